@@ -1,0 +1,45 @@
+// Bundles the extension (dist/extension.js), the MCP server (dist/mcp.js) and the lazily loaded
+// tokenizer (dist/tokenizer.js, kept out of the main bundle so activation stays light).
+import * as esbuild from 'esbuild';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** @type {import('esbuild').BuildOptions} */
+const common = {
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  logLevel: 'warning',
+  // The tokenizer tables are large: both bundles require dist/tokenizer.js at first use.
+  external: ['vscode', './tokenizer.js'],
+};
+
+const builds = [
+  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
+  { ...common, entryPoints: ['src/mcp/server.ts'], outfile: 'dist/mcp.js' },
+  { ...common, entryPoints: ['src/core/tokenizerEntry.ts'], outfile: 'dist/tokenizer.js' },
+];
+
+async function main() {
+  const fs = await import('node:fs');
+  const todo = builds.filter((b) => fs.existsSync(b.entryPoints[0]));
+  if (watch) {
+    for (const b of todo) {
+      const ctx = await esbuild.context(b);
+      await ctx.watch();
+    }
+    console.log('[esbuild] watching');
+    return;
+  }
+  await Promise.all(todo.map((b) => esbuild.build(b)));
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,12 @@
+import * as vscode from 'vscode';
+import { registerInitializeCommand } from './commands/initialize';
+
+/** Entry point: one registration per feature, every disposable into context.subscriptions. */
+export function activate(context: vscode.ExtensionContext): void {
+  const log = vscode.window.createOutputChannel('Agent Context', { log: true });
+  context.subscriptions.push(log);
+  registerInitializeCommand(context, log);
+  log.info('Agent Context activated');
+}
+
+export function deactivate(): void {}
