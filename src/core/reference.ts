@@ -1,0 +1,369 @@
+import * as fs from 'node:fs';
+import { stripVTControlCharacters } from 'node:util';
+import { countTokens, formatTokens, type TokenCount } from './tokens';
+
+/*
+ * The reference: what every offloading tool returns instead of raw output.
+ *
+ *   Saved: .agent/scratch/tool_outputs/npm-test-01J9….txt
+ *   Command: npm test (cwd: .) · exit 1 · 12.3 s
+ *   Size: 1,234,567 bytes · 20,000 lines · ≈300,000 tokens · 2 secrets masked
+ *   First lines:
+ *   L1: > proj@1.0.0 test
+ *   Errors/warnings (137 lines; 12 shown):
+ *   L455: Error: expected 3 to equal 4
+ *   All 137: grep -n -E '<ISSUE_PATTERN>' .agent/scratch/tool_outputs/npm-test-01J9….txt
+ *   Last lines:
+ *   L20000: 137 failing
+ *   Next: read lines 450–490 of .agent/scratch/tool_outputs/npm-test-01J9….txt
+ *
+ * At most REFERENCE_MAX_BYTES UTF-8 bytes. The issue lines come from one pattern that is both a
+ * JavaScript regex and a POSIX ERE, so the grep the reference prints lists exactly the lines it
+ * counted (byte-wise literals only: it also holds in grep's C locale).
+ */
+
+/** Default upper bound of a reference, in UTF-8 bytes. */
+export const REFERENCE_MAX_BYTES = 2048;
+
+/** Lines that look like an error, failure or warning, in several languages (ERE and JS regex alike). */
+export const ISSUE_PATTERN = [
+  '[Ee]rro', 'ERR', '[Ff]ail', 'FAIL', '[Ww]arn', 'WARN', '[Pp]anic', 'PANIC', 'Traceback',
+  '[Ee]xception', '[Ff]atal', 'FATAL', 'Segmentation fault', 'core dumped', 'Killed', 'Aborted',
+  'undefined reference', 'not ok ', 'Fehler', 'fehlgeschlagen', 'Warnung', 'échec', 'échoué',
+  '错误', '失败', '警告', 'エラー', '失敗', 'Ошибка', 'ошибка', 'ОШИБКА', '✗', '✘', '✖', '❌',
+].join('|');
+
+const ISSUE_RE = new RegExp(ISSUE_PATTERN);
+/** Longest literal in ISSUE_PATTERN, rounded up: a match never spans more characters than this. */
+const MATCH_SPAN = 32;
+/** Characters kept of each line for display; the rest is only scanned. */
+const KEEP_CHARS = 400;
+const FIRST_KEEP = 5;
+const LAST_KEEP = 8;
+const ISSUE_HEAD_KEEP = 60;
+const ISSUE_TAIL_KEEP = 10;
+const TOKEN_BLOCK = 64 * 1024;
+const EXACT_TOKEN_CHARS = 1_000_000;
+/** Past the exact prefix, count one block in this many (the rest is extrapolated, marked ≈). */
+const SAMPLE_EVERY = 16;
+
+/** One kept line: its 1-based number and (possibly cut) text. */
+export interface NumberedLine {
+  n: number;
+  text: string;
+  cut?: boolean;
+}
+
+/** What one pass over an output yields: sizes and the lines a reference may show. */
+export interface OutputScan {
+  bytes: number;
+  lines: number;
+  tokens: TokenCount;
+  first: NumberedLine[];
+  last: NumberedLine[];
+  issues: NumberedLine[];
+  issuesTail: NumberedLine[];
+  issueCount: number;
+}
+
+/** Single-pass, bounded-memory scanner over streamed text (chunks may split lines anywhere). */
+export class OutputScanner {
+  private bytes = 0;
+  private lineNo = 0; // completed lines
+  private cur = '';
+  private curCut = false;
+  private curMatched = false;
+  private window = '';
+  private curLen = 0;
+  private readonly first: NumberedLine[] = [];
+  private last: NumberedLine[] = [];
+  private readonly issues: NumberedLine[] = [];
+  private issuesTail: NumberedLine[] = [];
+  private issueCount = 0;
+  private tokenBuf = '';
+  private tokenChars = 0;
+  private countedChars = 0;
+  private countedTokens = 0;
+  private blockIndex = 0;
+
+  constructor(private readonly lineBase = 1) {}
+
+  /** Feeds the next piece of text. */
+  push(chunk: string): void {
+    if (!chunk) return;
+    this.bytes += Buffer.byteLength(chunk, 'utf8');
+    this.feedTokens(chunk);
+    let start = 0;
+    for (;;) {
+      const nl = chunk.indexOf('\n', start);
+      if (nl < 0) {
+        this.addPiece(chunk.slice(start));
+        return;
+      }
+      this.addPiece(chunk.slice(start, nl));
+      this.endLine();
+      start = nl + 1;
+    }
+  }
+
+  /** Finishes the scan and returns what was found. */
+  end(): OutputScan {
+    if (this.curLen > 0) this.endLine();
+    if (this.tokenBuf) this.countBlock();
+    const approximate = this.tokenChars > EXACT_TOKEN_CHARS;
+    const tokens = approximate && this.countedChars > 0
+      ? Math.round((this.countedTokens / this.countedChars) * this.tokenChars)
+      : this.countedTokens;
+    return {
+      bytes: this.bytes,
+      lines: this.lineNo,
+      tokens: { tokens, approximate },
+      first: this.first,
+      last: this.last,
+      issues: this.issues,
+      issuesTail: this.issuesTail.filter((l) => !this.issues.some((h) => h.n === l.n)),
+      issueCount: this.issueCount,
+    };
+  }
+
+  private addPiece(piece: string): void {
+    if (!piece) return;
+    this.curLen += piece.length;
+    if (!this.curCut) {
+      const room = KEEP_CHARS - this.cur.length;
+      if (piece.length <= room) this.cur += piece;
+      else {
+        this.cur += piece.slice(0, room);
+        this.curCut = true;
+      }
+    }
+    if (!this.curMatched) {
+      const w = this.window + piece;
+      if (ISSUE_RE.test(w)) this.curMatched = true;
+      else this.window = w.slice(-MATCH_SPAN);
+    }
+  }
+
+  private endLine(): void {
+    const line: NumberedLine = { n: this.lineBase + this.lineNo, text: this.cur, cut: this.curCut || undefined };
+    this.lineNo++;
+    if (this.first.length < FIRST_KEEP) this.first.push(line);
+    this.last.push(line);
+    if (this.last.length > LAST_KEEP * 4) this.last = this.last.slice(-LAST_KEEP);
+    if (this.curMatched) {
+      this.issueCount++;
+      if (this.issues.length < ISSUE_HEAD_KEEP) this.issues.push(line);
+      else {
+        this.issuesTail.push(line);
+        if (this.issuesTail.length > ISSUE_TAIL_KEEP * 4) this.issuesTail = this.issuesTail.slice(-ISSUE_TAIL_KEEP);
+      }
+    }
+    this.cur = '';
+    this.curCut = false;
+    this.curMatched = false;
+    this.window = '';
+    this.curLen = 0;
+  }
+
+  private feedTokens(chunk: string): void {
+    this.tokenChars += chunk.length;
+    this.tokenBuf += chunk;
+    while (this.tokenBuf.length >= TOKEN_BLOCK) {
+      // Cut at a line end when there is one, so tokens are not split mid-word more than needed.
+      let cut = this.tokenBuf.lastIndexOf('\n', TOKEN_BLOCK);
+      if (cut < TOKEN_BLOCK / 2) cut = TOKEN_BLOCK;
+      const block = this.tokenBuf.slice(0, cut);
+      this.tokenBuf = this.tokenBuf.slice(cut);
+      this.countText(block);
+    }
+  }
+
+  private countBlock(): void {
+    this.countText(this.tokenBuf);
+    this.tokenBuf = '';
+  }
+
+  private countText(block: string): void {
+    const exact = this.countedChars < EXACT_TOKEN_CHARS && this.blockIndex * TOKEN_BLOCK < EXACT_TOKEN_CHARS;
+    if (exact || this.blockIndex % SAMPLE_EVERY === 0) {
+      this.countedTokens += countTokens(block).tokens;
+      this.countedChars += block.length;
+    }
+    this.blockIndex++;
+  }
+}
+
+/** What a reference says besides the scan: where the output is and, for commands, how they ended. */
+export interface ReferenceMeta {
+  /** Workspace-relative path of the saved output, as the read tool accepts it. */
+  path: string;
+  /** Path to use in the printed grep (defaults to `path`), relative to the folder commands run in. */
+  grepPath?: string;
+  title?: string;
+  command?: string;
+  cwd?: string;
+  exitCode?: number | null;
+  signal?: string | null;
+  durationMs?: number;
+  timedOut?: boolean;
+  cancelled?: boolean;
+  masked?: number;
+  /** When the scan covers only lines a–b of a larger file (a terminal command): numbering and grep use them. */
+  range?: { start: number; end: number };
+  note?: string;
+  maxBytes?: number;
+}
+
+const utf8 = (s: string): number => Buffer.byteLength(s, 'utf8');
+
+/** Quotes a string for a POSIX shell. */
+export function shellQuote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** Cuts a string to at most `maxBytes` UTF-8 bytes without splitting a character, adding … when cut. */
+export function cutToBytes(s: string, maxBytes: number): string {
+  if (utf8(s) <= maxBytes) return s;
+  let out = '';
+  let used = 0;
+  for (const ch of s) {
+    const b = utf8(ch);
+    if (used + b > maxBytes - 3) break;
+    out += ch;
+    used += b;
+  }
+  return out + '…';
+}
+
+function displayLine(l: NumberedLine, maxBytes: number): string {
+  const clean = stripVTControlCharacters(l.text).replace(/\r/g, '').replace(/\t/g, '  ').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
+  return cutToBytes(`L${l.n}: ${clean}${l.cut ? '…' : ''}`, maxBytes);
+}
+
+/** Formats a duration for people: `850 ms`, `12.3 s`, `4 min 05 s`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const s = Math.round(ms / 1000);
+  return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+}
+
+/** The exact command that lists every line the reference counted as an error or warning. */
+export function issueGrepCommand(grepPath: string, range?: { start: number; end: number }): string {
+  if (range) {
+    return `awk 'NR>=${range.start} && NR<=${range.end} && /${ISSUE_PATTERN.replace(/\//g, '\\/')}/ {print NR": "$0}' ${shellQuote(grepPath)}`;
+  }
+  return `grep -n -E '${ISSUE_PATTERN}' ${shellQuote(grepPath)}`;
+}
+
+/** Renders a scan and its metadata as a reference of at most `meta.maxBytes` (2,048) UTF-8 bytes. */
+export function formatReference(scan: OutputScan, meta: ReferenceMeta): string {
+  const max = meta.maxBytes ?? REFERENCE_MAX_BYTES;
+  const head: string[] = [];
+  head.push(`${meta.title ?? 'Saved'}: ${meta.path}${meta.range ? ` lines ${meta.range.start}–${meta.range.end}` : ''}`);
+  if (meta.command !== undefined) {
+    const parts = [`Command: ${cutToBytes(meta.command, 300)}${meta.cwd ? ` (cwd: ${meta.cwd})` : ''}`];
+    if (meta.timedOut) parts.push('TIMED OUT (process group killed)');
+    else if (meta.cancelled) parts.push('CANCELLED (process group killed)');
+    if (meta.exitCode !== undefined && meta.exitCode !== null) parts.push(`exit ${meta.exitCode}`);
+    else if (meta.signal) parts.push(`killed by ${meta.signal}`);
+    if (meta.durationMs !== undefined) parts.push(formatDuration(meta.durationMs));
+    head.push(parts.join(' · '));
+  }
+  const size = [`${scan.bytes.toLocaleString('en-US')} bytes`, `${scan.lines.toLocaleString('en-US')} lines`, formatTokens(scan.tokens)];
+  if (meta.masked) size.push(`${meta.masked} secret${meta.masked === 1 ? '' : 's'} masked`);
+  head.push(`Size: ${size.join(' · ')}`);
+  if (meta.note) head.push(meta.note);
+
+  const grepPath = meta.grepPath ?? meta.path;
+  const firstIssue = scan.issues[0]?.n;
+  const lastLine = (meta.range?.start ?? 1) + scan.lines - 1;
+  let next: string;
+  if (scan.lines === 0) next = 'Next: the output is empty.';
+  else if (firstIssue !== undefined) {
+    const a = Math.max(meta.range?.start ?? 1, firstIssue - 5);
+    next = `Next: read lines ${a}–${Math.min(lastLine, a + 39)} of ${meta.path}`;
+  } else {
+    const a = Math.max(meta.range?.start ?? 1, lastLine - 39);
+    next = `Next: read lines ${a}–${lastLine} of ${meta.path}`;
+  }
+
+  // Lay out first lines, then issues, then last lines; shrink until the whole fits.
+  const render = (nFirst: number, nIssue: number, nLast: number, width: number): string => {
+    const out = [...head];
+    const tailShare = Math.min(scan.issuesTail.length, Math.floor(nIssue / 4));
+    const issues = [...scan.issues.slice(0, nIssue - tailShare), ...scan.issuesTail.slice(scan.issuesTail.length - tailShare)];
+    const shown = new Set(issues.map((l) => l.n));
+    const last = (nLast > 0 ? scan.last.slice(-LAST_KEEP).slice(-nLast) : []).filter((l) => !shown.has(l.n));
+    last.forEach((l) => shown.add(l.n));
+    const first = scan.first.slice(0, nFirst).filter((l) => !shown.has(l.n));
+    if (first.length) out.push('First lines:', ...first.map((l) => displayLine(l, width)));
+    if (scan.issueCount > 0) {
+      const partial = issues.length < scan.issueCount;
+      out.push(`Errors/warnings (${scan.issueCount} line${scan.issueCount === 1 ? '' : 's'}${partial ? `; ${issues.length} shown` : ''}):`);
+      out.push(...issues.map((l) => displayLine(l, width)));
+      if (partial) out.push(`All ${scan.issueCount}: ${issueGrepCommand(grepPath, meta.range)}`);
+    } else if (scan.lines > 0) out.push('No error or warning lines.');
+    if (last.length) out.push('Last lines:', ...last.map((l) => displayLine(l, width)));
+    out.push(next);
+    return out.join('\n');
+  };
+
+  let nFirst = 3;
+  let nIssue = Math.min(scan.issueCount, scan.issues.length + scan.issuesTail.length);
+  let nLast = 5;
+  let width = 200;
+  for (let guard = 0; guard < 400; guard++) {
+    const text = render(nFirst, nIssue, nLast, width);
+    if (utf8(text) <= max) return text;
+    if (nIssue > 4) nIssue--;
+    else if (nFirst > 1) nFirst--;
+    else if (nLast > 2) nLast--;
+    else if (width > 80) width -= 20;
+    else if (nIssue > 0) nIssue--;
+    else if (nLast > 0) nLast--;
+    else if (nFirst > 0) nFirst--;
+    else break;
+  }
+  // Even the bare header is too long (a huge command line or tiny budget): cut the whole text.
+  return cutToBytes(render(0, 0, 0, 80), max);
+}
+
+/** Builds a reference from text already in memory. */
+export function buildReferenceFromText(text: string, meta: ReferenceMeta): string {
+  const s = new OutputScanner(meta.range?.start ?? 1);
+  s.push(text);
+  return formatReference(s.end(), meta);
+}
+
+/** Scans a file in one streaming pass (optionally only lines a–b) and returns its reference. */
+export async function buildReference(file: string, meta: ReferenceMeta, signal?: AbortSignal): Promise<string> {
+  return formatReference(await scanFile(file, meta.range, signal), meta);
+}
+
+/** Streams a file (or lines a–b of it) through an OutputScanner. */
+export async function scanFile(file: string, range?: { start: number; end: number }, signal?: AbortSignal): Promise<OutputScan> {
+  const scanner = new OutputScanner(range?.start ?? 1);
+  const stream = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024, signal });
+  if (!range) {
+    for await (const chunk of stream) scanner.push(chunk as string);
+    return scanner.end();
+  }
+  let line = 1;
+  let done = false;
+  for await (const raw of stream) {
+    const chunk = raw as string;
+    let pos = 0;
+    while (pos < chunk.length) {
+      const nl = chunk.indexOf('\n', pos);
+      const stop = nl < 0 ? chunk.length : nl + 1;
+      if (line >= range.start) scanner.push(chunk.slice(pos, stop));
+      if (nl >= 0) line++;
+      pos = stop;
+      if (line > range.end) { done = true; break; }
+    }
+    if (done) break;
+  }
+  stream.destroy();
+  return scanner.end();
+}
