@@ -1,0 +1,3 @@
+export * from './preferences';
+export * from './memoryGuard';
+export * from './memoryFiles';
