@@ -1,0 +1,234 @@
+/**
+ * Sub-agent workspaces: `.agent/agents/<id>/` with
+ * - `findings.md` — append-only; each entry is `## <ISO time>` then the text, written with one
+ *   O_APPEND write so agents in different processes never interleave or clobber each other;
+ * - `status.json` — `{ agentId, status, progress, updated, details }`, replaced atomically;
+ * - any other files the agent writes there.
+ * A call only ever writes inside the folder of the agent id it was given.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { appendLineAtomic, writeFileAtomic } from '../fsAtomic';
+import { Result, ok, err } from '../result';
+
+/** Statuses a sub-agent may report. */
+export const AGENT_STATUSES = ['idle', 'working', 'blocked', 'done', 'failed'] as const;
+export type AgentStatusValue = (typeof AGENT_STATUSES)[number];
+
+/** Largest finding accepted in one call; longer material belongs in a file in the agent's folder. */
+export const MAX_FINDING_CHARS = 16_000;
+
+/** Contents of status.json. */
+export interface AgentStatus {
+  agentId: string;
+  status: AgentStatusValue;
+  progress: number;
+  updated: string;
+  details?: string;
+}
+
+/** One entry of findings.md. */
+export interface Finding {
+  time: string;
+  text: string;
+  /** 1-based line of the heading. */
+  line: number;
+}
+
+/** What a listing shows for one agent. */
+export interface AgentSummary {
+  id: string;
+  /** Workspace-relative folder. */
+  folder: string;
+  status?: AgentStatus;
+  /** Set when status.json exists but cannot be read. */
+  statusError?: string;
+  findings: number;
+  findingsBytes: number;
+  /** Other files in the folder (relative to it), at most 200. */
+  files: string[];
+}
+
+const ID_RE = /^[A-Za-z0-9._-]{1,64}$/;
+const HEADING_RE = /^## (\d{4}-\d\d-\d\dT[0-9:.]+Z)\s*$/;
+
+/** Returns why an agent id is not acceptable, or undefined. */
+export function checkAgentId(id: unknown): string | undefined {
+  if (typeof id !== 'string' || !ID_RE.test(id)) return `agent id must be 1–64 characters of A–Z a–z 0–9 . _ - (got ${JSON.stringify(id)?.slice(0, 80)})`;
+  if (id === '.' || id === '..') return 'agent id cannot be "." or ".."';
+  return undefined;
+}
+
+function rel(agentDir: string, abs: string): string {
+  return path.relative(path.dirname(agentDir), abs).split(path.sep).join('/');
+}
+
+/** Absolute folder of an agent (the id must have passed checkAgentId). */
+export function agentFolder(agentDir: string, id: string): string {
+  return path.join(agentDir, 'agents', id);
+}
+
+/** Refuses when `agents/` or `agents/<id>` is a symlink (it could lead outside the workspace). */
+async function ensureOwnFolder(agentDir: string, id: string, create: boolean): Promise<Result<string>> {
+  const reason = checkAgentId(id);
+  const folder = agentFolder(agentDir, id);
+  if (reason) return err({ file: rel(agentDir, path.join(agentDir, 'agents')), message: reason });
+  for (const p of [path.join(agentDir, 'agents'), folder]) {
+    try {
+      const st = await fs.promises.lstat(p);
+      if (st.isSymbolicLink() || !st.isDirectory()) return err({ file: rel(agentDir, p), message: 'is not a plain folder (a symlink or a file); refusing to write through it' });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      if (!create) return err({ file: rel(agentDir, p), message: 'does not exist' });
+      await fs.promises.mkdir(p, { recursive: true });
+    }
+  }
+  return ok(folder);
+}
+
+/** Appends one timestamped entry to the agent's findings.md with a single O_APPEND write. */
+export async function writeFinding(agentDir: string, id: string, content: string, opts: { now?: Date } = {}): Promise<Result<{ path: string; time: string }>> {
+  const f = await ensureOwnFolder(agentDir, id, true);
+  if (!f.ok) return f;
+  const file = path.join(f.value, 'findings.md');
+  const text = (content ?? '').replace(/\r\n?/g, '\n').trim();
+  if (!text) return err({ file: rel(agentDir, file), message: 'the finding is empty; pass the text in `content`' });
+  if (text.length > MAX_FINDING_CHARS) {
+    return err({ file: rel(agentDir, file), message: `the finding is ${text.length} characters; the limit is ${MAX_FINDING_CHARS}. Write the long part to a file in ${rel(agentDir, f.value)}/ and record its path as the finding` });
+  }
+  const time = (opts.now ?? new Date()).toISOString();
+  // A line inside the text that looks like an entry heading would split the entry when read back.
+  const safe = text.replace(/^## (?=\d{4}-\d\d-\d\dT)/gm, '### ');
+  await appendLineAtomic(file, `\n## ${time}\n\n${safe}\n`);
+  return ok({ path: rel(agentDir, file), time });
+}
+
+/** Replaces the agent's status.json atomically (temp file + rename). */
+export async function setAgentStatus(
+  agentDir: string,
+  id: string,
+  input: { status?: string; progress?: number; details?: string },
+  opts: { now?: Date } = {},
+): Promise<Result<{ path: string; status: AgentStatus }>> {
+  const f = await ensureOwnFolder(agentDir, id, true);
+  if (!f.ok) return f;
+  const file = path.join(f.value, 'status.json');
+  const status = input.status ?? 'working';
+  if (!(AGENT_STATUSES as readonly string[]).includes(status)) {
+    return err({ file: rel(agentDir, file), message: `unknown status "${status}"; use one of ${AGENT_STATUSES.join(', ')}` });
+  }
+  let progress = input.progress ?? (status === 'done' ? 1 : 0);
+  if (typeof progress !== 'number' || !Number.isFinite(progress) || progress < 0 || progress > 1) {
+    return err({ file: rel(agentDir, file), message: `progress must be a number from 0 to 1 (got ${String(input.progress)})` });
+  }
+  progress = Math.round(progress * 1000) / 1000;
+  if (input.details !== undefined && input.details.length > 2000) {
+    return err({ file: rel(agentDir, file), message: `details are ${input.details.length} characters; the limit is 2000 — write findings for longer text` });
+  }
+  const s: AgentStatus = { agentId: id, status: status as AgentStatusValue, progress, updated: (opts.now ?? new Date()).toISOString() };
+  if (input.details) s.details = input.details;
+  await writeFileAtomic(file, JSON.stringify(s, null, 2) + '\n');
+  return ok({ path: rel(agentDir, file), status: s });
+}
+
+/** Splits findings.md into entries (text before the first heading is ignored). */
+export function parseFindings(text: string): Finding[] {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const out: Finding[] = [];
+  let cur: { time: string; line: number; body: string[] } | undefined;
+  const flush = () => {
+    if (cur) out.push({ time: cur.time, line: cur.line, text: cur.body.join('\n').trim() });
+  };
+  lines.forEach((l, i) => {
+    const m = HEADING_RE.exec(l);
+    if (m) {
+      flush();
+      cur = { time: m[1], line: i + 1, body: [] };
+    } else if (cur) cur.body.push(l);
+  });
+  flush();
+  return out;
+}
+
+async function readStatus(file: string): Promise<{ status?: AgentStatus; error?: string }> {
+  let text: string;
+  try {
+    text = await fs.promises.readFile(file, 'utf8');
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? {} : { error: (e as Error).message };
+  }
+  try {
+    const o = JSON.parse(text) as Partial<AgentStatus>;
+    if (!o || typeof o !== 'object' || typeof o.status !== 'string') return { error: 'status.json has no "status" field' };
+    return { status: { agentId: String(o.agentId ?? ''), status: o.status as AgentStatusValue, progress: Number(o.progress ?? 0), updated: String(o.updated ?? ''), details: o.details } };
+  } catch (e) {
+    return { error: `status.json is not valid JSON: ${(e as Error).message}` };
+  }
+}
+
+/** Lists every agent folder with its status, number of findings and other files, sorted by id. */
+export async function listAgents(agentDir: string): Promise<AgentSummary[]> {
+  const root = path.join(agentDir, 'agents');
+  let dirents: fs.Dirent[];
+  try {
+    const st = await fs.promises.lstat(root);
+    if (!st.isDirectory()) return [];
+    dirents = await fs.promises.readdir(root, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const out: AgentSummary[] = [];
+  for (const d of dirents) {
+    if (!d.isDirectory() || checkAgentId(d.name)) continue;
+    const folder = path.join(root, d.name);
+    const { status, error } = await readStatus(path.join(folder, 'status.json'));
+    let findings = 0;
+    let findingsBytes = 0;
+    try {
+      const text = await fs.promises.readFile(path.join(folder, 'findings.md'), 'utf8');
+      findingsBytes = Buffer.byteLength(text);
+      findings = parseFindings(text).length;
+    } catch {
+      // no findings yet
+    }
+    const files: string[] = [];
+    const walk = async (dir: string) => {
+      let es: fs.Dirent[];
+      try {
+        es = await fs.promises.readdir(dir, { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const e of es) {
+        if (files.length >= 200) return;
+        const p = path.join(dir, e.name);
+        const r = path.relative(folder, p).split(path.sep).join('/');
+        if (r === 'findings.md' || r === 'status.json' || e.name.startsWith('.')) continue;
+        if (e.isDirectory()) await walk(p);
+        else if (e.isFile()) files.push(r);
+      }
+    };
+    await walk(folder);
+    out.push({ id: d.name, folder: rel(agentDir, folder), status, statusError: error, findings, findingsBytes, files: files.sort() });
+  }
+  return out.sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/** Reads an agent's findings (its own or a peer's); a missing file is an empty list. */
+export async function readFindings(agentDir: string, id: string): Promise<Result<{ path: string; findings: Finding[] }>> {
+  const reason = checkAgentId(id);
+  const file = path.join(agentFolder(agentDir, id), 'findings.md');
+  if (reason) return err({ file: rel(agentDir, path.join(agentDir, 'agents')), message: reason });
+  try {
+    const st = await fs.promises.lstat(agentFolder(agentDir, id));
+    if (!st.isDirectory()) return err({ file: rel(agentDir, agentFolder(agentDir, id)), message: 'is not a plain folder; refusing to read through it' });
+  } catch {
+    return err({ file: rel(agentDir, agentFolder(agentDir, id)), message: `no agent "${id}"; list agents to see their ids` });
+  }
+  try {
+    return ok({ path: rel(agentDir, file), findings: parseFindings(await fs.promises.readFile(file, 'utf8')) });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return ok({ path: rel(agentDir, file), findings: [] });
+    return err({ file: rel(agentDir, file), message: `cannot read: ${(e as Error).message}` });
+  }
+}
