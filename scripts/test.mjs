@@ -1,16 +1,156 @@
-// npm test: lint, strict type check, core unit tests, then the integration suite in the real editor.
+// npm test: lint -> tsc -> unit tests -> bundle (+ package for the vsix run) -> integration runs in
+// code-server. Ends with one line "N passed, N failed" (unit + integration totals) and exits
+// non-zero if anything failed. Usage: node scripts/test.mjs --help
 import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ensureDeps, repoRoot } from '../test/runner/deps.mjs';
+import { runIntegration } from '../test/runner/integration.mjs';
+import { sweepOrphans } from '../test/runner/processes.mjs';
+import { runs } from '../test/runner/runs.mjs';
 
-const steps = [
-  ['lint', 'npx', ['eslint', 'src', 'test', 'scripts']],
-  ['typecheck + compile tests', 'npx', ['tsc', '-p', '.']],
-  ['unit tests', process.execPath, ['scripts/unit.mjs']],
-];
-for (const [name, cmd, args] of steps) {
-  console.log(`\n=== ${name} ===`);
-  const r = spawnSync(cmd, args, { stdio: 'inherit' });
-  if (r.status !== 0) {
-    console.error(`\n${name} failed (exit ${r.status})`);
-    process.exit(r.status ?? 1);
+const HELP = `usage: node scripts/test.mjs [options]      (npm test -- [options])
+  --integration-only   skip lint and unit tests (still compiles, bundles and packages as needed)
+  --unit-only          lint, tsc and unit tests only
+  --no-build           skip tsc/bundle/package too (reuse out/, dist/, agent-context.vsix)
+  --no-lint            skip eslint
+  --run <name>         only this integration run (repeatable or comma-separated): ${runs.map((r) => r.name).join(', ')}
+  --grep <pattern>     mocha grep inside the extension host (test titles), also filters unit files by substring
+  --keep               keep each run's temp folder (workspace copy, profile) for inspection
+  --verbose            show code-server output and all editor log lines
+  --list               list the runs and their suite globs`;
+
+const argv = process.argv.slice(2);
+const opt = { runs: [], grep: undefined };
+for (let i = 0; i < argv.length; i++) {
+  const a = argv[i];
+  const value = () => {
+    const v = argv[++i];
+    if (v === undefined) fail(`${a} needs a value`);
+    return v;
+  };
+  if (a === '--help' || a === '-h') {
+    console.log(HELP);
+    process.exit(0);
+  } else if (a === '--integration-only') opt.integrationOnly = true;
+  else if (a === '--unit-only') opt.unitOnly = true;
+  else if (a === '--no-build') opt.noBuild = true;
+  else if (a === '--no-lint') opt.noLint = true;
+  else if (a === '--run') opt.runs.push(...value().split(','));
+  else if (a.startsWith('--run=')) opt.runs.push(...a.slice(6).split(','));
+  else if (a === '--grep' || a === '-g') opt.grep = value();
+  else if (a.startsWith('--grep=')) opt.grep = a.slice(7);
+  else if (a === '--keep') opt.keep = true;
+  else if (a === '--verbose') opt.verbose = true;
+  else if (a === '--list') opt.list = true;
+  else fail(`unknown option ${a}\n${HELP}`);
+}
+
+function fail(msg) {
+  console.error(msg);
+  process.exit(2);
+}
+
+if (opt.list) {
+  for (const r of runs) {
+    console.log(`${r.name.padEnd(12)} workspace test/fixtures/${r.workspace}  suites ${r.include.join(',')}${r.exclude ? ` minus ${r.exclude.join(',')}` : ''}  trust ${r.trust ? 'on' : 'off (restricted)'}  extension ${r.extension}`);
+  }
+  process.exit(0);
+}
+
+const unknown = opt.runs.filter((n) => !runs.some((r) => r.name === n));
+if (unknown.length) fail(`unknown run ${unknown.join(', ')}; runs: ${runs.map((r) => r.name).join(', ')}`);
+const selected = opt.runs.length ? runs.filter((r) => opt.runs.includes(r.name)) : runs;
+
+const totals = { passed: 0, failed: 0 };
+const problems = [];
+const started = Date.now();
+const secs = (t) => `${((Date.now() - t) / 1000).toFixed(1)} s`;
+
+function step(title, cmd, args, { capture = false } = {}) {
+  const t = Date.now();
+  console.log(`\n=== ${title}`);
+  const r = spawnSync(cmd, args, {
+    cwd: repoRoot,
+    stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    encoding: 'utf8',
+    env: process.env,
+  });
+  if (capture) {
+    process.stdout.write(r.stdout ?? '');
+    process.stderr.write(r.stderr ?? '');
+  }
+  const ok = r.status === 0;
+  console.log(`--- ${title}: ${ok ? 'ok' : `FAILED (exit ${r.status ?? r.signal})`} in ${secs(t)}`);
+  return { ok, stdout: r.stdout ?? '' };
+}
+
+function finish() {
+  console.log(`\n=== done in ${secs(started)}`);
+  for (const p of problems) console.log(`  - ${p}`);
+  console.log(`${totals.passed} passed, ${totals.failed} failed`);
+  process.exit(totals.failed > 0 || problems.length > 0 ? 1 : 0);
+}
+
+/** A build step failing means the later steps cannot run: count it and stop. */
+function buildStep(title, cmd, args) {
+  if (!step(title, cmd, args).ok) {
+    totals.failed++;
+    problems.push(`${title} failed`);
+    finish();
   }
 }
+
+const npx = (bin) => path.join(repoRoot, 'node_modules/.bin', bin);
+
+if (!opt.integrationOnly && !opt.noLint) buildStep('lint (eslint)', npx('eslint'), ['src', 'test', 'scripts', ...(fs.existsSync(path.join(repoRoot, 'bench')) ? ['bench'] : [])]);
+if (!opt.noBuild) buildStep('type check + compile (tsc -p .)', npx('tsc'), ['-p', '.']);
+
+if (!opt.integrationOnly) {
+  const unitArgs = ['scripts/unit.mjs', ...(opt.grep ? [opt.grep] : [])];
+  const r = step('unit tests (node --test)', process.execPath, unitArgs, { capture: true });
+  const pass = /^\S*\s*pass (\d+)/m.exec(r.stdout);
+  const failed = /^\S*\s*fail (\d+)/m.exec(r.stdout);
+  if (pass && failed) {
+    totals.passed += Number(pass[1]);
+    totals.failed += Number(failed[1]);
+    if (!r.ok && Number(failed[1]) === 0) {
+      totals.failed++;
+      problems.push('the unit test runner failed without failing a test');
+    }
+  } else if (!r.ok) {
+    totals.failed++;
+    problems.push('unit tests did not run (see above)');
+  }
+}
+
+if (opt.unitOnly) finish();
+
+const needsVsix = selected.some((r) => r.extension === 'vsix');
+if (!opt.noBuild) {
+  // Package first (production bundle into the .vsix), then the development bundle the dev runs load.
+  if (needsVsix) buildStep('package (npm run package)', 'npm', ['run', '--silent', 'package']);
+  buildStep('bundle (node esbuild.mjs)', process.execPath, ['esbuild.mjs']);
+}
+
+console.log('\n=== integration (code-server)');
+const t0 = Date.now();
+try {
+  ensureDeps();
+} catch (e) {
+  totals.failed++;
+  problems.push(String(e.message ?? e));
+  finish();
+}
+sweepOrphans((m) => console.log(`  (${m})`));
+console.log(`--- dependencies ready in ${secs(t0)}`);
+for (const run of selected) {
+  const t = Date.now();
+  console.log(`\n--- run ${run.name}: test/fixtures/${run.workspace}, trust ${run.trust ? 'on' : 'off'}, extension from ${run.extension}`);
+  const res = await runIntegration(run, { grep: opt.grep, keep: opt.keep, verbose: opt.verbose });
+  totals.passed += res.passed;
+  totals.failed += res.failed;
+  if (res.error) problems.push(`run ${run.name}: ${res.error.split('\n')[0]}`);
+  if (!res.skipped) console.log(`--- run ${run.name}: ${res.passed} passed, ${res.failed} failed in ${secs(t)}`);
+}
+finish();

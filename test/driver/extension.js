@@ -1,0 +1,43 @@
+// The test driver: when the integration runner starts the editor (AGENT_CONTEXT_BRIDGE and
+// AGENT_CONTEXT_TESTS_MODULE in the environment), it loads the tests module, awaits its run()
+// and posts the exit code to the bridge. Why not VS Code's own extensionTestsPath? In that mode
+// the workbench refuses modal dialogs (prompt() throws, confirm() auto-accepts), so a test could
+// never accept or decline a confirmation the way a user does. Here the editor runs as for a user.
+const fs = require('node:fs');
+
+async function report(code, message) {
+  try {
+    await fetch(`${process.env.AGENT_CONTEXT_BRIDGE}/exit`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code, message }),
+    });
+  } catch {
+    // The runner is gone: nothing to report to.
+  }
+}
+
+function activate() {
+  const modulePath = process.env.AGENT_CONTEXT_TESTS_MODULE;
+  const results = process.env.AGENT_CONTEXT_TEST_RESULTS;
+  if (!process.env.AGENT_CONTEXT_BRIDGE || !modulePath || !results) return;
+  // An extension host that crashed is restarted by the workbench: never run the suites twice.
+  const started = `${results}.started`;
+  try {
+    fs.writeFileSync(started, String(process.pid), { flag: 'wx' });
+  } catch {
+    void report(1, 'the extension host restarted during the run (it crashed or was killed)');
+    return;
+  }
+  // Let activation finish first: the suites run in the background of this extension host.
+  setTimeout(async () => {
+    try {
+      await require(modulePath).run();
+      await report(0);
+    } catch (e) {
+      await report(1, String((e && e.message) || e));
+    }
+  }, 0);
+}
+
+module.exports = { activate, deactivate() {} };

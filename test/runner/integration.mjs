@@ -1,0 +1,188 @@
+// Runs one integration run: a fresh copy of the fixture, a fresh code-server profile, the bridge,
+// Chromium on the workbench. The payload loads the extension (repo or installed .vsix) and the test
+// driver (test/driver), which calls run() of out/test/integration/index.js in the extension host
+// and posts the exit code to the bridge. Everything is torn down whatever happens.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { launchBrowser } from './browser.mjs';
+import { startBridge, saveScreenshot, safeName } from './bridge.mjs';
+import { editorSettings, installExtension, prepareProfile, startCodeServer } from './codeServer.mjs';
+import { repoRoot } from './deps.mjs';
+import { killMarkedAndWait, onCleanup } from './processes.mjs';
+import { suiteFiles } from './runs.mjs';
+
+export const DRIVER_EXTENSION = path.join(repoRoot, 'test/driver');
+export const VSIX = path.join(repoRoot, 'agent-context.vsix');
+const TESTS_MODULE = path.join(repoRoot, 'out/test/integration/index.js');
+
+/** Copies the run's fixture (folder or .code-workspace file under test/fixtures) into base. */
+export function copyFixture(fixture, base) {
+  const src = path.join(repoRoot, 'test/fixtures', fixture);
+  if (!fs.existsSync(src)) throw new Error(`fixture test/fixtures/${fixture} does not exist`);
+  if (fixture.endsWith('.code-workspace')) {
+    const dir = path.join(base, 'workspace');
+    fs.cpSync(path.dirname(src), dir, { recursive: true });
+    return { kind: 'workspace', path: path.join(dir, path.basename(src)) };
+  }
+  const dir = path.join(base, 'workspace', path.basename(src));
+  fs.cpSync(src, dir, { recursive: true });
+  // Git ignores empty folders: fixtures keep them alive with .gitkeep files, which tests should not see.
+  for (const f of fs.readdirSync(dir, { recursive: true })) {
+    if (path.basename(String(f)) === '.gitkeep') fs.rmSync(path.join(dir, String(f)));
+  }
+  return { kind: 'folder', path: dir };
+}
+
+/**
+ * The workbench URL that opens the workspace with these extensions in development mode. The
+ * payload is only honoured with --vscode-option enable-smoke-test-driver (a built workbench).
+ */
+export function workbenchUrl(server, ws, extensionDevelopmentPaths) {
+  const remote = (p) => `vscode-remote://127.0.0.1:${server.port}${p}`;
+  const payload = [
+    ...extensionDevelopmentPaths.map((p) => ['extensionDevelopmentPath', remote(p)]),
+    ['skipWelcome', 'true'],
+  ];
+  const key = ws.kind === 'workspace' ? 'workspace' : 'folder';
+  return `${server.url}/?${key}=${encodeURIComponent(ws.path)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
+}
+
+// Editor log lines that say nothing about our tests.
+const NOISE = [
+  /\[AgentHost\]/, /No signed-in session/, /Failed to load resource/, /\bcopilot\b/i, /ENOTFOUND/, /open-vsx/,
+  /authentication provider 'github'/, /same-origin iframe/, /allow-scripts and allow-same-origin/,
+  /Dialog requested during smoke test/,
+];
+
+/** Prints editor log lines, dropping known noise and collapsing repeats. */
+function editorLog(out, verbose) {
+  let last = '';
+  let repeats = 0;
+  return (type, raw) => {
+    // The workbench's console logger styles its lines: '%c  ERR color: #f33 message'.
+    let text = raw.replace(/^%c\s*(\w+)\s+color: #\w+\s*/, '$1 ');
+    if (!verbose) text = text.split('\n').slice(0, 4).join('\n');
+    if (!verbose && (type === 'trace' || type === 'debug' || NOISE.some((r) => r.test(text)))) return;
+    if (text === last) {
+      repeats++;
+      return;
+    }
+    if (repeats) out(`[editor] (last line repeated ${repeats} more times)`);
+    last = text;
+    repeats = 0;
+    out(`[editor ${type}] ${text.length > 2000 && !verbose ? `${text.slice(0, 2000)}...` : text}`);
+  };
+}
+
+function printer(prefix) {
+  return (line) => process.stdout.write(`${prefix}${line}\n`);
+}
+
+/**
+ * Runs one run. Returns { name, passed, failed, failures, exitCode, error? }.
+ * opts: { grep, keep (keep temp dirs), timeoutMs, verbose }
+ */
+export async function runIntegration(run, opts = {}) {
+  const files = suiteFiles(run);
+  const out = printer('  ');
+  if (files.length === 0) {
+    out(`(run ${run.name}: no suite files match ${run.include.join(', ')}; skipped)`);
+    return { name: run.name, passed: 0, failed: 0, failures: [], exitCode: 0, skipped: true };
+  }
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), `agent-context-${run.name}-`));
+  const resultsFile = path.join(base, 'results.json');
+  let server;
+  let browser;
+  let bridge;
+  let page;
+  const cleanup = onCleanup(async () => {
+    await browser?.close();
+    await bridge?.close();
+    await server?.stop();
+    const left = await killMarkedAndWait();
+    if (left) out(`(warning: ${left} process(es) of this run did not exit)`);
+    if (!opts.keep) fs.rmSync(base, { recursive: true, force: true });
+    else out(`(kept ${base})`);
+  });
+  try {
+    const ws = copyFixture(run.workspace, base);
+    const profile = prepareProfile(base, editorSettings(run.settings));
+    const devPaths = [DRIVER_EXTENSION];
+    if (run.extension === 'vsix') {
+      if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing: run \`npm run package\` first`);
+      installExtension(profile, VSIX);
+    } else {
+      devPaths.unshift(repoRoot);
+    }
+    let resolveExit;
+    const exited = new Promise((r) => (resolveExit = r));
+    bridge = await startBridge(() => page, {
+      onLog: out,
+      onExit: (code, message) => resolveExit({ code, message }),
+      namePrefix: `${run.name}--`,
+    });
+    const env = {
+      AGENT_CONTEXT_BRIDGE: bridge.url,
+      AGENT_CONTEXT_RUN: run.name,
+      AGENT_CONTEXT_TESTS_MODULE: TESTS_MODULE,
+      AGENT_CONTEXT_TEST_FILES: JSON.stringify(files),
+      AGENT_CONTEXT_TEST_RESULTS: resultsFile,
+      AGENT_CONTEXT_TEST_GREP: opts.grep ?? '',
+      AGENT_CONTEXT_WORKSPACE: ws.path,
+    };
+    server = await startCodeServer({
+      profile,
+      trust: run.trust,
+      env,
+      onOutput: opts.verbose ? (s) => process.stdout.write(`  [code-server] ${s}`) : undefined,
+    });
+    browser = await launchBrowser();
+    page = browser.page;
+    const editor = editorLog(out, opts.verbose);
+    // Only called in VS Code's extensionTestsPath mode; kept so that mode's logs would show too.
+    await page.exposeFunction('codeAutomationLog', (type, args) =>
+      editor(type, (Array.isArray(args) ? args : [args]).map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')));
+    await page.exposeFunction('codeAutomationExit', (code) => resolveExit({ code: Number(code), message: 'the extension host exited' }));
+    page.on('console', (msg) => {
+      const type = msg.type();
+      if (type === 'error' || type === 'warning' || opts.verbose) editor(type === 'warning' ? 'warn' : type, msg.text());
+    });
+    page.on('pageerror', (e) => editor('error', `page error: ${e.message}`));
+    page.on('crash', () => resolveExit({ code: 1, message: 'the workbench page crashed' }));
+    server.child.on('exit', (code, signal) => resolveExit({ code: 1, message: `code-server exited (${code ?? signal})` }));
+
+    await page.goto(workbenchUrl(server, ws, devPaths));
+    const timeoutMs = opts.timeoutMs ?? 20 * 60_000;
+    const timer = setTimeout(() => resolveExit({ code: 1, message: `the run did not finish within ${Math.round(timeoutMs / 1000)} s` }), timeoutMs);
+    const exit = await exited;
+    clearTimeout(timer);
+
+    const results = readResults(resultsFile);
+    if (!results) {
+      const why = exit.message ?? `the tests ended (exit ${exit.code}) without writing results`;
+      const shot = await saveScreenshot(page, `${run.name}--run-error`).catch(() => undefined);
+      out(`run ${run.name} failed: ${why}${shot ? ` (screenshot ${path.relative(repoRoot, shot)})` : ''}`);
+      if (!opts.verbose) out(`last code-server output:\n${server.output().slice(-3000)}`);
+      return { name: run.name, passed: results?.passed ?? 0, failed: (results?.failed ?? 0) + 1, failures: [why], exitCode: 1, error: why };
+    }
+    return { name: run.name, passed: results.passed, failed: results.failed, failures: results.failures, exitCode: exit.code };
+  } catch (e) {
+    const why = String(e?.stack ?? e);
+    if (page) await saveScreenshot(page, `${run.name}--run-error`).catch(() => undefined);
+    out(`run ${run.name} failed: ${why}`);
+    return { name: run.name, passed: 0, failed: 1, failures: [why], exitCode: 1, error: why };
+  } finally {
+    await cleanup();
+  }
+}
+
+function readResults(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+export { safeName };

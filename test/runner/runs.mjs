@@ -1,0 +1,50 @@
+// The integration runs, in one list. Each run opens one fixture workspace in a fresh code-server and
+// runs the suite files it selects (basename globs over test/integration/suites/*.test.ts) inside
+// the extension host. To add a run: add an entry here (see docs/TESTING.md).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { repoRoot } from './deps.mjs';
+
+const fixtures = path.join(repoRoot, 'test/fixtures');
+
+// The main fixture (a folder with .agent/) from the foundation work; the harness's own minimal
+// fixture until it exists.
+const MAIN = fs.existsSync(path.join(fixtures, 'workspace')) ? 'workspace' : 'harness';
+
+/**
+ * @typedef {object} Run
+ * @property {string} name        run name (--run <name>; exposed as AGENT_CONTEXT_RUN)
+ * @property {string} workspace   folder or .code-workspace file under test/fixtures/ (copied fresh per run)
+ * @property {string[]} include   suite basename globs, e.g. ['vsix*'] ('*' = all)
+ * @property {string[]} [exclude] suite basename globs to leave out
+ * @property {boolean} trust      false: workspace trust on and the folder untrusted (restricted mode)
+ * @property {'dev'|'vsix'} extension  dev: extensionDevelopmentPath = the repo (dist/ bundle);
+ *                                vsix: the packaged .vsix installed, a no-op driver extension as dev path
+ * @property {Record<string, unknown>} [settings]  extra user settings for this run
+ */
+
+/** @type {Run[]} */
+export const runs = [
+  { name: 'dev', workspace: MAIN, include: ['*'], exclude: ['vsix*', 'restricted*'], trust: true, extension: 'dev' },
+  { name: 'vsix', workspace: MAIN, include: ['vsix*'], trust: true, extension: 'vsix' },
+  { name: 'restricted', workspace: MAIN, include: ['restricted*'], trust: false, extension: 'dev' },
+];
+
+function globToRegExp(glob) {
+  return new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`);
+}
+
+/** Compiled suite files (out/test/integration/suites/*.test.js) that a run selects. */
+export function suiteFiles(run) {
+  const dir = path.join(repoRoot, 'out/test/integration/suites');
+  const src = path.join(repoRoot, 'test/integration/suites');
+  if (!fs.existsSync(src)) return [];
+  // Only suites that still have a source file: out/ may hold stale output of deleted suites.
+  const names = fs.readdirSync(src).filter((f) => f.endsWith('.test.ts')).map((f) => f.replace(/\.ts$/, ''));
+  const inc = run.include.map(globToRegExp);
+  const exc = (run.exclude ?? []).map(globToRegExp);
+  return names
+    .filter((n) => inc.some((r) => r.test(n)) && !exc.some((r) => r.test(n)))
+    .sort()
+    .map((n) => path.join(dir, `${n}.js`));
+}
