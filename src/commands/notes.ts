@@ -1,0 +1,159 @@
+import * as vscode from 'vscode';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { addNote, listNotes, type Note, type NoteTarget } from '../core/notes';
+import { registerNoteDecorations, type NoteDecorationProvider } from '../views/noteDecorations';
+
+/** A target in editor terms: the file and, optionally, what within it. */
+interface UiTarget extends Omit<NoteTarget, 'path'> {
+  uri: vscode.Uri;
+  label?: string; // how the input box names the target
+}
+
+/** Arguments a test or another command can pass to add a note without any prompt. */
+export interface AddNoteArgs extends Partial<NoteTarget> {
+  text: string;
+  author?: string;
+  folder?: vscode.Uri; // workspace folder when `path` is relative; default: the first folder
+}
+
+function num(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isInteger(v) ? v : undefined;
+}
+
+function asUri(v: unknown): vscode.Uri | undefined {
+  if (v instanceof vscode.Uri) return v;
+  if (typeof v === 'string' && path.isAbsolute(v)) return vscode.Uri.file(v);
+  return undefined;
+}
+
+/**
+ * Reads a tree element from the Plan, Scratch or Terminals view (or any object with a file) into a
+ * target. Views' element shapes differ, so this looks for the fields they carry rather than a class.
+ */
+export function targetFromElement(el: unknown): UiTarget | undefined {
+  if (el instanceof vscode.Uri) return { uri: el };
+  if (!el || typeof el !== 'object') return undefined;
+  const o = el as Record<string, unknown>;
+  // Terminal command node: terminal N, command index, its file and line range.
+  const cmd = (o.command && typeof o.command === 'object' ? o.command : o.entry && typeof o.entry === 'object' ? o.entry : undefined) as
+    | Record<string, unknown>
+    | undefined;
+  const terminal = num(o.terminal) ?? num(o.n) ?? num(o.terminalN) ?? num((o.terminal as Record<string, unknown> | undefined)?.n);
+  const uri = asUri(o.resourceUri) ?? asUri(o.uri) ?? asUri(o.file) ?? asUri(o.path) ?? asUri(o.fsPath) ?? asUri(cmd?.uri) ?? asUri(cmd?.fileUri);
+  if (!uri) return undefined;
+  const t: UiTarget = { uri };
+  const index = num(cmd?.index) ?? num(o.commandIndex) ?? num(o.index);
+  if (terminal !== undefined && index !== undefined) {
+    t.terminal = terminal;
+    t.command = index;
+    t.label = `command ${index} of terminal ${terminal}${typeof cmd?.commandLine === 'string' ? ` (${cmd.commandLine})` : ''}`;
+  }
+  const step = (o.step && typeof o.step === 'object' ? o.step : undefined) as Record<string, unknown> | undefined;
+  if (step && (typeof step.id === 'string' || typeof step.id === 'number')) {
+    t.step = String(step.id);
+    t.label = `plan step ${t.step}`;
+  }
+  const start = num(cmd?.firstLine) ?? num(cmd?.startLine) ?? num(step?.line) ?? num(step?.startLine) ?? num(o.startLine) ?? num(o.line);
+  const end = num(cmd?.lastLine) ?? num(cmd?.endLine) ?? num(step?.endLine) ?? num(o.endLine) ?? start;
+  if (start !== undefined && start >= 1) {
+    t.startLine = start;
+    t.endLine = end !== undefined && end >= start ? end : start;
+  }
+  return t;
+}
+
+function editorTarget(uri?: vscode.Uri): UiTarget | undefined {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || (uri && editor.document.uri.toString() !== uri.toString())) return uri ? { uri } : undefined;
+  const sel = editor.selection;
+  if (sel.isEmpty) return { uri: editor.document.uri };
+  // A selection ending at column 0 of a line does not include that line.
+  const endLine = sel.end.character === 0 && sel.end.line > sel.start.line ? sel.end.line : sel.end.line + 1;
+  return { uri: editor.document.uri, startLine: sel.start.line + 1, endLine };
+}
+
+function describe(t: UiTarget, rel: string): string {
+  if (t.label) return t.label;
+  return t.startLine !== undefined ? `${rel}:${t.startLine}${t.endLine !== t.startLine ? `-${t.endLine}` : ''}` : rel;
+}
+
+async function add(provider: NoteDecorationProvider, log: vscode.LogOutputChannel, arg: unknown): Promise<Note | undefined> {
+  let target: UiTarget | undefined;
+  let text: string | undefined;
+  let author = os.userInfo().username || 'user';
+  if (arg && typeof arg === 'object' && typeof (arg as AddNoteArgs).text === 'string') {
+    const a = arg as AddNoteArgs;
+    const folder = a.folder ?? vscode.workspace.workspaceFolders?.[0]?.uri;
+    if (!a.path || !folder) throw new Error('agentContext.notes.add: `path` (and an open folder) are required with `text`');
+    target = { ...a, uri: path.isAbsolute(a.path) ? vscode.Uri.file(a.path) : vscode.Uri.joinPath(folder, a.path) };
+    text = a.text;
+    author = a.author ?? author;
+  } else {
+    target = arg === undefined || arg instanceof vscode.Uri ? editorTarget(arg) : targetFromElement(arg);
+  }
+  if (!target) {
+    void vscode.window.showErrorMessage('Agent Context: select a plan step, scratch file, terminal command or lines in an editor, then add the note.');
+    return undefined;
+  }
+  const folder = vscode.workspace.getWorkspaceFolder(target.uri);
+  if (!folder) {
+    void vscode.window.showErrorMessage(`Agent Context: ${target.uri.fsPath} is not inside an open workspace folder; notes live in a folder's .agent/.`);
+    return undefined;
+  }
+  const rel = path.relative(folder.uri.fsPath, target.uri.fsPath).split(path.sep).join('/');
+  if (text === undefined) {
+    text = await vscode.window.showInputBox({
+      title: `Note for the agent on ${describe(target, rel)}`,
+      prompt: 'Agents see this note whenever a tool shows them this item, and in the briefing.',
+      placeHolder: 'e.g. this failure is a flaky network, ignore it',
+      validateInput: (v) => (v.trim() === '' ? 'Write what the agent should know.' : undefined),
+    });
+    if (text === undefined) return undefined;
+  }
+  const { uri: _uri, label: _label, ...where } = target;
+  const r = await addNote(folder.uri.fsPath, { ...where, path: rel, text, author });
+  if (!r.ok) {
+    void vscode.window.showErrorMessage(`Agent Context: the note was not saved: ${r.error}`);
+    return undefined;
+  }
+  log.info(`note ${r.value.file} added on ${describe(target, rel)}`);
+  await provider.refresh();
+  return r.value;
+}
+
+/** Registers the note decorations and the commands "Add Note for the Agent…" and "Show Notes for the Agent". */
+export function registerNotes(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
+  const provider = registerNoteDecorations(context, log);
+  context.subscriptions.push(
+    vscode.commands.registerCommand('agentContext.notes.add', async (arg?: unknown) => {
+      try {
+        return await add(provider, log, arg);
+      } catch (e) {
+        log.error(`adding a note failed: ${String(e)}`);
+        void vscode.window.showErrorMessage(`Agent Context: the note was not saved: ${(e as Error).message}`);
+        return undefined;
+      }
+    }),
+    vscode.commands.registerCommand('agentContext.notes.show', async () => {
+      const items: (vscode.QuickPickItem & { uri: vscode.Uri })[] = [];
+      for (const folder of vscode.workspace.workspaceFolders ?? []) {
+        const { notes } = await listNotes(folder.uri.fsPath);
+        for (const n of notes) {
+          items.push({
+            label: n.text.split('\n')[0].slice(0, 80),
+            description: `${n.path}${n.startLine !== undefined ? `:${n.startLine}` : ''}${n.orphaned ? ' (orphaned)' : ''}`,
+            detail: `${n.author}, ${n.created.slice(0, 16).replace('T', ' ')} UTC`,
+            uri: vscode.Uri.joinPath(folder.uri, n.file),
+          });
+        }
+      }
+      if (items.length === 0) {
+        void vscode.window.showInformationMessage('Agent Context: no notes yet. Right-click a plan step, scratch file or terminal command to add one.');
+        return;
+      }
+      const pick = await vscode.window.showQuickPick(items.reverse(), { placeHolder: 'Notes for the agent (newest first): pick one to open it' });
+      if (pick) await vscode.window.showTextDocument(pick.uri);
+    }),
+  );
+}

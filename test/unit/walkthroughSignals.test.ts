@@ -1,0 +1,37 @@
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { WALKTHROUGH_SIGNALS, detectWalkthroughSignals, pathCompletesSignal, walkthroughContextKey } from '../../src/core/walkthroughSignals';
+
+const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '../../../package.json'), 'utf8'));
+
+test('each signal appears in the files it watches for, and temp files do not count', () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-walk-'));
+  assert.deepEqual(detectWalkthroughSignals(root), []);
+  fs.mkdirSync(path.join(root, '.agent/terminals'), { recursive: true });
+  fs.writeFileSync(path.join(root, '.agent/terminals/.1.txt.123.tmp'), '');
+  assert.deepEqual(detectWalkthroughSignals(root), ['agentFolder']);
+  fs.writeFileSync(path.join(root, '.agent/terminals/1.txt'), 'x');
+  fs.mkdirSync(path.join(root, '.agent/human/notes'), { recursive: true });
+  fs.writeFileSync(path.join(root, '.agent/human/notes/01A.md'), 'x');
+  assert.deepEqual(detectWalkthroughSignals(root), ['agentFolder', 'terminalCaptured', 'noted']);
+  assert.equal(pathCompletesSignal('.agent/terminals/12.txt', 'terminalCaptured'), true);
+  assert.equal(pathCompletesSignal('.agent/terminals/12.index.jsonl', 'terminalCaptured'), false);
+  assert.equal(pathCompletesSignal('.agent/scratch/terminals/1.txt', 'terminalCaptured'), false);
+  assert.equal(pathCompletesSignal('.agent/history/tools.jsonl', 'toolUsed'), true);
+});
+
+test('every onContext completion event of the walkthrough is a key the glue sets, and every step completes on something', () => {
+  const keys = new Set(WALKTHROUGH_SIGNALS.map((s) => walkthroughContextKey(s.key)));
+  const [walk] = pkg.contributes.walkthroughs;
+  assert.equal(walk.title, 'Get started with Agent Context');
+  for (const step of walk.steps as { id: string; completionEvents: string[]; media: { svg?: string } }[]) {
+    assert.ok(step.completionEvents.length > 0, `step ${step.id} has a completion event`);
+    for (const ev of step.completionEvents) {
+      if (ev.startsWith('onContext:')) assert.ok(keys.has(ev.slice('onContext:'.length)), `${step.id}: ${ev} is set by the glue`);
+    }
+    if (step.media.svg) assert.ok(fs.existsSync(path.join(__dirname, '../../..', step.media.svg)), `${step.media.svg} exists`);
+  }
+});
