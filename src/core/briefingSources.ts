@@ -1,0 +1,123 @@
+/** Gathers the briefing's input from a `.agent/` folder (each source read defensively: one broken file never hides the rest). */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { BriefingInput, BriefingPlan, BriefingTerminal } from './briefing';
+import { findPlanFiles } from './plan/planFiles';
+import { parsePlan, planProgress } from './plan/planDocument';
+import { scanScratch } from './scratch/inventory';
+import { readProgress, progressPath } from './progress';
+import { checkFeatures, featuresPath } from './features';
+import { listMemory, listMemoryFiles, preferencesPath } from './memory';
+import { listAgents } from './agents';
+import { listHistory, historyDir } from './history';
+import { formatFileError } from './result';
+
+/** Optional sources owned by other features, injected so the briefing does not depend on their internals. */
+export interface BriefingProviders {
+  /** Terminals whose last command failed, and how many terminals there are. */
+  terminals?: (agentDir: string) => Promise<{ failed: BriefingTerminal[]; total: number }>;
+  /** The skill index. */
+  skills?: (workspaceRoot: string) => Promise<{ name: string; description: string; path: string }[]>;
+}
+
+async function safe<T>(f: () => Promise<T>, fallback: T): Promise<T> {
+  try {
+    return await f();
+  } catch {
+    return fallback;
+  }
+}
+
+/**
+ * Reads everything the briefing shows. Paths come out workspace-relative; `prefix` (e.g. `app/`
+ * in a multi-root workspace) is put in front of each so every path in the briefing resolves.
+ */
+export async function gatherBriefing(agentDir: string, opts: { prefix?: string; providers?: BriefingProviders } = {}): Promise<BriefingInput> {
+  const root = path.dirname(agentDir);
+  const pre = opts.prefix ?? '';
+  const rel = (abs: string) => pre + path.relative(root, abs).split(path.sep).join('/');
+  const agentPath = rel(agentDir);
+
+  const plans: BriefingPlan[] = [];
+  for (const file of await safe(() => findPlanFiles(agentDir), [] as string[])) {
+    const p = rel(file);
+    let text: string;
+    try {
+      text = await fs.promises.readFile(file, 'utf8');
+    } catch (e) {
+      plans.push({ path: p, done: 0, total: 0, upcoming: [], blocked: [], error: (e as Error).message });
+      continue;
+    }
+    const r = parsePlan(text, p);
+    if (!r.ok) {
+      plans.push({ path: p, done: 0, total: 0, upcoming: [], blocked: [], error: formatFileError(r.error) });
+      continue;
+    }
+    const plan = r.value;
+    const { done, total } = planProgress(plan);
+    const curIdx = plan.steps.findIndex((s) => s.status === 'in_progress');
+    const idx = curIdx >= 0 ? curIdx : plan.steps.findIndex((s) => s.status === 'pending');
+    const cur = idx >= 0 ? plan.steps[idx] : undefined;
+    plans.push({
+      path: p,
+      objective: plan.objective,
+      status: plan.status,
+      done,
+      total,
+      current: cur && { id: cur.id, description: cur.description, status: cur.status, line: cur.line },
+      upcoming: plan.steps.slice(idx + 1).filter((s) => s.status === 'pending').slice(0, 5).map((s) => ({ id: s.id, description: s.description, line: s.line })),
+      blocked: plan.steps.filter((s) => s.status === 'blocked').slice(0, 5).map((s) => ({ id: s.id, description: s.description, line: s.line })),
+    });
+  }
+
+  const entries = await safe(() => readProgress(agentDir), []);
+  const progress = {
+    path: rel(progressPath(agentDir)),
+    total: entries.length,
+    entries: entries.slice(-5).map((e) => ({ date: e.date, title: e.title, next: e.next, line: e.line })),
+  };
+
+  let features: BriefingInput['features'];
+  const fs0 = await safe(() => checkFeatures(agentDir), undefined);
+  if (fs0 && !fs0.ok) features = { path: rel(featuresPath(agentDir)), passing: 0, total: 0, tampered: false, diff: [], failing: [], error: formatFileError(fs0.error) };
+  else if (fs0?.value) {
+    const v = fs0.value;
+    features = {
+      path: rel(featuresPath(agentDir)),
+      passing: v.passing,
+      total: v.total,
+      tampered: v.tampered,
+      diff: v.diffText ? v.diffText.split('\n') : [],
+      failing: v.features.map((f, index) => ({ index, description: f.description, passes: f.passes })).filter((f) => !f.passes).map(({ index, description }) => ({ index, description })),
+    };
+  }
+
+  const terminals = { folder: rel(path.join(agentDir, 'terminals')), ...(await safe(() => opts.providers?.terminals?.(agentDir) ?? Promise.resolve({ failed: [], total: 0 }), { failed: [], total: 0 })) };
+  terminals.failed = terminals.failed.map((t) => ({ ...t, path: pre + t.path }));
+
+  const inv = await safe(() => scanScratch(agentDir), undefined);
+  const scratch = { path: rel(path.join(agentDir, 'scratch')), files: inv?.files.length ?? 0, bytes: inv?.totalBytes ?? 0 };
+
+  const skills = (await safe(() => opts.providers?.skills?.(root) ?? Promise.resolve([]), [])).map((s) => ({ ...s, path: pre + s.path }));
+
+  const mem = await safe(() => listMemory(agentDir), undefined);
+  const notes = await safe(() => listMemoryFiles(agentDir), []);
+  const memory = {
+    path: rel(preferencesPath(agentDir)),
+    keys: mem?.ok ? mem.value.map((e) => e.key) : [],
+    review: mem?.ok ? mem.value.filter((e) => e.review).map((e) => e.key) : [],
+    notes: notes.map((n) => ({ path: pre + n.path, title: n.title })),
+    error: mem && !mem.ok ? formatFileError(mem.error) : undefined,
+  };
+
+  const agentList = await safe(() => listAgents(agentDir), []);
+  const agents = {
+    path: rel(path.join(agentDir, 'agents')),
+    list: agentList.map((a) => ({ id: a.id, status: a.status?.status, progress: a.status?.progress, findings: a.findings, path: pre + a.folder })),
+  };
+
+  const hist = await safe(() => listHistory(agentDir), []);
+  const history = { path: rel(historyDir(agentDir)), sessions: hist.length, latest: hist[0] ? pre + hist[0].path : undefined };
+
+  return { agentPath, plans, progress, features, terminals, scratch, skills, memory, agents, history };
+}
