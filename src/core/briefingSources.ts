@@ -11,13 +11,18 @@ import { listMemory, listMemoryFiles, preferencesPath } from './memory';
 import { listAgents } from './agents';
 import { listHistory, historyDir } from './history';
 import { formatFileError } from './result';
+import { loadSkills } from './skills/skillsIndex';
 
 /** Optional sources owned by other features, injected so the briefing does not depend on their internals. */
 export interface BriefingProviders {
   /** Terminals whose last command failed, and how many terminals there are. */
   terminals?: (agentDir: string) => Promise<{ failed: BriefingTerminal[]; total: number }>;
-  /** The skill index. */
+  /** The skill index (default: loadSkills over .agent/.github/.claude skill folders). */
   skills?: (workspaceRoot: string) => Promise<{ name: string; description: string; path: string }[]>;
+}
+
+async function defaultSkills(root: string): Promise<{ name: string; description: string; path: string }[]> {
+  return (await loadSkills(root)).filter((s) => !s.error).map((s) => ({ name: s.name, description: s.description, path: s.rel }));
 }
 
 async function safe<T>(f: () => Promise<T>, fallback: T): Promise<T> {
@@ -98,7 +103,8 @@ export async function gatherBriefing(agentDir: string, opts: { prefix?: string; 
   const inv = await safe(() => scanScratch(agentDir), undefined);
   const scratch = { path: rel(path.join(agentDir, 'scratch')), files: inv?.files.length ?? 0, bytes: inv?.totalBytes ?? 0 };
 
-  const skills = (await safe(() => opts.providers?.skills?.(root) ?? Promise.resolve([]), [])).map((s) => ({ ...s, path: pre + s.path }));
+  const skillsOf = opts.providers?.skills ?? defaultSkills;
+  const skills = (await safe(() => skillsOf(root), [])).map((s) => ({ ...s, path: pre + s.path }));
 
   const mem = await safe(() => listMemory(agentDir), undefined);
   const notes = await safe(() => listMemoryFiles(agentDir), []);

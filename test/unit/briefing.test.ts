@@ -65,6 +65,14 @@ test('briefing of a small folder: current step with its line, progress tail, fea
   assert.match(text, /scout: working 25%, 1 findings/);
 });
 
+test('skills come from the skill folders by default', async () => {
+  const a = tmpAgent();
+  fs.mkdirSync(path.join(a, 'skills', 'deploy'), { recursive: true });
+  fs.writeFileSync(path.join(a, 'skills', 'deploy', 'SKILL.md'), '---\nname: deploy\ndescription: Deploy to staging\n---\nbody');
+  const { text } = composeBriefing(await gatherBriefing(a));
+  assert.match(text, /deploy: Deploy to staging \(\.agent\/skills\/deploy\/SKILL\.md\)/);
+});
+
 test('a tampered feature list shows up as a warning with the difference', async () => {
   const a = tmpAgent();
   fs.writeFileSync(path.join(a, 'features.json'), JSON.stringify([{ category: 'c', description: 'Hard test', steps: [], passes: false }]));
