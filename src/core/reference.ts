@@ -270,7 +270,7 @@ export function formatReference(scan: OutputScan, meta: ReferenceMeta): string {
     if (meta.durationMs !== undefined) parts.push(formatDuration(meta.durationMs));
     head.push(parts.join(' · '));
   }
-  const size = [`${scan.bytes.toLocaleString('en-US')} bytes`, `${scan.lines.toLocaleString('en-US')} lines`, formatTokens(scan.tokens)];
+  const size = [`${scan.bytes.toLocaleString('en-US')} bytes`, `${scan.lines.toLocaleString('en-US')} line${scan.lines === 1 ? '' : 's'}`, formatTokens(scan.tokens)];
   if (meta.masked) size.push(`${meta.masked} secret${meta.masked === 1 ? '' : 's'} masked`);
   head.push(`Size: ${size.join(' · ')}`);
   if (meta.note) head.push(meta.note);

@@ -1,0 +1,175 @@
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as readline from 'node:readline';
+import fg from 'fast-glob';
+import { ALWAYS_IGNORED } from './ignoreRules';
+
+/** One line of grep output: a match or a context line. */
+export interface GrepHit {
+  /** Absolute path. */
+  file: string;
+  line: number;
+  text: string;
+  context: boolean;
+}
+
+/** What to search and how; `regex` is the JavaScript form the built-in engine uses. */
+export interface GrepQuery {
+  /** The pattern as given (a regex source, or the literal text). */
+  pattern: string;
+  literal: boolean;
+  caseSensitive: boolean;
+  regex: RegExp;
+  /** A folder or a single file (absolute). */
+  root: string;
+  /** Only files matching this glob (basename glob when it has no slash, like ripgrep's -g). */
+  include?: string;
+  /** Globs (relative to root) never searched. */
+  exclude: readonly string[];
+  /** Honour .gitignore (a workspace path) or not (.agent/). */
+  useIgnoreFiles: boolean;
+  /** Ignore globs from .gitignore for the built-in engine (ripgrep reads the files itself). */
+  ignoreGlobs: readonly string[];
+  context: number;
+  signal: AbortSignal;
+}
+
+/** Builds the JavaScript regex of a query, or the error text of an invalid one. */
+export function compileQuery(pattern: string, literal: boolean, caseSensitive: boolean): RegExp | string {
+  const src = literal ? pattern.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&') : pattern;
+  try {
+    return new RegExp(src, caseSensitive ? 'u' : 'iu');
+  } catch (e) {
+    try {
+      // Without the u flag some patterns JavaScript accepts in loose mode still work (e.g. "\-").
+      return new RegExp(src, caseSensitive ? '' : 'i');
+    } catch {
+      return (e as Error).message;
+    }
+  }
+}
+
+function includeGlob(include: string | undefined): string {
+  if (!include) return '**/*';
+  return include.includes('/') ? include.replace(/^\/+/, '') : `**/${include}`;
+}
+
+/** The built-in engine: fast-glob walk, one streamed pass per file, binary files skipped. */
+export async function* builtinGrep(q: GrepQuery): AsyncGenerator<GrepHit> {
+  const st = await fs.promises.stat(q.root);
+  const files = st.isFile()
+    ? [q.root]
+    : (
+        await fg(includeGlob(q.include), {
+          cwd: q.root, dot: true, onlyFiles: true, followSymbolicLinks: false, suppressErrors: true,
+          ignore: [...ALWAYS_IGNORED, ...q.exclude, ...(q.useIgnoreFiles ? q.ignoreGlobs : [])],
+        })
+      ).sort().map((f) => path.join(q.root, f));
+  for (const file of files) {
+    if (q.signal.aborted) return;
+    yield* grepFile(file, q);
+  }
+}
+
+async function* grepFile(file: string, q: GrepQuery): AsyncGenerator<GrepHit> {
+  let fh: fs.promises.FileHandle;
+  try {
+    fh = await fs.promises.open(file, 'r');
+  } catch {
+    return;
+  }
+  try {
+    const head = Buffer.alloc(8192);
+    const { bytesRead } = await fh.read(head, 0, head.length, 0);
+    if (head.subarray(0, bytesRead).includes(0)) return;
+  } finally {
+    await fh.close();
+  }
+  const rl = readline.createInterface({ input: fs.createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  const before: { n: number; text: string }[] = [];
+  let after = 0;
+  let lastEmitted = 0;
+  let n = 0;
+  try {
+    for await (const text of rl) {
+      n++;
+      if (q.signal.aborted) return;
+      q.regex.lastIndex = 0;
+      if (q.regex.test(text)) {
+        for (const b of before) if (b.n > lastEmitted) yield { file, line: b.n, text: b.text, context: true };
+        before.length = 0;
+        yield { file, line: n, text, context: false };
+        lastEmitted = n;
+        after = q.context;
+      } else if (after > 0) {
+        after--;
+        yield { file, line: n, text, context: true };
+        lastEmitted = n;
+      } else if (q.context > 0) {
+        before.push({ n, text: text.length > 1000 ? text.slice(0, 1000) : text });
+        if (before.length > q.context) before.shift();
+      }
+    }
+  } finally {
+    rl.close();
+  }
+}
+
+/** Thrown by ripgrep() when ripgrep rejects the pattern (the caller falls back to the built-in engine). */
+export class RipgrepPatternError extends Error {}
+
+/** Runs ripgrep with --json and yields its matches and context lines. */
+export async function* ripgrep(rgPath: string, q: GrepQuery): AsyncGenerator<GrepHit> {
+  const args = ['--json', '--no-config', '--sort', 'path', '--hidden', '-g', '!.git'];
+  if (q.literal) args.push('-F');
+  args.push(q.caseSensitive ? '-s' : '-i');
+  if (q.context > 0) args.push('-C', String(q.context));
+  if (!q.useIgnoreFiles) args.push('--no-ignore');
+  else args.push('--no-require-git');
+  if (q.include) args.push('-g', q.include);
+  for (const e of q.exclude) args.push('-g', `!${e}`);
+  // ripgrep matches globs with a slash relative to its working directory: run it in the root.
+  const isDir = (await fs.promises.stat(q.root)).isDirectory();
+  const cwd = isDir ? q.root : path.dirname(q.root);
+  args.push('-e', q.pattern, '--', isDir ? '.' : path.basename(q.root));
+  const child = spawn(rgPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const onAbort = (): void => void child.kill();
+  q.signal.addEventListener('abort', onAbort, { once: true });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr.length < 4000 ? (stderr += d.toString()) : undefined));
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+  child.once('error', () => undefined);
+  const rl = readline.createInterface({ input: child.stdout, crlfDelay: Infinity });
+  try {
+    for await (const line of rl) {
+      if (!line.startsWith('{"type":"match"') && !line.startsWith('{"type":"context"')) continue;
+      const ev = JSON.parse(line) as { type: string; data: { path: { text?: string }; lines: { text?: string }; line_number: number } };
+      if (ev.data.path.text === undefined || ev.data.lines.text === undefined) continue;
+      yield { file: path.resolve(cwd, ev.data.path.text), line: ev.data.line_number, text: ev.data.lines.text.replace(/\r?\n$/, ''), context: ev.type === 'context' };
+    }
+  } finally {
+    rl.close();
+    q.signal.removeEventListener('abort', onAbort);
+    if (child.exitCode === null) child.kill();
+  }
+  const code = await exited;
+  if (code === 2 && /regex|parse error|look-around|backreference/i.test(stderr)) throw new RipgrepPatternError(stderr.trim());
+}
+
+/** ripgrep when available (falling back on patterns only JavaScript understands), else the built-in engine. */
+export async function* grep(q: GrepQuery, rgPath: string | undefined): AsyncGenerator<GrepHit> {
+  if (rgPath) {
+    let any = false;
+    try {
+      for await (const h of ripgrep(rgPath, q)) {
+        any = true;
+        yield h;
+      }
+      return;
+    } catch (e) {
+      if (!(e instanceof RipgrepPatternError) || any) throw e;
+    }
+  }
+  yield* builtinGrep(q);
+}

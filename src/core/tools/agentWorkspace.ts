@@ -1,0 +1,75 @@
+import * as path from 'node:path';
+import { AGENT_STATUSES, checkAgentId, listAgents, readFindings, setAgentStatus, writeFinding, type Finding } from '../agents';
+import { cutToBytes } from '../reference';
+import { formatFileError } from '../result';
+import { defaultFolder } from '../workspacePaths';
+import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
+
+const utf8 = (s: string) => Buffer.byteLength(s, 'utf8');
+
+/** Newest findings that fit the byte budget, oldest of them first; earlier ones are pointed to by line. */
+function formatFindings(id: string, file: string, findings: Finding[]): string {
+  if (findings.length === 0) return `${id} has no findings yet (${file}).`;
+  const budget = INLINE_MAX_BYTES - 600;
+  const shown: string[] = [];
+  let used = 0;
+  let first = findings.length;
+  for (let i = findings.length - 1; i >= 0; i--) {
+    const block = `## ${findings[i].time} (line ${findings[i].line})\n${findings[i].text}`;
+    const piece = shown.length === 0 ? cutToBytes(block, budget) : block;
+    if (used + utf8(piece) > budget) break;
+    shown.unshift(piece);
+    used += utf8(piece) + 1;
+    first = i;
+  }
+  const head = `Findings of ${id} (${file}, ${findings.length} entr${findings.length === 1 ? 'y' : 'ies'}${first > 0 ? `; newest ${findings.length - first} shown` : ''}):`;
+  const earlier = first > 0 ? `\nEarlier entries: read lines 1–${findings[first].line - 1} of ${file}` : '';
+  return `${head}\n<findings agent="${id}">\n${shown.join('\n\n')}\n</findings>${earlier}`;
+}
+
+/** agentContext_agentWorkspace: a sub-agent writes findings, sets its status, or lists/reads peers' findings. */
+export async function agentWorkspaceTool(input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
+  const folder = defaultFolder(ctx.folders);
+  if (!folder) return toolError('no workspace folder is open');
+  const agentDir = path.join(folder.path, '.agent');
+  const id = input.agentId;
+  const bad = checkAgentId(id);
+  if (bad) return toolError(bad);
+  const agentId = id as string;
+  const action = String(input.action ?? '');
+  if (ctx.signal.aborted) return toolError('cancelled; nothing changed');
+  const now = ctx.now?.();
+  switch (action) {
+    case 'writeFinding': {
+      if (typeof input.content !== 'string' || !input.content.trim()) return toolError('writeFinding needs content (the finding text)');
+      const r = await writeFinding(agentDir, agentId, input.content, { now });
+      if (!r.ok) return toolError(formatFileError(r.error));
+      return { text: `Appended a finding to ${r.value.path} (## ${r.value.time}).` };
+    }
+    case 'setStatus': {
+      const progress = input.progress === undefined || input.progress === null ? undefined : Number(input.progress);
+      const r = await setAgentStatus(agentDir, agentId, { status: input.status as string | undefined, progress, details: typeof input.content === 'string' ? input.content : undefined }, { now });
+      if (!r.ok) return toolError(formatFileError(r.error));
+      return { text: `${agentId}: ${r.value.status.status}, ${Math.round(r.value.status.progress * 100)}% (${r.value.path}).` };
+    }
+    case 'list': {
+      const all = await listAgents(agentDir);
+      if (all.length === 0) return { text: 'No sub-agent workspaces yet (.agent/agents/<id>/).' };
+      const lines = all.map((a) =>
+        cutToBytes(
+          `${a.id}${a.id === agentId ? ' (you)' : ''}: ${a.status ? `${a.status.status} ${Math.round(a.status.progress * 100)}%${a.status.details ? ` — ${a.status.details.replace(/\s+/g, ' ')}` : ''}` : a.statusError ? `status unreadable: ${a.statusError}` : 'no status'}; ${a.findings} findings (${a.folder}/findings.md)${a.files.length ? `; ${a.files.length} other files` : ''}`,
+          300,
+        ),
+      );
+      return { text: cutToBytes(`${all.length} agents:\n${lines.join('\n')}\nRead one with action read and peer=<id>.`, INLINE_MAX_BYTES - 100) };
+    }
+    case 'read': {
+      const peer = typeof input.peer === 'string' && input.peer ? input.peer : agentId;
+      const r = await readFindings(agentDir, peer);
+      if (!r.ok) return toolError(formatFileError(r.error));
+      return { text: formatFindings(peer, r.value.path, r.value.findings) };
+    }
+    default:
+      return toolError(`unknown action "${action}"; use writeFinding, setStatus (status: ${AGENT_STATUSES.join('|')}, progress 0–1), list or read`);
+  }
+}

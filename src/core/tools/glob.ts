@@ -1,0 +1,65 @@
+import * as path from 'node:path';
+import fg from 'fast-glob';
+import { ALWAYS_IGNORED, excludeGlobsFor, gitignoreGlobsFor } from '../search/ignoreRules';
+import { displayPath, isInsidePath, resolveWorkspacePath } from '../workspacePaths';
+import { toolError, type ToolContext, type ToolOutcome } from './toolContext';
+
+const INLINE_BYTES = 4096;
+
+function ago(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s} s ago`;
+  if (s < 3600) return `${Math.round(s / 60)} min ago`;
+  if (s < 86_400) return `${Math.round(s / 3600)} h ago`;
+  return `${Math.round(s / 86_400)} d ago`;
+}
+
+function size(b: number): string {
+  if (b < 1024) return `${b} B`;
+  if (b < 1024 * 1024) return `${(b / 1024).toFixed(1)} KB`;
+  return `${(b / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/** agentContext_glob: files matching a glob under a workspace path, newest first, bounded. */
+export async function globTool(input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
+  let pattern = String(input.pattern ?? '').trim();
+  if (pattern.startsWith('/') || pattern.split('/').includes('..')) {
+    return toolError(`pattern "${pattern}" must be relative (no leading / or ..); use path to pick the folder`);
+  }
+  // `*.ts` finds TypeScript files at any depth, as agents expect.
+  if (!pattern.includes('/')) pattern = `**/${pattern}`;
+  const r = await resolveWorkspacePath(ctx.folders, input.path as string | undefined);
+  if (!r.ok) return toolError(`${r.error.file}: ${r.error.message}`);
+  const where = r.value;
+  if (!where.exists) return toolError(`${where.display}: no such folder`);
+  const inAgent = isInsidePath(path.join(where.folder.path, '.agent'), where.abs);
+  const ignore = [...ALWAYS_IGNORED];
+  if (!inAgent) {
+    ignore.push(...(await gitignoreGlobsFor(where.folder.path, where.abs)), ...excludeGlobsFor(where.folder.path, where.abs, ctx.filesExclude ?? []));
+    if (!pattern.includes('node_modules')) ignore.push('**/node_modules/**');
+  }
+  let entries: fg.Entry[];
+  try {
+    entries = await fg(pattern, { cwd: where.abs, dot: true, onlyFiles: true, stats: true, followSymbolicLinks: false, suppressErrors: true, ignore });
+  } catch (e) {
+    return toolError(`invalid glob "${input.pattern}": ${(e as Error).message}`);
+  }
+  if (ctx.signal.aborted) return toolError('cancelled');
+  if (entries.length === 0) return { text: `No files match ${input.pattern} in ${where.display}.` };
+  entries.sort((a, b) => (b.stats?.mtimeMs ?? 0) - (a.stats?.mtimeMs ?? 0));
+  const maxResults = (input.maxResults as number | undefined) ?? ctx.config.grepMaxResults;
+  const now = (ctx.now?.() ?? new Date()).getTime();
+  const out: string[] = [];
+  let used = 0;
+  for (const e of entries) {
+    if (out.length >= maxResults) break;
+    const line = `${displayPath(ctx.folders, where.folder, path.join(where.abs, e.path))} · ${size(e.stats?.size ?? 0)} · ${ago(now - (e.stats?.mtimeMs ?? now))}`;
+    const b = Buffer.byteLength(line, 'utf8') + 1;
+    if (used + b > INLINE_BYTES) break;
+    out.push(line);
+    used += b;
+  }
+  const more = entries.length - out.length;
+  const head = `${entries.length.toLocaleString('en-US')} file${entries.length === 1 ? '' : 's'} match ${input.pattern} in ${where.display}, newest first${more ? `; ${out.length} shown, ${more.toLocaleString('en-US')} more (narrow the pattern or path)` : ''}:`;
+  return { text: [head, ...out].join('\n') };
+}

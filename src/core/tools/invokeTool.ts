@@ -1,0 +1,99 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { appendLedger, summarizeInput } from '../ledger';
+import { cutToBytes } from '../reference';
+import { countTokens } from '../tokens';
+import { defaultFolder } from '../workspacePaths';
+import { cleanupTool } from './cleanup';
+import { globTool } from './glob';
+import { grepTool } from './grep';
+import { memoryTool } from './memory';
+import { offloadTool } from './offload';
+import { planTool } from './plan';
+import { readTool } from './read';
+import { runTool } from './run';
+import { skillTool } from './skill';
+import { terminalTool } from './terminal';
+import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolHandler, type ToolOutcome } from './toolContext';
+import { toolDefinition, validateInput, type ToolDefinition } from './toolDefinitions';
+
+/** Implementations by tool name; names and schemas live in toolDefinitions.ts. */
+export const TOOL_HANDLERS: Record<string, ToolHandler> = {
+  agentContext_run: runTool,
+  agentContext_offload: offloadTool,
+  agentContext_read: readTool,
+  agentContext_grep: grepTool,
+  agentContext_glob: globTool,
+  agentContext_terminal: terminalTool,
+  agentContext_plan: planTool,
+  agentContext_skill: skillTool,
+  agentContext_memory: memoryTool,
+  agentContext_cleanup: cleanupTool,
+};
+
+/** Models sometimes send numbers and booleans as strings: accept the obvious ones. */
+function coerce(def: ToolDefinition, input: unknown): unknown {
+  if (!input || typeof input !== 'object' || Array.isArray(input)) return input;
+  const o = { ...(input as Record<string, unknown>) };
+  for (const [k, spec] of Object.entries(def.inputSchema.properties)) {
+    const v = o[k];
+    if (typeof v !== 'string') continue;
+    if (spec.type === 'integer' && /^\s*-?\d+\s*$/.test(v)) o[k] = Number(v);
+    if (spec.type === 'boolean' && /^(true|false)$/i.test(v.trim())) o[k] = v.trim().toLowerCase() === 'true';
+  }
+  return o;
+}
+
+/**
+ * Runs a tool for either transport: validates the input, calls the implementation, turns any
+ * exception into an error text, caps the text at INLINE_MAX_BYTES and appends a ledger line.
+ * Never throws.
+ */
+export async function invokeTool(name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolOutcome> {
+  const def = toolDefinition(name);
+  let outcome: ToolOutcome;
+  const input = def ? coerce(def, rawInput ?? {}) : rawInput;
+  if (!def || !TOOL_HANDLERS[name]) outcome = toolError(`unknown tool "${name}"`);
+  else {
+    const bad = validateInput(def, input);
+    if (bad) outcome = toolError(bad);
+    else if (ctx.signal.aborted) outcome = toolError('cancelled before it started');
+    else {
+      try {
+        outcome = await TOOL_HANDLERS[name](input as Record<string, unknown>, ctx);
+      } catch (e) {
+        ctx.log.error(`${name} failed: ${(e as Error).stack ?? e}`);
+        outcome = toolError(`${name} failed unexpectedly: ${(e as Error).message}`);
+      }
+    }
+  }
+  if (Buffer.byteLength(outcome.text, 'utf8') > INLINE_MAX_BYTES) {
+    outcome = { ...outcome, text: cutToBytes(outcome.text, INLINE_MAX_BYTES - 80) + '\n[result cut to stay under 6 KB]' };
+  }
+  await recordInLedger(name, input, outcome, ctx);
+  return outcome;
+}
+
+async function recordInLedger(name: string, input: unknown, outcome: ToolOutcome, ctx: ToolContext): Promise<void> {
+  const folder = defaultFolder(ctx.folders);
+  if (!folder) return;
+  const agentDir = path.join(folder.path, '.agent');
+  // Only where .agent/ exists: a tool call must not create the folder by itself.
+  if (!fs.existsSync(agentDir)) return;
+  try {
+    const returnedTokens = countTokens(outcome.text).tokens;
+    await appendLedger(agentDir, {
+      time: (ctx.now?.() ?? new Date()).toISOString(),
+      tool: name,
+      source: ctx.source,
+      input: summarizeInput(input),
+      ...(outcome.outputPath ? { output: outcome.outputPath } : {}),
+      rawTokens: outcome.rawTokens ?? returnedTokens,
+      returnedTokens,
+      ok: !outcome.isError,
+      text: outcome.text,
+    });
+  } catch (e) {
+    ctx.log.warn(`could not append to .agent/history/tools.jsonl: ${(e as Error).message}`);
+  }
+}

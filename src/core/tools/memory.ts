@@ -1,0 +1,54 @@
+import * as path from 'node:path';
+import { formatFileError } from '../result';
+import { forgetMemory, listMemory, preferencesRelPath, recallMemory, rememberMemory, type MemoryEntry } from '../memory';
+import { defaultFolder } from '../workspacePaths';
+import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
+import { cutToBytes } from '../reference';
+
+function show(e: MemoryEntry): string {
+  const meta = [e.source && `by ${e.source}`, e.updated && `updated ${e.updated}`, e.review && 'NEEDS REVIEW (contradicted an earlier value)'].filter(Boolean).join(', ');
+  return `${e.key}: ${e.value}${meta ? `  (${meta})` : ''}`;
+}
+
+/** agentContext_memory: remember / recall / forget / list entries of .agent/memory/preferences.yaml. */
+export async function memoryTool(input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
+  const folder = defaultFolder(ctx.folders);
+  if (!folder) return toolError('no workspace folder is open');
+  const agentDir = path.join(folder.path, '.agent');
+  const action = String(input.action);
+  const key = typeof input.key === 'string' ? input.key : undefined;
+  const file = preferencesRelPath(agentDir);
+  if (action !== 'list' && !key) return toolError(`action "${action}" needs a key`);
+  if (ctx.signal.aborted) return toolError('cancelled; nothing changed');
+  switch (action) {
+    case 'remember': {
+      if (typeof input.value !== 'string') return toolError('remember needs a value (text, at most 1,000 characters)');
+      const r = await rememberMemory(agentDir, key!, input.value, { source: ctx.source === 'mcp' ? 'agent (mcp)' : 'agent' });
+      if (!r.ok) return toolError(formatFileError(r.error));
+      const o = r.value;
+      if (o.kind === 'replaced') return { text: `Replaced ${key} in ${file} (was: ${cutToBytes(o.previous ?? '', 300)}). The old value is kept in its history and the entry is flagged for the user to review.` };
+      return { text: `${o.kind === 'created' ? 'Remembered' : 'Already remembered'} ${key} in ${file}:${o.entry.line || ''}` };
+    }
+    case 'recall': {
+      const r = await recallMemory(agentDir, key!);
+      if (!r.ok) return toolError(formatFileError(r.error));
+      if (!r.value) return { text: `Nothing remembered under "${key}". Use action list to see all keys.` };
+      return { text: `${show(r.value)}\n(${file}:${r.value.line})` };
+    }
+    case 'forget': {
+      const r = await forgetMemory(agentDir, key!);
+      if (!r.ok) return toolError(formatFileError(r.error));
+      return { text: r.value ? `Forgot ${key} (kept in .agent/history/memory-forgotten.jsonl).` : `Nothing remembered under "${key}".` };
+    }
+    case 'list': {
+      const r = await listMemory(agentDir);
+      if (!r.ok) return toolError(formatFileError(r.error));
+      if (r.value.length === 0) return { text: `No memory entries yet (${file}).` };
+      const lines = r.value.map((e) => cutToBytes(show(e), 400));
+      const text = `${r.value.length} entr${r.value.length === 1 ? 'y' : 'ies'} in ${file}:\n${lines.join('\n')}`;
+      return { text: cutToBytes(text, INLINE_MAX_BYTES - 200) };
+    }
+    default:
+      return toolError(`unknown action "${action}"; use remember, recall, forget or list`);
+  }
+}

@@ -1,0 +1,32 @@
+import { formatReference } from '../reference';
+import { newScratchFile, ScratchWriter } from './scratchOutput';
+import { toolError, type ToolContext, type ToolOutcome } from './toolContext';
+
+/** Largest content accepted in one call (it came through the model's context anyway). */
+const MAX_CONTENT_BYTES = 20 * 1024 * 1024;
+
+function looksLikeJson(text: string): boolean {
+  const t = text.trim();
+  if (!/^[[{]/.test(t)) return false;
+  try {
+    JSON.parse(t);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** agentContext_offload: saves text or JSON under .agent/scratch/ (masked), returns a reference. */
+export async function offloadTool(input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
+  const content = String(input.content ?? '');
+  if (Buffer.byteLength(content, 'utf8') > MAX_CONTENT_BYTES) return toolError('content is over 20 MB; split it into several offloads');
+  const hint = typeof input.name === 'string' && input.name.trim() ? input.name.replace(/\.(json|txt|md)$/i, '') : content.slice(0, 40);
+  const ext = looksLikeJson(content) ? '.json' : /\.md$/i.test(String(input.name ?? '')) ? '.md' : '.txt';
+  if (ctx.signal.aborted) return toolError('cancelled; nothing was saved');
+  const target = newScratchFile(ctx.folders, 'scratch', hint, ext);
+  const writer = new ScratchWriter(target, ctx.secretPatterns);
+  writer.writeText(content);
+  const { scan, masked } = await writer.finish();
+  const text = formatReference(scan, { title: 'Saved', path: target.display, grepPath: target.rel, masked, maxBytes: ctx.config.referenceMaxBytes });
+  return { text, outputPath: target.display, rawTokens: scan.tokens.tokens };
+}

@@ -1,0 +1,80 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parsePlan, planProgress, type Plan, type StepStatus } from '../plan/planDocument';
+import { updatePlanFile, type PlanEdit } from '../plan/planEdit';
+import { findPlanFiles } from '../plan/planFiles';
+import { cutToBytes } from '../reference';
+import { formatFileError } from '../result';
+import { defaultFolder } from '../workspacePaths';
+import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
+
+/** The plan as an agent reads it: objective, progress, one line per step. */
+export function formatPlanCompact(plan: Plan, shown: string): string {
+  const p = planProgress(plan);
+  const out = [`Plan ${shown}: ${plan.objective}`, `${p.done}/${p.total} done${plan.status ? ` · status ${plan.status}` : ''}`];
+  for (const s of plan.steps) {
+    out.push(`[${s.id}] ${s.status}: ${s.description}${s.notes ? ` (notes: ${s.notes.replace(/\s+/g, ' ')})` : ''}`);
+  }
+  return cutToBytes(out.join('\n'), INLINE_MAX_BYTES - 300);
+}
+
+/** agentContext_plan: reads the plan compactly or edits it (byte-preserving, atomic). */
+export async function planTool(input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
+  const folder = defaultFolder(ctx.folders);
+  if (!folder) return toolError('no workspace folder is open');
+  const agentDir = path.join(folder.path, '.agent');
+  const files = await findPlanFiles(agentDir);
+  const relOf = (f: string): string => path.relative(folder.path, f).split(path.sep).join('/');
+  let file: string | undefined;
+  const want = typeof input.plan === 'string' ? input.plan.trim().replace(/^\.agent\//, '') : '';
+  if (want) {
+    file = files.find((f) => {
+      const r = path.relative(agentDir, f).split(path.sep).join('/');
+      return r === want || path.basename(f) === want || path.basename(f).replace(/\.ya?ml$/, '') === want;
+    });
+    if (!file) return toolError(`no plan "${input.plan}". Plans: ${files.map(relOf).join(', ') || 'none'}`);
+  } else if (files.length === 0) {
+    return toolError('no plan file: create .agent/plan.yaml (command "Agent Context: Initialize .agent Folder" writes an example)');
+  } else {
+    file = files.find((f) => f === path.join(agentDir, 'plan.yaml')) ?? (files.length === 1 ? files[0] : undefined);
+    if (!file) return { text: `Several plans; pass plan to choose one:\n${files.map(relOf).join('\n')}` };
+  }
+  const shown = relOf(file);
+  const action = (input.action as string | undefined) ?? 'get';
+  if (ctx.signal.aborted) return toolError('cancelled; nothing changed');
+  let edit: PlanEdit | undefined;
+  const stepId = input.stepId === undefined ? undefined : String(input.stepId);
+  switch (action) {
+    case 'get':
+      break;
+    case 'setStatus':
+      if (!stepId || !input.status) return toolError('setStatus needs stepId and status');
+      edit = { kind: 'setStatus', stepId, status: input.status as StepStatus };
+      break;
+    case 'setNotes':
+      if (!stepId || typeof input.notes !== 'string') return toolError('setNotes needs stepId and notes');
+      edit = { kind: 'setNotes', stepId, notes: input.notes };
+      break;
+    case 'addStep':
+      if (typeof input.description !== 'string' || !input.description.trim()) return toolError('addStep needs a description');
+      edit = {
+        kind: 'addStep', description: input.description,
+        ...(input.status ? { status: input.status as StepStatus } : {}),
+        ...(typeof input.notes === 'string' ? { notes: input.notes } : {}),
+        ...(stepId ? { id: stepId } : {}),
+      };
+      break;
+    default:
+      return toolError(`unknown action "${action}"; use get, setStatus, setNotes or addStep`);
+  }
+  if (!edit) {
+    const text = await fs.promises.readFile(file, 'utf8').catch((e: Error) => e);
+    if (text instanceof Error) return toolError(`${shown}: cannot read: ${text.message}`);
+    const plan = parsePlan(text, shown);
+    if (!plan.ok) return toolError(`${formatFileError(plan.error)}. Fix the file; nothing was changed.`);
+    return { text: formatPlanCompact(plan.value, shown) };
+  }
+  const r = await updatePlanFile(file, edit);
+  if (!r.ok) return toolError(formatFileError({ ...r.error, file: shown }));
+  return { text: `Updated.\n${formatPlanCompact(r.value.plan, shown)}` };
+}

@@ -1,0 +1,139 @@
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import { fenceData } from '../fence';
+import { formatDuration, formatReference } from '../reference';
+import { resolveWorkspacePath } from '../workspacePaths';
+import { allowListMatch, compoundOperator } from './commandPolicy';
+import { newScratchFile, ScratchWriter } from './scratchOutput';
+import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
+
+/** Longest timeout a caller may ask for, in seconds. */
+export const MAX_TIMEOUT_SEC = 1800;
+/** After bash exits, how long stray background children may keep its output open. */
+const STDIO_GRACE_MS = 2000;
+/** After SIGTERM, how long before SIGKILL. */
+const KILL_GRACE_MS = 2000;
+
+/** Why a command may not run without asking, or undefined when the allow-list covers it. */
+export function runNeedsConfirmation(command: string, allowList: readonly string[]): string | undefined {
+  const op = compoundOperator(command);
+  if (op) return `it contains ${op}, so it always asks`;
+  if (!allowListMatch(command, allowList)) return 'it is not on the allow-list (agentContext.run.allowList)';
+  return undefined;
+}
+
+function killGroup(pid: number | undefined, sig: NodeJS.Signals): void {
+  if (!pid) return;
+  try {
+    process.kill(-pid, sig);
+  } catch {
+    // already gone
+  }
+}
+
+/** agentContext_run: runs a command in bash with no TTY, output to a scratch file, returns a reference. */
+export async function runTool(input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
+  const command = String(input.command ?? '');
+  if (!command.trim()) return toolError('"command" is empty; give the shell command to run');
+  if (!ctx.trusted) {
+    return toolError('this workspace is not trusted, so Agent Context does not run commands. Trust the workspace (Workspaces: Manage Workspace Trust) to enable agentContext_run.');
+  }
+  if (!ctx.allowRun && !allowListMatch(command, ctx.config.runAllowList)) {
+    const op = compoundOperator(command);
+    return toolError(
+      `not allowed: the MCP server was started without --allow-run and ${op ? `the command contains ${op}, which the allow-list never covers` : 'the command matches no entry of run.allowList in .agent/config.yaml'}. Add it there or restart the server with --allow-run.`,
+    );
+  }
+  const timeoutSec = Math.min(MAX_TIMEOUT_SEC, (input.timeoutSec as number | undefined) ?? ctx.config.runDefaultTimeoutSec);
+  const cwdR = await resolveWorkspacePath(ctx.folders, input.cwd as string | undefined);
+  if (!cwdR.ok) return toolError(`cwd ${cwdR.error.file}: ${cwdR.error.message}`);
+  const cwd = cwdR.value;
+  const st = await fs.promises.stat(cwd.abs).catch(() => undefined);
+  if (!st?.isDirectory()) return toolError(`cwd ${cwd.display}: not a folder in the workspace`);
+  if (ctx.signal.aborted) return toolError('cancelled before the command started');
+
+  const target = newScratchFile(ctx.folders, 'scratch/tool_outputs', command.split(/\s+/).slice(0, 4).join(' '), '.txt');
+  const writer = new ScratchWriter(target, ctx.secretPatterns);
+  writer.onText = ctx.run ? (t) => ctx.run!.data(t) : undefined;
+  ctx.run?.start({ command, cwd: cwd.display, outputPath: target.display });
+
+  const started = Date.now();
+  // `exec 2>&1` merges stderr into the same pipe, so the file keeps the arrival order.
+  const child = spawn('bash', ['-c', `exec 2>&1\n${command}`], {
+    cwd: cwd.abs,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'ignore'],
+    env: { ...process.env, TERM: 'dumb', PAGER: 'cat', GIT_PAGER: 'cat', AGENT_CONTEXT_RUN: '1' },
+  });
+  let timedOut = false;
+  let cancelled = false;
+  let killTimer: NodeJS.Timeout | undefined;
+  const stop = (why: 'timeout' | 'cancel'): void => {
+    if (why === 'timeout') timedOut = true;
+    else cancelled = true;
+    killGroup(child.pid, 'SIGTERM');
+    killTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS);
+  };
+  const timer = setTimeout(() => stop('timeout'), timeoutSec * 1000);
+  const onAbort = (): void => stop('cancel');
+  ctx.signal.addEventListener('abort', onAbort, { once: true });
+
+  const result = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
+    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+    let graceTimer: NodeJS.Timeout | undefined;
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (!writer.writeBytes(chunk)) {
+        child.stdout!.pause();
+        void writer.drain().then(() => child.stdout!.resume());
+      }
+    });
+    child.once('error', (e) => resolve({ code: null, signal: null, error: e }));
+    child.once('exit', (code, signal) => {
+      exit = { code, signal };
+      // A background child may hold the pipe open after bash is gone: give it a moment, then end it.
+      graceTimer = setTimeout(() => {
+        killGroup(child.pid, 'SIGKILL');
+        child.stdout!.destroy();
+        resolve(exit!);
+      }, STDIO_GRACE_MS);
+    });
+    child.stdout!.once('close', () => {
+      if (graceTimer) clearTimeout(graceTimer);
+      if (exit) resolve(exit);
+      else child.once('exit', (code, signal) => resolve({ code, signal }));
+    });
+  });
+  clearTimeout(timer);
+  if (killTimer) clearTimeout(killTimer);
+  ctx.signal.removeEventListener('abort', onAbort);
+  const durationMs = Date.now() - started;
+  const { scan, masked } = await writer.finish();
+  ctx.run?.end({ exitCode: result.code, signal: result.signal, timedOut, cancelled, durationMs });
+  if (result.error) return { ...toolError(`could not start bash: ${result.error.message}`), outputPath: target.display };
+
+  const meta = {
+    title: 'Output saved',
+    path: target.display,
+    grepPath: target.rel,
+    command,
+    cwd: cwd.display === '.' ? undefined : cwd.display,
+    exitCode: result.code,
+    signal: result.signal,
+    durationMs,
+    timedOut,
+    cancelled,
+    masked,
+    note: timedOut ? `Timed out after ${timeoutSec} s; raise timeoutSec (max ${MAX_TIMEOUT_SEC}) if it needs longer.` : undefined,
+    maxBytes: ctx.config.referenceMaxBytes,
+  };
+  const reference = formatReference(scan, meta);
+  // Small outputs come back inline (still saved), fenced as data.
+  if (scan.tokens.tokens <= ctx.config.offloadThresholdTokens && scan.bytes <= INLINE_MAX_BYTES - 1024 && !scan.tokens.approximate) {
+    const text = await fs.promises.readFile(target.abs, 'utf8');
+    const status = timedOut ? `timed out after ${timeoutSec} s` : cancelled ? 'cancelled' : result.code !== null ? `exit ${result.code}` : `killed by ${result.signal}`;
+    const head = `$ ${command}${meta.cwd ? ` (cwd: ${meta.cwd})` : ''}\n${status} · ${formatDuration(durationMs)}${masked ? ` · ${masked} secret(s) masked` : ''} · saved to ${target.display}`;
+    const inline = scan.bytes === 0 ? `${head}\n(no output)` : `${head}\n${fenceData('Output', text)}`;
+    if (Buffer.byteLength(inline, 'utf8') <= INLINE_MAX_BYTES) return { text: inline, outputPath: target.display, rawTokens: scan.tokens.tokens };
+  }
+  return { text: reference, outputPath: target.display, rawTokens: scan.tokens.tokens };
+}

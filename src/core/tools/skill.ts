@@ -1,0 +1,39 @@
+import * as fs from 'node:fs';
+import { fenceData } from '../fence';
+import { cutToBytes } from '../reference';
+import { formatFileError } from '../result';
+import { loadSkills } from '../skills/skillsIndex';
+import { defaultFolder } from '../workspacePaths';
+import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
+
+/** agentContext_skill: the skill index, or one SKILL.md (fenced as data; long ones point to read). */
+export async function skillTool(input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
+  const folder = defaultFolder(ctx.folders);
+  if (!folder) return toolError('no workspace folder is open');
+  const skills = await loadSkills(folder.path);
+  const name = typeof input.name === 'string' ? input.name.trim() : '';
+  if (!name) {
+    const usable = skills.filter((s) => !s.error);
+    const broken = skills.filter((s) => s.error).map((s) => `unusable: ${formatFileError(s.error!)}`);
+    if (skills.length === 0) return { text: 'No skills. Add .agent/skills/<name>/SKILL.md with name and description in YAML frontmatter.' };
+    const lines = usable.map((s) => `${s.name}: ${s.description} (${s.rel})`);
+    return { text: cutToBytes([`${usable.length} skill${usable.length === 1 ? '' : 's'}; load one with name:`, ...lines, ...broken].join('\n'), INLINE_MAX_BYTES - 200) };
+  }
+  const skill = skills.find((s) => s.name === name) ?? skills.find((s) => s.name.toLowerCase() === name.toLowerCase());
+  if (!skill) return toolError(`no skill "${name}". Skills: ${skills.map((s) => s.name).join(', ') || 'none'}`);
+  if (ctx.signal.aborted) return toolError('cancelled');
+  const text = await fs.promises.readFile(skill.file, 'utf8');
+  const label = `Skill ${skill.name} (${skill.rel})`;
+  const whole = fenceData(label, text, 'markdown');
+  if (Buffer.byteLength(whole, 'utf8') <= INLINE_MAX_BYTES - 200) return { text: whole };
+  // A long skill: its start, and where to read on.
+  const lines = text.split('\n');
+  let head = '';
+  let n = 0;
+  for (const l of lines) {
+    if (Buffer.byteLength(head + l, 'utf8') > INLINE_MAX_BYTES - 900) break;
+    head += l + '\n';
+    n++;
+  }
+  return { text: `${fenceData(`${label}, lines 1–${n} of ${lines.length}`, head, 'markdown')}\nRead on with agentContext_read path ${skill.rel} offset ${n + 1}.` };
+}

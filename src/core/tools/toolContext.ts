@@ -1,0 +1,57 @@
+import type { ToolConfig } from '../config';
+import type { Logger } from '../log';
+import type { WorkspaceFolderRef } from '../workspacePaths';
+
+/** Live view of a running command (the extension shows it in a Pseudoterminal; MCP ignores it). */
+export interface RunObserver {
+  start(info: { command: string; cwd: string; outputPath: string }): void;
+  data(text: string): void;
+  end(info: { exitCode: number | null; signal: string | null; timedOut: boolean; cancelled: boolean; durationMs: number }): void;
+}
+
+/** Everything a tool needs from its host; the same shape for the extension and the MCP server. */
+export interface ToolContext {
+  folders: readonly WorkspaceFolderRef[];
+  config: ToolConfig;
+  signal: AbortSignal;
+  log: Logger;
+  /** Who called: recorded in the ledger. */
+  source: 'vscode' | 'mcp';
+  /** Workspace trust; an untrusted workspace never runs commands. */
+  trusted: boolean;
+  /**
+   * Whether run may execute a command that is not on the allow-list. The extension passes true
+   * (it has asked the user in prepareInvocation); the MCP server passes its --allow-run flag.
+   */
+  allowRun: boolean;
+  /** Path of a ripgrep binary, if one was found; the built-in engine is used otherwise. */
+  ripgrep?: string;
+  /** `files.exclude` globs (VS Code); honoured when searching a workspace path. */
+  filesExclude?: readonly string[];
+  /** User secret patterns (regex sources) for masking offloaded output. */
+  secretPatterns?: readonly string[];
+  run?: RunObserver;
+  /** Clock, for tests. */
+  now?: () => Date;
+}
+
+/** What a tool returns: the text for the model plus what the ledger records. */
+export interface ToolOutcome {
+  text: string;
+  isError?: boolean;
+  /** Workspace-relative path of offloaded output. */
+  outputPath?: string;
+  /** Tokens the raw content would have cost (defaults to the returned text's). */
+  rawTokens?: number;
+}
+
+/** One tool's implementation. */
+export type ToolHandler = (input: Record<string, unknown>, ctx: ToolContext) => Promise<ToolOutcome>;
+
+/** A failed call, as text the model can act on. */
+export function toolError(message: string): ToolOutcome {
+  return { text: `Error: ${message}`, isError: true };
+}
+
+/** Hard ceiling of any returned text (bytes): well under the 8 KB at which Copilot moves results to disk. */
+export const INLINE_MAX_BYTES = 6 * 1024;

@@ -1,0 +1,172 @@
+/*
+ * The single source of tool names, descriptions and input schemas, for package.json
+ * (`contributes.languageModelTools`, checked by a unit test), the VS Code registration and the MCP
+ * server. Descriptions are static context paid on every turn: all definitions together stay under
+ * 1,500 tokens (with room for two more tools), so every word here must earn its place.
+ */
+
+/** The subset of JSON Schema the tools use (and validateInput checks). */
+export interface JsonSchemaProp {
+  type: 'string' | 'integer' | 'boolean';
+  description?: string;
+  enum?: string[];
+  minimum?: number;
+  maximum?: number;
+}
+
+/** An object schema of a tool's input. */
+export interface ToolInputSchema {
+  type: 'object';
+  properties: Record<string, JsonSchemaProp>;
+  required?: string[];
+}
+
+/** One tool as every transport describes it. */
+export interface ToolDefinition {
+  name: string;
+  /** `#name` in chat. */
+  toolReferenceName: string;
+  displayName: string;
+  /** What the model reads. */
+  description: string;
+  inputSchema: ToolInputSchema;
+  /** Tools that change nothing never ask for confirmation. */
+  readOnly: boolean;
+}
+
+const s = (description?: string): JsonSchemaProp => (description ? { type: 'string', description } : { type: 'string' });
+const int = (description: string | undefined, minimum: number, maximum?: number): JsonSchemaProp =>
+  ({ type: 'integer', ...(description ? { description } : {}), minimum, ...(maximum !== undefined ? { maximum } : {}) });
+const bool = (description?: string): JsonSchemaProp => (description ? { type: 'boolean', description } : { type: 'boolean' });
+
+/** All tools, in the order they are listed. */
+export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
+  {
+    name: 'agentContext_run',
+    toolReferenceName: 'run',
+    displayName: 'Run Command (output to file)',
+    description: 'Run a bash command. Full output goes to a file; returns exit code, error lines and the file path. Use instead of a terminal for noisy commands.',
+    inputSchema: { type: 'object', properties: { command: s(), cwd: s('workspace-relative'), timeoutSec: int('default 120', 1, 1800) }, required: ['command'] },
+    readOnly: false,
+  },
+  {
+    name: 'agentContext_offload',
+    toolReferenceName: 'offload',
+    displayName: 'Offload to Scratch',
+    description: 'Save text or JSON to .agent/scratch/; returns its path and summary.',
+    inputSchema: { type: 'object', properties: { content: s(), name: s('file name hint') }, required: ['content'] },
+    readOnly: false,
+  },
+  {
+    name: 'agentContext_read',
+    toolReferenceName: 'readLines',
+    displayName: 'Read File Lines',
+    description: 'Read numbered lines of a workspace file.',
+    inputSchema: { type: 'object', properties: { path: s(), offset: int('first line, 1-based', 1), limit: int('default 200', 1) }, required: ['path'] },
+    readOnly: true,
+  },
+  {
+    name: 'agentContext_grep',
+    toolReferenceName: 'grepAgent',
+    displayName: 'Grep .agent and Workspace',
+    description: 'Search with a JavaScript regex; returns path:line: text. Searches .agent/ (plans, scratch, terminals) unless path is given.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        pattern: s(), literal: bool(), caseSensitive: bool(), path: s(), glob: s('e.g. **/*.ts'),
+        context: int('lines around', 0, 10), maxResults: int(undefined, 1),
+      },
+      required: ['pattern'],
+    },
+    readOnly: true,
+  },
+  {
+    name: 'agentContext_glob',
+    toolReferenceName: 'globFiles',
+    displayName: 'Find Files',
+    description: 'Find files by glob, newest first.',
+    inputSchema: { type: 'object', properties: { pattern: s(), path: s(), maxResults: int(undefined, 1) }, required: ['pattern'] },
+    readOnly: true,
+  },
+  {
+    name: 'agentContext_terminal',
+    toolReferenceName: 'terminalOutput',
+    displayName: 'Terminal Output',
+    description: 'No args: list captured terminals and recent commands. With terminal (N) and command (last, lastFailed or index): exit code, error lines and the line range in .agent/terminals/N.txt.',
+    inputSchema: { type: 'object', properties: { terminal: int(undefined, 1), command: s() } },
+    readOnly: true,
+  },
+  {
+    name: 'agentContext_plan',
+    toolReferenceName: 'plan',
+    displayName: 'Plan',
+    description: 'Read the plan (.agent/plan.yaml) or edit it: setStatus, setNotes, addStep.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        action: { type: 'string', enum: ['get', 'setStatus', 'setNotes', 'addStep'] },
+        stepId: s(), status: { type: 'string', enum: ['pending', 'in_progress', 'completed', 'blocked', 'cancelled'] },
+        notes: s(), description: s(), plan: s('plan file, if several'),
+      },
+    },
+    readOnly: false,
+  },
+  {
+    name: 'agentContext_skill',
+    toolReferenceName: 'skill',
+    displayName: 'Skills',
+    description: 'No name: list skills. With name: that SKILL.md.',
+    inputSchema: { type: 'object', properties: { name: s() } },
+    readOnly: true,
+  },
+  {
+    name: 'agentContext_memory',
+    toolReferenceName: 'memory',
+    displayName: 'Memory',
+    description: 'Persistent preferences across sessions: remember key+value, recall key, forget key, list.',
+    inputSchema: {
+      type: 'object',
+      properties: { action: { type: 'string', enum: ['remember', 'recall', 'forget', 'list'] }, key: s(), value: s() },
+      required: ['action'],
+    },
+    readOnly: false,
+  },
+  {
+    name: 'agentContext_cleanup',
+    toolReferenceName: 'cleanupScratch',
+    displayName: 'Clean Up Scratch',
+    description: 'Show what the scratch retention policy would remove; apply=true removes it (to trash).',
+    inputSchema: { type: 'object', properties: { apply: bool() } },
+    readOnly: false,
+  },
+];
+
+/** Tool names, for code that must name one. */
+export const TOOL_NAMES = TOOL_DEFINITIONS.map((d) => d.name);
+
+/** The definition of a tool by name. */
+export function toolDefinition(name: string): ToolDefinition | undefined {
+  return TOOL_DEFINITIONS.find((d) => d.name === name);
+}
+
+/** Checks an input against a tool's schema; returns a message naming the bad field, or undefined. */
+export function validateInput(def: ToolDefinition, input: unknown): string | undefined {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) return `${def.name}: the input must be an object`;
+  const o = input as Record<string, unknown>;
+  for (const r of def.inputSchema.required ?? []) {
+    if (o[r] === undefined || o[r] === null || o[r] === '') return `${def.name}: "${r}" is required`;
+  }
+  for (const [k, spec] of Object.entries(def.inputSchema.properties)) {
+    const v = o[k];
+    if (v === undefined || v === null) continue;
+    if (spec.type === 'string' && typeof v !== 'string') return `${def.name}: "${k}" must be a string`;
+    if (spec.type === 'boolean' && typeof v !== 'boolean') return `${def.name}: "${k}" must be true or false`;
+    if (spec.type === 'integer') {
+      if (typeof v !== 'number' || !Number.isInteger(v)) return `${def.name}: "${k}" must be a whole number`;
+      if (spec.minimum !== undefined && v < spec.minimum) return `${def.name}: "${k}" must be at least ${spec.minimum}`;
+      if (spec.maximum !== undefined && v > spec.maximum) return `${def.name}: "${k}" must be at most ${spec.maximum}`;
+    }
+    if (spec.enum && !spec.enum.includes(v as string)) return `${def.name}: "${k}" must be one of ${spec.enum.join(', ')}`;
+  }
+  return undefined;
+}
