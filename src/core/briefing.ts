@@ -5,6 +5,7 @@
  * them — and never exceeds the cap.
  */
 import { countTokens } from './tokens';
+import { NOTES_DIR, formatNoteForAgent, type ListedNote } from './notes';
 
 /** The hard bound of a briefing, in o200k tokens. */
 export const BRIEFING_MAX_TOKENS = 1500;
@@ -50,6 +51,8 @@ export interface BriefingInput {
   memory: { path: string; keys: string[]; review: string[]; notes: { path: string; title: string }[]; error?: string };
   agents: { path: string; list: { id: string; status?: string; progress?: number; findings: number; path: string }[] };
   history: { path: string; sessions: number; latest?: string };
+  /** Notes from the user (src/core/notes.ts); paths already prefixed. */
+  humanNotes?: ListedNote[];
 }
 
 /** Items per list at each detail level; the composer walks down until the text fits. */
@@ -90,6 +93,15 @@ function compose(b: BriefingInput, L: Level, maxPlans: number): string {
     for (const s of p.upcoming.slice(0, L.upcoming)) out.push(`  Then: step ${s.id} ${clip(s.description, L.text)} (${p.path}:${s.line})`);
   }
   if (b.plans.length > maxPlans) out.push(`  … ${b.plans.length - maxPlans} more plan files under ${b.agentPath}/plans/`);
+
+  // Notes from the user outrank everything below the plan: at least one is always shown.
+  const hn = b.humanNotes ?? [];
+  if (hn.length) {
+    out.push(`Notes from the user (${hn.length}; follow them):`);
+    const shown = hn.slice(-Math.max(1, L.notes));
+    for (const n of shown) out.push(`  ${formatNoteForAgent(n, L.text).slice(2)}`);
+    out.push(...more(hn.length, shown.length, `${b.agentPath.replace(/\.agent$/, '')}${NOTES_DIR}/`));
+  }
 
   if (b.progress.total === 0) out.push(`Progress log: empty (${b.progress.path}); log each session with the plan tool, action logProgress.`);
   else {

@@ -12,6 +12,7 @@ import { listAgents } from './agents';
 import { listHistory, historyDir } from './history';
 import { formatFileError } from './result';
 import { loadSkills } from './skills/skillsIndex';
+import { listNotes } from './notes';
 
 /** Optional sources owned by other features, injected so the briefing does not depend on their internals. */
 export interface BriefingProviders {
@@ -125,5 +126,8 @@ export async function gatherBriefing(agentDir: string, opts: { prefix?: string; 
   const hist = await safe(() => listHistory(agentDir), []);
   const history = { path: rel(historyDir(agentDir)), sessions: hist.length, latest: hist[0] ? pre + hist[0].path : undefined };
 
-  return { agentPath, plans, progress, features, terminals, scratch, skills, memory, agents, history };
+  const human = await safe(() => listNotes(root), { notes: [], errors: [] });
+  const humanNotes = human.notes.map((n) => ({ ...n, path: pre + n.path, file: pre + n.file }));
+
+  return { agentPath, plans, progress, features, terminals, scratch, skills, memory, agents, history, humanNotes };
 }
