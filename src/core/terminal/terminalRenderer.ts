@@ -1,0 +1,234 @@
+/**
+ * Raw terminal stream → the text the terminal shows, as append-only `\n`-terminated lines.
+ *
+ * Model: a mutable window of the most recent logical lines (never wrapped at the terminal's
+ * width) with a cursor. CR, BS, TAB, erase-in-line/display, cursor up/down/forward/back/column/
+ * position, insert/delete chars and lines and save/restore cursor are applied inside it, as a
+ * terminal would; SGR, OSC, DCS and every other escape are dropped. A line that leaves the window
+ * (window full, or settle()) is final and returned by write(), so callers can append it to a file.
+ * Alternate-screen programs (less, vim, top) become one marker line.
+ *
+ * Speed: rows are plain strings until something edits them in place; only then are they turned
+ * into a cell array (one entry per terminal cell, wide characters take a cell plus a tail).
+ * A chunk with no escape or control bytes other than CRLF/LF, arriving with the cursor at the end
+ * of the last line (the common case for build logs and servers), is appended with one split().
+ *
+ * Known divergences from a real terminal, on purpose: nothing wraps; erase-display 2 (`clear`)
+ * keeps what was shown before it instead of blanking it; absolute cursor positions are taken
+ * relative to a screen of `screenRows` lines ending at the last line; a line longer than
+ * `maxLineLength` characters is broken (bounded memory); DEC line-drawing characters are not mapped.
+ */
+import { ALT_SCREEN_MARKER, RendererOptions, TerminalScreen } from './terminalScreen';
+
+export { ALT_SCREEN_MARKER };
+export type { RendererOptions };
+
+const enum S { Ground, Esc, EscInter, Csi, Osc, Str, StrEsc }
+
+// A chunk that the fast path cannot take: any control but CR and LF (fastAppend checks they pair up).
+const NOT_FAST = /[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f]/;
+const ESCAPES = /[\x1b\x9b]/;
+const STRING_END = /[\x07\x1b\x9c]/g;
+
+/** Streaming renderer; see the file comment. write(), settle() and end() return newly final lines. */
+export class TerminalRenderer extends TerminalScreen {
+  private state = S.Ground;
+  private csi = '';
+
+  /** Feeds raw terminal data; returns the lines that became final (each ends with `\n`), often ''. */
+  write(data: string): string {
+    if (data.length === 0) return '';
+    if (this.state === S.Ground) {
+      if (this.alt) {
+        if (!ESCAPES.test(data)) return '';
+      } else if (this.atEnd && this.pad === 0 && this.cy === this.rows.length - 1 && !NOT_FAST.test(data) && this.fastAppend(data)) {
+        return this.take();
+      }
+    }
+    this.parse(data);
+    this.trim();
+    return this.take();
+  }
+
+  /** Ends the stream: every line still in the window is final. Trailing blank lines below the cursor are dropped. */
+  override end(): string {
+    this.state = S.Ground;
+    this.csi = '';
+    return super.end();
+  }
+
+  private parse(data: string): void {
+    const n = data.length;
+    let i = 0;
+    while (i < n) {
+      switch (this.state) {
+        case S.Ground: {
+          let j = i;
+          while (j < n) {
+            const c = data.charCodeAt(j);
+            if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) break;
+            j++;
+          }
+          if (j > i) this.print(data.slice(i, j));
+          if (j >= n) return;
+          const c = data.charCodeAt(j);
+          i = j + 1;
+          if (c === 0x1b && i < n && data.charCodeAt(i) === 0x5b) {
+            // The commonest sequence by far is SGR (colours): skip it without building strings.
+            let k = i + 1;
+            for (; k < n; k++) {
+              const d = data.charCodeAt(k);
+              if ((d >= 0x40 && d <= 0x7e) || d < 0x20) break;
+            }
+            if (k < n && data.charCodeAt(k) === 0x6d) {
+              i = k + 1;
+              break;
+            }
+            this.state = S.Csi;
+            this.csi = '';
+            i++;
+            break;
+          }
+          this.control(c);
+          break;
+        }
+        case S.Esc:
+          i = this.escape(data, i);
+          break;
+        case S.EscInter: {
+          const c = data.charCodeAt(i++);
+          if (c >= 0x30 && c <= 0x7e) this.state = S.Ground;
+          else if (c === 0x1b) this.state = S.Esc;
+          break;
+        }
+        case S.Csi: {
+          let k = i;
+          let c = 0;
+          for (; k < n; k++) {
+            c = data.charCodeAt(k);
+            if ((c >= 0x40 && c <= 0x7e) || c < 0x20) break;
+          }
+          if (k === n) {
+            if (this.csi.length < 256) this.csi += data.slice(i, n);
+            return;
+          }
+          const params = this.csi.length > 0 ? this.csi + data.slice(i, k) : data.slice(i, k);
+          this.csi = '';
+          i = k + 1;
+          if (c < 0x20) {
+            // A control inside a sequence: ESC restarts it, CAN/SUB abort it, others execute (as xterm does).
+            if (c === 0x1b) this.state = S.Esc;
+            else if (c === 0x18 || c === 0x1a) this.state = S.Ground;
+            else {
+              this.control(c);
+              this.csi = params;
+            }
+            break;
+          }
+          this.state = S.Ground;
+          this.dispatchCsi(params, c);
+          break;
+        }
+        case S.Osc:
+        case S.Str: {
+          STRING_END.lastIndex = i;
+          const m = STRING_END.exec(data);
+          if (!m) return;
+          i = m.index + 1;
+          const c = data.charCodeAt(m.index);
+          this.state = c === 0x1b ? S.StrEsc : c === 0x07 && this.state === S.Str ? S.Str : S.Ground;
+          break;
+        }
+        case S.StrEsc:
+          // ESC \ ends the string; any other ESC x starts a new sequence with x.
+          if (data.charCodeAt(i) === 0x5c) {
+            i++;
+            this.state = S.Ground;
+          } else {
+            this.state = S.Esc;
+          }
+          break;
+      }
+    }
+  }
+
+  private control(c: number): void {
+    switch (c) {
+      case 0x0a: case 0x0b: case 0x0c: this.newLine(false); break;
+      case 0x0d: this.carriageReturn(); break;
+      case 0x08: if (!this.alt) this.moveTo(this.cy, this.curX() - 1); break;
+      case 0x09: this.tab(); break;
+      case 0x1b: this.state = S.Esc; break;
+      case 0x9b: this.state = S.Csi; this.csi = ''; break;
+      case 0x9d: this.state = S.Osc; break;
+      case 0x90: case 0x98: case 0x9e: case 0x9f: this.state = S.Str; break;
+      default: break; // BEL, NUL, SO/SI and the rest change nothing visible
+    }
+  }
+
+  private escape(data: string, i: number): number {
+    const c = data.charCodeAt(i);
+    this.state = S.Ground;
+    switch (c) {
+      case 0x5b: this.state = S.Csi; this.csi = ''; break; // [
+      case 0x5d: this.state = S.Osc; break; // ]
+      case 0x50: case 0x58: case 0x5e: case 0x5f: this.state = S.Str; break; // P X ^ _
+      case 0x37: this.saveCursor(); break; // 7
+      case 0x38: this.restoreCursor(); break; // 8
+      case 0x44: this.newLine(false); break; // D (IND)
+      case 0x45: this.newLine(true); break; // E (NEL)
+      case 0x4d: if (!this.alt) this.moveTo(this.cy - 1, this.curX()); break; // M (RI)
+      case 0x63: this.reset(); break; // c (RIS)
+      case 0x1b: this.state = S.Esc; break;
+      case 0x18: case 0x1a: break;
+      default:
+        if (c >= 0x20 && c <= 0x2f) this.state = S.EscInter; // ESC ( B and friends
+        break;
+    }
+    return i + 1;
+  }
+
+  private dispatchCsi(params: string, final: number): void {
+    if (final === 0x6d) return; // m: colours and attributes
+    const priv = params.length > 0 && params.charCodeAt(0) >= 0x3c && params.charCodeAt(0) <= 0x3f ? params[0] : '';
+    const body = priv ? params.slice(1) : params;
+    if (final === 0x68 || final === 0x6c) {
+      // h / l: only the alternate screen matters
+      if (priv === '?') for (const p of body.split(';')) if (p === '1049' || p === '47' || p === '1047') this.setAlt(final === 0x68);
+      return;
+    }
+    if (this.alt || priv || /[\x20-\x2f]/.test(body)) return;
+    const ps = body.length === 0 ? [] : body.split(';').map((p) => parseInt(p, 10));
+    const a = ps[0] || 0;
+    const n = Math.max(1, a);
+    switch (String.fromCharCode(final)) {
+      case 'K': this.eraseInLine(a); break;
+      case 'J': this.eraseInDisplay(a); break;
+      case 'A': this.moveTo(this.cy - n, this.curX()); break;
+      case 'B': case 'e': this.moveTo(this.cy + n, this.curX()); break;
+      case 'C': case 'a': this.moveTo(this.cy, this.curX() + n); break;
+      case 'D': this.moveTo(this.cy, this.curX() - n); break;
+      case 'E': this.moveTo(this.cy + n, 0); break;
+      case 'F': this.moveTo(this.cy - n, 0); break;
+      case 'G': case '`': this.curX(); this.moveTo(this.cy, n - 1); break;
+      case 'H': case 'f': this.curX(); this.moveTo(this.screenRow(n), Math.max(1, ps[1] || 0) - 1); break;
+      case 'd': this.moveTo(this.screenRow(n), this.curX()); break;
+      case '@': this.editCells(n, 'insert'); break;
+      case 'P': this.editCells(n, 'delete'); break;
+      case 'X': this.editCells(n, 'erase'); break;
+      case 'L': this.insertLines(n); break;
+      case 'M': this.deleteLines(n); break;
+      case 's': if (body.length === 0) this.saveCursor(); break;
+      case 'u': this.restoreCursor(); break;
+      default: break;
+    }
+  }
+}
+
+/** Renders a whole stream at once (tests and benchmarks): the text the terminal showed. */
+export function renderStream(chunks: Iterable<string>, opts?: RendererOptions): string {
+  const r = new TerminalRenderer(opts);
+  let out = '';
+  for (const c of chunks) out += r.write(c);
+  return out + r.end();
+}

@@ -1,0 +1,134 @@
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ALT_SCREEN_MARKER, TerminalRenderer, renderStream } from '../../../src/core/terminal/terminalRenderer';
+import { xtermText } from './xtermOracle';
+
+const FIXTURES = path.resolve(__dirname, '../../../../test/fixtures/streams');
+const fixture = (name: string): string => fs.readFileSync(path.join(FIXTURES, name + '.raw'), 'utf8');
+
+/** Feeds the stream whole, then in every chunking of a few sizes: the result must not depend on chunk boundaries. */
+function render(stream: string): string {
+  const whole = renderStream([stream]);
+  for (const size of [1, 2, 3, 7, 64]) {
+    const chunks: string[] = [];
+    for (let i = 0; i < stream.length; i += size) chunks.push(stream.slice(i, i + size));
+    assert.equal(renderStream(chunks), whole, `chunk size ${size} changed the result`);
+  }
+  return whole;
+}
+
+async function sameAsXterm(stream: string, cols = 200): Promise<string> {
+  const ours = render(stream);
+  assert.equal(ours, await xtermText([stream], cols), 'differs from @xterm/headless');
+  return ours;
+}
+
+test('printf "a\\rb\\n" shows b, and abc\\rx shows xbc (as xterm)', async () => {
+  assert.equal(await sameAsXterm(fixture('printf-cr')), 'b\n');
+  assert.equal(await sameAsXterm('abc\rx'), 'xbc\n');
+});
+
+test('a recorded 100-step \\r progress bar leaves only its final state (as xterm)', async () => {
+  const out = await sameAsXterm(fixture('progress'));
+  const lines = out.split('\n');
+  assert.match(lines[0], /^progress 100% \[#{50}\]$/);
+  assert.equal(lines[1], 'done');
+  assert.equal(out.match(/progress/g)!.length, 1);
+});
+
+test('a recorded cursor-up multi-line progress display leaves its final frame (as xterm)', async () => {
+  assert.equal(await sameAsXterm(fixture('cursor-up')), 'task A: step 3/3\ntask B: step 3/3\ntask C: step 3/3\nfinished\n');
+});
+
+test('colours and other escapes are stripped (recorded ls/grep --color, as xterm)', async () => {
+  const out = await sameAsXterm(fixture('colors'));
+  assert.ok(!out.includes('\x1b'));
+  assert.match(out, /^error: ok\n\/etc +\/tmp +\/usr\nsome match here\n$/);
+});
+
+test('CJK, emoji and combining marks stay intact (recorded, as xterm)', async () => {
+  const out = await sameAsXterm(fixture('unicode'));
+  assert.equal(out, '日本語テキスト\nemoji 👍🏽 👨‍👩‍👧 ok\ncombining e\u0301 a\u030a\n汉文\n');
+});
+
+test('a line three times the terminal width stays one line', async () => {
+  const out = await sameAsXterm(fixture('long-line'), 100);
+  assert.equal(out, 'x'.repeat(300) + 'END\n');
+});
+
+test('tabs expand to 8-column stops (as xterm)', async () => {
+  assert.equal(await sameAsXterm(fixture('tabs')), 'a       b       c\n1234567890      x\n');
+});
+
+test('a recorded less session becomes one marker line', () => {
+  const out = render(fixture('less'));
+  assert.equal(out, `${ALT_SCREEN_MARKER}\nafter-less\n`);
+});
+
+test('text around an alternate-screen session is kept, the session is not', () => {
+  // The marker goes above the line the cursor was on; the terminal puts the cursor back there on leaving.
+  assert.equal(render('before\r\n\x1b[?1049hvim stuff\x1b[10;1Hmore\x1b[?1049lafter\r\n'), `before\n${ALT_SCREEN_MARKER}\nafter\n`);
+  assert.equal(render('x\r\n\x1b[?47hA\r\nB\x1b[?47ly\r\n'), `x\n${ALT_SCREEN_MARKER}\ny\n`);
+});
+
+test('erase in line, backspace, cursor column and insert/delete characters behave like xterm', async () => {
+  await sameAsXterm('hello world\x1b[6D\x1b[Kthere\r\n');
+  await sameAsXterm('abcdef\b\b\bX\r\n');
+  await sameAsXterm('abcdef\x1b[3G\x1b[2P\r\n');
+  await sameAsXterm('abcdef\x1b[3G\x1b[2@\r\n');
+  await sameAsXterm('abcdef\x1b[3G\x1b[2X\r\n');
+  await sameAsXterm('abcdef\x1b[3G\x1b[1K\r\n');
+  await sameAsXterm('abc\x1b[2K\rxy\r\n');
+  await sameAsXterm('one\r\ntwo\r\nthree\x1b[2A\x1b[2Cz\x1b[2B\r\n');
+  await sameAsXterm('one\ntwo\nthree\r\n'); // bare LF keeps the column
+  await sameAsXterm('ab\x1b7cd\x1b8X\r\n');
+  await sameAsXterm('日本\x1b[1GX\r\n'); // overwriting the left half of a wide char
+  await sameAsXterm('日本\x1b[2GX\r\n'); // overwriting the right half of a wide char
+  await sameAsXterm('a\r\nb\r\nc\x1b[1A\x1b[1LX\r\n'); // insert line
+  await sameAsXterm('a\r\nb\r\nc\r\nd\x1b[2A\x1b[1M\r\n'); // delete line
+  await sameAsXterm('a\r\nb\r\nc\x1b[2;2HX\x1b[3;1H\r\n', 200); // absolute position (screen = 50 rows here, 24 in xterm: both start at row 1)
+});
+
+test('OSC (shell integration, titles, hyperlinks) and DCS strings are dropped, even split', async () => {
+  const s = '\x1b]633;C\x07\x1b]0;title\x1b\\\x1b]8;;http://x\x07link\x1b]8;;\x07 \x1bP1$r0m\x1b\\done\r\n\x1b]633;D;0\x07';
+  assert.equal(await sameAsXterm(s), 'link done\n');
+});
+
+test('lines that leave the window are emitted while streaming; the file is append-only', () => {
+  const r = new TerminalRenderer({ windowRows: 10 });
+  let out = '';
+  for (let i = 1; i <= 2000; i++) out += r.write(`line ${i}\r\n`);
+  assert.ok(out.length > 0, 'nothing emitted before end()');
+  assert.ok(r.linesEmitted >= 2000 - 10 - 256);
+  out += r.end();
+  assert.equal(out, Array.from({ length: 2000 }, (_, i) => `line ${i + 1}\n`).join(''));
+});
+
+test('settle() commits the lines above a plain-output cursor but keeps a redrawn display editable', () => {
+  const r = new TerminalRenderer();
+  assert.equal(r.write('server listening\r\nGET /\r\n'), '');
+  assert.equal(r.settle(), 'server listening\nGET /\n');
+  const p = new TerminalRenderer();
+  p.write('log\r\na: 1\r\nb: 1\r\n\x1b[2Aa: 2\r\nb: 2\r\n');
+  assert.equal(p.settle(), ''); // two lines redrawn: keep four above the cursor editable
+  assert.equal(p.end(), 'log\na: 2\nb: 2\n');
+});
+
+test('clear (ED 2) keeps what was shown before it', () => {
+  assert.equal(render('first\r\n\x1b[H\x1b[2J\x1b[3Jsecond\r\n'), 'first\nsecond\n');
+});
+
+test('seq 1 100000 in odd chunks renders every line in order', () => {
+  const text = Array.from({ length: 100000 }, (_, i) => `${i + 1}\r\n`).join('');
+  const chunks: string[] = [];
+  for (let i = 0; i < text.length; i += 4093) chunks.push(text.slice(i, i + 4093));
+  const out = renderStream(chunks);
+  assert.equal(out, Array.from({ length: 100000 }, (_, i) => `${i + 1}\n`).join(''));
+});
+
+test('a line longer than maxLineLength is broken instead of growing without bound', () => {
+  const out = renderStream(['y'.repeat(250) + '\r\n'], { maxLineLength: 100 });
+  assert.equal(out, 'y'.repeat(100) + '\n' + 'y'.repeat(100) + '\n' + 'y'.repeat(50) + '\n');
+});
