@@ -1,0 +1,120 @@
+/*
+ * The Agent Context MCP server: the same tool implementations as the extension, over stdio.
+ *
+ *   node dist/mcp.js --root <workspace> [--root <another folder>] [--allow-run]
+ *
+ * Settings come from <root>/.agent/config.yaml (same keys as the extension's settings without
+ * the `agentContext.` prefix), re-read on every call. Commands run only with --allow-run or when
+ * the whole command matches run.allowList there. Logs go to stderr (stdout is the protocol).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { DEFAULT_TOOL_CONFIG, loadAgentConfig, toolConfigFromFile, type ToolConfig } from '../core/config';
+import type { Logger } from '../core/log';
+import { formatFileError } from '../core/result';
+import { findRipgrep } from '../core/search/findRipgrep';
+import { invokeTool } from '../core/tools/invokeTool';
+import { TOOL_DEFINITIONS } from '../core/tools/toolDefinitions';
+import { agentDirFor, type WorkspaceFolderRef } from '../core/workspacePaths';
+
+const VERSION = '0.1.0';
+
+const stderr = (line: string): void => void process.stderr.write(line + '\n');
+
+const log: Logger = {
+  trace() {},
+  debug() {},
+  info: (m) => stderr(`[agent-context] ${m}`),
+  warn: (m) => stderr(`[agent-context] warning: ${m}`),
+  error: (m) => stderr(`[agent-context] error: ${m instanceof Error ? m.stack : m}`),
+};
+
+interface Args {
+  roots: string[];
+  allowRun: boolean;
+}
+
+function parseArgs(argv: string[]): Args | string {
+  const roots: string[] = [];
+  let allowRun = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--root') {
+      const v = argv[++i];
+      if (!v) return '--root needs a folder';
+      roots.push(v);
+    } else if (a.startsWith('--root=')) roots.push(a.slice(7));
+    else if (a === '--allow-run') allowRun = true;
+    else if (a === '--help' || a === '-h') return 'help';
+    else return `unknown argument ${a}`;
+  }
+  if (roots.length === 0) return '--root <workspace folder> is required';
+  return { roots, allowRun };
+}
+
+const USAGE = 'usage: node mcp.js --root <workspace folder> [--root <folder>…] [--allow-run]';
+
+async function currentConfig(folders: readonly WorkspaceFolderRef[]): Promise<{ config: ToolConfig; extra: Map<string, unknown> }> {
+  const agentDir = agentDirFor(folders);
+  if (!agentDir) return { config: DEFAULT_TOOL_CONFIG, extra: new Map() };
+  const f = await loadAgentConfig(agentDir);
+  if (!f.ok) {
+    log.warn(`${formatFileError(f.error)}; using default settings`);
+    return { config: DEFAULT_TOOL_CONFIG, extra: new Map() };
+  }
+  return { config: toolConfigFromFile(f.value), extra: f.value.values };
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  if (typeof args === 'string') {
+    stderr(args === 'help' ? USAGE : `${args}\n${USAGE}`);
+    process.exit(args === 'help' ? 0 : 2);
+  }
+  const folders: WorkspaceFolderRef[] = [];
+  for (const r of args.roots) {
+    const abs = path.resolve(r);
+    if (!fs.existsSync(abs) || !fs.statSync(abs).isDirectory()) {
+      stderr(`--root ${r}: not a folder\n${USAGE}`);
+      process.exit(2);
+    }
+    folders.push({ name: path.basename(abs), path: abs });
+  }
+  const ripgrep = findRipgrep(undefined);
+  log.info(`serving ${folders.map((f) => f.path).join(', ')}${args.allowRun ? ' (commands allowed)' : ''}; search: ${ripgrep ?? 'built-in engine'}`);
+
+  const server = new Server({ name: 'agent-context', version: VERSION }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: TOOL_DEFINITIONS.map((d) => ({
+      name: d.name,
+      description: d.description,
+      inputSchema: d.inputSchema,
+      annotations: { title: d.displayName, readOnlyHint: d.readOnly },
+    })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+    const { config, extra: values } = await currentConfig(folders);
+    const patterns = values.get('terminal.secretPatterns') ?? values.get('secrets.patterns');
+    const outcome = await invokeTool(req.params.name, req.params.arguments ?? {}, {
+      folders,
+      config,
+      signal: extra.signal,
+      log,
+      source: 'mcp',
+      trusted: true,
+      allowRun: args.allowRun,
+      ripgrep,
+      secretPatterns: Array.isArray(patterns) ? patterns.filter((p): p is string => typeof p === 'string') : undefined,
+    });
+    return { content: [{ type: 'text' as const, text: outcome.text }], isError: outcome.isError === true };
+  });
+  await server.connect(new StdioServerTransport());
+}
+
+main().catch((e) => {
+  log.error(e as Error);
+  process.exit(1);
+});
