@@ -1,18 +1,22 @@
 import * as vscode from 'vscode';
+import { agentContextApi, AgentContextApi } from './api';
 import { registerInitializeCommand } from './commands/initialize';
+import { registerAgentViews } from './views/agentViews';
 import { registerAddInstructionsCommand } from './commands/addInstructions';
 import { registerNotes } from './commands/notes';
 import { registerWalkthrough } from './commands/walkthrough';
 
 /** Entry point: one registration per feature, every disposable into context.subscriptions. */
-export function activate(context: vscode.ExtensionContext): void {
+export function activate(context: vscode.ExtensionContext): AgentContextApi {
   const log = vscode.window.createOutputChannel('Agent Context', { log: true });
   context.subscriptions.push(log);
   registerInitializeCommand(context, log);
+  registerAgentViews(context, log);
   registerAddInstructionsCommand(context, log);
   registerNotes(context, log);
   registerWalkthrough(context, log);
   log.info('Agent Context activated');
+  return agentContextApi;
 }
 
 export function deactivate(): void {}

@@ -49,16 +49,24 @@ export interface CleanupOptions {
   trash?: TrashOptions;
 }
 
+/** A file cleanup removed (or would remove); `rel` is relative to `.agent/scratch/`. */
+export interface CleanupItem {
+  rel: string;
+  path: string;
+  size: number;
+  reason: RemovalReason;
+}
+
 /** What a cleanup did (or, for a dry run, would do). */
 export interface CleanupReport {
   dryRun: boolean;
-  /** Trashed files, or for a dry run the files that would go. Relative to `.agent/scratch/`. */
-  removed: { rel: string; path: string; size: number; reason: RemovalReason }[];
+  /** Trashed files, or for a dry run the files that would go. */
+  removed: CleanupItem[];
   removedBytes: number;
   keptPinned: number;
   keptProtected: number;
   /** Files that would have gone but have no usable trash: nothing was done; ask, then deletePermanently. */
-  noTrash: string[];
+  noTrash: CleanupItem[];
   failed: { path: string; message: string }[];
   /** "Removed N files (X MB), kept K pinned". */
   summary: string;
@@ -112,19 +120,25 @@ export async function cleanupScratch(opts: CleanupOptions): Promise<Result<Clean
       else report.failed.push({ path: r.entry.path, message: 'its folder no longer resolves inside .agent/scratch/; left alone' });
     }
     const moved = await moveToTrash(safe, opts.trash);
-    for (const t of moved.trashed) {
-      const r = byPath.get(t.path);
-      if (r) report.removed.push({ rel: r.entry.rel, path: r.entry.path, size: r.entry.size, reason: r.reason });
-    }
-    report.noTrash = moved.noTrash;
+    const item = (p: string): CleanupItem[] => {
+      const r = byPath.get(p);
+      return r ? [{ rel: r.entry.rel, path: r.entry.path, size: r.entry.size, reason: r.reason }] : [];
+    };
+    report.removed = moved.trashed.flatMap((t) => item(t.path));
+    report.noTrash = moved.noTrash.flatMap(item);
     report.failed.push(...moved.failed.filter((f) => f.message !== 'already gone'));
   }
-  report.removedBytes = report.removed.reduce((s, r) => s + r.size, 0);
-  report.summary = summarize(report);
-  return ok(report);
+  return ok(summarizeCleanup(report));
 }
 
-function summarize(r: CleanupReport): string {
+/** Recomputes `removedBytes` and `summary` after `removed`/`noTrash` changed (e.g. after a permanent delete). */
+export function summarizeCleanup(r: CleanupReport): CleanupReport {
+  r.removedBytes = r.removed.reduce((s, x) => s + x.size, 0);
+  r.summary = summaryText(r);
+  return r;
+}
+
+function summaryText(r: CleanupReport): string {
   const n = r.removed.length;
   const files = `${n} file${n === 1 ? '' : 's'} (${formatMB(r.removedBytes)})`;
   let s = r.dryRun ? `Would remove ${files}, keep ${r.keptPinned} pinned` : `Removed ${files}, kept ${r.keptPinned} pinned`;

@@ -1,0 +1,85 @@
+import * as vscode from 'vscode';
+
+/** A tree node as plain data: what a user sees in a view row, for integration tests. */
+export interface SnapshotNode {
+  label: string;
+  description?: string;
+  tooltip?: string;
+  contextValue?: string;
+  /** ThemeIcon id (e.g. `pass-filled`), or the icon path for file icons. */
+  icon?: string;
+  /** `resourceUri.fsPath` when the row shows a file or folder. */
+  resourceUri?: string;
+  /** The command a click runs, with its arguments' files/lines when it opens one. */
+  command?: string;
+  collapsible: boolean;
+  children: SnapshotNode[];
+}
+
+/** What `activate()` returns: hooks for integration tests. */
+export interface AgentContextApi {
+  /** Resolves a registered view's whole tree (getChildren + getTreeItem) into plain nodes. */
+  treeSnapshot(viewId: string): Promise<SnapshotNode[]>;
+  /** The view ids registered for snapshots. */
+  views(): string[];
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyProvider = vscode.TreeDataProvider<any>;
+const trees = new Map<string, AnyProvider>();
+
+/** Makes a view's provider available to `treeSnapshot` (every view registers itself: Plan, Scratch, Skills, Terminals, ...). */
+export function registerTreeForTests(viewId: string, provider: AnyProvider): vscode.Disposable {
+  trees.set(viewId, provider);
+  return new vscode.Disposable(() => {
+    if (trees.get(viewId) === provider) trees.delete(viewId);
+  });
+}
+
+function text(v: string | vscode.TreeItemLabel | vscode.MarkdownString | boolean | undefined): string | undefined {
+  if (v === undefined || typeof v === 'boolean') return undefined;
+  if (typeof v === 'string') return v;
+  if (v instanceof vscode.MarkdownString) return v.value;
+  return (v as vscode.TreeItemLabel).label;
+}
+
+function iconOf(item: vscode.TreeItem): string | undefined {
+  const i = item.iconPath;
+  if (!i) return undefined;
+  if (i instanceof vscode.ThemeIcon) return i.id;
+  if (i instanceof vscode.Uri) return i.fsPath;
+  if (typeof i === 'string') return i;
+  if ('light' in i) return String((i.light as vscode.Uri).fsPath ?? i.light);
+  return undefined;
+}
+
+async function snapshot(provider: AnyProvider, element: unknown, depth: number): Promise<SnapshotNode[]> {
+  const kids = (await provider.getChildren(element as never)) ?? [];
+  const out: SnapshotNode[] = [];
+  for (const k of kids) {
+    const item = await provider.getTreeItem(k);
+    const collapsible = (item.collapsibleState ?? vscode.TreeItemCollapsibleState.None) !== vscode.TreeItemCollapsibleState.None;
+    out.push({
+      label: text(item.label) ?? item.resourceUri?.path.split('/').pop() ?? '',
+      description: text(item.description),
+      tooltip: text(item.tooltip as string | vscode.MarkdownString | undefined),
+      contextValue: item.contextValue,
+      icon: iconOf(item),
+      resourceUri: item.resourceUri?.fsPath,
+      command: item.command?.command,
+      collapsible,
+      children: collapsible && depth < 8 ? await snapshot(provider, k, depth + 1) : [],
+    });
+  }
+  return out;
+}
+
+/** The API object `activate()` returns. */
+export const agentContextApi: AgentContextApi = {
+  async treeSnapshot(viewId: string): Promise<SnapshotNode[]> {
+    const p = trees.get(viewId);
+    if (!p) throw new Error(`no tree registered for ${viewId}; registered: ${[...trees.keys()].join(', ') || 'none'}`);
+    return snapshot(p, undefined, 0);
+  },
+  views: () => [...trees.keys()],
+};

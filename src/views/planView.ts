@@ -1,0 +1,158 @@
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import { toPosixRelative } from '../core/agentLayout';
+import { parsePlan, Plan, PlanStep, planProgress, StepStatus } from '../core/plan/planDocument';
+import { PlanFileVersion } from '../core/plan/planEdit';
+import { findPlanFiles } from '../core/plan/planFiles';
+import { FileError } from '../core/result';
+import { registerTreeForTests } from '../api';
+import { AgentFolder, AgentFolders, folderLabel, touches } from './agentFolders';
+
+/** Tree nodes of the Plan view. */
+export type PlanNode =
+  | { kind: 'folder'; folder: AgentFolder }
+  | { kind: 'plan'; folder: AgentFolder; file: string; plan: Plan; version: PlanFileVersion; showFile: boolean }
+  | { kind: 'step'; folder: AgentFolder; file: string; step: PlanStep; version: PlanFileVersion }
+  | { kind: 'error'; folder: AgentFolder; error: FileError; absFile: string }
+  | { kind: 'empty'; folder: AgentFolder };
+
+const STATUS_ICON: Record<StepStatus, [string, string | undefined]> = {
+  pending: ['circle-large-outline', undefined],
+  in_progress: ['sync', 'charts.blue'],
+  completed: ['pass-filled', 'testing.iconPassed'],
+  blocked: ['warning', 'list.warningForeground'],
+  cancelled: ['circle-slash', 'disabledForeground'],
+};
+
+/** Display words for statuses ("in progress"). */
+export function statusLabel(s: string): string {
+  return s.replace(/_/g, ' ');
+}
+
+/** The Plan view: per plan file its objective and progress, steps below; one error node per unreadable plan. */
+export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<PlanNode | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  private readonly sub: vscode.Disposable;
+
+  constructor(private readonly folders: AgentFolders) {
+    this.sub = folders.onDidChange((c) => {
+      if (touches(c, 'plan')) this.refresh();
+    });
+  }
+
+  refresh(): void {
+    this.emitter.fire(undefined);
+  }
+
+  async getChildren(node?: PlanNode): Promise<PlanNode[]> {
+    if (!node) {
+      await this.folders.ready;
+      const folders = this.folders.folders;
+      if (this.folders.multiRoot) return folders.map((folder) => ({ kind: 'folder', folder }));
+      return folders.length > 0 ? this.plansOf(folders[0]) : [];
+    }
+    if (node.kind === 'folder') return this.plansOf(node.folder);
+    if (node.kind === 'plan') return node.plan.steps.map((step) => ({ kind: 'step', folder: node.folder, file: node.file, step, version: node.version }));
+    return [];
+  }
+
+  private async plansOf(folder: AgentFolder): Promise<PlanNode[]> {
+    const files = await findPlanFiles(folder.agentDir);
+    if (files.length === 0) return [{ kind: 'empty', folder }];
+    const out: PlanNode[] = [];
+    for (const file of files) {
+      let version: PlanFileVersion;
+      try {
+        const [text, st] = await Promise.all([fs.promises.readFile(file, 'utf8'), fs.promises.stat(file)]);
+        version = { text, mtimeMs: st.mtimeMs };
+      } catch {
+        continue; // deleted while refreshing; the watcher brings the next refresh
+      }
+      const rel = toPosixRelative(folder.root, file);
+      const parsed = parsePlan(version.text, rel);
+      if (!parsed.ok) out.push({ kind: 'error', folder, error: parsed.error, absFile: file });
+      else out.push({ kind: 'plan', folder, file, plan: { ...parsed.value, file }, version, showFile: files.length > 1 });
+    }
+    return out;
+  }
+
+  getTreeItem(node: PlanNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'folder': {
+        const item = new vscode.TreeItem(folderLabel(node.folder), vscode.TreeItemCollapsibleState.Expanded);
+        item.id = `folder:${node.folder.root}`;
+        item.iconPath = new vscode.ThemeIcon('root-folder');
+        item.tooltip = node.folder.root;
+        item.contextValue = 'agentFolder';
+        return item;
+      }
+      case 'plan': {
+        const { plan } = node;
+        const p = planProgress(plan);
+        const item = new vscode.TreeItem(plan.objective, vscode.TreeItemCollapsibleState.Expanded);
+        item.id = `plan:${node.file}`;
+        const rel = toPosixRelative(node.folder.root, node.file);
+        item.description = [plan.status ? statusLabel(plan.status) : undefined, `${p.done}/${p.total} done`, node.showFile ? rel : undefined].filter(Boolean).join(' · ');
+        item.tooltip = `${plan.objective}\n${rel}${plan.status ? `\nstatus: ${plan.status}` : ''}\n${p.done} of ${p.total} steps done`;
+        item.iconPath = new vscode.ThemeIcon('checklist');
+        item.contextValue = 'planFile';
+        item.command = openAt(node.file, plan.objectiveLine);
+        return item;
+      }
+      case 'step': {
+        const { step } = node;
+        const item = new vscode.TreeItem(step.description || `Step ${step.id}`, vscode.TreeItemCollapsibleState.None);
+        item.id = `step:${node.file}#${step.id}`;
+        item.description = statusLabel(step.status);
+        const [icon, color] = STATUS_ICON[step.status];
+        item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
+        const tip = new vscode.MarkdownString();
+        tip.appendText(`Step ${step.id} — ${statusLabel(step.status)}\n\n`);
+        if (step.notes) tip.appendText(`${step.notes}\n\n`);
+        if (step.evidence?.length) tip.appendText(`Evidence: ${step.evidence.join(', ')}`);
+        item.tooltip = tip;
+        item.contextValue = `planStep.${step.status}`;
+        item.command = openAt(node.file, step.line);
+        return item;
+      }
+      case 'error': {
+        const e = node.error;
+        const item = new vscode.TreeItem(`${e.file}${e.line !== undefined ? ` line ${e.line}` : ''}: ${e.message}`, vscode.TreeItemCollapsibleState.None);
+        item.id = `error:${node.absFile}`;
+        item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
+        item.tooltip = `${e.file}${e.line !== undefined ? `:${e.line}` : ''}: ${e.message}\n\nFix the file and save it; the view updates by itself. Nothing was changed.`;
+        item.contextValue = 'planError';
+        item.command = openAt(node.absFile, e.line ?? 1);
+        return item;
+      }
+      case 'empty': {
+        const item = new vscode.TreeItem('No plan yet', vscode.TreeItemCollapsibleState.None);
+        item.description = '.agent/plan.yaml';
+        item.tooltip = 'Agents write their plan to .agent/plan.yaml (also read: .agent/plans/*.yaml, .agent/scratch/current_plan.yaml, .agent/scratch/plans/*.yaml).';
+        item.iconPath = new vscode.ThemeIcon('info');
+        item.contextValue = 'planEmpty';
+        return item;
+      }
+    }
+  }
+
+  dispose(): void {
+    this.sub.dispose();
+    this.emitter.dispose();
+  }
+}
+
+/** A command that opens a file with the cursor on a 1-based line. */
+export function openAt(file: string, line: number): vscode.Command {
+  const pos = new vscode.Position(Math.max(0, line - 1), 0);
+  return { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(file), { selection: new vscode.Range(pos, pos), preview: true }] };
+}
+
+/** Registers the Plan view (and its test hook). */
+export function createPlanView(context: vscode.ExtensionContext, folders: AgentFolders): PlanTreeProvider {
+  const provider = new PlanTreeProvider(folders);
+  const view = vscode.window.createTreeView('agentContext.plan', { treeDataProvider: provider, showCollapseAll: true });
+  context.subscriptions.push(provider, view, registerTreeForTests('agentContext.plan', provider));
+  return provider;
+}
