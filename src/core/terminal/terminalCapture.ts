@@ -1,0 +1,104 @@
+/**
+ * The capture pipeline of one terminal: raw data → TerminalRenderer → StreamingMasker →
+ * CaptureWriter. Editor-free, so the glue, the unit tests and the benchmarks all drive the same
+ * code. Per chunk the cost is the renderer's; lines reach the writer as they become final, and
+ * a settle timer commits plain output so a long-running server's log is on disk within about a second.
+ */
+import { StreamingMasker, maskSecrets, type UserPatterns } from '../secrets';
+import { createCaptureWriter, type CaptureWriter, type CaptureWriterOptions, type CommandStart, type TerminalHeader } from './captureWriter';
+import { TerminalRenderer, type RendererOptions } from './terminalRenderer';
+
+export interface CaptureOptions extends CaptureWriterOptions {
+  userPatterns?: UserPatterns;
+  renderer?: RendererOptions;
+  /** How often running output is settled into the file. Default 500 ms; 0 disables the timer. */
+  settleMs?: number;
+}
+
+/** Opens a capture for a terminal: claims N.txt in `dir` and returns the pipeline. */
+export async function openTerminalCapture(dir: string, header: TerminalHeader, opts: CaptureOptions = {}): Promise<TerminalCapture> {
+  return new TerminalCapture(await createCaptureWriter(dir, header, opts), opts);
+}
+
+/** One terminal's pipeline; one command at a time, as shell integration delivers them. */
+export class TerminalCapture {
+  private current: CommandCapture | undefined;
+
+  constructor(readonly writer: CaptureWriter, private readonly opts: CaptureOptions = {}) {}
+
+  get n(): number {
+    return this.writer.n;
+  }
+
+  /** Starts a command; a still-open previous one is ended first (exit code unknown). */
+  beginCommand(start: CommandStart): CommandCapture {
+    this.current?.end(undefined, start.started);
+    const masked = maskSecrets(start.commandLine, this.opts.userPatterns);
+    const k = this.writer.beginCommand({ ...start, commandLine: masked.text });
+    const cmd = new CommandCapture(this.writer, k, masked.count, this.opts, () => {
+      if (this.current === cmd) this.current = undefined;
+    });
+    this.current = cmd;
+    return cmd;
+  }
+
+  /** Notes a line between commands (`# ...`). */
+  note(text: string): void {
+    this.writer.note(text);
+  }
+
+  /** Finalises the files: the running command ends with exit unknown, `# terminal closed` is written. */
+  async close(at: Date = new Date()): Promise<void> {
+    this.current?.end(undefined, at);
+    await this.writer.close(at);
+  }
+}
+
+/** One command's output path. write() is the hot path: render, mask, hand whole lines to the writer. */
+export class CommandCapture {
+  private readonly renderer: TerminalRenderer;
+  private readonly masker: StreamingMasker;
+  private timer: NodeJS.Timeout | undefined;
+  private ended = false;
+
+  constructor(
+    private readonly writer: CaptureWriter,
+    readonly k: number,
+    private readonly maskedInCommandLine: number,
+    opts: CaptureOptions,
+    private readonly onEnd: () => void,
+  ) {
+    this.renderer = new TerminalRenderer(opts.renderer);
+    this.masker = new StreamingMasker(opts.userPatterns);
+    const every = opts.settleMs ?? 500;
+    if (every > 0) {
+      this.timer = setInterval(() => this.settle(), every);
+      this.timer.unref?.();
+    }
+  }
+
+  /** Feeds raw terminal data. */
+  write(data: string): void {
+    if (this.ended) return;
+    const text = this.renderer.write(data);
+    if (text.length > 0) this.writer.write(this.masker.push(text));
+  }
+
+  /** Commits lines that can no longer change (see TerminalRenderer.settle). */
+  settle(): void {
+    if (this.ended) return;
+    const text = this.renderer.settle();
+    if (text.length > 0) this.writer.write(this.masker.push(text));
+  }
+
+  /** Ends the command: everything still on screen is written, then the closing line. */
+  end(exitCode: number | undefined, at: Date = new Date()): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.timer) clearInterval(this.timer);
+    const text = this.renderer.end();
+    this.writer.write(this.masker.push(text) + this.masker.flush());
+    this.writer.endCommand(exitCode, this.masker.count + this.maskedInCommandLine, at);
+    this.onEnd();
+  }
+}

@@ -1,0 +1,254 @@
+/**
+ * The on-disk formats of terminal capture, and the readers that tools use.
+ *
+ * Folder: `.agent/terminals/`. Per captured terminal N:
+ * - `N.txt`: the text, append-only. Header lines start with `# ` (written once at creation), then
+ *   per command a block: `>>> command K | started <ISO> | cwd <dir> | $ <command line>`, its output
+ *   lines, and `<<< command K | exit <code or ?> | <seconds>s | secrets masked <M>`. Other `# ` lines
+ *   between blocks are notes (`# shell integration became active ...`, `# terminal closed at <ISO>`).
+ * - `N.1.txt`: the previous generation after rotation (one kept); a new `N.txt` starts with the same
+ *   header plus `# continued: earlier output is in N.1.txt`.
+ * - `N.index.jsonl`: one IndexRecord per line (see below), appended at each command's start
+ *   (status "running") and end ("done"); rewritten on rotation so `file` names stay right.
+ * docs/terminal-format.md describes the same with examples.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { err, ok, type FileError, type Result } from '../result';
+
+export const TERMINALS_DIR = 'terminals';
+
+/** One line of N.index.jsonl. Line numbers are 1-based and inclusive, in `file`. */
+export interface IndexRecord {
+  v: 1;
+  /** 1-based number of the command within its terminal. */
+  command: number;
+  /** running: started, output still coming; done: ended; continued: this part ends at a rotation, the rest is in a later record. */
+  status: 'running' | 'done' | 'continued';
+  /** File name inside the terminals folder: `N.txt` or `N.1.txt`. */
+  file: string;
+  commandLine: string;
+  cwd: string | null;
+  /** ISO time the command started. */
+  started: string;
+  /** The `>>> command K` line. */
+  headerLine: number;
+  /** First output line (headerLine + 1). */
+  firstLine: number;
+  /** Last output line; firstLine - 1 when there was no output; null while running. */
+  lastLine: number | null;
+  exitCode: number | null;
+  durationMs: number | null;
+  secretsMasked: number;
+}
+
+/** A command as tools see it: the final state plus where its output lies (more than one part after a rotation). */
+export interface TerminalCommand {
+  command: number;
+  status: 'running' | 'done';
+  commandLine: string;
+  cwd: string | null;
+  started: string;
+  exitCode: number | null;
+  durationMs: number | null;
+  secretsMasked: number;
+  /** Path relative to the .agent folder of the file holding the start of the output, e.g. `terminals/3.txt`. */
+  file: string;
+  headerLine: number;
+  firstLine: number;
+  lastLine: number | null;
+  /** Every part of the output, oldest first (several only when the file rotated during the command). */
+  parts: { file: string; firstLine: number; lastLine: number | null }[];
+}
+
+export interface TerminalIndex {
+  commands: TerminalCommand[];
+  /** Lines of the index that could not be read; the rest is still returned. */
+  problems: FileError[];
+}
+
+/** What the header of N.txt says. */
+export interface TerminalInfo {
+  n: number;
+  name: string;
+  shell: string | null;
+  cwd: string | null;
+  started: string | null;
+  shellIntegration: boolean;
+  /** `terminals/N.txt`, relative to the .agent folder. */
+  file: string;
+  /** `terminals/N.1.txt` when a previous generation exists. */
+  previousFile: string | null;
+  /** The file ends with the `# terminal closed` note. */
+  closed: boolean;
+  sizeBytes: number;
+}
+
+/** Header lines of N.txt, in order. */
+export function formatHeader(h: { name: string; n: number; shell?: string; cwd?: string; started: Date; shellIntegration: boolean; continued?: boolean }): string {
+  const lines = [
+    '# Agent Context terminal capture',
+    `# terminal: ${oneLine(h.name)}`,
+    `# number: ${h.n}`,
+    `# shell: ${oneLine(h.shell ?? 'unknown')}`,
+    `# cwd: ${oneLine(h.cwd ?? 'unknown')}`,
+    `# started: ${h.started.toISOString()}`,
+    h.shellIntegration
+      ? '# shell integration: active'
+      : '# shell integration: not active (VS Code only delivers the output of shell-integrated commands; nothing is recorded until it activates)',
+    `# format: per command ">>> command K | started | cwd | $ command line", output, "<<< command K | exit | duration | secrets masked"; index in ${h.n}.index.jsonl`,
+  ];
+  if (h.continued) lines.push(`# continued: earlier output is in ${h.n}.1.txt`);
+  return lines.join('\n') + '\n';
+}
+
+/** Keeps a value on one line: CR and LF become the two-character escapes. */
+export function oneLine(s: string): string {
+  return s.replace(/\r/g, '\\r').replace(/\n/g, '\\n');
+}
+
+/** The `>>> command K ...` line (without newline). */
+export function formatCommandHeader(k: number, started: Date, cwd: string | undefined, commandLine: string, continuedFrom?: string): string {
+  const cont = continuedFrom ? ` (continued from ${continuedFrom})` : '';
+  return `>>> command ${k}${cont} | started ${started.toISOString()} | cwd ${oneLine(cwd ?? 'unknown')} | $ ${oneLine(commandLine)}`;
+}
+
+/** The `<<< command K ...` line (without newline). */
+export function formatCommandFooter(k: number, exitCode: number | undefined, durationMs: number, secretsMasked: number): string {
+  return `<<< command ${k} | exit ${exitCode ?? '?'} | ${(durationMs / 1000).toFixed(2)}s | secrets masked ${secretsMasked}`;
+}
+
+const FILE_RE = /^(\d+)\.txt$/;
+
+/** Parses the header lines of N.txt (the `# key: value` lines at its top). */
+export function parseTerminalHeader(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of text.split('\n')) {
+    if (!line.startsWith('# ')) break;
+    const m = /^# ([a-z ]+): (.*)$/.exec(line);
+    if (m) out[m[1]] = m[2];
+  }
+  return out;
+}
+
+async function readEdges(file: string, size: number): Promise<{ head: string; tail: string }> {
+  const fh = await fs.promises.open(file, 'r');
+  try {
+    const head = Buffer.alloc(Math.min(size, 4096));
+    await fh.read(head, 0, head.length, 0);
+    const tailLen = Math.min(size, 200);
+    const tail = Buffer.alloc(tailLen);
+    await fh.read(tail, 0, tailLen, size - tailLen);
+    return { head: head.toString('utf8'), tail: tail.toString('utf8') };
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Lists the captured terminals under `<agentDir>/terminals`, by number. A missing folder is an empty list. */
+export async function listTerminals(agentDir: string): Promise<Result<TerminalInfo[]>> {
+  const dir = path.join(agentDir, TERMINALS_DIR);
+  let names: string[];
+  try {
+    names = await fs.promises.readdir(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return ok([]);
+    return err({ file: dir, message: `cannot list captured terminals: ${(e as Error).message}` });
+  }
+  const set = new Set(names);
+  const out: TerminalInfo[] = [];
+  for (const name of names) {
+    const m = FILE_RE.exec(name);
+    if (!m) continue;
+    const n = Number(m[1]);
+    const file = path.join(dir, name);
+    try {
+      const st = await fs.promises.stat(file);
+      const { head, tail } = await readEdges(file, st.size);
+      const h = parseTerminalHeader(head);
+      out.push({
+        n,
+        name: h['terminal'] ?? `terminal ${n}`,
+        shell: h['shell'] ?? null,
+        cwd: h['cwd'] ?? null,
+        started: h['started'] ?? null,
+        shellIntegration: (h['shell integration'] ?? '').startsWith('active') || /# shell integration became active/.test(tail + head),
+        file: `${TERMINALS_DIR}/${name}`,
+        previousFile: set.has(`${n}.1.txt`) ? `${TERMINALS_DIR}/${n}.1.txt` : null,
+        closed: /# terminal closed at [^\n]*\n?$/.test(tail),
+        sizeBytes: st.size,
+      });
+    } catch {
+      // removed between readdir and stat (cleanup, rotation): skip it
+    }
+  }
+  out.sort((a, b) => a.n - b.n);
+  return ok(out);
+}
+
+/** Reads `<agentDir>/terminals/N.index.jsonl` into commands (oldest first); unreadable lines come back as problems. */
+export async function readTerminalIndex(agentDir: string, n: number): Promise<Result<TerminalIndex>> {
+  const file = path.join(agentDir, TERMINALS_DIR, `${n}.index.jsonl`);
+  let text: string;
+  try {
+    text = await fs.promises.readFile(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return ok({ commands: [], problems: [] });
+    return err({ file, message: `cannot read the terminal index: ${(e as Error).message}` });
+  }
+  return ok(parseTerminalIndex(text, file));
+}
+
+/** Parses the text of an index file; `file` names it in problems. */
+export function parseTerminalIndex(text: string, file: string): TerminalIndex {
+  const problems: FileError[] = [];
+  const byCommand = new Map<number, IndexRecord[]>();
+  const lines = text.split('\n');
+  lines.forEach((line, i) => {
+    if (line.trim() === '') return;
+    let r: IndexRecord;
+    try {
+      r = JSON.parse(line) as IndexRecord;
+    } catch {
+      problems.push({ file, line: i + 1, message: 'not valid JSON; the line was skipped' });
+      return;
+    }
+    if (typeof r !== 'object' || r === null || typeof r.command !== 'number' || typeof r.file !== 'string' || typeof r.firstLine !== 'number') {
+      problems.push({ file, line: i + 1, message: 'not an index record (needs command, file, firstLine); the line was skipped' });
+      return;
+    }
+    const list = byCommand.get(r.command) ?? [];
+    list.push(r);
+    byCommand.set(r.command, list);
+  });
+  const commands: TerminalCommand[] = [];
+  for (const [command, recs] of [...byCommand].sort((a, b) => a[0] - b[0])) {
+    // Per file part, the latest record wins (running → done/continued).
+    const parts = new Map<string, IndexRecord>();
+    for (const r of recs) parts.set(`${r.file}:${r.headerLine}`, r);
+    const ordered = [...parts.values()].sort((a, b) => partOrder(a.file) - partOrder(b.file) || a.headerLine - b.headerLine);
+    const last = recs[recs.length - 1];
+    const first = ordered[0];
+    commands.push({
+      command,
+      status: last.status === 'done' ? 'done' : 'running',
+      commandLine: last.commandLine,
+      cwd: last.cwd ?? null,
+      started: last.started,
+      exitCode: last.exitCode ?? null,
+      durationMs: last.durationMs ?? null,
+      secretsMasked: last.secretsMasked ?? 0,
+      file: `${TERMINALS_DIR}/${first.file}`,
+      headerLine: first.headerLine,
+      firstLine: first.firstLine,
+      lastLine: first.lastLine,
+      parts: ordered.map((r) => ({ file: `${TERMINALS_DIR}/${r.file}`, firstLine: r.firstLine, lastLine: r.lastLine })),
+    });
+  }
+  return { commands, problems };
+}
+
+/** N.1.txt is older than N.txt. */
+function partOrder(file: string): number {
+  return /\.1\.txt$/.test(file) ? 0 : 1;
+}
