@@ -4,6 +4,8 @@ import { appendLedger, summarizeInput } from '../ledger';
 import { cutToBytes } from '../reference';
 import { countTokens } from '../tokens';
 import { defaultFolder } from '../workspacePaths';
+import { agentWorkspaceTool } from './agentWorkspace';
+import { briefingTool } from './briefing';
 import { cleanupTool } from './cleanup';
 import { globTool } from './glob';
 import { grepTool } from './grep';
@@ -28,6 +30,8 @@ export const TOOL_HANDLERS: Record<string, ToolHandler> = {
   agentContext_plan: planTool,
   agentContext_skill: skillTool,
   agentContext_memory: memoryTool,
+  agentContext_agentWorkspace: agentWorkspaceTool,
+  agentContext_briefing: briefingTool,
   agentContext_cleanup: cleanupTool,
 };
 
@@ -39,6 +43,7 @@ function coerce(def: ToolDefinition, input: unknown): unknown {
     const v = o[k];
     if (typeof v !== 'string') continue;
     if (spec.type === 'integer' && /^\s*-?\d+\s*$/.test(v)) o[k] = Number(v);
+    if (spec.type === 'number' && /^\s*-?\d+(\.\d+)?\s*$/.test(v)) o[k] = Number(v);
     if (spec.type === 'boolean' && /^(true|false)$/i.test(v.trim())) o[k] = v.trim().toLowerCase() === 'true';
   }
   return o;

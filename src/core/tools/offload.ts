@@ -1,4 +1,5 @@
 import { formatReference } from '../reference';
+import { archiveToHistory } from './historyArchive';
 import { newScratchFile, ScratchWriter } from './scratchOutput';
 import { toolError, type ToolContext, type ToolOutcome } from './toolContext';
 
@@ -20,6 +21,7 @@ function looksLikeJson(text: string): boolean {
 export async function offloadTool(input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
   const content = String(input.content ?? '');
   if (Buffer.byteLength(content, 'utf8') > MAX_CONTENT_BYTES) return toolError('content is over 20 MB; split it into several offloads');
+  if (input.to === 'history') return archiveToHistory(content, typeof input.name === 'string' ? input.name : undefined, ctx);
   const hint = typeof input.name === 'string' && input.name.trim() ? input.name.replace(/\.(json|txt|md)$/i, '') : content.slice(0, 40);
   const ext = looksLikeJson(content) ? '.json' : /\.md$/i.test(String(input.name ?? '')) ? '.md' : '.txt';
   if (ctx.signal.aborted) return toolError('cancelled; nothing was saved');

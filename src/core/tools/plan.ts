@@ -7,6 +7,7 @@ import { cutToBytes } from '../reference';
 import { formatFileError } from '../result';
 import { defaultFolder } from '../workspacePaths';
 import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
+import { PLAN_EXTRA_ACTIONS, planExtraAction } from './planProgress';
 
 /** The plan as an agent reads it: objective, progress, one line per step. */
 export function formatPlanCompact(plan: Plan, shown: string): string {
@@ -23,6 +24,8 @@ export async function planTool(input: Record<string, unknown>, ctx: ToolContext)
   const folder = defaultFolder(ctx.folders);
   if (!folder) return toolError('no workspace folder is open');
   const agentDir = path.join(folder.path, '.agent');
+  // progress.md and features.json live beside the plan: no plan file is needed for them.
+  if ((PLAN_EXTRA_ACTIONS as readonly unknown[]).includes(input.action)) return planExtraAction(String(input.action), input, agentDir, ctx);
   const files = await findPlanFiles(agentDir);
   const relOf = (f: string): string => path.relative(folder.path, f).split(path.sep).join('/');
   let file: string | undefined;

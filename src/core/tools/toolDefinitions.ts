@@ -7,7 +7,7 @@
 
 /** The subset of JSON Schema the tools use (and validateInput checks). */
 export interface JsonSchemaProp {
-  type: 'string' | 'integer' | 'boolean';
+  type: 'string' | 'integer' | 'number' | 'boolean';
   description?: string;
   enum?: string[];
   minimum?: number;
@@ -53,8 +53,8 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     name: 'agentContext_offload',
     toolReferenceName: 'offload',
     displayName: 'Offload to Scratch',
-    description: 'Save text or JSON to .agent/scratch/; returns its path and summary.',
-    inputSchema: { type: 'object', properties: { content: s(), name: s('file name hint') }, required: ['content'] },
+    description: 'Save text or JSON to .agent/scratch/ (or to: history, an append-only archive); returns its path and summary.',
+    inputSchema: { type: 'object', properties: { content: s(), name: s('file name hint'), to: { type: 'string', enum: ['scratch', 'history'] } }, required: ['content'] },
     readOnly: false,
   },
   {
@@ -100,13 +100,14 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     name: 'agentContext_plan',
     toolReferenceName: 'plan',
     displayName: 'Plan',
-    description: 'Read the plan (.agent/plan.yaml) or edit it: setStatus, setNotes, addStep.',
+    description: 'Read the plan (.agent/plan.yaml) or edit it: setStatus, setNotes, addStep. logProgress (description=title, notes=done, next) appends to .agent/progress.md; setPasses (feature index, passes) marks .agent/features.json.',
     inputSchema: {
       type: 'object',
       properties: {
-        action: { type: 'string', enum: ['get', 'setStatus', 'setNotes', 'addStep'] },
+        action: { type: 'string', enum: ['get', 'setStatus', 'setNotes', 'addStep', 'logProgress', 'setPasses'] },
         stepId: s(), status: { type: 'string', enum: ['pending', 'in_progress', 'completed', 'blocked', 'cancelled'] },
         notes: s(), description: s(), plan: s('plan file, if several'),
+        next: s(), feature: int(undefined, 0), passes: bool(),
       },
     },
     readOnly: false,
@@ -130,6 +131,29 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       required: ['action'],
     },
     readOnly: false,
+  },
+  {
+    name: 'agentContext_agentWorkspace',
+    toolReferenceName: 'agentWorkspace',
+    displayName: 'Sub-agent Workspace',
+    description: 'Sub-agent workspace .agent/agents/<agentId>/: writeFinding (content), setStatus (status, progress 0-1), list agents, read findings (own or peer).',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        agentId: s(), action: { type: 'string', enum: ['writeFinding', 'setStatus', 'list', 'read'] }, content: s(),
+        status: { type: 'string', enum: ['idle', 'working', 'blocked', 'done', 'failed'] }, progress: { type: 'number', minimum: 0, maximum: 1 }, peer: s(),
+      },
+      required: ['agentId', 'action'],
+    },
+    readOnly: false,
+  },
+  {
+    name: 'agentContext_briefing',
+    toolReferenceName: 'briefing',
+    displayName: 'Briefing',
+    description: 'Compact orientation to start or resume work: plan, progress, features, failed terminals, skills, memory, with paths.',
+    inputSchema: { type: 'object', properties: {} },
+    readOnly: true,
   },
   {
     name: 'agentContext_cleanup',
@@ -161,8 +185,9 @@ export function validateInput(def: ToolDefinition, input: unknown): string | und
     if (v === undefined || v === null) continue;
     if (spec.type === 'string' && typeof v !== 'string') return `${def.name}: "${k}" must be a string`;
     if (spec.type === 'boolean' && typeof v !== 'boolean') return `${def.name}: "${k}" must be true or false`;
-    if (spec.type === 'integer') {
-      if (typeof v !== 'number' || !Number.isInteger(v)) return `${def.name}: "${k}" must be a whole number`;
+    if (spec.type === 'integer' || spec.type === 'number') {
+      const whole = spec.type === 'integer';
+      if (typeof v !== 'number' || !Number.isFinite(v) || (whole && !Number.isInteger(v))) return `${def.name}: "${k}" must be a ${whole ? 'whole number' : 'number'}`;
       if (spec.minimum !== undefined && v < spec.minimum) return `${def.name}: "${k}" must be at least ${spec.minimum}`;
       if (spec.maximum !== undefined && v > spec.maximum) return `${def.name}: "${k}" must be at most ${spec.maximum}`;
     }
