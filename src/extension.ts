@@ -5,6 +5,7 @@ import { registerAgentViews } from './views/agentViews';
 import { registerAddInstructionsCommand } from './commands/addInstructions';
 import { registerNotes } from './commands/notes';
 import { registerWalkthrough } from './commands/walkthrough';
+import { registerTools } from './tools/registerTools';
 
 /** Entry point: one registration per feature, every disposable into context.subscriptions. */
 export function activate(context: vscode.ExtensionContext): AgentContextApi {
@@ -15,6 +16,7 @@ export function activate(context: vscode.ExtensionContext): AgentContextApi {
   registerAddInstructionsCommand(context, log);
   registerNotes(context, log);
   registerWalkthrough(context, log);
+  registerTools(context, log);
   log.info('Agent Context activated');
   return agentContextApi;
 }

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
 import { err, ok, type FileError, type Result } from './result';
+import { DEFAULT_RETENTION, type RetentionPolicy } from './scratch/retention';
 
 /*
  * Settings of the tools, shared by the extension (VS Code settings `agentContext.<key>`) and the
@@ -69,6 +70,19 @@ export function toolConfigFrom(get: (key: keyof typeof TOOL_SETTINGS) => unknown
     runDefaultTimeoutSec: num('run.defaultTimeoutSec', 120),
     readDefaultLines: num('read.defaultLines', 200),
     grepMaxResults: num('grep.maxResults', 100),
+  };
+}
+
+/** The scratch retention policy from `scratch.maxAgeHours|maxFiles|maxTotalMB` (settings or config.yaml). */
+export function retentionFrom(get: (key: string) => unknown): RetentionPolicy {
+  const n = (k: string, d: number): number => {
+    const v = get(k);
+    return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : d;
+  };
+  return {
+    maxAgeHours: n('scratch.maxAgeHours', DEFAULT_RETENTION.maxAgeHours),
+    maxFiles: n('scratch.maxFiles', DEFAULT_RETENTION.maxFiles),
+    maxTotalMB: n('scratch.maxTotalMB', DEFAULT_RETENTION.maxTotalMB),
   };
 }
 

@@ -147,3 +147,54 @@ export function formatLedgerReport(entries: readonly LedgerEntry[], now = new Da
   out.push('', 'Source: `.agent/history/tools.jsonl` (one line per call, with the text the agent saw).');
   return out.join('\n') + '\n';
 }
+
+/**
+ * Follows the ledger incrementally (the status bar): each call reads only the bytes appended since
+ * the last one, so a long ledger is not re-read on every tool call.
+ */
+export class LedgerFollower {
+  private offset = 0;
+  private partial = '';
+  private readonly entries: LedgerEntry[] = [];
+
+  constructor(private readonly agentDir: string) {}
+
+  /** Reads new complete lines; returns all entries seen so far. */
+  async poll(): Promise<readonly LedgerEntry[]> {
+    const file = ledgerPath(this.agentDir);
+    let fh: fs.promises.FileHandle;
+    try {
+      fh = await fs.promises.open(file, 'r');
+    } catch {
+      return this.entries;
+    }
+    try {
+      const size = (await fh.stat()).size;
+      if (size < this.offset) {
+        // Replaced or truncated by hand: start over.
+        this.offset = 0;
+        this.partial = '';
+        this.entries.length = 0;
+      }
+      if (size === this.offset) return this.entries;
+      const buf = Buffer.alloc(size - this.offset);
+      const { bytesRead } = await fh.read(buf, 0, buf.length, this.offset);
+      this.offset += bytesRead;
+      const text = this.partial + buf.subarray(0, bytesRead).toString('utf8');
+      const lines = text.split('\n');
+      this.partial = lines.pop() ?? '';
+      for (const line of lines) {
+        try {
+          const o = JSON.parse(line) as LedgerEntry;
+          // Only what the summary needs: the returned text can be dropped.
+          if (typeof o.tool === 'string') this.entries.push({ ...o, text: '' });
+        } catch {
+          // a bad line is skipped; readLedger reports it
+        }
+      }
+    } finally {
+      await fh.close();
+    }
+    return this.entries;
+  }
+}

@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { DEFAULT_TOOL_CONFIG, loadAgentConfig, toolConfigFromFile, type ToolConfig } from '../core/config';
+import { DEFAULT_TOOL_CONFIG, loadAgentConfig, retentionFrom, toolConfigFromFile, type ToolConfig } from '../core/config';
 import type { Logger } from '../core/log';
 import { formatFileError } from '../core/result';
 import { findRipgrep } from '../core/search/findRipgrep';
@@ -107,6 +107,7 @@ async function main(): Promise<void> {
       trusted: true,
       allowRun: args.allowRun,
       ripgrep,
+      retention: retentionFrom((k) => values.get(k)),
       secretPatterns: Array.isArray(patterns) ? patterns.filter((p): p is string => typeof p === 'string') : undefined,
     });
     return { content: [{ type: 'text' as const, text: outcome.text }], isError: outcome.isError === true };

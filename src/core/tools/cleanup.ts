@@ -1,5 +1,5 @@
 import { cleanupScratch, formatMB } from '../scratch/cleanup';
-import { DEFAULT_RETENTION, type RetentionPolicy } from '../scratch/retention';
+import { DEFAULT_RETENTION } from '../scratch/retention';
 import { cutToBytes } from '../reference';
 import { formatFileError } from '../result';
 import { defaultFolder } from '../workspacePaths';
@@ -8,7 +8,7 @@ import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from 
 const WHY = { age: 'older than the age limit', count: 'over the file-count limit', size: 'over the size limit' } as const;
 
 /** agentContext_cleanup: dry-runs (default) or applies the scratch retention policy. */
-export async function cleanupTool(input: Record<string, unknown>, ctx: ToolContext & { retention?: RetentionPolicy }): Promise<ToolOutcome> {
+export async function cleanupTool(input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
   const folder = defaultFolder(ctx.folders);
   if (!folder) return toolError('no workspace folder is open');
   const apply = input.apply === true;

@@ -1,5 +1,6 @@
 import type { ToolConfig } from '../config';
 import type { Logger } from '../log';
+import type { RetentionPolicy } from '../scratch/retention';
 import type { WorkspaceFolderRef } from '../workspacePaths';
 
 /** Live view of a running command (the extension shows it in a Pseudoterminal; MCP ignores it). */
@@ -31,6 +32,8 @@ export interface ToolContext {
   /** User secret patterns (regex sources) for masking offloaded output. */
   secretPatterns?: readonly string[];
   run?: RunObserver;
+  /** Scratch retention (agentContext.scratch.* / config.yaml scratch.*); defaults apply when absent. */
+  retention?: RetentionPolicy;
   /** Clock, for tests. */
   now?: () => Date;
 }

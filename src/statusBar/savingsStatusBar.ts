@@ -1,0 +1,72 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { formatLedgerReport, LedgerFollower, readLedger, summarizeLedger } from '../core/ledger';
+import { defaultFolder } from '../core/workspacePaths';
+import { workspaceFolders } from '../tools/toolHost';
+
+function short(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+/**
+ * Status-bar item: tokens the tools kept out of the agent's context today (raw − returned, from
+ * .agent/history/tools.jsonl, including MCP calls), opening the per-tool/per-day report.
+ */
+export function registerSavingsStatusBar(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): { refresh(): void } {
+  const item = vscode.window.createStatusBarItem('agentContext.savings', vscode.StatusBarAlignment.Right, 90);
+  item.name = 'Agent Context: Tokens Kept Out';
+  item.command = 'agentContext.showToolReport';
+  context.subscriptions.push(item);
+  let follower: LedgerFollower | undefined;
+  let agentDir: string | undefined;
+  let timer: NodeJS.Timeout | undefined;
+
+  const update = async (): Promise<void> => {
+    const folder = defaultFolder(workspaceFolders());
+    const dir = folder ? path.join(folder.path, '.agent') : undefined;
+    if (dir !== agentDir) {
+      agentDir = dir;
+      follower = dir ? new LedgerFollower(dir) : undefined;
+    }
+    if (!follower) {
+      item.hide();
+      return;
+    }
+    const entries = await follower.poll();
+    const s = summarizeLedger(entries);
+    item.text = `$(fold-down) ${short(s.today.savedTokens)} tokens kept out`;
+    item.tooltip = new vscode.MarkdownString(
+      `**Agent Context** kept **${s.today.savedTokens.toLocaleString('en-US')}** tokens out of the agent's context today ` +
+        `(${s.today.calls} tool call${s.today.calls === 1 ? '' : 's'}: ${s.today.rawTokens.toLocaleString('en-US')} raw → ${s.today.returnedTokens.toLocaleString('en-US')} returned).\n\nClick for the report per tool and per day.`,
+    );
+    if (entries.length > 0) item.show();
+    else item.hide();
+  };
+  const refresh = (): void => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => void update().catch((e) => log.warn(`savings status: ${(e as Error).message}`)), 300);
+  };
+  const watcher = vscode.workspace.createFileSystemWatcher('**/.agent/history/tools.jsonl');
+  context.subscriptions.push(watcher, watcher.onDidChange(refresh), watcher.onDidCreate(refresh), watcher.onDidDelete(refresh));
+  context.subscriptions.push(vscode.workspace.onDidChangeWorkspaceFolders(refresh));
+  context.subscriptions.push({ dispose: () => timer && clearTimeout(timer) });
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand('agentContext.showToolReport', async () => {
+      const folder = defaultFolder(workspaceFolders());
+      if (!folder) {
+        void vscode.window.showInformationMessage('Agent Context: open a folder with .agent/ to see the tool report.');
+        return;
+      }
+      const { entries, badLines } = await readLedger(path.join(folder.path, '.agent'));
+      let md = formatLedgerReport(entries);
+      if (badLines.length) md += `\n${badLines.length} unreadable line(s) in .agent/history/tools.jsonl (first: line ${badLines[0]}) were skipped.\n`;
+      const doc = await vscode.workspace.openTextDocument({ content: md, language: 'markdown' });
+      await vscode.window.showTextDocument(doc, { preview: true });
+    }),
+  );
+  refresh();
+  return { refresh };
+}

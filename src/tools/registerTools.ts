@@ -1,0 +1,23 @@
+import * as vscode from 'vscode';
+import { TOOL_DEFINITIONS } from '../core/tools/toolDefinitions';
+import { registerSavingsStatusBar } from '../statusBar/savingsStatusBar';
+import { LmTool } from './lmTool';
+import { registerMcpSetup } from './mcpSetup';
+import { RunTerminal } from './runTerminal';
+
+/** Registers every tool of toolDefinitions.ts with vscode.lm, the savings status-bar item and the MCP setup command. */
+export function registerTools(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
+  const savings = registerSavingsStatusBar(context, log);
+  const onInvoked = (): void => savings.refresh();
+  const runTerminal = new RunTerminal('agentContext_run');
+  context.subscriptions.push(runTerminal);
+  for (const def of TOOL_DEFINITIONS) {
+    try {
+      context.subscriptions.push(vscode.lm.registerTool(def.name, new LmTool(def, log, onInvoked, def.name === 'agentContext_run' ? runTerminal : undefined)));
+    } catch (e) {
+      // A definition without its package.json entry: VS Code refuses it; the others still work.
+      log.error(`could not register tool ${def.name}: ${(e as Error).message}`);
+    }
+  }
+  registerMcpSetup(context, log);
+}
