@@ -13,10 +13,11 @@ import { listHistory, historyDir } from './history';
 import { formatFileError } from './result';
 import { loadSkills } from './skills/skillsIndex';
 import { listNotes } from './notes';
+import { listTerminals, readTerminalIndex } from './terminal/terminalIndex';
 
 /** Optional sources owned by other features, injected so the briefing does not depend on their internals. */
 export interface BriefingProviders {
-  /** Terminals whose last command failed, and how many terminals there are. */
+  /** Terminals whose last command failed, and how many terminals there are (default: the terminal index files). */
   terminals?: (agentDir: string) => Promise<{ failed: BriefingTerminal[]; total: number }>;
   /** The skill index (default: loadSkills over .agent/.github/.claude skill folders). */
   skills?: (workspaceRoot: string) => Promise<{ name: string; description: string; path: string }[]>;
@@ -24,6 +25,31 @@ export interface BriefingProviders {
 
 async function defaultSkills(root: string): Promise<{ name: string; description: string; path: string }[]> {
   return (await loadSkills(root)).filter((s) => !s.error).map((s) => ({ name: s.name, description: s.description, path: s.rel }));
+}
+
+/** Terminals whose last finished command exited non-zero, with that command's line range. */
+async function defaultTerminals(agentDir: string): Promise<{ failed: BriefingTerminal[]; total: number }> {
+  const list = await listTerminals(agentDir);
+  if (!list.ok) return { failed: [], total: 0 };
+  const failed: BriefingTerminal[] = [];
+  for (const t of list.value) {
+    const idx = await readTerminalIndex(agentDir, t.n);
+    if (!idx.ok) continue;
+    const done = idx.value.commands.filter((c) => c.status === 'done');
+    const last = done[done.length - 1];
+    if (!last || last.exitCode === null || last.exitCode === 0) continue;
+    const part = last.parts[last.parts.length - 1] ?? { file: last.file, firstLine: last.firstLine, lastLine: last.lastLine };
+    const single = last.parts.length <= 1;
+    failed.push({
+      path: path.relative(path.dirname(agentDir), path.join(agentDir, part.file)).split(path.sep).join('/'),
+      name: t.name,
+      command: last.commandLine,
+      exitCode: last.exitCode,
+      startLine: single ? last.headerLine : part.firstLine,
+      endLine: part.lastLine ?? part.firstLine,
+    });
+  }
+  return { failed, total: list.value.length };
 }
 
 async function safe<T>(f: () => Promise<T>, fallback: T): Promise<T> {
@@ -98,7 +124,7 @@ export async function gatherBriefing(agentDir: string, opts: { prefix?: string; 
     };
   }
 
-  const terminals = { folder: rel(path.join(agentDir, 'terminals')), ...(await safe(() => opts.providers?.terminals?.(agentDir) ?? Promise.resolve({ failed: [], total: 0 }), { failed: [], total: 0 })) };
+  const terminals = { folder: rel(path.join(agentDir, 'terminals')), ...(await safe(() => (opts.providers?.terminals ?? defaultTerminals)(agentDir), { failed: [], total: 0 })) };
   terminals.failed = terminals.failed.map((t) => ({ ...t, path: pre + t.path }));
 
   const inv = await safe(() => scanScratch(agentDir), undefined);

@@ -10,6 +10,7 @@ import { rememberMemory } from '../../src/core/memory';
 import { appendProgress } from '../../src/core/progress';
 import { writeFinding, setAgentStatus } from '../../src/core/agents';
 import { setPasses } from '../../src/core/features';
+import { createCaptureWriter } from '../../src/core/terminal/captureWriter';
 
 function tmpAgent(): string {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-brief-'));
@@ -71,6 +72,31 @@ test('skills come from the skill folders by default', async () => {
   fs.writeFileSync(path.join(a, 'skills', 'deploy', 'SKILL.md'), '---\nname: deploy\ndescription: Deploy to staging\n---\nbody');
   const { text } = composeBriefing(await gatherBriefing(a));
   assert.match(text, /deploy: Deploy to staging \(\.agent\/skills\/deploy\/SKILL\.md\)/);
+});
+
+test('terminals come from the terminal index by default: only those whose last command failed, with its lines', async () => {
+  const a = tmpAgent();
+  const dir = path.join(a, 'terminals');
+  const t1 = await createCaptureWriter(dir, { name: 'bash', started: new Date(), shellIntegration: true });
+  t1.beginCommand({ commandLine: 'npm test', started: new Date() });
+  t1.write('running\nFAIL x\n');
+  t1.endCommand(1, 0);
+  await t1.close();
+  const t2 = await createCaptureWriter(dir, { name: 'zsh', started: new Date(), shellIntegration: true });
+  t2.beginCommand({ commandLine: 'false', started: new Date() });
+  t2.endCommand(1, 0);
+  t2.beginCommand({ commandLine: 'true', started: new Date() });
+  t2.endCommand(0, 0);
+  await t2.close();
+  const input = await gatherBriefing(a);
+  assert.equal(input.terminals.total, 2);
+  assert.equal(input.terminals.failed.length, 1);
+  const f = input.terminals.failed[0];
+  assert.equal(f.command, 'npm test');
+  const lines = fs.readFileSync(path.join(path.dirname(a), f.path), 'utf8').split('\n');
+  assert.match(lines[f.startLine - 1], /npm test/);
+  assert.equal(lines[f.endLine - 1], 'FAIL x');
+  assert.match(composeBriefing(input).text, /Terminals whose last command failed \(1 of 2\):\n  \.agent\/terminals\/\d+\.txt lines \d+-\d+: exit 1 `npm test`/);
 });
 
 test('a tampered feature list shows up as a warning with the difference', async () => {
