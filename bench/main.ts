@@ -1,0 +1,96 @@
+// `npm run bench` (via scripts/bench.mjs): runs the eight rows, prints the table, writes
+// bench/results.md and refreshes the table in bench/README.md.
+// Env: BENCH_ONLY=1,3 (rows to run; results.md is then not rewritten), BENCH_SCALE=0.1 (smaller
+// streams for a quick look), BENCH_RUNS / BENCH_WARMUP, BENCH_RG (path to rg) or
+// BENCH_RG_MISSING (why it is unavailable).
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { machineDescription, renderPlain, renderTable, repoRoot, type Row } from './harness';
+import { rowActivation } from './rowActivation';
+import { rowCapture } from './rowCapture';
+import { rowGrep } from './rowGrep';
+import { renderOffloadDetails, rowOffload, type OffloadDetail } from './rowOffload';
+import { rowRenderer } from './rowRenderer';
+import { rowScratch } from './rowScratch';
+import { rowStatic } from './rowStatic';
+
+const log = (s: string): void => void process.stderr.write(`[bench] ${s}\n`);
+
+const METHOD = `Method: each timed figure is the median of the runs after a warm-up, with (min–max); ours and
+the reference run in the same process, interleaved (a b, b a, ...), and the ratio is of the medians,
+because absolute times drift on this shared machine. Inputs are generated from fixed seeds (rows 1–3, 8)
+or recorded real outputs (bench/corpus/, rows 4–5). Row 1's reference renders with @xterm/headless
+(cols wider than any generated line, so nothing wraps) and copies each line with translateToString(true);
+both sides are compared after dropping trailing spaces. Row 3 runs the agentContext_grep tool through
+invokeTool (case-sensitive) against \`rg -uu -n\` and \`LC_ALL=C grep -rn\`, counting matching lines.`;
+
+async function main(): Promise<void> {
+  const repo = repoRoot();
+  const workDir = path.join(repo, 'bench', 'work');
+  fs.mkdirSync(workDir, { recursive: true });
+  const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((s) => s.trim())) : undefined;
+  const want = (n: string): boolean => !only || only.has(n);
+  const scale = Number(process.env.BENCH_SCALE ?? 1);
+  const rows: Row[] = [];
+  let details: OffloadDetail[] = [];
+  const started = Date.now();
+  const step = async (n: string, name: string, f: () => Promise<Row[]> | Row[]): Promise<void> => {
+    if (!want(n)) return;
+    const t0 = Date.now();
+    log(`row ${n}: ${name}…`);
+    const r = await f();
+    rows.push(...r);
+    log(`row ${n} done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  };
+  await step('1', 'terminal renderer vs @xterm/headless', () => rowRenderer(scale));
+  await step('2', 'capture pipeline, 200 MB, child process', async () => [await rowCapture(workDir, Math.max(1, Math.round(200 * scale)))]);
+  await step('3', 'grep on a 1 GB .agent/ tree', () => rowGrep(workDir, process.env.BENCH_RG || undefined, process.env.BENCH_RG_MISSING ?? 'ripgrep not found', log));
+  if (want('5') && !want('4')) only?.add('4');
+  await step('4', 'offload savings and error-line recall (rows 4, 5)', async () => {
+    const r = await rowOffload(workDir);
+    details = r.details;
+    return r.rows;
+  });
+  await step('6', 'static context', () => [rowStatic()]);
+  await step('7', 'activation, bundle and vsix', () => rowActivation(repo, workDir));
+  await step('8', 'scratch view and retention, 10,000 files', () => rowScratch(workDir));
+
+  const table = renderTable(rows);
+  process.stdout.write(`\n${renderPlain(rows)}\n\n`);
+  const md = [
+    '# Benchmark results',
+    '',
+    'Written by `npm run bench` (bench/main.ts). Goals are from issue 6; "**missed**" means the goal is not met.',
+    '',
+    ...machineDescription(repo),
+    `- Whole run: ${((Date.now() - started) / 1000).toFixed(0)} s${scale !== 1 ? `; BENCH_SCALE=${scale} (reduced inputs)` : ''}`,
+    '',
+    table,
+    '',
+    METHOD,
+    ...(details.length ? ['', '## Rows 4 and 5 per recorded output', '', renderOffloadDetails(details)] : []),
+    '',
+  ].join('\n');
+  if (only) {
+    log(`BENCH_ONLY set: bench/results.md left as it was; this run's table is in bench/work/results-partial.md`);
+    fs.writeFileSync(path.join(workDir, 'results-partial.md'), md);
+    return;
+  }
+  fs.writeFileSync(path.join(repo, 'bench', 'results.md'), md);
+  const readme = path.join(repo, 'bench', 'README.md');
+  if (fs.existsSync(readme)) {
+    const text = fs.readFileSync(readme, 'utf8');
+    const a = text.indexOf('<!-- bench-table:start -->');
+    const b = text.indexOf('<!-- bench-table:end -->');
+    if (a !== -1 && b > a) {
+      const block = `<!-- bench-table:start -->\n${machineDescription(repo).join('\n')}\n\n${table}\n`;
+      fs.writeFileSync(readme, text.slice(0, a) + block + text.slice(b));
+    }
+  }
+  log('wrote bench/results.md');
+}
+
+main().catch((e) => {
+  process.stderr.write(`${(e as Error).stack ?? e}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,100 @@
+// Row 8: the Scratch view's data with 10,000 files — time to the first page of tree items, and the
+// retention pass choosing what to remove. The view itself (src/views/scratchView.ts) imports vscode,
+// so its core part is measured: scanScratch + loadPins + grouping + the first page of items.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { failedRow, fmtMs, loadOptional, measure, notBuilt, rng, type Row } from './harness';
+
+interface Entry {
+  path: string;
+  rel: string;
+  size: number;
+  mtimeMs: number;
+}
+interface InventoryModule {
+  scanScratch(agentDir: string): Promise<{ files: Entry[]; dirs: string[]; totalBytes: number }>;
+}
+interface PinsModule {
+  loadPins(agentDir: string): Promise<unknown>;
+}
+interface RetentionModule {
+  planRetention(input: { files: readonly Entry[]; protectedPaths: Iterable<string>; pinned: Iterable<string>; policy: unknown; now: number }): { remove: unknown[] };
+  DEFAULT_RETENTION: unknown;
+}
+
+const FILES = 10_000;
+const PAGE = 100;
+/** Fixed clock: the generated mtimes spread over the 72 hours before it. */
+const NOW = Date.UTC(2026, 10, 29, 12, 0, 0);
+
+function ensureScratchTree(workDir: string): string {
+  const agentDir = path.join(workDir, 'scratch-tree', '.agent');
+  const stamp = path.join(workDir, 'scratch-tree', 'complete.json');
+  if (fs.existsSync(stamp)) return agentDir;
+  fs.rmSync(path.dirname(agentDir), { recursive: true, force: true });
+  const r = rng(8);
+  const folders = ['tool_outputs', 'notes', 'experiments/a', 'experiments/b', 'downloads', 'runs'];
+  for (let i = 0; i < FILES; i++) {
+    const dir = path.join(agentDir, 'scratch', folders[i % folders.length]);
+    if (i < folders.length) fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, `item-${String(i).padStart(5, '0')}.txt`);
+    fs.writeFileSync(file, 'x'.repeat(Math.floor(r() * 4096)));
+    const t = (NOW - r() * 72 * 3600 * 1000) / 1000;
+    fs.utimesSync(file, t, t);
+  }
+  fs.writeFileSync(stamp, JSON.stringify({ files: FILES }));
+  return agentDir;
+}
+
+/** Measures row 8 (two sub-rows). */
+export async function rowScratch(workDir: string): Promise<Row[]> {
+  const inv = loadOptional<InventoryModule>('core/scratch/inventory', ['scanScratch']);
+  const pins = loadOptional<PinsModule>('core/scratch/pins', ['loadPins']);
+  const ret = loadOptional<RetentionModule>('core/scratch/retention', ['planRetention', 'DEFAULT_RETENTION']);
+  const whatA = `Scratch view, ${FILES.toLocaleString('en-US')} files: first page of tree items`;
+  const whatB = `Scratch retention pass over ${FILES.toLocaleString('en-US')} files`;
+  if (!inv || !pins) return [notBuilt('8a', whatA, '≤ 300 ms', 'src/core/scratch/inventory.ts scanScratch'), notBuilt('8b', whatB, '≤ 1 s', 'src/core/scratch/retention.ts')];
+  const rows: Row[] = [];
+  let agentDir: string;
+  try {
+    agentDir = ensureScratchTree(workDir);
+  } catch (e) {
+    return [failedRow('8', 'scratch tree generation', '—', e)];
+  }
+  let page: string[] = [];
+  try {
+    const t = await measure(async () => {
+      const [scan] = await Promise.all([inv.scanScratch(agentDir), pins.loadPins(agentDir)]);
+      // What the view shows first: the top-level folders, then the newest files at the top level.
+      const top = new Map<string, { count: number; bytes: number }>();
+      for (const f of scan.files) {
+        const head = f.rel.includes('/') ? f.rel.slice(0, f.rel.indexOf('/')) : '';
+        const t = top.get(head) ?? { count: 0, bytes: 0 };
+        t.count++;
+        t.bytes += f.size;
+        top.set(head, t);
+      }
+      page = [...top].filter(([k]) => k).map(([k, v]) => `${k} — ${v.count} files, ${(v.bytes / 1024).toFixed(1)} KB`).slice(0, PAGE);
+    });
+    rows.push({
+      id: '8a', what: whatA, ours: fmtMs(t), reference: '—', ratio: '—', goal: '≤ 300 ms', met: t.median <= 300,
+      note: `core part of the view (scanScratch + loadPins + grouping into the ${page.length} top-level items); the tree provider itself needs vscode`,
+    });
+  } catch (e) {
+    rows.push(failedRow('8a', whatA, '≤ 300 ms', e));
+  }
+  if (!ret) rows.push(notBuilt('8b', whatB, '≤ 1 s', 'src/core/scratch/retention.ts planRetention'));
+  else {
+    try {
+      let removed = 0;
+      const t = await measure(async () => {
+        const scan = await inv.scanScratch(agentDir);
+        removed = ret.planRetention({ files: scan.files, protectedPaths: [], pinned: [], policy: ret.DEFAULT_RETENTION, now: NOW }).remove.length;
+      });
+      rows.push({ id: '8b', what: whatB, ours: `${fmtMs(t)}; ${removed} to remove`, reference: '—', ratio: '—', goal: '≤ 1 s', met: t.median <= 1000, note: 'scan + planRetention with the default policy (24 h, 500 files, 200 MB)' });
+    } catch (e) {
+      rows.push(failedRow('8b', whatB, '≤ 1 s', e));
+    }
+  }
+  return rows;
+}
