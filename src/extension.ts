@@ -6,6 +6,7 @@ import { registerAddInstructionsCommand } from './commands/addInstructions';
 import { registerNotes } from './commands/notes';
 import { registerWalkthrough } from './commands/walkthrough';
 import { registerTools } from './tools/registerTools';
+import { registerTerminalCapture } from './terminal/registerTerminals';
 
 /** Entry point: one registration per feature, every disposable into context.subscriptions. */
 export function activate(context: vscode.ExtensionContext): AgentContextApi {
@@ -17,6 +18,7 @@ export function activate(context: vscode.ExtensionContext): AgentContextApi {
   registerNotes(context, log);
   registerWalkthrough(context, log);
   registerTools(context, log);
+  registerTerminalCapture(context, log);
   log.info('Agent Context activated');
   return agentContextApi;
 }

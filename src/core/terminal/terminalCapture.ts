@@ -24,7 +24,12 @@ export async function openTerminalCapture(dir: string, header: TerminalHeader, o
 export class TerminalCapture {
   private current: CommandCapture | undefined;
 
-  constructor(readonly writer: CaptureWriter, private readonly opts: CaptureOptions = {}) {}
+  constructor(readonly writer: CaptureWriter, private opts: CaptureOptions = {}) {}
+
+  /** Secret patterns for the commands that start from now on (settings changed). */
+  setUserPatterns(userPatterns: UserPatterns | undefined): void {
+    this.opts = { ...this.opts, userPatterns };
+  }
 
   get n(): number {
     return this.writer.n;

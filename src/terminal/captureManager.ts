@@ -1,0 +1,282 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { agentDirOf, hasAgentFolder, isInside } from '../core/agentLayout';
+import { compileUserPatterns, type UserPatterns } from '../core/secrets';
+import { TERMINALS_DIR } from '../core/terminal/terminalIndex';
+import { openTerminalCapture, type CommandCapture, type TerminalCapture } from '../core/terminal/terminalCapture';
+
+/** How long a new terminal may take to activate shell integration before its file says it has none. */
+const INTEGRATION_WAIT_MS = 4000;
+/** After an execution's data ends, how long to wait for its end event (exit code). */
+const END_WAIT_MS = 3000;
+
+interface Settings {
+  capture: boolean;
+  exclude: string[];
+  maxFileBytes: number;
+  patterns: UserPatterns;
+}
+
+/** What the Terminals view shows about a terminal of this window. */
+export interface LiveState {
+  agentDir: string;
+  n: number;
+  live: boolean;
+  running: boolean;
+}
+
+interface Tracked {
+  terminal: vscode.Terminal;
+  openedAt: Date;
+  capture?: TerminalCapture;
+  creating?: Promise<TerminalCapture | undefined>;
+  agentDir?: string;
+  integrationNoted: boolean;
+  waitTimer?: NodeJS.Timeout;
+  running: number;
+}
+
+/**
+ * Mirrors this window's terminals into `.agent/terminals/` through the editor-free capture core.
+ * Only the stable shell-integration API is used: `execution.read()` is called synchronously in
+ * the start event (it only yields data written after the call), the end event gives the exit code.
+ */
+export class CaptureManager implements vscode.Disposable {
+  private readonly tracked = new Map<vscode.Terminal, Tracked>();
+  private readonly subs: vscode.Disposable[] = [];
+  private readonly emitter = new vscode.EventEmitter<void>();
+  /** Fires when a terminal's file, command or live state changes. */
+  readonly onDidChange = this.emitter.event;
+  private settings: Settings;
+  private readonly ends = new WeakMap<vscode.TerminalShellExecution, (code: number | undefined) => void>();
+
+  constructor(private readonly log: vscode.LogOutputChannel) {
+    this.settings = this.readSettings();
+    const w = vscode.window;
+    this.subs.push(
+      w.onDidOpenTerminal((t) => this.track(t)),
+      w.onDidCloseTerminal((t) => void this.finish(t, 'terminal closed')),
+      w.onDidChangeTerminalShellIntegration((e) => this.integrationActive(e.terminal)),
+      w.onDidStartTerminalShellExecution((e) => this.started(e)),
+      w.onDidEndTerminalShellExecution((e) => this.ends.get(e.execution)?.(e.exitCode)),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.attachAll()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('agentContext.terminals')) this.configChanged();
+      }),
+    );
+    this.attachAll();
+  }
+
+  /** Live state per captured terminal of this window, for the view. */
+  liveStates(): LiveState[] {
+    const out: LiveState[] = [];
+    for (const t of this.tracked.values()) {
+      if (t.capture && t.agentDir) out.push({ agentDir: t.agentDir, n: t.capture.n, live: true, running: t.running > 0 });
+    }
+    return out;
+  }
+
+  /** The capture of a terminal once its file exists (tests and commands). */
+  async captureOf(terminal: vscode.Terminal): Promise<TerminalCapture | undefined> {
+    const t = this.tracked.get(terminal);
+    return t ? (t.capture ?? (await t.creating)) : undefined;
+  }
+
+  private enabled(): boolean {
+    return vscode.workspace.isTrusted && this.settings.capture;
+  }
+
+  private readSettings(): Settings {
+    const c = vscode.workspace.getConfiguration('agentContext.terminals');
+    const { patterns, errors } = compileUserPatterns(c.get<string[]>('secretPatterns', []));
+    if (errors.length > 0) {
+      for (const e of errors) this.log.warn(e);
+      void vscode.window.showWarningMessage(`Agent Context: ${errors.length} secret pattern(s) in settings were ignored: ${errors[0]}`);
+    }
+    const mb = c.get<number>('maxFileMB', 10);
+    return {
+      capture: c.get<boolean>('capture', true),
+      exclude: c.get<string[]>('exclude', []),
+      maxFileBytes: Math.max(0.1, Number.isFinite(mb) ? mb : 10) * 1024 * 1024,
+      patterns,
+    };
+  }
+
+  private configChanged(): void {
+    const was = this.settings.capture;
+    this.settings = this.readSettings();
+    for (const t of this.tracked.values()) t.capture?.setUserPatterns(this.settings.patterns);
+    if (was && !this.settings.capture) for (const t of [...this.tracked.keys()]) void this.finish(t, 'capture turned off in settings');
+    else if (!was && this.settings.capture) this.attachAll();
+  }
+
+  private attachAll(): void {
+    if (!this.enabled()) return;
+    for (const t of vscode.window.terminals) this.track(t);
+  }
+
+  private excluded(t: vscode.Terminal): boolean {
+    // Extension terminals (a Pseudoterminal) never have shell integration: their owner logs them.
+    if ('pty' in t.creationOptions) return true;
+    return this.settings.exclude.some((name) => name === t.name);
+  }
+
+  private track(terminal: vscode.Terminal): Tracked | undefined {
+    if (!this.enabled() || this.excluded(terminal)) return undefined;
+    let t = this.tracked.get(terminal);
+    if (t) return t;
+    t = { terminal, openedAt: new Date(), integrationNoted: false, running: 0 };
+    this.tracked.set(terminal, t);
+    if (terminal.shellIntegration) void this.ensureCapture(t);
+    else {
+      const tt = t;
+      t.waitTimer = setTimeout(() => void this.ensureCapture(tt), INTEGRATION_WAIT_MS);
+    }
+    return t;
+  }
+
+  private integrationActive(terminal: vscode.Terminal): void {
+    const t = this.track(terminal);
+    if (!t) return;
+    if (t.capture && !t.integrationNoted) {
+      // The file was created saying "not active"; record that it came on.
+      t.integrationNoted = true;
+      t.capture.note(`shell integration became active at ${new Date().toISOString()}`);
+    }
+    void this.ensureCapture(t);
+  }
+
+  /** Creates the terminal's N.txt once (in the `.agent/` of the folder it runs in). */
+  private ensureCapture(t: Tracked): Promise<TerminalCapture | undefined> {
+    if (t.capture) return Promise.resolve(t.capture);
+    if (t.creating) return t.creating;
+    if (t.waitTimer) clearTimeout(t.waitTimer);
+    t.creating = this.create(t).then(
+      (cap) => {
+        t.capture = cap;
+        if (cap && t.terminal.shellIntegration) t.integrationNoted = true;
+        this.emitter.fire();
+        return cap;
+      },
+      (e: unknown) => {
+        this.log.error(`Terminal capture for "${t.terminal.name}" could not create its file: ${(e as Error).message}`);
+        return undefined;
+      },
+    );
+    return t.creating;
+  }
+
+  private async create(t: Tracked): Promise<TerminalCapture | undefined> {
+    const cwd = this.cwdOf(t.terminal);
+    const root = await this.rootFor(cwd);
+    if (!root || !this.tracked.has(t.terminal)) return undefined;
+    const agentDir = agentDirOf(root);
+    const dir = path.join(agentDir, TERMINALS_DIR);
+    if (!(await this.safeDir(root, dir))) return undefined;
+    t.agentDir = agentDir;
+    const opts = t.terminal.creationOptions as vscode.TerminalOptions;
+    const cap = await openTerminalCapture(
+      dir,
+      {
+        name: t.terminal.name,
+        shell: opts.shellPath ?? vscode.env.shell,
+        cwd,
+        started: t.openedAt,
+        shellIntegration: t.terminal.shellIntegration !== undefined,
+      },
+      { maxFileBytes: this.settings.maxFileBytes, userPatterns: this.settings.patterns, logger: this.log },
+    );
+    this.log.info(`Capturing terminal "${t.terminal.name}" into ${cap.writer.file}`);
+    return cap;
+  }
+
+  private cwdOf(terminal: vscode.Terminal): string | undefined {
+    const si = terminal.shellIntegration?.cwd;
+    if (si?.scheme === 'file') return si.fsPath;
+    const c = (terminal.creationOptions as vscode.TerminalOptions).cwd;
+    if (typeof c === 'string') return c;
+    if (c?.scheme === 'file') return c.fsPath;
+    return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  }
+
+  /** The workspace folder with `.agent/` that contains cwd, else the first folder that has one. */
+  private async rootFor(cwd: string | undefined): Promise<string | undefined> {
+    const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    const owner = cwd ? roots.filter((r) => r === cwd || isInside(r, cwd)).sort((a, b) => b.length - a.length)[0] : undefined;
+    if (owner && (await hasAgentFolder(owner))) return owner;
+    for (const r of roots) if (await hasAgentFolder(r)) return r;
+    return undefined;
+  }
+
+  /** The terminals folder must stay inside the workspace folder (no symlink out of it). */
+  private async safeDir(root: string, dir: string): Promise<boolean> {
+    try {
+      await fs.promises.mkdir(dir, { recursive: true });
+      const [realRoot, realDir] = await Promise.all([fs.promises.realpath(root), fs.promises.realpath(dir)]);
+      if (isInside(realRoot, realDir)) return true;
+      this.log.warn(`Terminal capture is off for ${root}: ${dir} resolves to ${realDir}, outside the workspace folder. Make .agent/terminals a plain folder.`);
+    } catch (e) {
+      this.log.warn(`Terminal capture is off for ${root}: cannot create ${dir}: ${(e as Error).message}`);
+    }
+    return false;
+  }
+
+  private started(e: vscode.TerminalShellExecutionStartEvent): void {
+    if (!this.enabled()) return;
+    const t = this.track(e.terminal);
+    if (!t) return;
+    // read() only yields data written after its first call: call it now, consume it later.
+    const stream = e.execution.read();
+    const startedAt = new Date();
+    let resolveEnd!: (code: number | undefined) => void;
+    const ended = new Promise<number | undefined>((r) => (resolveEnd = r));
+    let endedAt: Date | undefined;
+    this.ends.set(e.execution, (code) => {
+      endedAt = new Date();
+      resolveEnd(code);
+    });
+    t.running++;
+    void (async () => {
+      let cmd: CommandCapture | undefined;
+      try {
+        const cap = await this.ensureCapture(t);
+        if (cap) {
+          cmd = cap.beginCommand({ commandLine: e.execution.commandLine.value, cwd: e.execution.cwd?.fsPath ?? this.cwdOf(e.terminal), started: startedAt });
+          this.emitter.fire();
+        }
+        for await (const data of stream) cmd?.write(data);
+        const code = await Promise.race([ended, new Promise<undefined>((r) => setTimeout(() => r(undefined), END_WAIT_MS))]);
+        cmd?.end(code, endedAt ?? new Date());
+      } catch (err) {
+        this.log.error(`Terminal capture of "${e.execution.commandLine.value}" failed: ${(err as Error).message}`);
+        cmd?.end(undefined);
+      } finally {
+        t.running--;
+        this.ends.delete(e.execution);
+        this.emitter.fire();
+      }
+    })();
+  }
+
+  /** Closing a terminal (or turning capture off) finalises its file. */
+  private async finish(terminal: vscode.Terminal, why: string): Promise<void> {
+    const t = this.tracked.get(terminal);
+    if (!t) return;
+    this.tracked.delete(terminal);
+    if (t.waitTimer) clearTimeout(t.waitTimer);
+    const cap = t.capture ?? (await t.creating);
+    if (cap) {
+      if (why !== 'terminal closed') cap.note(why);
+      await cap.close();
+      this.log.info(`Terminal "${terminal.name}" capture finalised (${why}): ${cap.writer.file}`);
+    }
+    this.emitter.fire();
+  }
+
+  dispose(): void {
+    for (const s of this.subs) s.dispose();
+    for (const t of [...this.tracked.keys()]) void this.finish(t, 'window closing');
+    this.emitter.dispose();
+  }
+}
