@@ -11,6 +11,8 @@ import {
 /** The walkthrough's full id, as `workbench.action.openWalkthrough` takes it. */
 export const WALKTHROUGH_ID = 'agent-context.agent-context#agentContext.getStarted';
 
+const EXISTING_DELAY_MS = 10_000;
+
 /**
  * Sets the context keys the walkthrough's `onContext:` completion events wait for, when the file
  * that proves a step was done appears (a terminal capture, a tool ledger line, a pin, a note).
@@ -47,14 +49,23 @@ export function registerWalkthrough(context: vscode.ExtensionContext, log: vscod
       }
       watchers.set(signal.key, ds);
     }
-    // What is already there counts: a user who captured terminals before opening the walkthrough.
+  };
+
+  // What is already there counts too (a user who captured terminals before opening the walkthrough),
+  // but not at once: VS Code registers an extension's walkthrough asynchronously (up to ~5 s after
+  // start-up, waiting on its experiment service), and a completion context key that is already true
+  // at registration is recorded without checking the step, and never checks it later in the session.
+  const detectExisting = () => {
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       if (folder.uri.scheme === 'file') for (const key of detectWalkthroughSignals(folder.uri.fsPath)) complete(key);
     }
   };
 
   context.subscriptions.push(
-    vscode.workspace.onDidChangeWorkspaceFolders(watchFolders),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => {
+      watchFolders();
+      detectExisting();
+    }),
     { dispose: () => { for (const ds of watchers.values()) for (const d of ds) d.dispose(); } },
     vscode.commands.registerCommand('agentContext.openWalkthrough', () =>
       vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false),
@@ -62,4 +73,6 @@ export function registerWalkthrough(context: vscode.ExtensionContext, log: vscod
   );
   // Off the activation path.
   setTimeout(watchFolders, 0);
+  const timer = setTimeout(detectExisting, EXISTING_DELAY_MS);
+  context.subscriptions.push({ dispose: () => clearTimeout(timer) });
 }

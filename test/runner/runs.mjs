@@ -25,7 +25,11 @@ const MAIN = fs.existsSync(path.join(fixtures, 'workspace')) ? 'workspace' : 'ha
 
 /** @type {Run[]} */
 export const runs = [
-  { name: 'dev', workspace: MAIN, include: ['*'], exclude: ['vsix*', 'restricted*'], trust: true, extension: 'dev' },
+  { name: 'dev', workspace: MAIN, include: ['*'], exclude: ['vsix*', 'restricted*', 'walkthrough*', 'multiroot*'], trust: true, extension: 'dev' },
+  // Multi-root: three folders, two with .agent/ (foundation's multiroot suite).
+  { name: 'multiroot', workspace: 'multiroot/multi.code-workspace', include: ['multiroot*'], trust: true, extension: 'dev' },
+  // The walkthrough's steps must start unchecked: a fresh editor on the minimal fixture (only .agent/).
+  { name: 'walkthrough', workspace: 'harness', include: ['walkthrough*'], trust: true, extension: 'dev' },
   { name: 'vsix', workspace: MAIN, include: ['vsix*'], trust: true, extension: 'vsix' },
   { name: 'restricted', workspace: MAIN, include: ['restricted*'], trust: false, extension: 'dev' },
 ];
