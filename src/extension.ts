@@ -7,6 +7,7 @@ import { registerNotes } from './commands/notes';
 import { registerWalkthrough } from './commands/walkthrough';
 import { registerTools } from './tools/registerTools';
 import { registerTerminalCapture } from './terminal/registerTerminals';
+import { registerWorkspaceMemory } from './commands/workspaceMemory';
 
 /** Entry point: one registration per feature, every disposable into context.subscriptions. */
 export function activate(context: vscode.ExtensionContext): AgentContextApi {
@@ -19,6 +20,7 @@ export function activate(context: vscode.ExtensionContext): AgentContextApi {
   registerWalkthrough(context, log);
   registerTools(context, log);
   registerTerminalCapture(context, log);
+  registerWorkspaceMemory(context, log);
   log.info('Agent Context activated');
   return agentContextApi;
 }

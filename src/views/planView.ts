@@ -7,6 +7,7 @@ import { findPlanFiles } from '../core/plan/planFiles';
 import { FileError } from '../core/result';
 import { registerTreeForTests } from '../api';
 import { AgentFolder, AgentFolders, folderLabel, touches } from './agentFolders';
+import { planExtraChildren, planExtraItem, planExtraNodes, type PlanExtraNode } from './planExtras';
 
 /** Tree nodes of the Plan view. */
 export type PlanNode =
@@ -14,7 +15,9 @@ export type PlanNode =
   | { kind: 'plan'; folder: AgentFolder; file: string; plan: Plan; version: PlanFileVersion; showFile: boolean }
   | { kind: 'step'; folder: AgentFolder; file: string; step: PlanStep; version: PlanFileVersion }
   | { kind: 'error'; folder: AgentFolder; error: FileError; absFile: string }
-  | { kind: 'empty'; folder: AgentFolder };
+  | { kind: 'empty'; folder: AgentFolder }
+  /** Recent progress and the feature list (src/views/planExtras.ts). */
+  | { kind: 'extra'; node: PlanExtraNode };
 
 const STATUS_ICON: Record<StepStatus, [string, string | undefined]> = {
   pending: ['circle-large-outline', undefined],
@@ -54,10 +57,16 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
     }
     if (node.kind === 'folder') return this.plansOf(node.folder);
     if (node.kind === 'plan') return node.plan.steps.map((step) => ({ kind: 'step', folder: node.folder, file: node.file, step, version: node.version }));
+    if (node.kind === 'extra') return planExtraChildren(node.node).map((n) => ({ kind: 'extra', node: n }));
     return [];
   }
 
   private async plansOf(folder: AgentFolder): Promise<PlanNode[]> {
+    const extras = (await planExtraNodes(folder.agentDir)).map((node): PlanNode => ({ kind: 'extra', node }));
+    return [...(await this.planFilesOf(folder)), ...extras];
+  }
+
+  private async planFilesOf(folder: AgentFolder): Promise<PlanNode[]> {
     const files = await findPlanFiles(folder.agentDir);
     if (files.length === 0) return [{ kind: 'empty', folder }];
     const out: PlanNode[] = [];
@@ -79,6 +88,8 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
 
   getTreeItem(node: PlanNode): vscode.TreeItem {
     switch (node.kind) {
+      case 'extra':
+        return planExtraItem(node.node);
       case 'folder': {
         const item = new vscode.TreeItem(folderLabel(node.folder), vscode.TreeItemCollapsibleState.Expanded);
         item.id = `folder:${node.folder.root}`;

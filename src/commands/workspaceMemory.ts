@@ -1,0 +1,107 @@
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import { composeBriefing } from '../core/briefing';
+import { gatherBriefing } from '../core/briefingSources';
+import { acceptFeatures, checkFeatures } from '../core/features';
+import { archiveText } from '../core/history';
+import { formatFileError } from '../core/result';
+import { registerTreeForTests } from '../api';
+import { registerMemoryView } from '../views/memoryView';
+import { registerAgentsView } from '../views/agentsView';
+import { agentRoots, type AgentRoot } from '../views/agentFolderTree';
+
+async function pickRoot(purpose: string): Promise<AgentRoot | undefined> {
+  const roots = await agentRoots();
+  if (roots.length === 0) {
+    void vscode.window.showErrorMessage(`Agent Context: no workspace folder has a .agent folder, so there is nothing to ${purpose}. Run "Agent Context: Initialize .agent Folder" first.`);
+    return undefined;
+  }
+  if (roots.length === 1) return roots[0];
+  const pick = await vscode.window.showQuickPick(roots.map((r) => ({ label: r.name, description: r.root, root: r })), { title: `Agent Context: which folder's .agent to ${purpose}?` });
+  return pick?.root;
+}
+
+/** The briefing of the first `.agent/` folder (the one tools use), or of a chosen one; returns its text. */
+async function showBriefing(): Promise<string | undefined> {
+  const roots = await agentRoots();
+  const root = roots[0] ?? (await pickRoot('brief'));
+  if (!root) return undefined;
+  const prefix = roots.length > 1 && root !== roots[0] ? `${root.name}/` : '';
+  const { text, tokens } = composeBriefing(await gatherBriefing(root.agentDir, { prefix }));
+  const doc = await vscode.workspace.openTextDocument({ content: `${text}\n\n<!-- ${tokens} tokens; the same text agentContext_briefing returns -->\n`, language: 'markdown' });
+  await vscode.window.showTextDocument(doc, { preview: true });
+  return text;
+}
+
+/** Archives the given text, else the active editor's selection or whole document, as history/session-<ULID>.md. */
+async function archiveCommand(log: vscode.LogOutputChannel, given?: unknown): Promise<string | undefined> {
+  let text = typeof given === 'string' ? given : undefined;
+  let title: string | undefined;
+  const editor = vscode.window.activeTextEditor;
+  if (text === undefined && editor) {
+    text = editor.selection.isEmpty ? editor.document.getText() : editor.document.getText(editor.selection);
+    title = path.basename(editor.document.fileName);
+  }
+  if (!text) {
+    void vscode.window.showInformationMessage('Agent Context: open or select the text to archive (a chat transcript pasted into an editor works), then run "Archive Text to History" again.');
+    return undefined;
+  }
+  const root = await pickRoot('archive into');
+  if (!root) return undefined;
+  const r = await archiveText(root.agentDir, text, { title, source: 'command' });
+  if (!r.ok) {
+    void vscode.window.showErrorMessage(`Agent Context: could not archive: ${formatFileError(r.error)}`);
+    return undefined;
+  }
+  log.info(`archived ${r.value.bytes} bytes to ${r.value.path}`);
+  void vscode.window.showInformationMessage(`Archived to ${r.value.path} (append-only).`, 'Open').then((o) => {
+    if (o) void vscode.window.showTextDocument(vscode.Uri.file(path.join(root.root, r.value.path)));
+  });
+  return r.value.path;
+}
+
+/** Shows how features.json differs from the accepted version and, after the user confirms, accepts it. */
+async function acceptCommand(log: vscode.LogOutputChannel, onDone: () => void): Promise<boolean> {
+  const root = await pickRoot('accept the feature list of');
+  if (!root) return false;
+  const st = await checkFeatures(root.agentDir);
+  if (!st.ok) {
+    void vscode.window.showErrorMessage(`Agent Context: ${formatFileError(st.error)} — fix the file first.`);
+    return false;
+  }
+  if (!st.value || !st.value.tampered) {
+    void vscode.window.showInformationMessage(st.value ? `${st.value.path} matches its accepted version; nothing to accept.` : 'There is no .agent/features.json.');
+    return false;
+  }
+  const lines = st.value.diffText.split('\n');
+  const shown = lines.slice(0, 15).join('\n') + (lines.length > 15 ? `\n… and ${lines.length - 15} more` : '');
+  const pick = await vscode.window.showWarningMessage(
+    `Accept the changed feature list?`,
+    { modal: true, detail: `${st.value.path} differs from the last accepted version:\n\n${shown}\n\nAccepting makes this the list tools work from.` },
+    'Accept',
+  );
+  if (pick !== 'Accept') return false;
+  const r = await acceptFeatures(root.agentDir, { by: 'user' });
+  if (!r.ok) {
+    void vscode.window.showErrorMessage(`Agent Context: ${formatFileError(r.error)}`);
+    return false;
+  }
+  log.info(`feature list accepted (${r.value.total} features) in ${root.agentDir}`);
+  onDone();
+  return true;
+}
+
+/** Memory and Agents views, and the briefing / archive-to-history / accept-feature-list commands. */
+export function registerWorkspaceMemory(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
+  const memory = registerMemoryView(context, log);
+  const agents = registerAgentsView(context);
+  context.subscriptions.push(
+    registerTreeForTests('agentContext.memory', memory),
+    registerTreeForTests('agentContext.agents', agents),
+    vscode.commands.registerCommand('agentContext.briefing', () => showBriefing()),
+    vscode.commands.registerCommand('agentContext.archiveToHistory', (text?: unknown) => archiveCommand(log, text)),
+    vscode.commands.registerCommand('agentContext.acceptFeatures', () =>
+      acceptCommand(log, () => void vscode.commands.executeCommand('agentContext.plan.refresh')),
+    ),
+  );
+}

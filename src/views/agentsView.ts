@@ -1,0 +1,124 @@
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import { listAgents, readFindings, type AgentSummary, type Finding } from '../core/agents';
+import { AgentFolderTree, agentRoots, openAtLine, type AgentRoot } from './agentFolderTree';
+
+type Node =
+  | { kind: 'folder'; root: AgentRoot }
+  | { kind: 'agent'; root: AgentRoot; agent: AgentSummary }
+  | { kind: 'findings'; root: AgentRoot; agent: AgentSummary }
+  | { kind: 'finding'; root: AgentRoot; agent: AgentSummary; finding: Finding }
+  | { kind: 'file'; root: AgentRoot; agent: AgentSummary; rel: string }
+  | { kind: 'empty'; message: string };
+
+const STATUS_ICON: Record<string, [string, string?]> = {
+  idle: ['circle-outline'],
+  working: ['sync', 'charts.blue'],
+  blocked: ['debug-pause', 'charts.yellow'],
+  done: ['pass', 'testing.iconPassed'],
+  failed: ['error', 'testing.iconFailed'],
+};
+
+function clip(s: string, n: number): string {
+  const one = s.replace(/\s+/g, ' ').trim();
+  return one.length > n ? one.slice(0, n - 1) + '…' : one;
+}
+
+/** The Agents view (`agentContext.agents`): each sub-agent with status and progress; findings and files as children. */
+export class AgentsView extends AgentFolderTree<Node> {
+  constructor() {
+    super(['agents/**']);
+  }
+
+  getTreeItem(n: Node): vscode.TreeItem {
+    switch (n.kind) {
+      case 'folder': {
+        const it = new vscode.TreeItem(n.root.name, vscode.TreeItemCollapsibleState.Expanded);
+        it.iconPath = new vscode.ThemeIcon('root-folder');
+        return it;
+      }
+      case 'agent': {
+        const a = n.agent;
+        const it = new vscode.TreeItem(a.id, vscode.TreeItemCollapsibleState.Collapsed);
+        const s = a.status;
+        it.description = s ? `${s.status} · ${Math.round(s.progress * 100)}%` : a.statusError ? 'status unreadable' : 'no status';
+        const [icon, color] = STATUS_ICON[s?.status ?? ''] ?? ['person'];
+        it.iconPath = a.statusError ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')) : new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
+        const md = new vscode.MarkdownString(`**${a.id}** — ${a.folder}/\n\n`);
+        if (s) md.appendMarkdown(`${s.status}, ${Math.round(s.progress * 100)}%${s.updated ? `, updated ${s.updated}` : ''}\n\n${s.details ? clip(s.details, 400) : ''}`);
+        if (a.statusError) md.appendMarkdown(`status.json: ${a.statusError}`);
+        it.tooltip = md;
+        it.contextValue = 'agent';
+        it.id = `agent:${n.root.agentDir}:${a.id}`;
+        return it;
+      }
+      case 'findings': {
+        const it = new vscode.TreeItem('Findings', n.agent.findings ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+        it.description = `${n.agent.findings}`;
+        it.iconPath = new vscode.ThemeIcon('list-unordered');
+        it.resourceUri = vscode.Uri.file(path.join(n.root.root, n.agent.folder, 'findings.md'));
+        it.command = openAtLine(it.resourceUri.fsPath, 1);
+        it.contextValue = 'agentFindings';
+        return it;
+      }
+      case 'finding': {
+        const f = n.finding;
+        const it = new vscode.TreeItem(clip(f.text.split('\n')[0] || '(empty)', 80), vscode.TreeItemCollapsibleState.None);
+        it.description = f.time.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+        it.tooltip = new vscode.MarkdownString().appendCodeblock(clip(f.text, 1500), 'markdown');
+        it.iconPath = new vscode.ThemeIcon('note');
+        it.command = openAtLine(path.join(n.root.root, n.agent.folder, 'findings.md'), f.line);
+        return it;
+      }
+      case 'file': {
+        const abs = path.join(n.root.root, n.agent.folder, n.rel);
+        const it = new vscode.TreeItem(vscode.Uri.file(abs), vscode.TreeItemCollapsibleState.None);
+        it.label = n.rel;
+        it.command = openAtLine(abs, 1);
+        it.contextValue = 'agentFile';
+        return it;
+      }
+      case 'empty':
+        return new vscode.TreeItem(n.message, vscode.TreeItemCollapsibleState.None);
+    }
+  }
+
+  async getChildren(n?: Node): Promise<Node[]> {
+    if (!n) {
+      const roots = await agentRoots();
+      if (roots.length === 0) return [];
+      if (roots.length > 1) return roots.map((root) => ({ kind: 'folder', root }));
+      return this.folderChildren(roots[0]);
+    }
+    switch (n.kind) {
+      case 'folder':
+        return this.folderChildren(n.root);
+      case 'agent':
+        return [{ kind: 'findings', root: n.root, agent: n.agent }, ...n.agent.files.map((rel): Node => ({ kind: 'file', root: n.root, agent: n.agent, rel }))];
+      case 'findings': {
+        const r = await readFindings(n.root.agentDir, n.agent.id);
+        // Newest first: that is what a user checks.
+        return r.ok ? [...r.value.findings].reverse().slice(0, 200).map((finding): Node => ({ kind: 'finding', root: n.root, agent: n.agent, finding })) : [];
+      }
+      default:
+        return [];
+    }
+  }
+
+  private async folderChildren(root: AgentRoot): Promise<Node[]> {
+    const agents = await listAgents(root.agentDir);
+    if (agents.length === 0) return [{ kind: 'empty', message: 'No sub-agents yet (.agent/agents/<id>/)' }];
+    return agents.map((agent) => ({ kind: 'agent', root, agent }));
+  }
+}
+
+/** Registers the Agents view. */
+export function registerAgentsView(context: vscode.ExtensionContext): AgentsView {
+  const view = new AgentsView();
+  context.subscriptions.push(
+    view,
+    vscode.window.createTreeView('agentContext.agents', { treeDataProvider: view }),
+    vscode.commands.registerCommand('agentContext.agents.refresh', () => view.refresh()),
+  );
+  return view;
+}
