@@ -259,8 +259,10 @@ export function issueGrepCommand(grepPath: string, range?: { start: number; end:
 /** Renders a scan and its metadata as a reference of at most `meta.maxBytes` (2,048) UTF-8 bytes. */
 export function formatReference(scan: OutputScan, meta: ReferenceMeta): string {
   const max = meta.maxBytes ?? REFERENCE_MAX_BYTES;
+  // The scanned range as it turned out (a running command's range has no known end yet).
+  const range = meta.range ? { start: meta.range.start, end: meta.range.start + Math.max(scan.lines, 1) - 1 } : undefined;
   const head: string[] = [];
-  head.push(`${meta.title ?? 'Saved'}: ${meta.path}${meta.range ? ` lines ${meta.range.start}–${meta.range.end}` : ''}`);
+  head.push(`${meta.title ?? 'Saved'}: ${meta.path}${range ? ` lines ${range.start}–${range.end}` : ''}`);
   if (meta.command !== undefined) {
     const parts = [`Command: ${cutToBytes(meta.command, 300)}${meta.cwd ? ` (cwd: ${meta.cwd})` : ''}`];
     if (meta.timedOut) parts.push('TIMED OUT (process group killed)');
@@ -277,14 +279,14 @@ export function formatReference(scan: OutputScan, meta: ReferenceMeta): string {
 
   const grepPath = meta.grepPath ?? meta.path;
   const firstIssue = scan.issues[0]?.n;
-  const lastLine = (meta.range?.start ?? 1) + scan.lines - 1;
+  const lastLine = (range?.start ?? 1) + scan.lines - 1;
   let next: string;
   if (scan.lines === 0) next = 'Next: the output is empty.';
   else if (firstIssue !== undefined) {
-    const a = Math.max(meta.range?.start ?? 1, firstIssue - 5);
+    const a = Math.max(range?.start ?? 1, firstIssue - 5);
     next = `Next: read lines ${a}–${Math.min(lastLine, a + 39)} of ${meta.path}`;
   } else {
-    const a = Math.max(meta.range?.start ?? 1, lastLine - 39);
+    const a = Math.max(range?.start ?? 1, lastLine - 39);
     next = `Next: read lines ${a}–${lastLine} of ${meta.path}`;
   }
 
@@ -302,7 +304,7 @@ export function formatReference(scan: OutputScan, meta: ReferenceMeta): string {
       const partial = issues.length < scan.issueCount;
       out.push(`Errors/warnings (${scan.issueCount} line${scan.issueCount === 1 ? '' : 's'}${partial ? `; ${issues.length} shown` : ''}):`);
       out.push(...issues.map((l) => displayLine(l, width)));
-      if (partial) out.push(`All ${scan.issueCount}: ${issueGrepCommand(grepPath, meta.range)}`);
+      if (partial) out.push(`All ${scan.issueCount}: ${issueGrepCommand(grepPath, range)}`);
     } else if (scan.lines > 0) out.push('No error or warning lines.');
     if (last.length) out.push('Last lines:', ...last.map((l) => displayLine(l, width)));
     out.push(next);

@@ -1,6 +1,85 @@
-import { toolError, type ToolContext, type ToolOutcome } from './toolContext';
+import * as path from 'node:path';
+import { buildReference, cutToBytes, formatDuration } from '../reference';
+import { formatFileError } from '../result';
+import { listTerminals, readTerminalIndex, type TerminalCommand } from '../terminal/terminalIndex';
+import { defaultFolder, displayPath } from '../workspacePaths';
+import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 
-/** agentContext_terminal: wired to the terminal index once terminal capture lands (src/core/terminal/terminalIndex.ts). */
-export async function terminalTool(_input: Record<string, unknown>, _ctx: ToolContext): Promise<ToolOutcome> {
-  return toolError('terminal capture is not available in this build yet; use agentContext_grep on .agent/terminals/ instead');
+const RECENT = 3;
+
+function status(c: TerminalCommand): string {
+  if (c.status === 'running') return 'running';
+  return c.exitCode === null ? 'exit ?' : `exit ${c.exitCode}`;
+}
+
+function lines(c: TerminalCommand): string {
+  if (c.lastLine === null) return `lines ${c.firstLine}–`;
+  if (c.lastLine < c.firstLine) return 'no output';
+  return `lines ${c.firstLine}–${c.lastLine}`;
+}
+
+/** agentContext_terminal: lists captured terminals, or references one command's exact line range. */
+export async function terminalTool(input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
+  const folder = defaultFolder(ctx.folders);
+  if (!folder) return toolError('no workspace folder is open');
+  const agentDir = path.join(folder.path, '.agent');
+  const show = (relToAgent: string): string => displayPath(ctx.folders, folder, path.join(agentDir, relToAgent));
+  const untrusted = ctx.trusted ? '' : 'Terminal capture is off: this workspace is not trusted (trust it to capture new output).\n';
+  const list = await listTerminals(agentDir);
+  if (!list.ok) return toolError(formatFileError(list.error));
+  if (input.terminal === undefined) {
+    if (list.value.length === 0) return { text: `${untrusted}No captured terminals in .agent/terminals/ yet.` };
+    const out: string[] = [];
+    for (const t of list.value) {
+      const idx = await readTerminalIndex(agentDir, t.n);
+      const cmds = idx.ok ? idx.value.commands : [];
+      out.push(`Terminal ${t.n} "${t.name}" (${show(t.file)}, ${t.sizeBytes.toLocaleString('en-US')} bytes${t.closed ? ', closed' : ''}${t.shellIntegration ? '' : ', no shell integration: commands not indexed'}): ${cmds.length} command${cmds.length === 1 ? '' : 's'}`);
+      for (const c of cmds.slice(-RECENT)) out.push(`  #${c.command} ${status(c)} · ${cutToBytes(c.commandLine, 120)} · ${lines(c)}`);
+    }
+    out.push('Details of one: terminal N with command last, lastFailed or #.');
+    return { text: cutToBytes(untrusted + out.join('\n'), INLINE_MAX_BYTES - 200) };
+  }
+  const n = input.terminal as number;
+  const t = list.value.find((x) => x.n === n);
+  if (!t) return toolError(`no captured terminal ${n}; captured: ${list.value.map((x) => x.n).join(', ') || 'none'}`);
+  const idx = await readTerminalIndex(agentDir, n);
+  if (!idx.ok) return toolError(formatFileError(idx.error));
+  const cmds = idx.value.commands;
+  if (cmds.length === 0) return toolError(`terminal ${n} has no indexed commands (shell integration off?); grep ${show(t.file)} instead`);
+  const which = String(input.command ?? 'last').trim().replace(/^#/, '');
+  let c: TerminalCommand | undefined;
+  if (which === 'last') c = cmds[cmds.length - 1];
+  else if (which === 'lastFailed') {
+    c = [...cmds].reverse().find((x) => x.status === 'done' && x.exitCode !== null && x.exitCode !== 0);
+    if (!c) return { text: `No failed command in terminal ${n} (${cmds.length} commands; last: #${cmds[cmds.length - 1].command} ${status(cmds[cmds.length - 1])}).` };
+  } else if (/^\d+$/.test(which)) c = cmds.find((x) => x.command === Number(which));
+  else return toolError(`command must be last, lastFailed or a command number, not "${input.command}"`);
+  if (!c) return toolError(`terminal ${n} has no command ${which}; it has ${cmds[0].command}–${cmds[cmds.length - 1].command}`);
+  // After a rotation the output is split; the reference covers the newest part and names the others.
+  const part = c.parts[c.parts.length - 1] ?? { file: c.file, firstLine: c.firstLine, lastLine: c.lastLine };
+  const others = c.parts.slice(0, -1).map((p) => `${show(p.file)} lines ${p.firstLine}–${p.lastLine ?? 'end'}`);
+  const abs = path.join(agentDir, part.file);
+  const end = part.lastLine ?? Number.MAX_SAFE_INTEGER;
+  const rel = path.relative(folder.path, abs).split(path.sep).join('/');
+  const meta = {
+    title: `Terminal ${n} command #${c.command}`,
+    path: show(part.file),
+    grepPath: rel,
+    command: c.commandLine,
+    cwd: c.cwd ?? undefined,
+    exitCode: c.status === 'running' ? undefined : c.exitCode,
+    durationMs: c.durationMs ?? undefined,
+    masked: c.secretsMasked,
+    note: [c.status === 'running' ? `Still running (started ${c.started}).` : c.durationMs === null ? '' : '', others.length ? `Earlier output: ${others.join(', ')}.` : ''].filter(Boolean).join(' ') || undefined,
+    maxBytes: ctx.config.referenceMaxBytes,
+  };
+  if (part.lastLine !== null && part.lastLine < part.firstLine) {
+    return { text: `Terminal ${n} command #${c.command}: ${c.commandLine}\n${status(c)}${c.durationMs !== null ? ` · ${formatDuration(c.durationMs)}` : ''} · no output (${show(part.file)} line ${c.headerLine}).` };
+  }
+  try {
+    const text = await buildReference(abs, { ...meta, range: { start: part.firstLine, end } }, ctx.signal);
+    return { text: untrusted + text };
+  } catch (e) {
+    return toolError(`${show(part.file)}: cannot read: ${(e as Error).message}`);
+  }
 }
