@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { hasAgentFolder, initializeAgentFolder, InitializeOutcome, LAYOUT } from '../core/agentLayout';
 import { formatFileError } from '../core/result';
+import { offerAgentInstructions } from './addInstructions';
 
 async function pickFolder(arg: unknown): Promise<vscode.WorkspaceFolder | undefined> {
   const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
@@ -44,6 +45,7 @@ export function registerInitializeCommand(context: vscode.ExtensionContext, log:
       void vscode.window.showInformationMessage(what);
       const plan = path.join(r.value.agentDir, LAYOUT.plan);
       if (r.value.created.includes(plan)) await vscode.window.showTextDocument(vscode.Uri.file(plan), { preview: true });
+      offerAgentInstructions(context, folder.uri, log); // once per workspace, non-modal
       return r.value;
     }),
   );

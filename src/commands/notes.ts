@@ -28,39 +28,62 @@ function asUri(v: unknown): vscode.Uri | undefined {
 }
 
 /**
- * Reads a tree element from the Plan, Scratch or Terminals view (or any object with a file) into a
- * target. Views' element shapes differ, so this looks for the fields they carry rather than a class.
+ * Reads a tree element of the Plan, Scratch or Terminals view (their node shapes: planView.ts
+ * `{ kind: 'step' }`, scratchView.ts `{ kind: 'file' }`, terminalsView.ts `{ kind: 'command' | 'terminal' }`),
+ * or a Uri, into a note target.
  */
 export function targetFromElement(el: unknown): UiTarget | undefined {
   if (el instanceof vscode.Uri) return { uri: el };
   if (!el || typeof el !== 'object') return undefined;
   const o = el as Record<string, unknown>;
-  // Terminal command node: terminal N, command index, its file and line range.
-  const cmd = (o.command && typeof o.command === 'object' ? o.command : o.entry && typeof o.entry === 'object' ? o.entry : undefined) as
-    | Record<string, unknown>
-    | undefined;
-  const terminal = num(o.terminal) ?? num(o.n) ?? num(o.terminalN) ?? num((o.terminal as Record<string, unknown> | undefined)?.n);
-  const uri = asUri(o.resourceUri) ?? asUri(o.uri) ?? asUri(o.file) ?? asUri(o.path) ?? asUri(o.fsPath) ?? asUri(cmd?.uri) ?? asUri(cmd?.fileUri);
-  if (!uri) return undefined;
-  const t: UiTarget = { uri };
-  const index = num(cmd?.index) ?? num(o.commandIndex) ?? num(o.index);
-  if (terminal !== undefined && index !== undefined) {
-    t.terminal = terminal;
-    t.command = index;
-    t.label = `command ${index} of terminal ${terminal}${typeof cmd?.commandLine === 'string' ? ` (${cmd.commandLine})` : ''}`;
+  const obj = (v: unknown) => (v && typeof v === 'object' ? (v as Record<string, unknown>) : undefined);
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  switch (o.kind) {
+    case 'command': {
+      // Terminals view: a command of terminal N; its block spans headerLine..lastLine of cmd.file.
+      const cmd = obj(o.cmd);
+      const info = obj(o.info);
+      const agentDir = str(o.agentDir);
+      const n = num(info?.n);
+      const index = num(cmd?.command);
+      const file = str(cmd?.file);
+      if (!cmd || !agentDir || n === undefined || index === undefined || !file) return undefined;
+      const start = num(cmd.headerLine) ?? num(cmd.firstLine) ?? 1;
+      const end = num(cmd.lastLine) ?? start;
+      return {
+        uri: vscode.Uri.file(path.join(agentDir, file)),
+        terminal: n,
+        command: index,
+        startLine: start,
+        endLine: Math.max(start, end),
+        label: `command ${index} of terminal ${n} (${str(cmd.commandLine) ?? ''})`,
+      };
+    }
+    case 'terminal': {
+      const info = obj(o.info);
+      const agentDir = str(o.agentDir);
+      const file = str(info?.file);
+      if (!agentDir || !file) return undefined;
+      return { uri: vscode.Uri.file(path.join(agentDir, file)), label: `terminal ${String(info?.n)}` };
+    }
+    case 'step': {
+      // Plan view: the note follows the step id; the line is where the step is now.
+      const step = obj(o.step);
+      const file = str(o.file);
+      if (!step || !file || (typeof step.id !== 'string' && typeof step.id !== 'number')) return undefined;
+      const line = num(step.line);
+      return { uri: vscode.Uri.file(file), step: String(step.id), ...(line ? { startLine: line, endLine: line } : {}), label: `plan step ${String(step.id)}` };
+    }
+    case 'file': {
+      const entry = obj(o.entry);
+      const p = str(entry?.path);
+      return p ? { uri: vscode.Uri.file(p) } : undefined;
+    }
+    default: {
+      const uri = asUri(o.resourceUri) ?? asUri(o.uri);
+      return uri ? { uri } : undefined;
+    }
   }
-  const step = (o.step && typeof o.step === 'object' ? o.step : undefined) as Record<string, unknown> | undefined;
-  if (step && (typeof step.id === 'string' || typeof step.id === 'number')) {
-    t.step = String(step.id);
-    t.label = `plan step ${t.step}`;
-  }
-  const start = num(cmd?.firstLine) ?? num(cmd?.startLine) ?? num(step?.line) ?? num(step?.startLine) ?? num(o.startLine) ?? num(o.line);
-  const end = num(cmd?.lastLine) ?? num(cmd?.endLine) ?? num(step?.endLine) ?? num(o.endLine) ?? start;
-  if (start !== undefined && start >= 1) {
-    t.startLine = start;
-    t.endLine = end !== undefined && end >= start ? end : start;
-  }
-  return t;
 }
 
 function editorTarget(uri?: vscode.Uri): UiTarget | undefined {

@@ -242,15 +242,17 @@ export interface NoteQuery {
   endLine?: number;
   terminal?: number;
   command?: number;
+  step?: string; // a plan step id: its notes match whatever lines the step has moved to
 }
 
-/** Picks the notes that cover a target: same terminal command, or same file with overlapping lines (or no lines on either side). */
+/** Picks the notes that cover a target: same terminal command, same plan step, or same file with overlapping lines (or no lines on either side). */
 export function matchNotes<T extends Note>(notes: T[], q: NoteQuery): T[] {
   const target = normalizeTargetPath(q.path);
   const want = target.ok ? target.value : q.path;
   return notes.filter((n) => {
     if (q.terminal !== undefined && q.command !== undefined && n.terminal === q.terminal && n.command === q.command) return true;
     if (n.path !== want) return false;
+    if (q.step !== undefined && n.step !== undefined) return n.step === q.step;
     if (q.startLine === undefined || n.startLine === undefined) return true;
     const qEnd = q.endLine ?? q.startLine;
     return n.startLine <= qEnd && (n.endLine ?? n.startLine) >= q.startLine;
@@ -258,7 +260,7 @@ export function matchNotes<T extends Note>(notes: T[], q: NoteQuery): T[] {
 }
 
 /** The notes attached to a file or to lines of it (overlapping ranges count), orphaned ones included and marked. */
-export async function notesFor(root: string, targetPath: string, startLine?: number, endLine?: number, extra?: { terminal?: number; command?: number }): Promise<ListedNote[]> {
+export async function notesFor(root: string, targetPath: string, startLine?: number, endLine?: number, extra?: { terminal?: number; command?: number; step?: string }): Promise<ListedNote[]> {
   const { notes } = await listNotes(root);
   return matchNotes(notes, { path: targetPath, startLine, endLine, ...extra });
 }

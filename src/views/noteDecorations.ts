@@ -49,7 +49,7 @@ export class NoteDecorationProvider implements vscode.FileDecorationProvider, vs
   }
 
   /** The notes covering a file (and optionally lines of it or a terminal command), from memory. */
-  notesFor(uri: vscode.Uri, startLine?: number, endLine?: number, extra?: { terminal?: number; command?: number }): ListedNote[] {
+  notesFor(uri: vscode.Uri, startLine?: number, endLine?: number, extra?: { terminal?: number; command?: number; step?: string }): ListedNote[] {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     const notes = folder ? this.byFolder.get(folder.uri.fsPath) : undefined;
     if (!folder || !notes) return [];
@@ -98,9 +98,9 @@ export function registerNoteDecorations(context: vscode.ExtensionContext, log: v
 export function noteTooltip(
   uri: vscode.Uri,
   base?: string | vscode.MarkdownString,
-  range?: { startLine?: number; endLine?: number; terminal?: number; command?: number },
+  range?: { startLine?: number; endLine?: number; terminal?: number; command?: number; step?: string },
 ): vscode.MarkdownString | undefined {
-  const notes = current?.notesFor(uri, range?.startLine, range?.endLine, { terminal: range?.terminal, command: range?.command }) ?? [];
+  const notes = current?.notesFor(uri, range?.startLine, range?.endLine, { terminal: range?.terminal, command: range?.command, step: range?.step }) ?? [];
   if (notes.length === 0) return undefined;
   const head = base === undefined ? '' : typeof base === 'string' ? escapeMarkdown(base) : base.value;
   const md = new vscode.MarkdownString((head ? head + '\n\n---\n\n' : '') + notesTooltipMarkdown(notes));

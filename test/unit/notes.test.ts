@@ -60,6 +60,10 @@ test('notesFor finds notes by overlapping lines, whole-file notes, and terminal 
   assert.deepEqual(texts(await notesFor(root, '.agent/terminals/3.1.txt', 1, 5, { terminal: 3, command: 2 })), ['cmd note']);
   assert.deepEqual(texts(await notesFor(root, '.agent/scratch/findings.md', 1, 1)), ['file note']);
   assert.deepEqual(texts(await notesFor(root, './.agent/scratch/../scratch/findings.md')), ['file note']);
+  // A plan step's note follows the step id, not the lines it had when the note was written.
+  assert.ok((await addNote(root, { path: '.agent/plan.yaml', startLine: 3, endLine: 3, step: 'build', author: 'u', text: 'step note' })).ok);
+  assert.deepEqual(texts(await notesFor(root, '.agent/plan.yaml', 9, 9, { step: 'build' })), ['step note']);
+  assert.deepEqual(texts(await notesFor(root, '.agent/plan.yaml', 3, 3, { step: 'test' })), []);
 });
 
 test('a deleted target, vanished lines or a removed plan step mark the note orphaned, never drop it', async () => {
