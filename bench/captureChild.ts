@@ -1,18 +1,9 @@
 // Row 2's child process: reads a raw terminal stream on stdin and runs it through the capture
 // pipeline (renderer → masker → writer, with the writer's index) into a file, sampling its own
-// RSS. Prints one JSON line: { baselineRss, peakRss, vmHwm, lines, ms, mode }.
-// Usage: node out/bench/captureChild.js <outFile>
+// RSS. Prints one JSON line: { baselineRss, peakRss, vmHwm, afterGcRss, lines, ms, mode }.
+// Usage: node out/bench/captureChild.js <outDir>
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-
-interface Stage {
-  write(chunk: string): string;
-  end(): string;
-}
-interface Sink {
-  write(text: string): Promise<void> | void;
-  close(): Promise<void> | void;
-}
 
 function rss(): number {
   return process.memoryUsage().rss;
@@ -29,35 +20,83 @@ function vmHwm(): number | undefined {
 
 const src = (rel: string): string => path.join(__dirname, '..', 'src', rel);
 
-/** The pipeline's stages, from whatever of the project's modules exist (mode says which). */
-function buildPipeline(outFile: string): { stages: Stage[]; sink: Sink; mode: string[] } {
-  const mode: string[] = [];
-  const stages: Stage[] = [];
+interface Pipeline {
+  write(chunk: string): void;
+  /** Ends the stream; returns the number of output lines the file holds for it. */
+  end(): Promise<number>;
+  mode: string[];
+}
+
+interface CaptureModule {
+  openTerminalCapture(dir: string, header: unknown, opts: unknown): Promise<{
+    writer: { file: string; indexFile: string };
+    beginCommand(start: unknown): { write(data: string): void; end(exitCode: number | undefined): void };
+    close(): Promise<void>;
+  }>;
+}
+
+/** The real pipeline (TerminalCapture: renderer → masker → CaptureWriter with its index). */
+async function capturePipeline(dir: string): Promise<Pipeline> {
+  const m = require(src('core/terminal/terminalCapture.js')) as CaptureModule;
+  // Rotation (default 10 MB) is raised so the whole stream stays in one file for the line check.
+  const cap = await m.openTerminalCapture(dir, { name: 'bench', started: new Date(), shellIntegration: true }, { maxFileBytes: 2 ** 31 });
+  const cmd = cap.beginCommand({ commandLine: 'bench: 200 MB stream', started: new Date() });
+  return {
+    mode: ['TerminalCapture (renderer → masker → CaptureWriter + index)'],
+    write: (c) => cmd.write(c),
+    end: async () => {
+      cmd.end(0);
+      await cap.close();
+      // The index says which lines of the file hold the command's output.
+      const recs = fs.readFileSync(cap.writer.indexFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { status: string; firstLine: number; lastLine: number | null });
+      const done = recs.filter((r) => r.status === 'done').pop();
+      if (!done || done.lastLine === null) throw new Error(`no finished command in ${cap.writer.indexFile}`);
+      const fileLines = countFileLines(cap.writer.file);
+      if (fileLines < done.lastLine) throw new Error(`${cap.writer.file} has ${fileLines} lines, the index says output ends at line ${done.lastLine}`);
+      return done.lastLine - done.firstLine + 1;
+    },
+  };
+}
+
+/** Without TerminalCapture: renderer → masker → plain appends (a partial pipeline). */
+function partialPipeline(dir: string): Pipeline {
   const r = require(src('core/terminal/terminalRenderer.js')) as { TerminalRenderer: new () => { write(s: string): string; end(): string } };
-  const renderer = new r.TerminalRenderer();
-  stages.push({ write: (c) => renderer.write(c), end: () => renderer.end() });
-  mode.push('renderer');
   const s = require(src('core/secrets.js')) as { StreamingMasker: new () => { push(s: string): string; flush(): string } };
+  const renderer = new r.TerminalRenderer();
   const masker = new s.StreamingMasker();
-  stages.push({ write: (c) => masker.push(c), end: () => masker.flush() });
-  mode.push('masker');
-  let sink: Sink;
-  const writerFile = src('core/terminal/captureWriter.js');
-  if (fs.existsSync(writerFile)) {
-    sink = require(path.join(__dirname, 'captureSink.js')).captureSink(writerFile, outFile) as Sink;
-    mode.push('captureWriter+index');
-  } else {
-    const fd = fs.openSync(outFile, 'w');
-    sink = { write: (t) => void fs.writeSync(fd, t), close: () => fs.closeSync(fd) };
-    mode.push('plain file append (captureWriter missing)');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'partial.txt');
+  const fd = fs.openSync(file, 'w');
+  return {
+    mode: ['renderer', 'masker', 'plain file append (terminalCapture missing)'],
+    write: (c) => {
+      const t = masker.push(renderer.write(c));
+      if (t) fs.writeSync(fd, t);
+    },
+    end: async () => {
+      fs.writeSync(fd, masker.push(renderer.end()) + masker.flush());
+      fs.closeSync(fd);
+      return countFileLines(file);
+    },
+  };
+}
+
+function countFileLines(file: string): number {
+  let lines = 0;
+  const fd = fs.openSync(file, 'r');
+  const buf = Buffer.alloc(1 << 20);
+  for (let n; (n = fs.readSync(fd, buf, 0, buf.length, null)) > 0;) {
+    for (let i = buf.indexOf(10); i !== -1 && i < n; i = buf.indexOf(10, i + 1)) lines++;
   }
-  return { stages, sink, mode };
+  fs.closeSync(fd);
+  return lines;
 }
 
 async function main(): Promise<void> {
-  const outFile = process.argv[2];
-  if (!outFile) throw new Error('usage: captureChild <outFile>');
-  const { stages, sink, mode } = buildPipeline(outFile);
+  const dir = process.argv[2];
+  if (!dir) throw new Error('usage: captureChild <outDir>');
+  fs.rmSync(dir, { recursive: true, force: true });
+  const p = fs.existsSync(src('core/terminal/terminalCapture.js')) ? await capturePipeline(dir) : partialPipeline(dir);
   global.gc?.();
   const baselineRss = rss();
   let peakRss = baselineRss;
@@ -67,29 +106,17 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   process.stdin.setEncoding('utf8');
   for await (const chunk of process.stdin) {
-    let text = chunk as string;
-    for (const st of stages) text = st.write(text);
-    if (text) await sink.write(text);
+    p.write(chunk as string);
     peakRss = Math.max(peakRss, rss());
   }
-  // Ending: flush each stage in turn, passing what the earlier ones release through the later ones.
-  for (let i = 0; i < stages.length; i++) {
-    let text = stages[i].end();
-    for (let j = i + 1; j < stages.length; j++) text = stages[j].write(text);
-    if (text) await sink.write(text);
-  }
-  await sink.close();
+  const lines = await p.end();
   clearInterval(timer);
   peakRss = Math.max(peakRss, rss());
   const ms = performance.now() - t0;
-  let lines = 0;
-  const fd = fs.openSync(outFile, 'r');
-  const buf = Buffer.alloc(1 << 20);
-  for (let n; (n = fs.readSync(fd, buf, 0, buf.length, null)) > 0;) {
-    for (let i = buf.indexOf(10); i !== -1 && i < n; i = buf.indexOf(10, i + 1)) lines++;
-  }
-  fs.closeSync(fd);
-  process.stdout.write(JSON.stringify({ baselineRss, peakRss, vmHwm: vmHwm(), lines, ms, mode }) + '\n');
+  // What is still held once garbage is collected: tells retained memory from uncollected garbage.
+  global.gc?.();
+  const afterGcRss = rss();
+  process.stdout.write(JSON.stringify({ baselineRss, peakRss, vmHwm: vmHwm(), afterGcRss, lines, ms, mode: p.mode }) + '\n');
 }
 
 main().catch((e) => {

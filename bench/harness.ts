@@ -41,24 +41,41 @@ export async function measure(fn: () => unknown, runs = RUNS, warmup = WARMUP): 
   return stats(samples);
 }
 
+/** Options of measurePair: an untimed step after every call, and whether `a` gets warm-up calls. */
+export interface PairOptions {
+  runs?: number;
+  warmup?: number;
+  /** Runs untimed after each call of a or b (e.g. undo what the call wrote). */
+  after?: () => unknown;
+  /** false: only b is warmed up (when one call of a takes tens of seconds). Default true. */
+  warmupA?: boolean;
+}
+
 /**
  * Times two functions in the same run, interleaved (a b, b a, a b, ...) so that drift on a shared
  * machine hits both alike. Each gets `warmup` unrecorded calls first.
  */
-export async function measurePair(a: () => unknown, b: () => unknown, runs = RUNS, warmup = WARMUP): Promise<{ a: Stats; b: Stats }> {
+export async function measurePair(a: () => unknown, b: () => unknown, opts: PairOptions = {}): Promise<{ a: Stats; b: Stats }> {
+  const runs = opts.runs ?? RUNS;
+  const warmup = opts.warmup ?? WARMUP;
+  const call = async (f: () => unknown): Promise<number> => {
+    const t = await timeOnce(f);
+    await opts.after?.();
+    return t;
+  };
   for (let i = 0; i < warmup; i++) {
-    await a();
-    await b();
+    if (opts.warmupA !== false) await call(a);
+    await call(b);
   }
   const sa: number[] = [];
   const sb: number[] = [];
   for (let i = 0; i < runs; i++) {
     if (i % 2 === 0) {
-      sa.push(await timeOnce(a));
-      sb.push(await timeOnce(b));
+      sa.push(await call(a));
+      sb.push(await call(b));
     } else {
-      sb.push(await timeOnce(b));
-      sa.push(await timeOnce(a));
+      sb.push(await call(b));
+      sa.push(await call(a));
     }
   }
   return { a: stats(sa), b: stats(sb) };

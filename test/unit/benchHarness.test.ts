@@ -1,0 +1,82 @@
+import { describe, it } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { notBuilt, renderTable, rng, stats } from '../../bench/harness';
+import { corpusDir, loadCorpus } from '../../bench/corpusLoader';
+import { chunked, progressBars, seqOutput } from '../../bench/streams';
+import { identicalPercent, normaliseLines, xtermRender } from '../../bench/xtermOracle';
+
+describe('bench harness', () => {
+  it('reports median, min and max of the samples', () => {
+    assert.deepEqual({ ...stats([5, 1, 3]), samples: [] }, { median: 3, min: 1, max: 5, samples: [] });
+    assert.equal(stats([4, 1, 3, 2]).median, 2.5);
+  });
+
+  it('keeps a row whose feature is missing, saying "not built"', () => {
+    const table = renderTable([notBuilt('9', 'a future feature', '≤ 1 s', 'src/core/future.ts')]);
+    assert.match(table, /\| 9 \| a future feature \|.*\| not built \|/);
+    assert.match(table, /missing: src\/core\/future\.ts/);
+  });
+
+  it('says "missed" plainly when a goal is not met', () => {
+    const table = renderTable([{ id: '1', what: 'x', ours: '1', reference: '2', ratio: '0.5×', goal: '≥ 3×', met: false }]);
+    assert.match(table, /\*\*missed\*\*/);
+  });
+
+  it('generates the same inputs from the same seed', () => {
+    const a = rng(42);
+    const b = rng(42);
+    assert.deepEqual([a(), a(), a()], [b(), b(), b()]);
+    assert.equal(progressBars(10_000, 7), progressBars(10_000, 7));
+  });
+
+  it('never cuts a chunk inside a surrogate pair', () => {
+    const text = 'ab😀'.repeat(1000);
+    for (const c of chunked(text, 7)) assert.ok(!/[\ud800-\udbff]$/.test(c), `chunk ends in a lone high surrogate: ${JSON.stringify(c)}`);
+    assert.equal(chunked(text, 7).join(''), text);
+  });
+});
+
+describe('bench xterm oracle', () => {
+  it('renders a carriage return the way the terminal shows it', async () => {
+    assert.deepEqual(await xtermRender(['a\rb\r\n', 'next\r\n']), ['b', 'next']);
+  });
+
+  it('keeps every line of a stream longer than its scrollback', async () => {
+    const lines = await xtermRender(chunked(seqOutput(200_000)));
+    assert.equal(lines[0], '1');
+    assert.equal(lines.length, Number(lines[lines.length - 1]));
+  });
+
+  it('compares renderings line by line', () => {
+    assert.equal(identicalPercent(normaliseLines('a  \nb\n\n'), ['a', 'b']).percent, 100);
+    const r = identicalPercent(['a', 'x'], ['a', 'b']);
+    assert.equal(r.percent, 50);
+    assert.deepEqual(r.firstDiff, { line: 2, ours: 'x', xterm: 'b' });
+  });
+});
+
+describe('bench corpus', () => {
+  it('has a manifest entry, a file and an error-line list for every recorded output', () => {
+    const dir = corpusDir();
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as { entries: { file: string; errors: string; origin: string }[] };
+    assert.ok(manifest.entries.length >= 15);
+    for (const e of manifest.entries) {
+      assert.ok(fs.existsSync(path.join(dir, e.file)), e.file);
+      assert.ok(fs.existsSync(path.join(dir, e.errors)), e.errors);
+      assert.ok(['recorded', 'hand-written'].includes(e.origin), `${e.file}: origin ${e.origin}`);
+    }
+  });
+
+  it('loads every output with its error lines in range', () => {
+    const corpus = loadCorpus();
+    const big = corpus.filter((e) => e.text.length > 32_000);
+    assert.ok(big.length >= 3, 'several outputs are larger than 8k tokens');
+    for (const e of corpus) {
+      const lines = e.text.split('\n');
+      for (const n of e.errorLines) assert.ok(lines[n - 1] !== undefined && lines[n - 1].trim() !== '', `${e.name}:${n} is a blank or missing line`);
+    }
+    assert.ok(corpus.some((e) => /[\u3040-\u30ff\u4e00-\u9fff]/.test(e.text) && e.errorLines.length > 0), 'a CJK log with marked errors');
+  });
+});
