@@ -4,6 +4,7 @@ import { formatFileError } from '../result';
 import { listTerminals, readTerminalIndex, type TerminalCommand } from '../terminal/terminalIndex';
 import { defaultFolder, displayPath } from '../workspacePaths';
 import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
+import { formatNotesSection, listNotes, matchNotes } from '../notes';
 
 const RECENT = 3;
 
@@ -30,11 +31,16 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
   if (input.terminal === undefined) {
     if (list.value.length === 0) return { text: `${untrusted}No captured terminals in .agent/terminals/ yet.` };
     const out: string[] = [];
+    const { notes } = await listNotes(folder.path); // notes from the user (src/core/notes.ts)
     for (const t of list.value) {
       const idx = await readTerminalIndex(agentDir, t.n);
       const cmds = idx.ok ? idx.value.commands : [];
       out.push(`Terminal ${t.n} "${t.name}" (${show(t.file)}, ${t.sizeBytes.toLocaleString('en-US')} bytes${t.closed ? ', closed' : ''}${t.shellIntegration ? '' : ', no shell integration: commands not indexed'}): ${cmds.length} command${cmds.length === 1 ? '' : 's'}`);
-      for (const c of cmds.slice(-RECENT)) out.push(`  #${c.command} ${status(c)} · ${cutToBytes(c.commandLine, 120)} · ${lines(c)}`);
+      for (const c of cmds.slice(-RECENT)) {
+        const file = path.relative(folder.path, path.join(agentDir, c.file)).split(path.sep).join('/');
+        const noted = matchNotes(notes, { path: file, startLine: c.headerLine, endLine: c.lastLine ?? Number.MAX_SAFE_INTEGER, terminal: t.n, command: c.command }).length;
+        out.push(`  #${c.command} ${status(c)} · ${cutToBytes(c.commandLine, 120)} · ${lines(c)}${noted ? ` · ${noted} note${noted === 1 ? '' : 's'} from the user` : ''}`);
+      }
     }
     out.push('Details of one: terminal N with command last, lastFailed or #.');
     return { text: cutToBytes(untrusted + out.join('\n'), INLINE_MAX_BYTES - 200) };
@@ -61,6 +67,12 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
   const abs = path.join(agentDir, part.file);
   const end = part.lastLine ?? Number.MAX_SAFE_INTEGER;
   const rel = path.relative(folder.path, abs).split(path.sep).join('/');
+  // Notes the user attached to this command (or to lines of it) travel with its reference, inside the byte bound.
+  const { notes: all } = await listNotes(folder.path);
+  const cmdFile = path.relative(folder.path, path.join(agentDir, c.file)).split(path.sep).join('/');
+  const noted = matchNotes(all, { path: cmdFile, startLine: c.headerLine, endLine: c.lastLine ?? Number.MAX_SAFE_INTEGER, terminal: n, command: c.command });
+  const notesText = formatNotesSection(noted, Math.floor(ctx.config.referenceMaxBytes / 3));
+  const withNotes = (t: string) => (notesText ? `${t}\n${notesText}` : t);
   const meta = {
     title: `Terminal ${n} command #${c.command}`,
     path: show(part.file),
@@ -71,14 +83,14 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
     durationMs: c.durationMs ?? undefined,
     masked: c.secretsMasked,
     note: [c.status === 'running' ? `Still running (started ${c.started}).` : c.durationMs === null ? '' : '', others.length ? `Earlier output: ${others.join(', ')}.` : ''].filter(Boolean).join(' ') || undefined,
-    maxBytes: ctx.config.referenceMaxBytes,
+    maxBytes: ctx.config.referenceMaxBytes - (notesText ? Buffer.byteLength(notesText) + 1 : 0),
   };
   if (part.lastLine !== null && part.lastLine < part.firstLine) {
-    return { text: `Terminal ${n} command #${c.command}: ${c.commandLine}\n${status(c)}${c.durationMs !== null ? ` · ${formatDuration(c.durationMs)}` : ''} · no output (${show(part.file)} line ${c.headerLine}).` };
+    return { text: withNotes(`Terminal ${n} command #${c.command}: ${c.commandLine}\n${status(c)}${c.durationMs !== null ? ` · ${formatDuration(c.durationMs)}` : ''} · no output (${show(part.file)} line ${c.headerLine}).`) };
   }
   try {
     const text = await buildReference(abs, { ...meta, range: { start: part.firstLine, end } }, ctx.signal);
-    return { text: untrusted + text };
+    return { text: withNotes(untrusted + text) };
   } catch (e) {
     return toolError(`${show(part.file)}: cannot read: ${(e as Error).message}`);
   }
