@@ -5,17 +5,19 @@
 // never accept or decline a confirmation the way a user does. Here the editor runs as for a user.
 const fs = require('node:fs');
 
-async function report(code, message) {
+async function post(action, body) {
   try {
-    await fetch(`${process.env.AGENT_CONTEXT_BRIDGE}/exit`, {
+    await fetch(`${process.env.AGENT_CONTEXT_BRIDGE}/${action}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ code, message }),
+      body: JSON.stringify(body),
     });
   } catch {
     // The runner is gone: nothing to report to.
   }
 }
+
+const report = (code, message) => post('exit', { code, message });
 
 function activate() {
   const modulePath = process.env.AGENT_CONTEXT_TESTS_MODULE;
@@ -29,6 +31,7 @@ function activate() {
     void report(1, 'the extension host restarted during the run (it crashed or was killed)');
     return;
   }
+  void post('started', { pid: process.pid });
   // Let activation finish first: the suites run in the background of this extension host.
   setTimeout(async () => {
     try {

@@ -75,6 +75,10 @@ export const ui = {
   type: (text: string, opts: { delay?: number } = {}) => call<true>('type', { text, ...opts }),
   /** Runs a command through the command palette by its title ('Agent Context: Initialize .agent Folder' or without category). */
   runCommand: (title: string, opts: Timeout = {}) => call<string>('runCommand', { title, ...opts }),
+  /** Right-clicks the first match and clicks the context-menu item with this label (e.g. 'Mark Completed'). */
+  contextMenu: (selector: string, item: string, opts: Timeout = {}) => call<true>('contextMenu', { selector, item, ...opts }),
+  /** Closes a left-over context menu, quick input, modal dialog or notification centre; returns what it closed. */
+  resetUi: () => call<string[]>('resetUi'),
   /** Opens a view container by clicking its Activity Bar entry (no-op if it is already open). */
   openViewContainer: (title: string, opts: Timeout = {}) => call<true>('openViewContainer', { title, ...opts }),
   /** Waits for a modal dialog and clicks the button with this label; returns its message, detail and buttons. */

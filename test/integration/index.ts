@@ -87,12 +87,21 @@ export async function run(): Promise<void> {
     rootHooks: {
       async afterEach(this: Mocha.Context) {
         const test = this.currentTest;
-        if (test?.state !== 'failed' || !bridgeAvailable()) return;
+        if (!bridgeAvailable()) return;
+        if (test?.state === 'failed') {
+          try {
+            const file = await ui.screenshot(test.fullTitle());
+            void log(`    screenshot: ${file}`);
+          } catch (e) {
+            void log(`    (no screenshot: ${(e as Error).message})`);
+          }
+        }
+        // A test that failed half-way (or forgot) must not leave a menu or dialog over the next one.
         try {
-          const file = await ui.screenshot(test.fullTitle());
-          void log(`    screenshot: ${file}`);
-        } catch (e) {
-          void log(`    (no screenshot: ${(e as Error).message})`);
+          const closed = await ui.resetUi();
+          if (closed.length && test?.state !== 'failed') void log(`    (closed a left-over ${closed.join(', ')} after this test)`);
+        } catch {
+          /* the page is gone: the runner reports that */
         }
       },
     },

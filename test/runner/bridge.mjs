@@ -93,6 +93,46 @@ export async function terminalType(page, text, enter = true, timeout = DEFAULT_T
   return true;
 }
 
+/** Right-clicks the element, then clicks the context-menu item with this label. */
+export async function contextMenu(page, selector, item, timeout = DEFAULT_TIMEOUT) {
+  await page.locator(selector).first().click({ button: 'right', timeout });
+  const entry = page.getByRole('menuitem', { name: item, exact: true }).first();
+  try {
+    await entry.waitFor({ state: 'visible', timeout });
+  } catch {
+    const items = await page.getByRole('menuitem').allInnerTexts().catch(() => []);
+    await page.keyboard.press('Escape');
+    throw new Error(`the context menu of ${selector} has no item "${item}"; it has: ${items.map((t) => t.split('\n')[0].trim()).join(' | ') || '(no menu opened)'}`);
+  }
+  await entry.click({ timeout });
+  return true;
+}
+
+/**
+ * Closes what a test may have left open (context menu, quick input, modal dialog, notification
+ * centre) so the next test starts from a quiet workbench. Returns what it closed.
+ */
+export async function resetUi(page) {
+  const closed = [];
+  for (let i = 0; i < 4; i++) {
+    const open = await page.evaluate(() => {
+      const visible = (sel) => [...document.querySelectorAll(sel)].some((e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden');
+      const menu = [...document.querySelectorAll('.context-view, .monaco-menu-container')].some((e) =>
+        e.shadowRoot ? e.shadowRoot.querySelector('.monaco-menu') : e.querySelector('.monaco-menu'));
+      if (visible('.monaco-dialog-box')) return 'dialog';
+      if (menu || visible('.monaco-menu')) return 'context menu';
+      if (visible('.quick-input-widget')) return 'quick input';
+      if (visible('.notifications-center.visible')) return 'notification centre';
+      return '';
+    });
+    if (!open) break;
+    closed.push(open);
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(100);
+  }
+  return closed;
+}
+
 /** The action table: name -> (page, body) => value. */
 export function actions() {
   return {
@@ -122,6 +162,8 @@ export function actions() {
       return true;
     },
     runCommand: (page, b) => runCommand(page, b.title, b.timeout ?? DEFAULT_TIMEOUT),
+    contextMenu: (page, b) => contextMenu(page, b.selector, b.item, b.timeout ?? DEFAULT_TIMEOUT),
+    resetUi: (page) => resetUi(page),
     openViewContainer: (page, b) => openViewContainer(page, b.title, b.timeout ?? DEFAULT_TIMEOUT),
     dialog: (page, b) => answerDialog(page, b.button, b.timeout ?? DEFAULT_TIMEOUT),
     terminalType: (page, b) => terminalType(page, b.text, b.enter !== false, b.timeout ?? DEFAULT_TIMEOUT),
@@ -134,7 +176,7 @@ export function actions() {
  * Starts the bridge for a page. `onLog(line)` receives lines the extension host sends to /log
  * (the mocha report); `onExit(code, message)` the driver's end of the run. Returns { url, close() }.
  */
-export async function startBridge(getPage, { onLog, onExit, namePrefix = '' } = {}) {
+export async function startBridge(getPage, { onLog, onExit, onStarted, namePrefix = '' } = {}) {
   const table = actions();
   const server = http.createServer((req, res) => {
     let body = '';
@@ -156,13 +198,17 @@ export async function startBridge(getPage, { onLog, onExit, namePrefix = '' } = 
         onLog?.(String(parsed.line ?? ''));
         return reply(200, { ok: true, value: true });
       }
+      if (req.method === 'POST' && name === 'started') {
+        onStarted?.();
+        return reply(200, { ok: true, value: true });
+      }
       if (req.method === 'POST' && name === 'exit') {
         reply(200, { ok: true, value: true });
         return onExit?.(Number(parsed.code ?? 1), parsed.message);
       }
       const fn = table[name];
       if (req.method !== 'POST' || !fn) {
-        return reply(404, { ok: false, error: `unknown bridge action "${name}"; known: log, exit, ${Object.keys(table).join(', ')}` });
+        return reply(404, { ok: false, error: `unknown bridge action "${name}"; known: log, started, exit, ${Object.keys(table).join(', ')}` });
       }
       const page = getPage();
       if (!page) return reply(503, { ok: false, error: 'the workbench page is not open' });

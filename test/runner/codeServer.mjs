@@ -39,7 +39,6 @@ export function editorSettings(extra = {}) {
     'security.workspace.trust.startupPrompt': 'never',
     'security.workspace.trust.banner': 'never',
     'window.restoreWindows': 'none',
-    'notifications.showExtensionsNotifications': false,
     ...extra,
   };
 }
@@ -70,8 +69,8 @@ function codeServerEnv(extraEnv) {
   };
 }
 
-/** Installs a .vsix into the profile's extensions-dir (code-server --install-extension). */
-export function installExtension(profile, vsixPath) {
+/** Installs .vsix files into the profile's extensions-dir (code-server --install-extension). */
+export function installExtensions(profile, vsixPaths) {
   const deps = ensureDeps();
   const r = spawnSync(
     deps.CODE_SERVER_BIN,
@@ -79,14 +78,15 @@ export function installExtension(profile, vsixPath) {
       '--config', profile.configFile,
       '--user-data-dir', profile.userDataDir,
       '--extensions-dir', profile.extensionsDir,
-      '--install-extension', vsixPath,
+      ...vsixPaths.flatMap((v) => ['--install-extension', v]),
       '--force',
     ],
     { encoding: 'utf8', env: codeServerEnv({}) },
   );
   const out = `${r.stdout}${r.stderr}`;
-  if (r.status !== 0 || !/successfully installed/i.test(out)) {
-    throw new Error(`installing ${vsixPath} into code-server failed (exit ${r.status}):\n${out}`);
+  const installed = (out.match(/successfully installed/gi) ?? []).length;
+  if (r.status !== 0 || installed < vsixPaths.length) {
+    throw new Error(`installing ${vsixPaths.join(', ')} into code-server failed (exit ${r.status}):\n${out}`);
   }
 }
 

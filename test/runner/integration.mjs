@@ -1,18 +1,21 @@
-// Runs one integration run: a fresh copy of the fixture, a fresh code-server profile, the bridge,
-// Chromium on the workbench. The payload loads the extension (repo or installed .vsix) and the test
-// driver (test/driver), which calls run() of out/test/integration/index.js in the extension host
-// and posts the exit code to the bridge. Everything is torn down whatever happens.
+// Runs one integration run: a fresh copy of the fixture, a fresh code-server profile with the test
+// driver (test/driver) installed, the bridge, Chromium on the workbench. The extension under test is
+// the repo (extensionDevelopmentPath in the URL payload) or the installed .vsix. The driver calls
+// run() of out/test/integration/index.js in the extension host and posts the exit code to the
+// bridge. Everything is torn down whatever happens.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { launchBrowser } from './browser.mjs';
 import { startBridge, saveScreenshot, safeName } from './bridge.mjs';
-import { editorSettings, installExtension, prepareProfile, startCodeServer } from './codeServer.mjs';
+import { editorSettings, installExtensions, prepareProfile, startCodeServer } from './codeServer.mjs';
+import { spawnSync } from 'node:child_process';
 import { repoRoot } from './deps.mjs';
 import { killMarkedAndWait, onCleanup } from './processes.mjs';
 import { suiteFiles } from './runs.mjs';
 
 export const DRIVER_EXTENSION = path.join(repoRoot, 'test/driver');
+const DRIVER_VSIX = path.join(repoRoot, 'out/test-driver/agent-context-test-driver.vsix');
 export const VSIX = path.join(repoRoot, 'agent-context.vsix');
 const TESTS_MODULE = path.join(repoRoot, 'out/test/integration/index.js');
 
@@ -35,15 +38,29 @@ export function copyFixture(fixture, base) {
 }
 
 /**
+ * Packages test/driver into out/test-driver/ (again only when its files changed). The driver is
+ * installed, not loaded as a second extensionDevelopmentPath: the workbench reads the URL payload
+ * into a Map, so only one extensionDevelopmentPath survives.
+ */
+export function driverVsix() {
+  const newest = Math.max(...fs.readdirSync(DRIVER_EXTENSION).map((f) => fs.statSync(path.join(DRIVER_EXTENSION, f)).mtimeMs));
+  if (fs.existsSync(DRIVER_VSIX) && fs.statSync(DRIVER_VSIX).mtimeMs > newest) return DRIVER_VSIX;
+  fs.mkdirSync(path.dirname(DRIVER_VSIX), { recursive: true });
+  const r = spawnSync(path.join(repoRoot, 'node_modules/.bin/vsce'),
+    ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', DRIVER_VSIX],
+    { cwd: DRIVER_EXTENSION, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`packaging test/driver failed:\n${r.stdout}${r.stderr}`);
+  return DRIVER_VSIX;
+}
+
+/**
  * The workbench URL that opens the workspace with these extensions in development mode. The
  * payload is only honoured with --vscode-option enable-smoke-test-driver (a built workbench).
  */
-export function workbenchUrl(server, ws, extensionDevelopmentPaths) {
+export function workbenchUrl(server, ws, extensionDevelopmentPath) {
   const remote = (p) => `vscode-remote://127.0.0.1:${server.port}${p}`;
-  const payload = [
-    ...extensionDevelopmentPaths.map((p) => ['extensionDevelopmentPath', remote(p)]),
-    ['skipWelcome', 'true'],
-  ];
+  const payload = [['skipWelcome', 'true']];
+  if (extensionDevelopmentPath) payload.push(['extensionDevelopmentPath', remote(extensionDevelopmentPath)]);
   const key = ws.kind === 'workspace' ? 'workspace' : 'folder';
   return `${server.url}/?${key}=${encodeURIComponent(ws.path)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
 }
@@ -108,18 +125,21 @@ export async function runIntegration(run, opts = {}) {
   try {
     const ws = copyFixture(run.workspace, base);
     const profile = prepareProfile(base, editorSettings(run.settings));
-    const devPaths = [DRIVER_EXTENSION];
+    const vsixes = [driverVsix()];
+    let devPath = repoRoot;
     if (run.extension === 'vsix') {
       if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing: run \`npm run package\` first`);
-      installExtension(profile, VSIX);
-    } else {
-      devPaths.unshift(repoRoot);
+      vsixes.push(VSIX);
+      devPath = undefined;
     }
+    installExtensions(profile, vsixes);
     let resolveExit;
+    let driverStarted = false;
     const exited = new Promise((r) => (resolveExit = r));
     bridge = await startBridge(() => page, {
       onLog: out,
       onExit: (code, message) => resolveExit({ code, message }),
+      onStarted: () => (driverStarted = true),
       namePrefix: `${run.name}--`,
     });
     const env = {
@@ -152,11 +172,15 @@ export async function runIntegration(run, opts = {}) {
     page.on('crash', () => resolveExit({ code: 1, message: 'the workbench page crashed' }));
     server.child.on('exit', (code, signal) => resolveExit({ code: 1, message: `code-server exited (${code ?? signal})` }));
 
-    await page.goto(workbenchUrl(server, ws, devPaths));
+    await page.goto(workbenchUrl(server, ws, devPath));
     const timeoutMs = opts.timeoutMs ?? 20 * 60_000;
     const timer = setTimeout(() => resolveExit({ code: 1, message: `the run did not finish within ${Math.round(timeoutMs / 1000)} s` }), timeoutMs);
+    const startTimer = setTimeout(() => {
+      if (!driverStarted) resolveExit({ code: 1, message: 'the test driver did not start within 180 s (no extension host, or the driver extension was disabled)' });
+    }, 180_000);
     const exit = await exited;
     clearTimeout(timer);
+    clearTimeout(startTimer);
 
     const results = readResults(resultsFile);
     if (!results) {

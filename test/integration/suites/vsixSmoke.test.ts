@@ -1,0 +1,52 @@
+// Smoke test of the packaged extension (run "vsix": agent-context.vsix installed with
+// --install-extension, not loaded from the repo). A broken .vscodeignore or bundle fails here.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { log, ui, waitFor } from '../bridge';
+
+const ID = 'agent-context.agent-context';
+const repoRoot = path.resolve(__dirname, '../../../..');
+
+describe('packaged extension (.vsix)', () => {
+  it('is installed from the .vsix and activates in a folder with .agent/', async () => {
+    const ext = await waitFor(() => vscode.extensions.getExtension(ID), { message: `${ID} is installed` });
+    assert.notEqual(path.resolve(ext.extensionPath), repoRoot, 'the extension comes from the extensions dir, not the repo');
+    await waitFor(() => ext.isActive, { timeout: 30_000, message: `${ID} activated (workspaceContains:.agent)` });
+    const files = fs.readdirSync(ext.extensionPath, { recursive: true }).map(String);
+    assert.ok(files.includes(path.join('dist', 'extension.js')), 'the package holds dist/extension.js');
+    assert.deepEqual(files.filter((f) => f.startsWith('src') || f.startsWith('node_modules') || f.startsWith('test') || f.endsWith('.map')), [],
+      'sources, node_modules, tests and source maps stay out of the package (.vscodeignore allowlist)');
+  });
+
+  it('shows the Agent Context views from the Activity Bar', async () => {
+    const ext = vscode.extensions.getExtension(ID)!;
+    const views: { name: string }[] = ext.packageJSON.contributes.views.agentContext;
+    assert.ok(views.length >= 3);
+    await ui.openViewContainer('Agent Context');
+    const headers = await waitFor(async () => {
+      const titles = (await ui.texts('.part.sidebar .pane-header h3.title')).map((t) => t.toLowerCase());
+      return views.every((v) => titles.includes(v.name.toLowerCase())) ? titles : undefined;
+    }, { timeout: 20_000, message: `the sidebar shows the views ${views.map((v) => v.name).join(', ')}` });
+    assert.ok(headers.length >= views.length);
+    await ui.screenshot('agent-context-views');
+  });
+
+  it('registers every contributed language-model tool, and a read-only tool answers', async () => {
+    const ext = vscode.extensions.getExtension(ID)!;
+    const contributed: string[] = (ext.packageJSON.contributes.languageModelTools ?? []).map((t: { name: string }) => t.name);
+    const registered = await waitFor(() => {
+      const names = vscode.lm.tools.map((t) => t.name);
+      return contributed.every((n) => names.includes(n)) ? names : undefined;
+    }, { message: `every contributed tool is registered (${contributed.join(', ')})` });
+    assert.ok(registered.length >= contributed.length);
+    if (!contributed.includes('agentContext_skill')) {
+      void log('    (no agentContext_skill tool contributed yet: only registration was checked)');
+      return;
+    }
+    const result = await vscode.lm.invokeTool('agentContext_skill', { input: {}, toolInvocationToken: undefined });
+    const text = result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+    assert.ok(text.trim().length > 0, 'agentContext_skill returned text');
+  });
+});
