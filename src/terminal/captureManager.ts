@@ -7,7 +7,7 @@ import { TERMINALS_DIR } from '../core/terminal/terminalIndex';
 import { openTerminalCapture, type CommandCapture, type TerminalCapture } from '../core/terminal/terminalCapture';
 
 /** How long a new terminal may take to activate shell integration before its file says it has none. */
-const INTEGRATION_WAIT_MS = 4000;
+const INTEGRATION_WAIT_MS = 10_000;
 /** After an execution's data ends, how long to wait for its end event (exit code). */
 const END_WAIT_MS = 3000;
 
@@ -245,7 +245,11 @@ export class CaptureManager implements vscode.Disposable {
           cmd = cap.beginCommand({ commandLine: e.execution.commandLine.value, cwd: e.execution.cwd?.fsPath ?? this.cwdOf(e.terminal), started: startedAt });
           this.emitter.fire();
         }
-        for await (const data of stream) cmd?.write(data);
+        const raw = process.env.AGENT_CONTEXT_DEBUG_TERMINAL_RAW === '1';
+        for await (const data of stream) {
+          if (raw) this.log.info(`terminal raw ${JSON.stringify(data)}`);
+          cmd?.write(data);
+        }
         const code = await Promise.race([ended, new Promise<undefined>((r) => setTimeout(() => r(undefined), END_WAIT_MS))]);
         cmd?.end(code, endedAt ?? new Date());
       } catch (err) {

@@ -232,6 +232,8 @@ export class CaptureWriter {
   }
 
   private addRecord(r: IndexRecord): void {
+    // The index never points at lines that are not on disk yet: the text goes first.
+    void this.flush();
     this.records.push(r);
     const line = JSON.stringify(r) + '\n';
     this.enqueue(() => fs.promises.appendFile(this.indexFile, line));

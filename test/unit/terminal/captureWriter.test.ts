@@ -185,3 +185,21 @@ test('a damaged index line is reported with file and line, the rest is still rea
   assert.equal(idx.value.problems[0].line, 3);
   assert.match(idx.value.problems[0].file, /1\.index\.jsonl$/);
 });
+
+test('the index never records a command as done before its output lines are on disk', async () => {
+  const { agent, dir } = tmpAgent();
+  const cap = await openTerminalCapture(dir, header, { settleMs: 0, flushMs: 60_000 });
+  const c = cap.beginCommand({ commandLine: 'echo hi', started: new Date() });
+  c.write('hi\r\n');
+  c.end(0);
+  const indexFile = path.join(dir, '1.index.jsonl');
+  // Poll the index as a reader in another process would, without flushing the writer.
+  for (let i = 0; i < 2000 && !(fs.existsSync(indexFile) && fs.readFileSync(indexFile, 'utf8').includes('"done"')); i++) {
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  const idx = await readTerminalIndex(agent, 1);
+  assert.ok(idx.ok);
+  assert.equal(idx.value.commands[0].status, 'done');
+  assert.deepEqual(outputOf(agent, idx.value.commands[0]), ['hi']);
+  await cap.close();
+});

@@ -1,0 +1,85 @@
+// Helpers for the terminal capture suites: open a real terminal, run a command in it, read what
+// .agent/terminals/N.txt and its index recorded for that command.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { listTerminals, readTerminalIndex, type TerminalCommand, type TerminalInfo } from '../../src/core/terminal/terminalIndex';
+import { ui, waitFor } from './bridge';
+
+export const agentDir = (): string => path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, '.agent');
+export const terminalsDir = (): string => path.join(agentDir(), 'terminals');
+
+export interface OpenTerminal {
+  terminal: vscode.Terminal;
+  name: string;
+  n: number;
+}
+
+let counter = 0;
+
+/** A unique terminal name per test run. */
+export function uniqueName(what: string): string {
+  return `cap-${what}-${process.pid}-${++counter}`;
+}
+
+/** The capture file info of the terminal with this name, once its N.txt exists. */
+export async function infoOf(name: string): Promise<TerminalInfo | undefined> {
+  const l = await listTerminals(agentDir());
+  return l.ok ? l.value.find((t) => t.name === name) : undefined;
+}
+
+/** Opens a bash terminal, waits for shell integration and for its capture file. */
+export async function openTerminal(what: string): Promise<OpenTerminal> {
+  const name = uniqueName(what);
+  const terminal = vscode.window.createTerminal({ name, cwd: vscode.workspace.workspaceFolders![0].uri });
+  terminal.show();
+  await waitFor(() => terminal.shellIntegration, { timeout: 30_000, message: `shell integration in terminal ${name}` });
+  const info = await waitFor(() => infoOf(name), { timeout: 15_000, message: `.agent/terminals/N.txt for ${name}` });
+  return { terminal, name, n: info.n };
+}
+
+/** The terminal's commands from its index. */
+export async function commandsOf(n: number): Promise<TerminalCommand[]> {
+  const idx = await readTerminalIndex(agentDir(), n);
+  if (!idx.ok) throw new Error(idx.error.message);
+  return idx.value.commands;
+}
+
+/** The output lines of a command, read from the file(s) at the line ranges the index gives. */
+export function outputOf(c: TerminalCommand): string[] {
+  const out: string[] = [];
+  for (const p of c.parts) {
+    const lines = fs.readFileSync(path.join(agentDir(), p.file), 'utf8').split('\n');
+    for (const l of lines.slice(p.firstLine - 1, p.lastLine ?? lines.length)) out.push(l);
+  }
+  return out;
+}
+
+/**
+ * Runs one command line in the terminal (typed through the bridge, or sent with sendText) and
+ * waits until the index records it as done. Returns the record and its output lines.
+ */
+export async function run(t: OpenTerminal, commandLine: string, opts: { type?: boolean; timeout?: number } = {}): Promise<{ cmd: TerminalCommand; output: string[] }> {
+  const before = (await commandsOf(t.n)).length;
+  if (opts.type) {
+    t.terminal.show();
+    await ui.terminalType(commandLine);
+  } else {
+    t.terminal.sendText(commandLine);
+  }
+  const cmd = await waitFor(
+    async () => {
+      const cs = await commandsOf(t.n);
+      const last = cs[cs.length - 1];
+      return cs.length > before && last.status === 'done' ? last : undefined;
+    },
+    { timeout: opts.timeout ?? 30_000, interval: 250, message: `terminal ${t.n} records "${commandLine}" as done` },
+  );
+  return { cmd, output: outputOf(cmd) };
+}
+
+/** Closes a terminal and waits for its file to be finalised. */
+export async function closeTerminal(t: OpenTerminal): Promise<void> {
+  t.terminal.dispose();
+  await waitFor(async () => (await infoOf(t.name))?.closed, { timeout: 15_000, message: `terminal ${t.n} file finalised` });
+}
