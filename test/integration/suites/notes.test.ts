@@ -1,0 +1,102 @@
+// Notes from the user to the agent, in the real editor: a note attached from the Terminals view's
+// context menu reaches agentContext_terminal's reference for that command and the briefing; a
+// noted scratch file carries a decoration; deleting the target leaves the note, marked orphaned.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { listNotes, NOTES_DIR, type Note } from '../../../src/core/notes';
+import { agentApi, paneSelector, waitForRow } from '../agentViewsHelpers';
+import { ui, waitFor } from '../bridge';
+import { closeTerminal, openTerminal, run, type OpenTerminal } from '../terminalHelpers';
+
+const ws = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
+
+async function invoke(name: string, input: Record<string, unknown>): Promise<string> {
+  const r = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined });
+  return r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+}
+
+describe('notes: from the user to the agent', function () {
+  this.timeout(120_000);
+  let t: OpenTerminal | undefined;
+  const noteFiles: string[] = [];
+
+  before(async () => {
+    await agentApi();
+    await waitFor(() => vscode.lm.tools.some((x) => x.name === 'agentContext_terminal'), { message: 'tools registered' });
+  });
+
+  after(async () => {
+    if (t) await closeTerminal(t);
+    for (const f of noteFiles) fs.rmSync(path.join(ws(), f), { force: true });
+  });
+
+  it('a note added from the Terminals view on a failed command reaches agentContext_terminal and the briefing', async () => {
+    t = await openTerminal('notes');
+    const { cmd } = await run(t, 'echo notes-flaky-network; false');
+    assert.equal(cmd.exitCode, 1);
+
+    // The user's way: expand the terminal in the sidebar, right-click the command, add the note.
+    await waitForRow('Terminals', t.name);
+    const pane = paneSelector('Terminals');
+    // The terminal's row shows its last command too; the command itself is the row one level down.
+    const commandRow = `${pane} .monaco-list-row[aria-level="2"]:has-text("echo notes-flaky-network")`;
+    const terminalRow = `${pane} .monaco-list-row[aria-level="1"]:has-text("${t.name}")`;
+    if ((await ui.attribute(terminalRow, 'aria-expanded')) !== 'true') await ui.click(terminalRow);
+    await ui.waitForSelector(commandRow);
+    await ui.contextMenu(commandRow, 'Add Note for the Agent…');
+    await ui.waitForSelector('.quick-input-widget .quick-input-box input');
+    await ui.type('this failure is a flaky network, ignore it');
+    await ui.press('Enter');
+
+    const note = await waitFor(async () => (await listNotes(ws())).notes.find((n) => n.text === 'this failure is a flaky network, ignore it'), {
+      message: 'the note was written under .agent/human/notes/',
+    });
+    noteFiles.push(note.file);
+    assert.ok(note.file.startsWith(`${NOTES_DIR}/`));
+    assert.equal(note.terminal, t.n);
+    assert.equal(note.command, cmd.command);
+    assert.equal(note.path, `.agent/${cmd.file}`);
+    assert.equal(note.orphaned, undefined);
+
+    const ref = await invoke('agentContext_terminal', { terminal: t.n, command: String(cmd.command) });
+    assert.match(ref, /Notes from the user \(follow them\):\n- .* on terminal \d+ command \d+: "this failure is a flaky network, ignore it"/);
+    assert.match(await invoke('agentContext_terminal', { terminal: t.n, command: 'lastFailed' }), /flaky network, ignore it/);
+
+    const briefing = await invoke('agentContext_briefing', {});
+    assert.match(briefing, /Notes from the user \(\d+; follow them\):[\s\S]*"this failure is a flaky network, ignore it"/);
+
+    // A later command of the same terminal does not carry it.
+    const next = await run(t, 'echo notes-after');
+    assert.doesNotMatch(await invoke('agentContext_terminal', { terminal: t.n, command: String(next.cmd.command) }), /flaky network/);
+  });
+
+  it('a noted scratch file shows the note badge; deleting it leaves the note, marked orphaned', async () => {
+    const rel = '.agent/scratch/notes-decorated.md';
+    const abs = path.join(ws(), rel);
+    fs.writeFileSync(abs, '# findings\n');
+    const note = (await vscode.commands.executeCommand('agentContext.notes.add', { path: rel, text: 'keep this one, it took an hour' })) as Note | undefined;
+    assert.ok(note, 'the command returned the note');
+    noteFiles.push(note.file);
+
+    await waitForRow('Scratch', 'notes-decorated.md');
+    const row = `${paneSelector('Scratch')} .monaco-list-row:has-text("notes-decorated.md")`;
+    const badge = await waitFor(async () => {
+      const b = await ui.evaluate(`(() => {
+        const row = [...document.querySelectorAll('${paneSelector('Scratch').replace(/'/g, "\\'")} .monaco-list-row')].find((r) => r.innerText.includes('notes-decorated.md'));
+        const label = row && row.querySelector('.monaco-icon-label');
+        return label ? getComputedStyle(label, '::after').content : '';
+      })()`);
+      return typeof b === 'string' && b.includes('✎') ? b : undefined;
+    }, { message: 'the Scratch row of the noted file carries the ✎ badge' });
+    assert.ok(badge);
+    assert.ok(await ui.count(row) > 0);
+
+    fs.rmSync(abs);
+    const orphan = await waitFor(async () => (await listNotes(ws())).notes.find((n) => n.id === note.id), { message: 'the note is still listed' });
+    assert.match(orphan.orphaned ?? '', /notes-decorated\.md no longer exists/);
+    assert.ok(fs.existsSync(path.join(ws(), note.file)), 'the note file is kept');
+    assert.match(await invoke('agentContext_briefing', {}), /"keep this one, it took an hour" .*\[orphaned: /);
+  });
+});
