@@ -77,6 +77,16 @@ export class CaptureManager implements vscode.Disposable {
     return out;
   }
 
+  /** Files of terminals open in this window: cleanup must never remove them. */
+  protectedPaths(): string[] {
+    const out: string[] = [];
+    for (const t of this.tracked.values()) {
+      const w = t.capture?.writer;
+      if (w) out.push(w.file, w.indexFile, path.join(w.dir, `${w.n}.1.txt`));
+    }
+    return out;
+  }
+
   /** The capture of a terminal once its file exists (tests and commands). */
   async captureOf(terminal: vscode.Terminal): Promise<TerminalCapture | undefined> {
     const t = this.tracked.get(terminal);
