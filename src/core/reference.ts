@@ -25,15 +25,23 @@ import { countTokens, formatTokens, type TokenCount } from './tokens';
 /** Default upper bound of a reference, in UTF-8 bytes. */
 export const REFERENCE_MAX_BYTES = 2048;
 
-/** Lines that look like an error, failure or warning, in several languages (ERE and JS regex alike). */
-export const ISSUE_PATTERN = [
+/** Literals that mark a line as an error, failure or warning, in several languages (ERE and JS regex alike). */
+const ISSUE_WORDS = [
   '[Ee]rro', 'ERR', '[Ff]ail', 'FAIL', '[Ww]arn', 'WARN', '[Pp]anic', 'PANIC', 'Traceback',
   '[Ee]xception', '[Ff]atal', 'FATAL', 'Segmentation fault', 'core dumped', 'Killed', 'Aborted',
-  'undefined reference', 'not ok ', 'Fehler', 'fehlgeschlagen', 'Warnung', 'échec', 'échoué',
-  '错误', '失败', '警告', 'エラー', '失敗', 'Ошибка', 'ошибка', 'ОШИБКА', '✗', '✘', '✖', '❌',
-].join('|');
+  'undefined reference', 'not ok ', 'CONFLICT', '[Cc]onflict', 'UNMET', 'extraneous', '[Ii]nvalid',
+  'Fehler', 'fehlgeschlagen', 'Warnung', 'échec', 'échoué', 'CONFLIT', 'Conflit',
+  '错误', '失败', '警告', 'エラー', '失敗', 'Ошибка', 'ошибка', 'ОШИБКА', 'Сбой', 'сбой', 'КОНФЛИКТ', 'Конфликт',
+  '✗', '✘', '✖', '❌',
+];
+/** Shapes that only count at the start of a line: apt/dpkg `E: …`, mocha's numbered failures `  1) name`. */
+const ISSUE_LINE_STARTS = ['^E: ', '^ {0,12}[0-9]{1,4}\\) '];
 
-const ISSUE_RE = new RegExp(ISSUE_PATTERN);
+/** Lines that look like an error, failure or warning: the pattern the printed grep uses. */
+export const ISSUE_PATTERN = [...ISSUE_WORDS, ...ISSUE_LINE_STARTS].join('|');
+
+const ISSUE_RE = new RegExp(ISSUE_WORDS.join('|'));
+const LINE_START_RE = new RegExp(ISSUE_LINE_STARTS.join('|'));
 /** Longest literal in ISSUE_PATTERN, rounded up: a match never spans more characters than this. */
 const MATCH_SPAN = 32;
 /** Characters kept of each line for display; the rest is only scanned. */
@@ -145,6 +153,8 @@ export class OutputScanner {
   }
 
   private endLine(): void {
+    // Anchored shapes are short: the kept head of the line (its first KEEP_CHARS) decides them.
+    if (!this.curMatched && LINE_START_RE.test(this.cur)) this.curMatched = true;
     const line: NumberedLine = { n: this.lineBase + this.lineNo, text: this.cur, cut: this.curCut || undefined };
     this.lineNo++;
     if (this.first.length < FIRST_KEEP) this.first.push(line);
@@ -250,9 +260,8 @@ export function formatDuration(ms: number): string {
 
 /** The exact command that lists every line the reference counted as an error or warning. */
 export function issueGrepCommand(grepPath: string, range?: { start: number; end: number }): string {
-  if (range) {
-    return `awk 'NR>=${range.start} && NR<=${range.end} && /${ISSUE_PATTERN.replace(/\//g, '\\/')}/ {print NR": "$0}' ${shellQuote(grepPath)}`;
-  }
+  // awk's ERE (mawk) lacks intervals: grep finds, awk only keeps the range.
+  if (range) return `grep -n -E '${ISSUE_PATTERN}' ${shellQuote(grepPath)} | awk -F: '$1>=${range.start} && $1<=${range.end}'`;
   return `grep -n -E '${ISSUE_PATTERN}' ${shellQuote(grepPath)}`;
 }
 

@@ -84,15 +84,15 @@ test('output over 1 MB gets an estimated token count marked ≈', () => {
   assert.match(ref, /No error or warning lines/);
 });
 
-test('a line range (one command of a terminal file) is numbered in the file and its awk lists the same lines', async () => {
+test('a line range (one command of a terminal file) is numbered in the file and its grep lists the same lines', async () => {
   const lines = Array.from({ length: 500 }, (_, i) => (i === 120 || i === 420 ? `line ${i + 1} ERROR here` : `line ${i + 1}`));
   const file = tmpFile('t.txt', lines.join('\n') + '\n');
   const ref = await buildReference(file, { path: 't.txt', range: { start: 101, end: 200 }, maxBytes: 2048 });
   assert.match(ref, /L121: line 121 ERROR here/);
   assert.doesNotMatch(ref, /L421/);
   assert.match(ref, /100 lines/);
-  const awk = issueGrepCommand(file, { start: 101, end: 200 });
-  assert.equal(execFileSync('bash', ['-c', awk], { encoding: 'utf8' }).trim(), '121: line 121 ERROR here');
+  const cmd = issueGrepCommand(file, { start: 101, end: 200 });
+  assert.equal(execFileSync('bash', ['-c', cmd], { encoding: 'utf8' }).trim(), '121:line 121 ERROR here');
 });
 
 test('cuts never split a character and a tiny budget is still honoured', () => {
@@ -103,6 +103,14 @@ test('cuts never split a character and a tiny budget is still honoured', () => {
   const ref = buildReferenceFromText('エラー\n'.repeat(3000), { path: 'ユニコード/出力.txt', command: 'x'.repeat(5000), maxBytes: 300 });
   assert.ok(bytes(ref) <= 300, `${bytes(ref)}`);
   assert.ok(!ref.includes('\uFFFD'));
+});
+
+test('numbered failures (mocha) and apt E: lines count only at the start of a line, as the printed grep does', async () => {
+  const lines = ['  1) adds numbers', 'see step 2) below', 'E: Unable to locate package x', 'WE: not this', ...Array.from({ length: 300 }, (_, i) => `ok ${i}`)];
+  const file = tmpFile('m.txt', lines.join('\n') + '\n');
+  const ref = await buildReference(file, { path: 'm.txt' });
+  assert.match(ref, /Errors\/warnings \(2 lines\):\nL1: {3}1\) adds numbers\nL3: E: Unable to locate package x\n/);
+  assert.equal(execFileSync('bash', ['-c', issueGrepCommand(file)], { encoding: 'utf8' }), '1:  1) adds numbers\n3:E: Unable to locate package x\n');
 });
 
 test('an empty output says so', () => {

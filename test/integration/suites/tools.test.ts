@@ -1,0 +1,135 @@
+// The language-model tools in the real editor: the shared case table over vscode.lm.invokeTool and
+// over MCP (the SDK client spawning the extension's dist/mcp.js), plus what only the editor has:
+// the run confirmation (declined; asked for a compound command despite the allow-list), cancellation
+// through a CancellationToken, and the extension and the MCP server appending to the ledger at once.
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { ui, waitFor } from '../bridge';
+import { startMcp, type McpSession } from '../mcpClient';
+import { CASE_ALLOW_LIST, checkCase, TOOL_CASES } from '../toolCases';
+
+const ID = 'agent-context.agent-context';
+
+function textOf(r: vscode.LanguageModelToolResult): string {
+  return r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+}
+
+async function invoke(name: string, input: Record<string, unknown>, token?: vscode.CancellationToken): Promise<string> {
+  return textOf(await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, token));
+}
+
+function ledger(ws: string): { tool: string; source: string; input: string; text: string }[] {
+  const f = path.join(ws, '.agent/history/tools.jsonl');
+  if (!fs.existsSync(f)) return [];
+  return fs.readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+}
+
+describe('language-model tools', function () {
+  this.timeout(180_000);
+  const ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
+  const settings = () => vscode.workspace.getConfiguration('agentContext');
+  let mcp: McpSession;
+
+  before(async () => {
+    const ext = await waitFor(() => vscode.extensions.getExtension(ID), { message: 'extension present' });
+    await waitFor(() => ext.isActive, { timeout: 30_000, message: 'Agent Context activated' });
+    await waitFor(() => vscode.lm.tools.some((t) => t.name === 'agentContext_run'), { message: 'tools registered' });
+    await settings().update('run.allowList', CASE_ALLOW_LIST, vscode.ConfigurationTarget.Global);
+    mcp = await startMcp(path.join(ext.extensionPath, 'dist/mcp.js'), ws, ['--allow-run']);
+  });
+
+  after(async () => {
+    await mcp?.close();
+    await settings().update('run.allowList', undefined, vscode.ConfigurationTarget.Global);
+    for (const name of fs.readdirSync(ws)) if (name.startsWith('tc-')) fs.rmSync(path.join(ws, name), { recursive: true, force: true });
+  });
+
+  for (const c of TOOL_CASES) {
+    it(`${c.title} (vscode.lm)`, async () => {
+      await c.setup?.(ws);
+      await checkCase(c, await invoke(c.tool, c.input), ws);
+    });
+    it(`${c.title} (MCP stdio)`, async () => {
+      await c.setup?.(ws);
+      await checkCase(c, (await mcp.call(c.tool, c.input)).text, ws);
+    });
+  }
+
+  it('the MCP server lists the same tools the editor registered', async () => {
+    const contributed = vscode.lm.tools.filter((t) => t.name.startsWith('agentContext_')).map((t) => t.name).sort();
+    assert.deepEqual((await mcp.listTools()).sort(), contributed);
+  });
+
+  it('a declined confirmation runs nothing', async () => {
+    const marker = path.join(ws, 'tc-declined');
+    const pending = invoke('agentContext_run', { command: 'echo hi && touch tc-declined' });
+    pending.catch(() => undefined);
+    const dialog = await ui.dialog('Cancel');
+    assert.match(`${dialog.message} ${dialog.detail ?? ''}`, /Run this command\?|touch tc-declined/);
+    await assert.rejects(pending);
+    assert.equal(fs.existsSync(marker), false, 'the command did not run');
+  });
+
+  it('an && compound command asks although "echo *" is on the allow-list, and runs once accepted', async () => {
+    await settings().update('run.allowList', [...CASE_ALLOW_LIST, 'echo *'], vscode.ConfigurationTarget.Global);
+    try {
+      const pending = invoke('agentContext_run', { command: 'echo first && echo second' });
+      const dialog = await ui.dialog('Continue');
+      assert.match(`${dialog.message} ${dialog.detail ?? ''}`, /contains &&/);
+      const text = await pending;
+      assert.match(text, /```text\nfirst\nsecond\n```/);
+      // The plain form of the same command is allow-listed: no dialog, straight result.
+      assert.match(await invoke('agentContext_run', { command: 'echo alone' }), /```text\nalone\n```/);
+    } finally {
+      await settings().update('run.allowList', CASE_ALLOW_LIST, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('a cancelled invocation kills the command and is recorded as cancelled', async () => {
+    const marker = `tc-cancel-${Date.now()}`;
+    const cts = new vscode.CancellationTokenSource();
+    const pending = invoke('agentContext_run', { command: `sleep 38.321 # ${marker}` }, cts.token);
+    pending.catch(() => undefined);
+    await waitFor(() => execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).includes('sleep 38.321'), { message: 'the command started' });
+    cts.cancel();
+    await pending.catch(() => undefined);
+    const entry = await waitFor(() => ledger(ws).find((e) => e.input.includes(marker)), { message: 'the cancelled call in the ledger' });
+    assert.match(entry.text, /cancelled \(process group killed\)/);
+    assert.equal(entry.source, 'vscode');
+    await waitFor(() => !execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).includes('sleep 38.321'), { message: 'the sleep is gone' });
+  });
+
+  it('the extension and the MCP server append to the ledger at the same moment without interleaving', async () => {
+    fs.writeFileSync(path.join(ws, 'tc-ledger.txt'), 'ledger line\n'.repeat(300));
+    const before = ledger(ws).length;
+    const calls: Promise<unknown>[] = [];
+    for (let i = 0; i < 20; i++) {
+      calls.push(invoke('agentContext_read', { path: 'tc-ledger.txt', offset: 1 + i }));
+      calls.push(mcp.call('agentContext_read', { path: 'tc-ledger.txt', offset: 1 + i }));
+    }
+    await Promise.all(calls);
+    const raw = fs.readFileSync(path.join(ws, '.agent/history/tools.jsonl'), 'utf8');
+    const lines = raw.split('\n').filter(Boolean);
+    const parsed = lines.map((l, i) => {
+      try {
+        return JSON.parse(l) as { tool: string; source: string };
+      } catch {
+        assert.fail(`ledger line ${i + 1} is not one JSON record: ${l.slice(0, 200)}`);
+      }
+    });
+    const fresh = parsed.slice(before);
+    assert.equal(fresh.filter((e) => e.source === 'vscode' && e.tool === 'agentContext_read').length, 20);
+    assert.equal(fresh.filter((e) => e.source === 'mcp' && e.tool === 'agentContext_read').length, 20);
+  });
+
+  it('the status bar shows tokens kept out of context and opens the report', async () => {
+    await waitFor(async () => (await ui.texts('.statusbar-item')).some((t) => /tokens kept out/.test(t)), { timeout: 15_000, message: 'the savings item is shown' });
+    await vscode.commands.executeCommand('agentContext.showToolReport');
+    const doc = await waitFor(() => vscode.window.activeTextEditor?.document, { message: 'the report opened' });
+    assert.match(doc.getText(), /\| agentContext_run \| \d+ \|/);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  });
+});
