@@ -97,10 +97,44 @@ function printer(prefix) {
 }
 
 /**
+ * The default editor: code-server plus Debian's Chromium. An editor installs .vsix files into a
+ * profile and launches a window on the workspace; `preparePage(page)` runs before the workbench
+ * loads; `onGone(message)` is called if the editor dies. (test/runner/electron.mjs is the other.)
+ */
+export const codeServerEditor = {
+  name: 'code-server',
+  install: (profile, vsixes) => installExtensions(profile, vsixes),
+  async launch({ profile, trust, env, ws, devPath, verbose, preparePage, onGone }) {
+    const server = await startCodeServer({
+      profile,
+      trust,
+      env,
+      onOutput: verbose ? (s) => process.stdout.write(`  [code-server] ${s}`) : undefined,
+    });
+    let browser;
+    const stop = async () => {
+      await browser?.close();
+      await server.stop();
+    };
+    try {
+      server.child.on('exit', (code, signal) => onGone(`code-server exited (${code ?? signal})`));
+      browser = await launchBrowser();
+      await preparePage(browser.page);
+      await browser.page.goto(workbenchUrl(server, ws, devPath));
+    } catch (e) {
+      await stop();
+      throw e;
+    }
+    return { page: browser.page, stop, output: () => server.output() };
+  },
+};
+
+/**
  * Runs one run. Returns { name, passed, failed, failures, exitCode, error? }.
- * opts: { grep, keep (keep temp dirs), timeoutMs, verbose }
+ * opts: { grep, keep (keep temp dirs), timeoutMs, verbose, editor (default codeServerEditor) }
  */
 export async function runIntegration(run, opts = {}) {
+  const editorImpl = opts.editor ?? codeServerEditor;
   const files = suiteFiles(run);
   const out = printer('  ');
   if (files.length === 0) {
@@ -109,14 +143,14 @@ export async function runIntegration(run, opts = {}) {
   }
   const base = fs.mkdtempSync(path.join(os.tmpdir(), `agent-context-${run.name}-`));
   const resultsFile = path.join(base, 'results.json');
-  let server;
-  let browser;
+  let window;
   let bridge;
   let page;
+  let timer;
+  let startTimer;
   const cleanup = onCleanup(async () => {
-    await browser?.close();
+    await window?.stop();
     await bridge?.close();
-    await server?.stop();
     const left = await killMarkedAndWait();
     if (left) out(`(warning: ${left} process(es) of this run did not exit)`);
     if (!opts.keep) fs.rmSync(base, { recursive: true, force: true });
@@ -132,7 +166,7 @@ export async function runIntegration(run, opts = {}) {
       vsixes.push(VSIX);
       devPath = undefined;
     }
-    installExtensions(profile, vsixes);
+    await editorImpl.install(profile, vsixes);
     let resolveExit;
     let driverStarted = false;
     const exited = new Promise((r) => (resolveExit = r));
@@ -151,33 +185,29 @@ export async function runIntegration(run, opts = {}) {
       AGENT_CONTEXT_TEST_GREP: opts.grep ?? '',
       AGENT_CONTEXT_WORKSPACE: ws.path,
     };
-    server = await startCodeServer({
-      profile,
-      trust: run.trust,
-      env,
-      onOutput: opts.verbose ? (s) => process.stdout.write(`  [code-server] ${s}`) : undefined,
-    });
-    browser = await launchBrowser();
-    page = browser.page;
     const editor = editorLog(out, opts.verbose);
-    // Only called in VS Code's extensionTestsPath mode; kept so that mode's logs would show too.
-    await page.exposeFunction('codeAutomationLog', (type, args) =>
-      editor(type, (Array.isArray(args) ? args : [args]).map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')));
-    await page.exposeFunction('codeAutomationExit', (code) => resolveExit({ code: Number(code), message: 'the extension host exited' }));
-    page.on('console', (msg) => {
-      const type = msg.type();
-      if (type === 'error' || type === 'warning' || opts.verbose) editor(type === 'warning' ? 'warn' : type, msg.text());
-    });
-    page.on('pageerror', (e) => editor('error', `page error: ${e.message}`));
-    page.on('crash', () => resolveExit({ code: 1, message: 'the workbench page crashed' }));
-    server.child.on('exit', (code, signal) => resolveExit({ code: 1, message: `code-server exited (${code ?? signal})` }));
-
-    await page.goto(workbenchUrl(server, ws, devPath));
+    const preparePage = async (p) => {
+      page = p;
+      // Only called in VS Code's extensionTestsPath mode; kept so that mode's logs would show too.
+      await p.exposeFunction('codeAutomationLog', (type, args) =>
+        editor(type, (Array.isArray(args) ? args : [args]).map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ')));
+      await p.exposeFunction('codeAutomationExit', (code) => resolveExit({ code: Number(code), message: 'the extension host exited' }));
+      p.on('console', (msg) => {
+        const type = msg.type();
+        if (type === 'error' || type === 'warning' || opts.verbose) editor(type === 'warning' ? 'warn' : type, msg.text());
+      });
+      p.on('pageerror', (e) => editor('error', `page error: ${e.message}`));
+      p.on('crash', () => resolveExit({ code: 1, message: 'the workbench page crashed' }));
+    };
     const timeoutMs = opts.timeoutMs ?? 20 * 60_000;
-    const timer = setTimeout(() => resolveExit({ code: 1, message: `the run did not finish within ${Math.round(timeoutMs / 1000)} s` }), timeoutMs);
-    const startTimer = setTimeout(() => {
+    timer = setTimeout(() => resolveExit({ code: 1, message: `the run did not finish within ${Math.round(timeoutMs / 1000)} s` }), timeoutMs);
+    startTimer = setTimeout(() => {
       if (!driverStarted) resolveExit({ code: 1, message: 'the test driver did not start within 180 s (no extension host, or the driver extension was disabled)' });
     }, 180_000);
+    window = await editorImpl.launch({
+      profile, trust: run.trust, env, ws, devPath, verbose: opts.verbose, preparePage,
+      onGone: (message) => resolveExit({ code: 1, message }),
+    });
     const exit = await exited;
     clearTimeout(timer);
     clearTimeout(startTimer);
@@ -185,10 +215,10 @@ export async function runIntegration(run, opts = {}) {
     const results = readResults(resultsFile);
     if (!results) {
       const why = exit.message ?? `the tests ended (exit ${exit.code}) without writing results`;
-      const shot = await saveScreenshot(page, `${run.name}--run-error`).catch(() => undefined);
+      const shot = page ? await saveScreenshot(page, `${run.name}--run-error`).catch(() => undefined) : undefined;
       out(`run ${run.name} failed: ${why}${shot ? ` (screenshot ${path.relative(repoRoot, shot)})` : ''}`);
-      if (!opts.verbose) out(`last code-server output:\n${server.output().slice(-3000)}`);
-      return { name: run.name, passed: results?.passed ?? 0, failed: (results?.failed ?? 0) + 1, failures: [why], exitCode: 1, error: why };
+      if (!opts.verbose) out(`last ${editorImpl.name} output:\n${window.output().slice(-3000)}`);
+      return { name: run.name, passed: 0, failed: 1, failures: [why], exitCode: 1, error: why };
     }
     return { name: run.name, passed: results.passed, failed: results.failed, failures: results.failures, exitCode: exit.code };
   } catch (e) {
@@ -197,6 +227,8 @@ export async function runIntegration(run, opts = {}) {
     out(`run ${run.name} failed: ${why}`);
     return { name: run.name, passed: 0, failed: 1, failures: [why], exitCode: 1, error: why };
   } finally {
+    clearTimeout(timer);
+    clearTimeout(startTimer);
     await cleanup();
   }
 }

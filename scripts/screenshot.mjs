@@ -1,0 +1,71 @@
+// npm run screenshot: runs the demo headless (fresh profile, fresh copy of the demo workspace),
+// opens the Agent Context container and saves media/screenshot-sidebar.png.
+//   node scripts/screenshot.mjs [--no-build] [--out media/screenshot-sidebar.png]
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { launchBrowser } from '../test/runner/browser.mjs';
+import { openViewContainer, resetUi } from '../test/runner/bridge.mjs';
+import { startCodeServer } from '../test/runner/codeServer.mjs';
+import { demoProfile, packageExtension, VSIX, writeDemoWorkspace } from '../test/runner/demo.mjs';
+import { ensureDeps, repoRoot } from '../test/runner/deps.mjs';
+import { killMarkedAndWait, onCleanup } from '../test/runner/processes.mjs';
+
+const argv = process.argv.slice(2);
+const outIndex = argv.indexOf('--out');
+const out = path.resolve(repoRoot, outIndex >= 0 ? argv[outIndex + 1] : 'media/screenshot-sidebar.png');
+
+const base = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-context-screenshot-'));
+let server;
+let browser;
+const cleanup = onCleanup(async () => {
+  await browser?.close();
+  await server?.stop();
+  await killMarkedAndWait();
+  fs.rmSync(base, { recursive: true, force: true });
+});
+
+let code = 0;
+try {
+  if (!argv.includes('--no-build') || !fs.existsSync(VSIX)) packageExtension();
+  ensureDeps();
+  const folder = writeDemoWorkspace(path.join(base, 'rate-limiter'));
+  const profile = demoProfile(path.join(base, 'profile'), { 'workbench.startupEditor': 'none' });
+  server = await startCodeServer({ profile });
+  browser = await launchBrowser();
+  const { page } = browser;
+  await page.goto(`${server.url}/?folder=${encodeURIComponent(folder)}`);
+  await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
+  await openViewContainer(page, 'Agent Context', 60_000);
+  // Wait until each view has drawn its rows (the views fill in after activation).
+  await page.waitForFunction(() => {
+    const panes = [...document.querySelectorAll('.part.sidebar .pane')];
+    return panes.length >= 3 && panes.filter((p) => p.querySelector('.monaco-list-row')).length >= 3;
+  }, undefined, { timeout: 60_000 }).catch(() => console.warn('[screenshot] not every view showed rows within 60 s'));
+  // A wider sidebar (drag its sash) and the plan file open next to it.
+  const box = await page.locator('.part.sidebar').boundingBox();
+  if (box) {
+    await page.mouse.move(box.x + box.width + 1, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width + 160, box.y + box.height / 2, { steps: 8 });
+    await page.mouse.up();
+  }
+  await page.keyboard.press('Control+P');
+  await page.locator('.quick-input-widget .quick-input-box input').waitFor({ state: 'visible', timeout: 10_000 });
+  await page.keyboard.type('.agent/plan.yaml');
+  await page.locator('.quick-input-widget .monaco-list-row').first().waitFor({ state: 'visible', timeout: 10_000 });
+  await page.keyboard.press('Enter');
+  await page.locator('.editor-instance .view-lines').first().waitFor({ state: 'visible', timeout: 10_000 }).catch(() => {});
+  await page.mouse.move(box ? box.x + box.width + 400 : 800, 600); // off the sash: no hover highlight
+  await page.waitForTimeout(1500); // icons, descriptions and syntax colours settle
+  await resetUi(page);
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  await page.screenshot({ path: out });
+  console.log(`[screenshot] saved ${path.relative(process.cwd(), out)}`);
+} catch (e) {
+  console.error(`[screenshot] failed: ${e.stack ?? e}`);
+  code = 1;
+} finally {
+  await cleanup();
+}
+process.exit(code);
