@@ -76,11 +76,14 @@ export class NoteDecorationProvider implements vscode.FileDecorationProvider, vs
 
 // The one provider of this window, so tree views can add notes to their tooltips without plumbing.
 let current: NoteDecorationProvider | undefined;
+// Lives as long as the module, so a view can subscribe whether it registers before or after the notes.
+const anyNotesChanged = new vscode.EventEmitter<void>();
 
 /** Registers the provider; views then call noteTooltip() when they build a tree item. */
 export function registerNoteDecorations(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): NoteDecorationProvider {
   const provider = new NoteDecorationProvider(log);
   current = provider;
+  context.subscriptions.push(provider.onDidChangeNotes(() => anyNotesChanged.fire()));
   context.subscriptions.push(provider, vscode.window.registerFileDecorationProvider(provider), {
     dispose: () => {
       if (current === provider) current = undefined;
@@ -102,14 +105,14 @@ export function noteTooltip(
 ): vscode.MarkdownString | undefined {
   const notes = current?.notesFor(uri, range?.startLine, range?.endLine, { terminal: range?.terminal, command: range?.command, step: range?.step }) ?? [];
   if (notes.length === 0) return undefined;
-  const head = base === undefined ? '' : typeof base === 'string' ? escapeMarkdown(base) : base.value;
+  const head = base === undefined ? '' : typeof base === 'string' ? escapeMarkdown(base).replace(/\n/g, '  \n') : base.value;
   const md = new vscode.MarkdownString((head ? head + '\n\n---\n\n' : '') + notesTooltipMarkdown(notes));
   return md;
 }
 
-/** Subscribes to note changes (for views whose tooltips include notes); a no-op before registration. */
+/** Subscribes to note changes (for views whose tooltips include notes); safe to call before registration. */
 export function onDidChangeNotes(listener: () => void): vscode.Disposable {
-  return current?.onDidChangeNotes(listener) ?? new vscode.Disposable(() => undefined);
+  return anyNotesChanged.event(listener);
 }
 
 function escapeMarkdown(s: string): string {

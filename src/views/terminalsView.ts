@@ -4,6 +4,7 @@ import { registerTreeForTests } from '../api';
 import { agentDirOf, hasAgentFolder } from '../core/agentLayout';
 import { listTerminals, readTerminalIndex, type TerminalCommand, type TerminalInfo } from '../core/terminal/terminalIndex';
 import type { CaptureManager } from '../terminal/captureManager';
+import { noteTooltip, onDidChangeNotes } from './noteDecorations';
 
 export const TERMINALS_VIEW_ID = 'agentContext.terminals';
 export const OPEN_TERMINAL_LINE_COMMAND = 'agentContext.terminals.openAtLine';
@@ -43,6 +44,7 @@ export class TerminalsTreeProvider implements vscode.TreeDataProvider<TerminalsN
 
   constructor(private readonly manager: CaptureManager) {
     this.subs.push(manager.onDidChange(() => this.refresh()));
+    this.subs.push(onDidChangeNotes(() => this.refresh())); // notes from the user show in tooltips
     for (const f of vscode.workspace.workspaceFolders ?? []) {
       // Files from other windows and earlier sessions: react to files appearing and going, not to every append.
       const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(f, '.agent/terminals/*.txt'), false, true, false);
@@ -128,6 +130,11 @@ export class TerminalsTreeProvider implements vscode.TreeDataProvider<TerminalsN
     const file = path.join(node.agentDir, cmd.file);
     const range = cmd.lastLine === null ? `${cmd.firstLine}–` : `${cmd.firstLine}–${cmd.lastLine}`;
     item.tooltip = `${cmd.commandLine}\ncwd ${cmd.cwd ?? '?'} · started ${cmd.started}\n.agent/${cmd.file} lines ${range}`;
+    const noted = noteTooltip(vscode.Uri.file(file), item.tooltip, { startLine: cmd.headerLine, endLine: cmd.lastLine ?? Number.MAX_SAFE_INTEGER, terminal: node.info.n, command: cmd.command });
+    if (noted) {
+      item.tooltip = noted;
+      item.description = `${item.description} · ✎ note`;
+    }
     item.command = { command: OPEN_TERMINAL_LINE_COMMAND, title: 'Open Output', arguments: [file, cmd.headerLine] };
     return item;
   }

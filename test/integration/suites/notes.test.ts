@@ -60,6 +60,9 @@ describe('notes: from the user to the agent', function () {
     assert.equal(note.path, `.agent/${cmd.file}`);
     assert.equal(note.orphaned, undefined);
 
+    // The sidebar shows it on the command's row.
+    await waitFor(async () => ((await ui.texts(commandRow)).join(' ').includes('✎ note') ? true : undefined), { message: 'the command row says ✎ note' });
+
     const ref = await invoke('agentContext_terminal', { terminal: t.n, command: String(cmd.command) });
     assert.match(ref, /Notes from the user \(follow them\):\n- .* on terminal \d+ command \d+: "this failure is a flaky network, ignore it"/);
     assert.match(await invoke('agentContext_terminal', { terminal: t.n, command: 'lastFailed' }), /flaky network, ignore it/);
