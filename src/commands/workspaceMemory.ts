@@ -21,14 +21,37 @@ async function pickRoot(purpose: string): Promise<AgentRoot | undefined> {
   return pick?.root;
 }
 
-/** The briefing of the first `.agent/` folder (the one tools use), or of a chosen one; returns its text. */
-async function showBriefing(): Promise<string | undefined> {
+/** Read-only documents for the briefing: nothing to save, no "save changes?" prompt on close. */
+class BriefingDocuments implements vscode.TextDocumentContentProvider {
+  static readonly scheme = 'agent-context-briefing';
+  static readonly uri = vscode.Uri.from({ scheme: BriefingDocuments.scheme, path: '/Briefing.md' });
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+  private text = '';
+
+  set(text: string): void {
+    this.text = text;
+    this.changed.fire(BriefingDocuments.uri);
+  }
+
+  provideTextDocumentContent(): string {
+    return this.text;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+/** The briefing of the first `.agent/` folder (the one tools use), shown read-only; returns its text. */
+async function showBriefing(docs: BriefingDocuments): Promise<string | undefined> {
   const roots = await agentRoots();
   const root = roots[0] ?? (await pickRoot('brief'));
   if (!root) return undefined;
   const prefix = roots.length > 1 && root !== roots[0] ? `${root.name}/` : '';
   const { text, tokens } = composeBriefing(await gatherBriefing(root.agentDir, { prefix }));
-  const doc = await vscode.workspace.openTextDocument({ content: `${text}\n\n<!-- ${tokens} tokens; the same text agentContext_briefing returns -->\n`, language: 'markdown' });
+  docs.set(`${text}\n\n<!-- ${tokens} tokens; the same text agentContext_briefing returns -->\n`);
+  const doc = await vscode.workspace.openTextDocument(BriefingDocuments.uri);
   await vscode.window.showTextDocument(doc, { preview: true });
   return text;
 }
@@ -95,10 +118,13 @@ async function acceptCommand(log: vscode.LogOutputChannel, onDone: () => void): 
 export function registerWorkspaceMemory(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
   const memory = registerMemoryView(context, log);
   const agents = registerAgentsView(context);
+  const docs = new BriefingDocuments();
   context.subscriptions.push(
+    docs,
+    vscode.workspace.registerTextDocumentContentProvider(BriefingDocuments.scheme, docs),
     registerTreeForTests('agentContext.memory', memory),
     registerTreeForTests('agentContext.agents', agents),
-    vscode.commands.registerCommand('agentContext.briefing', () => showBriefing()),
+    vscode.commands.registerCommand('agentContext.briefing', () => showBriefing(docs)),
     vscode.commands.registerCommand('agentContext.archiveToHistory', (text?: unknown) => archiveCommand(log, text)),
     vscode.commands.registerCommand('agentContext.acceptFeatures', () =>
       acceptCommand(log, () => void vscode.commands.executeCommand('agentContext.plan.refresh')),
