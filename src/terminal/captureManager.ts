@@ -258,7 +258,7 @@ export class CaptureManager implements vscode.Disposable {
         const raw = process.env.AGENT_CONTEXT_DEBUG_TERMINAL_RAW === '1';
         for await (const data of stream) {
           if (raw) this.log.info(`terminal raw ${JSON.stringify(data)}`);
-          cmd?.write(data);
+          if (cmd && !cmd.write(data)) await cmd.drain();
         }
         const code = await Promise.race([ended, new Promise<undefined>((r) => setTimeout(() => r(undefined), END_WAIT_MS))]);
         cmd?.end(code, endedAt ?? new Date());

@@ -94,6 +94,7 @@ export class CaptureWriter {
   private headerBytes: number;
   private pending: string[] = [];
   private pendingBytes = 0;
+  private inFlight = 0;
   private timer: NodeJS.Timeout | undefined;
   private chain: Promise<void> = Promise.resolve();
   private commands = 0;
@@ -123,6 +124,11 @@ export class CaptureWriter {
     this.flushMs = opts.flushMs ?? 250;
     this.flushBytes = opts.flushBytes ?? 256 * 1024;
     this.log = opts.logger ?? nullLogger;
+  }
+
+  /** Bytes handed to the disk queue but not written yet (backpressure for fast producers). */
+  get backlogBytes(): number {
+    return this.inFlight + this.pendingBytes;
   }
 
   /** Number of commands begun so far. */
@@ -181,10 +187,16 @@ export class CaptureWriter {
     }
     if (this.pending.length > 0) {
       const text = this.pending.join('');
+      const size = this.pendingBytes;
       this.pending = [];
       this.pendingBytes = 0;
+      this.inFlight += size;
       this.enqueue(async () => {
-        await this.fh.write(text);
+        try {
+          await this.fh.write(text);
+        } finally {
+          this.inFlight -= size;
+        }
       });
     }
     return this.chain;

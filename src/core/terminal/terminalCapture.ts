@@ -8,6 +8,9 @@ import { StreamingMasker, maskSecrets, type UserPatterns } from '../secrets';
 import { createCaptureWriter, type CaptureWriter, type CaptureWriterOptions, type CommandStart, type TerminalHeader } from './captureWriter';
 import { TerminalRenderer, type RendererOptions } from './terminalRenderer';
 
+/** Queued output above which CommandCapture.write() asks the producer to wait. */
+export const BACKLOG_BYTES = 4 * 1024 * 1024;
+
 export interface CaptureOptions extends CaptureWriterOptions {
   userPatterns?: UserPatterns;
   renderer?: RendererOptions;
@@ -82,11 +85,21 @@ export class CommandCapture {
     }
   }
 
-  /** Feeds raw terminal data. */
-  write(data: string): void {
-    if (this.ended) return;
+  /**
+   * Feeds raw terminal data. Returns false when more than BACKLOG_BYTES wait for the disk: a
+   * producer that can wait should then `await drain()` (the glue does, so a fast command cannot
+   * pile its whole output up in memory).
+   */
+  write(data: string): boolean {
+    if (this.ended) return true;
     const text = this.renderer.write(data);
     if (text.length > 0) this.writer.write(this.masker.push(text));
+    return this.writer.backlogBytes < BACKLOG_BYTES;
+  }
+
+  /** Resolves when everything handed to the writer so far is on disk. */
+  drain(): Promise<void> {
+    return this.writer.flush();
   }
 
   /** Commits lines that can no longer change (see TerminalRenderer.settle). */
