@@ -1,6 +1,6 @@
 // Row 2's child process: reads a raw terminal stream on stdin and runs it through the capture
 // pipeline (renderer → masker → writer, with the writer's index) into a file, sampling its own
-// RSS. Prints one JSON line: { baselineRss, peakRss, vmHwm, afterGcRss, lines, ms, mode }.
+// RSS. Prints one JSON line: { baselineRss, baselineHeap, peakRss, vmHwm, afterGcRss, afterGcHeap, lines, ms, mode }.
 // Usage: node out/bench/captureChild.js <outDir>
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -99,6 +99,7 @@ async function main(): Promise<void> {
   const p = fs.existsSync(src('core/terminal/terminalCapture.js')) ? await capturePipeline(dir) : partialPipeline(dir);
   global.gc?.();
   const baselineRss = rss();
+  const baselineHeap = process.memoryUsage().heapUsed;
   let peakRss = baselineRss;
   const timer = setInterval(() => {
     peakRss = Math.max(peakRss, rss());
@@ -116,7 +117,8 @@ async function main(): Promise<void> {
   // What is still held once garbage is collected: tells retained memory from uncollected garbage.
   global.gc?.();
   const afterGcRss = rss();
-  process.stdout.write(JSON.stringify({ baselineRss, peakRss, vmHwm: vmHwm(), afterGcRss, lines, ms, mode: p.mode }) + '\n');
+  const afterGcHeap = process.memoryUsage().heapUsed;
+  process.stdout.write(JSON.stringify({ baselineRss, baselineHeap, peakRss, vmHwm: vmHwm(), afterGcRss, afterGcHeap, lines, ms, mode: p.mode }) + '\n');
 }
 
 main().catch((e) => {

@@ -47,8 +47,10 @@ export interface PairOptions {
   warmup?: number;
   /** Runs untimed after each call of a or b (e.g. undo what the call wrote). */
   after?: () => unknown;
-  /** false: only b is warmed up (when one call of a takes tens of seconds). Default true. */
+  /** false: a gets no warm-up call (when one call takes tens of seconds). Default true. */
   warmupA?: boolean;
+  /** false: b gets no warm-up call. Default true. */
+  warmupB?: boolean;
 }
 
 /**
@@ -65,7 +67,7 @@ export async function measurePair(a: () => unknown, b: () => unknown, opts: Pair
   };
   for (let i = 0; i < warmup; i++) {
     if (opts.warmupA !== false) await call(a);
-    await call(b);
+    if (opts.warmupB !== false) await call(b);
   }
   const sa: number[] = [];
   const sb: number[] = [];

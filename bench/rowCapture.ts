@@ -14,6 +14,8 @@ interface ChildResult {
   peakRss: number;
   vmHwm?: number;
   afterGcRss: number;
+  baselineHeap: number;
+  afterGcHeap: number;
   lines: number;
   ms: number;
   mode: string[];
@@ -56,7 +58,17 @@ export async function rowCapture(workDir: string, totalMB = 200): Promise<Row> {
       const block = bl[b % bl.length];
       for (const c of block.chunks) {
         if (child.stdin.destroyed) break;
-        if (!child.stdin.write(c)) await new Promise((r) => { child.stdin.once('drain', r); child.stdin.once('close', r); });
+        if (!child.stdin.write(c)) {
+          await new Promise<void>((resolve) => {
+            const done = (): void => {
+              child.stdin.off('drain', done);
+              child.stdin.off('close', done);
+              resolve();
+            };
+            child.stdin.on('drain', done);
+            child.stdin.on('close', done);
+          });
+        }
         sent += Buffer.byteLength(c);
       }
       expectedLines += block.lines;
@@ -75,7 +87,7 @@ export async function rowCapture(workDir: string, totalMB = 200): Promise<Row> {
       reference: '—', ratio: '—', goal: GOAL,
       met: full ? growth < 50 * MB && complete : undefined,
       state: full ? undefined : 'not built',
-      note: `RSS after the run and a full GC: ${(r.afterGcRss / MB).toFixed(0)} MB${r.afterGcRss - r.baselineRss < growth / 2 ? ' (most of the peak was garbage not yet collected, not data held)' : ''}; stages: ${r.mode.join(' → ')}; parent writes with backpressure from the child's stdin only (the pipeline itself never blocks, like terminal data events)${full ? '' : ' (figures are for the partial pipeline)'}${complete ? '' : `; file INCOMPLETE: ${r.lines} output lines in the file, ${expectedLines} sent`}`,
+      note: `after the run and a full GC: JS heap ${(r.afterGcHeap / MB).toFixed(1)} MB (baseline ${(r.baselineHeap / MB).toFixed(1)} MB), RSS ${(r.afterGcRss / MB).toFixed(0)} MB; stages: ${r.mode.join(' → ')}; parent writes with backpressure from the child's stdin only (the pipeline itself never blocks, like terminal data events)${full ? '' : ' (figures are for the partial pipeline)'}${complete ? '' : `; file INCOMPLETE: ${r.lines} output lines in the file, ${expectedLines} sent`}`,
     };
   } catch (e) {
     return failedRow('2', what, GOAL, e);

@@ -28,10 +28,11 @@ export async function xtermRender(chunks: readonly string[], cols = STREAM_MAX_C
     marker.dispose();
     marker = term.registerMarker(0);
   };
-  await new Promise<void>((resolve) => {
-    chunks.forEach((c, i) => term.write(c, i === chunks.length - 1 ? () => (copy(), resolve()) : copy));
-    if (chunks.length === 0) resolve();
-  });
+  // xterm discards writes once more than 50 MB are queued: wait for the parser every 64 chunks (1 MB).
+  for (let i = 0; i < chunks.length; i++) {
+    if (i % 64 === 63 || i === chunks.length - 1) await new Promise<void>((resolve) => term.write(chunks[i], () => (copy(), resolve())));
+    else term.write(chunks[i], copy);
+  }
   if (failure) throw failure;
   const buf = term.buffer.active;
   for (let i = marker?.line ?? 0; i < buf.length; i++) out.push(buf.getLine(i)?.translateToString(true) ?? '');
