@@ -22,7 +22,8 @@ export interface AgentFolderChange {
 export const HAS_AGENT_FOLDER_KEY = 'agentContext.hasAgentFolder';
 
 const DEBOUNCE_MS = 200;
-const WATCH_GLOB = `{${AGENT_DIR},${AGENT_DIR}/**,.github/skills/**,.claude/skills/**}`;
+// Separate patterns: one glob with path separators inside braces missed `.claude/skills/**` events.
+const WATCH_GLOBS = [AGENT_DIR, `${AGENT_DIR}/**`, '.github/skills/**', '.claude/skills/**'];
 
 /** Classifies a changed path (relative to the workspace root, forward slashes). */
 export function changeAreas(root: string, file: string): ChangeArea[] {
@@ -36,8 +37,8 @@ export function changeAreas(root: string, file: string): ChangeArea[] {
 }
 
 /**
- * The workspace folders and which of them have `.agent/`. One FileSystemWatcher per folder on
- * `.agent/**` and the skill folders feeds one debounced refresh per folder (no polling).
+ * The workspace folders and which of them have `.agent/`. FileSystemWatchers on `.agent/**` and
+ * the skill folders of each folder feed one debounced refresh (no polling).
  */
 export class AgentFolders implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<AgentFolderChange[]>();
@@ -76,9 +77,11 @@ export class AgentFolders implements vscode.Disposable {
     this.watchers = [];
     const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
     for (const folder of roots) {
-      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, WATCH_GLOB));
       const on = (uri: vscode.Uri) => this.queue(folder.uri.fsPath, changeAreas(folder.uri.fsPath, uri.fsPath));
-      this.watchers.push(w, w.onDidCreate(on), w.onDidChange(on), w.onDidDelete(on));
+      for (const glob of WATCH_GLOBS) {
+        const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, glob));
+        this.watchers.push(w, w.onDidCreate(on), w.onDidChange(on), w.onDidDelete(on));
+      }
     }
     this.present.clear();
     await Promise.all(roots.map((f) => this.check(f)));

@@ -118,11 +118,9 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
         item.description = statusLabel(step.status);
         const [icon, color] = STATUS_ICON[step.status];
         item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
-        const tip = new vscode.MarkdownString();
-        tip.appendText(`Step ${step.id} — ${statusLabel(step.status)}\n\n`);
-        if (step.notes) tip.appendText(`${step.notes}\n\n`);
-        if (step.evidence?.length) tip.appendText(`Evidence: ${step.evidence.join(', ')}`);
-        item.tooltip = tip;
+        item.tooltip = [`Step ${step.id} — ${statusLabel(step.status)}`, step.notes?.trimEnd(), step.evidence?.length ? `Evidence: ${step.evidence.join(', ')}` : undefined]
+          .filter(Boolean)
+          .join('\n\n');
         item.contextValue = `planStep.${step.status}`;
         item.command = openAt(node.file, step.line);
         return item;

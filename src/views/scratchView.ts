@@ -35,6 +35,11 @@ export function formatBytes(n: number): string {
   return `${(n / 1024 ** 3).toFixed(1)} GB`;
 }
 
+/** `1 file · 12 B`, `10,003 files · 39.1 KB`. */
+export function countLabel(files: number, bytes: number): string {
+  return `${files.toLocaleString('en-US')} file${files === 1 ? '' : 's'} · ${formatBytes(bytes)}`;
+}
+
 /** Formats an age: `just now`, `5m`, `3h`, `2d`. */
 export function formatAge(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
@@ -157,7 +162,7 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
       item.id = `scratch-root:${node.folder.root}`;
       item.iconPath = new vscode.ThemeIcon('root-folder');
       const s = this.resolved.get(node.folder.root);
-      if (s) item.description = `${s.inv.files.length} file${s.inv.files.length === 1 ? '' : 's'} · ${formatBytes(s.inv.totalBytes)}`;
+      if (s) item.description = countLabel(s.inv.files.length, s.inv.totalBytes);
       item.tooltip = path.join(node.folder.agentDir, 'scratch');
       item.contextValue = 'scratchRoot';
       return item;
@@ -165,7 +170,7 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
     if (node.kind === 'dir') {
       const item = new vscode.TreeItem(vscode.Uri.file(node.abs), vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `scratch-dir:${node.abs}`;
-      item.description = `${node.dir.count} file${node.dir.count === 1 ? '' : 's'} · ${formatBytes(node.dir.bytes)}`;
+      item.description = countLabel(node.dir.count, node.dir.bytes);
       item.contextValue = 'scratchFolder';
       return item;
     }
@@ -194,7 +199,7 @@ export function createScratchView(context: vscode.ExtensionContext, folders: Age
   const provider = new ScratchTreeProvider(folders);
   const view = vscode.window.createTreeView('agentContext.scratch', { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true });
   provider.onTotals = (files, bytes) => {
-    view.description = files === 0 && bytes === 0 ? undefined : `${files} file${files === 1 ? '' : 's'} · ${formatBytes(bytes)}`;
+    view.description = files === 0 && bytes === 0 ? undefined : countLabel(files, bytes);
   };
   context.subscriptions.push(provider, view, registerTreeForTests('agentContext.scratch', provider));
   return provider;

@@ -1,0 +1,102 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { ui, waitFor } from '../bridge';
+import { agentApi, paneSelector, waitForRow, wsRoot } from '../agentViewsHelpers';
+
+interface CleanupResult {
+  summary: string;
+  reports: { removed: { rel: string }[]; keptPinned: number }[];
+  errors: string[];
+}
+
+const scratch = () => path.join(wsRoot(), '.agent/scratch');
+const HOUR = 3600;
+
+function put(rel: string, bytes: number, ageHours: number): string {
+  const f = path.join(scratch(), rel);
+  fs.mkdirSync(path.dirname(f), { recursive: true });
+  fs.writeFileSync(f, 'x'.repeat(bytes));
+  const t = Date.now() / 1000 - ageHours * HOUR;
+  fs.utimesSync(f, t, t);
+  return f;
+}
+
+describe('Clean Up Scratch', () => {
+  let trash = '';
+  before(async () => {
+    await agentApi();
+    trash = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-it-cleanup-trash-'));
+    process.env.XDG_DATA_HOME = trash;
+    // The fixture's own scratch files stay: make them fresh, whatever the checkout's mtimes are.
+    const now = Date.now() / 1000;
+    for (const rel of ['endpoints.md', 'limiter-notes.md', 'tool_outputs/search-endpoints.txt']) fs.utimesSync(path.join(scratch(), rel), now, now);
+  });
+  after(async () => {
+    await vscode.workspace.getConfiguration('agentContext.scratch').update('maxFiles', undefined, vscode.ConfigurationTarget.Workspace);
+    fs.rmSync(path.join(wsRoot(), '.vscode'), { recursive: true, force: true });
+    fs.rmSync(path.join(wsRoot(), '.agent/pins.json'), { force: true });
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('dry run lists what would go and removes nothing', async () => {
+    const old = put('old-dry.txt', 10, 30);
+    const res = await vscode.commands.executeCommand<CleanupResult>('agentContext.scratch.cleanupDryRun');
+    assert.deepEqual(res.reports[0].removed.map((r) => r.rel), ['old-dry.txt']);
+    assert.match(res.summary, /^Would remove 1 file \(0\.0 MB\), keep 0 pinned/);
+    assert.ok(fs.existsSync(old));
+    fs.rmSync(old);
+  });
+
+  it('title bar button removes old files to the trash, keeps pinned and evidence, and reports it', async () => {
+    // endpoints.md is evidence of step 1 in plan.yaml: old, but kept.
+    const t = Date.now() / 1000 - 100 * HOUR;
+    fs.utimesSync(path.join(scratch(), 'endpoints.md'), t, t);
+    put('old-a.log', 1024 * 1024, 48);
+    put('logs/old-b.log', 512 * 1024, 30);
+    const pinned = put('keep-me.md', 10, 100);
+    fs.writeFileSync(path.join(wsRoot(), '.agent/pins.json'), JSON.stringify({ pinned: ['scratch/keep-me.md'] }));
+    await waitForRow('Scratch', 'old-a.log');
+    // Title bar actions show when the view has focus (or on hover): select a row first.
+    await ui.click(`${paneSelector('Scratch')} .monaco-list-row:has-text("limiter-notes.md")`);
+    await ui.click(`${paneSelector('Scratch')} .pane-header .actions-container a.action-label[aria-label="Clean Up Scratch"]`);
+    await waitFor(() => !fs.existsSync(path.join(scratch(), 'old-a.log')), { timeout: 20_000, message: 'old-a.log moved out of scratch' });
+    // The test editor sends extension notifications to the notification centre without a toast.
+    await vscode.commands.executeCommand('notifications.showList');
+    const toast = await waitFor(async () => (await ui.texts('.notification-list-item-message')).find((m) => m.startsWith('Removed')), {
+      timeout: 20_000,
+      message: 'a notification reports the cleanup',
+    });
+    assert.equal(toast, 'Removed 2 files (1.5 MB), kept 1 pinned and 1 protected (plans, evidence)');
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await vscode.commands.executeCommand('notifications.hideList');
+    assert.ok(!fs.existsSync(path.join(scratch(), 'old-a.log')));
+    assert.ok(!fs.existsSync(path.join(scratch(), 'logs/old-b.log')));
+    assert.ok(fs.existsSync(pinned));
+    assert.ok(fs.existsSync(path.join(scratch(), 'endpoints.md')));
+    assert.deepEqual(fs.readdirSync(path.join(trash, 'Trash/files')).sort(), ['old-a.log', 'old-b.log']);
+    await waitFor(async () => !(await ui.texts(`${paneSelector('Scratch')} .monaco-list-row`)).some((r) => r.includes('old-a.log')), {
+      timeout: 20_000,
+      message: 'the Scratch view no longer lists old-a.log',
+    });
+    fs.rmSync(pinned);
+    fs.rmSync(path.join(scratch(), 'logs'), { recursive: true });
+    await ui.press('Escape');
+  });
+
+  it('follows agentContext.scratch.maxFiles: removes the oldest until within the limit', async () => {
+    await vscode.workspace.getConfiguration('agentContext.scratch').update('maxFiles', 5, vscode.ConfigurationTarget.Workspace);
+    // 3 fixture files + 4 new ones = 7; limit 5 removes the two oldest new ones (fixture files are newer).
+    put('n1.txt', 1, 4);
+    put('n2.txt', 1, 3);
+    put('n3.txt', 1, 2);
+    put('n4.txt', 1, 1);
+    const res = await vscode.commands.executeCommand<CleanupResult>('agentContext.scratch.cleanup');
+    assert.deepEqual(res.reports[0].removed.map((r) => r.rel), ['n1.txt', 'n2.txt']);
+    assert.deepEqual(['n1.txt', 'n2.txt', 'n3.txt', 'n4.txt'].map((f) => fs.existsSync(path.join(scratch(), f))), [false, false, true, true]);
+    fs.rmSync(path.join(scratch(), 'n3.txt'));
+    fs.rmSync(path.join(scratch(), 'n4.txt'));
+  });
+});

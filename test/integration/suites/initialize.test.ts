@@ -1,0 +1,53 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { ui, waitFor } from '../bridge';
+import { agentApi, paneSelector, waitForRow, waitForTree, wsRoot } from '../agentViewsHelpers';
+
+describe('Initialize and the welcome view', () => {
+  const backup = path.join(os.tmpdir(), `ac-it-agent-backup-${process.pid}`);
+  before(async () => {
+    await agentApi();
+    fs.cpSync(path.join(wsRoot(), '.agent'), backup, { recursive: true });
+  });
+  after(async () => {
+    // Leave the workspace as we found it for the suites that follow.
+    fs.rmSync(path.join(wsRoot(), '.agent'), { recursive: true, force: true });
+    fs.cpSync(backup, path.join(wsRoot(), '.agent'), { recursive: true });
+    fs.rmSync(backup, { recursive: true, force: true });
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await waitForTree('agentContext.plan', (n) => n[0]?.label === 'Add rate limiting to the public API', 'fixture plan back');
+  });
+
+  it('deleting .agent/ shows the welcome view, and its Initialize button creates the layout', async () => {
+    await waitForRow('Plan', 'Add rate limiting to the public API');
+    fs.rmSync(path.join(wsRoot(), '.agent'), { recursive: true });
+    const welcome = `${paneSelector('Plan')} .welcome-view-content`;
+    await ui.waitForSelector(welcome, { timeout: 20_000 });
+    assert.match(await ui.text(welcome), /This workspace has no \.agent folder yet/);
+    assert.deepEqual(await (await agentApi()).treeSnapshot('agentContext.plan'), []);
+    assert.deepEqual(await (await agentApi()).treeSnapshot('agentContext.scratch'), []);
+    const errors = await ui.texts('.notification-toast .notification-list-item-message');
+    assert.ok(!errors.some((m) => /error|failed|cannot/i.test(m)), `no error notifications: ${errors.join(' | ')}`);
+
+    await ui.click(`${welcome} .monaco-button:has-text("Initialize .agent Folder")`);
+    const agent = path.join(wsRoot(), '.agent');
+    await waitFor(() => fs.existsSync(path.join(agent, 'plan.yaml')), { timeout: 20_000, message: '.agent/plan.yaml created' });
+    for (const d of ['scratch', 'terminals', 'skills', 'memory', 'agents', 'history']) assert.ok(fs.statSync(path.join(agent, d)).isDirectory(), d);
+    assert.match(fs.readFileSync(path.join(agent, '.gitignore'), 'utf8'), /^scratch\/\nterminals\/\nhistory\//);
+    assert.match(fs.readFileSync(path.join(agent, 'README.md'), 'utf8'), /overflow memory/);
+    await waitForRow('Plan', 'Describe what this task should achieve');
+    await ui.waitForSelector(welcome, { state: 'hidden', timeout: 20_000 });
+    await waitFor(() => vscode.window.activeTextEditor?.document.uri.fsPath === path.join(agent, 'plan.yaml'), { message: 'the example plan is opened' });
+  });
+
+  it('running Initialize again overwrites nothing', async () => {
+    const plan = path.join(wsRoot(), '.agent/plan.yaml');
+    fs.writeFileSync(plan, 'objective: mine\n');
+    const r = await vscode.commands.executeCommand<{ created: string[]; kept: string[] }>('agentContext.initialize');
+    assert.deepEqual(r.created, []);
+    assert.equal(fs.readFileSync(plan, 'utf8'), 'objective: mine\n');
+  });
+});

@@ -1,0 +1,53 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { ui, waitFor } from '../bridge';
+import { agentApi, paneRows, waitForRow, waitForTree } from '../agentViewsHelpers';
+
+const folder = (name: string) => vscode.workspace.workspaceFolders!.find((f) => f.name === name)!.uri.fsPath;
+
+describe('multi-root workspace', () => {
+  before(() => agentApi());
+
+  it('shows each folder with .agent/ as its own group in Plan, Scratch and Skills', async () => {
+    assert.deepEqual(vscode.workspace.workspaceFolders?.map((f) => f.name), ['alpha', 'beta', 'gamma']);
+    const plan = await waitForTree('agentContext.plan', (n) => (n.length === 2 ? n : undefined), 'two groups');
+    assert.deepEqual(
+      plan.map((g) => [g.label, g.children.map((p) => `${p.label} · ${p.description}`)]),
+      [['alpha', ['Alpha objective · 0/1 done']], ['beta', ['Beta objective · 1/1 done']]],
+    );
+    const scratch = await (await agentApi()).treeSnapshot('agentContext.scratch');
+    assert.deepEqual(scratch.map((g) => [g.label, g.description, g.children.map((c) => c.label)]), [['alpha', '1 file · 14 B', ['a.txt']], ['beta', '0 files · 0 B', []]]);
+    const skills = await (await agentApi()).treeSnapshot('agentContext.skills');
+    assert.deepEqual(skills.map((g) => [g.label, g.children.map((s) => [s.label, s.children.map((k) => k.label)])]), [['alpha', []], ['beta', [['.agent/skills', ['deploy']]]]]);
+    const rows = await waitForRow('Plan', 'Beta objective');
+    assert.ok(rows.some((r) => r.startsWith('alpha')) && rows.some((r) => r.startsWith('beta')), rows.join(' | '));
+    assert.ok(!rows.some((r) => r.startsWith('gamma')));
+  });
+
+  it('a folder that gets .agent/ appears as a new group; removing it drops the group', async () => {
+    const agent = path.join(folder('gamma'), '.agent');
+    fs.mkdirSync(agent);
+    fs.writeFileSync(path.join(agent, 'plan.yaml'), 'objective: "Gamma objective"\n');
+    await waitForTree('agentContext.plan', (n) => n.find((g) => g.label === 'gamma' && g.children[0]?.label === 'Gamma objective'), 'gamma group');
+    await waitFor(async () => (await paneRows('Plan')).some((r) => r.includes('Gamma objective')), { timeout: 20_000, message: 'gamma row visible' });
+    fs.rmSync(agent, { recursive: true });
+    await waitForTree('agentContext.plan', (n) => n.length === 2, 'gamma group gone');
+    await ui.press('Escape');
+  });
+
+  it('a status edit in one folder leaves the other untouched', async () => {
+    const before = fs.readFileSync(path.join(folder('beta'), '.agent/plan.yaml'), 'utf8');
+    const alphaPlan = path.join(folder('alpha'), '.agent/plan.yaml');
+    const original = fs.readFileSync(alphaPlan, 'utf8');
+    await vscode.commands.executeCommand('agentContext.plan.refresh');
+    await waitForRow('Plan', 'Alpha step');
+    await ui.click('.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row:has-text("Alpha step")', { button: 'right' });
+    await ui.click('.monaco-menu .action-item:has-text("Mark Blocked")');
+    await waitFor(() => fs.readFileSync(alphaPlan, 'utf8') === original.replace('status: pending', 'status: blocked'), { timeout: 20_000, message: 'alpha step blocked' });
+    assert.equal(fs.readFileSync(path.join(folder('beta'), '.agent/plan.yaml'), 'utf8'), before);
+    fs.writeFileSync(alphaPlan, original);
+    await ui.press('Escape');
+  });
+});

@@ -1,0 +1,129 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { ui, waitFor } from '../bridge';
+import { agentApi, flatten, paneSelector, paneRows, SnapshotNode, waitForRow, waitForTree, wsRoot } from '../agentViewsHelpers';
+
+const scratch = () => path.join(wsRoot(), '.agent/scratch');
+const files = (n: SnapshotNode[]) => flatten(n).filter((x) => x.contextValue?.startsWith('scratchFile') || x.contextValue === 'scratchSymlink');
+
+/** The Scratch pane header text (title + the view description with count and size). */
+async function scratchHeader(): Promise<string> {
+  return ui.text(`${paneSelector('Scratch')} .pane-header`);
+}
+
+describe('Scratch view', () => {
+  let trash = '';
+  before(async () => {
+    await agentApi();
+    // Trash goes to a temp folder, not the machine's real trash (the extension host is this process).
+    trash = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-it-trash-'));
+    process.env.XDG_DATA_HOME = trash;
+  });
+  afterEach(async () => {
+    await ui.press('Escape');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('lists the scratch files newest first with size, age and tokens, folders collapsible, totals in the header', async () => {
+    const now = Date.now() / 1000;
+    fs.utimesSync(path.join(scratch(), 'endpoints.md'), now - 7200, now - 7200);
+    fs.utimesSync(path.join(scratch(), 'limiter-notes.md'), now - 60, now - 60);
+    await vscode.commands.executeCommand('agentContext.scratch.refresh');
+    const nodes = await waitForTree('agentContext.scratch', (n) => (n.length === 3 && n[2]?.label === 'endpoints.md' ? n : undefined), 'scratch root lists the folder then files newest first');
+    assert.deepEqual(nodes.map((n) => [n.label, n.collapsible]), [['tool_outputs', true], ['limiter-notes.md', false], ['endpoints.md', false]]);
+    assert.equal(nodes[0].description, '1 file · 107 B');
+    assert.equal(nodes[2].description, '75 B · 2h · ≈19 tokens');
+    assert.equal(nodes[2].resourceUri, path.join(scratch(), 'endpoints.md'));
+    assert.equal(nodes[0].children[0].label, 'search-endpoints.txt');
+    await waitForRow('Scratch', 'endpoints.md');
+    await waitFor(async () => (await scratchHeader()).includes('3 files · 244 B'), { timeout: 20_000, message: 'the Scratch header shows 3 files · 244 B' });
+    // The file icon theme applies: rows of files carry the theme's file icon classes.
+    const cls = await ui.attribute(`${paneSelector('Scratch')} .monaco-list-row:has-text("endpoints.md") .monaco-icon-label`, 'class');
+    assert.match(cls ?? '', /md-ext-file-icon|file-icon/);
+  });
+
+  it('shows a new file promptly and drops a deleted one', async () => {
+    const f = path.join(scratch(), 'fresh-output.log');
+    fs.writeFileSync(f, 'x'.repeat(4000));
+    await waitForTree('agentContext.scratch', (n) => files(n).find((x) => x.label === 'fresh-output.log' && x.description?.includes('≈1,000 tokens')), 'new file listed');
+    await waitForRow('Scratch', 'fresh-output.log');
+    fs.rmSync(f);
+    await waitForTree('agentContext.scratch', (n) => !files(n).some((x) => x.label === 'fresh-output.log'), 'deleted file gone');
+  });
+
+  it('pins and unpins from the context menu; pins persist in .agent/pins.json', async () => {
+    await waitForRow('Scratch', 'limiter-notes.md');
+    await ui.click(`${paneSelector('Scratch')} .monaco-list-row:has-text("limiter-notes.md")`, { button: 'right' });
+    await ui.click('.monaco-menu .action-item:has-text("Pin (Keep During Cleanup)")');
+    const pins = path.join(wsRoot(), '.agent/pins.json');
+    await waitFor(() => fs.existsSync(pins) && JSON.parse(fs.readFileSync(pins, 'utf8')).pinned.includes('scratch/limiter-notes.md'), { message: 'pins.json lists the file' });
+    await waitForTree('agentContext.scratch', (n) => files(n).find((x) => x.label === 'limiter-notes.md' && x.contextValue === 'scratchFile.pinned' && x.description?.startsWith('pinned')), 'shown pinned');
+    await waitFor(async () => (await paneRows('Scratch')).some((r) => r.includes('limiter-notes.md') && r.includes('pinned')), { timeout: 20_000, message: 'the row shows pinned' });
+    await ui.click(`${paneSelector('Scratch')} .monaco-list-row:has-text("limiter-notes.md")`, { button: 'right' });
+    await ui.click('.monaco-menu .action-item:has(.action-label:text-is("Unpin"))');
+    await waitFor(() => JSON.parse(fs.readFileSync(pins, 'utf8')).pinned.length === 0, { message: 'unpinned in pins.json' });
+    fs.rmSync(pins);
+  });
+
+  it('copies the relative path and deletes to the trash from the context menu', async () => {
+    const f = path.join(scratch(), 'to-delete.txt');
+    fs.writeFileSync(f, 'bye');
+    await waitForRow('Scratch', 'to-delete.txt');
+    const nodes = await agentApi().then((a) => a.treeSnapshot('agentContext.scratch'));
+    assert.ok(files(nodes).some((x) => x.label === 'to-delete.txt'));
+    await ui.click(`${paneSelector('Scratch')} .monaco-list-row:has-text("to-delete.txt")`, { button: 'right' });
+    await ui.click('.monaco-menu .action-item:has-text("Copy Relative Path")');
+    await waitFor(async () => (await vscode.env.clipboard.readText()) === '.agent/scratch/to-delete.txt', { message: 'clipboard has the relative path' });
+    await ui.click(`${paneSelector('Scratch')} .monaco-list-row:has-text("to-delete.txt")`, { button: 'right' });
+    await ui.click('.monaco-menu .action-item:has-text("Delete (Move to Trash)")');
+    await waitFor(() => !fs.existsSync(f), { message: 'file removed from scratch' });
+    assert.equal(fs.readFileSync(path.join(trash, 'Trash/files/to-delete.txt'), 'utf8'), 'bye');
+    assert.match(fs.readFileSync(path.join(trash, 'Trash/info/to-delete.txt.trashinfo'), 'utf8'), new RegExp(`Path=${f.replace(/[.]/g, '\\.')}`));
+    await waitFor(async () => !(await paneRows('Scratch')).some((r) => r.includes('to-delete.txt')), { timeout: 20_000, message: 'row gone' });
+  });
+
+  it('lists a symlink pointing outside the workspace without following it', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-it-outside-'));
+    fs.writeFileSync(path.join(outside, 'secret.txt'), 'outside');
+    const link = path.join(scratch(), 'outside-link');
+    fs.symlinkSync(outside, link);
+    try {
+      const node = await waitForTree('agentContext.scratch', (n) => files(n).find((x) => x.label === 'outside-link'), 'symlink listed');
+      assert.equal(node.contextValue, 'scratchSymlink');
+      assert.equal(node.collapsible, false);
+      assert.match(node.description ?? '', /symlink, not followed/);
+      const all = flatten(await (await agentApi()).treeSnapshot('agentContext.scratch'));
+      assert.ok(!all.some((x) => x.label === 'secret.txt'), 'the target folder is not listed');
+    } finally {
+      fs.rmSync(link);
+    }
+    assert.equal(fs.readFileSync(path.join(outside, 'secret.txt'), 'utf8'), 'outside');
+  });
+
+  it('handles 10,000 files and files deleted during a refresh', async function () {
+    this.timeout(180_000);
+    const bulk = path.join(scratch(), 'bulk');
+    for (let d = 0; d < 10; d++) {
+      fs.mkdirSync(path.join(bulk, `part${d}`), { recursive: true });
+      for (let i = 0; i < 1000; i++) fs.writeFileSync(path.join(bulk, `part${d}`, `f${i}.txt`), 'data');
+    }
+    await waitFor(async () => (await scratchHeader()).includes('10,003 files'), {
+      timeout: 60_000,
+      message: 'the header counts 10,003 files',
+    });
+    const root = await (await agentApi()).treeSnapshot('agentContext.scratch');
+    const bulkNode = root.find((n) => n.label === 'bulk');
+    assert.equal(bulkNode?.description, '10,000 files · 39.1 KB');
+    assert.equal(bulkNode?.children.length, 10);
+    // Delete while a refresh scans: the view must settle on what is left, without errors.
+    const refreshing = vscode.commands.executeCommand('agentContext.scratch.refresh');
+    fs.rmSync(bulk, { recursive: true, force: true });
+    await refreshing;
+    await waitFor(async () => (await scratchHeader()).includes('3 files'), { timeout: 60_000, message: 'back to 3 files' });
+    const after = await (await agentApi()).treeSnapshot('agentContext.scratch');
+    assert.deepEqual(after.map((n) => n.label).sort(), ['endpoints.md', 'limiter-notes.md', 'tool_outputs']);
+  });
+});
