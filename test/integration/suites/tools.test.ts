@@ -77,7 +77,7 @@ describe('language-model tools', function () {
     await settings().update('run.allowList', [...CASE_ALLOW_LIST, 'echo *'], vscode.ConfigurationTarget.Global);
     try {
       const pending = invoke('agentContext_run', { command: 'echo first && echo second' });
-      const dialog = await ui.dialog('Continue');
+      const dialog = await ui.dialog('Yes');
       assert.match(`${dialog.message} ${dialog.detail ?? ''}`, /contains &&/);
       const text = await pending;
       assert.match(text, /```text\nfirst\nsecond\n```/);
