@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ui, waitFor } from '../bridge';
+import { paneSelector, waitForRow } from '../agentViewsHelpers';
 
 const WALKTHROUGH = 'agent-context.agent-context#agentContext.getStarted';
 const step = (id: string) => `button.getting-started-step[data-step-id$="#${id}"]`;
@@ -67,5 +68,32 @@ describe('walkthrough: Get started with Agent Context', () => {
     await vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH, false);
     await waitChecked('terminal', 'the capture file appeared');
     terminal.dispose();
+  });
+
+  it('checks "Try a tool in chat" when a tool is invoked (its ledger line appears)', async () => {
+    assert.equal(await checked('tool'), false);
+    // No chat model here; the same tool call a #-mention makes, through the language-model API.
+    await waitFor(() => vscode.lm.tools.some((x) => x.name === 'agentContext_glob'), { message: 'tools registered' });
+    await vscode.lm.invokeTool('agentContext_glob', { input: { pattern: '**/*.md' }, toolInvocationToken: undefined });
+    await vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH, false);
+    await waitChecked('tool', 'a tool call was logged in .agent/history/tools.jsonl');
+  });
+
+  it('checks "Pin a scratch file" when a file is pinned from the Scratch view', async () => {
+    assert.equal(await checked('pin'), false);
+    fs.mkdirSync(path.join(root(), '.agent/scratch'), { recursive: true });
+    fs.writeFileSync(path.join(root(), '.agent/scratch/walkthrough-pin.md'), 'keep\n');
+    await waitForRow('Scratch', 'walkthrough-pin.md');
+    await ui.contextMenu(`${paneSelector('Scratch')} .monaco-list-row:has-text("walkthrough-pin.md")`, 'Pin (Keep During Cleanup)');
+    await vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH, false);
+    await waitChecked('pin', 'the file was pinned');
+  });
+
+  it('checks "Clean up scratch" when its button runs the cleanup', async () => {
+    assert.equal(await checked('cleanup'), false);
+    await ui.click(step('cleanup'));
+    await ui.click(`${step('cleanup')} .button-container .monaco-button:has-text("Clean Up Scratch")`);
+    await waitChecked('cleanup', 'the cleanup ran');
+    assert.ok(fs.existsSync(path.join(root(), '.agent/scratch/walkthrough-pin.md')), 'the pinned file survived the cleanup');
   });
 });
