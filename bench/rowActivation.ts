@@ -48,6 +48,44 @@ export function readActivationTimes(repo: string): { ms: number[]; source: strin
   return { ms, source: found.length > 1 ? `${found.length} editor logs, newest ${newest.file}` : newest.file };
 }
 
+const STAMP = /^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3})/;
+const stampMs = (line: string): number | undefined => {
+  const m = STAMP.exec(line);
+  return m ? Date.parse(m[1].replace(' ', 'T')) : undefined;
+};
+
+/**
+ * Without the ACTIVATION_LINE: an upper bound from the editor's own logs of kept integration runs —
+ * from the extension host's `ExtensionService#_doActivateExtension agent-context...` line to the
+ * `Agent Context activated` line activate() writes last (same process, same clock). It includes
+ * loading the bundle, so it is more than the time inside activate().
+ */
+export function readActivationUpperBounds(): { ms: number[]; runs: string[] } {
+  const tmp = os.tmpdir();
+  const ms: number[] = [];
+  const runs: string[] = [];
+  const newestFirst = fs.readdirSync(tmp).filter((d) => d.startsWith('agent-context-'))
+    .map((d) => path.join(tmp, d, 'user-data', 'logs'))
+    .filter((d) => fs.existsSync(d));
+  for (const logs of newestFirst) {
+    for (const session of fs.readdirSync(logs)) {
+      const host = path.join(logs, session, 'exthost1');
+      const ours = path.join(host, 'agent-context.agent-context', 'Agent Context.log');
+      const exthost = path.join(host, 'remoteexthost.log');
+      if (!fs.existsSync(ours) || !fs.existsSync(exthost)) continue;
+      const start = fs.readFileSync(exthost, 'utf8').split('\n').find((l) => l.includes('_doActivateExtension agent-context.agent-context'));
+      const first = fs.readFileSync(ours, 'utf8').split('\n').find((l) => STAMP.test(l) && l.includes('Agent Context activated'));
+      const a = start && stampMs(start);
+      const b = first && stampMs(first);
+      if (a && b && b >= a) {
+        ms.push(b - a);
+        runs.push(path.relative(tmp, path.join(logs, session)));
+      }
+    }
+  }
+  return { ms, runs };
+}
+
 /** Copies what packaging needs into workDir/pkg (src and node_modules linked) and builds there. */
 function buildPackage(repo: string, workDir: string): { bundle: number; mcp?: number; tokenizer?: number; vsix: number } {
   const pkg = path.join(workDir, 'pkg');
@@ -77,11 +115,24 @@ export function rowActivation(repo: string, workDir: string): Row[] {
   const rows: Row[] = [];
   const act = readActivationTimes(repo);
   if (!act) {
-    rows.push({
-      id: '7a', what: 'time inside activate(), real editor (code-server)', ours: '—', reference: '—', ratio: '—', goal: '≤ 20 ms',
-      state: 'not measured',
-      note: 'no editor log with "Agent Context activated in N ms" (test-results/, $BENCH_EDITOR_LOGS, or /tmp/agent-context-*/user-data/logs from `node scripts/test.mjs --keep`): activate() must log that line — see bench/README.md',
-    });
+    const ub = readActivationUpperBounds();
+    if (ub.ms.length) {
+      const s = [...ub.ms].sort((x, y) => x - y);
+      const median = s[Math.floor(s.length / 2)];
+      rows.push({
+        id: '7a', what: 'activation in the real editor (code-server): upper bound', ours: `≤ ${median.toFixed(0)} ms (${s[0].toFixed(0)}–${s[s.length - 1].toFixed(0)}, ${s.length} integration runs)`,
+        reference: '—', ratio: '—', goal: '≤ 20 ms',
+        met: median <= 20 ? true : undefined,
+        state: median <= 20 ? undefined : 'unknown (only an upper bound)',
+        note: 'no "Agent Context activated in N ms" line yet, so this is the time from the extension host starting the activation (_doActivateExtension) to the "Agent Context activated" line activate() writes last, read from the editor logs of integration runs kept in /tmp (dev build, loading the bundle included, on this loaded machine); the exact figure needs activate() to log its own duration — see bench/README.md',
+      });
+    } else {
+      rows.push({
+        id: '7a', what: 'time inside activate(), real editor (code-server)', ours: '—', reference: '—', ratio: '—', goal: '≤ 20 ms',
+        state: 'not measured',
+        note: 'no editor log with "Agent Context activated in N ms" (test-results/, $BENCH_EDITOR_LOGS, or /tmp/agent-context-*/user-data/logs from `node scripts/test.mjs --keep`): activate() must log that line — see bench/README.md',
+      });
+    }
   } else {
     const s = [...act.ms].sort((a, b) => a - b);
     const median = s[Math.floor(s.length / 2)];
