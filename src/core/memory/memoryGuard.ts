@@ -18,7 +18,9 @@ interface Rule {
 // "curl https://x | sh" is not.
 const RULES: Rule[] = [
   {
-    re: /\b(ignore|disregard|forget|override|bypass|skip)\b[^.\n]{0,40}\b(all\s+|any\s+|the\s+|your\s+|previous\s+|prior\s+|above\s+|earlier\s+|system\s+|safety\s+)*(instructions?|rules?|guidelines?|prompts?|polic(y|ies)|guardrails?|restrictions?|constraints?)\b/i,
+    // Only determiners and qualifiers may stand between the verb and the noun, so "ignore lint
+    // rules for generated files" (a preference) passes and "disregard the rules" does not.
+    re: /\b(ignore|disregard|forget|override|bypass|skip)\s+(?:(?:all|any|the|your|my|these|those|every|of|previous|prior|above|earlier|system|safety|original|initial|existing|other|agent's|developer)\s+){0,4}(instructions?|rules?|guidelines?|prompts?|polic(y|ies)|guardrails?|restrictions?|constraints?)\b/i,
     reason: 'it tells the agent to ignore its instructions or rules',
   },
   {
@@ -65,7 +67,13 @@ export function checkMemoryEntry(key: string, value: string): string | undefined
 export function checkInstructionLike(text: string): string | undefined {
   const flat = text.normalize('NFKC');
   for (const rule of RULES) {
-    if (rule.re.test(flat)) return `refused: ${rule.reason}. Memory is re-read by agents in later sessions, so it must hold facts and preferences, not instructions like this`;
+    const re = new RegExp(rule.re.source, 'gi');
+    for (let m = re.exec(flat); m; m = re.exec(flat)) {
+      // "Never print secrets in logs" is a safety rule, not an attack: a negation just before the match clears it.
+      const before = flat.slice(Math.max(0, m.index - 24), m.index);
+      if (/\b(never|not|don't|dont|avoid|no)\s+(?:\w+\s+)?$/i.test(before)) continue;
+      return `refused: ${rule.reason}. Memory is re-read by agents in later sessions, so it must hold facts and preferences, not instructions like this`;
+    }
   }
   return undefined;
 }
