@@ -1,0 +1,65 @@
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { DEFAULT_TOOL_CONFIG, loadAgentConfig, toolConfigFromFile } from '../../../src/core/config';
+import { nullLogger } from '../../../src/core/log';
+import { invokeTool } from '../../../src/core/tools/invokeTool';
+import type { ToolContext } from '../../../src/core/tools/toolContext';
+
+function ws(): { root: string; ctx: ToolContext } {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'read-')));
+  fs.mkdirSync(path.join(root, '.agent'));
+  const ctx: ToolContext = {
+    folders: [{ name: 'w', path: root }], config: DEFAULT_TOOL_CONFIG, signal: new AbortController().signal,
+    log: nullLogger, source: 'mcp', trusted: true, allowRun: false,
+  };
+  return { root, ctx };
+}
+
+test('read past the byte budget stops at a line and says how to continue', async () => {
+  const { root, ctx } = ws();
+  fs.writeFileSync(path.join(root, 'wide.txt'), Array.from({ length: 300 }, (_, i) => `${i + 1} ${'y'.repeat(120)}`).join('\n') + '\n');
+  const r = await invokeTool('agentContext_read', { path: 'wide.txt' }, ctx);
+  assert.ok(Buffer.byteLength(r.text) <= 6 * 1024);
+  const m = /Stopped at line (\d+): lines 1–200 are over the \d+ KB budget\. Continue with offset (\d+) and limit (\d+)/.exec(r.text);
+  assert.ok(m, r.text.slice(-300));
+  assert.equal(Number(m![2]), Number(m![1]) + 1);
+  assert.match(r.text, /wide\.txt: lines 1–\d+ of 300/);
+});
+
+test('a single enormous line is cut with its size, and offset past the end is an error naming the length', async () => {
+  const { root, ctx } = ws();
+  fs.writeFileSync(path.join(root, 'min.js'), 'a'.repeat(3_000_000) + '\nsecond\n');
+  const r = await invokeTool('agentContext_read', { path: 'min.js', limit: 1 }, ctx);
+  assert.match(r.text, /\[line is 3,000,000 bytes; cut\]/);
+  assert.ok(Buffer.byteLength(r.text) < 2000);
+  const past = await invokeTool('agentContext_read', { path: 'min.js', offset: 9 }, ctx);
+  assert.match(past.text, /^Error: min\.js has 2 lines; offset 9 is past the end/);
+});
+
+test('.agent/config.yaml: nested and dotted keys, clamped numbers, errors with line numbers', async () => {
+  const { root } = ws();
+  const agent = path.join(root, '.agent');
+  fs.writeFileSync(path.join(agent, 'config.yaml'), 'offload:\n  thresholdTokens: 500\nrun.allowList: ["npm test"]\nread:\n  defaultLines: 999999\nterminal:\n  other: 1\n');
+  const c = await loadAgentConfig(agent);
+  assert.ok(c.ok);
+  const cfg = toolConfigFromFile(c.value);
+  assert.equal(cfg.offloadThresholdTokens, 500);
+  assert.deepEqual(cfg.runAllowList, ['npm test']);
+  assert.equal(cfg.readDefaultLines, 5000);
+  fs.writeFileSync(path.join(agent, 'config.yaml'), 'grep:\n  maxResults: lots\n');
+  const bad = await loadAgentConfig(agent);
+  assert.ok(!bad.ok && bad.error.line === 2 && /grep\.maxResults must be a whole number/.test(bad.error.message));
+  fs.writeFileSync(path.join(agent, 'config.yaml'), 'run: [oops\n');
+  const broken = await loadAgentConfig(agent);
+  assert.ok(!broken.ok && /invalid YAML/.test(broken.error.message) && broken.error.file === '.agent/config.yaml');
+});
+
+test('an unknown tool and a wrong type come back as error text, never as an exception', async () => {
+  const { ctx } = ws();
+  assert.match((await invokeTool('agentContext_nope', {}, ctx)).text, /^Error: unknown tool "agentContext_nope"/);
+  assert.match((await invokeTool('agentContext_read', { path: 'x', limit: 'many' }, ctx)).text, /"limit" must be/);
+  assert.match((await invokeTool('agentContext_read', { path: 'x', limit: '5' }, ctx)).text, /no such file/);
+});
