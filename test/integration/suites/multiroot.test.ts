@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ui, waitFor } from '../bridge';
-import { agentApi, paneRows, waitForRow, waitForTree } from '../agentViewsHelpers';
+import { agentApi, paneRows, paneSelector, waitForRow, waitForTree } from '../agentViewsHelpers';
 
 const folder = (name: string) => vscode.workspace.workspaceFolders!.find((f) => f.name === name)!.uri.fsPath;
 
@@ -31,7 +31,14 @@ describe('multi-root workspace', () => {
     fs.mkdirSync(agent);
     fs.writeFileSync(path.join(agent, 'plan.yaml'), 'objective: "Gamma objective"\n');
     await waitForTree('agentContext.plan', (n) => n.find((g) => g.label === 'gamma' && g.children[0]?.label === 'Gamma objective'), 'gamma group');
-    await waitFor(async () => (await paneRows('Plan')).some((r) => r.includes('Gamma objective')), { timeout: 20_000, message: 'gamma row visible' });
+    await waitFor(
+      async () => {
+        // The new group is the last: scroll the small pane to its end (only rows in view are rendered).
+        await ui.press('End', { selector: `${paneSelector('Plan')} .monaco-list` });
+        return (await paneRows('Plan')).some((r) => r.includes('Gamma objective'));
+      },
+      { timeout: 20_000, message: 'gamma row visible' },
+    );
     fs.rmSync(agent, { recursive: true });
     await waitForTree('agentContext.plan', (n) => n.length === 2, 'gamma group gone');
     await ui.press('Escape');
@@ -43,7 +50,7 @@ describe('multi-root workspace', () => {
     const original = fs.readFileSync(alphaPlan, 'utf8');
     await vscode.commands.executeCommand('agentContext.plan.refresh');
     await waitForRow('Plan', 'Alpha step');
-    await ui.click('.pane:has(.pane-header[aria-label^="Plan"]) .monaco-list-row:has-text("Alpha step")', { button: 'right' });
+    await ui.click(`${paneSelector('Plan')} .monaco-list-row:has-text("Alpha step")`, { button: 'right' });
     await ui.click('.monaco-menu .action-item:has-text("Mark Blocked")');
     await waitFor(() => fs.readFileSync(alphaPlan, 'utf8') === original.replace('status: pending', 'status: blocked'), { timeout: 20_000, message: 'alpha step blocked' });
     assert.equal(fs.readFileSync(path.join(folder('beta'), '.agent/plan.yaml'), 'utf8'), before);
