@@ -8,6 +8,7 @@ import { FileError } from '../core/result';
 import { registerTreeForTests } from '../api';
 import { AgentFolder, AgentFolders, folderLabel, touches } from './agentFolders';
 import { planExtraChildren, planExtraItem, planExtraNodes, type PlanExtraNode } from './planExtras';
+import { noteTooltip, onDidChangeNotes } from './noteDecorations';
 
 /** Tree nodes of the Plan view. */
 export type PlanNode =
@@ -37,11 +38,13 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
   private readonly emitter = new vscode.EventEmitter<PlanNode | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
   private readonly sub: vscode.Disposable;
+  private readonly notesSub: vscode.Disposable;
 
   constructor(private readonly folders: AgentFolders) {
     this.sub = folders.onDidChange((c) => {
       if (touches(c, 'plan')) this.refresh();
     });
+    this.notesSub = onDidChangeNotes(() => this.refresh()); // notes from the user show on steps
   }
 
   refresh(): void {
@@ -123,6 +126,11 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
           .join('\n\n');
         item.contextValue = `planStep.${step.status}`;
         item.command = openAt(node.file, step.line);
+        const noted = noteTooltip(vscode.Uri.file(node.file), item.tooltip, { step: String(step.id), startLine: step.line, endLine: step.line });
+        if (noted) {
+          item.tooltip = noted;
+          item.description = `${item.description} · ✎ note`;
+        }
         return item;
       }
       case 'error': {
@@ -148,6 +156,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
 
   dispose(): void {
     this.sub.dispose();
+    this.notesSub.dispose();
     this.emitter.dispose();
   }
 }

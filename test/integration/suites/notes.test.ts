@@ -75,6 +75,21 @@ describe('notes: from the user to the agent', function () {
     assert.doesNotMatch(await invoke('agentContext_terminal', { terminal: t.n, command: String(next.cmd.command) }), /flaky network/);
   });
 
+  it('a note added on a plan step from the Plan view is shown on the step and in the briefing', async () => {
+    await waitForRow('Plan', 'Load-test with 1,000 clients');
+    const stepRow = `${paneSelector('Plan')} .monaco-list-row:has-text("Load-test with 1,000 clients")`;
+    await ui.contextMenu(stepRow, 'Add Note for the Agent…');
+    await ui.waitForSelector('.quick-input-widget .quick-input-box input');
+    await ui.type('use 500 clients on this laptop');
+    await ui.press('Enter');
+    const note = await waitFor(async () => (await listNotes(ws())).notes.find((n) => n.text === 'use 500 clients on this laptop'), { message: 'the step note was written' });
+    noteFiles.push(note.file);
+    assert.equal(note.path, '.agent/plan.yaml');
+    assert.ok(note.step, 'the note names the step id');
+    await waitFor(async () => ((await ui.texts(stepRow)).join(' ').includes('✎ note') ? true : undefined), { message: 'the step row says ✎ note' });
+    assert.match(await invoke('agentContext_briefing', {}), new RegExp(`on step "${note.step}" of \\.agent/plan\\.yaml: "use 500 clients on this laptop"`));
+  });
+
   it('a noted scratch file shows the note badge; deleting it leaves the note, marked orphaned', async () => {
     const rel = '.agent/scratch/notes-decorated.md';
     const abs = path.join(ws(), rel);
