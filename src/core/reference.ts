@@ -30,7 +30,7 @@ const ISSUE_WORDS = [
   '[Ee]rro', 'ERR', '[Ff]ail', 'FAIL', '[Ww]arn', 'WARN', '[Pp]anic', 'PANIC', 'Traceback',
   '[Ee]xception', '[Ff]atal', 'FATAL', 'Segmentation fault', 'core dumped', 'Killed', 'Aborted',
   'undefined reference', 'not ok ', 'CONFLICT', '[Cc]onflict', 'UNMET', 'extraneous', '[Ii]nvalid',
-  'Fehler', 'fehlgeschlagen', 'Warnung', 'échec', 'échoué', 'CONFLIT', 'Conflit',
+  'Fehler', 'fehlgeschlagen', 'Warnung', '[Ee]rreur', 'échec', 'échoué', 'CONFLIT', 'Conflit',
   '错误', '失败', '警告', 'エラー', '失敗', 'Ошибка', 'ошибка', 'ОШИБКА', 'Сбой', 'сбой', 'КОНФЛИКТ', 'Конфликт',
   '✗', '✘', '✖', '❌',
 ];
