@@ -7,7 +7,7 @@ import { TERMINALS_DIR } from '../core/terminal/terminalIndex';
 import { openTerminalCapture, type CommandCapture, type TerminalCapture } from '../core/terminal/terminalCapture';
 
 /** How long a new terminal may take to activate shell integration before its file says it has none. */
-const INTEGRATION_WAIT_MS = 10_000;
+export const INTEGRATION_WAIT_MS = 10_000;
 /** After an execution's data ends, how long to wait for its end event (exit code). */
 const END_WAIT_MS = 3000;
 
