@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { AGENT_DIR, agentDirOf, hasAgentFolder } from '../core/agentLayout';
+import { AGENT_DIR, agentDirOf, ChangeArea, classifyAgentPath, hasAgentFolder } from '../core/agentLayout';
 import { isPlanPath } from '../core/plan/planFiles';
 
 /** A workspace folder that has an `.agent/` folder. */
@@ -10,8 +10,7 @@ export interface AgentFolder {
   agentDir: string;
 }
 
-/** What part of a folder changed, so a view refreshes only when it matters. */
-export type ChangeArea = 'plan' | 'scratch' | 'skills' | 'agent';
+export type { ChangeArea };
 
 export interface AgentFolderChange {
   root: string;
@@ -25,15 +24,9 @@ const DEBOUNCE_MS = 200;
 // Separate patterns: one glob with path separators inside braces missed `.claude/skills/**` events.
 const WATCH_GLOBS = [AGENT_DIR, `${AGENT_DIR}/**`, '.github/skills/**', '.claude/skills/**'];
 
-/** Classifies a changed path (relative to the workspace root, forward slashes). */
+/** Classifies a changed path (see classifyAgentPath in the core). */
 export function changeAreas(root: string, file: string): ChangeArea[] {
-  const rel = path.relative(root, file).split(path.sep).join('/');
-  if (rel === AGENT_DIR) return ['agent'];
-  if (rel.startsWith('.github/skills/') || rel.startsWith('.claude/skills/') || rel.startsWith(`${AGENT_DIR}/skills/`)) return ['skills'];
-  const areas: ChangeArea[] = [];
-  if (isPlanPath(agentDirOf(root), file)) areas.push('plan');
-  if (rel.startsWith(`${AGENT_DIR}/scratch/`) || rel === `${AGENT_DIR}/scratch` || rel === `${AGENT_DIR}/pins.json`) areas.push('scratch');
-  return areas.length > 0 ? areas : rel.startsWith(`${AGENT_DIR}/`) && rel.split('/').length > 2 ? [] : ['agent'];
+  return classifyAgentPath(root, file, isPlanPath);
 }
 
 /**

@@ -3,7 +3,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { findAgentFolders, initializeAgentFolder, isInside } from '../../src/core/agentLayout';
+import { classifyAgentPath, findAgentFolders, initializeAgentFolder, isInside } from '../../src/core/agentLayout';
+import { isPlanPath } from '../../src/core/plan/planFiles';
 import { parsePlan } from '../../src/core/plan/planDocument';
 
 test('initializeAgentFolder creates the layout, a valid commented plan, README and .gitignore', async () => {
@@ -46,4 +47,19 @@ test('isInside is not fooled by names starting with dots or by ..', () => {
   assert.ok(isInside('/w', '/w/..foo'));
   assert.ok(!isInside('/w', '/w/../x'));
   assert.ok(!isInside('/w', '/wx'));
+});
+
+test('classifyAgentPath routes changes to the views that show them, and ignores terminal output', () => {
+  const root = '/ws';
+  const c = (rel: string) => classifyAgentPath(root, path.join(root, rel), isPlanPath);
+  assert.deepEqual(c('.agent'), ['agent']);
+  assert.deepEqual(c('.agent/plan.yaml'), ['plan']);
+  assert.deepEqual(c('.agent/plans/b.yaml'), ['plan']);
+  assert.deepEqual(c('.agent/scratch/current_plan.yaml'), ['plan', 'scratch']);
+  assert.deepEqual(c('.agent/scratch/a/b.txt'), ['scratch']);
+  assert.deepEqual(c('.agent/pins.json'), ['scratch']);
+  assert.deepEqual(c('.agent/skills/x/SKILL.md'), ['skills']);
+  assert.deepEqual(c('.claude/skills/x/SKILL.md'), ['skills']);
+  assert.deepEqual(c('.agent/terminals/1.txt'), []);
+  assert.deepEqual(c('.agent/terminals'), ['agent']);
 });
