@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ui, waitFor } from '../bridge';
 import { startMcp, type McpSession } from '../mcpClient';
+import { closeTerminal, openTerminal, run } from '../terminalHelpers';
 import { CASE_ALLOW_LIST, checkCase, TOOL_CASES } from '../toolCases';
 
 const ID = 'agent-context.agent-context';
@@ -123,6 +124,46 @@ describe('language-model tools', function () {
     const fresh = parsed.slice(before);
     assert.equal(fresh.filter((e) => e.source === 'vscode' && e.tool === 'agentContext_read').length, 20);
     assert.equal(fresh.filter((e) => e.source === 'mcp' && e.tool === 'agentContext_read').length, 20);
+  });
+
+  it('terminal: the last failed command of a captured terminal comes back as a line-range reference (both transports)', async () => {
+    const t = await openTerminal('tools');
+    try {
+      await run(t, 'for i in 1 2 3 4 5; do echo "step $i"; done; echo "fatal: tc-broken thing" >&2; false');
+      await run(t, 'echo all good');
+      const lineOf = (text: string): string => /^L\d+: fatal: tc-broken thing$/m.exec(text)?.[0] ?? '';
+      const viaLm = await invoke('agentContext_terminal', { terminal: t.n, command: 'lastFailed' });
+      assert.match(viaLm, new RegExp(`^Terminal ${t.n} command #\\d+: \\.agent/terminals/${t.n}\\.txt lines \\d+–\\d+`));
+      assert.match(viaLm, /exit 1/);
+      assert.ok(lineOf(viaLm), viaLm);
+      // The L<n> names the very line of the terminal file.
+      const n = Number(/^L(\d+):/.exec(lineOf(viaLm))![1]);
+      assert.equal(fs.readFileSync(path.join(ws, `.agent/terminals/${t.n}.txt`), 'utf8').split('\n')[n - 1], 'fatal: tc-broken thing');
+      const viaMcp = (await mcp.call('agentContext_terminal', { terminal: t.n, command: 'lastFailed' })).text;
+      assert.equal(lineOf(viaMcp), lineOf(viaLm));
+      const listing = await invoke('agentContext_terminal', {});
+      assert.match(listing, new RegExp(`Terminal ${t.n} "${t.name}"[^\\n]*\\n(  #\\d+ .*\\n)*  #\\d+ exit 0 · echo all good`));
+    } finally {
+      await closeTerminal(t);
+    }
+  });
+
+  it('Copy MCP Server Configuration puts a working configuration on the clipboard', async () => {
+    await vscode.commands.executeCommand('agentContext.copyMcpConfig', 'claude');
+    const text = await vscode.env.clipboard.readText();
+    const cfg = JSON.parse(text.slice(0, text.indexOf('\n\n'))) as { mcpServers: Record<string, { command: string; args: string[] }> };
+    const server = cfg.mcpServers['agent-context'];
+    assert.deepEqual(server.args.slice(1), ['--root', ws]);
+    const copied = server.args[0];
+    assert.ok(!copied.startsWith(vscode.extensions.getExtension(ID)!.extensionPath), 'the server is a copy outside the extension folder');
+    assert.ok(fs.existsSync(path.join(path.dirname(copied), 'tokenizer.js')), 'tokenizer.js is copied beside it');
+    const other = await startMcp(copied, ws);
+    try {
+      const r = await other.call('agentContext_read', { path: '.agent/plan.yaml', limit: 3 });
+      assert.match(r.text, /\.agent\/plan\.yaml: lines 1–3/);
+    } finally {
+      await other.close();
+    }
   });
 
   it('the status bar shows tokens kept out of context and opens the report', async () => {
