@@ -85,8 +85,19 @@ function step(title, cmd, args, { capture = false } = {}) {
   return { ok, stdout: r.stdout ?? '' };
 }
 
+const failedTests = [];
+const timed = [];
+
 function finish() {
   console.log(`\n=== done in ${secs(started)}`);
+  if (timed.length) {
+    console.log('slowest integration tests:');
+    for (const t of timed.sort((a, b) => b.ms - a.ms).slice(0, 5)) console.log(`  ${(t.ms / 1000).toFixed(1).padStart(6)} s  [${t.run}] ${t.title}`);
+  }
+  if (failedTests.length) {
+    console.log('failed:');
+    for (const f of failedTests) console.log(`  - ${f}`);
+  }
   for (const p of problems) console.log(`  - ${p}`);
   console.log(`${totals.passed} passed, ${totals.failed} failed`);
   process.exit(totals.failed > 0 || problems.length > 0 ? 1 : 0);
@@ -114,6 +125,7 @@ if (!opt.integrationOnly) {
   if (pass && failed) {
     totals.passed += Number(pass[1]);
     totals.failed += Number(failed[1]);
+    if (Number(failed[1]) > 0) failedTests.push(`${failed[1]} unit test(s): see "node scripts/unit.mjs" output above`);
     if (!r.ok && Number(failed[1]) === 0) {
       totals.failed++;
       problems.push('the unit test runner failed without failing a test');
@@ -151,6 +163,8 @@ for (const run of selected) {
   totals.passed += res.passed;
   totals.failed += res.failed;
   if (res.error) problems.push(`run ${run.name}: ${res.error.split('\n')[0]}`);
+  else for (const f of res.failures ?? []) failedTests.push(`[${run.name}] ${f.split('\n')[0].slice(0, 300)}`);
+  for (const t of res.tests ?? []) if (t.durationMs) timed.push({ run: run.name, title: t.title, ms: t.durationMs });
   if (!res.skipped) console.log(`--- run ${run.name}: ${res.passed} passed, ${res.failed} failed in ${secs(t)}`);
 }
 finish();

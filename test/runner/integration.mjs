@@ -69,7 +69,7 @@ export function workbenchUrl(server, ws, extensionDevelopmentPath) {
 const NOISE = [
   /\[AgentHost\]/, /No signed-in session/, /Failed to load resource/, /\bcopilot\b/i, /ENOTFOUND/, /open-vsx/,
   /authentication provider 'github'/, /same-origin iframe/, /allow-scripts and allow-same-origin/,
-  /Dialog requested during smoke test/,
+  /Dialog requested during smoke test/, /Creation of workbench contribution .* took \d+ms/,
 ];
 
 /** Prints editor log lines, dropping known noise and collapsing repeats. */
@@ -220,7 +220,7 @@ export async function runIntegration(run, opts = {}) {
       if (!opts.verbose) out(`last ${editorImpl.name} output:\n${window.output().slice(-3000)}`);
       return { name: run.name, passed: 0, failed: 1, failures: [why], exitCode: 1, error: why };
     }
-    return { name: run.name, passed: results.passed, failed: results.failed, failures: results.failures, exitCode: exit.code };
+    return { name: run.name, passed: results.passed, failed: results.failed, failures: results.failures, tests: results.tests, exitCode: exit.code };
   } catch (e) {
     const why = String(e?.stack ?? e);
     if (page) await saveScreenshot(page, `${run.name}--run-error`).catch(() => undefined);
