@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { log, ui, waitFor } from '../bridge';
+import { startMcp } from '../mcpClient';
 
 const ID = 'agent-context.agent-context';
 const repoRoot = path.resolve(__dirname, '../../../..');
@@ -48,5 +49,29 @@ describe('packaged extension (.vsix)', () => {
     const result = await vscode.lm.invokeTool('agentContext_skill', { input: {}, toolInvocationToken: undefined });
     const text = result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
     assert.ok(text.trim().length > 0, 'agentContext_skill returned text');
+  });
+  it('runs a command through agentContext_run (allow-listed), and the packaged dist/mcp.js serves the same tools', async () => {
+    const ext = vscode.extensions.getExtension(ID)!;
+    const ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    const cfg = vscode.workspace.getConfiguration('agentContext');
+    await cfg.update('run.allowList', ['printf *'], vscode.ConfigurationTarget.Global);
+    try {
+      const r = await vscode.lm.invokeTool('agentContext_run', { input: { command: 'printf "vsix-ok\\n"' }, toolInvocationToken: undefined });
+      const text = r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+      assert.match(text, /exit 0[\s\S]*```text\nvsix-ok\n```/);
+      const saved = /saved to (\S+)/.exec(text)![1];
+      assert.equal(fs.readFileSync(path.join(ws, saved), 'utf8'), 'vsix-ok\n');
+    } finally {
+      await cfg.update('run.allowList', undefined, vscode.ConfigurationTarget.Global);
+    }
+    const mcp = await startMcp(path.join(ext.extensionPath, 'dist/mcp.js'), ws);
+    try {
+      const names = await mcp.listTools();
+      assert.deepEqual(names, (ext.packageJSON.contributes.languageModelTools as { name: string }[]).map((t) => t.name));
+      const g = await mcp.call('agentContext_grep', { pattern: 'vsix-ok', literal: true });
+      assert.match(g.text, /\.agent\/scratch\/tool_outputs\/printf-[^:]+\.txt:1: vsix-ok/);
+    } finally {
+      await mcp.close();
+    }
   });
 });
