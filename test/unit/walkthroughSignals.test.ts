@@ -28,12 +28,13 @@ test('every onContext completion event of the walkthrough is a key the glue sets
   const [walk] = pkg.contributes.walkthroughs;
   const commands = new Set((pkg.contributes.commands as { command: string }[]).map((c) => c.command));
   assert.equal(walk.title, 'Get started with Agent Context');
-  for (const step of walk.steps as { id: string; completionEvents: string[]; media: { svg?: string } }[]) {
+  for (const step of walk.steps as { id: string; completionEvents: string[]; media: { svg?: string; image?: string } }[]) {
     assert.ok(step.completionEvents.length > 0, `step ${step.id} has a completion event`);
     for (const ev of step.completionEvents) {
       if (ev.startsWith('onContext:')) assert.ok(keys.has(ev.slice('onContext:'.length)), `${step.id}: ${ev} is set by the glue`);
       if (ev.startsWith('onCommand:')) assert.ok(commands.has(ev.slice('onCommand:'.length)), `${step.id}: ${ev} is a contributed command`);
     }
-    if (step.media.svg) assert.ok(fs.existsSync(path.join(__dirname, '../../..', step.media.svg)), `${step.media.svg} exists`);
+    const media = step.media.svg ?? step.media.image;
+    assert.ok(media && fs.existsSync(path.join(__dirname, '../../..', media)), `${step.id}: media ${media} exists`);
   }
 });
