@@ -145,18 +145,20 @@ export type ChangeArea = 'plan' | 'scratch' | 'skills' | 'agent';
 
 /**
  * Classifies a changed path under a workspace root: plan files, scratch (and pins.json), skill
- * folders, or `agent` for `.agent/` itself and its top-level entries. Deeper paths elsewhere in
- * `.agent/` (terminals/N.txt, memory/...) give no area, so terminal output never refreshes these views.
+ * folders (and `.github`/`.claude` themselves), or `agent` for `.agent/` and its top-level entries.
+ * Deeper paths elsewhere in `.agent/` (terminals/N.txt, memory/...) and the rest of the workspace
+ * give no area, so terminal output never refreshes these views.
  */
 export function classifyAgentPath(root: string, file: string, isPlan: (agentDir: string, file: string) => boolean): ChangeArea[] {
   const rel = path.relative(root, file).split(path.sep).join('/');
   if (rel === AGENT_DIR) return ['agent'];
-  if (rel.startsWith('.github/skills/') || rel.startsWith('.claude/skills/') || rel.startsWith(`${AGENT_DIR}/skills/`)) return ['skills'];
+  if (SKILL_SOURCES.some((s) => rel.startsWith(`${s}/`) || rel === s || s.startsWith(`${rel}/`))) return ['skills'];
+  if (!rel.startsWith(`${AGENT_DIR}/`)) return [];
   const areas: ChangeArea[] = [];
   if (isPlan(agentDirOf(root), file)) areas.push('plan');
   if (rel.startsWith(`${AGENT_DIR}/scratch/`) || rel === `${AGENT_DIR}/scratch` || rel === `${AGENT_DIR}/${LAYOUT.pins}`) areas.push('scratch');
   if (areas.length > 0) return areas;
-  return rel.startsWith(`${AGENT_DIR}/`) && rel.split('/').length > 2 ? [] : ['agent'];
+  return rel.split('/').length > 2 ? [] : ['agent'];
 }
 
 /** True when `child` is `parent` or lies inside it (both absolute, compared lexically). */

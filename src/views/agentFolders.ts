@@ -21,8 +21,10 @@ export interface AgentFolderChange {
 export const HAS_AGENT_FOLDER_KEY = 'agentContext.hasAgentFolder';
 
 const DEBOUNCE_MS = 200;
-// Separate patterns: one glob with path separators inside braces missed `.claude/skills/**` events.
-const WATCH_GLOBS = [AGENT_DIR, `${AGENT_DIR}/**`, '.github/skills/**', '.claude/skills/**'];
+// Every pattern starts at the folder root: a pattern such as `.claude/skills/**` missed events when
+// `.claude/` was created after the watcher (its base did not exist yet). `*/skills/**` covers
+// `.github/skills` and `.claude/skills`; classifyAgentPath drops any other `skills` folder.
+const WATCH_GLOBS = [AGENT_DIR, `${AGENT_DIR}/**`, '*/skills/**', '.github', '.claude'];
 
 /** Classifies a changed path (see classifyAgentPath in the core). */
 export function changeAreas(root: string, file: string): ChangeArea[] {

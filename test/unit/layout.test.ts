@@ -63,3 +63,12 @@ test('classifyAgentPath routes changes to the views that show them, and ignores 
   assert.deepEqual(c('.agent/terminals/1.txt'), []);
   assert.deepEqual(c('.agent/terminals'), ['agent']);
 });
+
+test('classifyAgentPath: skill folders appearing count, other workspace paths do not', () => {
+  const c = (rel: string) => classifyAgentPath('/ws', path.join('/ws', rel), isPlanPath);
+  assert.deepEqual(c('.claude'), ['skills']);
+  assert.deepEqual(c('.github/skills'), ['skills']);
+  assert.deepEqual(c('src/skills/x.ts'), []);
+  assert.deepEqual(c('src/index.ts'), []);
+  assert.deepEqual(c('.agent/README.md'), ['agent']);
+});

@@ -6,6 +6,8 @@ import { ui, waitFor } from '../bridge';
 import { agentApi, flatten, paneSelector, paneRows, SnapshotNode, waitForRow, waitForTree, wsRoot } from '../agentViewsHelpers';
 
 const planFile = () => path.join(wsRoot(), '.agent/plan.yaml');
+/** A step's status as its row shows it (other features may append e.g. ` · ✎ note`). */
+const statusOf = (n: SnapshotNode) => n.description?.split(' · ')[0];
 /** The plan-file nodes (other features add nodes such as Recent progress after them). */
 const planNodes = (n: SnapshotNode[]) => n.filter((x) => ['planFile', 'planError', 'planEmpty'].includes(x.contextValue ?? ''));
 
@@ -25,7 +27,7 @@ describe('Plan view', () => {
     const [top] = await waitForTree('agentContext.plan', (n) => (n[0]?.label === 'Add rate limiting to the public API' ? n : undefined), 'plan objective shown');
     assert.equal(top.description, 'in progress · 1/4 done');
     assert.deepEqual(
-      top.children.map((s) => [s.label, s.description, s.icon, s.contextValue]),
+      top.children.map((s) => [s.label, statusOf(s), s.icon, s.contextValue]),
       [
         ['Find every public endpoint', 'completed', 'pass-filled', 'planStep.completed'],
         ['Choose a limiter (token bucket vs sliding window)', 'in progress', 'sync', 'planStep.in_progress'],
@@ -51,7 +53,7 @@ describe('Plan view', () => {
 
   it('shows an edit made on disk promptly', async () => {
     fs.writeFileSync(planFile(), original.replace('    description: "Load-test with 1,000 clients"\n    status: pending', '    description: "Load-test with 1,000 clients"\n    status: blocked'));
-    await waitForTree('agentContext.plan', (n) => n[0]?.children.find((s) => s.label === 'Load-test with 1,000 clients' && s.description === 'blocked'), 'step 4 shows blocked');
+    await waitForTree('agentContext.plan', (n) => n[0]?.children.find((s) => s.label === 'Load-test with 1,000 clients' && statusOf(s) === 'blocked'), 'step 4 shows blocked');
     await waitFor(async () => (await paneRows('Plan')).some((r) => r.includes('Load-test with 1,000 clients') && r.includes('blocked')), {
       timeout: 20_000,
       message: 'the Plan view row of step 4 shows blocked',
