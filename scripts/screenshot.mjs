@@ -2,27 +2,26 @@
 // opens the Agent Context container and saves media/screenshot-sidebar.png.
 //   node scripts/screenshot.mjs [--no-build] [--out media/screenshot-sidebar.png]
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { launchBrowser } from '../test/runner/browser.mjs';
 import { openViewContainer, resetUi } from '../test/runner/bridge.mjs';
 import { startCodeServer } from '../test/runner/codeServer.mjs';
 import { demoProfile, packageExtension, VSIX, writeDemoWorkspace } from '../test/runner/demo.mjs';
 import { ensureDeps, repoRoot } from '../test/runner/deps.mjs';
-import { killMarkedAndWait, onCleanup } from '../test/runner/processes.mjs';
+import { killMarkedAndWait, makeTempDir, onCleanup, removeTempDir } from '../test/runner/processes.mjs';
 
 const argv = process.argv.slice(2);
 const outIndex = argv.indexOf('--out');
 const out = path.resolve(repoRoot, outIndex >= 0 ? argv[outIndex + 1] : 'media/screenshot-sidebar.png');
 
-const base = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-context-screenshot-'));
+const base = makeTempDir('screenshot');
 let server;
 let browser;
 const cleanup = onCleanup(async () => {
   await browser?.close();
   await server?.stop();
   await killMarkedAndWait();
-  fs.rmSync(base, { recursive: true, force: true });
+  removeTempDir(base);
 });
 
 let code = 0;

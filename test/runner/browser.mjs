@@ -1,17 +1,14 @@
 // Debian's Chromium driven by playwright-core (never a downloaded browser), with a fresh profile.
 import { chromium } from 'playwright-core';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { ensureDeps } from './deps.mjs';
-import { OWNER_VAR, ownerMarker } from './processes.mjs';
+import { OWNER_VAR, makeTempDir, ownerMarker, removeTempDir } from './processes.mjs';
 
 export const VIEWPORT = { width: 1400, height: 900 };
 
 /** Launches Chromium headless; returns { browser, context, page, close() }. */
 export async function launchBrowser({ headless = true } = {}) {
   const deps = ensureDeps();
-  const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-context-chromium-'));
+  const profileDir = makeTempDir('chromium');
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: deps.CHROMIUM_BIN,
     headless,
@@ -36,7 +33,7 @@ export async function launchBrowser({ headless = true } = {}) {
     if (closed) return;
     closed = true;
     await context.close().catch(() => {});
-    fs.rmSync(profileDir, { recursive: true, force: true });
+    removeTempDir(profileDir);
   };
   return { context, page, close };
 }

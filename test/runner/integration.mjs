@@ -4,14 +4,13 @@
 // run() of out/test/integration/index.js in the extension host and posts the exit code to the
 // bridge. Everything is torn down whatever happens.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { launchBrowser } from './browser.mjs';
 import { startBridge, saveScreenshot, safeName } from './bridge.mjs';
 import { editorSettings, installExtensions, prepareProfile, startCodeServer } from './codeServer.mjs';
 import { spawnSync } from 'node:child_process';
 import { repoRoot } from './deps.mjs';
-import { killMarkedAndWait, onCleanup } from './processes.mjs';
+import { killMarkedAndWait, makeTempDir, onCleanup, removeTempDir } from './processes.mjs';
 import { suiteFiles } from './runs.mjs';
 
 export const DRIVER_EXTENSION = path.join(repoRoot, 'test/driver');
@@ -141,7 +140,7 @@ export async function runIntegration(run, opts = {}) {
     out(`(run ${run.name}: no suite files match ${run.include.join(', ')}; skipped)`);
     return { name: run.name, passed: 0, failed: 0, failures: [], exitCode: 0, skipped: true };
   }
-  const base = fs.mkdtempSync(path.join(os.tmpdir(), `agent-context-${run.name}-`));
+  const base = makeTempDir(run.name);
   const resultsFile = path.join(base, 'results.json');
   let window;
   let bridge;
@@ -153,8 +152,11 @@ export async function runIntegration(run, opts = {}) {
     await bridge?.close();
     const left = await killMarkedAndWait();
     if (left) out(`(warning: ${left} process(es) of this run did not exit)`);
-    if (!opts.keep) fs.rmSync(base, { recursive: true, force: true });
-    else out(`(kept ${base})`);
+    if (opts.keep) {
+      fs.rmSync(path.join(base, '.owner'), { force: true });
+      out(`(kept ${base})`);
+    }
+    removeTempDir(base, opts.keep);
   });
   try {
     const ws = copyFixture(run.workspace, base);

@@ -5,6 +5,8 @@
 // died without cleaning up (SIGKILL, power loss).
 import * as fs from 'node:fs';
 import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
 
 export const OWNER_VAR = 'AGENT_CONTEXT_HARNESS_OWNER';
 
@@ -52,8 +54,48 @@ export function markedProcesses() {
   return found;
 }
 
-/** Kills processes left by runners that are gone (their owner pid no longer exists). */
+const tempDirs = new Set();
+
+/**
+ * Creates a temp dir (os.tmpdir()/agent-context-<name>-XXXX) owned by this runner: removed by
+ * removeTempDir, at exit, or by a later runner's sweep if this one dies.
+ */
+export function makeTempDir(name) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `agent-context-${name}-`));
+  fs.writeFileSync(path.join(dir, '.owner'), ownerMarker());
+  tempDirs.add(dir);
+  return dir;
+}
+
+/** Removes a temp dir made by makeTempDir (or keeps it: it then survives the exit handler too). */
+export function removeTempDir(dir, keep = false) {
+  tempDirs.delete(dir);
+  if (!keep) fs.rmSync(dir, { recursive: true, force: true });
+}
+
+function sweepTempDirs() {
+  let removed = 0;
+  for (const e of fs.readdirSync(os.tmpdir())) {
+    if (!e.startsWith('agent-context-')) continue;
+    const dir = path.join(os.tmpdir(), e);
+    let owner;
+    try {
+      owner = Number(fs.readFileSync(path.join(dir, '.owner'), 'utf8'));
+    } catch {
+      continue; // not ours, or kept on purpose (--keep removes the marker)
+    }
+    if (owner && owner !== process.pid && !alive(owner)) {
+      fs.rmSync(dir, { recursive: true, force: true });
+      removed++;
+    }
+  }
+  return removed;
+}
+
+/** Kills processes (and removes temp dirs) left by runners that are gone (their owner pid no longer exists). */
 export function sweepOrphans(log = () => {}) {
+  const dirs = sweepTempDirs();
+  if (dirs) log(`removed ${dirs} temp folder(s) left over by an earlier run`);
   const orphans = markedProcesses().filter((p) => p.owner !== process.pid && !alive(p.owner));
   for (const p of orphans) {
     try {
@@ -173,7 +215,7 @@ function installHandlers() {
       const hardStop = setTimeout(() => {
         killMarked();
         process.exit(130);
-      }, 8000);
+      }, 15_000);
       await runAllCleanups();
       killMarked();
       clearTimeout(hardStop);
@@ -181,5 +223,8 @@ function installHandlers() {
     });
   }
   // Last resort if something exits the process without running the async cleanups.
-  process.on('exit', () => killMarked());
+  process.on('exit', () => {
+    killMarked();
+    for (const d of tempDirs) fs.rmSync(d, { recursive: true, force: true });
+  });
 }
