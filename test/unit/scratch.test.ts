@@ -183,3 +183,14 @@ test('cleanupScratch refuses when a plan cannot be read, naming file and line', 
   assert.match(r.error.message, /cleanup skipped/);
   assert.ok(fs.existsSync(path.join(agent, 'scratch/old.txt')));
 });
+
+test('cleanupScratch with no usable trash removes nothing and says so, for the caller to ask', async () => {
+  const ws = tmp('ac-notrash-');
+  const old = put(path.join(ws, '.agent/scratch'), 'old.txt', 5, 100);
+  const r = await cleanupScratch({ workspaceRoot: ws, policy: DEFAULT_RETENTION, now: NOW, trash: { platform: 'win32' } });
+  assert.ok(r.ok);
+  assert.deepEqual(r.value.removed, []);
+  assert.deepEqual(r.value.noTrash.map((f) => f.rel), ['old.txt']);
+  assert.equal(r.value.summary, 'Removed 0 files (0.0 MB), kept 0 pinned; 1 not removed because no trash is available');
+  assert.ok(fs.existsSync(old));
+});
