@@ -166,6 +166,17 @@ describe('language-model tools', function () {
     }
   });
 
+  it('the user watches agentContext_run live in a terminal named after the tool', async () => {
+    await invoke('agentContext_run', { command: 'printf "live-view-check\\n"' });
+    const t = await waitFor(() => vscode.window.terminals.find((x) => x.name === 'agentContext_run'), { message: 'the agentContext_run terminal exists' });
+    t.show();
+    const rows = await waitFor(async () => {
+      const text = await ui.text('.terminal-wrapper.active .xterm-rows');
+      return /\$ printf "live-view-check\\n"[\s\S]*live-view-check[\s\S]*\[exit 0 · /.test(text) ? text : undefined;
+    }, { timeout: 15_000, message: 'the terminal shows the command, its output and its exit' });
+    assert.ok(rows.length > 0);
+  });
+
   it('the status bar shows tokens kept out of context and opens the report', async () => {
     await waitFor(async () => (await ui.texts('.statusbar-item')).some((t) => /tokens kept out/.test(t)), { timeout: 15_000, message: 'the savings item is shown' });
     await vscode.commands.executeCommand('agentContext.showToolReport');

@@ -63,3 +63,17 @@ test('an unknown tool and a wrong type come back as error text, never as an exce
   assert.match((await invokeTool('agentContext_read', { path: 'x', limit: 'many' }, ctx)).text, /"limit" must be/);
   assert.match((await invokeTool('agentContext_read', { path: 'x', limit: '5' }, ctx)).text, /no such file/);
 });
+
+test('grep beyond its budget returns the head and saves the full list to scratch', async () => {
+  const { root, ctx } = ws();
+  fs.mkdirSync(path.join(root, 'many'));
+  for (let i = 0; i < 300; i++) fs.writeFileSync(path.join(root, 'many', `f${String(i).padStart(3, '0')}.txt`), `alpha\nneedle number ${i}\nomega\n`);
+  const r = await invokeTool('agentContext_grep', { pattern: 'needle number \\d+', path: 'many' }, { ...ctx, ripgrep: undefined });
+  assert.ok(Buffer.byteLength(r.text) <= 6 * 1024);
+  assert.match(r.text, /^300 matches in 300 files for \/needle number \\d\+\/i in many; first \d+ lines shown:\nmany\/f000\.txt:2: needle number 0\n/);
+  const full = /Full list: (\S+) \(300 lines/.exec(r.text);
+  assert.ok(full, r.text.slice(-400));
+  const saved = fs.readFileSync(path.join(root, full![1]), 'utf8').trim().split('\n');
+  assert.equal(saved.length, 300);
+  assert.equal(saved[299], 'many/f299.txt:2: needle number 299');
+});
