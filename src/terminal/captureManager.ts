@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { agentDirOf, hasAgentFolder, isInside } from '../core/agentLayout';
-import { compileUserPatterns, type UserPatterns } from '../core/secrets';
+import { compileUserPatterns, maskSecrets, type UserPatterns } from '../core/secrets';
 import { TERMINALS_DIR } from '../core/terminal/terminalIndex';
 import { openTerminalCapture, type CommandCapture, type TerminalCapture } from '../core/terminal/terminalCapture';
 
@@ -257,11 +257,14 @@ export class CaptureManager implements vscode.Disposable {
         }
         const raw = process.env.AGENT_CONTEXT_DEBUG_TERMINAL_RAW === '1';
         for await (const data of stream) {
-          if (raw) this.log.info(`terminal raw ${JSON.stringify(data)}`);
+          if (raw) this.log.info(`terminal raw (secrets masked) ${JSON.stringify(maskSecrets(data).text)}`);
           if (cmd && !cmd.write(data)) await cmd.drain();
         }
         const code = await Promise.race([ended, new Promise<undefined>((r) => setTimeout(() => r(undefined), END_WAIT_MS))]);
-        cmd?.end(code, endedAt ?? new Date());
+        // Every command's data starts with the OSC 633;C marker. Nothing at all means VS Code lost it:
+        // in 1.139 an execution's data that reaches the extension host in the same batch as its start
+        // event is dropped before read()'s iterator subscribes. Say so instead of recording "no output".
+        cmd?.end(code, endedAt ?? new Date(), cmd.chunkCount > 0);
       } catch (err) {
         this.log.error(`Terminal capture of "${e.execution.commandLine.value}" failed: ${(err as Error).message}`);
         cmd?.end(undefined);

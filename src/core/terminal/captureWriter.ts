@@ -161,14 +161,16 @@ export class CaptureWriter {
   }
 
   /** Closes the current command block with its exit code (undefined when unknown). */
-  endCommand(exitCode: number | undefined, secretsMasked: number, ended: Date = new Date()): void {
+  endCommand(exitCode: number | undefined, secretsMasked: number, ended: Date = new Date(), outputMissing = false): void {
     const c = this.current;
     if (!c || this.closed) return;
     this.current = undefined;
     const durationMs = Math.max(0, ended.getTime() - c.start.started.getTime());
     const lastLine = this.lines;
-    this.put(formatCommandFooter(c.k, exitCode, durationMs, secretsMasked) + '\n');
-    this.addRecord({ ...c.record, status: 'done', lastLine, exitCode: exitCode ?? null, durationMs, secretsMasked });
+    this.put(formatCommandFooter(c.k, exitCode, durationMs, secretsMasked, outputMissing) + '\n');
+    const done: IndexRecord = { ...c.record, status: 'done', lastLine, exitCode: exitCode ?? null, durationMs, secretsMasked };
+    if (outputMissing) done.outputMissing = true;
+    this.addRecord(done);
     this.flushSoon();
   }
 

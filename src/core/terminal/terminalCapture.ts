@@ -66,8 +66,14 @@ export class TerminalCapture {
 export class CommandCapture {
   private readonly renderer: TerminalRenderer;
   private readonly masker: StreamingMasker;
+
+  /** Raw chunks received so far. */
+  get chunkCount(): number {
+    return this.chunks;
+  }
   private timer: NodeJS.Timeout | undefined;
   private ended = false;
+  private chunks = 0;
 
   constructor(
     private readonly writer: CaptureWriter,
@@ -92,6 +98,7 @@ export class CommandCapture {
    */
   write(data: string): boolean {
     if (this.ended) return true;
+    this.chunks++;
     const text = this.renderer.write(data);
     if (text.length > 0) this.writer.write(this.masker.push(text));
     return this.writer.backlogBytes < BACKLOG_BYTES;
@@ -109,14 +116,18 @@ export class CommandCapture {
     if (text.length > 0) this.writer.write(this.masker.push(text));
   }
 
-  /** Ends the command: everything still on screen is written, then the closing line. */
-  end(exitCode: number | undefined, at: Date = new Date()): void {
+  /**
+   * Ends the command: everything still on screen is written, then the closing line. `delivered`
+   * false (the glue passes it when not one chunk arrived, not even the shell-integration marker
+   * that starts every command's data) marks the output as not delivered rather than empty.
+   */
+  end(exitCode: number | undefined, at: Date = new Date(), delivered = true): void {
     if (this.ended) return;
     this.ended = true;
     if (this.timer) clearInterval(this.timer);
     const text = this.renderer.end();
     this.writer.write(this.masker.push(text) + this.masker.flush());
-    this.writer.endCommand(exitCode, this.masker.count + this.maskedInCommandLine, at);
+    this.writer.endCommand(exitCode, this.masker.count + this.maskedInCommandLine, at, !delivered);
     this.onEnd();
   }
 }

@@ -40,6 +40,8 @@ export interface IndexRecord {
   exitCode: number | null;
   durationMs: number | null;
   secretsMasked: number;
+  /** true when VS Code delivered no data at all for the command (see docs/terminal-format.md); absent otherwise. */
+  outputMissing?: boolean;
 }
 
 /** A command as tools see it: the final state plus where its output lies (more than one part after a rotation). */
@@ -52,6 +54,8 @@ export interface TerminalCommand {
   exitCode: number | null;
   durationMs: number | null;
   secretsMasked: number;
+  /** VS Code delivered no data for this command: its output is unknown, not empty. */
+  outputMissing: boolean;
   /** Path relative to the .agent folder of the file holding the start of the output, e.g. `terminals/3.txt`. */
   file: string;
   headerLine: number;
@@ -114,8 +118,9 @@ export function formatCommandHeader(k: number, started: Date, cwd: string | unde
 }
 
 /** The `<<< command K ...` line (without newline). */
-export function formatCommandFooter(k: number, exitCode: number | undefined, durationMs: number, secretsMasked: number): string {
-  return `<<< command ${k} | exit ${exitCode ?? '?'} | ${(durationMs / 1000).toFixed(2)}s | secrets masked ${secretsMasked}`;
+export function formatCommandFooter(k: number, exitCode: number | undefined, durationMs: number, secretsMasked: number, outputMissing = false): string {
+  const missing = outputMissing ? ' | output not delivered by VS Code' : '';
+  return `<<< command ${k} | exit ${exitCode ?? '?'} | ${(durationMs / 1000).toFixed(2)}s | secrets masked ${secretsMasked}${missing}`;
 }
 
 const FILE_RE = /^(\d+)\.txt$/;
@@ -238,6 +243,7 @@ export function parseTerminalIndex(text: string, file: string): TerminalIndex {
       exitCode: last.exitCode ?? null,
       durationMs: last.durationMs ?? null,
       secretsMasked: last.secretsMasked ?? 0,
+      outputMissing: last.outputMissing === true,
       file: `${TERMINALS_DIR}/${first.file}`,
       headerLine: first.headerLine,
       firstLine: first.firstLine,

@@ -187,6 +187,24 @@ describe('Terminal capture across terminals', function () {
     fs.rmSync(earlier);
   });
 
+  it('gives a terminal without shell integration a file that says so, and the view marks it', async () => {
+    const name = `cap-noint-${process.pid}`;
+    // dash gets no shell integration from VS Code
+    const terminal = vscode.window.createTerminal({ name, shellPath: '/bin/sh', cwd: vscode.workspace.workspaceFolders![0].uri });
+    try {
+      const info = await waitFor(() => infoOf(name), { timeout: 30_000, message: `capture file for ${name}` });
+      assert.equal(info.shellIntegration, false);
+      const head = fs.readFileSync(path.join(terminalsDir(), `${info.n}.txt`), 'utf8').split('\n');
+      assert.match(head[6], /^# shell integration: not active/);
+      const api = await agentApi();
+      const node = await waitFor(async () => (await api.treeSnapshot('agentContext.terminals')).find((x) => x.label === `${name} (${info.n})`), { message: 'view lists the terminal' });
+      assert.equal(node.icon, 'warning');
+      assert.match(node.description ?? '', /no shell integration/);
+    } finally {
+      terminal.dispose();
+    }
+  });
+
   it('records about 20 MB through the real terminal completely', async () => {
     const config = vscode.workspace.getConfiguration('agentContext.terminals');
     await config.update('maxFileMB', 64, vscode.ConfigurationTarget.Global);
