@@ -90,6 +90,22 @@ describe('notes: from the user to the agent', function () {
     assert.match(await invoke('agentContext_briefing', {}), new RegExp(`on step "${note.step}" of \\.agent/plan\\.yaml: "use 500 clients on this laptop"`));
   });
 
+  it('a note on lines selected in an editor records that line range', async () => {
+    const rel = '.agent/scratch/notes-selection.txt';
+    fs.writeFileSync(path.join(ws(), rel), 'one\ntwo\nthree\nfour\n');
+    const editor = await vscode.window.showTextDocument(vscode.Uri.file(path.join(ws(), rel)));
+    editor.selection = new vscode.Selection(1, 0, 2, 3); // lines 2-3
+    await ui.runCommand('Agent Context: Add Note for the Agent…');
+    await ui.waitForSelector('.quick-input-widget .quick-input-box input');
+    await ui.type('two and three are placeholders');
+    await ui.press('Enter');
+    const note = await waitFor(async () => (await listNotes(ws())).notes.find((n) => n.text === 'two and three are placeholders'), { message: 'the selection note was written' });
+    noteFiles.push(note.file);
+    assert.deepEqual([note.path, note.startLine, note.endLine], [rel, 2, 3]);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    fs.rmSync(path.join(ws(), rel));
+  });
+
   it('a noted scratch file shows the note badge; deleting it leaves the note, marked orphaned', async () => {
     const rel = '.agent/scratch/notes-decorated.md';
     const abs = path.join(ws(), rel);
