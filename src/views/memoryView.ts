@@ -121,7 +121,11 @@ export function registerMemoryView(context: vscode.ExtensionContext, log: vscode
     }),
     vscode.commands.registerCommand('agentContext.memory.delete', async (n?: unknown) => {
       if (!isEntry(n)) return void vscode.window.showInformationMessage('Agent Context: choose a memory entry in the Memory view to delete.');
-      const pick = await vscode.window.showWarningMessage(`Delete memory "${n.entry.key}"? It is kept in .agent/history/memory-forgotten.jsonl.`, { modal: true }, 'Delete');
+      const pick = await vscode.window.showWarningMessage(
+        `Delete memory "${n.entry.key}"?`,
+        { modal: true, detail: `${n.entry.value}\n\nA copy is kept in .agent/history/memory-forgotten.jsonl.` },
+        'Delete',
+      );
       if (pick !== 'Delete') return;
       const r = await forgetMemory(n.root.agentDir, n.entry.key);
       if (!r.ok) return void vscode.window.showErrorMessage(`Agent Context: could not delete "${n.entry.key}": ${formatFileError(r.error)}`);

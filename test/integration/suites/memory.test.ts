@@ -43,6 +43,7 @@ describe('Memory view and agentContext_memory', () => {
     await invoke('agentContext_memory', { action: 'remember', key: 'it-editor', value: 'vim' });
     await waitForPaneRow('Memory', 'it-editor');
     const row = `${pane('Memory')} .monaco-list-row:has-text("it-editor")`;
+    // The inline pencil button of the row (the right-click menu has the same command).
     await ui.click(row);
     await ui.click(`${row} .action-label[aria-label="Edit Value"]`);
     await ui.waitForSelector('.quick-input-widget input');
@@ -59,11 +60,11 @@ describe('Memory view and agentContext_memory', () => {
   it('deletes an entry from the view after confirmation, keeping it in history', async () => {
     await invoke('agentContext_memory', { action: 'remember', key: 'it-obsolete', value: 'old fact' });
     await waitForPaneRow('Memory', 'it-obsolete');
-    const row = `${pane('Memory')} .monaco-list-row:has-text("it-obsolete")`;
-    await ui.click(row);
-    await ui.click(`${row} .action-label[aria-label="Delete Entry"]`);
+    // From the right-click menu (the inline trash button runs the same command).
+    await ui.contextMenu(`${pane('Memory')} .monaco-list-row:has-text("it-obsolete")`, 'Delete Entry');
     const d = await ui.dialog('Delete');
-    assert.match(`${d.message}\n${d.detail}`, /Delete memory "it-obsolete"\?/);
+    assert.equal(d.message, 'Delete memory "it-obsolete"?');
+    assert.match(d.detail, /old fact\s*A copy is kept in \.agent\/history\/memory-forgotten\.jsonl\./);
     await waitFor(() => !fs.readFileSync(prefs(), 'utf8').includes('it-obsolete'), { message: 'entry removed from preferences.yaml' });
     await waitForNodes('agentContext.memory', (n) => (n.some((x) => x.label === 'it-obsolete') ? undefined : true), 'entry gone from the view');
     assert.match(fs.readFileSync(path.join(wsRoot(), '.agent/history/memory-forgotten.jsonl'), 'utf8'), /"key":"it-obsolete"/);
