@@ -48,6 +48,29 @@ describe('language-model tools', function () {
     for (const name of fs.readdirSync(ws)) if (name.startsWith('tc-')) fs.rmSync(path.join(ws, name), { recursive: true, force: true });
   });
 
+  // First, while the machine is quiet: a new shell must start and activate shell integration.
+  it('terminal: the last failed command of a captured terminal comes back as a line-range reference (both transports)', async () => {
+    const t = await openTerminal('tools');
+    try {
+      await run(t, 'for i in 1 2 3 4 5; do echo "step $i"; done; echo "fatal: tc-broken thing" >&2; false');
+      await run(t, 'echo all good');
+      const lineOf = (text: string): string => /^L\d+: fatal: tc-broken thing$/m.exec(text)?.[0] ?? '';
+      const viaLm = await invoke('agentContext_terminal', { terminal: t.n, command: 'lastFailed' });
+      assert.match(viaLm, new RegExp(`^Terminal ${t.n} command #\\d+: \\.agent/terminals/${t.n}\\.txt lines \\d+–\\d+`));
+      assert.match(viaLm, /exit 1/);
+      assert.ok(lineOf(viaLm), viaLm);
+      // The L<n> names the very line of the terminal file.
+      const n = Number(/^L(\d+):/.exec(lineOf(viaLm))![1]);
+      assert.equal(fs.readFileSync(path.join(ws, `.agent/terminals/${t.n}.txt`), 'utf8').split('\n')[n - 1], 'fatal: tc-broken thing');
+      const viaMcp = (await mcp.call('agentContext_terminal', { terminal: t.n, command: 'lastFailed' })).text;
+      assert.equal(lineOf(viaMcp), lineOf(viaLm));
+      const listing = await invoke('agentContext_terminal', {});
+      assert.match(listing, new RegExp(`Terminal ${t.n} "${t.name}"[^\\n]*\\n(  #\\d+ .*\\n)*  #\\d+ exit 0 · echo all good`));
+    } finally {
+      await closeTerminal(t);
+    }
+  });
+
   for (const c of TOOL_CASES) {
     it(`${c.title} (vscode.lm)`, async () => {
       await c.setup?.(ws);
@@ -124,28 +147,6 @@ describe('language-model tools', function () {
     const fresh = parsed.slice(before);
     assert.equal(fresh.filter((e) => e.source === 'vscode' && e.tool === 'agentContext_read').length, 20);
     assert.equal(fresh.filter((e) => e.source === 'mcp' && e.tool === 'agentContext_read').length, 20);
-  });
-
-  it('terminal: the last failed command of a captured terminal comes back as a line-range reference (both transports)', async () => {
-    const t = await openTerminal('tools');
-    try {
-      await run(t, 'for i in 1 2 3 4 5; do echo "step $i"; done; echo "fatal: tc-broken thing" >&2; false');
-      await run(t, 'echo all good');
-      const lineOf = (text: string): string => /^L\d+: fatal: tc-broken thing$/m.exec(text)?.[0] ?? '';
-      const viaLm = await invoke('agentContext_terminal', { terminal: t.n, command: 'lastFailed' });
-      assert.match(viaLm, new RegExp(`^Terminal ${t.n} command #\\d+: \\.agent/terminals/${t.n}\\.txt lines \\d+–\\d+`));
-      assert.match(viaLm, /exit 1/);
-      assert.ok(lineOf(viaLm), viaLm);
-      // The L<n> names the very line of the terminal file.
-      const n = Number(/^L(\d+):/.exec(lineOf(viaLm))![1]);
-      assert.equal(fs.readFileSync(path.join(ws, `.agent/terminals/${t.n}.txt`), 'utf8').split('\n')[n - 1], 'fatal: tc-broken thing');
-      const viaMcp = (await mcp.call('agentContext_terminal', { terminal: t.n, command: 'lastFailed' })).text;
-      assert.equal(lineOf(viaMcp), lineOf(viaLm));
-      const listing = await invoke('agentContext_terminal', {});
-      assert.match(listing, new RegExp(`Terminal ${t.n} "${t.name}"[^\\n]*\\n(  #\\d+ .*\\n)*  #\\d+ exit 0 · echo all good`));
-    } finally {
-      await closeTerminal(t);
-    }
   });
 
   it('Copy MCP Server Configuration puts a working configuration on the clipboard', async () => {
