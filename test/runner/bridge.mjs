@@ -61,6 +61,7 @@ export async function runCommand(page, title, timeout = DEFAULT_TIMEOUT) {
     await page.waitForTimeout(150);
   }
   await page.keyboard.press('Escape');
+  await input.waitFor({ state: 'hidden', timeout: 2000 }).catch(() => {});
   throw new Error(`no command titled "${title}" in the command palette; it listed: ${labels.slice(0, 10).join(' | ') || '(nothing)'}`);
 }
 

@@ -178,7 +178,13 @@ export async function runIntegration(run, opts = {}) {
       onStarted: () => (driverStarted = true),
       namePrefix: `${run.name}--`,
     });
+    // A fresh HOME: the editor's terminals must not run the machine user's ~/.bashrc (slow or
+    // hanging init scripts such as `pyenv init` under load made shells miss their prompt).
+    const home = path.join(base, 'home');
+    fs.mkdirSync(home, { recursive: true });
+    fs.writeFileSync(path.join(home, '.bashrc'), "# Test editor's bash: no user init scripts.\nPS1='\\w\\$ '\n");
     const env = {
+      HOME: home,
       AGENT_CONTEXT_BRIDGE: bridge.url,
       AGENT_CONTEXT_RUN: run.name,
       AGENT_CONTEXT_TESTS_MODULE: TESTS_MODULE,

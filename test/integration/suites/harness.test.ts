@@ -16,7 +16,7 @@ describe('harness', () => {
   it('runs a palette command and types into the bash terminal it opened', async () => {
     await ui.runCommand('Terminal: Create New Terminal');
     const terminal = await waitFor(() => vscode.window.activeTerminal, { message: 'a terminal opened' });
-    await waitFor(() => terminal.shellIntegration, { timeout: 20_000, message: 'bash shell integration activated' });
+    await waitFor(() => terminal.shellIntegration, { timeout: 45_000, message: 'bash shell integration activated' });
     const ended = new Promise<vscode.TerminalShellExecutionEndEvent>((resolve) => {
       const sub = vscode.window.onDidEndTerminalShellExecution((e) => {
         if (e.terminal === terminal && e.execution.commandLine.value.includes('harness-marker')) {
@@ -46,5 +46,22 @@ describe('harness', () => {
       return texts.includes('.agent') ? texts : undefined;
     }, { message: 'the Explorer lists .agent' });
     assert.ok(rows.includes('.agent'));
+  });
+
+  it('opens a context-menu item on an Explorer row', async () => {
+    await ui.openViewContainer('Explorer');
+    const before = vscode.window.terminals.length;
+    await ui.contextMenu('.explorer-folders-view .monaco-list-row[aria-label^=".agent"]', 'Open in Integrated Terminal');
+    const terminal = await waitFor(() => (vscode.window.terminals.length > before ? vscode.window.activeTerminal : undefined), {
+      message: 'the context-menu item opened a terminal',
+    });
+    const cwd = (terminal.creationOptions as vscode.TerminalOptions).cwd;
+    assert.match(String(cwd instanceof vscode.Uri ? cwd.fsPath : cwd), /\.agent$/);
+    terminal.dispose();
+  });
+
+  it('reports a palette command that does not exist with what the palette listed', async () => {
+    await assert.rejects(ui.runCommand('No Such Command 4711', { timeout: 3000 }), /no command titled "No Such Command 4711"/);
+    await ui.waitForSelector('.quick-input-widget', { state: 'hidden' });
   });
 });
