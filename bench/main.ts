@@ -1,6 +1,7 @@
 // `npm run bench` (via scripts/bench.mjs): runs the eight rows, prints the table, writes
 // bench/results.md and refreshes the table in bench/README.md.
-// Env: BENCH_ONLY=1,3 (rows to run; results.md is then not rewritten), BENCH_SCALE=0.1 (smaller
+// Env: BENCH_ONLY=1,3 (rows to run; results.md is then not rewritten unless BENCH_MERGE=1, which
+// replaces just those rows in it), BENCH_SCALE=0.1 (smaller
 // streams for a quick look), BENCH_RUNS / BENCH_WARMUP, BENCH_RG (path to rg) or
 // BENCH_RG_MISSING (why it is unavailable).
 import * as fs from 'node:fs';
@@ -13,6 +14,7 @@ import { renderOffloadDetails, rowOffload, type OffloadDetail } from './rowOfflo
 import { rowRenderer } from './rowRenderer';
 import { rowScratch } from './rowScratch';
 import { rowStatic } from './rowStatic';
+import { mergeRows, parseResults, rowNumber } from './resultsFile';
 
 const log = (s: string): void => void process.stderr.write(`[bench] ${s}\n`);
 
@@ -55,39 +57,52 @@ async function main(): Promise<void> {
   await step('7', 'activation, bundle and vsix', () => rowActivation(repo, workDir));
   await step('8', 'scratch view and retention, 10,000 files', () => rowScratch(workDir));
 
-  const table = renderTable(rows);
   process.stdout.write(`\n${renderPlain(rows)}\n\n`);
+  const resultsPath = path.join(repo, 'bench', 'results.md');
+  const merge = only && process.env.BENCH_MERGE === '1' && fs.existsSync(resultsPath);
+  let header = [...machineDescription(repo), `- Whole run: ${((Date.now() - started) / 1000).toFixed(0)} s${scale !== 1 ? `; BENCH_SCALE=${scale} (reduced inputs)` : ''}`];
+  let allRows = rows;
+  let detailsText = details.length ? `## Rows 4 and 5 per recorded output\n\n${renderOffloadDetails(details)}` : undefined;
+  if (merge) {
+    // Keep the last full run's other rows; say which rows this run replaced, and when.
+    const old = parseResults(fs.readFileSync(resultsPath, 'utf8'));
+    allRows = mergeRows(old.rows, rows);
+    const redone = [...new Set(rows.map((r) => rowNumber(r.id)))].join(', ');
+    const now = machineDescription(repo);
+    header = [...old.header, `- Re-measured rows ${redone}: ${now[0].slice(2)}; ${now[1].slice(2)}`];
+    detailsText ??= old.details;
+  }
+  const table = renderTable(allRows);
   const md = [
     '# Benchmark results',
     '',
     'Written by `npm run bench` (bench/main.ts). Goals are from issue 6; "**missed**" means the goal is not met.',
     '',
-    ...machineDescription(repo),
-    `- Whole run: ${((Date.now() - started) / 1000).toFixed(0)} s${scale !== 1 ? `; BENCH_SCALE=${scale} (reduced inputs)` : ''}`,
+    ...header,
     '',
     table,
     '',
     METHOD,
-    ...(details.length ? ['', '## Rows 4 and 5 per recorded output', '', renderOffloadDetails(details)] : []),
+    ...(detailsText ? ['', detailsText] : []),
     '',
   ].join('\n');
-  if (only) {
-    log(`BENCH_ONLY set: bench/results.md left as it was; this run's table is in bench/work/results-partial.md`);
+  if (only && !merge) {
+    log(`BENCH_ONLY set: bench/results.md left as it was (BENCH_MERGE=1 replaces those rows in it); this run's table is in bench/work/results-partial.md`);
     fs.writeFileSync(path.join(workDir, 'results-partial.md'), md);
     return;
   }
-  fs.writeFileSync(path.join(repo, 'bench', 'results.md'), md);
+  fs.writeFileSync(resultsPath, md);
   const readme = path.join(repo, 'bench', 'README.md');
   if (fs.existsSync(readme)) {
     const text = fs.readFileSync(readme, 'utf8');
     const a = text.indexOf('<!-- bench-table:start -->');
     const b = text.indexOf('<!-- bench-table:end -->');
     if (a !== -1 && b > a) {
-      const block = `<!-- bench-table:start -->\n${machineDescription(repo).join('\n')}\n\n${table}\n`;
+      const block = `<!-- bench-table:start -->\n${header.join('\n')}\n\n${table}\n`;
       fs.writeFileSync(readme, text.slice(0, a) + block + text.slice(b));
     }
   }
-  log('wrote bench/results.md');
+  log(`wrote bench/results.md${merge ? ' (rows merged into the last full run)' : ''}`);
 }
 
 main().catch((e) => {

@@ -80,3 +80,18 @@ describe('bench corpus', () => {
     assert.ok(corpus.some((e) => /[\u3040-\u30ff\u4e00-\u9fff]/.test(e.text) && e.errorLines.length > 0), 'a CJK log with marked errors');
   });
 });
+
+describe('bench results file', () => {
+  it('reads back its own table and replaces only the re-measured rows', async () => {
+    const { parseResults, mergeRows } = await import('../../bench/resultsFile.js');
+    const old = [
+      { id: '1a', what: 'a | b', ours: '1', reference: '2', ratio: '2×', goal: 'g', met: true },
+      { id: '7b', what: 'bundle', ours: '—', reference: '—', ratio: '—', goal: 'g', state: 'error', note: 'boom' },
+      { id: '8', what: 'scratch', ours: '3', reference: '—', ratio: '—', goal: 'g', met: false },
+    ];
+    const parsed = parseResults(`- Date: x\n\n${renderTable(old)}\n`);
+    assert.deepEqual(parsed.rows, old.map((r) => ({ note: undefined, ...r })));
+    const fresh = [{ id: '7b', what: 'bundle', ours: '5 KB', reference: '—', ratio: '—', goal: 'g', met: true }, { id: '7c', what: 'vsix', ours: '1 MB', reference: '—', ratio: '—', goal: 'g', met: true }];
+    assert.deepEqual(mergeRows(parsed.rows, fresh).map((r) => `${r.id}:${r.ours}`), ['1a:1', '7b:5 KB', '7c:1 MB', '8:3']);
+  });
+});
