@@ -5,6 +5,7 @@ import { loadPins } from '../core/scratch/pins';
 import { estimateTokensFromBytes, formatTokens } from '../core/tokens';
 import { registerTreeForTests } from '../api';
 import { AgentFolder, AgentFolders, folderLabel, touches } from './agentFolders';
+import { noteTooltip, onDidChangeNotes } from './noteDecorations';
 
 /** One folder of scratch, with its direct children and subtree totals. */
 interface DirIndex {
@@ -84,6 +85,7 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
   private readonly state = new Map<string, Promise<FolderState>>();
   private readonly resolved = new Map<string, FolderState>();
   private readonly sub: vscode.Disposable;
+  private readonly notesSub = onDidChangeNotes(() => this.emitter.fire(undefined)); // notes show in tooltips
   /** Called with the totals after each scan (for the view's description). */
   onTotals: ((files: number, bytes: number) => void) | undefined;
 
@@ -182,6 +184,7 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
     if (e.symlink) parts.unshift('symlink, not followed');
     item.description = parts.join(' · ');
     item.tooltip = `${path.join('.agent/scratch', e.rel)}\n${parts.join('\n')}\nmodified ${new Date(e.mtimeMs).toLocaleString()}`;
+    item.tooltip = noteTooltip(vscode.Uri.file(e.path), item.tooltip) ?? item.tooltip;
     item.contextValue = e.symlink ? 'scratchSymlink' : node.pinned ? 'scratchFile.pinned' : 'scratchFile';
     if (e.symlink) item.iconPath = new vscode.ThemeIcon('file-symlink-file');
     else item.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(e.path)] };
@@ -190,6 +193,7 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
 
   dispose(): void {
     this.sub.dispose();
+    this.notesSub.dispose();
     this.emitter.dispose();
   }
 }
