@@ -15,7 +15,8 @@ const HELP = `usage: node scripts/test.mjs [options]      (npm test -- [options]
   --no-build           skip tsc/bundle/package too (reuse out/, dist/, agent-context.vsix)
   --no-lint            skip eslint
   --run <name>         only this integration run (repeatable or comma-separated): ${runs.map((r) => r.name).join(', ')}
-  --grep <pattern>     mocha grep inside the extension host (test titles), also filters unit files by substring
+  --grep <pattern>     mocha grep inside the extension host (integration test titles)
+  --unit <substring>   only unit test files whose path contains this
   --keep               keep each run's temp folder (workspace copy, profile) for inspection
   --verbose            show code-server output and all editor log lines
   --list               list the runs and their suite globs`;
@@ -40,6 +41,7 @@ for (let i = 0; i < argv.length; i++) {
   else if (a.startsWith('--run=')) opt.runs.push(...a.slice(6).split(','));
   else if (a === '--grep' || a === '-g') opt.grep = value();
   else if (a.startsWith('--grep=')) opt.grep = a.slice(7);
+  else if (a === '--unit') opt.unitFilter = value();
   else if (a === '--keep') opt.keep = true;
   else if (a === '--verbose') opt.verbose = true;
   else if (a === '--list') opt.list = true;
@@ -118,7 +120,7 @@ if (!opt.integrationOnly && !opt.noLint) buildStep('lint (eslint)', npx('eslint'
 if (!opt.noBuild) buildStep('type check + compile (tsc -p .)', npx('tsc'), ['-p', '.']);
 
 if (!opt.integrationOnly) {
-  const unitArgs = ['scripts/unit.mjs', ...(opt.grep ? [opt.grep] : [])];
+  const unitArgs = ['scripts/unit.mjs', ...(opt.unitFilter ? [opt.unitFilter] : [])];
   const r = step('unit tests (node --test)', process.execPath, unitArgs, { capture: true });
   const pass = /^\S*\s*pass (\d+)/m.exec(r.stdout);
   const failed = /^\S*\s*fail (\d+)/m.exec(r.stdout);

@@ -4,6 +4,7 @@
 // log, screenshots failed tests, and writes the totals to AGENT_CONTEXT_TEST_RESULTS.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import Mocha from 'mocha';
 import { bridgeAvailable, flushLog, log, runName, ui } from './bridge';
 
@@ -18,15 +19,19 @@ interface Results {
 
 const results: Results = { run: runName, passed: 0, failed: 0, pending: 0, failures: [], tests: [] };
 
-/** The suites to load: the runner's list, or every normal suite (test-electron without a list). */
-function suiteFiles(): string[] {
+/**
+ * The suites to load: the runner's list, or (launched without the runner, e.g. from launch.json)
+ * those of the 'dev' run in test/runner/runs.mjs.
+ */
+async function suiteFiles(): Promise<string[]> {
   const listed = process.env.AGENT_CONTEXT_TEST_FILES;
   if (listed) return JSON.parse(listed) as string[];
-  const dir = path.join(__dirname, 'suites');
-  return fs
-    .readdirSync(dir)
-    .filter((f) => f.endsWith('.test.js') && !/^(vsix|restricted)/.test(f))
-    .map((f) => path.join(dir, f));
+  const runsModule = path.resolve(__dirname, '../../../test/runner/runs.mjs');
+  const { runs, suiteFiles: select } = (await import(pathToFileURL(runsModule).href)) as {
+    runs: { name: string }[];
+    suiteFiles: (run: unknown) => string[];
+  };
+  return select(runs.find((r) => r.name === 'dev'));
 }
 
 function firstLines(text: string, n: number): string {
@@ -106,8 +111,8 @@ export async function run(): Promise<void> {
       },
     },
   });
-  for (const f of suiteFiles()) mocha.addFile(f);
   try {
+    for (const f of await suiteFiles()) mocha.addFile(f);
     const failures = await new Promise<number>((resolve) => mocha.run(resolve));
     // A failing hook counts in `failures` but not as a failed test: keep the totals honest.
     if (failures > results.failed) results.failed = failures;
