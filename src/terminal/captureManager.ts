@@ -38,6 +38,35 @@ interface Tracked {
 }
 
 /**
+ * execution.read(), with its subscription made before this call returns.
+ *
+ * In VS Code (checked in 1.139) read() creates an AsyncIterableObject whose executor, the code
+ * that subscribes to the execution's data, runs in a queueMicrotask callback. When the execution's
+ * start and its first data reach the extension host in one IPC batch (fast commands on a busy
+ * machine), the data is emitted before that microtask and is lost: half of the quick commands in
+ * our integration runs lost all their output. Running that one callback synchronously, only for
+ * the duration of this call, closes the gap; a VS Code that does this differently is unaffected.
+ */
+function readNow(execution: vscode.TerminalShellExecution): AsyncIterable<string> {
+  const g = globalThis as { queueMicrotask: (cb: () => void) => void };
+  const original = g.queueMicrotask;
+  g.queueMicrotask = (cb) => {
+    try {
+      cb();
+    } catch (e) {
+      original(() => {
+        throw e;
+      });
+    }
+  };
+  try {
+    return execution.read();
+  } finally {
+    g.queueMicrotask = original;
+  }
+}
+
+/**
  * Mirrors this window's terminals into `.agent/terminals/` through the editor-free capture core.
  * Only the stable shell-integration API is used: `execution.read()` is called synchronously in
  * the start event (it only yields data written after the call), the end event gives the exit code.
@@ -237,7 +266,7 @@ export class CaptureManager implements vscode.Disposable {
     const t = this.track(e.terminal);
     if (!t) return;
     // read() only yields data written after its first call: call it now, consume it later.
-    const stream = e.execution.read();
+    const stream = readNow(e.execution);
     const startedAt = new Date();
     let resolveEnd!: (code: number | undefined) => void;
     const ended = new Promise<number | undefined>((r) => (resolveEnd = r));
@@ -264,7 +293,7 @@ export class CaptureManager implements vscode.Disposable {
         // Every command's data starts with the OSC 633;C marker. Nothing at all means VS Code lost it:
         // in 1.139 an execution's data that reaches the extension host in the same batch as its start
         // event is dropped before read()'s iterator subscribes. Say so instead of recording "no output".
-        cmd?.end(code, endedAt ?? new Date(), cmd.chunkCount > 0);
+        cmd?.end(code, endedAt ?? new Date(), cmd.missing);
       } catch (err) {
         this.log.error(`Terminal capture of "${e.execution.commandLine.value}" failed: ${(err as Error).message}`);
         cmd?.end(undefined);

@@ -32,7 +32,7 @@ function short(s: string, n = 60): string {
 function exitText(c: TerminalCommand): string {
   if (c.status === 'running') return 'running';
   const d = c.durationMs === null ? '' : ` · ${(c.durationMs / 1000).toFixed(1)}s`;
-  return `exit ${c.exitCode ?? '?'}${d}${c.outputMissing ? ' · output not delivered by VS Code' : ''}`;
+  return `exit ${c.exitCode ?? '?'}${d}${c.outputMissing === 'all' ? ' · output not delivered by VS Code' : c.outputMissing === 'start' ? ' · start of output not delivered' : ''}`;
 }
 
 /** The Terminals view: one node per captured terminal, its commands newest first; a click opens N.txt at the command. */

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { listTerminals, readTerminalIndex, type TerminalCommand, type TerminalInfo } from '../../src/core/terminal/terminalIndex';
-import { log, ui, waitFor } from './bridge';
+import { ui, waitFor } from './bridge';
 
 export const agentDir = (): string => path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, '.agent');
 export const terminalsDir = (): string => path.join(agentDir(), 'terminals');
@@ -31,7 +31,9 @@ export async function infoOf(name: string): Promise<TerminalInfo | undefined> {
 /** Opens a bash terminal, waits for shell integration and for its capture file. */
 export async function openTerminal(what: string): Promise<OpenTerminal> {
   const name = uniqueName(what);
-  const terminal = vscode.window.createTerminal({ name, cwd: vscode.workspace.workspaceFolders![0].uri });
+  // PYENV_REHASH_TIMEOUT: on machines whose ~/.bashrc runs `pyenv init`, a stale rehash lock (left by a
+  // killed shell) makes every new bash wait 60 s; one second is plenty for a test terminal.
+  const terminal = vscode.window.createTerminal({ name, cwd: vscode.workspace.workspaceFolders![0].uri, env: { PYENV_REHASH_TIMEOUT: '1' } });
   terminal.show();
   await waitFor(() => terminal.shellIntegration, { timeout: 30_000, message: `shell integration in terminal ${name}` });
   const info = await waitFor(() => infoOf(name), { timeout: 15_000, message: `.agent/terminals/N.txt for ${name}` });
@@ -60,16 +62,6 @@ export function outputOf(c: TerminalCommand): string[] {
  * waits until the index records it as done. Returns the record and its output lines.
  */
 export async function run(t: OpenTerminal, commandLine: string, opts: { type?: boolean; timeout?: number } = {}): Promise<{ cmd: TerminalCommand; output: string[] }> {
-  for (let attempt = 1; ; attempt++) {
-    const r = await runOnce(t, commandLine, opts);
-    // VS Code 1.139 sometimes drops all of a fast command's data (see captureManager.ts); the
-    // capture marks that. Rendering is what these tests check, so try again, at most twice.
-    if (!r.cmd.outputMissing || attempt === 3) return r;
-    await log(`  (VS Code delivered no data for "${commandLine}" in terminal ${t.n}; the capture marked it; retrying)`);
-  }
-}
-
-async function runOnce(t: OpenTerminal, commandLine: string, opts: { type?: boolean; timeout?: number }): Promise<{ cmd: TerminalCommand; output: string[] }> {
   const before = (await commandsOf(t.n)).length;
   if (opts.type) {
     t.terminal.show();

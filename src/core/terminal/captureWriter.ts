@@ -161,7 +161,7 @@ export class CaptureWriter {
   }
 
   /** Closes the current command block with its exit code (undefined when unknown). */
-  endCommand(exitCode: number | undefined, secretsMasked: number, ended: Date = new Date(), outputMissing = false): void {
+  endCommand(exitCode: number | undefined, secretsMasked: number, ended: Date = new Date(), outputMissing?: 'all' | 'start'): void {
     const c = this.current;
     if (!c || this.closed) return;
     this.current = undefined;
@@ -169,7 +169,7 @@ export class CaptureWriter {
     const lastLine = this.lines;
     this.put(formatCommandFooter(c.k, exitCode, durationMs, secretsMasked, outputMissing) + '\n');
     const done: IndexRecord = { ...c.record, status: 'done', lastLine, exitCode: exitCode ?? null, durationMs, secretsMasked };
-    if (outputMissing) done.outputMissing = true;
+    if (outputMissing) done.outputMissing = outputMissing;
     this.addRecord(done);
     this.flushSoon();
   }

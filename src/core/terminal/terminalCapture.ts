@@ -8,6 +8,9 @@ import { StreamingMasker, maskSecrets, type UserPatterns } from '../secrets';
 import { createCaptureWriter, type CaptureWriter, type CaptureWriterOptions, type CommandStart, type TerminalHeader } from './captureWriter';
 import { TerminalRenderer, type RendererOptions } from './terminalRenderer';
 
+/** The first bytes of every command's data under VS Code shell integration (or FinalTerm's 133). */
+const SHELL_INTEGRATION_START = /^\x1b\](?:633|133);C/;
+
 /** Queued output above which CommandCapture.write() asks the producer to wait. */
 export const BACKLOG_BYTES = 4 * 1024 * 1024;
 
@@ -71,9 +74,19 @@ export class CommandCapture {
   get chunkCount(): number {
     return this.chunks;
   }
+
+  /**
+   * What is known to be missing: 'all' (no data arrived), 'start' (data arrived but not the
+   * shell-integration marker that begins every command's data), or undefined. Only meaningful
+   * for data from `execution.read()`.
+   */
+  get missing(): 'all' | 'start' | undefined {
+    return this.chunks === 0 ? 'all' : this.startSeen ? undefined : 'start';
+  }
   private timer: NodeJS.Timeout | undefined;
   private ended = false;
   private chunks = 0;
+  private startSeen = false;
 
   constructor(
     private readonly writer: CaptureWriter,
@@ -98,7 +111,7 @@ export class CommandCapture {
    */
   write(data: string): boolean {
     if (this.ended) return true;
-    this.chunks++;
+    if (this.chunks++ === 0) this.startSeen = SHELL_INTEGRATION_START.test(data);
     const text = this.renderer.write(data);
     if (text.length > 0) this.writer.write(this.masker.push(text));
     return this.writer.backlogBytes < BACKLOG_BYTES;
@@ -117,17 +130,17 @@ export class CommandCapture {
   }
 
   /**
-   * Ends the command: everything still on screen is written, then the closing line. `delivered`
-   * false (the glue passes it when not one chunk arrived, not even the shell-integration marker
-   * that starts every command's data) marks the output as not delivered rather than empty.
+   * Ends the command: everything still on screen is written, then the closing line. `missing`
+   * (the glue passes `this.missing`) marks output VS Code did not deliver, so it is not mistaken
+   * for empty or complete output.
    */
-  end(exitCode: number | undefined, at: Date = new Date(), delivered = true): void {
+  end(exitCode: number | undefined, at: Date = new Date(), missing?: 'all' | 'start'): void {
     if (this.ended) return;
     this.ended = true;
     if (this.timer) clearInterval(this.timer);
     const text = this.renderer.end();
     this.writer.write(this.masker.push(text) + this.masker.flush());
-    this.writer.endCommand(exitCode, this.masker.count + this.maskedInCommandLine, at, !delivered);
+    this.writer.endCommand(exitCode, this.masker.count + this.maskedInCommandLine, at, missing);
     this.onEnd();
   }
 }

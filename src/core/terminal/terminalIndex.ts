@@ -40,8 +40,8 @@ export interface IndexRecord {
   exitCode: number | null;
   durationMs: number | null;
   secretsMasked: number;
-  /** true when VS Code delivered no data at all for the command (see docs/terminal-format.md); absent otherwise. */
-  outputMissing?: boolean;
+  /** VS Code did not deliver the command's data: 'all' of it, or its 'start' (see docs/terminal-format.md); absent otherwise. */
+  outputMissing?: 'all' | 'start';
 }
 
 /** A command as tools see it: the final state plus where its output lies (more than one part after a rotation). */
@@ -54,8 +54,8 @@ export interface TerminalCommand {
   exitCode: number | null;
   durationMs: number | null;
   secretsMasked: number;
-  /** VS Code delivered no data for this command: its output is unknown, not empty. */
-  outputMissing: boolean;
+  /** VS Code did not deliver all (or the start) of this command's data: the output shown is not the whole output. */
+  outputMissing: 'all' | 'start' | null;
   /** Path relative to the .agent folder of the file holding the start of the output, e.g. `terminals/3.txt`. */
   file: string;
   headerLine: number;
@@ -118,8 +118,8 @@ export function formatCommandHeader(k: number, started: Date, cwd: string | unde
 }
 
 /** The `<<< command K ...` line (without newline). */
-export function formatCommandFooter(k: number, exitCode: number | undefined, durationMs: number, secretsMasked: number, outputMissing = false): string {
-  const missing = outputMissing ? ' | output not delivered by VS Code' : '';
+export function formatCommandFooter(k: number, exitCode: number | undefined, durationMs: number, secretsMasked: number, outputMissing?: 'all' | 'start'): string {
+  const missing = outputMissing === 'all' ? ' | output not delivered by VS Code' : outputMissing === 'start' ? ' | start of output not delivered by VS Code' : '';
   return `<<< command ${k} | exit ${exitCode ?? '?'} | ${(durationMs / 1000).toFixed(2)}s | secrets masked ${secretsMasked}${missing}`;
 }
 
@@ -243,7 +243,7 @@ export function parseTerminalIndex(text: string, file: string): TerminalIndex {
       exitCode: last.exitCode ?? null,
       durationMs: last.durationMs ?? null,
       secretsMasked: last.secretsMasked ?? 0,
-      outputMissing: last.outputMissing === true,
+      outputMissing: last.outputMissing === 'all' || last.outputMissing === 'start' ? last.outputMissing : null,
       file: `${TERMINALS_DIR}/${first.file}`,
       headerLine: first.headerLine,
       firstLine: first.firstLine,

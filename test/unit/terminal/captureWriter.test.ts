@@ -207,15 +207,20 @@ test('the index never records a command as done before its output lines are on d
 test('a command whose data never arrived is marked as not delivered, not as empty', async () => {
   const { agent, dir } = tmpAgent();
   const cap = await openTerminalCapture(dir, header, { settleMs: 0 });
-  cap.beginCommand({ commandLine: 'echo lost', started: new Date() }).end(0, new Date(), false);
+  const lost = cap.beginCommand({ commandLine: 'echo lost', started: new Date() });
+  lost.end(0, new Date(), lost.missing);
   const ok = cap.beginCommand({ commandLine: 'true', started: new Date() });
   ok.write('\x1b]633;C\x07');
-  ok.end(0, new Date(), ok.chunkCount > 0);
+  ok.end(0, new Date(), ok.missing);
+  const half = cap.beginCommand({ commandLine: 'seq 3', started: new Date() });
+  half.write('2\r\n3\r\n');
+  half.end(0, new Date(), half.missing);
   await cap.close();
   const text = fs.readFileSync(path.join(dir, '1.txt'), 'utf8');
   assert.match(text, /<<< command 1 \| exit 0 \| [0-9.]+s \| secrets masked 0 \| output not delivered by VS Code\n/);
   assert.match(text, /<<< command 2 \| exit 0 \| [0-9.]+s \| secrets masked 0\n/);
+  assert.match(text, /\n2\n3\n<<< command 3 \| exit 0 \| [0-9.]+s \| secrets masked 0 \| start of output not delivered by VS Code\n/);
   const idx = await readTerminalIndex(agent, 1);
   assert.ok(idx.ok);
-  assert.deepEqual(idx.value.commands.map((c) => c.outputMissing), [true, false]);
+  assert.deepEqual(idx.value.commands.map((c) => c.outputMissing), ['all', null, 'start']);
 });
