@@ -34,6 +34,9 @@ export function editorSettings(extra = {}) {
     'terminal.integrated.persistentSessionReviveProcess': 'never',
     'terminal.integrated.showExitAlert': false,
     'terminal.integrated.gpuAcceleration': 'off',
+    // The machine's ~/.bashrc runs `pyenv init`, whose rehash waits up to 60 s on a lock left by a
+    // killed shell: every test terminal would then miss its shell-integration deadline.
+    'terminal.integrated.env.linux': { PYENV_REHASH_TIMEOUT: '1' },
     'files.autoSave': 'off',
     'files.hotExit': 'off',
     'security.workspace.trust.startupPrompt': 'never',
