@@ -41,9 +41,18 @@ function cssString(s) {
 /** Runs a command through the command palette by its title (with or without its category). */
 export async function runCommand(page, title, timeout = DEFAULT_TIMEOUT) {
   const input = page.locator('.quick-input-widget .quick-input-box input');
+  // A quick input left open (by a test or an extension) would swallow F1.
+  if (await input.isVisible()) {
+    await page.keyboard.press('Escape');
+    await input.waitFor({ state: 'hidden', timeout: 2000 }).catch(() => {});
+  }
   await page.keyboard.press('F1');
   await input.waitFor({ state: 'visible', timeout });
-  await input.fill(`>${title}`);
+  // Keyboard input rather than fill(): fill() waits for the input to be "editable", which the
+  // quick input is not while it animates in, and then hangs for the default 30 s.
+  await input.focus({ timeout });
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText(`>${title}`);
   const deadline = Date.now() + timeout;
   let labels = [];
   for (;;) {
