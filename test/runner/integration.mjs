@@ -120,6 +120,8 @@ export const codeServerEditor = {
       browser = await launchBrowser();
       await preparePage(browser.page);
       await browser.page.goto(workbenchUrl(server, ws, devPath));
+      // Focused page: the async clipboard API (vscode.env.clipboard in the browser) needs it.
+      await browser.page.bringToFront();
     } catch (e) {
       await stop();
       throw e;
