@@ -22,6 +22,8 @@ export interface AgentContextApi {
   treeSnapshot(viewId: string): Promise<SnapshotNode[]>;
   /** The view ids registered for snapshots. */
   views(): string[];
+  /** Time spent inside activate(), in milliseconds (set when activate() returns). */
+  activationMs?: number;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -11,6 +11,7 @@ import { registerWorkspaceMemory } from './commands/workspaceMemory';
 
 /** Entry point: one registration per feature, every disposable into context.subscriptions. */
 export function activate(context: vscode.ExtensionContext): AgentContextApi {
+  const started = performance.now();
   const log = vscode.window.createOutputChannel('Agent Context', { log: true });
   context.subscriptions.push(log);
   registerInitializeCommand(context, log);
@@ -21,7 +22,9 @@ export function activate(context: vscode.ExtensionContext): AgentContextApi {
   registerTools(context, log);
   registerTerminalCapture(context, log);
   registerWorkspaceMemory(context, log);
-  log.info('Agent Context activated');
+  agentContextApi.activationMs = performance.now() - started;
+  // The benchmark (row 7) reads this line from the editor's logs.
+  log.info(`Agent Context activated in ${agentContextApi.activationMs.toFixed(1)} ms`);
   return agentContextApi;
 }
 
