@@ -123,7 +123,7 @@ function buildPackage(repo: string, workDir: string): PackageSizes {
   run(process.execPath, ['esbuild.mjs', '--production']);
   const out: PackageSizes = { bundle: size('dist/extension.js') ?? 0, mcp: size('dist/mcp.js'), tokenizer: size('dist/tokenizer.js') };
   // The same vsce call as `npm run package` (the production build above is its first half).
-  const vsce = [path.join(repo, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '-o', 'agent-context.vsix'];
+  const vsce = [path.join(repo, 'node_modules', '@vscode', 'vsce', 'vsce'), 'package', '--no-dependencies', '--allow-missing-repository', '--no-rewrite-relative-links', '-o', 'agent-context.vsix'];
   try {
     run(process.execPath, vsce);
     out.vsix = size('agent-context.vsix');
