@@ -17,13 +17,15 @@ const common = {
   logLevel: 'warning',
   // The tokenizer tables are large: both bundles require dist/tokenizer.js at first use.
   // tokens.ts falls back to the package itself (tests, benchmarks); keep that out of the bundles.
-  external: ['vscode', './tokenizer.js', 'gpt-tokenizer', 'gpt-tokenizer/*'],
+  // The same for re2js (user secret patterns only): dist/re2.js.
+  external: ['vscode', './tokenizer.js', 'gpt-tokenizer', 'gpt-tokenizer/*', 're2js'],
 };
 
 const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
   { ...common, entryPoints: ['src/mcp/server.ts'], outfile: 'dist/mcp.js' },
   { ...common, entryPoints: ['src/core/tokenizerEntry.ts'], outfile: 'dist/tokenizer.js', external: ['vscode'] },
+  { ...common, entryPoints: ['src/core/re2Entry.ts'], outfile: 'dist/re2.js', external: ['vscode'] },
 ];
 
 async function main() {

@@ -158,7 +158,14 @@ function matchesEmpty(re: RE2JS): boolean {
 
 let re2Module: typeof import('re2js') | undefined;
 function loadRe2(): typeof import('re2js') {
-  re2Module ??= require('re2js') as typeof import('re2js');
+  if (!re2Module) {
+    // In the bundles, dist/re2.js sits beside extension.js / mcp.js; tests load the package itself.
+    try {
+      re2Module = require(require('node:path').join(__dirname, 're2.js')) as typeof import('re2js');
+    } catch {
+      re2Module = require('re2js') as typeof import('re2js');
+    }
+  }
   return re2Module;
 }
 

@@ -25,7 +25,7 @@ export function toolContext(log: vscode.LogOutputChannel, token: vscode.Cancella
   const ac = new AbortController();
   if (token.isCancellationRequested) ac.abort();
   const sub = token.onCancellationRequested(() => ac.abort());
-  const patterns = vscode.workspace.getConfiguration('agentContext').get<unknown>('terminal.secretPatterns');
+  const patterns = vscode.workspace.getConfiguration('agentContext').get<unknown>('terminals.secretPatterns');
   const ctx: ToolContext = {
     folders: workspaceFolders(),
     config: toolConfig(),

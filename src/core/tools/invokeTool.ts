@@ -13,7 +13,7 @@ import { memoryTool } from './memory';
 import { offloadTool } from './offload';
 import { planTool } from './plan';
 import { readTool } from './read';
-import { runTool } from './run';
+import { maskCommand, runTool } from './run';
 import { skillTool } from './skill';
 import { terminalTool } from './terminal';
 import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolHandler, type ToolOutcome } from './toolContext';
@@ -91,7 +91,8 @@ async function recordInLedger(name: string, input: unknown, outcome: ToolOutcome
       time: (ctx.now?.() ?? new Date()).toISOString(),
       tool: name,
       source: ctx.source,
-      input: summarizeInput(input),
+      // The ledger is on disk: the input (a command line, offloaded text) is masked like any output.
+      input: maskCommand(summarizeInput(input), ctx.secretPatterns),
       ...(outcome.outputPath ? { output: outcome.outputPath } : {}),
       rawTokens: outcome.rawTokens ?? returnedTokens,
       returnedTokens,

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import { compileUserPatterns, maskSecrets } from '../secrets';
 import { fenceData } from '../fence';
 import { formatDuration, formatReference } from '../reference';
 import { resolveWorkspacePath } from '../workspacePaths';
@@ -31,6 +32,12 @@ function killGroup(pid: number | undefined, sig: NodeJS.Signals): void {
   }
 }
 
+/** The command line as shown and recorded: built-in secret shapes and the user's patterns masked. */
+export function maskCommand(command: string, secretPatterns: readonly string[] | undefined): string {
+  const user = secretPatterns?.length ? compileUserPatterns([...secretPatterns]).patterns : undefined;
+  return maskSecrets(command, user).text;
+}
+
 /** agentContext_run: runs a command in bash with no TTY, output to a scratch file, returns a reference. */
 export async function runTool(input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
   const command = String(input.command ?? '');
@@ -52,10 +59,12 @@ export async function runTool(input: Record<string, unknown>, ctx: ToolContext):
   if (!st?.isDirectory()) return toolError(`cwd ${cwd.display}: not a folder in the workspace`);
   if (ctx.signal.aborted) return toolError('cancelled before the command started');
 
-  const target = newScratchFile(ctx.folders, 'scratch/tool_outputs', command.split(/\s+/).slice(0, 4).join(' '), '.txt');
+  // The command line itself can hold a secret: mask it wherever it is shown or lands on disk.
+  const shownCommand = maskCommand(command, ctx.secretPatterns);
+  const target = newScratchFile(ctx.folders, 'scratch/tool_outputs', shownCommand.split(/\s+/).slice(0, 4).join(' '), '.txt');
   const writer = new ScratchWriter(target, ctx.secretPatterns);
   writer.onText = ctx.run ? (t) => ctx.run!.data(t) : undefined;
-  ctx.run?.start({ command, cwd: cwd.display, outputPath: target.display });
+  ctx.run?.start({ command: shownCommand, cwd: cwd.display, outputPath: target.display });
 
   const started = Date.now();
   // `exec 2>&1` merges stderr into the same pipe, so the file keeps the arrival order.
@@ -115,7 +124,7 @@ export async function runTool(input: Record<string, unknown>, ctx: ToolContext):
     title: 'Output saved',
     path: target.display,
     grepPath: target.rel,
-    command,
+    command: shownCommand,
     cwd: cwd.display === '.' ? undefined : cwd.display,
     exitCode: result.code,
     signal: result.signal,
@@ -131,7 +140,7 @@ export async function runTool(input: Record<string, unknown>, ctx: ToolContext):
   if (scan.tokens.tokens <= ctx.config.offloadThresholdTokens && scan.bytes <= INLINE_MAX_BYTES - 1024 && !scan.tokens.approximate) {
     const text = await fs.promises.readFile(target.abs, 'utf8');
     const status = timedOut ? `timed out after ${timeoutSec} s (process group killed)` : cancelled ? 'cancelled (process group killed)' : result.code !== null ? `exit ${result.code}` : `killed by ${result.signal}`;
-    const head = `$ ${command}${meta.cwd ? ` (cwd: ${meta.cwd})` : ''}\n${status} · ${formatDuration(durationMs)}${masked ? ` · ${masked} secret(s) masked` : ''} · saved to ${target.display}`;
+    const head = `$ ${shownCommand}${meta.cwd ? ` (cwd: ${meta.cwd})` : ''}\n${status} · ${formatDuration(durationMs)}${masked ? ` · ${masked} secret(s) masked` : ''} · saved to ${target.display}`;
     const inline = scan.bytes === 0 ? `${head}\n(no output)` : `${head}\n${fenceData('Output', text)}`;
     if (Buffer.byteLength(inline, 'utf8') <= INLINE_MAX_BYTES) return { text: inline, outputPath: target.display, rawTokens: scan.tokens.tokens };
   }

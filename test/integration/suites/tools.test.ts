@@ -112,6 +112,22 @@ describe('language-model tools', function () {
     }
   });
 
+  it('masks the user secret patterns (agentContext.terminals.secretPatterns) in run output and in its saved file', async () => {
+    await settings().update('terminals.secretPatterns', ['ACME-[0-9]{6}'], vscode.ConfigurationTarget.Global);
+    try {
+      const text = await invoke('agentContext_run', { command: 'printf "deploy key ACME-123456 accepted\\n"' });
+      assert.doesNotMatch(text, /ACME-123456/);
+      assert.match(text, /deploy key \[MASKED:custom\] accepted/);
+      const saved = text.match(/\.agent\/scratch\/tool_outputs\/[^\s`)]+\.txt/)?.[0];
+      assert.ok(saved, `the result names the saved output file: ${text}`);
+      const onDisk = fs.readFileSync(path.join(ws, saved), 'utf8');
+      assert.match(onDisk, /\[MASKED:custom\]/);
+      assert.doesNotMatch(onDisk, /ACME-123456/);
+    } finally {
+      await settings().update('terminals.secretPatterns', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('a cancelled invocation kills the command and is recorded as cancelled', async () => {
     const marker = `tc-cancel-${Date.now()}`;
     const cts = new vscode.CancellationTokenSource();

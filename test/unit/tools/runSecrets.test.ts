@@ -1,0 +1,30 @@
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { invokeTool } from '../../../src/core/tools/invokeTool';
+import type { ToolContext } from '../../../src/core/tools/toolContext';
+import { DEFAULT_TOOL_CONFIG } from '../../../src/core/config';
+import { nullLogger } from '../../../src/core/log';
+
+test('a secret in the command line is masked in the result, the saved file name and the ledger', async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-runsecret-'));
+  fs.mkdirSync(path.join(root, '.agent'));
+  const ctx: ToolContext = {
+    folders: [{ name: 'w', path: root }], config: DEFAULT_TOOL_CONFIG, signal: new AbortController().signal,
+    log: nullLogger, source: 'mcp', trusted: true, allowRun: true, secretPatterns: ['ACME-[0-9]{6}'],
+  };
+  const gh = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
+  const r = await invokeTool('agentContext_run', { command: `printf 'key ACME-123456 %s\\n' ${gh}` }, ctx);
+  assert.equal(r.isError ?? false, false, r.text);
+  assert.doesNotMatch(r.text, /ACME-123456|ghp_a1B2/);
+  assert.match(r.text, /\[MASKED:custom\]/);
+  const names = fs.readdirSync(path.join(root, '.agent/scratch/tool_outputs'));
+  assert.equal(names.length, 1);
+  assert.doesNotMatch(names[0], /123456/i);
+  const out = fs.readFileSync(path.join(root, '.agent/scratch/tool_outputs', names[0]), 'utf8');
+  assert.match(out, /^key \[MASKED:custom\] \[MASKED:github-token\]\n$/);
+  const ledger = fs.readFileSync(path.join(root, '.agent/history/tools.jsonl'), 'utf8');
+  assert.doesNotMatch(ledger, /ACME-123456|ghp_a1B2/);
+});
