@@ -21,7 +21,8 @@ function vmHwm(): number | undefined {
 const src = (rel: string): string => path.join(__dirname, '..', 'src', rel);
 
 interface Pipeline {
-  write(chunk: string): void;
+  /** Resolves when the pipeline can take more (the capture glue awaits drain() the same way). */
+  write(chunk: string): void | Promise<void>;
   /** Ends the stream; returns the number of output lines the file holds for it. */
   end(): Promise<number>;
   mode: string[];
@@ -30,7 +31,7 @@ interface Pipeline {
 interface CaptureModule {
   openTerminalCapture(dir: string, header: unknown, opts: unknown): Promise<{
     writer: { file: string; indexFile: string };
-    beginCommand(start: unknown): { write(data: string): void; end(exitCode: number | undefined): void };
+    beginCommand(start: unknown): { write(data: string): boolean; drain(): Promise<void>; end(exitCode: number | undefined): void };
     close(): Promise<void>;
   }>;
 }
@@ -43,7 +44,10 @@ async function capturePipeline(dir: string): Promise<Pipeline> {
   const cmd = cap.beginCommand({ commandLine: 'bench: 200 MB stream', started: new Date() });
   return {
     mode: ['TerminalCapture (renderer → masker → CaptureWriter + index)'],
-    write: (c) => cmd.write(c),
+    // As src/terminal/captureManager.ts does: past the writer's queue limit, wait for the disk.
+    write: async (c) => {
+      if (!cmd.write(c)) await cmd.drain();
+    },
     end: async () => {
       cmd.end(0);
       await cap.close();
@@ -107,7 +111,7 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   process.stdin.setEncoding('utf8');
   for await (const chunk of process.stdin) {
-    p.write(chunk as string);
+    await p.write(chunk as string);
     peakRss = Math.max(peakRss, rss());
   }
   const lines = await p.end();

@@ -87,7 +87,7 @@ export async function rowCapture(workDir: string, totalMB = 200): Promise<Row> {
       reference: '—', ratio: '—', goal: GOAL,
       met: full ? growth < 50 * MB && complete : undefined,
       state: full ? undefined : 'not built',
-      note: `after the run and a full GC: JS heap ${(r.afterGcHeap / MB).toFixed(1)} MB (baseline ${(r.baselineHeap / MB).toFixed(1)} MB), RSS ${(r.afterGcRss / MB).toFixed(0)} MB; stages: ${r.mode.join(' → ')}; parent writes with backpressure from the child's stdin only (the pipeline itself never blocks, like terminal data events)${full ? '' : ' (figures are for the partial pipeline)'}${complete ? '' : `; file INCOMPLETE: ${r.lines} output lines in the file, ${expectedLines} sent`}`,
+      note: `after the run and a full GC: JS heap ${(r.afterGcHeap / MB).toFixed(1)} MB (baseline ${(r.baselineHeap / MB).toFixed(1)} MB), RSS ${(r.afterGcRss / MB).toFixed(0)} MB; stages: ${r.mode.join(' → ')}; the child awaits drain() whenever CommandCapture.write() returns false, as the capture glue does with the terminal's data stream, so stdin backpressure reaches the parent${full ? '' : ' (figures are for the partial pipeline)'}${complete ? '' : `; file INCOMPLETE: ${r.lines} output lines in the file, ${expectedLines} sent`}`,
     };
   } catch (e) {
     return failedRow('2', what, GOAL, e);
