@@ -6,6 +6,7 @@
  */
 import { countTokens } from './tokens';
 import { NOTES_DIR, formatNoteForAgent, type ListedNote } from './notes';
+import { clip } from './text';
 
 /** The hard bound of a briefing, in o200k tokens. */
 export const BRIEFING_MAX_TOKENS = 1500;
@@ -64,11 +65,6 @@ const LEVELS = [
   { upcoming: 0, progress: 1, failing: 0, diff: 1, terminals: 1, skills: 0, keys: 0, notes: 0, agents: 0, text: 60 },
 ];
 type Level = (typeof LEVELS)[number];
-
-function clip(s: string, n: number): string {
-  const one = s.replace(/\s+/g, ' ').trim();
-  return one.length > n ? one.slice(0, n - 1) + '…' : one;
-}
 
 function more(total: number, shown: number, where: string): string[] {
   return total > shown ? [`  … ${total - shown} more in ${where}`] : [];

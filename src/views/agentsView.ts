@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { listAgents, readFindings, type AgentSummary, type Finding } from '../core/agents';
 import { AgentFolderTree, agentRoots, openAtLine, type AgentRoot } from './agentFolderTree';
+import { clip } from '../core/text';
 
 type Node =
   | { kind: 'folder'; root: AgentRoot }
@@ -18,11 +19,6 @@ const STATUS_ICON: Record<string, [string, string?]> = {
   done: ['pass', 'testing.iconPassed'],
   failed: ['error', 'testing.iconFailed'],
 };
-
-function clip(s: string, n: number): string {
-  const one = s.replace(/\s+/g, ' ').trim();
-  return one.length > n ? one.slice(0, n - 1) + '…' : one;
-}
 
 /** The Agents view (`agentContext.agents`): each sub-agent with status and progress; findings and files as children. */
 export class AgentsView extends AgentFolderTree<Node> {

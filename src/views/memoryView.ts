@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { forgetMemory, listMemory, listMemoryFiles, markMemoryReviewed, preferencesPath, rememberMemory, type MemoryEntry, type MemoryFile } from '../core/memory';
 import { formatFileError } from '../core/result';
 import { AgentFolderTree, agentRoots, openAtLine, type AgentRoot } from './agentFolderTree';
+import { clip } from '../core/text';
 
 type Node =
   | { kind: 'folder'; root: AgentRoot }
@@ -11,11 +12,6 @@ type Node =
   | { kind: 'note'; root: AgentRoot; file: MemoryFile }
   | { kind: 'error'; root: AgentRoot; message: string }
   | { kind: 'empty'; message: string };
-
-function clip(s: string, n: number): string {
-  const one = s.replace(/\s+/g, ' ').trim();
-  return one.length > n ? one.slice(0, n - 1) + '…' : one;
-}
 
 /** The Memory view (`agentContext.memory`): preferences.yaml entries (review marks) and memory/*.md notes. */
 export class MemoryView extends AgentFolderTree<Node> {

@@ -4,6 +4,7 @@ import { readProgress, progressPath, type ProgressEntry } from '../core/progress
 import { checkFeatures, featuresPath, type Feature, type FeatureState } from '../core/features';
 import { formatFileError } from '../core/result';
 import { openAtLine } from './agentFolderTree';
+import { clip } from '../core/text';
 
 /** How many progress entries the Plan view shows ("Recent progress"). */
 const RECENT = 5;
@@ -16,11 +17,6 @@ export type PlanExtraNode =
   | { kind: 'featureDiff'; agentDir: string; line: string }
   | { kind: 'feature'; agentDir: string; index: number; feature: Feature }
   | { kind: 'featuresError'; agentDir: string; message: string; line?: number };
-
-function clip(s: string, n: number): string {
-  const one = s.replace(/\s+/g, ' ').trim();
-  return one.length > n ? one.slice(0, n - 1) + '…' : one;
-}
 
 /** The extra top-level nodes for one `.agent/` folder (none when it has neither progress.md nor features.json). */
 export async function planExtraNodes(agentDir: string): Promise<PlanExtraNode[]> {
