@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
+import { BlockScanner, scanFile } from './blockScan';
 import fg from 'fast-glob';
 import { ALWAYS_IGNORED } from './ignoreRules';
 
@@ -55,7 +56,7 @@ function includeGlob(include: string | undefined): string {
   return include.includes('/') ? include.replace(/^\/+/, '') : `**/${include}`;
 }
 
-/** The built-in engine: fast-glob walk, one streamed pass per file, binary files skipped. */
+/** The built-in engine: fast-glob walk, each file read in large blocks (see blockScan.ts), binary files skipped. */
 export async function* builtinGrep(q: GrepQuery): AsyncGenerator<GrepHit> {
   const st = await fs.promises.stat(q.root);
   const files = st.isFile()
@@ -66,13 +67,14 @@ export async function* builtinGrep(q: GrepQuery): AsyncGenerator<GrepHit> {
           ignore: [...ALWAYS_IGNORED, ...q.exclude, ...(q.useIgnoreFiles ? q.ignoreGlobs : [])],
         })
       ).sort().map((f) => path.join(q.root, f));
+  const scanner = new BlockScanner(q);
   for (const file of files) {
     if (q.signal.aborted) return;
-    yield* grepFile(file, q);
+    yield* grepFile(file, scanner);
   }
 }
 
-async function* grepFile(file: string, q: GrepQuery): AsyncGenerator<GrepHit> {
+async function* grepFile(file: string, scanner: BlockScanner): AsyncGenerator<GrepHit> {
   let fh: fs.promises.FileHandle;
   try {
     fh = await fs.promises.open(file, 'r');
@@ -80,39 +82,9 @@ async function* grepFile(file: string, q: GrepQuery): AsyncGenerator<GrepHit> {
     return;
   }
   try {
-    const head = Buffer.alloc(8192);
-    const { bytesRead } = await fh.read(head, 0, head.length, 0);
-    if (head.subarray(0, bytesRead).includes(0)) return;
+    yield* scanFile(fh, file, scanner);
   } finally {
     await fh.close();
-  }
-  const rl = readline.createInterface({ input: fs.createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-  const before: { n: number; text: string }[] = [];
-  let after = 0;
-  let lastEmitted = 0;
-  let n = 0;
-  try {
-    for await (const text of rl) {
-      n++;
-      if (q.signal.aborted) return;
-      q.regex.lastIndex = 0;
-      if (q.regex.test(text)) {
-        for (const b of before) if (b.n > lastEmitted) yield { file, line: b.n, text: b.text, context: true };
-        before.length = 0;
-        yield { file, line: n, text, context: false };
-        lastEmitted = n;
-        after = q.context;
-      } else if (after > 0) {
-        after--;
-        yield { file, line: n, text, context: true };
-        lastEmitted = n;
-      } else if (q.context > 0) {
-        before.push({ n, text: text.length > 1000 ? text.slice(0, 1000) : text });
-        if (before.length > q.context) before.shift();
-      }
-    }
-  } finally {
-    rl.close();
   }
 }
 
