@@ -103,20 +103,40 @@ export async function terminalType(page, text, enter = true, timeout = DEFAULT_T
   return true;
 }
 
-/** Right-clicks the element, then clicks the context-menu item with this label. */
+/**
+ * Right-clicks the element, then clicks the context-menu item with this label. VS Code's menu items
+ * listen for mouse-up only 100 ms after they render (a RunOnceScheduler in the menu action item, so
+ * the right-click's own mouse-up cannot pick an item): a click sooner closes the menu and runs
+ * nothing. So before clicking, a page-side timer of MENU_SETTLE_MS (> 100 ms, set after the menu
+ * rendered, so it fires after the menu's own timer however busy the page is) must have run, and
+ * the menu must still be open (else it is opened again); after the click the menu must close.
+ */
 export async function contextMenu(page, selector, item, timeout = DEFAULT_TIMEOUT) {
-  await page.locator(selector).first().click({ button: 'right', timeout });
+  const deadline = Date.now() + timeout;
   const entry = page.getByRole('menuitem', { name: item, exact: true }).first();
-  try {
-    await entry.waitFor({ state: 'visible', timeout });
-  } catch {
-    const items = await page.getByRole('menuitem').allInnerTexts().catch(() => []);
-    await page.keyboard.press('Escape');
-    throw new Error(`the context menu of ${selector} has no item "${item}"; it has: ${items.map((t) => t.split('\n')[0].trim()).join(' | ') || '(no menu opened)'}`);
+  for (let attempt = 1; ; attempt++) {
+    await page.locator(selector).first().click({ button: 'right', timeout: Math.max(1000, deadline - Date.now()) });
+    try {
+      await entry.waitFor({ state: 'visible', timeout: Math.max(1000, deadline - Date.now()) });
+    } catch {
+      const items = await page.getByRole('menuitem').allInnerTexts().catch(() => []);
+      await page.keyboard.press('Escape');
+      throw new Error(`the context menu of ${selector} has no item "${item}"; it has: ${items.map((t) => t.split('\n')[0].trim()).join(' | ') || '(no menu opened)'}`);
+    }
+    await page.evaluate((ms) => new Promise((resolve) => setTimeout(resolve, ms)), MENU_SETTLE_MS);
+    if (await entry.isVisible()) break;
+    if (attempt >= 5 || Date.now() > deadline) {
+      throw new Error(`the context menu of ${selector} closed by itself ${attempt} times before "${item}" could be clicked (the view kept re-rendering)`);
+    }
+    console.log(`  [bridge] the context menu of ${selector} closed by itself before "${item}" was clicked; opening it again`);
   }
-  await entry.click({ timeout });
+  await entry.click({ timeout: Math.max(1000, deadline - Date.now()) });
+  await entry.waitFor({ state: 'hidden', timeout: Math.max(1000, deadline - Date.now()) });
   return true;
 }
+
+/** Page time a freshly opened context menu must be open before contextMenu() clicks in it (VS Code: 100 ms). */
+const MENU_SETTLE_MS = 250;
 
 /**
  * Closes what a test may have left open (context menu, quick input, modal dialog, notification

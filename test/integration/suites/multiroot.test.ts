@@ -50,8 +50,7 @@ describe('multi-root workspace', () => {
     const original = fs.readFileSync(alphaPlan, 'utf8');
     await vscode.commands.executeCommand('agentContext.plan.refresh');
     await waitForRow('Plan', 'Alpha step');
-    await ui.click(`${paneSelector('Plan')} .monaco-list-row:has-text("Alpha step")`, { button: 'right' });
-    await ui.click('.monaco-menu .action-item:has-text("Mark Blocked")');
+    await ui.contextMenu(`${paneSelector('Plan')} .monaco-list-row:has-text("Alpha step")`, 'Mark Blocked');
     await waitFor(() => fs.readFileSync(alphaPlan, 'utf8') === original.replace('status: pending', 'status: blocked'), { timeout: 20_000, message: 'alpha step blocked' });
     assert.equal(fs.readFileSync(path.join(folder('beta'), '.agent/plan.yaml'), 'utf8'), before);
     fs.writeFileSync(alphaPlan, original);

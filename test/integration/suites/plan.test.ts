@@ -42,8 +42,7 @@ describe('Plan view', () => {
 
   it('marks a step completed from its context menu and keeps every other byte', async () => {
     await waitForRow('Plan', 'Implement the middleware');
-    await ui.click(`${paneSelector('Plan')} .monaco-list-row:has-text("Implement the middleware")`, { button: 'right' });
-    await ui.click('.monaco-menu .action-item:has-text("Mark Completed")');
+    await ui.contextMenu(`${paneSelector('Plan')} .monaco-list-row:has-text("Implement the middleware")`, 'Mark Completed');
     const expected = original.replace('    description: "Implement the middleware"\n    status: pending', '    description: "Implement the middleware"\n    status: completed');
     assert.notEqual(expected, original);
     await waitFor(() => fs.readFileSync(planFile(), 'utf8') === expected, { timeout: 20_000, message: 'plan.yaml has step 3 completed and is otherwise byte-identical' });

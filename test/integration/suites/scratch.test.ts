@@ -55,34 +55,41 @@ describe('Scratch view', () => {
   });
 
   it('pins and unpins from the context menu; pins persist in .agent/pins.json', async () => {
-    await waitForRow('Scratch', 'limiter-notes.md');
-    await ui.click(`${paneSelector('Scratch')} .monaco-list-row:has-text("limiter-notes.md")`, { button: 'right' });
-    await ui.click('.monaco-menu .action-item:has-text("Pin (Keep During Cleanup)")');
     const pins = path.join(wsRoot(), '.agent/pins.json');
-    await waitFor(() => fs.existsSync(pins) && JSON.parse(fs.readFileSync(pins, 'utf8')).pinned.includes('scratch/limiter-notes.md'), { message: 'pins.json lists the file' });
-    await waitForTree('agentContext.scratch', (n) => files(n).find((x) => x.label === 'limiter-notes.md' && x.contextValue === 'scratchFile.pinned' && x.description?.startsWith('pinned')), 'shown pinned');
-    await waitFor(async () => (await paneRows('Scratch')).some((r) => r.includes('limiter-notes.md') && r.includes('pinned')), { timeout: 20_000, message: 'the row shows pinned' });
-    await ui.click(`${paneSelector('Scratch')} .monaco-list-row:has-text("limiter-notes.md")`, { button: 'right' });
-    await ui.click('.monaco-menu .action-item:has(.action-label:text-is("Unpin"))');
-    await waitFor(() => JSON.parse(fs.readFileSync(pins, 'utf8')).pinned.length === 0, { message: 'unpinned in pins.json' });
-    fs.rmSync(pins);
+    const row = `${paneSelector('Scratch')} .monaco-list-row:has-text("limiter-notes.md")`;
+    try {
+      await waitForRow('Scratch', 'limiter-notes.md');
+      await ui.contextMenu(row, 'Pin (Keep During Cleanup)');
+      await waitFor(() => fs.existsSync(pins) && JSON.parse(fs.readFileSync(pins, 'utf8')).pinned.includes('scratch/limiter-notes.md'), { message: 'pins.json lists the file' });
+      await waitForTree('agentContext.scratch', (n) => files(n).find((x) => x.label === 'limiter-notes.md' && x.contextValue === 'scratchFile.pinned' && x.description?.startsWith('pinned')), 'shown pinned');
+      await waitFor(async () => (await paneRows('Scratch')).some((r) => r.includes('limiter-notes.md') && r.includes('pinned')), { timeout: 20_000, message: 'the row shows pinned' });
+      await ui.contextMenu(row, 'Unpin');
+      await waitFor(() => JSON.parse(fs.readFileSync(pins, 'utf8')).pinned.length === 0, { message: 'unpinned in pins.json' });
+    } finally {
+      // Later tests count the files and expect nothing pinned.
+      fs.rmSync(pins, { force: true });
+    }
   });
 
   it('copies the relative path and deletes to the trash from the context menu', async () => {
     const f = path.join(scratch(), 'to-delete.txt');
+    const row = `${paneSelector('Scratch')} .monaco-list-row:has-text("to-delete.txt")`;
     fs.writeFileSync(f, 'bye');
-    await waitForRow('Scratch', 'to-delete.txt');
-    const nodes = await agentApi().then((a) => a.treeSnapshot('agentContext.scratch'));
-    assert.ok(files(nodes).some((x) => x.label === 'to-delete.txt'));
-    await ui.click(`${paneSelector('Scratch')} .monaco-list-row:has-text("to-delete.txt")`, { button: 'right' });
-    await ui.click('.monaco-menu .action-item:has-text("Copy Relative Path")');
-    await waitFor(async () => (await vscode.env.clipboard.readText()) === '.agent/scratch/to-delete.txt', { message: 'clipboard has the relative path' });
-    await ui.click(`${paneSelector('Scratch')} .monaco-list-row:has-text("to-delete.txt")`, { button: 'right' });
-    await ui.click('.monaco-menu .action-item:has-text("Delete (Move to Trash)")');
-    await waitFor(() => !fs.existsSync(f), { message: 'file removed from scratch' });
-    assert.equal(fs.readFileSync(path.join(trash, 'Trash/files/to-delete.txt'), 'utf8'), 'bye');
-    assert.match(fs.readFileSync(path.join(trash, 'Trash/info/to-delete.txt.trashinfo'), 'utf8'), new RegExp(`Path=${f.replace(/[.]/g, '\\.')}`));
-    await waitFor(async () => !(await paneRows('Scratch')).some((r) => r.includes('to-delete.txt')), { timeout: 20_000, message: 'row gone' });
+    try {
+      await waitForRow('Scratch', 'to-delete.txt');
+      const nodes = await agentApi().then((a) => a.treeSnapshot('agentContext.scratch'));
+      assert.ok(files(nodes).some((x) => x.label === 'to-delete.txt'));
+      await ui.contextMenu(row, 'Copy Relative Path');
+      await waitFor(async () => (await vscode.env.clipboard.readText()) === '.agent/scratch/to-delete.txt', { message: 'clipboard has the relative path' });
+      await ui.contextMenu(row, 'Delete (Move to Trash)');
+      await waitFor(() => !fs.existsSync(f), { message: 'file removed from scratch' });
+      assert.equal(fs.readFileSync(path.join(trash, 'Trash/files/to-delete.txt'), 'utf8'), 'bye');
+      assert.match(fs.readFileSync(path.join(trash, 'Trash/info/to-delete.txt.trashinfo'), 'utf8'), new RegExp(`Path=${f.replace(/[.]/g, '\\.')}`));
+      await waitFor(async () => !(await paneRows('Scratch')).some((r) => r.includes('to-delete.txt')), { timeout: 20_000, message: 'row gone' });
+    } finally {
+      // A failure above must not leave the file behind for the file-count test below.
+      fs.rmSync(f, { force: true });
+    }
   });
 
   it('lists a symlink pointing outside the workspace without following it', async () => {
@@ -106,24 +113,28 @@ describe('Scratch view', () => {
   it('handles 10,000 files and files deleted during a refresh', async function () {
     this.timeout(180_000);
     const bulk = path.join(scratch(), 'bulk');
-    for (let d = 0; d < 10; d++) {
-      fs.mkdirSync(path.join(bulk, `part${d}`), { recursive: true });
-      for (let i = 0; i < 1000; i++) fs.writeFileSync(path.join(bulk, `part${d}`, `f${i}.txt`), 'data');
+    try {
+      for (let d = 0; d < 10; d++) {
+        fs.mkdirSync(path.join(bulk, `part${d}`), { recursive: true });
+        for (let i = 0; i < 1000; i++) fs.writeFileSync(path.join(bulk, `part${d}`, `f${i}.txt`), 'data');
+      }
+      await waitFor(async () => (await scratchHeader()).includes('10,003 files'), {
+        timeout: 60_000,
+        message: 'the header counts 10,003 files',
+      });
+      const root = await (await agentApi()).treeSnapshot('agentContext.scratch');
+      const bulkNode = root.find((n) => n.label === 'bulk');
+      assert.equal(bulkNode?.description, '10,000 files · 39.1 KB');
+      assert.equal(bulkNode?.children.length, 10);
+      // Delete while a refresh scans: the view must settle on what is left, without errors.
+      const refreshing = vscode.commands.executeCommand('agentContext.scratch.refresh');
+      fs.rmSync(bulk, { recursive: true, force: true });
+      await refreshing;
+      await waitFor(async () => (await scratchHeader()).includes('3 files'), { timeout: 60_000, message: 'back to 3 files' });
+      const after = await (await agentApi()).treeSnapshot('agentContext.scratch');
+      assert.deepEqual(after.map((n) => n.label).sort(), ['endpoints.md', 'limiter-notes.md', 'tool_outputs']);
+    } finally {
+      fs.rmSync(bulk, { recursive: true, force: true });
     }
-    await waitFor(async () => (await scratchHeader()).includes('10,003 files'), {
-      timeout: 60_000,
-      message: 'the header counts 10,003 files',
-    });
-    const root = await (await agentApi()).treeSnapshot('agentContext.scratch');
-    const bulkNode = root.find((n) => n.label === 'bulk');
-    assert.equal(bulkNode?.description, '10,000 files · 39.1 KB');
-    assert.equal(bulkNode?.children.length, 10);
-    // Delete while a refresh scans: the view must settle on what is left, without errors.
-    const refreshing = vscode.commands.executeCommand('agentContext.scratch.refresh');
-    fs.rmSync(bulk, { recursive: true, force: true });
-    await refreshing;
-    await waitFor(async () => (await scratchHeader()).includes('3 files'), { timeout: 60_000, message: 'back to 3 files' });
-    const after = await (await agentApi()).treeSnapshot('agentContext.scratch');
-    assert.deepEqual(after.map((n) => n.label).sort(), ['endpoints.md', 'limiter-notes.md', 'tool_outputs']);
   });
 });
