@@ -53,7 +53,7 @@ describe('Briefing, progress, features and history', () => {
       ['Every public endpoint is rate limited', 'not passing · api'],
       ['Limits are configurable', 'passes · api'],
     ]);
-    const rows = await waitForPaneRow('Plan', 'Features', 20_000, true);
+    const rows = await waitForPaneRow('Plan', '1/2 passing', 20_000, true);
     assert.ok(rows.some((r) => r.includes('Features') && r.includes('1/2 passing')), rows.join(' | '));
     const brief = await invoke('agentContext_briefing', {});
     assert.match(brief, /Chose token bucket \| Next: Implement the middleware/);
