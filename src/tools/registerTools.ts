@@ -4,11 +4,17 @@ import { registerSavingsStatusBar } from '../statusBar/savingsStatusBar';
 import { LmTool } from './lmTool';
 import { registerMcpSetup } from './mcpSetup';
 import { RunTerminal } from './runTerminal';
+import { walkthroughContextKey } from '../core/walkthroughSignals';
 
 /** Registers every tool of toolDefinitions.ts with vscode.lm, the savings status-bar item and the MCP setup command. */
 export function registerTools(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
   const savings = registerSavingsStatusBar(context, log);
-  const onInvoked = (): void => savings.refresh();
+  const onInvoked = (): void => {
+    savings.refresh();
+    // The walkthrough's "Try a tool" step: an in-editor call completes it at once; the ledger
+    // watcher in commands/walkthrough.ts still covers calls from the MCP server.
+    void vscode.commands.executeCommand('setContext', walkthroughContextKey('toolUsed'), true);
+  };
   const runTerminal = new RunTerminal('agentContext_run');
   context.subscriptions.push(runTerminal);
   for (const def of TOOL_DEFINITIONS) {
