@@ -57,6 +57,14 @@ export abstract class AgentFolderTree<T> implements vscode.TreeDataProvider<T>, 
   abstract getTreeItem(element: T): vscode.TreeItem;
   abstract getChildren(element?: T): Promise<T[]>;
 
+  /** The top level these views share: one group per folder with `.agent/`, or the only folder's children directly. */
+  protected async rootNodes(group: (root: AgentRoot) => T, folderChildren: (root: AgentRoot) => Promise<T[]>): Promise<T[]> {
+    const roots = await agentRoots();
+    if (roots.length === 0) return [];
+    if (roots.length > 1) return roots.map(group);
+    return folderChildren(roots[0]);
+  }
+
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
     this.changed.dispose();

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { listAgents, readFindings, type AgentSummary, type Finding } from '../core/agents';
-import { AgentFolderTree, agentRoots, openAtLine, type AgentRoot } from './agentFolderTree';
+import { AgentFolderTree, openAtLine, type AgentRoot } from './agentFolderTree';
 import { clip } from '../core/text';
 
 type Node =
@@ -80,12 +80,7 @@ export class AgentsView extends AgentFolderTree<Node> {
   }
 
   async getChildren(n?: Node): Promise<Node[]> {
-    if (!n) {
-      const roots = await agentRoots();
-      if (roots.length === 0) return [];
-      if (roots.length > 1) return roots.map((root) => ({ kind: 'folder', root }));
-      return this.folderChildren(roots[0]);
-    }
+    if (!n) return this.rootNodes((root) => ({ kind: 'folder', root }), (root) => this.folderChildren(root));
     switch (n.kind) {
       case 'folder':
         return this.folderChildren(n.root);

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { forgetMemory, listMemory, listMemoryFiles, markMemoryReviewed, preferencesPath, rememberMemory, type MemoryEntry, type MemoryFile } from '../core/memory';
 import { formatFileError } from '../core/result';
-import { AgentFolderTree, agentRoots, openAtLine, type AgentRoot } from './agentFolderTree';
+import { AgentFolderTree, openAtLine, type AgentRoot } from './agentFolderTree';
 import { clip } from '../core/text';
 
 type Node =
@@ -73,12 +73,7 @@ export class MemoryView extends AgentFolderTree<Node> {
   }
 
   async getChildren(n?: Node): Promise<Node[]> {
-    if (!n) {
-      const roots = await agentRoots();
-      if (roots.length === 0) return [];
-      if (roots.length > 1) return roots.map((root) => ({ kind: 'folder', root }));
-      return this.folderChildren(roots[0]);
-    }
+    if (!n) return this.rootNodes((root) => ({ kind: 'folder', root }), (root) => this.folderChildren(root));
     if (n.kind === 'folder') return this.folderChildren(n.root);
     if (n.kind === 'notes') return n.files.map((file) => ({ kind: 'note', root: n.root, file }));
     return [];
