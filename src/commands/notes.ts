@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { addNote, listNotes, type Note, type NoteTarget } from '../core/notes';
 import { registerNoteDecorations, type NoteDecorationProvider } from '../views/noteDecorations';
+import { walkthroughContextKey } from '../core/walkthroughSignals';
 
 /** A target in editor terms: the file and, optionally, what within it. */
 interface UiTarget extends Omit<NoteTarget, 'path'> {
@@ -151,7 +152,11 @@ export function registerNotes(context: vscode.ExtensionContext, log: vscode.LogO
   context.subscriptions.push(
     vscode.commands.registerCommand('agentContext.notes.add', async (arg?: unknown) => {
       try {
-        return await add(provider, log, arg);
+        const note = await add(provider, log, arg);
+        // The walkthrough's "Leave a note" step: complete it at once; the notes-folder watcher in
+        // commands/walkthrough.ts still covers notes written by other processes.
+        if (note) void vscode.commands.executeCommand('setContext', walkthroughContextKey('noted'), true);
+        return note;
       } catch (e) {
         log.error(`adding a note failed: ${String(e)}`);
         void vscode.window.showErrorMessage(`Agent Context: the note was not saved: ${(e as Error).message}`);
