@@ -2,7 +2,7 @@
 // bench/results.md and refreshes the table in bench/README.md.
 // Env: BENCH_ONLY=1,3 (rows to run; results.md is then not rewritten unless BENCH_MERGE=1, which
 // replaces just those rows in it), BENCH_SCALE=0.1 (smaller
-// streams for a quick look), BENCH_RUNS / BENCH_WARMUP, BENCH_RG (path to rg) or
+// streams for a quick look; row 9's S/M/L folders become 0.1×/1×/10×), BENCH_RUNS / BENCH_WARMUP, BENCH_RG (path to rg) or
 // BENCH_RG_MISSING (why it is unavailable).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -12,6 +12,7 @@ import { rowCapture } from './rowCapture';
 import { rowGrep } from './rowGrep';
 import { renderOffloadDetails, rowOffload, type OffloadDetail } from './rowOffload';
 import { rowRenderer } from './rowRenderer';
+import { rowScale } from './rowScale';
 import { rowScratch } from './rowScratch';
 import { rowStatic } from './rowStatic';
 import { mergeRows, parseResults, rowNumber } from './resultsFile';
@@ -56,6 +57,9 @@ async function main(): Promise<void> {
   await step('6', 'static context', () => [rowStatic()]);
   await step('7', 'activation, bundle and vsix', () => rowActivation(repo, workDir));
   await step('8', 'scratch view and retention, 10,000 files', () => rowScratch(workDir));
+  // Row 9: S, M, L (1×, 10×, 100× history); BENCH_SCALE shrinks all three for a quick look.
+  await step('9', 'scale study: tool calls over MCP on generated S/M/L .agent/ folders', () =>
+    rowScale([['S', 1], ['M', 10], ['L', 100]].map(([label, k]) => ({ label: label as string, scale: (k as number) * scale })), process.env.BENCH_RG || undefined, log));
 
   process.stdout.write(`\n${renderPlain(rows)}\n\n`);
   const resultsPath = path.join(repo, 'bench', 'results.md');
