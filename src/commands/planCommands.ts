@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { StepStatus } from '../core/plan/planDocument';
+import { toggledStatus } from '../core/plan/markdownPlan';
 import { updatePlanFile } from '../core/plan/planEdit';
 import { formatFileError, Result } from '../core/result';
 import { PlanNode, PlanTreeProvider, statusLabel } from '../views/planView';
@@ -13,7 +14,10 @@ export const STATUS_COMMANDS: Record<StepStatus, string> = {
   cancelled: 'agentContext.plan.markCancelled',
 };
 
-/** Registers the Plan view's commands: set a step's status (byte-preserving edit), refresh. */
+/** Toggles a Markdown checklist item's box ([ ] ↔ [x]); the only byte written is that character. */
+export const TOGGLE_ITEM_COMMAND = 'agentContext.plan.toggleItem';
+
+/** Registers the Plan view's commands: set a step's status (byte-preserving edit), toggle a checkbox, refresh. */
 export function registerPlanCommands(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, provider: PlanTreeProvider): void {
   const setStatus = async (node: PlanNode | undefined, status: StepStatus): Promise<Result<unknown> | undefined> => {
     if (!node || node.kind !== 'step') {
@@ -36,5 +40,8 @@ export function registerPlanCommands(context: vscode.ExtensionContext, log: vsco
   for (const [status, id] of Object.entries(STATUS_COMMANDS) as [StepStatus, string][]) {
     context.subscriptions.push(vscode.commands.registerCommand(id, (node?: PlanNode) => setStatus(node, status)));
   }
+  context.subscriptions.push(
+    vscode.commands.registerCommand(TOGGLE_ITEM_COMMAND, (node?: PlanNode) => setStatus(node, node?.kind === 'step' ? toggledStatus(node.step.status) : 'completed')),
+  );
   context.subscriptions.push(vscode.commands.registerCommand('agentContext.plan.refresh', () => provider.refresh()));
 }

@@ -1,9 +1,8 @@
 /** Gathers the briefing's input from a `.agent/` folder (each source read defensively: one broken file never hides the rest). */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { BriefingInput, BriefingPlan, BriefingTerminal } from './briefing';
-import { findPlanFiles } from './plan/planFiles';
-import { parsePlan, planProgress } from './plan/planDocument';
+import { findPlanFiles, loadPlanFile } from './plan/planFiles';
+import { planProgress } from './plan/planDocument';
 import { scanScratch } from './scratch/inventory';
 import { readProgress, progressPath } from './progress';
 import { checkFeatures, featuresPath } from './features';
@@ -73,19 +72,12 @@ export async function gatherBriefing(agentDir: string, opts: { prefix?: string; 
   const plans: BriefingPlan[] = [];
   for (const file of await safe(() => findPlanFiles(agentDir), [] as string[])) {
     const p = rel(file);
-    let text: string;
-    try {
-      text = await fs.promises.readFile(file, 'utf8');
-    } catch (e) {
-      plans.push({ path: p, done: 0, total: 0, upcoming: [], blocked: [], error: (e as Error).message });
-      continue;
-    }
-    const r = parsePlan(text, p);
+    const r = await loadPlanFile(file, p);
     if (!r.ok) {
       plans.push({ path: p, done: 0, total: 0, upcoming: [], blocked: [], error: formatFileError(r.error) });
       continue;
     }
-    const plan = r.value;
+    const plan = r.value.plan;
     const { done, total } = planProgress(plan);
     const curIdx = plan.steps.findIndex((s) => s.status === 'in_progress');
     const idx = curIdx >= 0 ? curIdx : plan.steps.findIndex((s) => s.status === 'pending');

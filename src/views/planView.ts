@@ -1,9 +1,9 @@
-import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { toPosixRelative } from '../core/agentLayout';
-import { parsePlan, Plan, PlanStep, planProgress, StepStatus } from '../core/plan/planDocument';
+import { markdownChildren, MarkdownParent } from '../core/plan/markdownPlan';
+import { Plan, PlanStep, planProgress, StepStatus } from '../core/plan/planDocument';
 import { PlanFileVersion } from '../core/plan/planEdit';
-import { findPlanFiles } from '../core/plan/planFiles';
+import { findPlanFiles, loadPlanFile } from '../core/plan/planFiles';
 import { FileError } from '../core/result';
 import { registerTreeForTests } from '../api';
 import { AgentFolder, AgentFolders, folderLabel, touches } from './agentFolders';
@@ -14,7 +14,10 @@ import { noteTooltip, onDidChangeNotes } from './noteDecorations';
 export type PlanNode =
   | { kind: 'folder'; folder: AgentFolder }
   | { kind: 'plan'; folder: AgentFolder; file: string; plan: Plan; version: PlanFileVersion; showFile: boolean }
-  | { kind: 'step'; folder: AgentFolder; file: string; step: PlanStep; version: PlanFileVersion }
+  | { kind: 'step'; folder: AgentFolder; file: string; step: PlanStep; version: PlanFileVersion; plan?: Plan }
+  /** Markdown plans: a heading (grouping items, or the outline of a plan without checkboxes) and a plain list item. */
+  | { kind: 'section'; folder: AgentFolder; file: string; plan: Plan; version: PlanFileVersion; index: number }
+  | { kind: 'text'; folder: AgentFolder; file: string; text: string; line: number }
   | { kind: 'error'; folder: AgentFolder; error: FileError; absFile: string }
   | { kind: 'empty'; folder: AgentFolder }
   /** Recent progress and the feature list (src/views/planExtras.ts). */
@@ -59,9 +62,21 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
       return folders.length > 0 ? this.plansOf(folders[0]) : [];
     }
     if (node.kind === 'folder') return this.plansOf(node.folder);
+    if (node.kind === 'plan' && node.plan.format === 'markdown') return this.markdownNodes(node, { kind: 'plan' });
     if (node.kind === 'plan') return node.plan.steps.map((step) => ({ kind: 'step', folder: node.folder, file: node.file, step, version: node.version }));
+    if (node.kind === 'section') return this.markdownNodes(node, { kind: 'section', index: node.index });
+    if (node.kind === 'step' && node.plan) return this.markdownNodes({ ...node, plan: node.plan }, { kind: 'step', id: node.step.id });
     if (node.kind === 'extra') return planExtraChildren(node.node).map((n) => ({ kind: 'extra', node: n }));
     return [];
+  }
+
+  private markdownNodes(n: { folder: AgentFolder; file: string; plan: Plan; version: PlanFileVersion }, parent: MarkdownParent): PlanNode[] {
+    const { folder, file, plan, version } = n;
+    return markdownChildren(plan, parent).map((c): PlanNode => {
+      if (c.kind === 'step') return { kind: 'step', folder, file, step: c.step, version, plan };
+      if (c.kind === 'section') return { kind: 'section', folder, file, plan, version, index: c.index };
+      return { kind: 'text', folder, file, text: c.text, line: c.line };
+    });
   }
 
   private async plansOf(folder: AgentFolder): Promise<PlanNode[]> {
@@ -74,17 +89,11 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
     if (files.length === 0) return [{ kind: 'empty', folder }];
     const out: PlanNode[] = [];
     for (const file of files) {
-      let version: PlanFileVersion;
-      try {
-        const [text, st] = await Promise.all([fs.promises.readFile(file, 'utf8'), fs.promises.stat(file)]);
-        version = { text, mtimeMs: st.mtimeMs };
-      } catch {
-        continue; // deleted while refreshing; the watcher brings the next refresh
-      }
       const rel = toPosixRelative(folder.root, file);
-      const parsed = parsePlan(version.text, rel);
-      if (!parsed.ok) out.push({ kind: 'error', folder, error: parsed.error, absFile: file });
-      else out.push({ kind: 'plan', folder, file, plan: { ...parsed.value, file }, version, showFile: files.length > 1 });
+      const loaded = await loadPlanFile(file, rel);
+      if (!loaded.ok && /cannot read: .*ENOENT/.test(loaded.error.message)) continue; // deleted while refreshing; the watcher brings the next refresh
+      if (!loaded.ok) out.push({ kind: 'error', folder, error: loaded.error, absFile: file });
+      else out.push({ kind: 'plan', folder, file, plan: { ...loaded.value.plan, file }, version: loaded.value.version, showFile: files.length > 1 });
     }
     return out;
   }
@@ -104,33 +113,57 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
       case 'plan': {
         const { plan } = node;
         const p = planProgress(plan);
+        const outline = plan.format === 'markdown' && plan.steps.length === 0;
         const item = new vscode.TreeItem(plan.objective, vscode.TreeItemCollapsibleState.Expanded);
         item.id = `plan:${node.file}`;
         const rel = toPosixRelative(node.folder.root, node.file);
-        item.description = [plan.status ? statusLabel(plan.status) : undefined, `${p.done}/${p.total} done`, node.showFile ? rel : undefined].filter(Boolean).join(' · ');
-        item.tooltip = `${plan.objective}\n${rel}${plan.status ? `\nstatus: ${plan.status}` : ''}\n${p.done} of ${p.total} steps done`;
-        item.iconPath = new vscode.ThemeIcon('checklist');
+        const progress = outline ? 'no checklist' : `${p.done}/${p.total} done`;
+        item.description = [plan.status ? statusLabel(plan.status) : undefined, progress, node.showFile ? rel : undefined].filter(Boolean).join(' · ');
+        item.tooltip = `${plan.objective}\n${rel}${plan.status ? `\nstatus: ${plan.status}` : ''}\n${outline ? 'No checklist items ("- [ ] …"); its headings are shown' : `${p.done} of ${p.total} ${plan.format === 'markdown' ? 'items checked' : 'steps done'}`}`;
+        item.iconPath = new vscode.ThemeIcon(plan.format === 'markdown' ? 'markdown' : 'checklist');
         item.contextValue = 'planFile';
         item.command = openAt(node.file, plan.objectiveLine);
         return item;
       }
       case 'step': {
         const { step } = node;
-        const item = new vscode.TreeItem(step.description || `Step ${step.id}`, vscode.TreeItemCollapsibleState.None);
+        const md = node.plan?.format === 'markdown';
+        const nested = md && node.plan!.steps.some((s) => s.parentId === step.id);
+        const item = new vscode.TreeItem(step.description || `Step ${step.id}`, nested ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
         item.id = `step:${node.file}#${step.id}`;
         item.description = statusLabel(step.status);
         const [icon, color] = STATUS_ICON[step.status];
         item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
-        item.tooltip = [`Step ${step.id} — ${statusLabel(step.status)}`, step.notes?.trimEnd(), step.evidence?.length ? `Evidence: ${step.evidence.join(', ')}` : undefined]
+        item.tooltip = [md ? `Item ${step.id} (line ${step.line}) — ${statusLabel(step.status)}` : `Step ${step.id} — ${statusLabel(step.status)}`, step.notes?.trimEnd(), step.evidence?.length ? `Evidence: ${step.evidence.join(', ')}` : undefined]
           .filter(Boolean)
           .join('\n\n');
-        item.contextValue = `planStep.${step.status}`;
+        // Markdown items add `.markdown`: their context menu offers Toggle Checkbox.
+        item.contextValue = `planStep.${step.status}${md ? '.markdown' : ''}`;
         item.command = openAt(node.file, step.line);
         const noted = noteTooltip(vscode.Uri.file(node.file), item.tooltip, { step: String(step.id), startLine: step.line, endLine: step.line });
         if (noted) {
           item.tooltip = noted;
           item.description = `${item.description} · ✎ note`;
         }
+        return item;
+      }
+      case 'section': {
+        const sec = node.plan.sections![node.index];
+        const item = new vscode.TreeItem(sec.title || '(untitled heading)', node.plan.steps.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `section:${node.file}#${node.index}`;
+        item.iconPath = new vscode.ThemeIcon('symbol-namespace');
+        item.tooltip = `${'#'.repeat(sec.level)} ${sec.title}\n${toPosixRelative(node.folder.root, node.file)}:${sec.line}`;
+        item.contextValue = 'planSection';
+        item.command = openAt(node.file, sec.line);
+        return item;
+      }
+      case 'text': {
+        const item = new vscode.TreeItem(node.text || '(empty item)', vscode.TreeItemCollapsibleState.None);
+        item.id = `text:${node.file}:${node.line}`;
+        item.iconPath = new vscode.ThemeIcon('circle-small-filled');
+        item.tooltip = `${node.text}\n${toPosixRelative(node.folder.root, node.file)}:${node.line}`;
+        item.contextValue = 'planText';
+        item.command = openAt(node.file, node.line);
         return item;
       }
       case 'error': {
@@ -146,7 +179,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
       case 'empty': {
         const item = new vscode.TreeItem('No plan yet', vscode.TreeItemCollapsibleState.None);
         item.description = '.agent/plan.yaml';
-        item.tooltip = 'Agents write their plan to .agent/plan.yaml (also read: .agent/plans/*.yaml, .agent/scratch/current_plan.yaml, .agent/scratch/plans/*.yaml).';
+        item.tooltip = 'Agents write their plan to .agent/plan.yaml (also read: .agent/plan.md, .agent/plans/*.yaml and *.md, .agent/scratch/current_plan.yaml, .agent/scratch/plans/*.yaml).';
         item.iconPath = new vscode.ThemeIcon('info');
         item.contextValue = 'planEmpty';
         return item;

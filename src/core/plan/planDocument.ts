@@ -13,6 +13,22 @@ export interface PlanStep {
   notes?: string;
   evidence?: string[];
   line: number;
+  /** Markdown checklists: nesting depth (0 = top level) and the id of the item this one is nested in. */
+  depth?: number;
+  parentId?: string;
+  /** Markdown checklists: index in `Plan.sections` of the heading the item sits under. */
+  section?: number;
+}
+
+/** A heading of a Markdown plan (below its title), with the plain list items under it. */
+export interface PlanSection {
+  title: string;
+  line: number;
+  level: number;
+  /** Index of the enclosing heading (a lower level above it), if any. */
+  parent?: number;
+  /** Top-level list items without a checkbox, shown when the plan has no checklist at all. */
+  items: { text: string; line: number }[];
 }
 
 /** A parsed plan file. */
@@ -22,6 +38,10 @@ export interface Plan {
   status?: string;
   objectiveLine: number;
   steps: PlanStep[];
+  /** `markdown` for plan.md / plans/*.md (steps are checklist items); absent for YAML. */
+  format?: 'markdown';
+  /** Markdown plans: the headings after the title. */
+  sections?: PlanSection[];
 }
 
 /** A parsed YAML document with the line counter and the text it came from (for edits). */

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import { isMap, isScalar, isSeq, parse, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
 import { writeFileAtomic } from '../fsAtomic';
 import { err, ok, Result } from '../result';
+import { isMarkdownPlanName, updateMarkdownPlanFile } from './markdownPlan';
 import { isStepStatus, parsePlanSource, ParsedPlanSource, Plan, StepStatus, validatePlan } from './planDocument';
 
 /** An edit to a plan file. Every edit touches only the bytes of the value it changes. */
@@ -247,6 +248,12 @@ export async function readPlanVersion(file: string): Promise<Result<PlanFileVers
  * `expected` (what the caller last read) or changes while the edit is being made.
  */
 export async function updatePlanFile(file: string, edit: PlanEdit, expected?: Partial<PlanFileVersion>): Promise<Result<{ text: string; plan: Plan }>> {
+  if (isMarkdownPlanName(file)) {
+    if (edit.kind !== 'setStatus') {
+      return err({ file, message: `Markdown plans take setStatus only (the box of a checklist item); ${edit.kind === 'addStep' ? 'add the item' : 'write the notes'} in the file itself` });
+    }
+    return updateMarkdownPlanFile(file, edit.stepId, edit.status, expected);
+  }
   const changed = () => err({ file, message: 'the file changed on disk since it was read; nothing was written. Look at the refreshed plan and try again' });
   const lst = await fs.promises.lstat(file).catch(() => undefined);
   if (!lst) return err({ file, message: 'the plan file no longer exists' });

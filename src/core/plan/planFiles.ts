@@ -1,23 +1,37 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LAYOUT } from '../agentLayout';
+import { Result } from '../result';
+import { isMarkdownPlanName, parseMarkdownPlan, readPlanBytes } from './markdownPlan';
+import { parsePlan, Plan } from './planDocument';
+import type { PlanFileVersion } from './planEdit';
 
-/** Plan locations inside `.agent/`, in display order: files, then folders of `*.yaml`. */
-export const PLAN_FILES = [LAYOUT.plan, 'scratch/current_plan.yaml'] as const;
+/** The Markdown plan next to plan.yaml (agents and Claude Code keep plans as Markdown checklists). */
+export const MARKDOWN_PLAN = 'plan.md';
+
+/** Plan locations inside `.agent/`, in display order: files, then folders of `*.yaml` (and `*.md` in plans/). */
+export const PLAN_FILES = [LAYOUT.plan, MARKDOWN_PLAN, 'scratch/current_plan.yaml'] as const;
 export const PLAN_FOLDERS = [LAYOUT.plans, 'scratch/plans'] as const;
 
 const isYaml = (name: string) => name.endsWith('.yaml') || name.endsWith('.yml');
+/** Markdown is read in `.agent/plans/` only: `scratch/plans/` stays YAML (scratch holds any kind of notes). */
+const isPlanName = (dir: string, name: string) => isYaml(name) || (dir === LAYOUT.plans && isMarkdownPlanName(name));
 
-/** Finds plan files: `.agent/plan.yaml`, `.agent/plans/*.yaml`, `.agent/scratch/current_plan.yaml`, `.agent/scratch/plans/*.yaml`. */
+/**
+ * Finds plan files: `.agent/plan.yaml`, `.agent/plan.md`, `.agent/plans/*.{yaml,md}`,
+ * `.agent/scratch/plans/*.yaml`, `.agent/scratch/current_plan.yaml`.
+ */
 export async function findPlanFiles(agentDir: string): Promise<string[]> {
   const found: string[] = [];
   const isFile = async (f: string) => (await fs.promises.lstat(f).catch(() => undefined))?.isFile() ?? false;
-  if (await isFile(path.join(agentDir, LAYOUT.plan))) found.push(path.join(agentDir, LAYOUT.plan));
+  for (const name of [LAYOUT.plan, MARKDOWN_PLAN]) {
+    if (await isFile(path.join(agentDir, name))) found.push(path.join(agentDir, name));
+  }
   for (const dir of PLAN_FOLDERS) {
     const abs = path.join(agentDir, dir);
     const names = await fs.promises.readdir(abs, { withFileTypes: true }).catch(() => []);
     // Symlinks are not followed: a plan is edited in place and must live inside .agent/.
-    found.push(...names.filter((e) => e.isFile() && isYaml(e.name)).map((e) => path.join(abs, e.name)).sort());
+    found.push(...names.filter((e) => e.isFile() && isPlanName(dir, e.name)).map((e) => path.join(abs, e.name)).sort());
   }
   const current = path.join(agentDir, 'scratch/current_plan.yaml');
   if (await isFile(current)) found.push(current);
@@ -29,5 +43,27 @@ export function isPlanPath(agentDir: string, file: string): boolean {
   const rel = path.relative(agentDir, file).split(path.sep).join('/');
   if ((PLAN_FILES as readonly string[]).includes(rel)) return true;
   const dir = path.posix.dirname(rel);
-  return (PLAN_FOLDERS as readonly string[]).includes(dir) && isYaml(rel);
+  return (PLAN_FOLDERS as readonly string[]).includes(dir) && isPlanName(dir, path.posix.basename(rel));
+}
+
+/** True when a plan file is Markdown (its steps are checklist items). */
+export function isMarkdownPlan(file: string): boolean {
+  return isMarkdownPlanName(file);
+}
+
+/** Parses a plan's text by its file name: Markdown for `.md`, else the YAML schema. */
+export function parsePlanText(text: string, file: string): Result<Plan> {
+  return isMarkdownPlanName(file) ? parseMarkdownPlan(text, file) : parsePlan(text, file);
+}
+
+/**
+ * Reads and parses a plan file (`shown` is the name errors carry). Files over 1 MB, with NUL
+ * bytes or not UTF-8 come back as errors; the version is what a later edit compares against.
+ */
+export async function loadPlanFile(file: string, shown: string): Promise<Result<{ plan: Plan; version: PlanFileVersion }>> {
+  const read = await readPlanBytes(file, shown);
+  if (!read.ok) return read;
+  const version = { text: read.value.text, mtimeMs: read.value.mtimeMs };
+  const plan = parsePlanText(version.text, shown);
+  return plan.ok ? { ok: true, value: { plan: plan.value, version } } : plan;
 }

@@ -1,8 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { agentDirOf, isInside } from '../agentLayout';
-import { parsePlan } from '../plan/planDocument';
-import { findPlanFiles } from '../plan/planFiles';
+import { findPlanFiles, parsePlanText } from '../plan/planFiles';
 import { err, formatFileError, ok, Result } from '../result';
 import { moveToTrash, TrashOptions } from '../trash';
 import { scanScratch } from './inventory';
@@ -25,7 +24,7 @@ export async function planProtectedPaths(workspaceRoot: string): Promise<Result<
     } catch {
       continue; // removed meanwhile
     }
-    const plan = parsePlan(text, file);
+    const plan = parsePlanText(text, file);
     if (!plan.ok) return plan;
     for (const step of plan.value.steps) {
       for (const ev of step.evidence ?? []) {

@@ -1,21 +1,30 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { parsePlan, planProgress, type Plan, type StepStatus } from '../plan/planDocument';
+import { planProgress, type Plan, type StepStatus } from '../plan/planDocument';
 import { updatePlanFile, type PlanEdit } from '../plan/planEdit';
-import { findPlanFiles } from '../plan/planFiles';
+import { findPlanFiles, loadPlanFile, MARKDOWN_PLAN } from '../plan/planFiles';
 import { cutToBytes } from '../reference';
 import { formatFileError } from '../result';
 import { defaultFolder } from '../workspacePaths';
 import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 import { PLAN_EXTRA_ACTIONS, planExtraAction } from './planProgress';
 
-/** The plan as an agent reads it: objective, progress, one line per step. */
+/** The plan as an agent reads it: objective, progress, one line per step (Markdown items indented by nesting). */
 export function formatPlanCompact(plan: Plan, shown: string): string {
   const p = planProgress(plan);
-  const out = [`Plan ${shown}: ${plan.objective}`, `${p.done}/${p.total} done${plan.status ? ` · status ${plan.status}` : ''}`];
-  for (const s of plan.steps) {
-    out.push(`[${s.id}] ${s.status}: ${s.description}${s.notes ? ` (notes: ${s.notes.replace(/\s+/g, ' ')})` : ''}`);
+  const md = plan.format === 'markdown';
+  const kind = md ? (plan.steps.length ? ' (Markdown checklist)' : ' (Markdown, no checklist)') : '';
+  const out = [`Plan ${shown}${kind}: ${plan.objective}`];
+  if (md && plan.steps.length === 0) {
+    const secs = plan.sections ?? [];
+    if (secs.length) out.push(`Sections: ${secs.map((x) => `${x.title} (line ${x.line})`).join('; ')}`);
+    out.push('No "- [ ]" items, so no step to mark; read the file for the details.');
+    return cutToBytes(out.join('\n'), INLINE_MAX_BYTES - 300);
   }
+  out.push(`${p.done}/${p.total} done${plan.status ? ` · status ${plan.status}` : ''}`);
+  for (const s of plan.steps) {
+    out.push(`${'  '.repeat(s.depth ?? 0)}[${s.id}] ${s.status}: ${s.description}${s.notes ? ` (notes: ${s.notes.replace(/\s+/g, ' ')})` : ''}`);
+  }
+  if (md) out.push('stepId = item number; setStatus writes [x] completed, [ ] pending, [/] in_progress, [!] blocked, [-] cancelled.');
   return cutToBytes(out.join('\n'), INLINE_MAX_BYTES - 300);
 }
 
@@ -33,13 +42,14 @@ export async function planTool(input: Record<string, unknown>, ctx: ToolContext)
   if (want) {
     file = files.find((f) => {
       const r = path.relative(agentDir, f).split(path.sep).join('/');
-      return r === want || path.basename(f) === want || path.basename(f).replace(/\.ya?ml$/, '') === want;
+      return r === want || path.basename(f) === want || path.basename(f).replace(/\.(ya?ml|md|markdown)$/i, '') === want;
     });
     if (!file) return toolError(`no plan "${input.plan}". Plans: ${files.map(relOf).join(', ') || 'none'}`);
   } else if (files.length === 0) {
     return toolError('no plan file: create .agent/plan.yaml (command "Agent Context: Initialize .agent Folder" writes an example)');
   } else {
-    file = files.find((f) => f === path.join(agentDir, 'plan.yaml')) ?? (files.length === 1 ? files[0] : undefined);
+    // plan.yaml first, then plan.md: the agent's own plan wins over the ones kept in plans/.
+    file = files.find((f) => f === path.join(agentDir, 'plan.yaml')) ?? files.find((f) => f === path.join(agentDir, MARKDOWN_PLAN)) ?? (files.length === 1 ? files[0] : undefined);
     if (!file) return { text: `Several plans; pass plan to choose one:\n${files.map(relOf).join('\n')}` };
   }
   const shown = relOf(file);
@@ -71,13 +81,12 @@ export async function planTool(input: Record<string, unknown>, ctx: ToolContext)
       return toolError(`unknown action "${action}"; use get, setStatus, setNotes or addStep`);
   }
   if (!edit) {
-    const text = await fs.promises.readFile(file, 'utf8').catch((e: Error) => e);
-    if (text instanceof Error) return toolError(`${shown}: cannot read: ${text.message}`);
-    const plan = parsePlan(text, shown);
-    if (!plan.ok) return toolError(`${formatFileError(plan.error)}. Fix the file; nothing was changed.`);
-    return { text: formatPlanCompact(plan.value, shown) };
+    const loaded = await loadPlanFile(file, shown);
+    if (!loaded.ok) return toolError(`${formatFileError(loaded.error)}. Fix the file; nothing was changed.`);
+    return { text: formatPlanCompact(loaded.value.plan, shown) };
   }
   const r = await updatePlanFile(file, edit);
   if (!r.ok) return toolError(formatFileError({ ...r.error, file: shown }));
-  return { text: `Updated.\n${formatPlanCompact(r.value.plan, shown)}` };
+  const unchanged = 'changed' in r.value && r.value.changed === false;
+  return { text: `${unchanged ? `No change: step ${stepId} is already ${String(input.status)}.` : 'Updated.'}\n${formatPlanCompact({ ...r.value.plan, file: shown }, shown)}` };
 }
