@@ -100,7 +100,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     name: 'agentContext_plan',
     toolReferenceName: 'plan',
     displayName: 'Plan',
-    description: 'Read the plan (.agent/plan.yaml) or edit it: setStatus, setNotes, addStep. logProgress (description=title, notes=done, next) appends to .agent/progress.md; setPasses (feature index, passes) marks .agent/features.json.',
+    description: 'Read the plan (.agent/plan.yaml; plan.md, plans/*.md checklists: stepId = item number) or edit it: setStatus, setNotes, addStep. logProgress (description=title, notes=done, next) appends to .agent/progress.md; setPasses (feature index, passes) marks .agent/features.json.',
     inputSchema: {
       type: 'object',
       properties: {
