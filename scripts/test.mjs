@@ -1,10 +1,11 @@
 // npm test: lint -> tsc -> unit tests -> bundle (+ package for the vsix run) -> integration runs in
-// code-server. Ends with one line "N passed, N failed" (unit + integration totals) and exits
+// code-server -> the npm start check. Ends with one line "N passed, N failed" (unit + integration
+// + start check totals) and exits
 // non-zero if anything failed. Usage: node scripts/test.mjs --help
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ensureDeps, repoRoot } from '../test/runner/deps.mjs';
+import { cleanNpmEnv, ensureDeps, repoRoot } from '../test/runner/deps.mjs';
 import { runIntegration } from '../test/runner/integration.mjs';
 import { sweepOrphans } from '../test/runner/processes.mjs';
 import { runs } from '../test/runner/runs.mjs';
@@ -14,7 +15,9 @@ const HELP = `usage: node scripts/test.mjs [options]      (npm test -- [options]
   --unit-only          lint, tsc and unit tests only
   --no-build           skip tsc/bundle/package too (reuse out/, dist/, agent-context.vsix)
   --no-lint            skip eslint
-  --run <name>         only this integration run (repeatable or comma-separated): ${runs.map((r) => r.name).join(', ')}
+  --run <name>         only this integration run (repeatable or comma-separated): ${runs.map((r) => r.name).join(', ')},
+                       or start (the npm start check: scripts/start-check.mjs)
+  --no-start-check     skip the npm start check (it runs when no --run/--grep is given)
   --grep <pattern>     mocha grep inside the extension host (integration test titles)
   --unit <substring>   only unit test files whose path contains this
   --keep               keep each run's temp folder (workspace copy, profile) for inspection
@@ -37,6 +40,7 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === '--unit-only') opt.unitOnly = true;
   else if (a === '--no-build') opt.noBuild = true;
   else if (a === '--no-lint') opt.noLint = true;
+  else if (a === '--no-start-check') opt.noStartCheck = true;
   else if (a === '--run') opt.runs.push(...value().split(','));
   else if (a.startsWith('--run=')) opt.runs.push(...a.slice(6).split(','));
   else if (a === '--grep' || a === '-g') opt.grep = value();
@@ -57,12 +61,15 @@ if (opt.list) {
   for (const r of runs) {
     console.log(`${r.name.padEnd(12)} workspace test/fixtures/${r.workspace}  suites ${r.include.join(',')}${r.exclude ? ` minus ${r.exclude.join(',')}` : ''}  trust ${r.trust ? 'on' : 'off (restricted)'}  extension ${r.extension}`);
   }
+  console.log(`${'start'.padEnd(12)} the README's npm start, checked in the browser and stopped with Ctrl-C (scripts/start-check.mjs)`);
   process.exit(0);
 }
 
-const unknown = opt.runs.filter((n) => !runs.some((r) => r.name === n));
-if (unknown.length) fail(`unknown run ${unknown.join(', ')}; runs: ${runs.map((r) => r.name).join(', ')}`);
+const unknown = opt.runs.filter((n) => n !== 'start' && !runs.some((r) => r.name === n));
+if (unknown.length) fail(`unknown run ${unknown.join(', ')}; runs: ${runs.map((r) => r.name).join(', ')}, start`);
 const selected = opt.runs.length ? runs.filter((r) => opt.runs.includes(r.name)) : runs;
+// The npm start check belongs to a full run (or is asked for by name); a --grep means iterating on suites.
+const startCheck = opt.runs.includes('start') || (!opt.runs.length && !opt.grep && !opt.noStartCheck);
 
 const totals = { passed: 0, failed: 0 };
 const problems = [];
@@ -76,7 +83,7 @@ function step(title, cmd, args, { capture = false } = {}) {
     cwd: repoRoot,
     stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     encoding: 'utf8',
-    env: process.env,
+    env: cleanNpmEnv(),
   });
   if (capture) {
     process.stdout.write(r.stdout ?? '');
@@ -85,6 +92,22 @@ function step(title, cmd, args, { capture = false } = {}) {
   const ok = r.status === 0;
   console.log(`--- ${title}: ${ok ? 'ok' : `FAILED (exit ${r.status ?? r.signal})`} in ${secs(t)}`);
   return { ok, stdout: r.stdout ?? '' };
+}
+
+/** Like step(), for a long step: its output is shown as it comes and also returned. */
+async function streamedStep(title, cmd, args) {
+  const t = Date.now();
+  console.log(`\n=== ${title}`);
+  const child = spawn(cmd, args, { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'], env: cleanNpmEnv() });
+  let stdout = '';
+  child.stdout.on('data', (d) => {
+    stdout += d;
+    process.stdout.write(d);
+  });
+  const status = await new Promise((resolve) => child.on('close', (code, signal) => resolve(code ?? signal)));
+  const ok = status === 0;
+  console.log(`--- ${title}: ${ok ? 'ok' : `FAILED (exit ${status})`} in ${secs(t)}`);
+  return { ok, stdout };
 }
 
 const failedTests = [];
@@ -168,5 +191,19 @@ for (const run of selected) {
   else for (const f of res.failures ?? []) failedTests.push(`[${run.name}] ${f.split('\n')[0].slice(0, 300)}`);
   for (const t of res.tests ?? []) if (t.durationMs) timed.push({ run: run.name, title: t.title, ms: t.durationMs });
   if (!res.skipped) console.log(`--- run ${run.name}: ${res.passed} passed, ${res.failed} failed in ${secs(t)}`);
+}
+if (startCheck) {
+  // Each of its checks (URL printed, views, terminal mirror, Ctrl-C, no leftovers) counts as a test.
+  const r = await streamedStep('npm start check (scripts/start-check.mjs)', process.execPath, ['scripts/start-check.mjs']);
+  const m = /^start check: (\d+) passed, (\d+) failed$/m.exec(r.stdout);
+  if (m) {
+    totals.passed += Number(m[1]);
+    totals.failed += Number(m[2]);
+    for (const line of r.stdout.split('\n')) if (/^\s+✖ /.test(line)) failedTests.push(`[start] ${line.trim().slice(2)}`);
+  }
+  if (!m || (!r.ok && Number(m[2]) === 0)) {
+    totals.failed++;
+    problems.push('the npm start check did not finish (see its output above)');
+  }
 }
 finish();

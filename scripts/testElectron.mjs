@@ -4,7 +4,7 @@
 // (on headless Linux: xvfb-run -a npm run test:electron). Cannot run on the project's own machines.
 //   node scripts/testElectron.mjs [--run dev,restricted,vsix] [--grep pattern] [--keep]
 import { spawnSync } from 'node:child_process';
-import { repoRoot } from '../test/runner/deps.mjs';
+import { cleanNpmEnv, repoRoot } from '../test/runner/deps.mjs';
 import { electronEditor } from '../test/runner/electron.mjs';
 import { runIntegration } from '../test/runner/integration.mjs';
 import { runs } from '../test/runner/runs.mjs';
@@ -21,7 +21,7 @@ if (selected.length === 0) {
   process.exit(2);
 }
 if (selected.some((r) => r.extension === 'vsix')) {
-  const r = spawnSync('npm', ['run', '--silent', 'package'], { cwd: repoRoot, stdio: 'inherit' });
+  const r = spawnSync('npm', ['run', '--silent', 'package'], { cwd: repoRoot, stdio: 'inherit', env: cleanNpmEnv() });
   if (r.status !== 0) process.exit(1);
 }
 const editor = electronEditor();

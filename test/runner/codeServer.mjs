@@ -4,7 +4,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ensureDeps } from './deps.mjs';
+import { cleanNpmEnv, ensureDeps } from './deps.mjs';
 import { OWNER_VAR, freePort, killGroup, ownerMarker } from './processes.mjs';
 
 /** User settings of the test editor: quiet, deterministic, bash in the terminal. */
@@ -63,11 +63,11 @@ export function prepareProfile(base, settings) {
 function codeServerEnv(extraEnv) {
   const deps = ensureDeps();
   return {
-    ...process.env,
+    // Keep the editor's own terminals from inheriting npm's environment (a user's `npm install` in
+    // the demo terminal would otherwise run with the outer npm's configuration and Node headers).
+    ...cleanNpmEnv(),
     PATH: `${deps.NODE24_DIR}/bin:${process.env.PATH}`,
     [OWNER_VAR]: ownerMarker(),
-    // Keep the editor's own terminals from inheriting npm's environment noise.
-    npm_config_nodedir: undefined,
     ...extraEnv,
   };
 }

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { editorSettings, installExtensions, prepareProfile } from './codeServer.mjs';
-import { ensureDeps, repoRoot } from './deps.mjs';
+import { cleanNpmEnv, ensureDeps, repoRoot } from './deps.mjs';
 
 export const VSIX = path.join(repoRoot, 'agent-context.vsix');
 
@@ -122,7 +122,7 @@ export function writeDemoWorkspace(dir) {
 
 /** Builds and packages the extension (npm run package). Throws when it fails. */
 export function packageExtension() {
-  const r = spawnSync('npm', ['run', '--silent', 'package'], { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'] });
+  const r = spawnSync('npm', ['run', '--silent', 'package'], { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'], env: cleanNpmEnv() });
   if (r.status !== 0) throw new Error(`npm run package failed (exit ${r.status})`);
 }
 
@@ -143,7 +143,8 @@ export function demoProfile(base, overrides = {}) {
   return profile;
 }
 
-/** Where the persistent demo profile lives. */
+/** Where the persistent demo profile lives (AGENT_CONTEXT_DEMO_DIR: elsewhere, e.g. a check's temp folder). */
 export function demoBase() {
+  if (process.env.AGENT_CONTEXT_DEMO_DIR) return path.resolve(process.env.AGENT_CONTEXT_DEMO_DIR);
   return path.join(ensureDeps().CACHE ?? path.join(process.env.HOME ?? '/tmp', '.cache/agent-context'), 'demo');
 }

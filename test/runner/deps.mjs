@@ -8,13 +8,34 @@ export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 
 let cached;
 
+/** What ensure-deps.sh's exit codes mean, for the one-line summary at the end of npm test / npm start. */
+const EXIT_MEANING = {
+  3: 'Debian packages are missing: install them with the apt-get line printed above, then run again',
+  4: 'the npm registry could not be reached to fetch the editor (see the message above)',
+};
+
+/**
+ * The environment minus what an outer `npm test` / `npm start` exports to its children (its
+ * configuration as npm_config_*, the script's metadata): a nested npm under another Node would read
+ * it as its own configuration, and the editor's terminals would hand it on to the user's commands.
+ */
+export function cleanNpmEnv(env = process.env) {
+  const out = {};
+  for (const [k, v] of Object.entries(env)) {
+    if (/^npm_(config|package|lifecycle)_/.test(k) || ['npm_node_execpath', 'npm_execpath', 'npm_command', 'NODE', 'INIT_CWD'].includes(k)) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
 /** Runs ensure-deps.sh once per process; returns { CODE_SERVER_BIN, NODE24_DIR, CHROMIUM_BIN, CACHE }. */
 export function ensureDeps() {
   if (cached) return cached;
   const script = path.join(repoRoot, 'scripts/ensure-deps.sh');
   const r = spawnSync('bash', [script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   if (r.status !== 0) {
-    throw new Error(`scripts/ensure-deps.sh failed (exit ${r.status}); see the messages above`);
+    const why = EXIT_MEANING[r.status] ?? 'see the messages above';
+    throw new Error(`scripts/ensure-deps.sh failed (exit ${r.status ?? r.signal}): ${why}`);
   }
   const env = {};
   for (const line of r.stdout.split('\n')) {
