@@ -25,6 +25,8 @@ export interface BriefingPlan {
   blocked: { id: string; description: string; line: number }[];
   /** Set when the plan could not be parsed. */
   error?: string;
+  /** A Markdown plan without checklist items (e.g. Claude Code's plan mode): nothing to mark. */
+  outline?: boolean;
 }
 
 /** A terminal whose last command failed. */
@@ -80,6 +82,10 @@ function compose(b: BriefingInput, L: Level, maxPlans: number): string {
   for (const p of b.plans.slice(0, maxPlans)) {
     if (p.error) {
       out.push(`Plan ${p.path}: cannot be read — ${clip(p.error, L.text)}`);
+      continue;
+    }
+    if (p.outline) {
+      out.push(`Plan ${p.path} (Markdown, no checklist): ${clip(p.objective ?? '', L.text)}`);
       continue;
     }
     out.push(`Plan ${p.path}: ${p.done}/${p.total} done${p.status ? `, ${p.status}` : ''} — ${clip(p.objective ?? '', L.text)}`);

@@ -70,6 +70,9 @@ export async function gatherBriefing(agentDir: string, opts: { prefix?: string; 
   const agentPath = rel(agentDir);
 
   const plans: BriefingPlan[] = [];
+  // Markdown plans without a checklist (Claude Code writes one per planning session) go last,
+  // newest first, so they never push a plan with open steps out of the briefing.
+  const outlines: { plan: BriefingPlan; mtimeMs: number }[] = [];
   for (const file of await safe(() => findPlanFiles(agentDir), [] as string[])) {
     const p = rel(file);
     const r = await loadPlanFile(file, p);
@@ -78,6 +81,10 @@ export async function gatherBriefing(agentDir: string, opts: { prefix?: string; 
       continue;
     }
     const plan = r.value.plan;
+    if (plan.format === 'markdown' && plan.steps.length === 0) {
+      outlines.push({ plan: { path: p, objective: plan.objective, done: 0, total: 0, upcoming: [], blocked: [], outline: true }, mtimeMs: r.value.version.mtimeMs });
+      continue;
+    }
     const { done, total } = planProgress(plan);
     const curIdx = plan.steps.findIndex((s) => s.status === 'in_progress');
     const idx = curIdx >= 0 ? curIdx : plan.steps.findIndex((s) => s.status === 'pending');
@@ -93,6 +100,8 @@ export async function gatherBriefing(agentDir: string, opts: { prefix?: string; 
       blocked: plan.steps.filter((s) => s.status === 'blocked').slice(0, 5).map((s) => ({ id: s.id, description: s.description, line: s.line })),
     });
   }
+
+  plans.push(...outlines.sort((a, b) => b.mtimeMs - a.mtimeMs).map((o) => o.plan));
 
   const entries = await safe(() => readProgress(agentDir), []);
   const progress = {

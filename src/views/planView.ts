@@ -114,7 +114,8 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
         const { plan } = node;
         const p = planProgress(plan);
         const outline = plan.format === 'markdown' && plan.steps.length === 0;
-        const item = new vscode.TreeItem(plan.objective, vscode.TreeItemCollapsibleState.Expanded);
+        // Plans without a checklist (Claude Code writes one per planning session) start collapsed.
+        const item = new vscode.TreeItem(plan.objective, outline ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
         item.id = `plan:${node.file}`;
         const rel = toPosixRelative(node.folder.root, node.file);
         const progress = outline ? 'no checklist' : `${p.done}/${p.total} done`;

@@ -7,6 +7,8 @@ import { applyMarkdownStatus, markdownChildren, parseMarkdownPlan, PLAN_MAX_BYTE
 import { planProgress, type Plan } from '../../src/core/plan/planDocument';
 import { updatePlanFile } from '../../src/core/plan/planEdit';
 import { findPlanFiles, isPlanPath, loadPlanFile } from '../../src/core/plan/planFiles';
+import { classifyAgentPath } from '../../src/core/agentLayout';
+import { planProtectedPaths } from '../../src/core/scratch/cleanup';
 import { gatherBriefing } from '../../src/core/briefingSources';
 import { composeBriefing } from '../../src/core/briefing';
 import { invokeTool } from '../../src/core/tools/invokeTool';
@@ -193,6 +195,15 @@ test('plan.md and plans/*.md are plan files (next to plan.yaml); scratch/plans/*
   assert.ok(isPlanPath(agent, path.join(agent, 'plans/new.md')));
   assert.ok(!isPlanPath(agent, path.join(agent, 'scratch/plans/c.md')));
   assert.ok(!isPlanPath(agent, path.join(agent, 'README.md')));
+  // File events on them refresh the Plan view (the watcher routes them to the "plan" area).
+  const root = path.dirname(agent);
+  assert.deepEqual(classifyAgentPath(root, path.join(agent, 'plans', 'zany-lightning.md'), isPlanPath), ['plan']);
+  assert.deepEqual(classifyAgentPath(root, path.join(agent, 'plan.md'), isPlanPath), ['plan']);
+  // Cleanup keeps them, and a Markdown plan it cannot parse does not block cleanup (it lists no evidence).
+  fs.writeFileSync(path.join(agent, 'plans', 'a.md'), Buffer.from([0x23, 0x00]));
+  const kept = await planProtectedPaths(root);
+  assert.ok(kept.ok, kept.ok ? '' : kept.error.message);
+  assert.ok(kept.value.includes(path.join(agent, 'plans', 'a.md')));
 });
 
 function ctxFor(root: string): ToolContext {
@@ -231,5 +242,10 @@ test('agentContext_plan reads a Markdown plan and sets an item by number or text
   fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('1. [/] Publish', '1. [x] Publish'));
   const b2 = composeBriefing(await gatherBriefing(agent)).text;
   assert.match(b2, /Now: step 4 \[pending\] Link the migration guide \(\.agent\/plans\/release\.md:9\)/);
-  assert.match(b2, /Plan \.agent\/plans\/zany-lightning\.md: 0\/0 done — Plan: Add rate limiting/);
+  assert.match(b2, /Plan \.agent\/plans\/zany-lightning\.md \(Markdown, no checklist\): Plan: Add rate limiting/);
+  // Outline-only plans go after the plans with steps, newest first.
+  fs.writeFileSync(path.join(agent, 'plans', 'aaa-older.md'), '# Older plan\n\n## Context\n');
+  fs.utimesSync(path.join(agent, 'plans', 'aaa-older.md'), new Date('2026-01-01'), new Date('2026-01-01'));
+  const order = [...composeBriefing(await gatherBriefing(agent)).text.matchAll(/^Plan (\S+?):? /gm)].map((m) => m[1]);
+  assert.deepEqual(order, ['.agent/plans/release.md', '.agent/plans/zany-lightning.md', '.agent/plans/aaa-older.md']);
 });

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { agentDirOf, isInside } from '../agentLayout';
-import { findPlanFiles, parsePlanText } from '../plan/planFiles';
+import { findPlanFiles, isMarkdownPlan, parsePlanText } from '../plan/planFiles';
 import { err, formatFileError, ok, Result } from '../result';
 import { moveToTrash, TrashOptions } from '../trash';
 import { scanScratch } from './inventory';
@@ -18,6 +18,7 @@ export async function planProtectedPaths(workspaceRoot: string): Promise<Result<
   const files = await findPlanFiles(agentDir);
   const out: string[] = [...files];
   for (const file of files) {
+    if (isMarkdownPlan(file)) continue; // Markdown plans list no evidence; the file itself is kept above
     let text: string;
     try {
       text = await fs.promises.readFile(file, 'utf8');
