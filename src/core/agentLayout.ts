@@ -74,6 +74,7 @@ instead of keeping their content in the conversation.
 | Path | What it holds |
 | --- | --- |
 | \`plan.yaml\` | The current plan. Re-read it each turn; update step status as you go. |
+| \`plan.md\`, \`plans/*.md\` | Markdown plans (e.g. Claude Code's): checklist items \`- [ ]\` are the steps, numbered 1..n in order; the plan tool marks them (\`[x]\`). |
 | \`scratch/\` | Transient working files. \`scratch/tool_outputs/\` holds offloaded tool results. Cleaned up automatically (oldest first); pinned files survive. |
 | \`terminals/\` | Captured terminal output, one \`N.txt\` per terminal. Grep or read ranges instead of asking for the whole output. |
 | \`skills/<name>/SKILL.md\` | Loadable skills. YAML frontmatter with \`name\` and \`description\`; load the body only when needed. |
