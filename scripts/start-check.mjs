@@ -4,9 +4,11 @@
 // .agent/terminals/, press Ctrl-C (SIGINT to npm's process group, as a terminal does), and verify
 // that no code-server, Chromium or shell process is left. npm test runs it after the integration
 // runs; its checks count in the final "N passed, N failed" line.
-//   node scripts/start-check.mjs [--timeout-min N]
-// Only the demo's profile and workspace are redirected (AGENT_CONTEXT_DEMO_DIR/_FOLDER to a temp
-// folder): the user's own demo profile and .demo/workspace stay untouched.
+//   node scripts/start-check.mjs [--timeout-min N] [--repo DIR --command 'npm ci && npm start' --as-is]
+// By default only the demo's profile and workspace are redirected (AGENT_CONTEXT_DEMO_DIR/_FOLDER to
+// a temp folder), so the user's own demo profile and .demo/workspace stay untouched. --as-is keeps
+// the defaults (scripts/fresh-check.sh, in a fresh clone with an empty HOME); --repo and --command
+// run another clone's README command (through bash) instead of `npm start` here.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -19,6 +21,10 @@ const argv = process.argv.slice(2);
 const minutesArg = argv.indexOf('--timeout-min');
 // The first `npm start` on a fresh machine installs code-server (3-4 minutes on 2 cores) and packages.
 const startTimeoutMs = Number(minutesArg >= 0 ? argv[minutesArg + 1] : 15) * 60_000;
+const opt = (name) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
+const repo = path.resolve(opt('--repo') ?? repoRoot);
+const command = opt('--command') ?? 'npm start';
+const asIs = argv.includes('--as-is');
 
 // Every process started from here on (npm, start.mjs, code-server and its children, the pty shells,
 // Chromium) inherits this variable: afterwards, any process still carrying it is a leftover.
@@ -52,19 +58,20 @@ function leftovers() {
 }
 
 const base = makeTempDir('start-check');
-const folder = path.join(base, 'workspace');
+let folder = path.join(base, 'workspace');
 let npm;
 let browser;
 let output = '';
 
 async function main() {
-  console.log('[start-check] npm start (as the README says), demo profile and workspace in a temp folder');
-  npm = spawn('npm', ['start'], {
-    cwd: repoRoot,
-    // Its own process group: the SIGINT below reaches npm, its shell and start.mjs together, like Ctrl-C.
+  console.log(`[start-check] ${command} in ${repo}${asIs ? '' : ' (demo profile and workspace in a temp folder)'}`);
+  const demoEnv = asIs ? {} : { AGENT_CONTEXT_DEMO_DIR: path.join(base, 'profile'), AGENT_CONTEXT_DEMO_FOLDER: folder };
+  npm = spawn('bash', ['-c', command], {
+    cwd: repo,
+    // Its own process group: the SIGINT below reaches bash, npm, its shell and start.mjs together, like Ctrl-C.
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...cleanNpmEnv(), AGENT_CONTEXT_DEMO_DIR: path.join(base, 'profile'), AGENT_CONTEXT_DEMO_FOLDER: folder },
+    env: { ...cleanNpmEnv(), ...demoEnv },
   });
   const exited = new Promise((resolve) => npm.on('exit', (code, signal) => resolve({ code, signal })));
   const url = await new Promise((resolve) => {
@@ -87,6 +94,7 @@ async function main() {
     exited.then(() => resolve(undefined));
   });
   if (!check('npm start prints the demo URL', Boolean(url), url ?? `no URL within ${startTimeoutMs / 60_000} min or npm exited`)) return { exited };
+  folder = new URL(url).searchParams.get('folder') ?? folder;
 
   browser = await launchBrowser();
   const { page } = browser;
