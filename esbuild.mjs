@@ -1,6 +1,7 @@
 // Bundles the extension (dist/extension.js), the MCP server (dist/mcp.js) and the lazily loaded
 // tokenizer (dist/tokenizer.js, kept out of the main bundle so activation stays light).
 import * as esbuild from 'esbuild';
+import { pathToFileURL } from 'node:url';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -21,7 +22,8 @@ const common = {
   external: ['vscode', './tokenizer.js', 'gpt-tokenizer', 'gpt-tokenizer/*', 're2js'],
 };
 
-const builds = [
+// Exported for scripts/thirdPartyNotices.mjs, which lists the packages these bundles contain.
+export const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
   { ...common, entryPoints: ['src/mcp/server.ts'], outfile: 'dist/mcp.js' },
   { ...common, entryPoints: ['src/core/tokenizerEntry.ts'], outfile: 'dist/tokenizer.js', external: ['vscode'] },
@@ -42,7 +44,9 @@ async function main() {
   await Promise.all(todo.map((b) => esbuild.build(b)));
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
