@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { toPosixRelative } from '../core/agentLayout';
-import { markdownChildren, MarkdownParent } from '../core/plan/markdownPlan';
+import { markdownChildren, markdownHasChildren, MarkdownParent } from '../core/plan/markdownPlan';
 import { Plan, PlanStep, planProgress, StepStatus } from '../core/plan/planDocument';
 import { PlanFileVersion } from '../core/plan/planEdit';
 import { findPlanFiles, loadPlanFile } from '../core/plan/planFiles';
@@ -129,7 +129,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
       case 'step': {
         const { step } = node;
         const md = node.plan?.format === 'markdown';
-        const nested = md && node.plan!.steps.some((s) => s.parentId === step.id);
+        const nested = md && markdownHasChildren(node.plan!, step.id);
         const item = new vscode.TreeItem(step.description || `Step ${step.id}`, nested ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
         item.id = `step:${node.file}#${step.id}`;
         item.description = statusLabel(step.status);

@@ -89,6 +89,8 @@ test('edge cases: front matter, ATX closing hashes, tilde fences, indented code,
   assert.equal(plan.objective, 'Title');
   assert.equal(plan.objectiveLine, 5);
   assert.deepEqual(plan.steps.map((s) => [s.description, s.line]), [['real one', 14], ['last', 22]]);
+  // All items under the title alone: a flat list, no groups.
+  assert.deepEqual(markdownChildren(plan, { kind: 'plan' }).map((c) => c.kind), ['step', 'step']);
   assert.equal(parsed('just text, no heading\n', 'plans/notes.md').objective, 'notes');
   assert.deepEqual(parsed('').steps, []);
 });

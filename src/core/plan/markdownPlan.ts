@@ -379,20 +379,53 @@ export type MarkdownParent = { kind: 'plan' } | { kind: 'section'; index: number
  */
 export function markdownChildren(plan: Plan, parent: MarkdownParent): MarkdownChild[] {
   const sections = plan.sections ?? [];
-  if (parent.kind === 'step') return plan.steps.filter((s) => s.parentId === parent.id).map((step) => ({ kind: 'step', step }));
+  const ix = indexOf(plan);
+  const steps = (list: readonly PlanStep[] | undefined): MarkdownChild[] => (list ?? []).map((step) => ({ kind: 'step', step }));
+  if (parent.kind === 'step') return steps(ix.children.get(parent.id));
   if (plan.steps.length > 0) {
-    const top = plan.steps.filter((s) => s.parentId === undefined);
-    if (parent.kind === 'section') return top.filter((s) => s.section === parent.index).map((step) => ({ kind: 'step', step }));
-    const groups = [...new Set(top.map((s) => s.section))];
-    if (groups.length < 2) return top.map((step) => ({ kind: 'step', step }));
-    return [
-      ...top.filter((s) => s.section === undefined).map((step): MarkdownChild => ({ kind: 'step', step })),
-      ...groups.filter((g): g is number => g !== undefined).map((index): MarkdownChild => ({ kind: 'section', index })),
-    ];
+    if (parent.kind === 'section') return steps(ix.bySection.get(parent.index));
+    if (ix.bySection.size < 2) return steps(ix.top); // all under one heading (or none): no groups
+    return [...steps(ix.bySection.get(undefined)), ...[...ix.bySection.keys()].filter((g): g is number => g !== undefined).map((index): MarkdownChild => ({ kind: 'section', index }))];
   }
   const at = parent.kind === 'section' ? parent.index : undefined;
-  const subs = sections.map((s, index) => ({ s, index })).filter((x) => x.s.parent === at);
-  const kids: (MarkdownChild & { line: number })[] = subs.map((x) => ({ kind: 'section', index: x.index, line: x.s.line }));
+  const kids: (MarkdownChild & { line: number })[] = (ix.subsections.get(at) ?? []).map((index) => ({ kind: 'section', index, line: sections[index].line }));
   if (at !== undefined) kids.push(...sections[at].items.map((i) => ({ kind: 'text' as const, text: i.text, line: i.line })));
   return kids.sort((a, b) => a.line - b.line).map(({ line, ...k }) => (k.kind === 'text' ? { ...k, line } : k) as MarkdownChild);
+}
+
+/** True when a checklist item has nested items. */
+export function markdownHasChildren(plan: Plan, stepId: string): boolean {
+  return indexOf(plan).children.has(stepId);
+}
+
+interface TreeIndex {
+  top: PlanStep[];
+  children: Map<string, PlanStep[]>;
+  /** Top-level items by heading (undefined: before any heading), in document order. */
+  bySection: Map<number | undefined, PlanStep[]>;
+  subsections: Map<number | undefined, number[]>;
+}
+
+// Built once per parsed plan, so a view of thousands of items stays linear.
+const indexes = new WeakMap<Plan, TreeIndex>();
+
+function indexOf(plan: Plan): TreeIndex {
+  let ix = indexes.get(plan);
+  if (ix) return ix;
+  ix = { top: [], children: new Map(), bySection: new Map(), subsections: new Map() };
+  const push = <K, V>(m: Map<K, V[]>, k: K, v: V) => {
+    const list = m.get(k);
+    if (list) list.push(v);
+    else m.set(k, [v]);
+  };
+  for (const s of plan.steps) {
+    if (s.parentId !== undefined) push(ix.children, s.parentId, s);
+    else {
+      ix.top.push(s);
+      push(ix.bySection, s.section, s);
+    }
+  }
+  (plan.sections ?? []).forEach((sec, index) => push(ix!.subsections, sec.parent, index));
+  indexes.set(plan, ix);
+  return ix;
 }
