@@ -152,7 +152,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
         const sec = node.plan.sections![node.index];
         const item = new vscode.TreeItem(sec.title || '(untitled heading)', node.plan.steps.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `section:${node.file}#${node.index}`;
-        item.iconPath = new vscode.ThemeIcon('symbol-namespace');
+        item.iconPath = new vscode.ThemeIcon('symbol-string'); // as VS Code's own Markdown outline shows headings
         item.tooltip = `${'#'.repeat(sec.level)} ${sec.title}\n${toPosixRelative(node.folder.root, node.file)}:${sec.line}`;
         item.contextValue = 'planSection';
         item.command = openAt(node.file, sec.line);
