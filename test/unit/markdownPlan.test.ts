@@ -12,6 +12,7 @@ import { planProtectedPaths } from '../../src/core/scratch/cleanup';
 import { gatherBriefing } from '../../src/core/briefingSources';
 import { composeBriefing } from '../../src/core/briefing';
 import { invokeTool } from '../../src/core/tools/invokeTool';
+import { planTool } from '../../src/core/tools/plan';
 import { DEFAULT_TOOL_CONFIG } from '../../src/core/config';
 import { nullLogger } from '../../src/core/log';
 import type { ToolContext } from '../../src/core/tools/toolContext';
@@ -232,6 +233,11 @@ test('agentContext_plan reads a Markdown plan and sets an item by number or text
   assert.ok(!r.isError, r.text);
   assert.match(r.text, /^Updated\.\n.*\n3\/8 done/);
   assert.deepEqual(oneByteChanged(original, fs.readFileSync(file)).slice(1), [' ', 'x']);
+  // A number as models send it (the schema check in invokeTool is the transports' business).
+  r = await planTool({ plan: 'release', action: 'setStatus', stepId: 7, status: 'pending' }, ctx);
+  assert.match(r.text, /\[7\] pending: Announce it/);
+  r = await planTool({ plan: 'release', action: 'setStatus', stepId: 7, status: 'blocked' }, ctx);
+  assert.match(r.text, /\[7\] blocked: Announce it/);
   r = await invokeTool('agentContext_plan', { plan: 'release', action: 'setStatus', stepId: 'Update the changelog', status: 'completed' }, ctx);
   assert.match(r.text, /^No change: step Update the changelog is already completed\./);
   r = await invokeTool('agentContext_plan', { plan: 'release', action: 'addStep', description: 'x' }, ctx);
