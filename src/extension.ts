@@ -6,7 +6,7 @@ import { registerAddInstructionsCommand } from './commands/addInstructions';
 import { registerNotes } from './commands/notes';
 import { registerWalkthrough } from './commands/walkthrough';
 import { registerTools } from './tools/registerTools';
-import { registerTerminalCapture } from './terminal/registerTerminals';
+import { registerTerminalCapture, stopTerminalCapture } from './terminal/registerTerminals';
 import { registerWorkspaceMemory } from './commands/workspaceMemory';
 
 /** Entry point: one registration per feature, every disposable into context.subscriptions. */
@@ -28,4 +28,7 @@ export function activate(context: vscode.ExtensionContext): AgentContextApi {
   return agentContextApi;
 }
 
-export function deactivate(): void {}
+/** Awaited by VS Code before the subscriptions are disposed: running terminal commands get their closing records. */
+export function deactivate(): Promise<void> {
+  return stopTerminalCapture();
+}

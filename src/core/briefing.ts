@@ -7,6 +7,7 @@
 import { countTokens } from './tokens';
 import { NOTES_DIR, formatNoteForAgent, type ListedNote } from './notes';
 import { clip } from './text';
+import { formatExit } from './terminal/commandExit';
 
 /** The hard bound of a briefing, in o200k tokens. */
 export const BRIEFING_MAX_TOKENS = 1500;
@@ -29,13 +30,15 @@ export interface BriefingPlan {
   outline?: boolean;
 }
 
-/** A terminal whose last command failed. */
+/** A terminal whose last command failed, or ended without an exit status (it may have failed). */
 export interface BriefingTerminal {
   /** Workspace-relative path of the N.txt file. */
   path: string;
   name?: string;
   command: string;
-  exitCode: number;
+  /** Non-zero, or null when the shell reported no status (then `exitUnknown` says why). */
+  exitCode: number | null;
+  exitUnknown?: string;
   /** 1-based inclusive line range of that command's output in the file. */
   startLine: number;
   endLine: number;
@@ -127,8 +130,9 @@ function compose(b: BriefingInput, L: Level, maxPlans: number): string {
 
   const t = b.terminals;
   if (t.failed.length) {
-    out.push(`Terminals whose last command failed (${t.failed.length} of ${t.total}):`);
-    for (const x of t.failed.slice(0, L.terminals)) out.push(`  ${x.path} lines ${x.startLine}-${x.endLine}: exit ${x.exitCode} \`${clip(x.command, L.text / 2)}\``);
+    const unknown = t.failed.some((x) => x.exitCode === null);
+    out.push(`Terminals whose last command failed${unknown ? ' or has no exit status' : ''} (${t.failed.length} of ${t.total}):`);
+    for (const x of t.failed.slice(0, L.terminals)) out.push(`  ${x.path} lines ${x.startLine}-${x.endLine}: ${formatExit(x.exitCode, x.exitUnknown)} \`${clip(x.command, L.text / 2)}\``);
     out.push(...more(t.failed.length, Math.min(L.terminals, t.failed.length), `${t.folder}/ (terminal tool, command lastFailed)`));
   } else if (t.total) out.push(`Terminals: ${t.total} captured in ${t.folder}/, none whose last command failed.`);
 

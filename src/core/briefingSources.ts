@@ -13,6 +13,7 @@ import { formatFileError } from './result';
 import { loadSkills } from './skills/skillsIndex';
 import { listNotes } from './notes';
 import { listTerminals, readTerminalIndex } from './terminal/terminalIndex';
+import { EXIT_UNKNOWN } from './terminal/commandExit';
 
 /** Optional sources owned by other features, injected so the briefing does not depend on their internals. */
 export interface BriefingProviders {
@@ -26,17 +27,22 @@ async function defaultSkills(root: string): Promise<{ name: string; description:
   return (await loadSkills(root)).filter((s) => !s.error).map((s) => ({ name: s.name, description: s.description, path: s.rel }));
 }
 
-/** Terminals whose last finished command exited non-zero, with that command's line range. */
+/**
+ * Terminals whose last finished command exited non-zero, or ran to its end without an exit status
+ * (the shell reported none: in bash a line that starts with a subshell), with its line range.
+ */
 async function defaultTerminals(agentDir: string): Promise<{ failed: BriefingTerminal[]; total: number }> {
   const list = await listTerminals(agentDir);
   if (!list.ok) return { failed: [], total: 0 };
   const failed: BriefingTerminal[] = [];
-  for (const t of list.value) {
+  // Newest terminal first: the briefing shows only a few, and the latest failure matters most.
+  for (const t of [...list.value].reverse()) {
     const idx = await readTerminalIndex(agentDir, t.n);
     if (!idx.ok) continue;
     const done = idx.value.commands.filter((c) => c.status === 'done');
     const last = done[done.length - 1];
-    if (!last || last.exitCode === null || last.exitCode === 0) continue;
+    if (!last || last.exitCode === 0) continue;
+    if (last.exitCode === null && last.exitUnknown !== EXIT_UNKNOWN.noStatus && last.exitUnknown !== EXIT_UNKNOWN.noEndEvent) continue;
     const part = last.parts[last.parts.length - 1] ?? { file: last.file, firstLine: last.firstLine, lastLine: last.lastLine };
     const single = last.parts.length <= 1;
     failed.push({
@@ -44,6 +50,7 @@ async function defaultTerminals(agentDir: string): Promise<{ failed: BriefingTer
       name: t.name,
       command: last.commandLine,
       exitCode: last.exitCode,
+      ...(last.exitCode === null && last.exitUnknown ? { exitUnknown: last.exitUnknown } : {}),
       startLine: single ? last.headerLine : part.firstLine,
       endLine: part.lastLine ?? part.firstLine,
     });

@@ -5,10 +5,11 @@ import { agentDirOf, hasAgentFolder, isInside } from '../core/agentLayout';
 import { compileUserPatterns, maskSecrets, type UserPatterns } from '../core/secrets';
 import { TERMINALS_DIR } from '../core/terminal/terminalIndex';
 import { openTerminalCapture, type CommandCapture, type TerminalCapture } from '../core/terminal/terminalCapture';
+import { EXIT_UNKNOWN, resolveExit } from '../core/terminal/commandExit';
 
 /** How long a new terminal may take to activate shell integration before its file says it has none. */
 export const INTEGRATION_WAIT_MS = 10_000;
-/** After an execution's data ends, how long to wait for its end event (exit code). */
+/** After an execution's data ends, how long to wait for its end event (exit code); also how long a new command waits for the previous one's end. */
 const END_WAIT_MS = 3000;
 
 interface Settings {
@@ -35,6 +36,38 @@ interface Tracked {
   integrationNoted: boolean;
   waitTimer?: NodeJS.Timeout;
   running: number;
+  /** Commands being recorded, oldest first (normally at most one). */
+  executions: Execution[];
+}
+
+/** One execution being recorded: `stop` cuts it short with a reason, `done` resolves once its record is ended. */
+interface Execution {
+  stop(reason: string): void;
+  done: Promise<void>;
+}
+
+const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** After a stop, how long `until` still takes data that is already on its way. */
+const STOP_GRACE_MS = 100;
+
+/**
+ * Iterates `stream` until it ends, or until STOP_GRACE_MS after `stopped` resolves. VS Code never ends the data stream (nor sends the end event) of a command whose
+ * terminal is closed while it runs (checked in 1.139; terminalExitCodes.test.ts fails if it starts
+ * to): without this the loop, and the command's record, would wait forever. The grace keeps the
+ * data VS Code flushed just before the close event, which is still queued in the stream.
+ */
+async function* until<T>(stream: AsyncIterable<T>, stopped: Promise<void>): AsyncGenerator<T> {
+  const it = stream[Symbol.asyncIterator]();
+  const stop = stopped.then(() => delay(STOP_GRACE_MS)).then(() => undefined);
+  for (;;) {
+    const r = await Promise.race([it.next(), stop]);
+    if (!r || r.done) {
+      if (!r) void it.return?.();
+      return;
+    }
+    yield r.value;
+  }
 }
 
 /**
@@ -47,7 +80,7 @@ interface Tracked {
  * our integration runs lost all their output. Running that one callback synchronously, only for
  * the duration of this call, closes the gap; a VS Code that does this differently is unaffected.
  */
-function readNow(execution: vscode.TerminalShellExecution): AsyncIterable<string> {
+export function readNow(execution: vscode.TerminalShellExecution): AsyncIterable<string> {
   const g = globalThis as { queueMicrotask: (cb: () => void) => void };
   const original = g.queueMicrotask;
   g.queueMicrotask = (cb) => {
@@ -165,7 +198,7 @@ export class CaptureManager implements vscode.Disposable {
     if (!this.enabled() || this.excluded(terminal)) return undefined;
     let t = this.tracked.get(terminal);
     if (t) return t;
-    t = { terminal, openedAt: new Date(), integrationNoted: false, running: 0 };
+    t = { terminal, openedAt: new Date(), integrationNoted: false, running: 0, executions: [] };
     this.tracked.set(terminal, t);
     if (terminal.shellIntegration) void this.ensureCapture(t);
     else {
@@ -268,61 +301,105 @@ export class CaptureManager implements vscode.Disposable {
     // read() only yields data written after its first call: call it now, consume it later.
     const stream = readNow(e.execution);
     const startedAt = new Date();
-    let resolveEnd!: (code: number | undefined) => void;
-    const ended = new Promise<number | undefined>((r) => (resolveEnd = r));
+    let endEvent: { exitCode: number | undefined } | undefined;
     let endedAt: Date | undefined;
+    let resolveEnd!: () => void;
+    const ended = new Promise<void>((r) => (resolveEnd = r));
     this.ends.set(e.execution, (code) => {
+      endEvent = { exitCode: code };
       endedAt = new Date();
-      resolveEnd(code);
+      resolveEnd();
     });
+    let cutShort: string | undefined;
+    let resolveStop!: () => void;
+    const stopped = new Promise<void>((r) => (resolveStop = r));
+    let resolveDone!: () => void;
+    const me: Execution = {
+      stop: (reason) => {
+        cutShort ??= reason;
+        resolveStop();
+      },
+      done: new Promise<void>((r) => (resolveDone = r)),
+    };
+    const previous = t.executions[t.executions.length - 1];
+    t.executions.push(me);
     t.running++;
     void (async () => {
       let cmd: CommandCapture | undefined;
       try {
+        // Records stay in order: the previous command's end normally reached us before this start
+        // (two lines typed fast), its record just has not been closed yet. Give it END_WAIT_MS, then
+        // cut it short; this command's data waits in the stream meanwhile.
+        if (previous && !(await Promise.race([previous.done.then(() => true), delay(END_WAIT_MS).then(() => false)]))) {
+          previous.stop(EXIT_UNKNOWN.superseded);
+          await previous.done;
+        }
         const cap = await this.ensureCapture(t);
-        if (cap) {
+        if (cap && cutShort === undefined) {
           cmd = cap.beginCommand({ commandLine: e.execution.commandLine.value, cwd: e.execution.cwd?.fsPath ?? this.cwdOf(e.terminal), started: startedAt });
           this.emitter.fire();
         }
         const raw = process.env.AGENT_CONTEXT_DEBUG_TERMINAL_RAW === '1';
-        for await (const data of stream) {
+        for await (const data of until(stream, stopped)) {
           if (raw) this.log.info(`terminal raw (secrets masked) ${JSON.stringify(maskSecrets(data).text)}`);
           if (cmd && !cmd.write(data)) await cmd.drain();
         }
-        const code = await Promise.race([ended, new Promise<undefined>((r) => setTimeout(() => r(undefined), END_WAIT_MS))]);
+        if (!endEvent && cutShort === undefined) await Promise.race([ended, delay(END_WAIT_MS), stopped]);
+        // The data never carries the status (read() stops before the shell's command-finished
+        // sequence): the end event's exitCode is the only source. commandExit.ts says why it can be missing.
+        const exit = resolveExit({ endEvent, cutShort });
+        if (exit.exitCode === null) this.log.info(`Terminal "${e.terminal.name}": "${e.execution.commandLine.value}" recorded as exit ? (${exit.reason})`);
         // Every command's data starts with the OSC 633;C marker. Nothing at all means VS Code lost it:
         // in 1.139 an execution's data that reaches the extension host in the same batch as its start
         // event is dropped before read()'s iterator subscribes. Say so instead of recording "no output".
-        cmd?.end(code, endedAt ?? new Date(), cmd.missing);
+        cmd?.end(exit, endedAt ?? new Date(), cmd.missing);
       } catch (err) {
         this.log.error(`Terminal capture of "${e.execution.commandLine.value}" failed: ${(err as Error).message}`);
-        cmd?.end(undefined);
+        cmd?.end({ exitCode: null, reason: EXIT_UNKNOWN.captureFailed });
       } finally {
         t.running--;
+        t.executions.splice(t.executions.indexOf(me), 1);
         this.ends.delete(e.execution);
+        resolveDone();
         this.emitter.fire();
       }
     })();
   }
 
-  /** Closing a terminal (or turning capture off) finalises its file. */
+  /**
+   * Closing a terminal (or turning capture off, or the extension stopping) finalises its file: a
+   * command still running is ended with the reason, so no record stays "running".
+   */
   private async finish(terminal: vscode.Terminal, why: string): Promise<void> {
     const t = this.tracked.get(terminal);
     if (!t) return;
     this.tracked.delete(terminal);
     if (t.waitTimer) clearTimeout(t.waitTimer);
+    const reason = why === 'terminal closed' ? EXIT_UNKNOWN.terminalClosed : EXIT_UNKNOWN.captureStopped(why);
+    // Let each running command write what it already received and its closing line (with its exit
+    // code if the end event did come), but do not wait on VS Code: it sends nothing more.
+    const running = [...t.executions];
+    for (const x of running) x.stop(reason);
+    await Promise.race([Promise.all(running.map((x) => x.done)), delay(END_WAIT_MS)]);
     const cap = t.capture ?? (await t.creating);
     if (cap) {
+      const at = new Date();
+      cap.running?.end({ exitCode: null, reason }, at);
       if (why !== 'terminal closed') cap.note(why);
-      await cap.close();
+      await cap.close(at, reason);
       this.log.info(`Terminal "${terminal.name}" capture finalised (${why}): ${cap.writer.file}`);
     }
     this.emitter.fire();
   }
 
+  /** Finalises every terminal's file and waits until it is on disk (extension deactivation). */
+  async shutdown(why = 'window closed or extension stopped'): Promise<void> {
+    await Promise.all([...this.tracked.keys()].map((t) => this.finish(t, why)));
+  }
+
   dispose(): void {
     for (const s of this.subs) s.dispose();
-    for (const t of [...this.tracked.keys()]) void this.finish(t, 'window closing');
+    void this.shutdown();
     this.emitter.dispose();
   }
 }

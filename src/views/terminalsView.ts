@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { registerTreeForTests } from '../api';
 import { agentDirOf, hasAgentFolder } from '../core/agentLayout';
 import { listTerminals, readTerminalIndex, type TerminalCommand, type TerminalInfo } from '../core/terminal/terminalIndex';
+import { formatExit } from '../core/terminal/commandExit';
 import type { CaptureManager } from '../terminal/captureManager';
 import { noteTooltip, onDidChangeNotes } from './noteDecorations';
 
@@ -32,7 +33,7 @@ function short(s: string, n = 60): string {
 function exitText(c: TerminalCommand): string {
   if (c.status === 'running') return 'running';
   const d = c.durationMs === null ? '' : ` · ${(c.durationMs / 1000).toFixed(1)}s`;
-  return `exit ${c.exitCode ?? '?'}${d}${c.outputMissing === 'all' ? ' · output not delivered by VS Code' : c.outputMissing === 'start' ? ' · start of output not delivered' : ''}`;
+  return `${formatExit(c.exitCode, c.exitUnknown)}${d}${c.outputMissing === 'all' ? ' · output not delivered by VS Code' : c.outputMissing === 'start' ? ' · start of output not delivered' : ''}`;
 }
 
 /** The Terminals view: one node per captured terminal, its commands newest first; a click opens N.txt at the command. */

@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../fsAtomic';
 import { nullLogger, type Logger } from '../log';
+import { EXIT_UNKNOWN } from './commandExit';
 import { formatCommandFooter, formatCommandHeader, formatHeader, oneLine, type IndexRecord } from './terminalIndex';
 
 export interface TerminalHeader {
@@ -139,7 +140,7 @@ export class CaptureWriter {
   /** Starts a command block; the command line should already be masked. Ends an unfinished previous one. */
   beginCommand(start: CommandStart): number {
     if (this.closed) return 0;
-    if (this.current) this.endCommand(undefined, 0, start.started);
+    if (this.current) this.endCommand(undefined, 0, start.started, undefined, EXIT_UNKNOWN.superseded);
     const k = ++this.commands;
     this.put(formatCommandHeader(k, start.started, start.cwd, start.commandLine) + '\n');
     const record: IndexRecord = {
@@ -160,15 +161,18 @@ export class CaptureWriter {
     this.put(text, size);
   }
 
-  /** Closes the current command block with its exit code (undefined when unknown). */
-  endCommand(exitCode: number | undefined, secretsMasked: number, ended: Date = new Date(), outputMissing?: 'all' | 'start'): void {
+  /** Closes the current command block with its exit code; when that is undefined, `exitUnknown` says why (an EXIT_UNKNOWN reason). */
+  endCommand(exitCode: number | undefined, secretsMasked: number, ended: Date = new Date(), outputMissing?: 'all' | 'start', exitUnknown?: string): void {
     const c = this.current;
     if (!c || this.closed) return;
     this.current = undefined;
     const durationMs = Math.max(0, ended.getTime() - c.start.started.getTime());
     const lastLine = this.lines;
-    this.put(formatCommandFooter(c.k, exitCode, durationMs, secretsMasked, outputMissing) + '\n');
+    // Never a silent unknown: a caller that gives no reason still gets one in the file and the index.
+    const why = exitCode === undefined ? (exitUnknown ?? EXIT_UNKNOWN.unspecified) : undefined;
+    this.put(formatCommandFooter(c.k, exitCode, durationMs, secretsMasked, outputMissing, why) + '\n');
     const done: IndexRecord = { ...c.record, status: 'done', lastLine, exitCode: exitCode ?? null, durationMs, secretsMasked };
+    if (why) done.exitUnknown = why;
     if (outputMissing) done.outputMissing = outputMissing;
     this.addRecord(done);
     this.flushSoon();
@@ -204,10 +208,10 @@ export class CaptureWriter {
     return this.chain;
   }
 
-  /** Finalises the file: ends a running command (exit unknown), notes the close, flushes, closes. */
-  async close(at: Date = new Date()): Promise<void> {
+  /** Finalises the file: ends a running command (exit unknown, for `reason`), notes the close, flushes, closes. */
+  async close(at: Date = new Date(), reason: string = EXIT_UNKNOWN.terminalClosed): Promise<void> {
     if (this.closed) return this.chain;
-    this.endCommand(undefined, 0, at);
+    this.endCommand(undefined, 0, at, undefined, reason);
     this.note(`terminal closed at ${at.toISOString()}`);
     this.closed = true;
     await this.flush();

@@ -7,6 +7,7 @@
 import { StreamingMasker, maskSecrets, type UserPatterns } from '../secrets';
 import { createCaptureWriter, type CaptureWriter, type CaptureWriterOptions, type CommandStart, type TerminalHeader } from './captureWriter';
 import { TerminalRenderer, type RendererOptions } from './terminalRenderer';
+import { EXIT_UNKNOWN, type RecordedExit } from './commandExit';
 
 /** The first bytes of every command's data under VS Code shell integration (or FinalTerm's 133). */
 const SHELL_INTEGRATION_START = /^\x1b\](?:633|133);C/;
@@ -41,9 +42,14 @@ export class TerminalCapture {
     return this.writer.n;
   }
 
-  /** Starts a command; a still-open previous one is ended first (exit code unknown). */
+  /** The command still open, if any (its end not reported yet). */
+  get running(): CommandCapture | undefined {
+    return this.current;
+  }
+
+  /** Starts a command; a still-open previous one is ended first (exit unknown: the next command started). */
   beginCommand(start: CommandStart): CommandCapture {
-    this.current?.end(undefined, start.started);
+    this.current?.end({ exitCode: null, reason: EXIT_UNKNOWN.superseded }, start.started);
     const masked = maskSecrets(start.commandLine, this.opts.userPatterns);
     const k = this.writer.beginCommand({ ...start, commandLine: masked.text });
     const cmd = new CommandCapture(this.writer, k, masked.count, this.opts, () => {
@@ -58,10 +64,13 @@ export class TerminalCapture {
     this.writer.note(text);
   }
 
-  /** Finalises the files: the running command ends with exit unknown, `# terminal closed` is written. */
-  async close(at: Date = new Date()): Promise<void> {
-    this.current?.end(undefined, at);
-    await this.writer.close(at);
+  /**
+   * Finalises the files: a running command ends with exit unknown for `reason` (default: the
+   * terminal closed while it ran), then `# terminal closed` is written.
+   */
+  async close(at: Date = new Date(), reason: string = EXIT_UNKNOWN.terminalClosed): Promise<void> {
+    this.current?.end({ exitCode: null, reason }, at);
+    await this.writer.close(at, reason);
   }
 }
 
@@ -129,18 +138,26 @@ export class CommandCapture {
     if (text.length > 0) this.writer.write(this.masker.push(text));
   }
 
+  /** The command has been ended (its closing line is written or queued). */
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
   /**
-   * Ends the command: everything still on screen is written, then the closing line. `missing`
-   * (the glue passes `this.missing`) marks output VS Code did not deliver, so it is not mistaken
-   * for empty or complete output.
+   * Ends the command: everything still on screen is written, then the closing line. `exit` is the
+   * code, or a RecordedExit whose null code carries the reason it is unknown (resolveExit in
+   * commandExit.ts); a bare undefined is recorded as `exit ? (not reported)`. `missing` (the glue
+   * passes `this.missing`) marks output VS Code did not deliver, so it is not mistaken for empty or
+   * complete output.
    */
-  end(exitCode: number | undefined, at: Date = new Date(), missing?: 'all' | 'start'): void {
+  end(exit: number | undefined | RecordedExit, at: Date = new Date(), missing?: 'all' | 'start'): void {
     if (this.ended) return;
     this.ended = true;
     if (this.timer) clearInterval(this.timer);
     const text = this.renderer.end();
     this.writer.write(this.masker.push(text) + this.masker.flush());
-    this.writer.endCommand(exitCode, this.masker.count + this.maskedInCommandLine, at, missing);
+    const r: RecordedExit = typeof exit === 'object' ? exit : exit === undefined ? { exitCode: null, reason: EXIT_UNKNOWN.unspecified } : { exitCode: exit };
+    this.writer.endCommand(r.exitCode ?? undefined, this.masker.count + this.maskedInCommandLine, at, missing, r.reason);
     this.onEnd();
   }
 }

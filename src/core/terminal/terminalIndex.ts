@@ -15,6 +15,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { err, ok, type FileError, type Result } from '../result';
+import { formatExit } from './commandExit';
 
 export const TERMINALS_DIR = 'terminals';
 
@@ -38,6 +39,8 @@ export interface IndexRecord {
   /** Last output line; firstLine - 1 when there was no output; null while running. */
   lastLine: number | null;
   exitCode: number | null;
+  /** On a done record whose exitCode is null: why it is unknown (an EXIT_UNKNOWN reason, commandExit.ts). */
+  exitUnknown?: string;
   durationMs: number | null;
   secretsMasked: number;
   /** VS Code did not deliver the command's data: 'all' of it, or its 'start' (see docs/terminal-format.md); absent otherwise. */
@@ -52,6 +55,8 @@ export interface TerminalCommand {
   cwd: string | null;
   started: string;
   exitCode: number | null;
+  /** Why exitCode is null on a done command (e.g. `no status from the shell`); null when there is a code or it is still running. */
+  exitUnknown: string | null;
   durationMs: number | null;
   secretsMasked: number;
   /** VS Code did not deliver all (or the start) of this command's data: the output shown is not the whole output. */
@@ -118,9 +123,9 @@ export function formatCommandHeader(k: number, started: Date, cwd: string | unde
 }
 
 /** The `<<< command K ...` line (without newline). */
-export function formatCommandFooter(k: number, exitCode: number | undefined, durationMs: number, secretsMasked: number, outputMissing?: 'all' | 'start'): string {
+export function formatCommandFooter(k: number, exitCode: number | undefined, durationMs: number, secretsMasked: number, outputMissing?: 'all' | 'start', exitUnknown?: string): string {
   const missing = outputMissing === 'all' ? ' | output not delivered by VS Code' : outputMissing === 'start' ? ' | start of output not delivered by VS Code' : '';
-  return `<<< command ${k} | exit ${exitCode ?? '?'} | ${(durationMs / 1000).toFixed(2)}s | secrets masked ${secretsMasked}${missing}`;
+  return `<<< command ${k} | ${formatExit(exitCode, exitUnknown && oneLine(exitUnknown).replace(/\|/g, '/'))} | ${(durationMs / 1000).toFixed(2)}s | secrets masked ${secretsMasked}${missing}`;
 }
 
 const FILE_RE = /^(\d+)\.txt$/;
@@ -241,6 +246,7 @@ export function parseTerminalIndex(text: string, file: string): TerminalIndex {
       cwd: last.cwd ?? null,
       started: last.started,
       exitCode: last.exitCode ?? null,
+      exitUnknown: last.status === 'done' && (last.exitCode ?? null) === null ? (typeof last.exitUnknown === 'string' ? last.exitUnknown : 'not recorded') : null,
       durationMs: last.durationMs ?? null,
       secretsMasked: last.secretsMasked ?? 0,
       outputMissing: last.outputMissing === 'all' || last.outputMissing === 'start' ? last.outputMissing : null,

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { buildReference, cutToBytes, formatDuration } from '../reference';
 import { formatFileError } from '../result';
 import { listTerminals, readTerminalIndex, type TerminalCommand } from '../terminal/terminalIndex';
+import { EXIT_UNKNOWN, formatExit, noStatusHint } from '../terminal/commandExit';
 import { defaultFolder, displayPath } from '../workspacePaths';
 import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 import { formatNotesSection, listNotes, matchNotes } from '../notes';
@@ -10,7 +11,12 @@ const RECENT = 3;
 
 function status(c: TerminalCommand): string {
   if (c.status === 'running') return 'running';
-  return c.exitCode === null ? 'exit ?' : `exit ${c.exitCode}`;
+  return formatExit(c.exitCode, c.exitUnknown);
+}
+
+/** Done commands after `after` (or all) whose exit is unknown although they ran to their end: possible failures. */
+function unknownAfter(cmds: TerminalCommand[], after: number): TerminalCommand[] {
+  return cmds.filter((x) => x.command > after && x.status === 'done' && x.exitCode === null && (x.exitUnknown === EXIT_UNKNOWN.noStatus || x.exitUnknown === EXIT_UNKNOWN.noEndEvent));
 }
 
 function lines(c: TerminalCommand): string {
@@ -54,10 +60,17 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
   if (cmds.length === 0) return toolError(`terminal ${n} has no indexed commands (shell integration off?); grep ${show(t.file)} instead`);
   const which = String(input.command ?? 'last').trim().replace(/^#/, '');
   let c: TerminalCommand | undefined;
+  let unknownNote = '';
   if (which === 'last') c = cmds[cmds.length - 1];
   else if (which === 'lastFailed') {
     c = [...cmds].reverse().find((x) => x.status === 'done' && x.exitCode !== null && x.exitCode !== 0);
-    if (!c) return { text: `No failed command in terminal ${n} (${cmds.length} commands; last: #${cmds[cmds.length - 1].command} ${status(cmds[cmds.length - 1])}).` };
+    // A later command whose shell reported no status may have failed too: name it rather than hide it.
+    const unknown = unknownAfter(cmds, c?.command ?? 0).slice(-RECENT);
+    if (unknown.length) {
+      const hint = unknown.some((x) => x.exitUnknown === EXIT_UNKNOWN.noStatus) ? noStatusHint(t.shell) : undefined;
+      unknownNote = `${c ? 'Later c' : 'C'}ommand${unknown.length === 1 ? '' : 's'} with unknown exit (may have failed): ${unknown.map((x) => `#${x.command} \`${cutToBytes(x.commandLine, 80) || '(command line not reported)'}\` ${status(x)}`).join('; ')}.${hint ? ` ${hint}.` : ''}`;
+    }
+    if (!c) return { text: `No failed command in terminal ${n} (${cmds.length} commands; last: #${cmds[cmds.length - 1].command} ${status(cmds[cmds.length - 1])}).${unknownNote ? `\n${unknownNote}` : ''}` };
   } else if (/^\d+$/.test(which)) c = cmds.find((x) => x.command === Number(which));
   else return toolError(`command must be last, lastFailed or a command number, not "${input.command}"`);
   if (!c) return toolError(`terminal ${n} has no command ${which}; it has ${cmds[0].command}–${cmds[cmds.length - 1].command}`);
@@ -82,11 +95,17 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
     exitCode: c.status === 'running' ? undefined : c.exitCode,
     durationMs: c.durationMs ?? undefined,
     masked: c.secretsMasked,
-    note: [c.status === 'running' ? `Still running (started ${c.started}).` : c.durationMs === null ? '' : '', others.length ? `Earlier output: ${others.join(', ')}.` : ''].filter(Boolean).join(' ') || undefined,
+    note: [
+      c.status === 'running' ? `Still running (started ${c.started}).` : '',
+      c.status === 'done' && c.exitCode === null ? `Exit status unknown: ${c.exitUnknown ?? 'not recorded'}.${c.exitUnknown === EXIT_UNKNOWN.noStatus ? ` ${noStatusHint(t.shell) ?? ''}` : ''}`.trim() : '',
+      others.length ? `Earlier output: ${others.join(', ')}.` : '',
+      unknownNote,
+    ].filter(Boolean).join(' ') || undefined,
     maxBytes: ctx.config.referenceMaxBytes - (notesText ? Buffer.byteLength(notesText) + 1 : 0),
   };
   if (part.lastLine !== null && part.lastLine < part.firstLine) {
-    return { text: withNotes(`Terminal ${n} command #${c.command}: ${c.commandLine}\n${status(c)}${c.durationMs !== null ? ` · ${formatDuration(c.durationMs)}` : ''} · no output (${show(part.file)} line ${c.headerLine}).`) };
+    const extra = [c.status === 'done' && c.exitCode === null && c.exitUnknown === EXIT_UNKNOWN.noStatus ? noStatusHint(t.shell) : undefined, unknownNote].filter(Boolean).join('\n');
+    return { text: withNotes(`Terminal ${n} command #${c.command}: ${c.commandLine}\n${status(c)}${c.durationMs !== null ? ` · ${formatDuration(c.durationMs)}` : ''} · no output (${show(part.file)} line ${c.headerLine}).${extra ? `\n${extra}` : ''}`) };
   }
   try {
     const text = await buildReference(abs, { ...meta, range: { start: part.firstLine, end } }, ctx.signal);
