@@ -139,7 +139,7 @@ describe('Terminal exit codes', function () {
       const all = await commandsOf(t.n);
       return all.length >= before + 2 && all.slice(before).every((c) => c.status === 'done') ? all.slice(before) : undefined;
     }, { timeout: 20_000, message: 'both commands recorded as done' });
-    assert.deepEqual(cs.map((c) => [c.commandLine, c.exitCode]), [['false', 1], ['true', 0]]);
+    assert.deepEqual(cs.map((c) => [c.commandLine, c.exitCode ?? c.exitUnknown]), [['false', 1], ['true', 0]]);
   });
 
   it('records a command that prints for 30 s and then fails, with all its lines and exit 1', async () => {
@@ -196,5 +196,29 @@ describe('Terminal exit codes', function () {
     assert.ok(cmd.durationMs! < 25_000);
     const text = fs.readFileSync(path.join(terminalsDir(), `${info.n}.txt`), 'utf8');
     assert.match(text, /\nstarted\n<<< command \d+ \| exit \? \(terminal closed while it ran\) \| [0-9.]+s \| secrets masked 0\n# terminal closed at \S+\n$/);
+  });
+
+  it('ends a running command with the reason when capture is turned off (the path deactivation takes too)', async () => {
+    const c = await openTerminal('exit-off');
+    const config = vscode.workspace.getConfiguration('agentContext.terminals');
+    try {
+      const before = (await commandsOf(c.n)).length;
+      c.terminal.sendText('echo serving; sleep 30');
+      await waitRunning(c, before);
+      await config.update('capture', false, vscode.ConfigurationTarget.Global);
+      const info = await waitFor(async () => {
+        const i = await infoOf(c.name);
+        return i?.closed ? i : undefined;
+      }, { timeout: 20_000, message: 'file finalised when capture is turned off' });
+      const cmd = (await commandsOf(info.n))[before];
+      assert.equal(cmd.status, 'done');
+      assert.equal(cmd.exitUnknown, EXIT_UNKNOWN.captureStopped('capture turned off in settings'));
+      const text = fs.readFileSync(path.join(terminalsDir(), `${info.n}.txt`), 'utf8');
+      assert.match(text, /\n<<< command \d+ \| exit \? \(capture stopped while it ran: capture turned off in settings\) \| [^\n]+\n# capture turned off in settings\n# terminal closed at \S+\n$/);
+    } finally {
+      await config.update('capture', undefined, vscode.ConfigurationTarget.Global);
+      c.terminal.sendText('\x03', false);
+      c.terminal.dispose();
+    }
   });
 });
