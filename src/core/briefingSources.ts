@@ -13,7 +13,7 @@ import { formatFileError } from './result';
 import { loadSkills } from './skills/skillsIndex';
 import { listNotes } from './notes';
 import { listTerminals, readTerminalIndex } from './terminal/terminalIndex';
-import { EXIT_UNKNOWN } from './terminal/commandExit';
+import { EXIT_UNKNOWN, shownCommandLine } from './terminal/commandExit';
 
 /** Optional sources owned by other features, injected so the briefing does not depend on their internals. */
 export interface BriefingProviders {
@@ -48,7 +48,7 @@ async function defaultTerminals(agentDir: string): Promise<{ failed: BriefingTer
     failed.push({
       path: path.relative(path.dirname(agentDir), path.join(agentDir, part.file)).split(path.sep).join('/'),
       name: t.name,
-      command: last.commandLine,
+      command: shownCommandLine(last.commandLine),
       exitCode: last.exitCode,
       ...(last.exitCode === null && last.exitUnknown ? { exitUnknown: last.exitUnknown } : {}),
       startLine: single ? last.headerLine : part.firstLine,

@@ -63,3 +63,11 @@ export function noStatusHint(shell: string | null | undefined): string | undefin
   if (!shell || !/(^|[\\/])bash(\.exe)?$/.test(shell.trim())) return undefined;
   return 'bash reports no status, and VS Code delivers no output, for a line that starts with a subshell "( … )": run it as "true && ( … )" to capture both';
 }
+
+/**
+ * A command line for display. VS Code reads the line of a command whose shell reported no status
+ * from the screen, so it can be empty (or carry the subshell's output after a line break).
+ */
+export function shownCommandLine(commandLine: string): string {
+  return commandLine.trim() === '' ? '(command line not reported by VS Code)' : commandLine;
+}

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { buildReference, cutToBytes, formatDuration } from '../reference';
 import { formatFileError } from '../result';
 import { listTerminals, readTerminalIndex, type TerminalCommand } from '../terminal/terminalIndex';
-import { EXIT_UNKNOWN, formatExit, noStatusHint } from '../terminal/commandExit';
+import { EXIT_UNKNOWN, formatExit, noStatusHint, shownCommandLine } from '../terminal/commandExit';
 import { defaultFolder, displayPath } from '../workspacePaths';
 import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 import { formatNotesSection, listNotes, matchNotes } from '../notes';
@@ -45,7 +45,7 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
       for (const c of cmds.slice(-RECENT)) {
         const file = path.relative(folder.path, path.join(agentDir, c.file)).split(path.sep).join('/');
         const noted = matchNotes(notes, { path: file, startLine: c.headerLine, endLine: c.lastLine ?? Number.MAX_SAFE_INTEGER, terminal: t.n, command: c.command }).length;
-        out.push(`  #${c.command} ${status(c)} · ${cutToBytes(c.commandLine, 120)} · ${lines(c)}${noted ? ` · ${noted} note${noted === 1 ? '' : 's'} from the user` : ''}`);
+        out.push(`  #${c.command} ${status(c)} · ${cutToBytes(shownCommandLine(c.commandLine), 120)} · ${lines(c)}${noted ? ` · ${noted} note${noted === 1 ? '' : 's'} from the user` : ''}`);
       }
     }
     out.push('Details of one: terminal N with command last, lastFailed or #.');
@@ -68,7 +68,7 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
     const unknown = unknownAfter(cmds, c?.command ?? 0).slice(-RECENT);
     if (unknown.length) {
       const hint = unknown.some((x) => x.exitUnknown === EXIT_UNKNOWN.noStatus) ? noStatusHint(t.shell) : undefined;
-      unknownNote = `${c ? 'Later c' : 'C'}ommand${unknown.length === 1 ? '' : 's'} with unknown exit (may have failed): ${unknown.map((x) => `#${x.command} \`${cutToBytes(x.commandLine, 80) || '(command line not reported)'}\` ${status(x)}`).join('; ')}.${hint ? ` ${hint}.` : ''}`;
+      unknownNote = `${c ? 'Later c' : 'C'}ommand${unknown.length === 1 ? '' : 's'} with unknown exit (may have failed): ${unknown.map((x) => `#${x.command} \`${cutToBytes(shownCommandLine(x.commandLine), 80)}\` ${status(x)}`).join('; ')}.${hint ? ` ${hint}.` : ''}`;
     }
     if (!c) return { text: `No failed command in terminal ${n} (${cmds.length} commands; last: #${cmds[cmds.length - 1].command} ${status(cmds[cmds.length - 1])}).${unknownNote ? `\n${unknownNote}` : ''}` };
   } else if (/^\d+$/.test(which)) c = cmds.find((x) => x.command === Number(which));
@@ -90,7 +90,7 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
     title: `Terminal ${n} command #${c.command}`,
     path: show(part.file),
     grepPath: rel,
-    command: c.commandLine,
+    command: shownCommandLine(c.commandLine),
     cwd: c.cwd ?? undefined,
     exitCode: c.status === 'running' ? undefined : c.exitCode,
     durationMs: c.durationMs ?? undefined,
@@ -105,7 +105,7 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
   };
   if (part.lastLine !== null && part.lastLine < part.firstLine) {
     const extra = [c.status === 'done' && c.exitCode === null && c.exitUnknown === EXIT_UNKNOWN.noStatus ? noStatusHint(t.shell) : undefined, unknownNote].filter(Boolean).join('\n');
-    return { text: withNotes(`Terminal ${n} command #${c.command}: ${c.commandLine}\n${status(c)}${c.durationMs !== null ? ` · ${formatDuration(c.durationMs)}` : ''} · no output (${show(part.file)} line ${c.headerLine}).${extra ? `\n${extra}` : ''}`) };
+    return { text: withNotes(`Terminal ${n} command #${c.command}: ${shownCommandLine(c.commandLine)}\n${status(c)}${c.durationMs !== null ? ` · ${formatDuration(c.durationMs)}` : ''} · no output (${show(part.file)} line ${c.headerLine}).${extra ? `\n${extra}` : ''}`) };
   }
   try {
     const text = await buildReference(abs, { ...meta, range: { start: part.firstLine, end } }, ctx.signal);
