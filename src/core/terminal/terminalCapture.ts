@@ -131,10 +131,10 @@ export class CommandCapture {
     return this.writer.flush();
   }
 
-  /** Commits lines that can no longer change (see TerminalRenderer.settle). */
-  settle(): void {
+  /** Commits lines that can no longer change (see TerminalRenderer.settle); `now` in ms for tests. */
+  settle(now: number = Date.now()): void {
     if (this.ended) return;
-    const text = this.renderer.settle();
+    const text = this.renderer.settle(now);
     if (text.length > 0) this.writer.write(this.masker.push(text));
   }
 

@@ -41,7 +41,7 @@ export class TerminalRenderer extends TerminalScreen {
     if (this.state === S.Ground) {
       if (this.alt) {
         if (!ESCAPES.test(data)) return '';
-      } else if (this.atEnd && this.pad === 0 && this.cy === this.rows.length - 1 && !NOT_FAST.test(data) && this.fastAppend(data)) {
+      } else if (this.atEnd && this.pad === 0 && !this.region && this.cy === this.rows.length - 1 && !NOT_FAST.test(data) && this.fastAppend(data)) {
         return this.take();
       }
     }
@@ -156,7 +156,7 @@ export class TerminalRenderer extends TerminalScreen {
     switch (c) {
       case 0x0a: case 0x0b: case 0x0c: this.newLine(false); break;
       case 0x0d: this.carriageReturn(); break;
-      case 0x08: if (!this.alt) this.moveTo(this.cy, this.curX() - 1); break;
+      case 0x08: if (!this.alt) this.moveTo(this.screenY(), this.curX() - 1); break;
       case 0x09: this.tab(); break;
       case 0x1b: this.state = S.Esc; break;
       case 0x9b: this.state = S.Csi; this.csi = ''; break;
@@ -177,7 +177,7 @@ export class TerminalRenderer extends TerminalScreen {
       case 0x38: this.restoreCursor(); break; // 8
       case 0x44: this.newLine(false); break; // D (IND)
       case 0x45: this.newLine(true); break; // E (NEL)
-      case 0x4d: if (!this.alt) this.moveTo(this.cy - 1, this.curX()); break; // M (RI)
+      case 0x4d: this.reverseIndex(); break; // M (RI)
       case 0x63: this.reset(); break; // c (RIS)
       case 0x1b: this.state = S.Esc; break;
       case 0x18: case 0x1a: break;
@@ -193,8 +193,13 @@ export class TerminalRenderer extends TerminalScreen {
     const priv = params.length > 0 && params.charCodeAt(0) >= 0x3c && params.charCodeAt(0) <= 0x3f ? params[0] : '';
     const body = priv ? params.slice(1) : params;
     if (final === 0x68 || final === 0x6c) {
-      // h / l: only the alternate screen matters
-      if (priv === '?') for (const p of body.split(';')) if (p === '1049' || p === '47' || p === '1047') this.setAlt(final === 0x68);
+      // h / l: the alternate screen and origin mode (DECOM) matter
+      if (priv === '?') {
+        for (const p of body.split(';')) {
+          if (p === '1049' || p === '47' || p === '1047') this.setAlt(final === 0x68);
+          else if (p === '6' && !this.alt) this.setOrigin(final === 0x68);
+        }
+      }
       return;
     }
     if (this.alt || priv || /[\x20-\x2f]/.test(body)) return;
@@ -204,20 +209,23 @@ export class TerminalRenderer extends TerminalScreen {
     switch (String.fromCharCode(final)) {
       case 'K': this.eraseInLine(a); break;
       case 'J': this.eraseInDisplay(a); break;
-      case 'A': this.moveTo(this.cy - n, this.curX()); break;
-      case 'B': case 'e': this.moveTo(this.cy + n, this.curX()); break;
-      case 'C': case 'a': this.moveTo(this.cy, this.curX() + n); break;
-      case 'D': this.moveTo(this.cy, this.curX() - n); break;
-      case 'E': this.moveTo(this.cy + n, 0); break;
-      case 'F': this.moveTo(this.cy - n, 0); break;
-      case 'G': case '`': this.curX(); this.moveTo(this.cy, n - 1); break;
-      case 'H': case 'f': this.curX(); this.moveTo(this.screenRow(n), Math.max(1, ps[1] || 0) - 1); break;
-      case 'd': this.moveTo(this.screenRow(n), this.curX()); break;
+      case 'A': this.moveBy(-n, this.curX()); break;
+      case 'B': case 'e': this.moveBy(n, this.curX()); break;
+      case 'C': case 'a': this.moveTo(this.screenY(), this.curX() + n); break;
+      case 'D': this.moveTo(this.screenY(), this.curX() - n); break;
+      case 'E': this.curX(); this.moveBy(n, 0); break;
+      case 'F': this.curX(); this.moveBy(-n, 0); break;
+      case 'G': case '`': this.curX(); this.moveTo(this.screenY(), n - 1); break;
+      case 'H': case 'f': this.curX(); this.addressed(); this.moveTo(this.absRow(n), Math.max(1, ps[1] || 0) - 1); break;
+      case 'd': { const x = this.curX(); this.addressed(); this.moveTo(this.absRow(n), x); break; }
       case '@': this.editCells(n, 'insert'); break;
       case 'P': this.editCells(n, 'delete'); break;
       case 'X': this.editCells(n, 'erase'); break;
-      case 'L': this.insertLines(n); break;
-      case 'M': this.deleteLines(n); break;
+      case 'L': this.insertLines(n, false); break;
+      case 'M': this.insertLines(n, true); break;
+      case 'S': this.curX(); this.addressed(); for (let k = 0; k < Math.min(n, this.screen); k++) this.scrollUp(false); this.atEnd = false; break;
+      case 'T': this.curX(); this.addressed(); for (let k = 0; k < Math.min(n, this.screen); k++) this.scrollDown(); this.atEnd = false; break;
+      case 'r': this.setMargins(ps[0] || 0, ps[1] || 0); break;
       case 's': if (body.length === 0) this.saveCursor(); break;
       case 'u': this.restoreCursor(); break;
       default: break;

@@ -1,18 +1,30 @@
 /**
- * The mutable window behind TerminalRenderer: the most recent logical lines (never wrapped) and
- * a cursor, with the edits a terminal applies to them. Rows stay plain strings until something
- * edits them in place; only then do they become cell arrays (one entry per terminal cell; a wide
- * character takes its cell plus a '' tail). Lines that leave the window are final: emit() moves
- * them to the output, which the renderer hands to its caller.
+ * The mutable part behind TerminalRenderer: the terminal's visible screen (the last `screenRows`
+ * rows) plus the rows that scrolled off it but were not handed out yet, and a cursor, with the
+ * edits a terminal applies to them. Rows are logical lines (never wrapped) and stay plain strings
+ * until something edits them in place; only then do they become cell arrays (one entry per cell;
+ * a wide character takes its cell plus a '' tail).
+ *
+ * Commit policy (what may be handed to the file, which is append-only):
+ * - a row that scrolled off the top of the screen is final (no terminal can reach it again);
+ * - at end() everything is final;
+ * - settle() additionally commits rows of the visible screen that are very unlikely to change:
+ *   rows above the cursor that lie above everything the program ever reached with cursor
+ *   addressing (its redraw area; absolute positioning, scroll regions and `clear` count as the
+ *   whole screen), and that have been so for `idleCommitMs`. Such a row keeps its place on the
+ *   screen (later absolute positions still land where they would), but edits to it are no longer
+ *   recorded. This bounds how long a slow server's log line waits in memory.
  */
 import { codePointWidth, stringWidth } from './cellWidth';
 
 /** Options of a TerminalRenderer; the defaults suit the capture pipeline. */
 export interface RendererOptions {
-  /** Lines kept editable (cursor-up can reach them). Default 200. */
-  windowRows?: number;
-  /** Height assumed for absolute cursor positioning (CUP/VPA). Default 50. */
+  /** Height of the terminal's screen: what cursor addressing can reach. Default 50. */
   screenRows?: number;
+  /** @deprecated ignored: the editable part is the screen (screenRows). */
+  windowRows?: number;
+  /** settle() commits rows still on the screen only after they have been out of the program's reach this long. Default 5000 ms. */
+  idleCommitMs?: number;
   /** A longer line is broken in two (memory bound). Default 1 MiB characters. */
   maxLineLength?: number;
   /** The line that replaces an alternate-screen session. */
@@ -28,6 +40,7 @@ class CellRow {
 }
 type Row = string | CellRow;
 
+/** Rows above the screen are handed out in batches of this many (fewer array copies). */
 const BATCH = 256;
 
 function rowText(r: Row): string {
@@ -41,6 +54,10 @@ function rowText(r: Row): string {
     s += v === null ? ' ' : v;
   }
   return s;
+}
+
+function rowWidth(r: Row): number {
+  return typeof r === 'string' ? stringWidth(r) : r.cells.length;
 }
 
 function toCells(s: string): Cell[] {
@@ -80,62 +97,89 @@ function put(cells: Cell[], x: number, ch: string, w: 1 | 2): void {
   if (w === 2) cells[x + 1] = '';
 }
 
-
 /** Rows, cursor and screen edits; TerminalRenderer adds the escape-sequence parser. */
 export class TerminalScreen {
+  /** rows[0] is absolute row `base`; the screen is rows[top .. top+screen-1] (missing ones are blank). */
   protected rows: Row[] = [''];
+  protected base = 0;
+  protected top = 0;
+  /** Absolute index of the first row not handed out yet (rows before it may still be on screen). */
+  protected committed = 0;
   protected cy = 0;
   protected cx = 0;
   /** The cursor sits at the end of rows[cy], which is a string (+ `pad` blank cells from tabs). */
   protected atEnd = true;
   protected pad = 0;
-  protected emitted = 0;
-  protected maxUp = 0;
+  /** Scroll region (DECSTBM), screen rows, inclusive; `region` is false for the whole screen. */
+  protected marginTop = 0;
+  protected marginBottom: number;
+  protected region = false;
+  protected origin = false;
+  /** How far above the bottom row the program ever addressed (rows); the screen height once it used absolute positions. */
+  protected reach = 0;
   protected alt = false;
+  /** Saved cursor (DECSC): an absolute row, as xterm keeps it, so it follows the text when the screen scrolls. */
   protected saved: { row: number; col: number } | undefined;
   protected out: string[] = [];
-  protected readonly window: number;
+  private candidates: { t: number; upTo: number }[] = [];
   protected readonly screen: number;
+  protected readonly idleMs: number;
   protected readonly maxLine: number;
   protected readonly marker: string;
 
   constructor(opts: RendererOptions = {}) {
-    this.window = Math.max(2, opts.windowRows ?? 200);
-    this.screen = Math.max(1, opts.screenRows ?? 50);
+    this.screen = Math.max(2, opts.screenRows ?? 50);
+    this.marginBottom = this.screen - 1;
+    this.idleMs = Math.max(0, opts.idleCommitMs ?? 5000);
     this.maxLine = Math.max(80, opts.maxLineLength ?? 1 << 20);
     this.marker = opts.altScreenMarker ?? ALT_SCREEN_MARKER;
   }
 
   /** Number of final lines returned so far. */
   get linesEmitted(): number {
-    return this.emitted;
+    return this.committed;
   }
 
   /**
-   * Commits lines that are very unlikely to change any more: those above the cursor, minus twice
-   * the furthest any cursor-up has reached (a redrawn multi-line progress display stays editable).
-   * The capture calls this on its flush timer so a server's log reaches the file promptly.
+   * Commits what can no longer change (see the file comment): rows that scrolled off the screen,
+   * and rows out of the program's reach for `idleCommitMs`. The capture calls this on its timer
+   * (`now` in ms; tests pass a clock) so a slow server's log reaches the file within seconds.
    */
-  settle(): string {
-    const k = Math.min(this.cy, this.rows.length - 1 - 2 * this.maxUp);
-    if (k > 0) this.emit(k);
+  settle(now: number = Date.now()): string {
+    if (this.top > 0) this.dropAbove(this.top);
+    // Rows out of reach now: above the cursor and above the program's redraw area.
+    const bottom = this.base + this.rows.length - 1;
+    const upTo = Math.min(this.base + this.cy, bottom - this.reach);
+    const c = this.candidates;
+    c.push({ t: now, upTo });
+    // Keep the samples of the last idleMs, plus the newest older one (it shows what held since then).
+    while (c.length > 1 && c[1].t <= now - this.idleMs) c.shift();
+    if (c[0].t <= now - this.idleMs) {
+      let min = Infinity;
+      for (const s of c) min = Math.min(min, s.upTo);
+      if (min > this.committed) this.commitTo(min);
+    }
     return this.take();
   }
 
-  /** Ends the stream: every line still in the window is final. Trailing blank lines below the cursor are dropped. */
+  /** Ends the stream: every line still held is final. Trailing blank lines below the cursor are dropped. */
   end(): string {
     this.curX();
     let last = this.rows.length - 1;
     while (last >= 0 && rowText(this.rows[last]) === '') last--;
     last = Math.max(last, this.cy - 1);
-    if (last >= 0) this.emit(last + 1);
+    if (last >= 0) this.dropAbove(last + 1);
     this.rows = [''];
+    this.base = this.committed;
+    this.top = 0;
     this.cy = 0;
     this.cx = 0;
     this.atEnd = true;
     this.pad = 0;
     this.alt = false;
-    this.maxUp = 0;
+    this.reach = 0;
+    this.resetMargins();
+    this.candidates = [];
     return this.take();
   }
 
@@ -148,21 +192,35 @@ export class TerminalScreen {
     return s;
   }
 
-  protected emit(k: number): void {
-    const rows = this.rows;
+  /** Hands out rows up to absolute index `abs` (exclusive) that were not handed out yet; they stay in place. */
+  protected commitTo(abs: number): void {
+    const from = Math.max(0, this.committed - this.base);
+    const to = Math.min(this.rows.length, abs - this.base);
+    if (to <= from) return;
     let s = '';
-    for (let i = 0; i < k; i++) s += rowText(rows[i]) + '\n';
+    for (let i = from; i < to; i++) s += rowText(this.rows[i]) + '\n';
     this.out.push(s);
-    this.rows = rows.slice(k);
-    this.cy -= k;
-    this.emitted += k;
+    this.committed = this.base + to;
   }
 
+  /** Removes the first k rows (above the screen, or everything at the end), handing out those not handed out yet. */
+  protected dropAbove(k: number): void {
+    this.commitTo(this.base + k);
+    this.rows = this.rows.slice(k);
+    this.base += k;
+    this.cy -= k;
+    this.top = Math.max(0, this.top - k);
+  }
+
+  /** Rows above the screen can never change: hand them out in batches. */
   protected trim(): void {
-    if (this.rows.length > this.window + BATCH) {
-      const k = Math.min(this.rows.length - this.window, this.cy);
-      if (k > 0) this.emit(k);
-    }
+    if (this.top > BATCH) this.dropAbove(this.top);
+  }
+
+  /** After rows were appended: the screen follows the last row. */
+  protected follow(): void {
+    const t = this.rows.length - this.screen;
+    if (t > this.top) this.top = t;
   }
 
   /** Appends a chunk of text and CR LF line ends in one go; false (nothing done) if a CR or LF stands alone. */
@@ -179,6 +237,7 @@ export class TerminalScreen {
     for (let k = 1; k < parts.length; k++) rows.push(parts[k]);
     this.cy = rows.length - 1;
     if (text.length > this.maxLine || (rows[first] as string).length > this.maxLine) this.breakLong(first);
+    this.follow();
     this.trim();
     return true;
   }
@@ -192,6 +251,8 @@ export class TerminalScreen {
         if (this.cy >= i) this.cy++;
       }
     }
+    this.follow();
+    if (this.cy < this.top) this.cy = this.top;
   }
 
   // ---- cursor and rows ------------------------------------------------------------------------
@@ -214,13 +275,51 @@ export class TerminalScreen {
     return row.cells;
   }
 
-  protected moveTo(y: number, x: number): void {
-    const bottom = this.rows.length - 1;
-    this.cy = Math.max(0, Math.min(bottom, y));
+  /** Makes rows exist down to index y (the screen below the last row is blank). */
+  protected ensure(y: number): void {
+    while (this.rows.length <= y) this.rows.push('');
+  }
+
+  /** The cursor's row on the screen, 0-based. */
+  protected screenY(): number {
+    return this.cy - this.top;
+  }
+
+  /** Absolute positioning can reach the whole screen: nothing on it is out of reach any more. */
+  protected addressed(): void {
+    this.reach = this.screen;
+  }
+
+  /** Notes that the program reached row y with cursor addressing (its redraw area grows to there). */
+  protected reached(y: number): void {
+    const d = this.rows.length - 1 - y;
+    if (d > this.reach) this.reach = d;
+  }
+
+  /** Moves to screen row sy (clamped to the screen) and column x. */
+  protected moveTo(sy: number, x: number): void {
+    const y = this.top + Math.max(0, Math.min(this.screen - 1, sy));
+    this.ensure(y);
+    this.cy = y;
     this.cx = Math.max(0, Math.min(this.maxLine, x));
     this.atEnd = false;
     this.pad = 0;
-    if (bottom - this.cy > this.maxUp) this.maxUp = bottom - this.cy;
+    this.reached(y);
+  }
+
+  /** Cursor up/down by n (negative: up), stopping at the scroll margins when it starts inside them (as xterm). */
+  protected moveBy(n: number, x: number): void {
+    const sy = this.screenY();
+    let to = sy + n;
+    if (n < 0 && sy >= this.marginTop) to = Math.max(this.marginTop, to);
+    if (n > 0 && sy <= this.marginBottom) to = Math.min(this.marginBottom, to);
+    this.moveTo(to, x);
+  }
+
+  /** Absolute screen row for CUP/VPA (1-based `r`), relative to the margins in origin mode. */
+  protected absRow(r: number): number {
+    if (!this.origin) return r - 1;
+    return Math.min(this.marginBottom, this.marginTop + r - 1);
   }
 
   protected print(s: string): void {
@@ -232,8 +331,18 @@ export class TerminalScreen {
       if (r.length > this.maxLine) this.breakLong(this.cy);
       return;
     }
-    const cells = this.cellsAt(this.cy);
     let x = this.cx;
+    // A redraw from the first column that covers the whole row (a `\r` progress bar): replace it.
+    if (x === 0 && s.charCodeAt(0) < 0x300 && s.length <= this.maxLine) {
+      const old = this.rows[this.cy];
+      if ((typeof old === 'string' ? old.length <= s.length : old.cells.length <= s.length) && rowWidth(old) <= stringWidth(s)) {
+        this.rows[this.cy] = s;
+        this.atEnd = true;
+        this.pad = 0;
+        return;
+      }
+    }
+    const cells = this.cellsAt(this.cy);
     for (let i = 0; i < s.length; i++) {
       const u = s.charCodeAt(i);
       if (u < 0x300) {
@@ -252,20 +361,63 @@ export class TerminalScreen {
     if (x > this.maxLine) this.newLine(true);
   }
 
+  /**
+   * The region scrolls up by one row, the cursor keeping its screen row (LF at the bottom margin,
+   * CSI S). `history`: the top row goes to the scrollback, which xterm does only when the region
+   * starts at the top of the screen; otherwise it is lost.
+   */
+  protected scrollUp(history: boolean): void {
+    const b = this.top + this.marginBottom;
+    this.ensure(this.top + this.screen - 1);
+    if (history && this.marginTop === 0) {
+      if (b + 1 === this.rows.length) this.rows.push('');
+      else this.rows.splice(b + 1, 0, '');
+      this.top++;
+      this.cy++;
+    } else {
+      this.rows.splice(this.top + this.marginTop, 1);
+      this.rows.splice(b, 0, '');
+    }
+  }
+
+  /** The region scrolls down by one (RI at the top margin, CSI T): a blank row at the top margin, the bottom one is lost. */
+  protected scrollDown(): void {
+    const t = this.top + this.marginTop;
+    const b = this.top + this.marginBottom;
+    this.ensure(this.top + this.screen - 1);
+    this.rows.splice(b, 1);
+    this.rows.splice(t, 0, '');
+  }
+
   protected newLine(cr: boolean): void {
     if (this.alt) return;
     const x = cr ? 0 : this.curX();
-    if (this.cy < this.rows.length - 1) {
+    const sy = this.screenY();
+    if (sy === this.marginBottom) {
+      this.scrollUp(true);
+    } else if (sy < this.screen - 1) {
       this.cy++;
-    } else {
-      this.rows.push('');
-      this.cy++;
+      this.ensure(this.cy);
     }
     const fresh = this.rows[this.cy] === '';
     this.atEnd = fresh && x === 0;
     this.pad = 0;
     this.cx = x;
-    if (this.rows.length > this.window + BATCH) this.trim();
+    this.trim();
+  }
+
+  /** RI (ESC M): up one row, scrolling the region down at its top margin. */
+  protected reverseIndex(): void {
+    if (this.alt) return;
+    const x = this.curX();
+    this.reach = this.screen;
+    if (this.screenY() === this.marginTop) {
+      this.scrollDown();
+      this.cx = x;
+      this.atEnd = false;
+    } else {
+      this.moveTo(this.screenY() - 1, x);
+    }
   }
 
   protected carriageReturn(): void {
@@ -292,7 +444,7 @@ export class TerminalScreen {
   protected eraseInLine(mode: number): void {
     if (mode === 0 && this.atEnd) return; // nothing right of the end; grep --color sends this per match
     const x = this.curX();
-    if (mode === 2) {
+    if (mode === 2 || (mode === 0 && x === 0)) {
       this.rows[this.cy] = '';
       this.atEnd = x === 0;
       return;
@@ -310,20 +462,31 @@ export class TerminalScreen {
   protected eraseInDisplay(mode: number): void {
     if (mode === 0) {
       this.eraseInLine(0);
-      this.rows.length = this.cy + 1;
+      if (this.rows.length > this.cy + 1) this.rows.length = this.cy + 1;
     } else if (mode === 1) {
-      for (let i = 0; i < this.cy; i++) this.rows[i] = '';
+      for (let i = this.top; i < this.cy; i++) this.rows[i] = '';
       this.eraseInLine(1);
     } else if (mode === 2) {
-      // `clear`: keep what was shown (the log is append-only) and continue on a fresh screen.
+      // `clear`: what was shown scrolls into the history (xterm with scrollOnEraseInDisplay), so
+      // the append-only log keeps it; the cursor keeps its place on the now blank screen.
+      this.reach = this.screen;
       const x = this.curX();
-      let last = this.rows.length - 1;
-      while (last >= 0 && rowText(this.rows[last]) === '') last--;
-      if (last >= 0) this.emit(last + 1);
-      this.rows = [''];
-      this.cy = 0;
+      const sy = this.screenY();
+      let last = Math.min(this.rows.length, this.top + this.screen) - 1;
+      while (last >= this.top && rowText(this.rows[last]) === '') last--;
+      const n = last - this.top + 1;
+      if (n > 0 && !this.region) {
+        this.rows.length = last + 1;
+        this.top += n;
+        this.ensure(this.top + sy);
+      } else {
+        // as xterm: one region scroll per row (rows below the region stay)
+        for (let k = 0; k < n; k++) this.scrollUp(true);
+      }
+      this.cy = this.top + sy;
       this.cx = x;
-      this.atEnd = x === 0;
+      this.atEnd = false;
+      this.trim();
     }
   }
 
@@ -338,37 +501,58 @@ export class TerminalScreen {
       this.curX();
       this.rows.splice(this.cy, 0, this.marker);
       this.cy++;
-      if (this.saved) this.saved.row++;
+      this.follow();
     }
     this.alt = on;
   }
 
   protected saveCursor(): void {
-    this.saved = { row: this.emitted + this.cy, col: this.curX() };
+    this.saved = { row: this.base + this.cy, col: this.curX() };
   }
 
   protected restoreCursor(): void {
-    if (!this.saved || this.alt) return;
-    this.moveTo(this.saved.row - this.emitted, this.saved.col);
+    if (this.alt) return;
+    const s = this.saved ?? { row: 0, col: 0 };
+    this.curX();
+    this.addressed();
+    this.moveTo(s.row - this.base - this.top, s.col);
+  }
+
+  protected resetMargins(): void {
+    this.marginTop = 0;
+    this.marginBottom = this.screen - 1;
+    this.region = false;
+    this.origin = false;
+  }
+
+  /** DECSTBM (CSI t;b r): sets the scroll region and homes the cursor; invalid values are ignored (as xterm). */
+  protected setMargins(t: number, b: number): void {
+    const top = Math.max(1, t || 1);
+    const bottom = !b || b > this.screen ? this.screen : b;
+    if (bottom <= top) return;
+    this.curX();
+    this.marginTop = top - 1;
+    this.marginBottom = bottom - 1;
+    this.region = this.marginTop !== 0 || this.marginBottom !== this.screen - 1;
+    this.reach = this.screen;
+    this.moveTo(this.origin ? this.marginTop : 0, 0);
+  }
+
+  protected setOrigin(on: boolean): void {
+    this.origin = on;
+    this.curX();
+    this.moveTo(on ? this.marginTop : 0, 0);
   }
 
   protected reset(): void {
     this.alt = false;
+    this.resetMargins();
     this.eraseInDisplay(2);
-    this.cx = 0;
-    this.atEnd = true;
+    this.moveTo(0, 0);
     this.saved = undefined;
   }
 
   // ---- parser -------------------------------------------------------------------------------
-
-  /** Row index for a 1-based screen row, the screen being the last `screenRows` lines. */
-  protected screenRow(r: number): number {
-    const top = Math.max(0, this.rows.length - this.screen);
-    const y = top + r - 1;
-    while (this.rows.length <= y && this.rows.length < top + this.screen) this.rows.push('');
-    return y;
-  }
 
   protected editCells(n: number, op: 'insert' | 'delete' | 'erase'): void {
     const x = this.curX();
@@ -379,16 +563,25 @@ export class TerminalScreen {
     else for (let i = x; i < x + n && i < cells.length; i++) cells[i] = null;
   }
 
-  protected insertLines(n: number): void {
+  /** IL/DL (CSI L / CSI M): rows inside the scroll region shift; nothing happens outside it (as xterm). */
+  protected insertLines(n: number, del: boolean): void {
     this.curX();
-    for (let k = 0; k < Math.min(n, this.screen); k++) this.rows.splice(this.cy, 0, '');
+    const sy = this.screenY();
     this.cx = 0; // IL and DL put the cursor in the first column
-  }
-
-  protected deleteLines(n: number): void {
-    this.curX();
-    this.rows.splice(this.cy, Math.min(n, this.rows.length - this.cy));
-    while (this.rows.length <= this.cy) this.rows.push('');
-    this.cx = 0;
+    this.atEnd = false;
+    if (sy < this.marginTop || sy > this.marginBottom) return;
+    this.reach = Math.max(this.reach, this.rows.length - 1 - this.cy);
+    const b = this.top + this.marginBottom;
+    const k = Math.min(n, this.marginBottom - sy + 1);
+    this.ensure(b);
+    for (let i = 0; i < k; i++) {
+      if (del) {
+        this.rows.splice(this.cy, 1);
+        this.rows.splice(b, 0, '');
+      } else {
+        this.rows.splice(b, 1);
+        this.rows.splice(this.cy, 0, '');
+      }
+    }
   }
 }

@@ -105,7 +105,9 @@ test('a running command reaches the file before it ends (settle + flush)', async
   const cap = await openTerminalCapture(dir, header, { settleMs: 0 });
   const c = cap.beginCommand({ commandLine: 'npm start', started: new Date() });
   c.write('server listening on 3000\r\nGET / 200\r\n');
-  c.settle();
+  const t = Date.now();
+  c.settle(t);
+  c.settle(t + 5000); // lines still on the screen reach the file once they sat unchanged for 5 s
   await cap.writer.flush();
   assert.match(fs.readFileSync(path.join(dir, '1.txt'), 'utf8'), /server listening on 3000\nGET \/ 200\n$/);
   const idx = await readTerminalIndex(agent, 1);

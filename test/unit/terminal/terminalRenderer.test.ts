@@ -97,7 +97,7 @@ test('OSC (shell integration, titles, hyperlinks) and DCS strings are dropped, e
 });
 
 test('lines that leave the window are emitted while streaming; the file is append-only', () => {
-  const r = new TerminalRenderer({ windowRows: 10 });
+  const r = new TerminalRenderer({ screenRows: 10 });
   let out = '';
   for (let i = 1; i <= 2000; i++) out += r.write(`line ${i}\r\n`);
   assert.ok(out.length > 0, 'nothing emitted before end()');
@@ -106,14 +106,44 @@ test('lines that leave the window are emitted while streaming; the file is appen
   assert.equal(out, Array.from({ length: 2000 }, (_, i) => `line ${i + 1}\n`).join(''));
 });
 
-test('settle() commits the lines above a plain-output cursor but keeps a redrawn display editable', () => {
+test('settle() commits lines above a plain-output cursor once they sat for idleCommitMs, never a redrawn display', () => {
   const r = new TerminalRenderer();
   assert.equal(r.write('server listening\r\nGET /\r\n'), '');
-  assert.equal(r.settle(), 'server listening\nGET /\n');
+  assert.equal(r.settle(0), '', 'still on screen and fresh: kept');
+  assert.equal(r.settle(4500), '');
+  assert.equal(r.settle(5000), 'server listening\nGET /\n', 'on disk 5 s after it was printed');
+  assert.equal(r.write('GET /favicon\r\n'), '');
+  assert.equal(r.settle(5500), '');
+  assert.equal(r.settle(10500), 'GET /favicon\n');
+  assert.equal(r.end(), '');
   const p = new TerminalRenderer();
   p.write('log\r\na: 1\r\nb: 1\r\n\x1b[2Aa: 2\r\nb: 2\r\n');
-  assert.equal(p.settle(), ''); // two lines redrawn: keep four above the cursor editable
-  assert.equal(p.end(), 'log\na: 2\nb: 2\n');
+  assert.equal(p.settle(0), '');
+  assert.equal(p.settle(60_000), 'log\n', 'the two redrawn lines stay editable however long it waits');
+  p.write('\x1b[2Aa: 3\r\nb: 3\r\n');
+  assert.equal(p.end(), 'a: 3\nb: 3\n');
+});
+
+test('a status area drawn once is not frozen by a settle tick before its first redraw', () => {
+  // The first frame has no cursor-up yet; a tick between it and the redraw must not commit it.
+  const r = new TerminalRenderer();
+  let out = r.write('RUN v1\r\n\r\n ❯ a.test.ts 0/2\r\n Tests 0 passed\r\n');
+  for (let t = 0; t <= 3000; t += 500) out += r.settle(t);
+  out += r.write('\x1b[2A\x1b[K ✓ a.test.ts 2/2\r\n\x1b[K Tests 2 passed\r\n');
+  for (let t = 3500; t <= 60_000; t += 500) out += r.settle(t);
+  out += r.end();
+  assert.equal(out, 'RUN v1\n\n ✓ a.test.ts 2/2\n Tests 2 passed\n');
+});
+
+test('absolute positioning (top without the alternate screen) is never committed from the screen', () => {
+  const r = new TerminalRenderer({ screenRows: 5 });
+  let out = '';
+  for (let f = 1; f <= 3; f++) {
+    out += r.write(`\x1b[Hframe ${f} load\x1b[K\r\nTasks: ${f}\x1b[K\r\n\x1b[J`);
+    for (let t = f * 10_000; t < f * 10_000 + 9000; t += 500) out += r.settle(t);
+  }
+  out += r.end();
+  assert.equal(out, "frame 3 load\nTasks: 3\n");
 });
 
 test('clear (ED 2) keeps what was shown before it', () => {

@@ -1,0 +1,69 @@
+// Loads the raw PTY recordings of real programs in test/fixtures/recordings/ (see its README):
+// gzipped JSON lines, a header then [ms since start, base64 bytes] per chunk as the PTY delivered it.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as zlib from 'node:zlib';
+
+export const RECORDINGS_DIR = path.resolve(__dirname, '../../../../test/fixtures/recordings');
+
+export interface Recording {
+  name: string;
+  cols: number;
+  rows: number;
+  command: string;
+  /** Chunks decoded as VS Code hands them over (UTF-8 decoded in stream, so no character is split), with their time in ms. */
+  chunks: { t: number; data: string }[];
+  /** The whole stream as one string. */
+  text: string;
+}
+
+/** Reads one recording; a malformed file throws an error naming the file and line. */
+export function loadRecording(file: string): Recording {
+  const lines = zlib.gunzipSync(fs.readFileSync(file)).toString('utf8').split('\n').filter((l) => l.length > 0);
+  const bad = (i: number, why: string): Error => new Error(`${file}:${i + 1}: ${why}`);
+  const head = JSON.parse(lines[0]) as { v: number; cols: number; rows: number; command: string };
+  if (head.v !== 1 || !(head.cols > 0) || !(head.rows > 0)) throw bad(0, 'not a v1 recording header with cols and rows');
+  const decoder = new TextDecoder('utf-8');
+  const chunks: { t: number; data: string }[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const c = JSON.parse(lines[i]) as [number, string];
+    if (!Array.isArray(c) || typeof c[0] !== 'number' || typeof c[1] !== 'string') throw bad(i, 'expected [ms, base64]');
+    const data = decoder.decode(Buffer.from(c[1], 'base64'), { stream: true });
+    if (data.length > 0) chunks.push({ t: c[0], data });
+  }
+  const rest = decoder.decode();
+  if (rest.length > 0) chunks.push({ t: chunks.length > 0 ? chunks[chunks.length - 1].t : 0, data: rest });
+  return { name: path.basename(file).replace(/\.jsonl\.gz$/, ''), cols: head.cols, rows: head.rows, command: head.command, chunks, text: chunks.map((c) => c.data).join('') };
+}
+
+/** Every recording in the corpus, sorted by name. */
+export function loadRecordings(): Recording[] {
+  return fs.readdirSync(RECORDINGS_DIR).filter((f) => f.endsWith('.jsonl.gz')).sort().map((f) => loadRecording(path.join(RECORDINGS_DIR, f)));
+}
+
+/** Seeded PRNG (mulberry32) for reproducible random chunkings. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Cuts text at random points (sizes 1–32 mostly, some up to 4 KB), never inside a surrogate pair. */
+export function randomChunks(text: string, seed: number): string[] {
+  const r = seeded(seed);
+  const out: string[] = [];
+  for (let i = 0; i < text.length;) {
+    const size = r() < 0.85 ? 1 + Math.floor(r() * 32) : 1 + Math.floor(r() * 4096);
+    let end = Math.min(text.length, i + size);
+    const c = text.charCodeAt(end - 1);
+    if (c >= 0xd800 && c <= 0xdbff && end < text.length) end++;
+    out.push(text.slice(i, end));
+    i = end;
+  }
+  return out;
+}
