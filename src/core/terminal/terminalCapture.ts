@@ -2,7 +2,8 @@
  * The capture pipeline of one terminal: raw data → TerminalRenderer → StreamingMasker →
  * CaptureWriter. Editor-free, so the glue, the unit tests and the benchmarks all drive the same
  * code. Per chunk the cost is the renderer's; lines reach the writer as they become final, and
- * a settle timer commits plain output so a long-running server's log is on disk within about a second.
+ * a settle timer commits lines that the program can no longer change, so a long-running server's log
+ * is on disk within about 6 s (docs/terminal-format.md, "Latency").
  */
 import { StreamingMasker, maskSecrets, type UserPatterns } from '../secrets';
 import { createCaptureWriter, type CaptureWriter, type CaptureWriterOptions, type CommandStart, type TerminalHeader } from './captureWriter';

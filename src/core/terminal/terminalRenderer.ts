@@ -1,12 +1,14 @@
 /**
  * Raw terminal stream → the text the terminal shows, as append-only `\n`-terminated lines.
  *
- * Model: a mutable window of the most recent logical lines (never wrapped at the terminal's
- * width) with a cursor. CR, BS, TAB, erase-in-line/display, cursor up/down/forward/back/column/
- * position, insert/delete chars and lines and save/restore cursor are applied inside it, as a
- * terminal would; SGR, OSC, DCS and every other escape are dropped. A line that leaves the window
- * (window full, or settle()) is final and returned by write(), so callers can append it to a file.
- * Alternate-screen programs (less, vim, top) become one marker line.
+ * Model: the terminal's screen (the last `screenRows` logical lines, never wrapped at the
+ * terminal's width) with a cursor and a scroll region (terminalScreen.ts). CR, BS, TAB,
+ * erase-in-line/display, cursor up/down/forward/back/column/position, insert/delete chars and
+ * lines, scroll up/down, index/reverse index, scroll margins (DECSTBM), origin mode and
+ * save/restore cursor are applied as xterm applies them; SGR, OSC, DCS and every other escape are
+ * dropped. A line that scrolls off the screen is final and returned by write(); settle() and end()
+ * return the rest (see the commit policy in terminalScreen.ts). Alternate-screen programs (less,
+ * vim) become one marker line.
  *
  * Speed: rows are plain strings until something edits them in place; only then are they turned
  * into a cell array (one entry per terminal cell, wide characters take a cell plus a tail).
@@ -14,9 +16,9 @@
  * of the last line (the common case for build logs and servers), is appended with one split().
  *
  * Known divergences from a real terminal, on purpose: nothing wraps; erase-display 2 (`clear`)
- * keeps what was shown before it instead of blanking it; absolute cursor positions are taken
- * relative to a screen of `screenRows` lines ending at the last line; a line longer than
- * `maxLineLength` characters is broken (bounded memory); DEC line-drawing characters are not mapped.
+ * scrolls what was shown into the history (xterm's scrollOnEraseInDisplay) and erase-scrollback is
+ * ignored, so the log keeps it; a line longer than `maxLineLength` characters is broken (bounded
+ * memory); DEC line-drawing characters are not mapped.
  */
 import { ALT_SCREEN_MARKER, RendererOptions, TerminalScreen } from './terminalScreen';
 
@@ -50,7 +52,7 @@ export class TerminalRenderer extends TerminalScreen {
     return this.take();
   }
 
-  /** Ends the stream: every line still in the window is final. Trailing blank lines below the cursor are dropped. */
+  /** Ends the stream: every line still held is final. Trailing blank lines below the cursor are dropped. */
   override end(): string {
     this.state = S.Ground;
     this.csi = '';
