@@ -1,7 +1,16 @@
 // The reference renderer for row 1: @xterm/headless (the parser of VS Code's own terminal) turning
 // a raw stream into file text, line by line with translateToString(true).
 import { Terminal } from '@xterm/headless';
+import { Unicode11Addon } from '@xterm/addon-unicode11';
 import { STREAM_MAX_COLS } from './streams';
+
+/** A headless xterm set up as VS Code's terminal: Unicode 11 widths, `clear` scrolls into the history. */
+export function vscodeXterm(cols: number, rows: number, scrollback: number): Terminal {
+  const term = new Terminal({ cols, rows, scrollback, allowProposedApi: true, scrollOnEraseInDisplay: true });
+  term.loadAddon(new Unicode11Addon());
+  term.unicode.activeVersion = '11';
+  return term;
+}
 
 /**
  * Renders chunks the way a mirror built on xterm would: write each chunk, then copy every line
@@ -11,7 +20,7 @@ import { STREAM_MAX_COLS } from './streams';
  * generated line, so nothing wraps. Trailing empty lines are dropped.
  */
 export async function xtermRender(chunks: readonly string[], cols = STREAM_MAX_COLS + 16): Promise<string[]> {
-  const term = new Terminal({ cols, rows: 24, scrollback: 10_000, allowProposedApi: true });
+  const term = vscodeXterm(cols, 24, 10_000);
   const out: string[] = [];
   let marker = term.registerMarker(0);
   let failure: Error | undefined;

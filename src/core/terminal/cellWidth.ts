@@ -27,16 +27,30 @@ function inWide(cp: number): boolean {
   return false;
 }
 
-const cache = new Map<number, 0 | 1 | 2>();
+// Widths already computed, + 1 (0: not yet): a flat table for the BMP (64 KB, an index is far
+// cheaper than a Map lookup on box-drawing and block characters of progress bars), a Map beyond.
+const bmp = new Uint8Array(0x10000);
+const astral = new Map<number, 0 | 1 | 2>();
+
+function computeWidth(cp: number): 0 | 1 | 2 {
+  const ch = String.fromCodePoint(cp);
+  return ZERO_WIDTH.test(ch) ? 0 : inWide(cp) || EMOJI_WIDE.test(ch) ? 2 : 1;
+}
 
 /** Number of terminal cells the code point occupies: 0 (combining), 1 or 2 (wide). */
 export function codePointWidth(cp: number): 0 | 1 | 2 {
   if (cp < 0x300) return 1;
-  const hit = cache.get(cp);
+  if (cp < 0x10000) {
+    const hit = bmp[cp];
+    if (hit !== 0) return (hit - 1) as 0 | 1 | 2;
+    const w = computeWidth(cp);
+    bmp[cp] = w + 1;
+    return w;
+  }
+  const hit = astral.get(cp);
   if (hit !== undefined) return hit;
-  const ch = String.fromCodePoint(cp);
-  const w: 0 | 1 | 2 = ZERO_WIDTH.test(ch) ? 0 : inWide(cp) || EMOJI_WIDE.test(ch) ? 2 : 1;
-  if (cache.size < 4096) cache.set(cp, w);
+  const w = computeWidth(cp);
+  if (astral.size < 4096) astral.set(cp, w);
   return w;
 }
 

@@ -208,28 +208,28 @@ export class TerminalRenderer extends TerminalScreen {
     const ps = body.length === 0 ? [] : body.split(';').map((p) => parseInt(p, 10));
     const a = ps[0] || 0;
     const n = Math.max(1, a);
-    switch (String.fromCharCode(final)) {
-      case 'K': this.eraseInLine(a); break;
-      case 'J': this.eraseInDisplay(a); break;
-      case 'A': this.moveBy(-n, this.curX()); break;
-      case 'B': case 'e': this.moveBy(n, this.curX()); break;
-      case 'C': case 'a': this.moveTo(this.screenY(), this.curX() + n); break;
-      case 'D': this.moveTo(this.screenY(), this.curX() - n); break;
-      case 'E': this.curX(); this.moveBy(n, 0); break;
-      case 'F': this.curX(); this.moveBy(-n, 0); break;
-      case 'G': case '`': this.curX(); this.moveTo(this.screenY(), n - 1); break;
-      case 'H': case 'f': this.curX(); this.addressed(); this.moveTo(this.absRow(n), Math.max(1, ps[1] || 0) - 1); break;
-      case 'd': { const x = this.curX(); this.addressed(); this.moveTo(this.absRow(n), x); break; }
-      case '@': this.editCells(n, 'insert'); break;
-      case 'P': this.editCells(n, 'delete'); break;
-      case 'X': this.editCells(n, 'erase'); break;
-      case 'L': this.insertLines(n, false); break;
-      case 'M': this.insertLines(n, true); break;
-      case 'S': this.curX(); this.addressed(); for (let k = 0; k < Math.min(n, this.screen); k++) this.scrollUp(false); this.atEnd = false; break;
-      case 'T': this.curX(); this.addressed(); for (let k = 0; k < Math.min(n, this.screen); k++) this.scrollDown(); this.atEnd = false; break;
-      case 'r': this.setMargins(ps[0] || 0, ps[1] || 0); break;
-      case 's': if (body.length === 0) this.saveCursor(); break;
-      case 'u': this.restoreCursor(); break;
+    switch (final) {
+      case 0x4b: this.eraseInLine(a); break; // K
+      case 0x4a: this.eraseInDisplay(a); break; // J
+      case 0x41: this.moveBy(-n, this.curX()); break; // A
+      case 0x42: case 0x65: this.moveBy(n, this.curX()); break; // B e
+      case 0x43: case 0x61: this.moveTo(this.screenY(), this.curX() + n); break; // C a
+      case 0x44: this.moveTo(this.screenY(), this.curX() - n); break; // D
+      case 0x45: this.curX(); this.moveBy(n, 0); break; // E
+      case 0x46: this.curX(); this.moveBy(-n, 0); break; // F
+      case 0x47: case 0x60: this.curX(); this.moveTo(this.screenY(), n - 1); break; // G `
+      case 0x48: case 0x66: this.curX(); this.addressed(); this.moveTo(this.absRow(n), Math.max(1, ps[1] || 0) - 1); break; // H f
+      case 0x64: { const x = this.curX(); this.addressed(); this.moveTo(this.absRow(n), x); break; } // d
+      case 0x40: this.editCells(n, 'insert'); break; // @
+      case 0x50: this.editCells(n, 'delete'); break; // P
+      case 0x58: this.editCells(n, 'erase'); break; // X
+      case 0x4c: this.insertLines(n, false); break; // L
+      case 0x4d: this.insertLines(n, true); break; // M
+      case 0x53: this.curX(); this.addressed(); for (let k = 0; k < Math.min(n, this.screen); k++) this.scrollUp(false); this.atEnd = false; break; // S
+      case 0x54: this.curX(); this.addressed(); for (let k = 0; k < Math.min(n, this.screen); k++) this.scrollDown(); this.atEnd = false; break; // T
+      case 0x72: this.setMargins(ps[0] || 0, ps[1] || 0); break; // r
+      case 0x73: if (body.length === 0) this.saveCursor(); break; // s
+      case 0x75: this.restoreCursor(); break; // u
       default: break;
     }
   }

@@ -333,9 +333,9 @@ export class TerminalScreen {
     }
     let x = this.cx;
     // A redraw from the first column that covers the whole row (a `\r` progress bar): replace it.
-    if (x === 0 && s.charCodeAt(0) < 0x300 && s.length <= this.maxLine) {
+    if (x === 0 && s.length <= this.maxLine && codePointWidth(s.codePointAt(0)!) !== 0) {
       const old = this.rows[this.cy];
-      if ((typeof old === 'string' ? old.length <= s.length : old.cells.length <= s.length) && rowWidth(old) <= stringWidth(s)) {
+      if (old === '' || ((typeof old === 'string' ? old.length <= s.length : old.cells.length <= s.length) && rowWidth(old) <= stringWidth(s))) {
         this.rows[this.cy] = s;
         this.atEnd = true;
         this.pad = 0;
