@@ -3,6 +3,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
+import { ALT_SCREEN_MARKER, TerminalRenderer } from '../../../src/core/terminal/terminalRenderer';
+import { xtermText } from './xtermOracle';
 
 export const RECORDINGS_DIR = path.resolve(__dirname, '../../../../test/fixtures/recordings');
 
@@ -65,5 +67,72 @@ export function randomChunks(text: string, seed: number): string[] {
     out.push(text.slice(i, end));
     i = end;
   }
+  return out;
+}
+
+/** The capture's settle timer period (CommandCapture's default). */
+export const SETTLE_MS = 500;
+
+/** Our text as compared with xterm's: alternate-screen marker lines removed (and counted), trailing spaces and blank lines dropped. */
+export function normaliseCapture(text: string): { lines: string[]; markers: number } {
+  let markers = 0;
+  const lines: string[] = [];
+  for (const l of text.split('\n')) {
+    if (l === ALT_SCREEN_MARKER) markers++;
+    else lines.push(l.replace(/ +$/, ''));
+  }
+  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return { lines, markers };
+}
+
+/** Number of alternate-screen sessions the stream enters. */
+export function altSessions(text: string): number {
+  return (text.match(/\x1b\[\?(?:1049|47|1047)h/g) ?? []).length;
+}
+
+/** What xterm shows at the end of the recording, as lines. */
+export async function oracleLines(rec: Recording): Promise<string[]> {
+  return normaliseCapture(await xtermText([rec.text], rec.cols, rec.rows)).lines;
+}
+
+/** The recording in one write. */
+export function replayWhole(rec: Recording): string {
+  const r = new TerminalRenderer({ screenRows: rec.rows });
+  return r.write(rec.text) + r.end();
+}
+
+/** The recording cut at seeded random points. */
+export function replayChunked(rec: Recording, seed: number): string {
+  const r = new TerminalRenderer({ screenRows: rec.rows });
+  let out = '';
+  for (const c of randomChunks(rec.text, seed)) out += r.write(c);
+  return out + r.end();
+}
+
+/**
+ * Live replay: the recorded chunks at their recorded times, settle() every SETTLE_MS from `phase`
+ * ms on (as CommandCapture's timer), and 30 s of ticks on the quiet screen before the command ends.
+ */
+export function replayTimed(rec: Recording, phase: number): string {
+  const r = new TerminalRenderer({ screenRows: rec.rows });
+  let out = '';
+  let tick = phase;
+  for (const c of rec.chunks) {
+    while (tick <= c.t) {
+      out += r.settle(tick);
+      tick += SETTLE_MS;
+    }
+    out += r.write(c.data);
+  }
+  const last = rec.chunks.length > 0 ? rec.chunks[rec.chunks.length - 1].t : 0;
+  for (; tick <= last + 30_000; tick += SETTLE_MS) out += r.settle(tick);
+  return out + r.end();
+}
+
+/** Every replay of one recording: whole, 3 random chunkings, recorded timing at 10 settle phases. */
+export function replays(rec: Recording): { how: string; text: string }[] {
+  const out = [{ how: 'whole', text: replayWhole(rec) }];
+  for (const seed of [1, 2, 3]) out.push({ how: `random chunks (seed ${seed})`, text: replayChunked(rec, seed) });
+  for (let p = 0; p < 10; p++) out.push({ how: `recorded timing, settle phase ${p * (SETTLE_MS / 10)} ms`, text: replayTimed(rec, p * (SETTLE_MS / 10)) });
   return out;
 }
