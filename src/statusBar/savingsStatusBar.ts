@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { formatLedgerReport, LedgerFollower, readLedger, summarizeLedger } from '../core/ledger';
+import { formatLedgerReport, ledgerPath, readLedger } from '../core/ledger';
+import { LedgerToday } from '../core/ledgerToday';
 import { defaultFolder } from '../core/workspacePaths';
 import { workspaceFolders } from '../tools/toolHost';
 
@@ -19,7 +20,7 @@ export function registerSavingsStatusBar(context: vscode.ExtensionContext, log: 
   item.name = 'Agent Context: Tokens Kept Out';
   item.command = 'agentContext.showToolReport';
   context.subscriptions.push(item);
-  let follower: LedgerFollower | undefined;
+  let follower: LedgerToday | undefined;
   let agentDir: string | undefined;
   let timer: NodeJS.Timeout | undefined;
 
@@ -28,27 +29,28 @@ export function registerSavingsStatusBar(context: vscode.ExtensionContext, log: 
     const dir = folder ? path.join(folder.path, '.agent') : undefined;
     if (dir !== agentDir) {
       agentDir = dir;
-      follower = dir ? new LedgerFollower(dir) : undefined;
+      // Reads only today's end of the ledger, then what is appended: never the whole history.
+      follower = dir ? new LedgerToday(() => ledgerPath(dir)) : undefined;
     }
     if (!follower) {
       item.hide();
       return;
     }
-    const entries = await follower.poll();
-    const s = summarizeLedger(entries);
+    const s = await follower.poll();
     item.text = `$(fold-down) ${short(s.today.savedTokens)} tokens kept out`;
     item.tooltip = new vscode.MarkdownString(
       `**Agent Context** kept **${s.today.savedTokens.toLocaleString('en-US')}** tokens out of the agent's context today ` +
         `(${s.today.calls} tool call${s.today.calls === 1 ? '' : 's'}: ${s.today.rawTokens.toLocaleString('en-US')} raw → ${s.today.returnedTokens.toLocaleString('en-US')} returned).\n\nClick for the report per tool and per day.`,
     );
-    if (entries.length > 0) item.show();
+    if (s.hasEntries) item.show();
     else item.hide();
   };
   const refresh = (): void => {
     if (timer) clearTimeout(timer);
     timer = setTimeout(() => void update().catch((e) => log.warn(`savings status: ${(e as Error).message}`)), 300);
   };
-  const watcher = vscode.workspace.createFileSystemWatcher('**/.agent/history/tools.jsonl');
+  // tools*.jsonl: the ledger may be split by month (tools-YYYY-MM.jsonl).
+  const watcher = vscode.workspace.createFileSystemWatcher('**/.agent/history/tools*.jsonl');
   context.subscriptions.push(watcher, watcher.onDidChange(refresh), watcher.onDidCreate(refresh), watcher.onDidDelete(refresh));
   context.subscriptions.push(vscode.workspace.onDidChangeWorkspaceFolders(refresh));
   context.subscriptions.push({ dispose: () => timer && clearTimeout(timer) });

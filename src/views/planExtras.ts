@@ -1,7 +1,10 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { readProgress, progressPath, type ProgressEntry } from '../core/progress';
-import { checkFeatures, featuresPath, type Feature, type FeatureState } from '../core/features';
+import * as fs from 'node:fs';
+import { progressPath, type ProgressEntry } from '../core/progress';
+import { readProgressTail } from '../core/progressTail';
+import { checkFeatures, featuresPath, FEATURES_LOG, type Feature, type FeatureState } from '../core/features';
+import { type Result } from '../core/result';
 import { formatFileError } from '../core/result';
 import { openAtLine } from './agentFolderTree';
 import { clip } from '../core/text';
@@ -21,12 +24,37 @@ export type PlanExtraNode =
 /** The extra top-level nodes for one `.agent/` folder (none when it has neither progress.md nor features.json). */
 export async function planExtraNodes(agentDir: string): Promise<PlanExtraNode[]> {
   const out: PlanExtraNode[] = [];
-  const entries = await readProgress(agentDir);
-  if (entries.length) out.push({ kind: 'progress', agentDir, entries: entries.slice(-RECENT).reverse(), total: entries.length });
-  const f = await checkFeatures(agentDir);
+  // Only the end of progress.md is read: a progress entry appended to a long log costs the same as to a short one.
+  const { entries, total } = await readProgressTail(agentDir, RECENT);
+  if (entries.length) out.push({ kind: 'progress', agentDir, entries: [...entries].reverse(), total });
+  const f = await featuresOf(agentDir);
   if (!f.ok) out.push({ kind: 'featuresError', agentDir, message: formatFileError(f.error), line: f.error.line });
   else if (f.value) out.push({ kind: 'features', agentDir, state: f.value });
   return out;
+}
+
+// The last feature check per folder, reused while features.json and its accepted log are unchanged
+// (a progress entry or a plan edit refreshes the Plan view; re-checking 10,000 features each time would not be O(change)).
+const featureCache = new Map<string, { key: string; result: Result<FeatureState | undefined> }>();
+
+async function fileKey(file: string): Promise<string> {
+  try {
+    const st = await fs.promises.stat(file);
+    return `${st.ino}:${st.size}:${st.mtimeMs}`;
+  } catch {
+    return 'none';
+  }
+}
+
+async function featuresOf(agentDir: string): Promise<Result<FeatureState | undefined>> {
+  const key = (await Promise.all([fileKey(featuresPath(agentDir)), fileKey(path.join(agentDir, 'history', FEATURES_LOG))])).join('|');
+  const hit = featureCache.get(agentDir);
+  if (hit && hit.key === key) return hit.result;
+  const result = await checkFeatures(agentDir);
+  // checkFeatures may append the first accepted version: key the cache on the files as they are now.
+  const after = (await Promise.all([fileKey(featuresPath(agentDir)), fileKey(path.join(agentDir, 'history', FEATURES_LOG))])).join('|');
+  featureCache.set(agentDir, { key: after, result });
+  return result;
 }
 
 /** Children of an extra node. */

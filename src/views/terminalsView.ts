@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { registerTreeForTests } from '../api';
 import { agentDirOf, hasAgentFolder } from '../core/agentLayout';
-import { listTerminals, readTerminalIndex, type TerminalCommand, type TerminalInfo } from '../core/terminal/terminalIndex';
+import { listTerminalsPage, readTerminalIndexTail, type TerminalCommand, type TerminalInfo } from '../core/terminal/terminalIndex';
 import { formatExit } from '../core/terminal/commandExit';
 import type { CaptureManager } from '../terminal/captureManager';
 import { noteTooltip, onDidChangeNotes } from './noteDecorations';
@@ -14,9 +14,16 @@ export const OPEN_TERMINAL_LINE_COMMAND = 'agentContext.terminals.openAtLine';
 export type TerminalsNode =
   | { kind: 'terminal'; agentDir: string; info: TerminalInfo; live: boolean; running: boolean; last?: TerminalCommand; multiRoot: boolean }
   | { kind: 'command'; agentDir: string; info: TerminalInfo; cmd: TerminalCommand }
+  /** "… N older commands": expands to the next page (commands numbered below `before`). */
+  | { kind: 'olderCommands'; agentDir: string; info: TerminalInfo; before: number; older: number }
+  /** "… N older terminals": expands to the next page of a folder's terminals. */
+  | { kind: 'olderTerminals'; agentDir: string; skip: number; older: number; multiRoot: boolean }
   | { kind: 'problem'; message: string };
 
-const MAX_COMMANDS = 200;
+/** Commands per page: a terminal shows its newest ones and a node that pages the rest. */
+export const COMMAND_PAGE = 200;
+/** Terminals per page (live ones first, then newest). */
+export const TERMINAL_PAGE = 50;
 
 function statusIcon(c: TerminalCommand | undefined): vscode.ThemeIcon {
   if (!c) return new vscode.ThemeIcon('terminal');
@@ -64,36 +71,63 @@ export class TerminalsTreeProvider implements vscode.TreeDataProvider<TerminalsN
 
   async getChildren(node?: TerminalsNode): Promise<TerminalsNode[]> {
     if (!node) return this.roots();
-    if (node.kind !== 'terminal') return [];
-    const idx = await readTerminalIndex(node.agentDir, node.info.n);
-    if (!idx.ok) return [{ kind: 'problem', message: `${idx.error.file}: ${idx.error.message}` }];
-    const cmds = idx.value.commands.slice(-MAX_COMMANDS).reverse();
-    return cmds.map((cmd) => ({ kind: 'command', agentDir: node.agentDir, info: node.info, cmd }));
+    if (node.kind === 'terminal') return this.commandPage(node.agentDir, node.info);
+    if (node.kind === 'olderCommands') return this.commandPage(node.agentDir, node.info, node.before);
+    if (node.kind === 'olderTerminals') return this.terminalPage(node.agentDir, node.skip, node.multiRoot);
+    return [];
   }
 
-  private async roots(): Promise<TerminalsNode[]> {
-    const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
-    const live = this.manager.liveStates();
-    const out: TerminalsNode[] = [];
-    for (const f of folders) {
-      if (!(await hasAgentFolder(f.uri.fsPath))) continue;
-      const agentDir = agentDirOf(f.uri.fsPath);
-      const list = await listTerminals(agentDir);
-      if (!list.ok) {
-        out.push({ kind: 'problem', message: `${list.error.file}: ${list.error.message}` });
-        continue;
-      }
-      for (const info of [...list.value].reverse()) {
-        const state = live.find((l) => l.agentDir === agentDir && l.n === info.n);
-        const idx = await readTerminalIndex(agentDir, info.n);
-        const last = idx.ok ? idx.value.commands[idx.value.commands.length - 1] : undefined;
-        out.push({ kind: 'terminal', agentDir, info, live: !!state && !info.closed, running: !!state?.running, last, multiRoot: folders.length > 1 });
-      }
+  /** The newest COMMAND_PAGE commands (below `before`), newest first, read from the end of the index only. */
+  private async commandPage(agentDir: string, info: TerminalInfo, before?: number): Promise<TerminalsNode[]> {
+    const page = await readTerminalIndexTail(agentDir, info.n, { count: COMMAND_PAGE, before });
+    if (!page.ok) return [{ kind: 'problem', message: `${page.error.file}: ${page.error.message}` }];
+    const out: TerminalsNode[] = [...page.value.commands].reverse().map((cmd) => ({ kind: 'command', agentDir, info, cmd }));
+    if (page.value.older > 0 && page.value.commands.length > 0) {
+      out.push({ kind: 'olderCommands', agentDir, info, before: page.value.commands[0].command, older: page.value.older });
     }
     return out;
   }
 
+  private async roots(): Promise<TerminalsNode[]> {
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
+    const out: TerminalsNode[] = [];
+    for (const f of folders) {
+      if (!(await hasAgentFolder(f.uri.fsPath))) continue;
+      out.push(...(await this.terminalPage(agentDirOf(f.uri.fsPath), 0, folders.length > 1)));
+    }
+    return out;
+  }
+
+  /** A page of a folder's terminals: live ones first, then newest; each with its last command (one small read from the end of its index). */
+  private async terminalPage(agentDir: string, skip: number, multiRoot: boolean): Promise<TerminalsNode[]> {
+    const live = this.manager.liveStates().filter((l) => l.agentDir === agentDir);
+    const list = await listTerminalsPage(agentDir, { count: TERMINAL_PAGE, skip, first: live.map((l) => l.n) });
+    if (!list.ok) return [{ kind: 'problem', message: `${list.error.file}: ${list.error.message}` }];
+    const nodes = await Promise.all(
+      list.value.terminals.map(async (info): Promise<TerminalsNode> => {
+        const state = live.find((l) => l.n === info.n);
+        const tail = await readTerminalIndexTail(agentDir, info.n, { count: 1 });
+        const last = tail.ok ? tail.value.commands[tail.value.commands.length - 1] : undefined;
+        return { kind: 'terminal', agentDir, info, live: !!state && !info.closed, running: !!state?.running, last, multiRoot };
+      }),
+    );
+    const older = list.value.total - skip - list.value.terminals.length;
+    if (older > 0) nodes.push({ kind: 'olderTerminals', agentDir, skip: skip + TERMINAL_PAGE, older, multiRoot });
+    return nodes;
+  }
+
   getTreeItem(node: TerminalsNode): vscode.TreeItem {
+    if (node.kind === 'olderCommands' || node.kind === 'olderTerminals') {
+      const what = node.kind === 'olderCommands' ? 'command' : 'terminal';
+      const item = new vscode.TreeItem(`… ${node.older.toLocaleString('en-US')} older ${what}${node.older === 1 ? '' : 's'}`, vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = node.kind === 'olderCommands' ? `${node.agentDir}#${node.info.n}#older<${node.before}` : `${node.agentDir}#older-terminals@${node.skip}`;
+      item.tooltip = node.kind === 'olderCommands'
+        ? `Expand to list the next ${COMMAND_PAGE} of ${node.older.toLocaleString('en-US')} older commands. All of them are in .agent/${node.info.file} and ${node.info.n}.index.jsonl.`
+        : `Expand to list the next ${TERMINAL_PAGE} of ${node.older.toLocaleString('en-US')} older terminals (.agent/terminals/).`;
+      item.iconPath = new vscode.ThemeIcon('history');
+      item.contextValue = 'agentContext.olderItems';
+      return item;
+    }
     if (node.kind === 'problem') {
       const item = new vscode.TreeItem(node.message, vscode.TreeItemCollapsibleState.None);
       item.iconPath = new vscode.ThemeIcon('warning');

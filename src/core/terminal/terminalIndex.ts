@@ -155,6 +155,57 @@ async function readEdges(file: string, size: number): Promise<{ head: string; ta
   }
 }
 
+/** The header facts of one `N.txt` (undefined when the name is not `N.txt` or the file vanished). */
+async function readTerminalInfo(dir: string, name: string, names: ReadonlySet<string>): Promise<TerminalInfo | undefined> {
+  const m = FILE_RE.exec(name);
+  if (!m) return undefined;
+  const n = Number(m[1]);
+  const file = path.join(dir, name);
+  try {
+    const st = await fs.promises.stat(file);
+    const { head, tail } = await readEdges(file, st.size);
+    const h = parseTerminalHeader(head);
+    return {
+      n,
+      name: h['terminal'] ?? `terminal ${n}`,
+      shell: h['shell'] ?? null,
+      cwd: h['cwd'] ?? null,
+      started: h['started'] ?? null,
+      shellIntegration: (h['shell integration'] ?? '').startsWith('active') || /# shell integration became active/.test(tail + head),
+      file: `${TERMINALS_DIR}/${name}`,
+      previousFile: names.has(`${n}.1.txt`) ? `${TERMINALS_DIR}/${n}.1.txt` : null,
+      closed: /# terminal closed at [^\n]*\n?$/.test(tail),
+      sizeBytes: st.size,
+    };
+  } catch {
+    return undefined; // removed between readdir and stat (cleanup, rotation): skip it
+  }
+}
+
+/**
+ * A page of captured terminals for a list that leads with what matters now: the terminals in
+ * `first` (live ones), then the others newest (highest number) first; only the page's files are
+ * opened. `total` counts every `N.txt`.
+ */
+export async function listTerminalsPage(agentDir: string, opts: { count: number; skip?: number; first?: readonly number[] }): Promise<Result<{ terminals: TerminalInfo[]; total: number }>> {
+  const dir = path.join(agentDir, TERMINALS_DIR);
+  let names: string[];
+  try {
+    names = await fs.promises.readdir(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return ok({ terminals: [], total: 0 });
+    return err({ file: dir, message: `cannot list captured terminals: ${(e as Error).message}` });
+  }
+  const set = new Set(names);
+  const numbers = names.map((x) => FILE_RE.exec(x)).filter((m): m is RegExpExecArray => m !== null).map((m) => Number(m[1]));
+  const first = new Set(opts.first ?? []);
+  numbers.sort((a, b) => Number(first.has(b)) - Number(first.has(a)) || b - a);
+  const skip = opts.skip ?? 0;
+  const page = numbers.slice(skip, skip + opts.count);
+  const infos = await Promise.all(page.map((k) => readTerminalInfo(dir, `${k}.txt`, set)));
+  return ok({ terminals: infos.filter((i): i is TerminalInfo => i !== undefined), total: numbers.length });
+}
+
 /** Lists the captured terminals under `<agentDir>/terminals`, by number. A missing folder is an empty list. */
 export async function listTerminals(agentDir: string): Promise<Result<TerminalInfo[]>> {
   const dir = path.join(agentDir, TERMINALS_DIR);
@@ -168,29 +219,8 @@ export async function listTerminals(agentDir: string): Promise<Result<TerminalIn
   const set = new Set(names);
   const out: TerminalInfo[] = [];
   for (const name of names) {
-    const m = FILE_RE.exec(name);
-    if (!m) continue;
-    const n = Number(m[1]);
-    const file = path.join(dir, name);
-    try {
-      const st = await fs.promises.stat(file);
-      const { head, tail } = await readEdges(file, st.size);
-      const h = parseTerminalHeader(head);
-      out.push({
-        n,
-        name: h['terminal'] ?? `terminal ${n}`,
-        shell: h['shell'] ?? null,
-        cwd: h['cwd'] ?? null,
-        started: h['started'] ?? null,
-        shellIntegration: (h['shell integration'] ?? '').startsWith('active') || /# shell integration became active/.test(tail + head),
-        file: `${TERMINALS_DIR}/${name}`,
-        previousFile: set.has(`${n}.1.txt`) ? `${TERMINALS_DIR}/${n}.1.txt` : null,
-        closed: /# terminal closed at [^\n]*\n?$/.test(tail),
-        sizeBytes: st.size,
-      });
-    } catch {
-      // removed between readdir and stat (cleanup, rotation): skip it
-    }
+    const info = await readTerminalInfo(dir, name, set);
+    if (info) out.push(info);
   }
   out.sort((a, b) => a.n - b.n);
   return ok(out);
@@ -207,6 +237,89 @@ export async function readTerminalIndex(agentDir: string, n: number): Promise<Re
     return err({ file, message: `cannot read the terminal index: ${(e as Error).message}` });
   }
   return ok(parseTerminalIndex(text, file));
+}
+
+/** A page of a terminal's commands read from the end of its index (see readTerminalIndexTail). */
+export interface TerminalIndexPage {
+  /** The newest `count` commands numbered below `before`, oldest first. */
+  commands: TerminalCommand[];
+  /** The highest command number in the index (commands are numbered 1, 2, ... per terminal). */
+  total: number;
+  /** How many commands are older than the first one returned. */
+  older: number;
+  problems: FileError[];
+}
+
+/**
+ * Reads only the end of `<agentDir>/terminals/N.index.jsonl`: the newest `count` commands (numbered
+ * below `before` when given), oldest first, plus the total. The file is read backwards in growing
+ * chunks until one more command than asked for has been seen, so the cost follows the page, not the
+ * terminal's history (a terminal with 20,000 commands costs the same as one with 200). A command's
+ * records sit together near its end (running at its start, done at its end), so every returned
+ * command is complete; the extra, possibly incomplete one is dropped.
+ */
+export async function readTerminalIndexTail(agentDir: string, n: number, opts: { count: number; before?: number }): Promise<Result<TerminalIndexPage>> {
+  const file = path.join(agentDir, TERMINALS_DIR, `${n}.index.jsonl`);
+  const before = opts.before ?? Number.POSITIVE_INFINITY;
+  let fh: fs.promises.FileHandle;
+  try {
+    fh = await fs.promises.open(file, 'r');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return ok({ commands: [], total: 0, older: 0, problems: [] });
+    return err({ file, message: `cannot read the terminal index: ${(e as Error).message}` });
+  }
+  try {
+    const size = (await fh.stat()).size;
+    const lines: Buffer[] = []; // complete lines, newest first
+    const seen = new Set<number>();
+    let total = 0;
+    let pos = size;
+    let carry: Buffer = Buffer.alloc(0);
+    let chunk = 16 * 1024;
+    const wanted = (): boolean => [...seen].filter((c) => c < before).length > opts.count;
+    while (pos > 0 && !wanted()) {
+      const len = Math.min(chunk, pos);
+      pos -= len;
+      chunk = Math.min(chunk * 2, 1024 * 1024);
+      const buf = Buffer.alloc(len);
+      await fh.read(buf, 0, len, pos);
+      const linesBefore = lines.length;
+      let data = carry.length ? Buffer.concat([buf, carry]) : buf;
+      let end = data.length;
+      for (let i = data.length - 1; i >= 0; i--) {
+        if (data[i] !== 10) continue;
+        if (end > i + 1) lines.push(data.subarray(i + 1, end));
+        end = i;
+      }
+      carry = Buffer.from(data.subarray(0, end));
+      data = Buffer.alloc(0);
+      // Note the command numbers of the lines read in this chunk (parsed properly below).
+      for (let k = linesBefore; k < lines.length; k++) {
+        const l = lines[k];
+        const m = /"command":(\d+)/.exec(l.toString('latin1', 0, Math.min(l.length, 80)));
+        if (m) {
+          const c = Number(m[1]);
+          seen.add(c);
+          if (c > total) total = c;
+        }
+      }
+    }
+    if (pos === 0 && carry.length) lines.push(carry);
+    const atStart = pos === 0;
+    const text = lines.reverse().map((b) => b.toString('utf8')).join('\n');
+    const parsed = parseTerminalIndex(text, file);
+    for (const c of parsed.commands) if (c.command > total) total = c.command;
+    let cmds = parsed.commands.filter((c) => c.command < before);
+    // The oldest command read may be missing its earlier records unless the file start was reached.
+    if (!atStart && cmds.length > opts.count) cmds = cmds.slice(1);
+    cmds = cmds.slice(-opts.count);
+    const problems = parsed.problems.map((p) => ({ file: p.file, message: `${p.message} (near the end of the file)` }));
+    return ok({ commands: cmds, total, older: cmds.length ? cmds[0].command - 1 : 0, problems });
+  } catch (e) {
+    return err({ file, message: `cannot read the terminal index: ${(e as Error).message}` });
+  } finally {
+    await fh.close();
+  }
 }
 
 /** Parses the text of an index file; `file` names it in problems. */

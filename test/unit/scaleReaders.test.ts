@@ -1,0 +1,177 @@
+// The readers that keep the editor's cost independent of history (issue 15): the end of a terminal
+// index, the end of progress.md, today's part of the tool ledger. Each is checked against the
+// whole-file reader on the same data, including after appends by another writer, truncation and
+// replacement.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ledgerPath, localDay, summarizeLedger, type LedgerEntry } from '../../src/core/ledger';
+import { LedgerToday } from '../../src/core/ledgerToday';
+import { parseProgress, progressPath } from '../../src/core/progress';
+import { readProgressTail } from '../../src/core/progressTail';
+import { listTerminals, listTerminalsPage, readTerminalIndex, readTerminalIndexTail, type IndexRecord } from '../../src/core/terminal/terminalIndex';
+
+function tmpAgent(): string {
+  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-scale-'));
+  fs.mkdirSync(path.join(ws, '.agent'));
+  return path.join(ws, '.agent');
+}
+
+function record(k: number, status: 'running' | 'done', extra: Partial<IndexRecord> = {}): string {
+  const r: IndexRecord = {
+    v: 1, command: k, status, file: '1.txt', commandLine: `echo ${k} ✓ ünïcödé`, cwd: '/w', started: new Date(2026, 0, 1, 0, 0, k % 60).toISOString(),
+    headerLine: k * 3, firstLine: k * 3 + 1, lastLine: status === 'done' ? k * 3 + 1 : null, exitCode: status === 'done' ? k % 7 : null,
+    durationMs: status === 'done' ? 5 : null, secretsMasked: 0, ...extra,
+  };
+  return JSON.stringify(r) + '\n';
+}
+
+function writeIndex(agentDir: string, n: number, commands: number): string {
+  const dir = path.join(agentDir, 'terminals');
+  fs.mkdirSync(dir, { recursive: true });
+  const lines: string[] = [];
+  for (let k = 1; k <= commands; k++) lines.push(record(k, 'running'), record(k, 'done'));
+  const file = path.join(dir, `${n}.index.jsonl`);
+  fs.writeFileSync(file, lines.join(''));
+  fs.writeFileSync(path.join(dir, `${n}.txt`), `# Agent Context terminal capture\n# terminal: t${n}\n# number: ${n}\n`);
+  return file;
+}
+
+test('the end of a terminal index gives the same newest commands as the whole index, pages back, and counts the older ones', async () => {
+  const a = tmpAgent();
+  writeIndex(a, 1, 3000);
+  const whole = await readTerminalIndex(a, 1);
+  assert.ok(whole.ok);
+  const page = await readTerminalIndexTail(a, 1, { count: 200 });
+  assert.ok(page.ok);
+  assert.deepEqual(page.value.commands, whole.value.commands.slice(-200));
+  assert.equal(page.value.total, 3000);
+  assert.equal(page.value.older, 2800);
+  const next = await readTerminalIndexTail(a, 1, { count: 200, before: page.value.commands[0].command });
+  assert.ok(next.ok);
+  assert.deepEqual(next.value.commands, whole.value.commands.slice(-400, -200));
+  assert.equal(next.value.older, 2600);
+  const first = await readTerminalIndexTail(a, 1, { count: 200, before: 150 });
+  assert.ok(first.ok);
+  assert.deepEqual(first.value.commands, whole.value.commands.slice(0, 149));
+  assert.equal(first.value.older, 0);
+  const last = await readTerminalIndexTail(a, 1, { count: 1 });
+  assert.ok(last.ok);
+  assert.equal(last.value.commands[0].command, 3000);
+  assert.equal(last.value.commands[0].status, 'done');
+});
+
+test('the end of a terminal index: a running last command, a half-written last line, a missing file', async () => {
+  const a = tmpAgent();
+  const file = writeIndex(a, 2, 10);
+  fs.appendFileSync(file, record(11, 'running') + record(12, 'running').slice(0, 30));
+  const page = await readTerminalIndexTail(a, 2, { count: 5 });
+  assert.ok(page.ok);
+  assert.deepEqual(page.value.commands.map((c) => c.command), [7, 8, 9, 10, 11]);
+  assert.equal(page.value.commands[4].status, 'running');
+  assert.equal(page.value.problems.length, 1, 'the torn line is reported, not fatal');
+  const none = await readTerminalIndexTail(a, 9, { count: 5 });
+  assert.ok(none.ok);
+  assert.deepEqual(none.value, { commands: [], total: 0, older: 0, problems: [] });
+});
+
+test('a page of terminals leads with the live ones, then the newest, and counts all', async () => {
+  const a = tmpAgent();
+  for (let n = 1; n <= 7; n++) writeIndex(a, n, 1);
+  const page = await listTerminalsPage(a, { count: 3, first: [2] });
+  assert.ok(page.ok);
+  assert.deepEqual(page.value.terminals.map((t) => t.n), [2, 7, 6]);
+  assert.equal(page.value.total, 7);
+  const rest = await listTerminalsPage(a, { count: 3, skip: 6, first: [2] });
+  assert.ok(rest.ok);
+  assert.deepEqual(rest.value.terminals.map((t) => t.n), [1]);
+  const all = await listTerminals(a);
+  assert.ok(all.ok);
+  assert.equal(all.value.length, 7);
+});
+
+function progressText(n: number, from = 0): string {
+  const out: string[] = [];
+  for (let i = from; i < from + n; i++) out.push(`## 2026-11-${String(1 + (i % 28)).padStart(2, '0')}T10:00:00Z — Entry ${i}\n\nDid thing ${i}.\nSecond line ## not a heading.\n\nNext: thing ${i + 1}\n\n`);
+  return out.join('');
+}
+
+test('the end of progress.md matches the whole parse (titles, text, line numbers) and the total follows appends, truncation and replacement', async () => {
+  const a = tmpAgent();
+  const file = progressPath(a);
+  fs.writeFileSync(file, '# Progress\n\n' + progressText(3000));
+  const whole = parseProgress(fs.readFileSync(file, 'utf8'));
+  let t = await readProgressTail(a, 5);
+  assert.equal(t.total, 3000);
+  assert.deepEqual(t.entries, whole.slice(-5));
+  fs.appendFileSync(file, progressText(2, 3000));
+  t = await readProgressTail(a, 5);
+  assert.equal(t.total, 3002);
+  assert.deepEqual(t.entries, parseProgress(fs.readFileSync(file, 'utf8')).slice(-5));
+  fs.writeFileSync(file, '# Progress\n\n' + progressText(4)); // truncated and rewritten by hand
+  t = await readProgressTail(a, 5);
+  assert.equal(t.total, 4);
+  assert.deepEqual(t.entries, parseProgress(fs.readFileSync(file, 'utf8')));
+  const other = file + '.new';
+  fs.writeFileSync(other, '# Progress\n\n' + progressText(9, 100));
+  fs.renameSync(other, file); // replaced (another inode), possibly larger
+  t = await readProgressTail(a, 3);
+  assert.equal(t.total, 9);
+  assert.equal(t.entries[2].title, 'Entry 108');
+  fs.rmSync(file);
+  assert.deepEqual(await readProgressTail(a, 3), { entries: [], total: 0 });
+});
+
+const entry = (time: Date, raw: number, ret: number, tool = 'agentContext_run'): LedgerEntry => ({
+  time: time.toISOString(), tool, source: 'mcp', input: '{}', rawTokens: raw, returnedTokens: ret, ok: true, text: 'ü'.repeat(50),
+});
+
+test("today's ledger totals equal the whole-file summary, read only from today's end of a long ledger, and follow another writer", async () => {
+  const a = tmpAgent();
+  const file = ledgerPath(a);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const now = new Date(2026, 10, 29, 15, 0, 0);
+  const lines: string[] = [];
+  // 60 days of history, 500 calls a day, then 40 calls today.
+  for (let d = 60; d >= 1; d--) for (let i = 0; i < 500; i++) lines.push(JSON.stringify(entry(new Date(now.getTime() - d * 86_400_000 + i * 1000), 1000, 10)));
+  for (let i = 0; i < 40; i++) lines.push(JSON.stringify(entry(new Date(2026, 10, 29, 9, 0, i), 100 + i, 5)));
+  fs.writeFileSync(file, lines.join('\n') + '\n');
+  const expected = summarizeLedger(lines.map((l) => JSON.parse(l) as LedgerEntry), now).today;
+  const f = new LedgerToday(() => file);
+  const r = await f.poll(now);
+  assert.deepEqual(r.today, expected);
+  assert.equal(r.day, localDay(now));
+  assert.ok(f.lastReadBytes < fs.statSync(file).size / 10, `read ${f.lastReadBytes} of ${fs.statSync(file).size} bytes`);
+  // Another process appends one call and half of the next line.
+  const more = JSON.stringify(entry(new Date(2026, 10, 29, 14, 0, 0), 5000, 100));
+  fs.appendFileSync(file, more + '\n' + more.slice(0, 25));
+  const r2 = await f.poll(now);
+  assert.equal(r2.today.calls, 41);
+  assert.equal(r2.today.savedTokens, expected.savedTokens + 4900);
+  assert.ok(f.lastReadBytes < 1000, 'only the appended bytes are read');
+  fs.appendFileSync(file, more.slice(25) + '\n');
+  assert.equal((await f.poll(now)).today.calls, 42, 'the completed line counts once');
+  // Truncated (a user cleared it): start over.
+  fs.writeFileSync(file, JSON.stringify(entry(new Date(2026, 10, 29, 10, 0, 0), 30, 10)) + '\n');
+  assert.deepEqual((await f.poll(now)).today, { calls: 1, rawTokens: 30, returnedTokens: 10, savedTokens: 20 });
+  // The next day: nothing yet.
+  assert.equal((await f.poll(new Date(2026, 10, 30, 0, 5, 0))).today.calls, 0);
+  fs.rmSync(file);
+  assert.deepEqual(await f.poll(now), { day: localDay(now), today: { calls: 0, rawTokens: 0, returnedTokens: 0, savedTokens: 0 }, hasEntries: false });
+});
+
+test('a ledger larger than one read chunk with no trailing newline and bad lines still counts right', async () => {
+  const a = tmpAgent();
+  const file = ledgerPath(a);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const now = new Date(2026, 10, 29, 23, 0, 0);
+  const lines: string[] = [];
+  for (let i = 0; i < 6000; i++) lines.push(i % 997 === 0 ? '{not json' : JSON.stringify(entry(new Date(2026, 10, 29, 0, 0, 0, i * 10), 300, 100)));
+  fs.writeFileSync(file, lines.join('\n')); // the last line has no newline yet
+  const good = lines.slice(0, -1).filter((l) => l.startsWith('{"'));
+  const r = await new LedgerToday(() => file).poll(now);
+  assert.equal(r.today.calls, good.length);
+  assert.equal(r.today.savedTokens, good.length * 200);
+});
