@@ -95,6 +95,56 @@ export interface Row {
   /** Set instead of figures: 'not built' or 'skipped: <reason>'. */
   state?: string;
   note?: string;
+  /** The machine's 1-minute load average at the start and end of the row (set by runRow). */
+  load?: string;
+}
+
+/** Re-runs of a row measured while the load average exceeded the core count (BENCH_LOAD_RETRIES). */
+export const LOAD_RETRIES = Number(process.env.BENCH_LOAD_RETRIES ?? 2);
+/** How long to wait for the load to fall below the core count before a re-run (BENCH_LOAD_WAIT_S). */
+const LOAD_WAIT_MS = Number(process.env.BENCH_LOAD_WAIT_S ?? 120) * 1000;
+
+/** The machine's 1-minute load average and core count. */
+export function machineLoad(): { load: number; cores: number } {
+  return { load: os.loadavg()[0], cores: os.cpus().length };
+}
+
+/**
+ * Runs one row's measurement with the hygiene every timing row gets: the load average is printed
+ * at its start and end and kept with its rows; a row measured while the load exceeded the core
+ * count is re-run (after waiting up to LOAD_WAIT_MS for the load to drop), at most `retries`
+ * times; if the last attempt was loaded too, its rows say so. Fewer than 5 runs per figure is noted.
+ */
+export async function runRow(
+  label: string,
+  measureRow: () => Promise<Row[]> | Row[],
+  log: (s: string) => void,
+  opts: { retries?: number; load?: () => { load: number; cores: number }; sleep?: (ms: number) => Promise<void> } = {},
+): Promise<Row[]> {
+  const retries = opts.retries ?? LOAD_RETRIES;
+  const load = opts.load ?? machineLoad;
+  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  for (let attempt = 0; ; attempt++) {
+    const a = load();
+    log(`row ${label}: load average ${a.load.toFixed(1)} at start (${a.cores} cores)${attempt ? `, re-run ${attempt} of ${retries}` : ''}`);
+    const rows = await measureRow();
+    const b = load();
+    const loaded = Math.max(a.load, b.load) > a.cores;
+    log(`row ${label}: load average ${b.load.toFixed(1)} at end${loaded ? ` — above ${a.cores} cores` : ''}`);
+    if (loaded && attempt < retries) {
+      const until = Date.now() + LOAD_WAIT_MS;
+      while (load().load > a.cores && Date.now() < until) await sleep(5000);
+      continue;
+    }
+    const notes: string[] = [];
+    if (loaded) notes.push(`measured while the load average exceeded the ${a.cores} cores (${a.load.toFixed(1)} → ${b.load.toFixed(1)})${attempt ? ` after ${attempt} re-run${attempt > 1 ? 's' : ''}` : retries === 0 ? ' (re-runs off: BENCH_LOAD_RETRIES=0)' : ''}: absolute times are inflated, ratios less so`);
+    if (RUNS < 5) notes.push(`only ${RUNS} run${RUNS === 1 ? '' : 's'} per figure (BENCH_RUNS)`);
+    for (const r of rows) {
+      r.load = `${a.load.toFixed(1)} → ${b.load.toFixed(1)}${loaded ? ' ⚠' : ''}`;
+      if (notes.length && !r.state) r.note = [r.note, ...notes].filter(Boolean).join('; ');
+    }
+    return rows;
+  }
 }
 
 /** A row for a feature that does not exist yet: it stays in the table, saying so. */
@@ -129,8 +179,8 @@ function verdict(r: Row): string {
 
 /** The results table as Markdown; notes follow as a numbered list under it. */
 export function renderTable(rows: Row[]): string {
-  const out = ['| # | what | ours | reference | ratio | goal | goal met |', '|---|---|---|---|---|---|---|'];
-  for (const r of rows) out.push(`| ${r.id} | ${cell(r.what)} | ${cell(r.ours)} | ${cell(r.reference)} | ${cell(r.ratio)} | ${cell(r.goal)} | ${verdict(r)} |`);
+  const out = ['| # | what | ours | reference | ratio | goal | load (start → end) | goal met |', '|---|---|---|---|---|---|---|---|'];
+  for (const r of rows) out.push(`| ${r.id} | ${cell(r.what)} | ${cell(r.ours)} | ${cell(r.reference)} | ${cell(r.ratio)} | ${cell(r.goal)} | ${cell(r.load ?? '—')} | ${verdict(r)} |`);
   const notes = rows.filter((r) => r.note);
   if (notes.length) {
     out.push('', 'Notes:', '');
@@ -141,8 +191,8 @@ export function renderTable(rows: Row[]): string {
 
 /** The results table for a terminal: aligned plain-text columns. */
 export function renderPlain(rows: Row[]): string {
-  const head = ['#', 'what', 'ours', 'reference', 'ratio', 'goal', 'goal met'];
-  const body = rows.map((r) => [r.id, r.what, r.ours, r.reference, r.ratio, r.goal, verdict(r).replace(/\*/g, '')]);
+  const head = ['#', 'what', 'ours', 'reference', 'ratio', 'goal', 'load', 'goal met'];
+  const body = rows.map((r) => [r.id, r.what, r.ours, r.reference, r.ratio, r.goal, r.load ?? '—', verdict(r).replace(/\*/g, '')]);
   const widths = head.map((h, i) => Math.min(48, Math.max(h.length, ...body.map((b) => b[i].length))));
   const fit = (s: string, w: number): string => (s.length > w ? s.slice(0, w - 1) + '…' : s.padEnd(w));
   return [head, ...body].map((line) => line.map((c, i) => fit(c, widths[i])).join('  ')).join('\n');

@@ -29,8 +29,12 @@ export function parseResults(md: string): ResultsFile {
   }
   for (const l of lines) {
     if (!/^\| [0-9][0-9a-z]* \|/.test(l)) continue;
-    const [id, what, ours, reference, ratio, goal, verdict] = cells(l);
+    // Tables before the load column had 7 cells.
+    const c = cells(l);
+    const [id, what, ours, reference, ratio, goal] = c;
+    const verdict = c[c.length - 1];
     const row: Row = { id, what, ours, reference, ratio, goal, note: notes.get(id) };
+    if (c.length >= 8 && c[6] !== '—') row.load = c[6];
     if (verdict === 'met') row.met = true;
     else if (verdict === '**missed**') row.met = false;
     else if (verdict !== '—') row.state = verdict;

@@ -22,6 +22,12 @@ export interface AgentContextApi {
   treeSnapshot(viewId: string): Promise<SnapshotNode[]>;
   /** The view ids registered for snapshots. */
   views(): string[];
+  /**
+   * Builds what a view shows when it is first drawn: the top level and every node that starts
+   * expanded, as TreeItems (collapsed nodes are not opened). Returns how many items that made.
+   * The benchmark times this inside the extension host.
+   */
+  renderView(viewId: string): Promise<number>;
   /** Time spent inside activate(), in milliseconds (set when activate() returns). */
   activationMs?: number;
 }
@@ -76,6 +82,17 @@ async function snapshot(provider: AnyProvider, element: unknown, depth: number):
   return out;
 }
 
+async function renderVisible(provider: AnyProvider, element: unknown, depth: number): Promise<number> {
+  const kids = (await provider.getChildren(element as never)) ?? [];
+  let n = 0;
+  for (const k of kids) {
+    const item = await provider.getTreeItem(k);
+    n++;
+    if (item.collapsibleState === vscode.TreeItemCollapsibleState.Expanded && depth < 8) n += await renderVisible(provider, k, depth + 1);
+  }
+  return n;
+}
+
 /** The API object `activate()` returns. */
 export const agentContextApi: AgentContextApi = {
   async treeSnapshot(viewId: string): Promise<SnapshotNode[]> {
@@ -84,4 +101,9 @@ export const agentContextApi: AgentContextApi = {
     return snapshot(p, undefined, 0);
   },
   views: () => [...trees.keys()],
+  async renderView(viewId: string): Promise<number> {
+    const p = trees.get(viewId);
+    if (!p) throw new Error(`no tree registered for ${viewId}; registered: ${[...trees.keys()].join(', ') || 'none'}`);
+    return renderVisible(p, undefined, 0);
+  },
 };

@@ -159,6 +159,9 @@ export function classifyAgentPath(root: string, file: string, isPlan: (agentDir:
   if (isPlan(agentDirOf(root), file)) areas.push('plan');
   if (rel.startsWith(`${AGENT_DIR}/scratch/`) || rel === `${AGENT_DIR}/scratch` || rel === `${AGENT_DIR}/${LAYOUT.pins}`) areas.push('scratch');
   if (areas.length > 0) return areas;
+  // The progress log and the feature list show in the Plan view only: an appended progress entry
+  // must not make every view re-read (the Scratch view re-scanning 100,000 files, say).
+  if (rel === `${AGENT_DIR}/progress.md` || rel === `${AGENT_DIR}/features.json`) return ['plan'];
   return rel.split('/').length > 2 ? [] : ['agent'];
 }
 

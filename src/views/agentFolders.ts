@@ -15,7 +15,15 @@ export type { ChangeArea };
 export interface AgentFolderChange {
   root: string;
   areas: ReadonlySet<ChangeArea>;
+  /**
+   * The changed paths (absolute), so a view can update just those; undefined when unknown (a
+   * command's refresh) or too many (over MAX_PATHS in one batch): then re-read everything.
+   */
+  paths?: ReadonlySet<string>;
 }
+
+/** More changed paths than this in one debounced batch: views re-read instead of updating path by path. */
+export const MAX_PATHS = 500;
 
 /** Context key: true while some workspace folder has `.agent/` (the welcome view shows otherwise). */
 export const HAS_AGENT_FOLDER_KEY = 'agentContext.hasAgentFolder';
@@ -42,6 +50,8 @@ export class AgentFolders implements vscode.Disposable {
   private present = new Map<string, AgentFolder>();
   private watchers: vscode.Disposable[] = [];
   private pending = new Map<string, Set<ChangeArea>>();
+  /** Changed paths per root; null once unknown or too many for this batch. */
+  private pendingPaths = new Map<string, Set<string> | null>();
   private timer: NodeJS.Timeout | undefined;
   private readonly subs: vscode.Disposable[] = [];
   /** Resolves once the first look at the workspace folders is done. */
@@ -72,7 +82,7 @@ export class AgentFolders implements vscode.Disposable {
     this.watchers = [];
     const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
     for (const folder of roots) {
-      const on = (uri: vscode.Uri) => this.queue(folder.uri.fsPath, changeAreas(folder.uri.fsPath, uri.fsPath));
+      const on = (uri: vscode.Uri) => this.queue(folder.uri.fsPath, changeAreas(folder.uri.fsPath, uri.fsPath), uri.fsPath);
       for (const glob of WATCH_GLOBS) {
         const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, glob));
         this.watchers.push(w, w.onDidCreate(on), w.onDidChange(on), w.onDidDelete(on));
@@ -97,11 +107,14 @@ export class AgentFolders implements vscode.Disposable {
   }
 
   /** Queues a refresh of a folder (used by commands after they write, so views need not wait for the watcher). */
-  queue(root: string, areas: readonly ChangeArea[]): void {
+  queue(root: string, areas: readonly ChangeArea[], changedPath?: string): void {
     if (areas.length === 0) return;
     const set = this.pending.get(root) ?? new Set<ChangeArea>();
     for (const a of areas) set.add(a);
     this.pending.set(root, set);
+    const paths = this.pendingPaths.has(root) ? this.pendingPaths.get(root)! : new Set<string>();
+    if (paths && changedPath !== undefined && paths.size < MAX_PATHS) paths.add(changedPath);
+    this.pendingPaths.set(root, paths && changedPath !== undefined && paths.size < MAX_PATHS ? paths : null);
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.flush(), DEBOUNCE_MS);
   }
@@ -109,7 +122,9 @@ export class AgentFolders implements vscode.Disposable {
   private async flush(): Promise<void> {
     this.timer = undefined;
     const batch = [...this.pending];
+    const batchPaths = new Map(this.pendingPaths);
     this.pending.clear();
+    this.pendingPaths.clear();
     let flipped = false;
     for (const [root, areas] of batch) {
       const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.fsPath === root);
@@ -121,7 +136,7 @@ export class AgentFolders implements vscode.Disposable {
       }
     }
     if (flipped) await this.publish();
-    this.emitter.fire(batch.map(([root, areas]) => ({ root, areas })));
+    this.emitter.fire(batch.map(([root, areas]) => ({ root, areas, paths: areas.has('agent') ? undefined : (batchPaths.get(root) ?? undefined) })));
   }
 
   dispose(): void {

@@ -1,32 +1,37 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { scanScratch, ScratchEntry, ScratchInventory } from '../core/scratch/inventory';
+import { type ScratchEntry } from '../core/scratch/inventory';
 import { loadPins } from '../core/scratch/pins';
+import { ScratchIndex } from '../core/scratch/scratchIndex';
 import { estimateTokensFromBytes, formatTokens } from '../core/tokens';
 import { registerTreeForTests } from '../api';
 import { AgentFolder, AgentFolders, folderLabel, touches } from './agentFolders';
 import { noteTooltip, onDidChangeNotes } from './noteDecorations';
 
-/** One folder of scratch, with its direct children and subtree totals. */
+/** One folder of scratch with its subtree totals. */
 interface DirIndex {
   rel: string;
-  dirs: string[];
-  files: ScratchEntry[];
   count: number;
   bytes: number;
 }
 
 interface FolderState {
-  inv: ScratchInventory;
-  dirs: Map<string, DirIndex>;
+  index: ScratchIndex;
   pinned: Set<string>;
 }
+
+/** Files per page: a folder shows its newest ones and a node that pages the rest. */
+export const FILE_PAGE = 200;
+/** More changed paths than this in one batch: re-scan instead of updating path by path. */
+const MAX_UPDATE_PATHS = 500;
 
 /** Tree nodes of the Scratch view. */
 export type ScratchNode =
   | { kind: 'root'; folder: AgentFolder }
   | { kind: 'dir'; folder: AgentFolder; dir: DirIndex; abs: string }
-  | { kind: 'file'; folder: AgentFolder; entry: ScratchEntry; pinned: boolean };
+  | { kind: 'file'; folder: AgentFolder; entry: ScratchEntry; pinned: boolean }
+  /** "… N older files": expands to the next page of a folder's files. */
+  | { kind: 'older'; folder: AgentFolder; rel: string; offset: number; older: number };
 
 /** Formats a byte size for people: `512 B`, `3.4 KB`, `12.0 MB`. */
 export function formatBytes(n: number): string {
@@ -50,34 +55,6 @@ export function formatAge(ms: number): string {
   return `${Math.floor(s / 86400)}d`;
 }
 
-function indexInventory(inv: ScratchInventory): Map<string, DirIndex> {
-  const dirs = new Map<string, DirIndex>();
-  const get = (rel: string): DirIndex => {
-    let d = dirs.get(rel);
-    if (!d) {
-      d = { rel, dirs: [], files: [], count: 0, bytes: 0 };
-      dirs.set(rel, d);
-      if (rel !== '') get(path.posix.dirname(rel) === '.' ? '' : path.posix.dirname(rel)).dirs.push(rel);
-    }
-    return d;
-  };
-  get('');
-  for (const d of inv.dirs) get(d);
-  // inv.files is newest first, so each folder's files stay newest first.
-  for (const f of inv.files) {
-    const parent = path.posix.dirname(f.rel) === '.' ? '' : path.posix.dirname(f.rel);
-    get(parent).files.push(f);
-    for (let p: string = parent; ; p = path.posix.dirname(p) === '.' ? '' : path.posix.dirname(p)) {
-      const d = get(p);
-      d.count++;
-      d.bytes += f.size;
-      if (p === '') break;
-    }
-  }
-  for (const d of dirs.values()) d.dirs.sort();
-  return dirs;
-}
-
 /** The Scratch view: files under `.agent/scratch/` with size, age and estimated tokens, newest first. */
 export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<ScratchNode | undefined>();
@@ -92,7 +69,28 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
   constructor(private readonly folders: AgentFolders) {
     this.sub = folders.onDidChange((c) => {
       if (!touches(c, 'scratch')) return;
-      for (const ch of c) if (ch.areas.has('scratch') || ch.areas.has('agent')) this.state.delete(ch.root);
+      for (const ch of c) {
+        if (!ch.areas.has('scratch') && !ch.areas.has('agent')) continue;
+        const s = this.state.get(ch.root);
+        if (!s) continue;
+        const pinsChanged = !ch.paths || [...ch.paths].some((p) => path.basename(p) === 'pins.json');
+        if (ch.areas.has('agent') || !ch.paths || ch.paths.size > MAX_UPDATE_PATHS) {
+          this.state.delete(ch.root); // unknown or too many changes: scan again
+          continue;
+        }
+        // Update only the changed paths (one lstat each) instead of re-scanning the folder.
+        const paths = ch.paths;
+        const next = s.then(async (st) => {
+          await st.index.update(paths);
+          if (pinsChanged) {
+            const pins = await loadPins(st.index.agentDir);
+            st.pinned = pins.ok ? pins.value : new Set<string>();
+          }
+          return st;
+        });
+        this.state.set(ch.root, next);
+        void next.then(() => this.updateTotals());
+      }
       this.emitter.fire(undefined);
     });
   }
@@ -103,13 +101,13 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
     this.emitter.fire(undefined);
   }
 
-  /** The inventory of a folder (scanned at most once per refresh). */
+  /** The index of a folder (scanned once, then kept up to date from file events). */
   stateOf(folder: AgentFolder): Promise<FolderState> {
     let s = this.state.get(folder.root);
     if (!s) {
       s = (async () => {
-        const [inv, pins] = await Promise.all([scanScratch(folder.agentDir), loadPins(folder.agentDir)]);
-        const st: FolderState = { inv, dirs: indexInventory(inv), pinned: pins.ok ? pins.value : new Set<string>() };
+        const [index, pins] = await Promise.all([ScratchIndex.build(folder.agentDir), loadPins(folder.agentDir)]);
+        const st: FolderState = { index, pinned: pins.ok ? pins.value : new Set<string>() };
         this.resolved.set(folder.root, st);
         return st;
       })();
@@ -126,8 +124,10 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
       const s = this.state.get(f.root);
       if (!s) continue;
       const st = await s;
-      files += st.inv.files.length;
-      bytes += st.inv.totalBytes;
+      this.resolved.set(f.root, st);
+      const t = st.index.totals();
+      files += t.files;
+      bytes += t.bytes;
     }
     this.onTotals?.(files, bytes);
   }
@@ -141,30 +141,48 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
         await Promise.all(folders.map((f) => this.stateOf(f)));
         return folders.map((folder) => ({ kind: 'root', folder }));
       }
-      return folders.length > 0 ? this.childrenOf(folders[0], '') : [];
+      return folders.length > 0 ? this.childrenOf(folders[0], '', 0) : [];
     }
-    if (node.kind === 'root') return this.childrenOf(node.folder, '');
-    if (node.kind === 'dir') return this.childrenOf(node.folder, node.dir.rel);
+    if (node.kind === 'root') return this.childrenOf(node.folder, '', 0);
+    if (node.kind === 'dir') return this.childrenOf(node.folder, node.dir.rel, 0);
+    if (node.kind === 'older') return this.childrenOf(node.folder, node.rel, node.offset);
     return [];
   }
 
-  private async childrenOf(folder: AgentFolder, rel: string): Promise<ScratchNode[]> {
+  /** A folder's subfolders (first page only) and a page of its files, newest first, then "… N older files". */
+  private async childrenOf(folder: AgentFolder, rel: string, offset: number): Promise<ScratchNode[]> {
     const st = await this.stateOf(folder);
-    const dir = st.dirs.get(rel);
+    const dir = st.index.folder(rel);
     if (!dir) return [];
-    return [
-      ...dir.dirs.map((d): ScratchNode => ({ kind: 'dir', folder, dir: st.dirs.get(d)!, abs: path.join(st.inv.scratchDir, d) })),
-      ...dir.files.map((entry): ScratchNode => ({ kind: 'file', folder, entry, pinned: st.pinned.has(entry.path) })),
-    ];
+    const out: ScratchNode[] = [];
+    if (offset === 0) {
+      for (const d of dir.subdirs) {
+        const sub = st.index.folder(d);
+        if (sub) out.push({ kind: 'dir', folder, dir: { rel: d, count: sub.count, bytes: sub.bytes }, abs: path.join(st.index.scratchDir, d) });
+      }
+    }
+    const page = st.index.filesPage(rel, offset, FILE_PAGE);
+    for (const entry of page.entries) out.push({ kind: 'file', folder, entry, pinned: st.pinned.has(entry.path) });
+    const older = page.total - offset - page.entries.length;
+    if (older > 0) out.push({ kind: 'older', folder, rel, offset: offset + FILE_PAGE, older });
+    return out;
   }
 
   getTreeItem(node: ScratchNode): vscode.TreeItem {
+    if (node.kind === 'older') {
+      const item = new vscode.TreeItem(`… ${node.older.toLocaleString('en-US')} older file${node.older === 1 ? '' : 's'}`, vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = `scratch-older:${node.folder.root}:${node.rel}@${node.offset}`;
+      item.iconPath = new vscode.ThemeIcon('history');
+      item.tooltip = `Expand to list the next ${FILE_PAGE} of ${node.older.toLocaleString('en-US')} older files in .agent/scratch/${node.rel}`;
+      item.contextValue = 'agentContext.olderItems';
+      return item;
+    }
     if (node.kind === 'root') {
       const item = new vscode.TreeItem(folderLabel(node.folder), vscode.TreeItemCollapsibleState.Expanded);
       item.id = `scratch-root:${node.folder.root}`;
       item.iconPath = new vscode.ThemeIcon('root-folder');
       const s = this.resolved.get(node.folder.root);
-      if (s) item.description = countLabel(s.inv.files.length, s.inv.totalBytes);
+      if (s) item.description = countLabel(s.index.totals().files, s.index.totals().bytes);
       item.tooltip = path.join(node.folder.agentDir, 'scratch');
       item.contextValue = 'scratchRoot';
       return item;

@@ -62,6 +62,9 @@ test('classifyAgentPath routes changes to the views that show them, and ignores 
   assert.deepEqual(c('.claude/skills/x/SKILL.md'), ['skills']);
   assert.deepEqual(c('.agent/terminals/1.txt'), []);
   assert.deepEqual(c('.agent/terminals'), ['agent']);
+  // Shown in the Plan view only: an appended progress entry must not make the Scratch view re-scan.
+  assert.deepEqual(c('.agent/progress.md'), ['plan']);
+  assert.deepEqual(c('.agent/features.json'), ['plan']);
 });
 
 test('classifyAgentPath: skill folders appearing count, other workspace paths do not', () => {

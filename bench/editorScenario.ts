@@ -1,0 +1,291 @@
+// Runs INSIDE the extension host of a real editor (code-server), loaded by the bench probe extension
+// (bench/editorProbe/, activated on '*' so before Agent Context). It measures what issue 15 lists
+// for the editor side and writes one JSON result (AGENT_CONTEXT_BENCH_OUT):
+//   - start-up: CPU of the extension host from the probe's activation (just before ours) until the
+//     host is quiet, the longest event-loop block, RSS; the time inside activate();
+//   - each view's render (what it shows when drawn: top level + nodes that start expanded);
+//   - the reaction to one file event of each kind (progress entry, note, offload, terminal command):
+//     CPU above the idle rate and the longest block until quiet again.
+// The Agent Context view container is opened at once (a user who keeps it open), so views render
+// during start-up as they would for that user.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+
+/** What the probe extension hands over (measured from its activation). */
+export interface ProbeStart {
+  /** mainCpu() at the probe's activation. */
+  cpu0: number;
+  t0: number;
+  rss0: number;
+  blocks: BlockMonitor;
+}
+
+/** One event kind's repeated measurements. */
+export interface EventSamples {
+  cpuMs: number[];
+  blockMs: number[];
+  wallMs: number[];
+}
+
+/** The JSON a session writes. */
+export interface EditorSessionResult {
+  ok: boolean;
+  error?: string;
+  level: string;
+  /** Agent Context was already active when the probe started (then start-up figures miss its activation). */
+  activeBeforeProbe: boolean;
+  activationMs?: number;
+  /**
+   * cpuMs / blockMs: from Agent Context's activation until quiet; cpuFromProbeMs also counts the
+   * host's start-up before it (from the probe's activation); blockBeforeActivationMs: the longest block before it.
+   */
+  startup?: { cpuMs: number; cpuFromProbeMs: number; blockMs: number; blockBeforeActivationMs: number; rssMB: number; rssAtProbeMB: number; wallMs: number; quiet: boolean };
+  views: Record<string, { wallMs: number[]; cpuMs: number[]; items: number }>;
+  events: Record<string, EventSamples>;
+  /** CPU the idle host used per second. */
+  idleCpuMsPerSec?: number;
+  cpuClock?: string;
+  loadavg: { start: number[]; end?: number[] };
+}
+
+const cpuMs = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1000;
+// CPU of the extension host's main thread (where every extension's JavaScript runs), without the
+// thread pool and GC helper threads; process-wide on a Node without threadCpuUsage (< 23.9).
+const threadCpu = (process as unknown as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage;
+/** Main-thread CPU so far, in ms. */
+export const mainCpu = (): number => cpuMs(threadCpu ? threadCpu.call(process) : process.cpuUsage());
+/** Which clock mainCpu() reads (reported with the figures). */
+export const CPU_CLOCK = threadCpu ? 'main thread (process.threadCpuUsage)' : 'whole process (process.cpuUsage)';
+
+/**
+ * The longest stretch the main thread was busy: a 10 ms interval timer notes wall time and process
+ * CPU at each tick; a late tick whose gap was spent on CPU (not waiting for a core on a loaded
+ * machine) is a block of min(gap, CPU in the gap). Starvation by other processes is not counted.
+ */
+export class BlockMonitor {
+  private lastWall = performance.now();
+  private lastCpu = mainCpu();
+  private maxBusy = 0;
+  private maxGap = 0;
+  private readonly timer: NodeJS.Timeout;
+  constructor() {
+    this.timer = setInterval(() => {
+      const wall = performance.now();
+      const cpu = mainCpu();
+      const gap = wall - this.lastWall;
+      if (gap > 20) this.maxBusy = Math.max(this.maxBusy, Math.min(gap, cpu - this.lastCpu));
+      this.maxGap = Math.max(this.maxGap, gap);
+      this.lastWall = wall;
+      this.lastCpu = cpu;
+    }, 10);
+    this.timer.unref();
+  }
+  /** Starts a new measuring window. */
+  reset(): void {
+    this.maxBusy = 0;
+    this.maxGap = 0;
+  }
+  /** Longest busy block (ms) since reset, and the longest timer gap of any cause. */
+  read(): { busy: number; gap: number } {
+    return { busy: this.maxBusy, gap: this.maxGap };
+  }
+  dispose(): void {
+    clearInterval(this.timer);
+  }
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Waits until the host has used less than `budget` ms of CPU in the last second (checked every
+ * 100 ms, after at least `minMs`); returns the CPU reading and time at the start of that quiet second.
+ */
+async function waitQuiet(minMs: number, maxMs: number, budget = 30): Promise<{ cpu: number; at: number; quiet: boolean }> {
+  const start = performance.now();
+  const samples: { at: number; cpu: number }[] = [];
+  for (;;) {
+    const at = performance.now();
+    samples.push({ at, cpu: mainCpu() });
+    while (samples.length > 1 && at - samples[0].at > 1000) samples.shift();
+    if (at - start >= minMs && samples.length >= 10 && at - samples[0].at >= 900) {
+      const used = samples[samples.length - 1].cpu - samples[0].cpu;
+      if (used < budget) return { cpu: samples[0].cpu, at: samples[0].at, quiet: true };
+    }
+    if (at - start > maxMs) return { cpu: samples[samples.length - 1].cpu, at, quiet: false };
+    await sleep(100);
+  }
+}
+
+interface Api {
+  activationMs?: number;
+  renderView(viewId: string): Promise<number>;
+  views(): string[];
+}
+
+const EXTENSION_ID = 'agent-context.agent-context';
+const REPS = Number(process.env.AGENT_CONTEXT_BENCH_REPS ?? 5);
+
+/** The view's refresh command (re-reads its data), where it has one. */
+const REFRESH: Record<string, string> = {
+  'agentContext.plan': 'agentContext.plan.refresh',
+  'agentContext.scratch': 'agentContext.scratch.refresh',
+  'agentContext.skills': 'agentContext.skills.refresh',
+  'agentContext.terminals': 'agentContext.terminals.refresh',
+  'agentContext.memory': 'agentContext.memory.refresh',
+  'agentContext.agents': 'agentContext.agents.refresh',
+};
+
+/** Opens the Agent Context container (called by the probe as soon as it activates). */
+export function openContainer(): void {
+  void vscode.commands.executeCommand('workbench.view.extension.agentContext').then(undefined, () => undefined);
+}
+
+async function waitForTerminalIntegration(t: vscode.Terminal, ms: number): Promise<vscode.TerminalShellIntegration> {
+  if (t.shellIntegration) return t.shellIntegration;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      sub.dispose();
+      reject(new Error(`no shell integration in the bench terminal within ${ms} ms`));
+    }, ms);
+    const sub = vscode.window.onDidChangeTerminalShellIntegration((e) => {
+      if (e.terminal === t) {
+        clearTimeout(timer);
+        sub.dispose();
+        resolve(e.shellIntegration);
+      }
+    });
+  });
+}
+
+/** The measurements of one editor session. */
+export async function run(probe: ProbeStart, level: string): Promise<EditorSessionResult> {
+  const os = await import('node:os');
+  const result: EditorSessionResult = { ok: false, level, activeBeforeProbe: false, views: {}, events: {}, loadavg: { start: os.loadavg() } };
+  const ext = vscode.extensions.getExtension(EXTENSION_ID);
+  if (!ext) throw new Error(`${EXTENSION_ID} is not installed in this editor`);
+  result.activeBeforeProbe = ext.isActive;
+  // Start-up: wait for activation (workspaceContains:.agent), then for the host to go quiet.
+  const deadline = performance.now() + 300_000;
+  while (!ext.isActive && performance.now() < deadline) await sleep(20);
+  if (!ext.isActive) throw new Error('Agent Context did not activate within 300 s');
+  // From here on, what happens is Agent Context's start-up (and whatever other extensions still do).
+  const cpuAtActivation = mainCpu();
+  const blocksBefore = probe.blocks.read().busy;
+  probe.blocks.reset();
+  const api = ext.exports as Api;
+  result.activationMs = api.activationMs;
+  const q = await waitQuiet(3000, 600_000);
+  const blocks = probe.blocks.read();
+  result.startup = {
+    cpuMs: q.cpu - cpuAtActivation,
+    cpuFromProbeMs: q.cpu - probe.cpu0,
+    blockMs: blocks.busy,
+    blockBeforeActivationMs: blocksBefore,
+    rssMB: process.memoryUsage().rss / 1048576,
+    rssAtProbeMB: probe.rss0 / 1048576,
+    wallMs: q.at - probe.t0,
+    quiet: q.quiet,
+  };
+  // Idle rate: what the host uses doing nothing (timers of other extensions, the block monitor).
+  const idleRate = async (ms: number): Promise<number> => {
+    const c = mainCpu();
+    const t = performance.now();
+    await sleep(ms);
+    return (mainCpu() - c) / (performance.now() - t);
+  };
+  result.idleCpuMsPerSec = (await idleRate(2000)) * 1000;
+  result.cpuClock = CPU_CLOCK;
+  if (REPS === 0) {
+    // A start-up-only session.
+    result.loadavg.end = os.loadavg();
+    result.ok = true;
+    return result;
+  }
+
+  // Views: each view's render right after its refresh command, interleaved across views.
+  const views = api.views();
+  for (const v of views) result.views[v] = { wallMs: [], cpuMs: [], items: 0 };
+  for (let r = 0; r < REPS; r++) {
+    for (const v of views) {
+      if (REFRESH[v]) await vscode.commands.executeCommand(REFRESH[v]);
+      const c0 = mainCpu();
+      const w0 = performance.now();
+      result.views[v].items = await api.renderView(v);
+      result.views[v].wallMs.push(performance.now() - w0);
+      result.views[v].cpuMs.push(mainCpu() - c0);
+      await waitQuiet(500, 60_000);
+    }
+  }
+
+  // File events, each as another process (the MCP server, an agent) would cause it.
+  const root = vscode.workspace.workspaceFolders![0].uri.fsPath;
+  const agentDir = path.join(root, '.agent');
+  const created: string[] = [];
+  const measureEvent = async (name: string, act: (i: number) => Promise<unknown> | unknown): Promise<void> => {
+    const s: EventSamples = { cpuMs: [], blockMs: [], wallMs: [] };
+    result.events[name] = s;
+    for (let i = 0; i < REPS; i++) {
+      // The idle rate just before the event is subtracted from the event's window (paired baseline).
+      await waitQuiet(300, 60_000);
+      const rate = await idleRate(1000);
+      probe.blocks.reset();
+      const c0 = mainCpu();
+      const w0 = performance.now();
+      await act(i);
+      // Debounces are 200–300 ms: wait 1.5 s, then until half a second passes at the idle rate.
+      await sleep(1500);
+      for (let k = 0; k < 240; k++) {
+        const c = mainCpu();
+        await sleep(500);
+        if (mainCpu() - c <= rate * 500 + 10) break;
+      }
+      const w1 = performance.now();
+      s.wallMs.push(w1 - w0);
+      s.cpuMs.push(Math.max(0, mainCpu() - c0 - rate * (w1 - w0)));
+      s.blockMs.push(probe.blocks.read().busy);
+    }
+  };
+  const stamp = (): string => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  await measureEvent('logProgress', (i) => {
+    fs.appendFileSync(path.join(agentDir, 'progress.md'), `## ${stamp()} — Bench entry ${i}\n\nAppended by the editor benchmark.\n\nNext: nothing.\n\n`);
+  });
+  await measureEvent('note', (i) => {
+    const id = `01KZBENCH${String(Date.now()).padStart(15, '0')}${i}`.slice(0, 26);
+    const file = path.join(agentDir, 'human', 'notes', `${id}.md`);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, `---\nid: ${id}\ntarget: .agent/plan.yaml\nauthor: bench\ncreated: ${new Date().toISOString()}\n---\nBench note ${i}.\n`);
+    created.push(file);
+  });
+  await measureEvent('offload', (i) => {
+    const file = path.join(agentDir, 'scratch', 'tool_outputs', `bench-offload-${Date.now()}-${i}.txt`);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, 'offloaded text\n'.repeat(200));
+    created.push(file);
+    // The offload tool also appends a ledger line (the status bar follows it).
+    const line = { time: new Date().toISOString(), tool: 'agentContext_offload', source: 'mcp', input: '{}', output: path.relative(root, file), rawTokens: 600, returnedTokens: 40, ok: true, text: 'Saved' };
+    fs.appendFileSync(path.join(agentDir, 'history', 'tools.jsonl'), JSON.stringify(line) + '\n');
+  });
+  const term = vscode.window.createTerminal({ name: 'bench', cwd: root });
+  try {
+    const si = await waitForTerminalIntegration(term, 60_000);
+    await measureEvent('terminalCommand', async (i) => {
+      const ended = new Promise<void>((resolve) => {
+        const sub = vscode.window.onDidEndTerminalShellExecution((e) => {
+          if (e.terminal === term) {
+            sub.dispose();
+            resolve();
+          }
+        });
+      });
+      si.executeCommand(`echo bench-${i}`);
+      await Promise.race([ended, sleep(30_000)]);
+    });
+  } finally {
+    term.dispose();
+  }
+  for (const f of created) fs.rmSync(f, { force: true });
+  result.loadavg.end = os.loadavg();
+  result.ok = true;
+  return result;
+}

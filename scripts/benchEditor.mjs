@@ -1,0 +1,114 @@
+// Runs the built extension (dist/extension.js, as extensionDevelopmentPath) in a real editor
+// (code-server + Chromium, as the integration tests do) on generated workspaces, with the bench
+// probe extension (bench/editorProbe) installed, and collects the JSON each session writes.
+// Used by bench/rowEditor.ts; usable alone:
+//   node scripts/benchEditor.mjs spec.json
+// spec.json: { "levels": [{ "name": "S", "workspace": "/tmp/…/S" }], "starts": 5, "reps": 5, "out": "results.json" }
+// Sessions are interleaved (level A, B, C, then again), so drift on a shared machine hits all levels alike.
+// Every editor is started fresh (own profile, port, process group) and killed after its session.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { launchBrowser } from '../test/runner/browser.mjs';
+import { editorSettings, installExtensions, prepareProfile, startCodeServer } from '../test/runner/codeServer.mjs';
+import { repoRoot } from '../test/runner/deps.mjs';
+import { workbenchUrl } from '../test/runner/integration.mjs';
+import { killMarkedAndWait, makeTempDir, onCleanup, removeTempDir } from '../test/runner/processes.mjs';
+
+const PROBE_DIR = path.join(repoRoot, 'bench/editorProbe');
+const PROBE_VSIX = path.join(repoRoot, 'out/bench-probe/agent-context-bench-probe.vsix');
+const SCENARIO = path.join(repoRoot, 'out/bench/editorScenario.js');
+const log = (s) => process.stderr.write(`[bench editor] ${s}\n`);
+
+function probeVsix() {
+  const newest = Math.max(...fs.readdirSync(PROBE_DIR).map((f) => fs.statSync(path.join(PROBE_DIR, f)).mtimeMs));
+  if (fs.existsSync(PROBE_VSIX) && fs.statSync(PROBE_VSIX).mtimeMs > newest) return PROBE_VSIX;
+  fs.mkdirSync(path.dirname(PROBE_VSIX), { recursive: true });
+  const r = spawnSync(path.join(repoRoot, 'node_modules/.bin/vsce'),
+    ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', PROBE_VSIX],
+    { cwd: PROBE_DIR, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`packaging bench/editorProbe failed:\n${r.stdout}${r.stderr}`);
+  return PROBE_VSIX;
+}
+
+/** One editor session on one workspace; returns the scenario's JSON (or { ok: false, error }). */
+async function session(level, workspace, reps, extensionsTemplate, timeoutMs) {
+  const base = makeTempDir(`bench-${level}`);
+  const out = path.join(base, 'result.json');
+  let server;
+  let browser;
+  const cleanup = onCleanup(async () => {
+    await browser?.close();
+    await server?.stop();
+    await killMarkedAndWait();
+    removeTempDir(base);
+  });
+  const load0 = os.loadavg();
+  try {
+    const profile = prepareProfile(base, editorSettings({ 'workbench.view.alwaysShowHeaderActions': false }));
+    fs.cpSync(extensionsTemplate, profile.extensionsDir, { recursive: true });
+    const home = path.join(base, 'home');
+    fs.mkdirSync(home, { recursive: true });
+    fs.writeFileSync(path.join(home, '.bashrc'), "PS1='\\w\\$ '\n");
+    server = await startCodeServer({
+      profile,
+      env: {
+        HOME: home,
+        AGENT_CONTEXT_BENCH_SCENARIO: SCENARIO,
+        AGENT_CONTEXT_BENCH_OUT: out,
+        AGENT_CONTEXT_BENCH_LEVEL: level,
+        AGENT_CONTEXT_BENCH_REPS: String(reps),
+      },
+    });
+    browser = await launchBrowser();
+    await browser.page.goto(workbenchUrl(server, { kind: 'folder', path: workspace }, repoRoot));
+    const deadline = Date.now() + timeoutMs;
+    while (!fs.existsSync(out)) {
+      if (Date.now() > deadline) return { ok: false, level, error: `no result within ${Math.round(timeoutMs / 1000)} s` };
+      if (server.child.exitCode !== null) return { ok: false, level, error: `code-server exited (${server.child.exitCode})` };
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    await new Promise((r) => setTimeout(r, 200)); // the write is one call; let it finish
+    const r = JSON.parse(fs.readFileSync(out, 'utf8'));
+    return { ...r, level, runnerLoad: { start: load0, end: os.loadavg() } };
+  } catch (e) {
+    return { ok: false, level, error: String(e?.stack ?? e) };
+  } finally {
+    await cleanup();
+  }
+}
+
+async function main() {
+  const spec = JSON.parse(fs.readFileSync(process.argv[2], 'utf8'));
+  if (!fs.existsSync(SCENARIO)) throw new Error(`${SCENARIO} is missing: run tsc -p .`);
+  if (!fs.existsSync(path.join(repoRoot, 'dist/extension.js'))) throw new Error('dist/extension.js is missing: run node esbuild.mjs');
+  // Install the probe once into a template extensions folder; each session copies it.
+  const tmpl = makeTempDir('bench-extensions');
+  const tmplProfile = prepareProfile(tmpl, editorSettings());
+  installExtensions(tmplProfile, [probeVsix()]);
+  const results = [];
+  try {
+    for (let i = 0; i < spec.starts; i++) {
+      for (const l of spec.levels) {
+        log(`session ${i + 1}/${spec.starts} ${l.name} (load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')})`);
+        const t = Date.now();
+        // Views and events are measured (reps times) in the first session of each level; the others measure start-up only.
+        const r = await session(l.name, l.workspace, i === 0 ? spec.reps : 0, tmplProfile.extensionsDir, spec.timeoutMs ?? 15 * 60_000);
+        log(`  ${r.ok ? 'done' : `FAILED: ${String(r.error).split('\n')[0]}`} in ${((Date.now() - t) / 1000).toFixed(0)} s`);
+        results.push(r);
+        fs.writeFileSync(spec.out, JSON.stringify(results, null, 1));
+      }
+    }
+  } finally {
+    removeTempDir(tmpl);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    log(String(e?.stack ?? e));
+    process.exit(1);
+  },
+);
