@@ -210,6 +210,9 @@ test('the scratch index matches a full scan, pages newest first, and follows cha
   assert.deepEqual(ix.totals(), { files: again.files.length, bytes: again.totalBytes });
   const newest = ix.filesPage('', 0, 2).entries.map((e) => e.rel);
   assert.deepEqual(newest, again.files.filter((f) => !f.rel.includes('/')).slice(0, 2).map((f) => f.rel));
+  // The kept newest-first order, updated in place, equals a fresh index's.
+  const fresh = await ScratchIndex.build(a);
+  for (const off of [0, 200]) assert.deepEqual(ix.filesPage('', off, 200), fresh.filesPage('', off, 200));
   assert.equal(ix.folder('tool_outputs/deep'), undefined);
   assert.deepEqual(ix.folder('tool_outputs')!.subdirs, []);
   // A folder moved in with files (no events for its files): walked on its own event.

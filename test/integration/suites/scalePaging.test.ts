@@ -1,0 +1,128 @@
+// Views at scale (issue 15): long histories show their newest items first and page the rest
+// ("… N older commands"), and the views still follow file events written by another process.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ui, waitFor } from '../bridge';
+import { agentApi, flatten, paneRows, waitForTree, wsRoot, type SnapshotNode } from '../agentViewsHelpers';
+import { ledgerPath, summarizeLedger, type LedgerEntry } from '../../../src/core/ledger';
+
+const agentDir = () => path.join(wsRoot(), '.agent');
+
+/** Writes terminal N with `count` finished commands (echo 1 … echo count) in the documented formats. */
+function writeTerminal(n: number, count: number): void {
+  const dir = path.join(agentDir(), 'terminals');
+  fs.mkdirSync(dir, { recursive: true });
+  const started = new Date(Date.now() - 3_600_000);
+  const head = `# Agent Context terminal capture\n# terminal: paging\n# number: ${n}\n# shell: /bin/bash\n# cwd: ${wsRoot()}\n# started: ${started.toISOString()}\n# shell integration: active\n`;
+  const text: string[] = [head];
+  const index: string[] = [];
+  let line = 8;
+  for (let k = 1; k <= count; k++) {
+    const rec = { v: 1, command: k, status: 'running', file: `${n}.txt`, commandLine: `echo ${k}`, cwd: wsRoot(), started: new Date(started.getTime() + k * 1000).toISOString(), headerLine: line, firstLine: line + 1, lastLine: null, exitCode: null, durationMs: null, secretsMasked: 0 };
+    text.push(`>>> command ${k} | started ${rec.started} | cwd ${wsRoot()} | $ echo ${k}\n${k}\n<<< command ${k} | exit 0 | 0.01s | secrets masked 0\n`);
+    index.push(JSON.stringify(rec), JSON.stringify({ ...rec, status: 'done', lastLine: line + 1, exitCode: 0, durationMs: 10 }));
+    line += 3;
+  }
+  text.push(`# terminal closed at ${new Date().toISOString()}\n`);
+  fs.writeFileSync(path.join(dir, `${n}.index.jsonl`), index.join('\n') + '\n');
+  fs.writeFileSync(path.join(dir, `${n}.txt`), text.join(''));
+}
+
+const short = (n: number): string => (n < 1000 ? String(n) : n < 1_000_000 ? `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k` : `${(n / 1_000_000).toFixed(1)}M`);
+
+describe('Views at scale: newest first, the rest paged', () => {
+  before(async () => {
+    await agentApi();
+    await ui.openViewContainer('Agent Context');
+  });
+
+  it('the Terminals view shows a terminal\'s newest 200 commands and pages the older ones', async () => {
+    const n = 9001;
+    writeTerminal(n, 450);
+    try {
+      const term = await waitForTree('agentContext.terminals', (t) => t.find((x) => x.label === `paging (${n})`), 'the generated terminal is listed');
+      assert.match(term.description ?? '', /^echo 450 · closed/);
+      const kids = term.children;
+      assert.equal(kids.length, 201);
+      assert.equal(kids[0].label, 'echo 450');
+      assert.equal(kids[199].label, 'echo 251');
+      assert.equal(kids[200].label, '… 250 older commands');
+      assert.equal(kids[200].collapsible, true);
+      const next = kids[200].children;
+      assert.equal(next.length, 201);
+      assert.equal(next[0].label, 'echo 250');
+      assert.equal(next[200].label, '… 50 older commands');
+      const last = next[200].children;
+      assert.deepEqual([last.length, last[0].label, last[49].label], [50, 'echo 50', 'echo 1']);
+      assert.equal(flatten([term]).filter((x) => /^echo \d+$/.test(x.label)).length, 450, 'every command is reachable through the pages');
+    } finally {
+      fs.rmSync(path.join(agentDir(), 'terminals', `${n}.txt`), { force: true });
+      fs.rmSync(path.join(agentDir(), 'terminals', `${n}.index.jsonl`), { force: true });
+    }
+    await waitForTree('agentContext.terminals', (t) => (t.some((x) => x.label === `paging (${n})`) ? undefined : true), 'the terminal is gone once its file is removed');
+  });
+
+  it('the Scratch view shows a folder\'s newest 200 files, pages the rest, and follows a new file and a deletion', async () => {
+    const dir = path.join(agentDir(), 'scratch', 'paging');
+    fs.mkdirSync(dir, { recursive: true });
+    const t0 = Date.now() / 1000 - 100_000;
+    try {
+      for (let i = 1; i <= 450; i++) {
+        const f = path.join(dir, `f${String(i).padStart(3, '0')}.txt`);
+        fs.writeFileSync(f, 'x');
+        fs.utimesSync(f, t0 + i, t0 + i);
+      }
+      const folder = (nodes: SnapshotNode[]) => nodes.find((x) => x.label === 'paging');
+      const node = await waitForTree('agentContext.scratch', (t) => (folder(t)?.description === '450 files · 450 B' ? folder(t) : undefined), 'the folder counts 450 files', 60_000);
+      assert.equal(node.children.length, 201);
+      assert.deepEqual([node.children[0].label, node.children[199].label, node.children[200].label], ['f450.txt', 'f251.txt', '… 250 older files']);
+      assert.equal(node.children[200].children[200].label, '… 50 older files');
+      // Another process writes a newer file: it leads the folder and the count follows.
+      fs.writeFileSync(path.join(dir, 'newest.txt'), 'new');
+      const after = await waitForTree('agentContext.scratch', (t) => (folder(t)?.description === '451 files · 453 B' ? folder(t) : undefined), 'the count follows the new file', 30_000);
+      assert.equal(after.children[0].label, 'newest.txt');
+      assert.equal(after.children[200].label, '… 251 older files');
+      fs.rmSync(path.join(dir, 'f450.txt'));
+      await waitForTree('agentContext.scratch', (t) => (folder(t)?.description === '450 files · 452 B' && folder(t)!.children[1].label === 'f449.txt' ? true : undefined), 'a deleted file leaves the page', 30_000);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    await waitForTree('agentContext.scratch', (t) => (t.some((x) => x.label === 'paging') ? undefined : true), 'the folder is gone', 30_000);
+  });
+
+  it('the Plan view shows the last progress entries of a long log and follows an appended entry', async () => {
+    const file = path.join(agentDir(), 'progress.md');
+    const had = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+    try {
+      const entries = Array.from({ length: 300 }, (_, i) => `## 2026-11-${String(1 + (i % 28)).padStart(2, '0')}T10:00:00Z — Entry ${i + 1}\n\nDid ${i + 1}.\n\nNext: more.\n`);
+      fs.writeFileSync(file, `# Progress\n\n${entries.join('\n')}`);
+      const recent = (t: SnapshotNode[]) => t.find((x) => x.label === 'Recent progress');
+      const r = await waitForTree('agentContext.plan', (t) => (recent(t)?.description?.startsWith('5 of 300') ? recent(t) : undefined), 'Recent progress counts 300 entries');
+      assert.deepEqual(r.children.map((c) => c.label), ['Entry 300', 'Entry 299', 'Entry 298', 'Entry 297', 'Entry 296']);
+      fs.appendFileSync(file, '\n## 2026-11-30T09:00:00Z — Appended by another process\n\nDone.\n');
+      const r2 = await waitForTree('agentContext.plan', (t) => (recent(t)?.description?.startsWith('5 of 301') ? recent(t) : undefined), 'the appended entry is counted');
+      assert.equal(r2.children[0].label, 'Appended by another process');
+      await waitFor(async () => (await paneRows('Plan')).some((row) => row.includes('Appended by another process')), { timeout: 20_000, message: 'the row shows in the Plan view' });
+    } finally {
+      if (had === undefined) fs.rmSync(file, { force: true });
+      else fs.writeFileSync(file, had);
+    }
+  });
+
+  it('the status bar counts a call appended to the ledger by another process', async () => {
+    const file = ledgerPath(agentDir());
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const had = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+    try {
+      const entry: LedgerEntry = { time: new Date().toISOString(), tool: 'agentContext_run', source: 'mcp', input: '{}', rawTokens: 2_345_678, returnedTokens: 100, ok: true, text: 'Saved' };
+      fs.appendFileSync(file, JSON.stringify(entry) + '\n');
+      const all = fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as LedgerEntry);
+      const want = `${short(summarizeLedger(all).today.savedTokens)} tokens kept out`;
+      await waitFor(async () => (await ui.texts('.statusbar-item')).some((t) => t.includes(want)), { timeout: 20_000, message: `the status bar shows "${want}"` });
+    } finally {
+      if (had === undefined) fs.rmSync(file, { force: true });
+      else fs.writeFileSync(file, had);
+    }
+  });
+});
