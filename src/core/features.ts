@@ -181,19 +181,12 @@ export function diffFeatures(accepted: Feature[], current: Feature[]): FeatureCh
   const changes: FeatureChange[] = [];
   const usedA = new Set<number>();
   const match = new Map<number, number>(); // current index → accepted index
-  // Exact description matches first (a reorder is not a rewording), nearest index wins. Candidates
-  // come from a map by description, so 10,000 features cost 10,000 look-ups, not 10,000².
-  const byDescription = new Map<string, number[]>();
-  accepted.forEach((a, ai) => {
-    const list = byDescription.get(a.description);
-    if (list) list.push(ai);
-    else byDescription.set(a.description, [ai]);
-  });
+  // Exact description matches first (a reorder is not a rewording), nearest index wins.
   current.forEach((c, ci) => {
     let best = -1;
-    for (const ai of byDescription.get(c.description) ?? []) {
-      if (!usedA.has(ai) && (best < 0 || Math.abs(ai - ci) < Math.abs(best - ci))) best = ai;
-    }
+    accepted.forEach((a, ai) => {
+      if (!usedA.has(ai) && a.description === c.description && (best < 0 || Math.abs(ai - ci) < Math.abs(best - ci))) best = ai;
+    });
     if (best >= 0) {
       usedA.add(best);
       match.set(ci, best);
