@@ -95,3 +95,34 @@ describe('bench results file', () => {
     assert.deepEqual(mergeRows(parsed.rows, fresh).map((r) => `${r.id}:${r.ours}`), ['1a:1', '7b:5 KB', '7c:1 MB', '8:3']);
   });
 });
+
+describe('bench row hygiene (runRow)', () => {
+  const row = (): import('../../bench/harness').Row => ({ id: '1', what: 'x', ours: '1 ms', reference: '2 ms', ratio: '0.5×', goal: '≤ 1×', met: true });
+  it('keeps the load average of a quiet row and does not re-run it', async () => {
+    const { runRow } = await import('../../bench/harness.js');
+    let calls = 0;
+    const rows = await runRow('1', () => (calls++, [row()]), () => {}, { retries: 2, load: () => ({ load: 0.5, cores: 2 }), sleep: async () => {} });
+    assert.equal(calls, 1);
+    assert.equal(rows[0].load, '0.5 → 0.5');
+    assert.equal(rows[0].note, undefined);
+  });
+  it('re-runs a row measured above the core count, at most `retries` times, then marks it', async () => {
+    const { runRow, renderTable } = await import('../../bench/harness.js');
+    let calls = 0;
+    const lines: string[] = [];
+    const rows = await runRow('1', () => (calls++, [row()]), (s) => lines.push(s), { retries: 2, load: () => ({ load: 7.5, cores: 2 }), sleep: async () => {} });
+    assert.equal(calls, 3);
+    assert.equal(rows[0].load, '7.5 → 7.5 ⚠');
+    assert.match(rows[0].note ?? '', /load average exceeded the 2 cores .* after 2 re-runs/);
+    assert.ok(lines.some((l) => /load average 7\.5 at start/.test(l)) && lines.some((l) => /load average 7\.5 at end — above 2 cores/.test(l)), lines.join('\n'));
+    assert.match(renderTable(rows), /\| 7\.5 → 7\.5 ⚠ \| met \|/);
+  });
+  it('stops re-running once the load falls below the core count', async () => {
+    const { runRow } = await import('../../bench/harness.js');
+    const loads = [5, 5, 1, 1];
+    let calls = 0;
+    const rows = await runRow('1', () => (calls++, [row()]), () => {}, { retries: 3, load: () => ({ load: loads.shift() ?? 1, cores: 2 }), sleep: async () => {} });
+    assert.equal(calls, 2);
+    assert.equal(rows[0].load, '1.0 → 1.0');
+  });
+});

@@ -103,7 +103,8 @@ describe('Views at scale: newest first, the rest paged', () => {
       fs.appendFileSync(file, '\n## 2026-11-30T09:00:00Z — Appended by another process\n\nDone.\n');
       const r2 = await waitForTree('agentContext.plan', (t) => (recent(t)?.description?.startsWith('5 of 301') ? recent(t) : undefined), 'the appended entry is counted');
       assert.equal(r2.children[0].label, 'Appended by another process');
-      await waitFor(async () => (await paneRows('Plan')).some((row) => row.includes('Appended by another process')), { timeout: 20_000, message: 'the row shows in the Plan view' });
+      // What the user sees without scrolling: the count on the Recent progress row.
+      await waitFor(async () => (await paneRows('Plan')).some((row) => row.includes('Recent progress') && row.includes('5 of 301')), { timeout: 20_000, message: 'the Plan view row says 5 of 301' });
     } finally {
       if (had === undefined) fs.rmSync(file, { force: true });
       else fs.writeFileSync(file, had);
