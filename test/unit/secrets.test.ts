@@ -134,3 +134,36 @@ test('a catastrophically backtracking user pattern returns on long input', () =>
   const r = maskSecrets(text, patterns);
   assert.equal(r.text, '[MASKED:custom]\n' + 'a'.repeat(5000) + '!\n' + 'x'.repeat(5000) + '\n');
 });
+
+test('a docker image digest is not a URL password (docker://alpine:3.19@sha256:...)', () => {
+  const line = 'copying docker://alpine:3.19@sha256:c5b1261d6d3e43071626931fc004f70149baeba2c8ec672bd4f27761f8e1ad6b\n';
+  assert.deepEqual(maskSecrets(line), { text: line, count: 0 });
+  assert.equal(maskSecrets('redis://default:s3cretpw@cache:6379\n').text, 'redis://default:[MASKED:url-password]@cache:6379\n');
+});
+
+test('secrets known only by their name are masked in export, JSON, YAML, docker -e, headers, curl -u and connection strings', () => {
+  const cases: [string, string][] = [
+    ['export DB_PASSWORD=hunter2x', 'export DB_PASSWORD=[MASKED:password]'],
+    ['    "SecretAccessKey": "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLE1",', '    "SecretAccessKey": "[MASKED:aws-secret-access-key]",'],
+    ['  client_secret: Zq8fAKEvalue0123456789', '  client_secret: [MASKED:secret]'],
+    ['docker run -e API_TOKEN=FAKEabc123def456 img', 'docker run -e API_TOKEN=[MASKED:secret] img'],
+    ['curl -H "X-Api-Key: FAKE0123456789abcdef" https://x', 'curl -H "X-Api-Key: [MASKED:secret]" https://x'],
+    ['curl -u deploy:Fake-Pass-123 https://x', 'curl -u deploy:[MASKED:password] https://x'],
+    ['Server=db;User Id=app;Password=Fake!pass9;', 'Server=db;User Id=app;Password=[MASKED:password];'],
+    ['> Authorization: token FAKE0123456789abcdef', '> Authorization: token [MASKED:authorization]'],
+  ];
+  for (const [input, expected] of cases) assert.equal(maskSecrets(input + '\n').text, expected + '\n', input);
+});
+
+test('streaming: a kubectl Secret data block is masked even when chunks split it anywhere', () => {
+  const text = 'apiVersion: v1\ndata:\n  password: RkFLRXBhc3N3b3Jk\n  username: YWRtaW4=\nkind: Secret\nmetadata:\n  name: db\n';
+  const expected = 'apiVersion: v1\ndata:\n  password: [MASKED:kubernetes-secret]\n  username: [MASKED:kubernetes-secret]\nkind: Secret\nmetadata:\n  name: db\n';
+  assert.equal(maskSecrets(text).text, expected);
+  for (let i = 1; i < text.length; i++) {
+    const m = new StreamingMasker();
+    assert.equal(m.push(text.slice(0, i)) + m.push(text.slice(i)) + m.flush(), expected, `split at ${i}`);
+  }
+  // a ConfigMap's plain words stay
+  const cm = 'data:\n  LOG_LEVEL: debug\n  MODE: production\nkind: ConfigMap\n';
+  assert.equal(maskSecrets(cm).text, cm);
+});
