@@ -109,6 +109,7 @@ async function main(): Promise<void> {
       ripgrep,
       retention: retentionFrom((k) => values.get(k)),
       secretPatterns: Array.isArray(patterns) ? patterns.filter((p): p is string => typeof p === 'string') : undefined,
+      gitleaksConfig: typeof values.get('secrets.gitleaksConfig') === 'string' ? (values.get('secrets.gitleaksConfig') as string) : undefined,
     });
     return { content: [{ type: 'text' as const, text: outcome.text }], isError: outcome.isError === true };
   });

@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { agentDirOf, hasAgentFolder, isInside } from '../core/agentLayout';
-import { compileUserPatterns, maskSecrets, type UserPatterns } from '../core/secrets';
+import { maskSecrets, type UserPatterns } from '../core/secrets';
+import { userRulesFor } from '../core/secrets/gitleaks';
 import { TERMINALS_DIR } from '../core/terminal/terminalIndex';
 import { openTerminalCapture, type CommandCapture, type TerminalCapture } from '../core/terminal/terminalCapture';
 import { EXIT_UNKNOWN, resolveExit } from '../core/terminal/commandExit';
@@ -16,7 +17,7 @@ interface Settings {
   capture: boolean;
   exclude: string[];
   maxFileBytes: number;
-  patterns: UserPatterns;
+  patterns: UserPatterns | undefined;
 }
 
 /** What the Terminals view shows about a terminal of this window. */
@@ -112,6 +113,7 @@ export class CaptureManager implements vscode.Disposable {
   readonly onDidChange = this.emitter.event;
   private settings: Settings;
   private readonly ends = new WeakMap<vscode.TerminalShellExecution, (code: number | undefined) => void>();
+  private lastRuleWarning = '';
 
   constructor(private readonly log: vscode.LogOutputChannel) {
     this.settings = this.readSettings();
@@ -124,9 +126,12 @@ export class CaptureManager implements vscode.Disposable {
       w.onDidEndTerminalShellExecution((e) => this.ends.get(e.execution)?.(e.exitCode)),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.attachAll()),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('agentContext.terminals')) this.configChanged();
+        if (e.affectsConfiguration('agentContext.terminals') || e.affectsConfiguration('agentContext.secrets')) this.configChanged();
       }),
     );
+    // A workspace .gitleaks.toml adds masking rules: follow its edits.
+    const gl = vscode.workspace.createFileSystemWatcher('**/.gitleaks.toml');
+    this.subs.push(gl, gl.onDidCreate(() => this.configChanged()), gl.onDidChange(() => this.configChanged()), gl.onDidDelete(() => this.configChanged()));
     this.attachAll();
   }
 
@@ -161,11 +166,18 @@ export class CaptureManager implements vscode.Disposable {
 
   private readSettings(): Settings {
     const c = vscode.workspace.getConfiguration('agentContext.terminals');
-    const { patterns, errors } = compileUserPatterns(c.get<string[]>('secretPatterns', []));
-    if (errors.length > 0) {
-      for (const e of errors) this.log.warn(e);
-      void vscode.window.showWarningMessage(`Agent Context: ${errors.length} secret pattern(s) in settings were ignored: ${errors[0]}`);
+    const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    const { rules: patterns, errors } = userRulesFor({
+      roots,
+      secretPatterns: c.get<string[]>('secretPatterns', []),
+      gitleaksConfig: vscode.workspace.getConfiguration('agentContext.secrets').get<string>('gitleaksConfig', ''),
+    });
+    const warning = errors.join('\n');
+    if (errors.length > 0 && warning !== this.lastRuleWarning) {
+      for (const e of errors) this.log.warn(`secret masking: ${e}`);
+      void vscode.window.showWarningMessage(`Agent Context: ${errors.length} secret masking rule(s) were ignored (the others apply): ${errors[0]}`);
     }
+    this.lastRuleWarning = warning;
     const mb = c.get<number>('maxFileMB', 10);
     return {
       capture: c.get<boolean>('capture', true),

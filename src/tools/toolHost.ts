@@ -38,6 +38,7 @@ export function toolContext(log: vscode.LogOutputChannel, token: vscode.Cancella
     filesExclude: filesExclude(),
     retention: retentionFrom((k) => vscode.workspace.getConfiguration('agentContext').get(k)),
     secretPatterns: Array.isArray(patterns) ? patterns.filter((p): p is string => typeof p === 'string') : undefined,
+    gitleaksConfig: vscode.workspace.getConfiguration('agentContext').get<string>('secrets.gitleaksConfig') || undefined,
     ...extra,
   };
   return { ctx, dispose: () => sub.dispose() };

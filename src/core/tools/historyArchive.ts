@@ -2,9 +2,9 @@ import * as path from 'node:path';
 import { archiveText } from '../history';
 import { buildReference } from '../reference';
 import { formatFileError } from '../result';
-import { compileUserPatterns, maskSecrets } from '../secrets';
+import { maskSecrets } from '../secrets';
 import { defaultFolder } from '../workspacePaths';
-import { toolError, type ToolContext, type ToolOutcome } from './toolContext';
+import { secretRulesOf, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 
 /** agentContext_offload with `to: "history"`: archives text (secrets masked) as history/session-<ULID>.md, returns a reference. */
 export async function archiveToHistory(content: string, name: string | undefined, ctx: ToolContext): Promise<ToolOutcome> {
@@ -12,8 +12,7 @@ export async function archiveToHistory(content: string, name: string | undefined
   if (!folder) return toolError('no workspace folder is open');
   if (ctx.signal.aborted) return toolError('cancelled; nothing was archived');
   const agentDir = path.join(folder.path, '.agent');
-  const patterns = ctx.secretPatterns?.length ? compileUserPatterns([...ctx.secretPatterns]).patterns : undefined;
-  const masked = maskSecrets(content, patterns);
+  const masked = maskSecrets(content, secretRulesOf(ctx));
   const r = await archiveText(agentDir, masked.text, { title: name, source: `agentContext_offload (${ctx.source})`, now: ctx.now?.() });
   if (!r.ok) return toolError(formatFileError(r.error));
   const text = await buildReference(path.join(folder.path, r.value.path), {

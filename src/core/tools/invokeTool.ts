@@ -16,7 +16,7 @@ import { readTool } from './read';
 import { maskCommand, runTool } from './run';
 import { skillTool } from './skill';
 import { terminalTool } from './terminal';
-import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolHandler, type ToolOutcome } from './toolContext';
+import { INLINE_MAX_BYTES, secretRulesOf, toolError, type ToolContext, type ToolHandler, type ToolOutcome } from './toolContext';
 import { toolDefinition, validateInput, type ToolDefinition } from './toolDefinitions';
 
 /** Implementations by tool name; names and schemas live in toolDefinitions.ts. */
@@ -92,7 +92,7 @@ async function recordInLedger(name: string, input: unknown, outcome: ToolOutcome
       tool: name,
       source: ctx.source,
       // The ledger is on disk: the input (a command line, offloaded text) is masked like any output.
-      input: maskCommand(summarizeInput(input), ctx.secretPatterns),
+      input: maskCommand(summarizeInput(input), secretRulesOf(ctx)),
       ...(outcome.outputPath ? { output: outcome.outputPath } : {}),
       rawTokens: outcome.rawTokens ?? returnedTokens,
       returnedTokens,

@@ -1,7 +1,7 @@
 import { formatReference } from '../reference';
 import { archiveToHistory } from './historyArchive';
 import { newScratchFile, ScratchWriter } from './scratchOutput';
-import { toolError, type ToolContext, type ToolOutcome } from './toolContext';
+import { secretRulesOf, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 
 /** Largest content accepted in one call (it came through the model's context anyway). */
 const MAX_CONTENT_BYTES = 20 * 1024 * 1024;
@@ -26,7 +26,7 @@ export async function offloadTool(input: Record<string, unknown>, ctx: ToolConte
   const ext = looksLikeJson(content) ? '.json' : /\.md$/i.test(String(input.name ?? '')) ? '.md' : '.txt';
   if (ctx.signal.aborted) return toolError('cancelled; nothing was saved');
   const target = newScratchFile(ctx.folders, 'scratch', hint, ext);
-  const writer = new ScratchWriter(target, ctx.secretPatterns);
+  const writer = new ScratchWriter(target, secretRulesOf(ctx));
   writer.writeText(content);
   const { scan, masked } = await writer.finish();
   const text = formatReference(scan, { title: 'Saved', path: target.display, grepPath: target.rel, masked, maxBytes: ctx.config.referenceMaxBytes });

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import { compileUserPatterns, maskSecrets } from '../secrets';
+import { maskSecrets, type UserPatterns } from '../secrets';
 import { fenceData } from '../fence';
 import { formatDuration, formatReference } from '../reference';
 import { resolveWorkspacePath } from '../workspacePaths';
 import { allowListMatch, compoundOperator } from './commandPolicy';
 import { newScratchFile, ScratchWriter } from './scratchOutput';
-import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
+import { INLINE_MAX_BYTES, secretRulesOf, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 
 /** Longest timeout a caller may ask for, in seconds. */
 export const MAX_TIMEOUT_SEC = 1800;
@@ -32,10 +32,9 @@ function killGroup(pid: number | undefined, sig: NodeJS.Signals): void {
   }
 }
 
-/** The command line as shown and recorded: built-in secret shapes and the user's patterns masked. */
-export function maskCommand(command: string, secretPatterns: readonly string[] | undefined): string {
-  const user = secretPatterns?.length ? compileUserPatterns([...secretPatterns]).patterns : undefined;
-  return maskSecrets(command, user).text;
+/** The command line as shown and recorded: built-in secret shapes and the user's rules masked. */
+export function maskCommand(command: string, rules: UserPatterns | undefined): string {
+  return maskSecrets(command, rules).text;
 }
 
 /** agentContext_run: runs a command in bash with no TTY, output to a scratch file, returns a reference. */
@@ -60,9 +59,10 @@ export async function runTool(input: Record<string, unknown>, ctx: ToolContext):
   if (ctx.signal.aborted) return toolError('cancelled before the command started');
 
   // The command line itself can hold a secret: mask it wherever it is shown or lands on disk.
-  const shownCommand = maskCommand(command, ctx.secretPatterns);
+  const rules = secretRulesOf(ctx);
+  const shownCommand = maskCommand(command, rules);
   const target = newScratchFile(ctx.folders, 'scratch/tool_outputs', shownCommand.split(/\s+/).slice(0, 4).join(' '), '.txt');
-  const writer = new ScratchWriter(target, ctx.secretPatterns);
+  const writer = new ScratchWriter(target, rules);
   writer.onText = ctx.run ? (t) => ctx.run!.data(t) : undefined;
   ctx.run?.start({ command: shownCommand, cwd: cwd.display, outputPath: target.display });
 

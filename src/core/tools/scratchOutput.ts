@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { ulid } from 'ulid';
 import { OutputScanner, type OutputScan } from '../reference';
-import { compileUserPatterns, StreamingMasker } from '../secrets';
+import { StreamingMasker, type UserPatterns } from '../secrets';
 import { defaultFolder, displayPath, type WorkspaceFolderRef } from '../workspacePaths';
 
 /** Turns a command or name hint into a short file-name slug (`npm-run-test`). */
@@ -49,12 +49,10 @@ export class ScratchWriter {
   private failed: Error | undefined;
   /** Masked text emitted so far, for live viewers. */
   onText?: (text: string) => void;
-  readonly patternErrors: string[];
 
-  constructor(readonly target: ScratchTarget, secretPatterns: readonly string[] = []) {
-    const compiled = secretPatterns.length ? compileUserPatterns([...secretPatterns]) : undefined;
-    this.patternErrors = compiled?.errors ?? [];
-    this.masker = new StreamingMasker(compiled?.patterns);
+  /** `rules`: the user's masking rules (secretRulesOf); the built-in ones always apply. */
+  constructor(readonly target: ScratchTarget, rules?: UserPatterns) {
+    this.masker = new StreamingMasker(rules);
     fs.mkdirSync(path.dirname(target.abs), { recursive: true });
     this.out = fs.createWriteStream(target.abs, { flags: 'wx' });
     this.opened = new Promise((resolve, reject) => {

@@ -1,4 +1,6 @@
 import type { ToolConfig } from '../config';
+import { userRulesFor } from '../secrets/gitleaks';
+import type { UserPatterns } from '../secrets';
 import type { Logger } from '../log';
 import type { RetentionPolicy } from '../scratch/retention';
 import type { WorkspaceFolderRef } from '../workspacePaths';
@@ -31,6 +33,8 @@ export interface ToolContext {
   filesExclude?: readonly string[];
   /** User secret patterns (regex sources) for masking offloaded output. */
   secretPatterns?: readonly string[];
+  /** A gitleaks config to apply too (agentContext.secrets.gitleaksConfig); else `<root>/.gitleaks.toml` when present. */
+  gitleaksConfig?: string;
   run?: RunObserver;
   /** Scratch retention (agentContext.scratch.* / config.yaml scratch.*); defaults apply when absent. */
   retention?: RetentionPolicy;
@@ -54,6 +58,23 @@ export type ToolHandler = (input: Record<string, unknown>, ctx: ToolContext) => 
 /** A failed call, as text the model can act on. */
 export function toolError(message: string): ToolOutcome {
   return { text: `Error: ${message}`, isError: true };
+}
+
+const reported = new Set<string>();
+
+/**
+ * The user's masking rules for a tool call (settings patterns and the gitleaks config), the same
+ * for every tool that writes to disk. Problems with them are logged once each, not per call.
+ */
+export function secretRulesOf(ctx: Pick<ToolContext, 'folders' | 'secretPatterns' | 'gitleaksConfig' | 'log'>): UserPatterns | undefined {
+  const { rules, errors } = userRulesFor({ roots: ctx.folders.map((f) => f.path), secretPatterns: ctx.secretPatterns, gitleaksConfig: ctx.gitleaksConfig });
+  for (const e of errors) {
+    if (reported.has(e)) continue;
+    if (reported.size > 1000) reported.clear();
+    reported.add(e);
+    ctx.log.warn(`secret masking: ${e}`);
+  }
+  return rules;
 }
 
 /** Hard ceiling of any returned text (bytes): well under the 8 KB at which Copilot moves results to disk. */
