@@ -37,7 +37,7 @@ function blocks(): { chunks: string[]; lines: number }[] {
 /** Measures row 2 in a child process fed `totalMB` of raw stream on stdin. */
 export async function rowCapture(workDir: string, totalMB = 200): Promise<Row> {
   const what = `capture pipeline (renderer, masker, index, writer) fed ${totalMB} MB: peak RSS growth`;
-  if (!loadOptional('core/terminal/terminalRenderer', ['TerminalRenderer']) || !loadOptional('core/secrets', ['StreamingMasker'])) {
+  if (!loadOptional('core/terminal/terminalRenderer', ['TerminalRenderer']) || !loadOptional('core/secrets/index', ['StreamingMasker'])) {
     return { id: '2', what, ours: '—', reference: '—', ratio: '—', goal: GOAL, state: 'not built', note: 'missing: TerminalRenderer or StreamingMasker' };
   }
   try {

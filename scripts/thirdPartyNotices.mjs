@@ -4,6 +4,8 @@
 // the notice to travel with the code). `npm run package` runs this before vsce, so the .vsix always
 // carries notices for exactly what its bundles contain; a unit test fails if the committed file
 // misses a bundled package.
+// Material that is not an npm package but from which code here is derived (e.g. a rule table) is
+// listed in scripts/extraNotices.json and appended as "Other material".
 //   node scripts/thirdPartyNotices.mjs [--check]   (--check: exit 1 if the file is out of date)
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
@@ -67,8 +69,14 @@ export async function bundledPackages() {
   return [...byId.values()].sort((a, b) => a.name.localeCompare(b.name) || a.version.localeCompare(b.version));
 }
 
+/** scripts/extraNotices.json: [{ name, version, license, usedIn, source, licenseText }]. */
+export function extraNotices() {
+  const file = path.join(repoRoot, 'scripts/extraNotices.json');
+  return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : [];
+}
+
 /** The Markdown file for these packages (deterministic: no dates, sorted). */
-export function renderNotices(pkgs) {
+export function renderNotices(pkgs, extras = extraNotices()) {
   const fence = (text) => {
     let f = '```';
     while (text.includes(f)) f += '`';
@@ -85,6 +93,15 @@ export function renderNotices(pkgs) {
     ...pkgs.map((p) => `| ${p.name} | ${p.version} | ${p.license} | ${p.outputs.join(', ')} |`),
     '',
     ...pkgs.flatMap((p) => [`## ${p.name} ${p.version} (${p.license})`, '', fence(p.licenseText), '']),
+    ...(extras.length === 0
+      ? []
+      : [
+          '# Other material',
+          '',
+          'Not bundled as a package, but code here is derived from it.',
+          '',
+          ...extras.flatMap((e) => [`## ${e.name} ${e.version} (${e.license})`, '', `Source: ${e.source}. Used in ${e.usedIn}.`, '', fence(e.licenseText), '']),
+        ]),
   ].join('\n');
 }
 

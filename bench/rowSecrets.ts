@@ -1,0 +1,142 @@
+// Row 11: secret masking (issue 12). 11a: streaming throughput on ordinary build output against
+// the masker it replaced (bench/referenceMasker.ts, same run, interleaved); 11b: recall and false
+// positives on the labelled corpus (test/fixtures/secrets, the same figures the unit test asserts);
+// 11c: the worst 1 MB adversarial line.
+import { failedRow, fmtMBs, loadOptional, measurePair, notBuilt, type Row } from './harness';
+import { loadCorpus } from './corpusLoader';
+import { StreamingMasker as ReferenceMasker, maskSecrets as referenceMask } from './referenceMasker';
+import { loadOrdinary, loadTruePositives, scoreMasker, SECRET_GOALS } from './secretCorpus';
+
+interface MaskerModule {
+  StreamingMasker: new () => { push(s: string): string; flush(): string; readonly count: number };
+  maskSecrets(text: string): { text: string; count: number };
+}
+interface BuiltinModule {
+  builtinEngine(): { scanner: { keywords: readonly string[] } };
+}
+
+const MB = 1024 * 1024;
+const CHUNK = 64 * 1024;
+
+/** Recorded build and tool output (bench/corpus), repeated to `bytes`. */
+function buildOutput(bytes: number): string {
+  const files = loadCorpus().filter((e) => /make|tsc|npm-install|mocha|node-test|python|apt|git-log/.test(e.file));
+  let text = files.map((e) => e.text).join('\n');
+  const unit = text;
+  while (text.length < bytes) text += unit;
+  return text.slice(0, bytes);
+}
+
+function stream(masker: { push(s: string): string; flush(): string }, text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i += CHUNK) n += masker.push(text.slice(i, i + CHUNK)).length;
+  return n + masker.flush().length;
+}
+
+const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
+
+export async function rowSecrets(scale = 1): Promise<Row[]> {
+  const mod = loadOptional<MaskerModule>('core/secrets/index', ['StreamingMasker', 'maskSecrets']);
+  const eng = loadOptional<BuiltinModule>('core/secrets/builtin', ['builtinEngine']);
+  const rows: Row[] = [];
+  const goalA = `≥ ${SECRET_GOALS.mbPerSec} MB/s`;
+  const goalB = `token ≥ ${SECRET_GOALS.tokenRecall * 100}%, context ≥ ${SECRET_GOALS.contextRecall * 100}%, FP ≤ ${SECRET_GOALS.fpRate * 100}%`;
+  const goalC = `≤ ${SECRET_GOALS.worstLineMs} ms`;
+  if (!mod || !eng) {
+    for (const [id, w, g] of [['11a', 'secret masking: throughput', goalA], ['11b', 'secret masking: recall / FP', goalB], ['11c', 'secret masking: worst line', goalC]]) {
+      rows.push(notBuilt(id, w, g, 'src/core/secrets/index.ts'));
+    }
+    return rows;
+  }
+  // 11a
+  const text = buildOutput(Math.round(16 * MB * scale));
+  const what = `secret masking: streaming, recorded build/test output (${(text.length / MB).toFixed(1)} MB, 64 KB chunks)`;
+  try {
+    let oursOut = 0;
+    let refOut = 0;
+    const t = await measurePair(
+      () => {
+        oursOut = stream(new mod.StreamingMasker(), text);
+      },
+      () => {
+        refOut = stream(new ReferenceMasker(), text);
+      },
+    );
+    const mbs = text.length / MB / (t.a.median / 1000);
+    rows.push({
+      id: '11a',
+      what,
+      ours: fmtMBs(text.length, t.a),
+      reference: `${fmtMBs(text.length, t.b)} (the masker before issue 12: 10 shapes)`,
+      ratio: `${(t.b.median / t.a.median).toFixed(2)}×`,
+      goal: goalA,
+      met: mbs >= SECRET_GOALS.mbPerSec,
+      note: oursOut !== text.length || refOut !== text.length ? `output length changed: ours ${oursOut}, reference ${refOut} of ${text.length}` : undefined,
+    });
+  } catch (e) {
+    rows.push(failedRow('11a', what, goalA, e));
+  }
+  // 11b
+  const whatB = 'secret masking: labelled corpus (test/fixtures/secrets) and real output of this machine';
+  try {
+    const cases = loadTruePositives();
+    const ordinary = loadOrdinary();
+    const s = scoreMasker((x) => mod.maskSecrets(x).text, cases, ordinary);
+    const r = scoreMasker((x) => referenceMask(x).text, cases, ordinary);
+    const nTok = cases.filter((c) => c.kind === 'token').length;
+    const nCtx = cases.length - nTok;
+    const fig = (x: typeof s): string => `token ${pct(x.tokenRecall)} of ${nTok}, context ${pct(x.contextRecall)} of ${nCtx}, FP ${x.falsePositives.length}/${x.ordinaryLines} lines (${(x.fpRate * 100).toFixed(3)}%)`;
+    rows.push({
+      id: '11b',
+      what: whatB,
+      ours: fig(s),
+      reference: fig(r),
+      ratio: '—',
+      goal: goalB,
+      met: s.tokenRecall >= SECRET_GOALS.tokenRecall && s.contextRecall >= SECRET_GOALS.contextRecall && s.fpRate <= SECRET_GOALS.fpRate,
+      note: s.missed.length ? `missed: ${s.missed.slice(0, 5).join('; ')}` : undefined,
+    });
+  } catch (e) {
+    rows.push(failedRow('11b', whatB, goalB, e));
+  }
+  // 11c: the unit test's adversarial lines, CPU time of the worst.
+  const whatC = 'secret masking: worst 1 MB adversarial line (every keyword glued, unterminated runs)';
+  try {
+    const fill = (unit: string): string => unit.repeat(Math.ceil(MB / unit.length)).slice(0, MB) + '\n';
+    const units: string[] = [];
+    for (const k of eng.builtinEngine().scanner.keywords) units.push(k + '=', 'Ab1'.repeat(10) + k + ':"a1');
+    units.push(' -u a:', ' -p', '://a:b', 'Authorization: Bearer a1', 'x'.repeat(1000) + '@sha256:', '-----BEGIN PRIVATE KEY-----', 'data:');
+    const cpu = (f: () => void): number => {
+      const c0 = process.cpuUsage();
+      f();
+      const c = process.cpuUsage(c0);
+      return (c.user + c.system) / 1000;
+    };
+    let worst = 0;
+    let worstUnit = '';
+    let refWorst = 0;
+    for (const u of units) {
+      const line = fill(u);
+      const ms = Math.min(cpu(() => mod.maskSecrets(line)), cpu(() => mod.maskSecrets(line)));
+      const rms = Math.min(cpu(() => referenceMask(line)), cpu(() => referenceMask(line)));
+      if (ms > worst) {
+        worst = ms;
+        worstUnit = u;
+      }
+      refWorst = Math.max(refWorst, rms);
+    }
+    rows.push({
+      id: '11c',
+      what: whatC,
+      ours: `${worst.toFixed(1)} ms CPU (worst of ${units.length} lines, best of 2 each)`,
+      reference: `${refWorst.toFixed(1)} ms CPU (before issue 12)`,
+      ratio: '—',
+      goal: goalC,
+      met: worst <= SECRET_GOALS.worstLineMs,
+      note: `worst line: ${JSON.stringify(worstUnit.slice(0, 40))} repeated to 1 MB`,
+    });
+  } catch (e) {
+    rows.push(failedRow('11c', whatC, goalC, e));
+  }
+  return rows;
+}
