@@ -113,6 +113,28 @@ describe('Terminal capture', function () {
     }
   });
 
+  it("masks by the workspace's .gitleaks.toml and by name context, in output and command line", async () => {
+    const ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    const cfg = path.join(ws, '.gitleaks.toml');
+    fs.writeFileSync(cfg, '[[rules]]\nid = "acme-deploy-key"\nregex = \'\'\'acme_dk_[0-9a-f]{16}\'\'\'\nkeywords = ["acme_dk_"]\n');
+    try {
+      const key = 'acme_dk_' + '7f3a9c2e5b1d8f4a';
+      const pw = 'Fk9' + '-pq2Lm7x'; // no '!': bash would expand history inside double quotes
+      // the file watcher reloads the rules: retry until a command shows them applied
+      const r = await waitFor(async () => {
+        const x = await run(t, `echo "deploy ${key}"; echo "DB_PASSWORD=${pw}"`);
+        return x.output[0] === 'deploy [MASKED:acme-deploy-key]' ? x : undefined;
+      }, { timeout: 30_000, interval: 500, message: 'the .gitleaks.toml rule to apply' });
+      assert.deepEqual(r.output, ['deploy [MASKED:acme-deploy-key]', 'DB_PASSWORD=[MASKED:password]']);
+      for (const f of fs.readdirSync(terminalsDir())) {
+        const text = fs.readFileSync(path.join(terminalsDir(), f), 'utf8');
+        assert.ok(!text.includes(key) && !text.includes(pw), `${f} contains a secret`);
+      }
+    } finally {
+      fs.rmSync(cfg, { force: true });
+    }
+  });
+
   it('points every index range at the right lines', async () => {
     const cmds = await commandsOf(t.n);
     const lines = fs.readFileSync(path.join(terminalsDir(), `${t.n}.txt`), 'utf8').split('\n');
