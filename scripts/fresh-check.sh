@@ -54,12 +54,12 @@ grep -E '^  [✔✖] |^start check:' "$log" | sed 's/^/  /'
 # 2. The test command, exactly as written, in the clone.
 run "$test_cmd" bash -c "cd '$tmp/repo' && $test_cmd"
 test_rc=$?
-grep -E '^--- .*(ok|FAILED)|dependencies ready|^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 25 | sed 's/^/  /'
+sed -n '/^=== .*npm test/,$p' "$log" | grep -E '^--- .*(ok|FAILED|passed)|dependencies ready|^[0-9]+ passed, [0-9]+ failed$' | sed 's/^/  /'
 
 echo
 echo "fresh-check summary ($branch @ $commit, load $(cut -d' ' -f1-3 /proc/loadavg)):"
 printf '  %s\n' "${results[@]}"
-grep -E '^start check: ' "$log" | sed 's/^/  /'
-grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1 | sed 's/^/  npm test: /'
+printf '  %s: %s\n' "$start_cmd" "$(grep -E '^start check: ' "$log" | head -n 1)"
+printf '  %s: %s\n' "$test_cmd" "$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)"
 [ $start_rc = 0 ] && [ $test_rc = 0 ] && { echo "  RESULT: both README commands work from nothing"; exit 0; }
 echo "  RESULT: FAILED (log: $log)"; keep=1; exit 1
