@@ -5,7 +5,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { cleanNpmEnv, ensureDeps, repoRoot } from '../test/runner/deps.mjs';
+import { cleanNpmEnv, ensureDepsInBackground, repoRoot } from '../test/runner/deps.mjs';
 import { runIntegration } from '../test/runner/integration.mjs';
 import { sweepOrphans } from '../test/runner/processes.mjs';
 import { runs } from '../test/runner/runs.mjs';
@@ -139,6 +139,10 @@ function buildStep(title, cmd, args) {
 
 const npx = (bin) => path.join(repoRoot, 'node_modules/.bin', bin);
 
+// The editor's dependencies install (cold: minutes, mostly native compiles) while lint, tsc and the
+// unit tests run; its progress lines ([ensure-deps] ...) may appear among theirs.
+const depsReady = opt.unitOnly ? undefined : ensureDepsInBackground();
+
 if (!opt.integrationOnly && !opt.noLint) buildStep('lint (eslint)', npx('eslint'), ['src', 'test', 'scripts', ...(fs.existsSync(path.join(repoRoot, 'bench')) ? ['bench'] : [])]);
 if (!opt.noBuild) buildStep('type check + compile (tsc -p .)', npx('tsc'), ['-p', '.']);
 
@@ -173,7 +177,7 @@ if (!opt.noBuild) {
 console.log('\n=== integration (code-server)');
 const t0 = Date.now();
 try {
-  ensureDeps();
+  await depsReady;
 } catch (e) {
   totals.failed++;
   problems.push(String(e.message ?? e));

@@ -1,8 +1,9 @@
 // Locates (installing on first use) code-server, Node 24 and Chromium through scripts/ensure-deps.sh,
 // which is idempotent and fast once everything is cached.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { OWNER_VAR, onCleanup, ownerMarker } from './processes.mjs';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -28,23 +29,62 @@ export function cleanNpmEnv(env = process.env) {
   return out;
 }
 
-/** Runs ensure-deps.sh once per process; returns { CODE_SERVER_BIN, NODE24_DIR, CHROMIUM_BIN, CACHE }. */
-export function ensureDeps() {
-  if (cached) return cached;
-  const script = path.join(repoRoot, 'scripts/ensure-deps.sh');
-  const r = spawnSync('bash', [script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  if (r.status !== 0) {
-    const why = EXIT_MEANING[r.status] ?? 'see the messages above';
-    throw new Error(`scripts/ensure-deps.sh failed (exit ${r.status ?? r.signal}): ${why}`);
+/** Parses ensure-deps.sh's result (or throws the one-line reason it failed). */
+function parseResult(status, signal, stdout) {
+  if (status !== 0) {
+    const why = EXIT_MEANING[status] ?? 'see the messages above';
+    throw new Error(`scripts/ensure-deps.sh failed (exit ${status ?? signal}): ${why}`);
   }
   const env = {};
-  for (const line of r.stdout.split('\n')) {
+  for (const line of stdout.split('\n')) {
     const m = /^([A-Z0-9_]+)=(.*)$/.exec(line.trim());
     if (m) env[m[1]] = m[2];
   }
   for (const k of ['CODE_SERVER_BIN', 'NODE24_DIR', 'CHROMIUM_BIN']) {
     if (!env[k]) throw new Error(`scripts/ensure-deps.sh did not print ${k}=...`);
   }
-  cached = env;
   return env;
+}
+
+const script = path.join(repoRoot, 'scripts/ensure-deps.sh');
+
+/** Runs ensure-deps.sh once per process; returns { CODE_SERVER_BIN, NODE24_DIR, CHROMIUM_BIN, CACHE }. */
+export function ensureDeps() {
+  if (cached) return cached;
+  const r = spawnSync('bash', [script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  cached = parseResult(r.status, r.signal, r.stdout);
+  return cached;
+}
+
+let pending;
+
+/**
+ * Starts ensure-deps.sh in the background and returns a promise of ensureDeps()'s result: npm test
+ * lets a cold install (minutes of native compiles) overlap lint, tsc and the unit tests. Once it has
+ * resolved, ensureDeps() answers from the cache. Do not call ensureDeps() while it is pending.
+ */
+export function ensureDepsInBackground() {
+  if (cached) return Promise.resolve(cached);
+  if (!pending) {
+    pending = new Promise((resolve, reject) => {
+      // The runner's marker: if npm test stops early (a lint failure, Ctrl-C), the exit handler kills
+      // the install with everything it started; a half-done install is redone next time (.complete).
+      const child = spawn('bash', [script], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, [OWNER_VAR]: ownerMarker() } });
+      onCleanup(() => {});
+      let stdout = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.on('error', reject);
+      child.on('close', (status, signal) => {
+        try {
+          cached = parseResult(status, signal, stdout);
+          resolve(cached);
+        } catch (e) {
+          reject(e);
+        }
+      });
+    });
+    // Reported when awaited; not an unhandled rejection if it fails before that.
+    pending.catch(() => {});
+  }
+  return pending;
 }
