@@ -20,6 +20,36 @@ function footerOf(n: number, lastLine: number | null): string {
   return lines[lastLine!];
 }
 
+/**
+ * Sends a command line that prints `marker` and then sleeps, and resolves once the marker came
+ * through read(): the command is then past bash's shell-integration hook. A Ctrl-C sent earlier,
+ * within milliseconds of the start, can land in that hook (bash's DEBUG trap) and leave the status
+ * missing, the next command without one, or the sleep running on.
+ */
+async function startSleeping(t: OpenTerminal, marker: string): Promise<void> {
+  let sub: vscode.Disposable | undefined;
+  const seen = new Promise<void>((resolve) => {
+    sub = vscode.window.onDidStartTerminalShellExecution((e) => {
+      if (e.terminal !== t.terminal) return;
+      void (async () => {
+        let data = '';
+        for await (const d of readNow(e.execution)) {
+          data += d;
+          if (data.includes(`${marker}\r\n`)) return resolve();
+        }
+      })();
+    });
+  });
+  try {
+    t.terminal.sendText(`echo ${marker}; sleep 30`);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`"${marker}" not printed by the command within 20 s`)), 20_000)));
+    await Promise.race([seen, late]).finally(() => clearTimeout(timer));
+  } finally {
+    sub?.dispose();
+  }
+}
+
 /** Waits until the terminal's newest command is recorded as running (its start reached the capture). */
 async function waitRunning(t: OpenTerminal, before: number): Promise<void> {
   await waitFor(async () => {
@@ -121,15 +151,15 @@ describe('Terminal exit codes', function () {
     assert.deepEqual(e.output, []);
   });
 
-  it('records Ctrl-C on sleep 30 as exit 130', async () => {
+  it('records Ctrl-C on a running sleep as exit 130', async () => {
     const before = (await commandsOf(t.n)).length;
-    t.terminal.sendText('sleep 30');
+    await startSleeping(t, 'sleeping');
     await waitRunning(t, before);
     t.terminal.sendText('\x03', false);
     const cmd = await waitFor(async () => {
       const cs = await commandsOf(t.n);
       return cs.length > before && cs[cs.length - 1].status === 'done' ? cs[cs.length - 1] : undefined;
-    }, { timeout: 20_000, message: 'sleep 30 recorded as done after Ctrl-C' });
+    }, { timeout: 20_000, message: 'the sleep recorded as done after Ctrl-C' });
     assert.equal(cmd.exitCode, 130);
     assert.ok(cmd.durationMs! < 25_000, `ended by Ctrl-C, not after 30 s (${cmd.durationMs} ms)`);
   });
@@ -172,12 +202,12 @@ describe('Terminal exit codes', function () {
       const brief = await invoke('agentContext_briefing', {});
       assert.match(brief, new RegExp(`\\.agent/terminals/${u.n}\\.txt lines \\d+-\\d+: exit \\? \\(no status from the shell\\) \`${SUBSHELL_LINE}\``), brief);
       const before = (await commandsOf(u.n)).length;
-      u.terminal.sendText('sleep 30');
+      await startSleeping(u, 'sleeping');
       await waitRunning(u, before);
       u.terminal.sendText('\x03', false);
       await waitFor(async () => (await commandsOf(u.n))[before]?.status === 'done', { timeout: 20_000, message: 'sleep recorded as done' });
       const brief2 = await invoke('agentContext_briefing', {});
-      assert.match(brief2, new RegExp(`\\.agent/terminals/${u.n}\\.txt lines \\d+-\\d+: exit 130 \`sleep 30\``), brief2);
+      assert.match(brief2, new RegExp(`\\.agent/terminals/${u.n}\\.txt lines \\d+-\\d+: exit 130 \`echo sleeping; sleep 30\``), brief2);
     } finally {
       await closeTerminal(u);
     }
@@ -192,7 +222,7 @@ describe('Terminal exit codes', function () {
     const sub = vscode.window.onDidEndTerminalShellExecution((e) => {
       if (e.terminal === c.terminal) ends.push(e.exitCode);
     });
-    c.terminal.sendText('echo started; sleep 30');
+    await startSleeping(c, 'started');
     await waitRunning(c, before);
     c.terminal.dispose();
     const info = await waitFor(async () => {
@@ -216,7 +246,7 @@ describe('Terminal exit codes', function () {
     const config = vscode.workspace.getConfiguration('agentContext.terminals');
     try {
       const before = (await commandsOf(c.n)).length;
-      c.terminal.sendText('echo serving; sleep 30');
+      await startSleeping(c, 'serving');
       await waitRunning(c, before);
       await config.update('capture', false, vscode.ConfigurationTarget.Global);
       const info = await waitFor(async () => {
