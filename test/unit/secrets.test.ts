@@ -151,6 +151,8 @@ test('secrets known only by their name are masked in export, JSON, YAML, docker 
     ['curl -u deploy:Fake-Pass-123 https://x', 'curl -u deploy:[MASKED:password] https://x'],
     ['Server=db;User Id=app;Password=Fake!pass9;', 'Server=db;User Id=app;Password=[MASKED:password];'],
     ['> Authorization: token FAKE0123456789abcdef', '> Authorization: token [MASKED:authorization]'],
+    ['var adafruitToken string = "nr4kfake8o4wq0lt5r3vudcbory27g"', 'var adafruitToken string = "[MASKED:secret]"'],
+    ['System.setProperty("ALGOLIA_TOKEN", "3ld47q5fake6plz8fdzjges8v4pdl5wk6")', 'System.setProperty("ALGOLIA_TOKEN", "[MASKED:secret]")'],
   ];
   for (const [input, expected] of cases) assert.equal(maskSecrets(input + '\n').text, expected + '\n', input);
 });

@@ -216,6 +216,7 @@ export function nameValue(text: string, ls: number, le: number, ks: number, ke: 
   const c = text.charCodeAt(p);
   const c1 = text.charCodeAt(p + 1);
   let spaced = false;
+  let quotedOnly = false;
   if (c === 61 && c1 === 62) p += 2; // =>
   else if (c === 58 && c1 === 61) p += 2; // :=
   else if (c === 61) {
@@ -224,6 +225,14 @@ export function nameValue(text: string, ls: number, le: number, ks: number, ke: 
   } else if (c === 58) {
     if (c1 === 58 || c1 === 47) return; // :: or ://
     p += 1;
+  } else if (c === 44 && afterName > ne) {
+    // `setProperty("API_TOKEN", "value")`, `{"name": "X_TOKEN", ...}` is not this: the value must be quoted
+    p += 1;
+    quotedOnly = true;
+  } else if (p > afterName && isTypeThenAssign(text, p, le)) {
+    // `var apiToken string = "..."` (Go): skip the type
+    while (p < le && text.charCodeAt(p) !== 61) p++;
+    p++;
   } else if (p > afterName) spaced = true; // `--password VALUE`, .netrc's `password VALUE`
   else return;
   // Leading dashes make a command-line flag; a trailing dot or dash is punctuation.
@@ -242,12 +251,22 @@ export function nameValue(text: string, ls: number, le: number, ks: number, ke: 
   }
   while (p < le && isSpace(text.charCodeAt(p))) p++;
   if (spaced && text.charCodeAt(p) === 45) return; // `--flag --next-flag`: no value
+  if (quotedOnly && !isQuote(text.charCodeAt(p))) return;
   const { span, end } = readValue(text, p, le);
   st.nameEnd = Math.max(st.nameEnd, end);
   if (!span) return;
   const value = text.slice(span[0], span[1]);
   if (!looksLikeCredential(value, kind)) return;
   out.push({ start: span[0], end: span[1], marker: kind, prio: 1 });
+}
+
+/** `string = ` / `String = ` after a name: a typed declaration. */
+function isTypeThenAssign(text: string, p: number, le: number): boolean {
+  let q = p;
+  while (q < le && q - p < 24 && isName(text.charCodeAt(q))) q++;
+  if (q === p || q - p >= 24) return false;
+  while (q < le && isSpace(text.charCodeAt(q))) q++;
+  return text.charCodeAt(q) === 61 && text.charCodeAt(q + 1) !== 61;
 }
 
 function lineHas(text: string, ls: number, le: number, s: string): boolean {
