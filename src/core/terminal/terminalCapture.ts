@@ -13,8 +13,8 @@ import { EXIT_UNKNOWN, type RecordedExit } from './commandExit';
 /** The first bytes of every command's data under VS Code shell integration (or FinalTerm's 133). */
 const SHELL_INTEGRATION_START = /^\x1b\](?:633|133);C/;
 
-/** Queued output above which CommandCapture.write() asks the producer to wait. */
-export const BACKLOG_BYTES = 4 * 1024 * 1024;
+/** Queued output above which CommandCapture.write() asks the producer to wait (small: what waits for the disk is memory). */
+export const BACKLOG_BYTES = 512 * 1024;
 
 export interface CaptureOptions extends CaptureWriterOptions {
   userPatterns?: UserPatterns;

@@ -40,6 +40,7 @@ export class TerminalRenderer extends TerminalScreen {
   /** Feeds raw terminal data; returns the lines that became final (each ends with `\n`), often ''. */
   write(data: string): string {
     if (data.length === 0) return '';
+    this.sinceTrim += data.length;
     if (this.state === S.Ground) {
       if (this.alt) {
         if (!ESCAPES.test(data)) return '';

@@ -40,8 +40,10 @@ class CellRow {
 }
 type Row = string | CellRow;
 
-/** Rows above the screen are handed out in batches of this many (fewer array copies). */
+/** Rows above the screen are handed out in batches of this many (fewer array copies)... */
 const BATCH = 256;
+/** ...or once this many characters came in since the last batch, so long lines do not pile up (memory bound in bytes). */
+const BATCH_CHARS = 256 * 1024;
 
 function rowText(r: Row): string {
   if (typeof r === 'string') return r;
@@ -121,6 +123,8 @@ export class TerminalScreen {
   /** Saved cursor (DECSC): an absolute row, as xterm keeps it, so it follows the text when the screen scrolls. */
   protected saved: { row: number; col: number } | undefined;
   protected out: string[] = [];
+  /** Characters written since rows above the screen were last handed out. */
+  protected sinceTrim = 0;
   private candidates: { t: number; upTo: number }[] = [];
   protected readonly screen: number;
   protected readonly idleMs: number;
@@ -214,7 +218,10 @@ export class TerminalScreen {
 
   /** Rows above the screen can never change: hand them out in batches. */
   protected trim(): void {
-    if (this.top > BATCH) this.dropAbove(this.top);
+    if (this.top > BATCH || (this.top > 0 && this.sinceTrim > BATCH_CHARS)) {
+      this.dropAbove(this.top);
+      this.sinceTrim = 0;
+    }
   }
 
   /** After rows were appended: the screen follows the last row. */

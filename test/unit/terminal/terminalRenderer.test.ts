@@ -162,3 +162,13 @@ test('a line longer than maxLineLength is broken instead of growing without boun
   const out = renderStream(['y'.repeat(250) + '\r\n'], { maxLineLength: 100 });
   assert.equal(out, 'y'.repeat(100) + '\n' + 'y'.repeat(100) + '\n' + 'y'.repeat(50) + '\n');
 });
+
+test('long lines are handed out by size, not only by count: the renderer never holds much more than the screen', () => {
+  const r = new TerminalRenderer({ screenRows: 10 });
+  const line = 'z'.repeat(100_000) + '\r\n';
+  let out = 0;
+  for (let i = 0; i < 40; i++) out += r.write(line).length;
+  // 40 lines of 100 KB: all but the screen's 10 (and at most ~256 KB more) were handed out already
+  assert.ok(out >= 27 * 100_001, `only ${out} characters handed out`);
+  assert.equal(out + r.end().length, 40 * 100_001);
+});
