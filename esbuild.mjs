@@ -1,4 +1,5 @@
-// Bundles the extension (dist/extension.js), the MCP server (dist/mcp.js) and the lazily loaded
+// Bundles the extension (dist/extension.js), the MCP server (dist/mcp.js), the Claude Code hook
+// (dist/claude-hook.js) and the lazily loaded
 // tokenizer (dist/tokenizer.js, kept out of the main bundle so activation stays light).
 import * as esbuild from 'esbuild';
 import { pathToFileURL } from 'node:url';
@@ -26,6 +27,8 @@ const common = {
 export const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
   { ...common, entryPoints: ['src/mcp/server.ts'], outfile: 'dist/mcp.js' },
+  // Claude Code's hook program (PreToolUse/PostToolUse on Bash): the same offloading core as agentContext_run.
+  { ...common, entryPoints: ['src/claudeHook/main.ts'], outfile: 'dist/claude-hook.js' },
   { ...common, entryPoints: ['src/core/tokenizerEntry.ts'], outfile: 'dist/tokenizer.js', external: ['vscode'] },
   { ...common, entryPoints: ['src/core/re2Entry.ts'], outfile: 'dist/re2.js', external: ['vscode'] },
 ];

@@ -8,6 +8,7 @@ import { registerWalkthrough } from './commands/walkthrough';
 import { registerTools } from './tools/registerTools';
 import { registerTerminalCapture, stopTerminalCapture } from './terminal/registerTerminals';
 import { registerWorkspaceMemory } from './commands/workspaceMemory';
+import { registerClaudeCodeSetup } from './commands/setupClaudeCode';
 
 /** Entry point: one registration per feature, every disposable into context.subscriptions. */
 export function activate(context: vscode.ExtensionContext): AgentContextApi {
@@ -22,6 +23,7 @@ export function activate(context: vscode.ExtensionContext): AgentContextApi {
   registerTools(context, log);
   registerTerminalCapture(context, log);
   registerWorkspaceMemory(context, log);
+  registerClaudeCodeSetup(context, log);
   agentContextApi.activationMs = performance.now() - started;
   // The benchmark (row 7) reads this line from the editor's logs.
   log.info(`Agent Context activated in ${agentContextApi.activationMs.toFixed(1)} ms`);

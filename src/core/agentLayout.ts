@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { AGENT_GITIGNORE } from './agentGitignore';
 import { createExclusive } from './fsAtomic';
 import { err, ok, Result } from './result';
 
@@ -98,12 +99,7 @@ steps:
 scratch/, terminals/ and history/ are kept out of git by .gitignore.
 `;
 
-/** .gitignore written into `.agent/`: transient and machine-local content stays out of git. */
-export const AGENT_GITIGNORE = `scratch/
-terminals/
-history/
-pins.json
-`;
+export { AGENT_GITIGNORE } from './agentGitignore';
 
 /** What initializeAgentFolder created; files that already existed are left alone and listed in `kept`. */
 export interface InitializeOutcome {

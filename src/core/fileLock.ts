@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { mkdirp } from './fsAtomic';
 
 /** A lock older than this is taken to be left over from a crashed process and is broken. */
 const STALE_MS = 10_000;
@@ -16,7 +17,7 @@ function sleep(ms: number): Promise<void> {
  */
 export async function withFileLock<T>(file: string, fn: () => Promise<T>): Promise<T> {
   const lock = path.join(path.dirname(file), `.${path.basename(file)}.lock`);
-  await fs.promises.mkdir(path.dirname(lock), { recursive: true });
+  await mkdirp(path.dirname(lock));
   const deadline = Date.now() + WAIT_MS;
   let delay = 5;
   for (;;) {

@@ -1,7 +1,18 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { afterDirCreated } from './agentGitignore';
 
 let counter = 0;
+
+/** `mkdir -p` that writes `.agent/.gitignore` when it creates `.agent/` or one of its ignored folders. */
+export async function mkdirp(dir: string): Promise<void> {
+  afterDirCreated(await fs.promises.mkdir(dir, { recursive: true }));
+}
+
+/** Synchronous twin of mkdirp. */
+export function mkdirpSync(dir: string): void {
+  afterDirCreated(fs.mkdirSync(dir, { recursive: true }));
+}
 
 /**
  * Writes a file atomically: a temp file in the same folder, fsync, then rename over the target,
@@ -9,7 +20,7 @@ let counter = 0;
  */
 export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
   const dir = path.dirname(file);
-  await fs.promises.mkdir(dir, { recursive: true });
+  await mkdirp(dir);
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now()}.${counter++}.tmp`);
   const fh = await fs.promises.open(tmp, 'wx');
   try {
@@ -29,7 +40,7 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
 /** Synchronous twin of writeFileAtomic, for the few callers that cannot await. */
 export function writeFileAtomicSync(file: string, data: string | Uint8Array): void {
   const dir = path.dirname(file);
-  fs.mkdirSync(dir, { recursive: true });
+  mkdirpSync(dir);
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now()}.${counter++}.tmp`);
   const fd = fs.openSync(tmp, 'wx');
   try {
@@ -52,7 +63,7 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array): vo
  * never interleave within a line.
  */
 export async function appendLineAtomic(file: string, line: string): Promise<void> {
-  await fs.promises.mkdir(path.dirname(file), { recursive: true });
+  await mkdirp(path.dirname(file));
   const text = line.endsWith('\n') ? line : line + '\n';
   const fh = await fs.promises.open(file, 'a');
   try {
@@ -64,7 +75,7 @@ export async function appendLineAtomic(file: string, line: string): Promise<void
 
 /** Creates a file only if it does not exist yet (O_EXCL); returns false when it already exists. */
 export async function createExclusive(file: string, data: string): Promise<boolean> {
-  await fs.promises.mkdir(path.dirname(file), { recursive: true });
+  await mkdirp(path.dirname(file));
   try {
     const fh = await fs.promises.open(file, 'wx');
     try {

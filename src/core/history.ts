@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ulid } from 'ulid';
-import { appendLineAtomic, createExclusive } from './fsAtomic';
+import { appendLineAtomic, createExclusive, mkdirp } from './fsAtomic';
 import { Result, ok, err } from './result';
 
 /** Largest text archived in one call (bigger transcripts: split them). */
@@ -36,7 +36,7 @@ async function plainHistoryDir(agentDir: string): Promise<Result<string>> {
     const st = await fs.promises.lstat(dir);
     if (!st.isDirectory()) return err({ file: rel(agentDir, dir), message: 'is not a plain folder (a symlink or a file); refusing to write through it' });
   } catch {
-    await fs.promises.mkdir(dir, { recursive: true });
+    await mkdirp(dir);
   }
   return ok(dir);
 }

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { agentDirOf, hasAgentFolder, isInside } from '../core/agentLayout';
+import { mkdirp } from '../core/fsAtomic';
 import { maskSecrets, type UserPatterns } from '../core/secrets';
 import { userRulesFor } from '../core/secrets/gitleaks';
 import { TERMINALS_DIR } from '../core/terminal/terminalIndex';
@@ -296,7 +297,7 @@ export class CaptureManager implements vscode.Disposable {
   /** The terminals folder must stay inside the workspace folder (no symlink out of it). */
   private async safeDir(root: string, dir: string): Promise<boolean> {
     try {
-      await fs.promises.mkdir(dir, { recursive: true });
+      await mkdirp(dir);
       const [realRoot, realDir] = await Promise.all([fs.promises.realpath(root), fs.promises.realpath(dir)]);
       if (isInside(realRoot, realDir)) return true;
       this.log.warn(`Terminal capture is off for ${root}: ${dir} resolves to ${realDir}, outside the workspace folder. Make .agent/terminals a plain folder.`);

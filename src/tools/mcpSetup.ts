@@ -5,10 +5,13 @@ import { writeFileAtomic } from '../core/fsAtomic';
 import { MCP_CLIENT_TARGETS, mcpClientConfig, type McpClient } from '../core/mcpClientConfig';
 import { workspaceFolders } from './toolHost';
 
-/** Copies dist/mcp.js with its lazily loaded dist/tokenizer.js and dist/re2.js into global storage, where the path survives updates. */
-async function installServerCopy(context: vscode.ExtensionContext): Promise<string> {
+/**
+ * Copies dist/mcp.js and dist/claude-hook.js with their lazily loaded dist/tokenizer.js and
+ * dist/re2.js into global storage, where the paths survive updates; returns mcp.js's path.
+ */
+export async function installServerCopy(context: vscode.ExtensionContext): Promise<string> {
   const dir = path.join(context.globalStorageUri.fsPath, 'mcp');
-  for (const name of ['mcp.js', 'tokenizer.js', 're2.js']) {
+  for (const name of ['mcp.js', 'claude-hook.js', 'tokenizer.js', 're2.js']) {
     const src = path.join(context.extensionUri.fsPath, 'dist', name);
     await writeFileAtomic(path.join(dir, name), await fs.promises.readFile(src));
   }

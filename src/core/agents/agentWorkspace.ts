@@ -8,7 +8,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { appendLineAtomic, writeFileAtomic } from '../fsAtomic';
+import { appendLineAtomic, mkdirp, writeFileAtomic } from '../fsAtomic';
 import { Result, ok, err } from '../result';
 
 /** Statuses a sub-agent may report. */
@@ -80,7 +80,7 @@ async function ensureOwnFolder(agentDir: string, id: string, create: boolean): P
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
       if (!create) return err({ file: rel(agentDir, p), message: 'does not exist' });
-      await fs.promises.mkdir(p, { recursive: true });
+      await mkdirp(p);
     }
   }
   return ok(folder);

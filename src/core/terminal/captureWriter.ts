@@ -9,7 +9,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../fsAtomic';
+import { mkdirp, writeFileAtomic } from '../fsAtomic';
 import { nullLogger, type Logger } from '../log';
 import { EXIT_UNKNOWN } from './commandExit';
 import { formatCommandFooter, formatCommandHeader, formatHeader, oneLine, type IndexRecord } from './terminalIndex';
@@ -52,7 +52,7 @@ function countLines(s: string): number {
  * highest existing N, so a reload or a second window never reuses a number) and writes the header.
  */
 export async function createCaptureWriter(dir: string, header: TerminalHeader, opts: CaptureWriterOptions = {}): Promise<CaptureWriter> {
-  await fs.promises.mkdir(dir, { recursive: true });
+  await mkdirp(dir);
   let n = 0;
   for (const name of await fs.promises.readdir(dir)) {
     const m = NUMBERED.exec(name);

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { mkdirp } from '../fsAtomic';
 import { cutToBytes } from '../reference';
 import { countTokens } from '../tokens';
 import { compileQuery, grep, type GrepQuery } from '../search/grepEngine';
@@ -82,7 +83,7 @@ export async function grepTool(input: Record<string, unknown>, ctx: ToolContext)
   if (shown.length === lines.length) return { text: `${summary}:\n${all}` };
   // Over the budget: the full list goes to scratch, a bounded head and a reference come back.
   const target = newScratchFile(ctx.folders, 'scratch/tool_outputs', `grep ${pattern}`, '.txt');
-  await fs.promises.mkdir(path.dirname(target.abs), { recursive: true });
+  await mkdirp(path.dirname(target.abs));
   await fs.promises.writeFile(target.abs, all + '\n', { flag: 'wx' });
   const rawTokens = countTokens(all).tokens;
   const text = [

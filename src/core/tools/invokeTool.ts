@@ -35,12 +35,21 @@ export const TOOL_HANDLERS: Record<string, ToolHandler> = {
   agentContext_cleanup: cleanupTool,
 };
 
-/** Models sometimes send numbers and booleans as strings: accept the obvious ones. */
+/**
+ * Models send numbers as strings and strings as numbers (`stepId: 1`, since plan.yaml writes
+ * `id: 1`): accept the obvious ones. Where a string is accepted, a finite number becomes its
+ * decimal text, so the implementations always receive strings there.
+ */
 function coerce(def: ToolDefinition, input: unknown): unknown {
   if (!input || typeof input !== 'object' || Array.isArray(input)) return input;
   const o = { ...(input as Record<string, unknown>) };
   for (const [k, spec] of Object.entries(def.inputSchema.properties)) {
     const v = o[k];
+    const takesString = spec.type === 'string' || Array.isArray(spec.type);
+    if (typeof v === 'number' && Number.isFinite(v) && takesString) {
+      o[k] = String(v);
+      continue;
+    }
     if (typeof v !== 'string') continue;
     if (spec.type === 'integer' && /^\s*-?\d+\s*$/.test(v)) o[k] = Number(v);
     if (spec.type === 'number' && /^\s*-?\d+(\.\d+)?\s*$/.test(v)) o[k] = Number(v);

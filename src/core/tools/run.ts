@@ -136,13 +136,14 @@ export async function runTool(input: Record<string, unknown>, ctx: ToolContext):
     maxBytes: ctx.config.referenceMaxBytes,
   };
   const reference = formatReference(scan, meta);
+  const commandFailed = timedOut || cancelled || result.code !== 0;
   // Small outputs come back inline (still saved), fenced as data.
   if (scan.tokens.tokens <= ctx.config.offloadThresholdTokens && scan.bytes <= INLINE_MAX_BYTES - 1024 && !scan.tokens.approximate) {
     const text = await fs.promises.readFile(target.abs, 'utf8');
     const status = timedOut ? `timed out after ${timeoutSec} s (process group killed)` : cancelled ? 'cancelled (process group killed)' : result.code !== null ? `exit ${result.code}` : `killed by ${result.signal}`;
     const head = `$ ${shownCommand}${meta.cwd ? ` (cwd: ${meta.cwd})` : ''}\n${status} · ${formatDuration(durationMs)}${masked ? ` · ${masked} secret(s) masked` : ''} · saved to ${target.display}`;
     const inline = scan.bytes === 0 ? `${head}\n(no output)` : `${head}\n${fenceData('Output', text)}`;
-    if (Buffer.byteLength(inline, 'utf8') <= INLINE_MAX_BYTES) return { text: inline, outputPath: target.display, rawTokens: scan.tokens.tokens };
+    if (Buffer.byteLength(inline, 'utf8') <= INLINE_MAX_BYTES) return { text: inline, outputPath: target.display, rawTokens: scan.tokens.tokens, commandFailed };
   }
-  return { text: reference, outputPath: target.display, rawTokens: scan.tokens.tokens };
+  return { text: reference, outputPath: target.display, rawTokens: scan.tokens.tokens, commandFailed };
 }

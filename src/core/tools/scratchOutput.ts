@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { ulid } from 'ulid';
+import { mkdirpSync } from '../fsAtomic';
 import { OutputScanner, type OutputScan } from '../reference';
 import { StreamingMasker, type UserPatterns } from '../secrets';
 import { defaultFolder, displayPath, type WorkspaceFolderRef } from '../workspacePaths';
@@ -53,7 +54,7 @@ export class ScratchWriter {
   /** `rules`: the user's masking rules (secretRulesOf); the built-in ones always apply. */
   constructor(readonly target: ScratchTarget, rules?: UserPatterns) {
     this.masker = new StreamingMasker(rules);
-    fs.mkdirSync(path.dirname(target.abs), { recursive: true });
+    mkdirpSync(path.dirname(target.abs));
     this.out = fs.createWriteStream(target.abs, { flags: 'wx' });
     this.opened = new Promise((resolve, reject) => {
       this.out.once('open', () => resolve());

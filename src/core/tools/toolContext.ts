@@ -45,7 +45,14 @@ export interface ToolContext {
 /** What a tool returns: the text for the model plus what the ledger records. */
 export interface ToolOutcome {
   text: string;
+  /** The tool could not do what was asked (bad input, not allowed, could not start). */
   isError?: boolean;
+  /**
+   * The tool worked but what it ran failed (a command that exited non-zero, timed out or was
+   * killed). MCP reports it as `isError: true`, as Claude Code's own Bash does, so an agent
+   * notices; the ledger still counts the call as ok.
+   */
+  commandFailed?: boolean;
   /** Workspace-relative path of offloaded output. */
   outputPath?: string;
   /** Tokens the raw content would have cost (defaults to the returned text's). */

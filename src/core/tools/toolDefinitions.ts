@@ -7,7 +7,8 @@
 
 /** The subset of JSON Schema the tools use (and validateInput checks). */
 export interface JsonSchemaProp {
-  type: 'string' | 'integer' | 'number' | 'boolean';
+  /** Two types only for ids that are strings or numbers (a plan step's `id: 1`). */
+  type: 'string' | 'integer' | 'number' | 'boolean' | ['string', 'integer'];
   description?: string;
   enum?: string[];
   minimum?: number;
@@ -37,6 +38,8 @@ export interface ToolDefinition {
 const s = (description?: string): JsonSchemaProp => (description ? { type: 'string', description } : { type: 'string' });
 const int = (description: string | undefined, minimum: number, maximum?: number): JsonSchemaProp =>
   ({ type: 'integer', ...(description ? { description } : {}), minimum, ...(maximum !== undefined ? { maximum } : {}) });
+/** An id a model may send as "2" or 2 (plan step ids, terminal command indexes). */
+const idOrNumber = (description?: string): JsonSchemaProp => (description ? { type: ['string', 'integer'], description } : { type: ['string', 'integer'] });
 const bool = (description?: string): JsonSchemaProp => (description ? { type: 'boolean', description } : { type: 'boolean' });
 
 /** All tools, in the order they are listed. */
@@ -93,7 +96,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     toolReferenceName: 'terminalOutput',
     displayName: 'Terminal Output',
     description: 'No args: list captured terminals and recent commands. With terminal (N) and command (last, lastFailed or index): exit code, error lines and the line range in .agent/terminals/N.txt.',
-    inputSchema: { type: 'object', properties: { terminal: int(undefined, 1), command: s() } },
+    inputSchema: { type: 'object', properties: { terminal: int(undefined, 1), command: idOrNumber() } },
     readOnly: true,
   },
   {
@@ -105,7 +108,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
       type: 'object',
       properties: {
         action: { type: 'string', enum: ['get', 'setStatus', 'setNotes', 'addStep', 'logProgress', 'setPasses'] },
-        stepId: s(), status: { type: 'string', enum: ['pending', 'in_progress', 'completed', 'blocked', 'cancelled'] },
+        stepId: idOrNumber(), status: { type: 'string', enum: ['pending', 'in_progress', 'completed', 'blocked', 'cancelled'] },
         notes: s(), description: s(), plan: s('plan file, if several'),
         next: s(), feature: int(undefined, 0), passes: bool(),
       },
@@ -183,6 +186,10 @@ export function validateInput(def: ToolDefinition, input: unknown): string | und
   for (const [k, spec] of Object.entries(def.inputSchema.properties)) {
     const v = o[k];
     if (v === undefined || v === null) continue;
+    if (Array.isArray(spec.type)) {
+      if (typeof v !== 'string' && !(typeof v === 'number' && Number.isInteger(v))) return `${def.name}: "${k}" must be a string or a whole number`;
+      continue;
+    }
     if (spec.type === 'string' && typeof v !== 'string') return `${def.name}: "${k}" must be a string`;
     if (spec.type === 'boolean' && typeof v !== 'boolean') return `${def.name}: "${k}" must be true or false`;
     if (spec.type === 'integer' || spec.type === 'number') {
