@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cleanNpmEnv, ensureDepsInBackground, repoRoot } from '../test/runner/deps.mjs';
 import { runIntegration } from '../test/runner/integration.mjs';
+import { runRealClient } from '../test/runner/realClient.mjs';
 import { sweepOrphans } from '../test/runner/processes.mjs';
 import { runs } from '../test/runner/runs.mjs';
 
@@ -59,7 +60,8 @@ function fail(msg) {
 
 if (opt.list) {
   for (const r of runs) {
-    console.log(`${r.name.padEnd(12)} workspace test/fixtures/${r.workspace}  suites ${r.include.join(',')}${r.exclude ? ` minus ${r.exclude.join(',')}` : ''}  trust ${r.trust ? 'on' : 'off (restricted)'}  extension ${r.extension}`);
+    if (r.client) console.log(`${r.name.padEnd(12)} client ${r.client} (no editor)  suites test/realClient/${r.include.join(',')}`);
+    else console.log(`${r.name.padEnd(12)} workspace test/fixtures/${r.workspace}  suites ${r.include.join(',')}${r.exclude ? ` minus ${r.exclude.join(',')}` : ''}  trust ${r.trust ? 'on' : 'off (restricted)'}  extension ${r.extension}`);
   }
   console.log(`${'start'.padEnd(12)} the README's npm start, checked in the browser and stopped with Ctrl-C (scripts/start-check.mjs)`);
   process.exit(0);
@@ -174,7 +176,7 @@ if (!opt.noBuild) {
   buildStep('bundle (node esbuild.mjs)', process.execPath, ['esbuild.mjs']);
 }
 
-console.log('\n=== integration (code-server)');
+console.log('\n=== integration (code-server, real clients)');
 const t0 = Date.now();
 try {
   await depsReady;
@@ -187,8 +189,12 @@ sweepOrphans((m) => console.log(`  (${m})`));
 console.log(`--- dependencies ready in ${secs(t0)}`);
 for (const run of selected) {
   const t = Date.now();
-  console.log(`\n--- run ${run.name}: test/fixtures/${run.workspace}, trust ${run.trust ? 'on' : 'off'}, extension from ${run.extension}`);
-  const res = await runIntegration(run, { grep: opt.grep, keep: opt.keep, verbose: opt.verbose });
+  console.log(run.client
+    ? `\n--- run ${run.name}: the ${run.client} CLI against a scripted fake model API (test/realClient/)`
+    : `\n--- run ${run.name}: test/fixtures/${run.workspace}, trust ${run.trust ? 'on' : 'off'}, extension from ${run.extension}`);
+  const res = run.client
+    ? await runRealClient(run, { grep: opt.grep, keep: opt.keep })
+    : await runIntegration(run, { grep: opt.grep, keep: opt.keep, verbose: opt.verbose });
   totals.passed += res.passed;
   totals.failed += res.failed;
   if (res.error) problems.push(`run ${run.name}: ${res.error.split('\n')[0]}`);

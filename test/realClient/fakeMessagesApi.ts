@@ -7,8 +7,11 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** One scripted model turn: call a tool, or answer with text and end the conversation. */
+/** One model turn: call a tool, or answer with text and end the conversation. */
 export type Turn = { tool: string; input: Record<string, unknown> } | { text: string };
+
+/** A scripted turn, or one computed from the tool results so far (e.g. read around a grep hit). */
+export type ScriptTurn = Turn | ((results: readonly ToolResult[]) => Turn);
 
 /** What the client sent back for one tool call. */
 export interface ToolResult {
@@ -89,7 +92,7 @@ function jsonMessage(turn: Turn, id: string, model: string): object {
  * messages in the request, so retries and side requests (which carry no tools, e.g. title
  * generation) do not advance the script.
  */
-export async function startFakeMessagesApi(script: readonly Turn[]): Promise<FakeMessagesApi> {
+export async function startFakeMessagesApi(script: readonly ScriptTurn[]): Promise<FakeMessagesApi> {
   const results: ToolResult[] = [];
   const requests: RecordedRequest[] = [];
   const seenResults = new Set<string>();
@@ -135,7 +138,8 @@ export async function startFakeMessagesApi(script: readonly Turn[]): Promise<Fak
         turn = { text: 'ok' };
       } else {
         const n = messages.filter((m) => m.role === 'assistant').length;
-        turn = script[n] ?? { text: 'done' };
+        const step = script[n] ?? { text: 'done' };
+        turn = typeof step === 'function' ? step(results) : step;
       }
       const id = `${requests.length}_${Math.random().toString(36).slice(2, 8)}`;
       if ('tool' in turn) issued.set(`toolu_${id}`, turn);

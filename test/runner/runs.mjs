@@ -21,6 +21,8 @@ const MAIN = fs.existsSync(path.join(fixtures, 'workspace')) ? 'workspace' : 'ha
  * @property {'dev'|'vsix'} extension  dev: extensionDevelopmentPath = the repo (dist/ bundle);
  *                                vsix: the packaged .vsix installed, a no-op driver extension as dev path
  * @property {Record<string, unknown>} [settings]  extra user settings for this run
+ * @property {'claude-code'} [client]  a real-client run: no editor; the agent CLI is driven by a
+ *                                scripted fake model API (suites: test/realClient/<include>.test.ts)
  */
 
 /** @type {Run[]} */
@@ -32,6 +34,8 @@ export const runs = [
   { name: 'walkthrough', workspace: 'harness', include: ['walkthrough*'], trust: true, extension: 'dev' },
   { name: 'vsix', workspace: MAIN, include: ['vsix*'], trust: true, extension: 'vsix' },
   { name: 'restricted', workspace: MAIN, include: ['restricted*'], trust: false, extension: 'dev' },
+  // The Claude Code CLI (npm, cached like code-server) against a fake Messages API: our MCP server and Bash hook.
+  { name: 'claude-code', workspace: MAIN, include: ['claudeCode*'], trust: true, extension: 'dev', client: 'claude-code' },
 ];
 
 function globToRegExp(glob) {

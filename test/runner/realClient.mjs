@@ -1,0 +1,72 @@
+// Runs a real-client run: an agent CLI (Claude Code) installed into the test cache, driven by a
+// scripted fake model API against our MCP server and hook (suites under test/realClient/, mocha
+// in this process; no editor). Same result shape as runIntegration, so npm test counts it.
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import Mocha from 'mocha';
+import { repoRoot } from './deps.mjs';
+import { killMarkedAndWait, makeTempDir, OWNER_VAR, ownerMarker, removeTempDir } from './processes.mjs';
+
+/** Installs (once) and locates the client CLI through its ensure script; returns its env values. */
+export function ensureClient(client) {
+  if (client !== 'claude-code') throw new Error(`unknown client ${client}`);
+  const r = spawnSync('bash', [path.join(repoRoot, 'scripts/ensure-claude-code.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const bin = /^CLAUDE_BIN=(.*)$/m.exec(r.stdout ?? '')?.[1];
+  if (r.status !== 0 || !bin) throw new Error(`scripts/ensure-claude-code.sh failed (exit ${r.status}); see the messages above`);
+  return { AGENT_CONTEXT_CLAUDE_BIN: bin };
+}
+
+function suiteFiles(run) {
+  const dir = path.join(repoRoot, 'out/test/realClient');
+  const src = path.join(repoRoot, 'test/realClient');
+  const re = run.include.map((g) => new RegExp(`^${g.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*')}$`));
+  return fs.readdirSync(src)
+    .filter((f) => f.endsWith('.test.ts') && re.some((r) => r.test(f.replace(/\.ts$/, ''))))
+    .sort()
+    .map((f) => path.join(dir, f.replace(/\.ts$/, '.js')));
+}
+
+/** Runs one real-client run; never throws. */
+export async function runRealClient(run, { grep, keep } = {}) {
+  const tmp = makeTempDir(run.name);
+  const measure = path.join(tmp, 'measure.json');
+  try {
+    for (const f of [path.join(repoRoot, 'dist/mcp.js'), path.join(repoRoot, 'dist/claude-hook.js')]) {
+      if (!fs.existsSync(f)) throw new Error(`${path.relative(repoRoot, f)} is missing: build first (node esbuild.mjs)`);
+    }
+    Object.assign(process.env, ensureClient(run.client), {
+      AGENT_CONTEXT_REAL_CLIENT_TMP: tmp,
+      AGENT_CONTEXT_REAL_CLIENT_MEASURE: measure,
+      [OWNER_VAR]: ownerMarker(),
+    });
+    const files = suiteFiles(run);
+    if (files.length === 0) throw new Error(`no suites under test/realClient matching ${run.include.join(',')}`);
+    for (const f of files) if (!fs.existsSync(f)) throw new Error(`${path.relative(repoRoot, f)} is missing: compile first (tsc -p .)`);
+    const mocha = new Mocha({ timeout: 180_000, slow: 30_000, reporter: function Silent() {} , ...(grep ? { grep } : {}) });
+    for (const f of files) mocha.addFile(f);
+    const results = { passed: 0, failed: 0, failures: [], tests: [] };
+    await new Promise((resolve) => {
+      const runner = mocha.run(() => resolve());
+      runner.on('pass', (t) => {
+        results.passed++;
+        results.tests.push({ title: t.fullTitle(), durationMs: t.duration });
+        console.log(`  ✔ ${t.fullTitle()} (${((t.duration ?? 0) / 1000).toFixed(1)} s)`);
+      });
+      runner.on('fail', (t, e) => {
+        results.failed++;
+        results.failures.push(`${t.fullTitle()}: ${e?.message ?? e}`);
+        console.log(`  ✖ ${t.fullTitle()}\n      ${String(e?.stack ?? e).split('\n').slice(0, 12).join('\n      ')}`);
+      });
+    });
+    if (fs.existsSync(measure)) console.log(`  measured (bytes / error lines with numbers that reached the model): ${fs.readFileSync(measure, 'utf8').replace(/\s+/g, ' ')}`);
+    return { name: run.name, ...results, exitCode: results.failed ? 1 : 0 };
+  } catch (e) {
+    const why = String(e?.message ?? e);
+    console.log(`  ✖ ${why}`);
+    return { name: run.name, passed: 0, failed: 1, failures: [why], exitCode: 1, error: why };
+  } finally {
+    await killMarkedAndWait();
+    removeTempDir(tmp, keep);
+  }
+}
