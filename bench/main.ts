@@ -10,6 +10,7 @@ import { LOAD_RETRIES, machineDescription, renderPlain, renderTable, repoRoot, r
 import { rowActivation } from './rowActivation';
 import { activationRow, EDITOR_STARTS, editorSessions, rowEditor } from './rowEditor';
 import { rowCapture } from './rowCapture';
+import { rowClaudeCode } from './rowClaudeCode';
 import { rowGrep } from './rowGrep';
 import { renderOffloadDetails, rowOffload, type OffloadDetail } from './rowOffload';
 import { rowRenderer } from './rowRenderer';
@@ -69,6 +70,7 @@ async function main(): Promise<void> {
   await step('9', 'scale study: tool calls over MCP on generated S/M/L .agent/ folders', () =>
     rowScale([['S', 1], ['M', 10], ['L', 100]].map(([label, k]) => ({ label: label as string, scale: (k as number) * scale })), process.env.BENCH_RG || undefined, log));
   await step('10', `scale study in the extension host (real editor, ${EDITOR_STARTS} starts per level)`, () => rowEditor(log, want('7')));
+  await step('11', 'Claude Code (real CLI, fake model API): its Bash with our hook vs without', () => rowClaudeCode(repo, workDir));
 
   rows.sort((a, b) => Number(rowNumber(a.id)) - Number(rowNumber(b.id))); // 7a may come from row 10's editors
   process.stdout.write(`\n${renderPlain(rows)}\n\n`);

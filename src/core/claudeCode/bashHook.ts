@@ -15,9 +15,12 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { DEFAULT_TOOL_CONFIG, loadAgentConfig, toolConfigFromFile, type ToolConfig } from '../config';
+import { mkdirpSync } from '../fsAtomic';
 import { appendLedger } from '../ledger';
 import { formatReference, scanFile, shellQuote, type OutputScan } from '../reference';
+import { compileUserPatterns, StreamingMasker } from '../secrets';
 import { countTokens } from '../tokens';
 import { maskCommand } from '../tools/run';
 import { newScratchFile, ScratchWriter, type ScratchTarget } from '../tools/scratchOutput';
@@ -112,16 +115,25 @@ export function preToolUse(input: HookInput, root: string, program: HookProgram)
   return { hookSpecificOutput: { hookEventName: 'PreToolUse', updatedInput: { ...input.tool_input, command: wrapped } } };
 }
 
-/** `claude-hook.js capture <root> <file>`: stdin → masked file; a marker file says it is complete. */
+/**
+ * `claude-hook.js capture <root> <file>`: stdin → masked file; a marker file says it is complete.
+ * No scan here: counting tokens loads the tokenizer (seconds on a loaded machine), and report
+ * needs none for a small output.
+ */
 export async function capture(root: string, file: string, stdin: NodeJS.ReadableStream): Promise<void> {
   const { secretPatterns } = await hookSettings(root);
-  const target: ScratchTarget = { abs: file, display: path.relative(root, file), rel: path.relative(root, file), agentDir: path.join(root, '.agent') };
-  const writer = new ScratchWriter(target, secretPatterns);
-  for await (const chunk of stdin) {
-    if (!writer.writeBytes(chunk as Buffer)) await writer.drain();
-  }
-  const { masked } = await writer.finish();
-  fs.writeFileSync(doneMarker(file), String(masked));
+  const compiled = secretPatterns.length ? compileUserPatterns([...secretPatterns]) : undefined;
+  const masker = new StreamingMasker(compiled?.patterns);
+  const decoder = new StringDecoder('utf8');
+  mkdirpSync(path.dirname(file));
+  const out = fs.createWriteStream(file, { flags: 'wx' });
+  const write = async (text: string): Promise<void> => {
+    if (text && !out.write(text)) await new Promise<void>((r) => out.once('drain', () => r()));
+  };
+  for await (const chunk of stdin) await write(masker.push(decoder.write(chunk as Buffer)));
+  await write(masker.push(decoder.end()) + masker.flush());
+  await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
+  fs.writeFileSync(doneMarker(file), String(masker.count));
 }
 
 async function waitForCapture(file: string): Promise<{ complete: boolean; masked: number }> {
@@ -147,6 +159,11 @@ async function waitForCapture(file: string): Promise<{ complete: boolean; masked
   }
 }
 
+/** Outputs up to this many bytes are under the offload threshold without counting tokens. */
+function smallBytes(config: ToolConfig): number {
+  return Math.min(config.offloadThresholdTokens, INLINE_MAX_BYTES - 1024);
+}
+
 /** True when a scan is small enough to hand over as it is (the same rule agentContext_run uses). */
 function small(scan: OutputScan, config: ToolConfig): boolean {
   return scan.tokens.tokens <= config.offloadThresholdTokens && scan.bytes <= INLINE_MAX_BYTES - 1024 && !scan.tokens.approximate;
@@ -161,18 +178,24 @@ export async function report(root: string, file: string, exitCode: number, start
   const { config, secretPatterns } = await hookSettings(root);
   const { complete, masked } = await waitForCapture(file);
   const command = maskCommand(Buffer.from(commandB64, 'base64').toString('utf8'), secretPatterns);
-  let scan: OutputScan;
-  try {
-    scan = await scanFile(file);
-  } catch (e) {
-    return `(Agent Context could not read the saved output ${file}: ${(e as Error).message})`;
+  const size = fs.statSync(file, { throwIfNoEntry: false })?.size;
+  if (size === undefined) return `(Agent Context found no saved output at ${file}; the command's output is lost)`;
+  // Small enough to be under the threshold whatever the tokens (a token is at least one byte): no scan, no tokenizer.
+  let scan: OutputScan | undefined;
+  if (!complete || size > smallBytes(config)) {
+    try {
+      scan = await scanFile(file);
+    } catch (e) {
+      return `(Agent Context could not read the saved output ${file}: ${(e as Error).message})`;
+    }
   }
   const rel = path.relative(root, file).split(path.sep).join('/');
-  if (complete && small(scan, config)) {
+  if (complete && (size <= smallBytes(config) || small(scan!, config))) {
     const text = await fs.promises.readFile(file, 'utf8');
     await fs.promises.rm(file, { force: true });
     return text.replace(/\n$/, '');
   }
+  scan ??= await scanFile(file);
   const reference = formatReference(scan, {
     title: 'Output saved',
     path: rel,
