@@ -4,6 +4,7 @@
 // and what the hook costs a small command (11c: the three Node starts, timed in bash directly).
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { preToolUse } from '../src/core/claudeCode/bashHook';
 import { errorLinesSeen, errorLinesWithNumbers, HOOK_JS, MCP_JS, mcpTool, resultOf, runClaude, writeNoisyBuild } from '../test/realClient/claudeCli';
@@ -35,7 +36,7 @@ export async function rowClaudeCode(repo: string, workDir: string): Promise<Row[
     process.env.AGENT_CONTEXT_CLAUDE_BIN = claudeBin(repo);
     process.env.AGENT_CONTEXT_REAL_CLIENT_TMP = base;
     if (!fs.existsSync(MCP_JS) || !fs.existsSync(HOOK_JS)) spawnSync(process.execPath, ['esbuild.mjs'], { cwd: repo, stdio: 'inherit' });
-    const version = spawnSync(process.env.AGENT_CONTEXT_CLAUDE_BIN, ['--version'], { encoding: 'utf8', env: { ...process.env, HOME: base } }).stdout.trim();
+    const version = spawnSync(process.env.AGENT_CONTEXT_CLAUDE_BIN, ['--version'], { encoding: 'utf8', env: { ...process.env, HOME: base } }).stdout.trim().split(' ')[0];
 
     const rows: Row[] = [];
     // 11a: Bash with the hook (configured by --setup-claude-code) vs plain Bash.
@@ -58,6 +59,7 @@ export async function rowClaudeCode(repo: string, workDir: string): Promise<Row[
       ratio: `${(plain.bytes / hooked.bytes).toFixed(1)}× fewer bytes`,
       goal: GOAL,
       met: hooked.bytes <= 2048 && hookedErrors === 3,
+      note: 'the model is a script (a fake Messages API); the bytes are the tool_result blocks Claude Code sent back. Hook and MCP server configured by mcp.js --setup-claude-code; Bash without the hook keeps a head and cuts the middle',
     });
 
     // 11b: the same build through agentContext_run over MCP.
@@ -86,6 +88,7 @@ export async function rowClaudeCode(repo: string, workDir: string): Promise<Row[
     };
     const without = (): void => void spawnSync('bash', ['-c', 'echo hi'], { cwd: ws });
     const t = await measurePair(withHook, without);
+    const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
     rows.push({
       id: '11c',
       what: 'the hook on a small Bash command (echo hi): PreToolUse + wrapped command, vs the command alone',
@@ -93,6 +96,7 @@ export async function rowClaudeCode(repo: string, workDir: string): Promise<Row[
       reference: fmtMs(t.b),
       ratio: `+${(t.a.median - t.b.median).toFixed(0)} ms`,
       goal: '—',
+      note: `three Node starts (hook, capture, report) and no tokenizer for a small output; load average ${load} on ${os.cpus().length} cores while measured`,
     });
     return rows;
   } catch (e) {
