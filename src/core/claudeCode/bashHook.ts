@@ -20,7 +20,8 @@ import { DEFAULT_TOOL_CONFIG, loadAgentConfig, toolConfigFromFile, type ToolConf
 import { mkdirpSync } from '../fsAtomic';
 import { appendLedger } from '../ledger';
 import { formatReference, scanFile, shellQuote, type OutputScan } from '../reference';
-import { compileUserPatterns, StreamingMasker } from '../secrets';
+import { StreamingMasker, type UserPatterns } from '../secrets';
+import { userRulesFor } from '../secrets/gitleaks';
 import { countTokens } from '../tokens';
 import { maskCommand } from '../tools/run';
 import { newScratchFile, ScratchWriter, type ScratchTarget } from '../tools/scratchOutput';
@@ -58,18 +59,22 @@ const MAX_WAIT_MS = 30_000;
 /** Settings of the workspace's `.agent/config.yaml` that the hook honours. */
 export interface HookSettings {
   config: ToolConfig;
-  secretPatterns: string[];
+  /** The user's masking rules (config patterns, `.gitleaks.toml`); the built-in ones always apply. */
+  rules: UserPatterns | undefined;
 }
 
 /** Reads `.agent/config.yaml` of the project; defaults when missing or unreadable (a hook must not fail the tool). */
 export async function hookSettings(root: string): Promise<HookSettings> {
   const f = await loadAgentConfig(path.join(root, '.agent'));
-  if (!f.ok) return { config: DEFAULT_TOOL_CONFIG, secretPatterns: [] };
-  const patterns = f.value.values.get('terminal.secretPatterns') ?? f.value.values.get('secrets.patterns');
-  return {
-    config: toolConfigFromFile(f.value),
-    secretPatterns: Array.isArray(patterns) ? patterns.filter((p): p is string => typeof p === 'string') : [],
-  };
+  const values = f.ok ? f.value.values : new Map<string, unknown>();
+  const patterns = values.get('terminal.secretPatterns') ?? values.get('secrets.patterns');
+  const gitleaks = values.get('secrets.gitleaksConfig');
+  const { rules } = userRulesFor({
+    roots: [root],
+    secretPatterns: Array.isArray(patterns) ? patterns.filter((p): p is string => typeof p === 'string') : undefined,
+    gitleaksConfig: typeof gitleaks === 'string' ? gitleaks : undefined,
+  });
+  return { config: f.ok ? toolConfigFromFile(f.value) : DEFAULT_TOOL_CONFIG, rules };
 }
 
 function targetFor(root: string, command: string): ScratchTarget {
@@ -121,9 +126,8 @@ export function preToolUse(input: HookInput, root: string, program: HookProgram)
  * needs none for a small output.
  */
 export async function capture(root: string, file: string, stdin: NodeJS.ReadableStream): Promise<void> {
-  const { secretPatterns } = await hookSettings(root);
-  const compiled = secretPatterns.length ? compileUserPatterns([...secretPatterns]) : undefined;
-  const masker = new StreamingMasker(compiled?.patterns);
+  const { rules } = await hookSettings(root);
+  const masker = new StreamingMasker(rules);
   const decoder = new StringDecoder('utf8');
   mkdirpSync(path.dirname(file));
   const out = fs.createWriteStream(file, { flags: 'wx' });
@@ -175,9 +179,9 @@ function small(scan: OutputScan, config: ToolConfig): boolean {
  * reference (exit code, error lines with their numbers, path), plus a ledger line.
  */
 export async function report(root: string, file: string, exitCode: number, startedMs: number, commandB64: string, now = Date.now()): Promise<string> {
-  const { config, secretPatterns } = await hookSettings(root);
+  const { config, rules } = await hookSettings(root);
   const { complete, masked } = await waitForCapture(file);
-  const command = maskCommand(Buffer.from(commandB64, 'base64').toString('utf8'), secretPatterns);
+  const command = maskCommand(Buffer.from(commandB64, 'base64').toString('utf8'), rules);
   const size = fs.statSync(file, { throwIfNoEntry: false })?.size;
   if (size === undefined) return `(Agent Context found no saved output at ${file}; the command's output is lost)`;
   // Small enough to be under the threshold whatever the tokens (a token is at least one byte): no scan, no tokenizer.
@@ -242,13 +246,13 @@ export async function postToolUse(input: HookInput, root: string): Promise<objec
   if (!out) return undefined;
   const command = typeof input.tool_input?.command === 'string' ? input.tool_input.command : '';
   if (command.includes(WRAP_MARK)) return undefined; // report already printed what the model should see
-  const { config, secretPatterns } = await hookSettings(root);
+  const { config, rules } = await hookSettings(root);
   const persisted = typeof out.persistedOutputPath === 'string' && fs.existsSync(out.persistedOutputPath) ? out.persistedOutputPath : undefined;
   const inline = out.stdout + (out.stderr ? `\n${out.stderr}` : '');
   if (!persisted && countTokens(inline).tokens <= config.offloadThresholdTokens && Buffer.byteLength(inline) <= INLINE_MAX_BYTES - 1024) return undefined;
-  const shown = maskCommand(command, secretPatterns);
+  const shown = maskCommand(command, rules);
   const target = targetFor(root, shown || 'bash');
-  const writer = new ScratchWriter(target, secretPatterns);
+  const writer = new ScratchWriter(target, rules);
   if (persisted) {
     for await (const chunk of fs.createReadStream(persisted)) if (!writer.writeBytes(chunk as Buffer)) await writer.drain();
   } else writer.writeText(inline);
