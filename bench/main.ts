@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     log(`row ${n} done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   };
   await step('1', 'terminal renderer vs @xterm/headless', () => rowRenderer(scale));
-  await step('11', 'secret masking: throughput, recall, false positives, worst line', () => rowSecrets(scale));
+  await step('12', 'secret masking: throughput, recall, false positives, worst line', () => rowSecrets(scale));
   await step('2', 'capture pipeline, 200 MB, child process', async () => [await rowCapture(workDir, Math.max(1, Math.round(200 * scale)))]);
   await step('3', 'grep on a 1 GB .agent/ tree', () => rowGrep(workDir, process.env.BENCH_RG || undefined, process.env.BENCH_RG_MISSING ?? 'ripgrep not found', log));
   if (want('5') && !want('4')) only?.add('4');

@@ -1,5 +1,5 @@
 // The secret masker as it was before issue 12 (src/core/secrets.ts at the commit before it),
-// built-in shapes only: the reference of bench row 11, so the cost of the wider coverage is
+// built-in shapes only: the reference of bench row 12, so the cost of the wider coverage is
 // measured against what it replaced, in the same run. Not used by the extension.
 export interface MaskResult {
   text: string;

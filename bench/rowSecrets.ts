@@ -1,7 +1,7 @@
-// Row 11: secret masking (issue 12). 11a: streaming throughput on ordinary build output against
-// the masker it replaced (bench/referenceMasker.ts, same run, interleaved); 11b: recall and false
+// Row 12: secret masking (issue 12). 12a: streaming throughput on ordinary build output against
+// the masker it replaced (bench/referenceMasker.ts, same run, interleaved); 12b: recall and false
 // positives on the labelled corpus (test/fixtures/secrets, the same figures the unit test asserts);
-// 11c: the worst 1 MB adversarial line.
+// 12c: the worst 1 MB adversarial line.
 import { failedRow, fmtMBs, loadOptional, measurePair, notBuilt, type Row } from './harness';
 import { loadCorpus } from './corpusLoader';
 import { StreamingMasker as ReferenceMasker, maskSecrets as referenceMask } from './referenceMasker';
@@ -43,12 +43,12 @@ export async function rowSecrets(scale = 1): Promise<Row[]> {
   const goalB = `token ≥ ${SECRET_GOALS.tokenRecall * 100}%, context ≥ ${SECRET_GOALS.contextRecall * 100}%, FP ≤ ${SECRET_GOALS.fpRate * 100}%`;
   const goalC = `≤ ${SECRET_GOALS.worstLineMs} ms`;
   if (!mod || !eng) {
-    for (const [id, w, g] of [['11a', 'secret masking: throughput', goalA], ['11b', 'secret masking: recall / FP', goalB], ['11c', 'secret masking: worst line', goalC]]) {
+    for (const [id, w, g] of [['12a', 'secret masking: throughput', goalA], ['12b', 'secret masking: recall / FP', goalB], ['12c', 'secret masking: worst line', goalC]]) {
       rows.push(notBuilt(id, w, g, 'src/core/secrets/index.ts'));
     }
     return rows;
   }
-  // 11a
+  // 12a
   const text = buildOutput(Math.round(16 * MB * scale));
   const what = `secret masking: streaming, recorded build/test output (${(text.length / MB).toFixed(1)} MB, 64 KB chunks)`;
   try {
@@ -64,7 +64,7 @@ export async function rowSecrets(scale = 1): Promise<Row[]> {
     );
     const mbs = text.length / MB / (t.a.median / 1000);
     rows.push({
-      id: '11a',
+      id: '12a',
       what,
       ours: fmtMBs(text.length, t.a),
       reference: `${fmtMBs(text.length, t.b)} (the masker before issue 12: 10 shapes)`,
@@ -74,9 +74,9 @@ export async function rowSecrets(scale = 1): Promise<Row[]> {
       note: oursOut !== text.length || refOut !== text.length ? `output length changed: ours ${oursOut}, reference ${refOut} of ${text.length}` : undefined,
     });
   } catch (e) {
-    rows.push(failedRow('11a', what, goalA, e));
+    rows.push(failedRow('12a', what, goalA, e));
   }
-  // 11b
+  // 12b
   const whatB = 'secret masking: labelled corpus (test/fixtures/secrets) and real output of this machine';
   try {
     const cases = loadTruePositives();
@@ -87,7 +87,7 @@ export async function rowSecrets(scale = 1): Promise<Row[]> {
     const nCtx = cases.length - nTok;
     const fig = (x: typeof s): string => `token ${pct(x.tokenRecall)} of ${nTok}, context ${pct(x.contextRecall)} of ${nCtx}, FP ${x.falsePositives.length}/${x.ordinaryLines} lines (${(x.fpRate * 100).toFixed(3)}%)`;
     rows.push({
-      id: '11b',
+      id: '12b',
       what: whatB,
       ours: fig(s),
       reference: fig(r),
@@ -97,9 +97,9 @@ export async function rowSecrets(scale = 1): Promise<Row[]> {
       note: s.missed.length ? `missed: ${s.missed.slice(0, 5).join('; ')}` : undefined,
     });
   } catch (e) {
-    rows.push(failedRow('11b', whatB, goalB, e));
+    rows.push(failedRow('12b', whatB, goalB, e));
   }
-  // 11c: the unit test's adversarial lines, CPU time of the worst.
+  // 12c: the unit test's adversarial lines, CPU time of the worst.
   const whatC = 'secret masking: worst 1 MB adversarial line (every keyword glued, unterminated runs)';
   try {
     const fill = (unit: string): string => unit.repeat(Math.ceil(MB / unit.length)).slice(0, MB) + '\n';
@@ -126,7 +126,7 @@ export async function rowSecrets(scale = 1): Promise<Row[]> {
       refWorst = Math.max(refWorst, rms);
     }
     rows.push({
-      id: '11c',
+      id: '12c',
       what: whatC,
       ours: `${worst.toFixed(1)} ms CPU (worst of ${units.length} lines, best of 2 each)`,
       reference: `${refWorst.toFixed(1)} ms CPU (before issue 12)`,
@@ -136,7 +136,7 @@ export async function rowSecrets(scale = 1): Promise<Row[]> {
       note: `worst line: ${JSON.stringify(worstUnit.slice(0, 40))} repeated to 1 MB`,
     });
   } catch (e) {
-    rows.push(failedRow('11c', whatC, goalC, e));
+    rows.push(failedRow('12c', whatC, goalC, e));
   }
   return rows;
 }
