@@ -118,13 +118,15 @@ describe('Terminal capture', function () {
     const cfg = path.join(ws, '.gitleaks.toml');
     fs.writeFileSync(cfg, '[[rules]]\nid = "acme-deploy-key"\nregex = \'\'\'acme_dk_[0-9a-f]{16}\'\'\'\nkeywords = ["acme_dk_"]\n');
     try {
+      // The file watcher reloads the rules: probe with a throwaway key until a command shows them
+      // applied (a probe before the reload reaches disk unmasked), then test with fresh values.
+      await waitFor(async () => {
+        const x = await run(t, `echo "probe acme_dk_${'0'.repeat(16)}"`);
+        return x.output[0] === 'probe [MASKED:acme-deploy-key]' ? x : undefined;
+      }, { timeout: 30_000, interval: 500, message: 'the .gitleaks.toml rule to apply' });
       const key = 'acme_dk_' + '7f3a9c2e5b1d8f4a';
       const pw = 'Fk9' + '-pq2Lm7x'; // no '!': bash would expand history inside double quotes
-      // the file watcher reloads the rules: retry until a command shows them applied
-      const r = await waitFor(async () => {
-        const x = await run(t, `echo "deploy ${key}"; echo "DB_PASSWORD=${pw}"`);
-        return x.output[0] === 'deploy [MASKED:acme-deploy-key]' ? x : undefined;
-      }, { timeout: 30_000, interval: 500, message: 'the .gitleaks.toml rule to apply' });
+      const r = await run(t, `echo "deploy ${key}"; echo "DB_PASSWORD=${pw}"`);
       assert.deepEqual(r.output, ['deploy [MASKED:acme-deploy-key]', 'DB_PASSWORD=[MASKED:password]']);
       for (const f of fs.readdirSync(terminalsDir())) {
         const text = fs.readFileSync(path.join(terminalsDir(), f), 'utf8');
@@ -154,9 +156,10 @@ describe('Terminal capture', function () {
       return n && n.children.length >= 8 ? n : undefined;
     }, { message: 'Terminals view lists the terminal with its commands' });
     assert.match(node.description ?? '', /live/);
-    assert.equal(node.icon, 'pass'); // its last command, the secrets echo, exited 0
+    assert.equal(node.icon, 'pass'); // its last command, the .gitleaks.toml echo, exited 0
     const labels = node.children.map((c) => c.label);
-    assert.ok(labels[0]?.startsWith('echo "token [MASKED:github-token]"; echo "key [MASKED:'), `newest command first, masked: ${labels[0]}`);
+    assert.ok(labels[0]?.startsWith('echo "deploy [MASKED:acme-deploy-key]"; echo "DB_PASSWORD='), `newest command first, masked: ${labels[0]}`);
+    assert.ok(labels.some((l) => l.startsWith('echo "token [MASKED:github-token]"; echo "key [MASKED:')), `the GitHub/AWS echo listed, masked: ${labels.join(' | ')}`);
     assert.ok(labels.indexOf('echo before; (exit 3)') < labels.indexOf('printf "a\\rb\\n"'), 'newest first');
     const failed = node.children.find((c) => c.label === 'echo before; (exit 3)')!;
     assert.equal(failed.icon, 'error');
