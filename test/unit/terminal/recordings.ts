@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { ALT_SCREEN_MARKER, TerminalRenderer } from '../../../src/core/terminal/terminalRenderer';
 import { xtermText } from './xtermOracle';
+import { rng } from '../../../bench/harness';
 
 export const RECORDINGS_DIR = path.resolve(__dirname, '../../../../test/fixtures/recordings');
 
@@ -43,21 +44,9 @@ export function loadRecordings(): Recording[] {
   return fs.readdirSync(RECORDINGS_DIR).filter((f) => f.endsWith('.jsonl.gz')).sort().map((f) => loadRecording(path.join(RECORDINGS_DIR, f)));
 }
 
-/** Seeded PRNG (mulberry32) for reproducible random chunkings. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Cuts text at random points (sizes 1–32 mostly, some up to 4 KB), never inside a surrogate pair. */
 export function randomChunks(text: string, seed: number): string[] {
-  const r = seeded(seed);
+  const r = rng(seed); // the bench's seeded PRNG: same seed, same chunking
   const out: string[] = [];
   for (let i = 0; i < text.length;) {
     const size = r() < 0.85 ? 1 + Math.floor(r() * 32) : 1 + Math.floor(r() * 4096);
