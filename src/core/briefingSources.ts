@@ -12,7 +12,7 @@ import { listHistory, historyDir } from './history';
 import { formatFileError } from './result';
 import { loadSkills } from './skills/skillsIndex';
 import { listNotes } from './notes';
-import { listTerminals, readTerminalIndex } from './terminal/terminalIndex';
+import { commandEndMs, terminalSummaries } from './terminal/terminalSummary';
 import { EXIT_UNKNOWN, shownCommandLine } from './terminal/commandExit';
 
 /** Optional sources owned by other features, injected so the briefing does not depend on their internals. */
@@ -29,18 +29,16 @@ async function defaultSkills(root: string): Promise<{ name: string; description:
 
 /**
  * Terminals whose last finished command exited non-zero, or ran to its end without an exit status
- * (the shell reported none: in bash a line that starts with a subshell), with its line range.
+ * (the shell reported none: in bash a line that starts with a subshell), with its line range; most
+ * recent failure first, from the per-terminal summaries.
  */
 async function defaultTerminals(agentDir: string): Promise<{ failed: BriefingTerminal[]; total: number }> {
-  const list = await listTerminals(agentDir);
+  const list = await terminalSummaries(agentDir);
   if (!list.ok) return { failed: [], total: 0 };
-  const failed: BriefingTerminal[] = [];
-  // Newest terminal first: the briefing shows only a few, and the latest failure matters most.
-  for (const t of [...list.value].reverse()) {
-    const idx = await readTerminalIndex(agentDir, t.n);
-    if (!idx.ok) continue;
-    const done = idx.value.commands.filter((c) => c.status === 'done');
-    const last = done[done.length - 1];
+  const failed: (BriefingTerminal & { end: number })[] = [];
+  for (const { info: t, summary } of list.value) {
+    // The last finished command: a running one after it does not hide the failure.
+    const last = [...summary.recent].reverse().find((c) => c.status === 'done');
     if (!last || last.exitCode === 0) continue;
     if (last.exitCode === null && last.exitUnknown !== EXIT_UNKNOWN.noStatus && last.exitUnknown !== EXIT_UNKNOWN.noEndEvent) continue;
     const part = last.parts[last.parts.length - 1] ?? { file: last.file, firstLine: last.firstLine, lastLine: last.lastLine };
@@ -53,9 +51,11 @@ async function defaultTerminals(agentDir: string): Promise<{ failed: BriefingTer
       ...(last.exitCode === null && last.exitUnknown ? { exitUnknown: last.exitUnknown } : {}),
       startLine: single ? last.headerLine : part.firstLine,
       endLine: part.lastLine ?? part.firstLine,
+      end: commandEndMs(last),
     });
   }
-  return { failed, total: list.value.length };
+  failed.sort((a, b) => b.end - a.end);
+  return { failed: failed.map(({ end: _end, ...x }) => x), total: list.value.length };
 }
 
 async function safe<T>(f: () => Promise<T>, fallback: T): Promise<T> {

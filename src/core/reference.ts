@@ -348,19 +348,26 @@ export function buildReferenceFromText(text: string, meta: ReferenceMeta): strin
 }
 
 /** Scans a file in one streaming pass (optionally only lines a–b) and returns its reference. */
-export async function buildReference(file: string, meta: ReferenceMeta, signal?: AbortSignal): Promise<string> {
-  return formatReference(await scanFile(file, meta.range, signal), meta);
+export async function buildReference(file: string, meta: ReferenceMeta, signal?: AbortSignal, from?: LineOffset): Promise<string> {
+  return formatReference(await scanFile(file, meta.range, signal, from), meta);
+}
+
+/** A known line start: line number `line` begins at byte `byte` (lets a range scan skip the file's head). */
+export interface LineOffset {
+  line: number;
+  byte: number;
 }
 
 /** Streams a file (or lines a–b of it) through an OutputScanner. */
-export async function scanFile(file: string, range?: { start: number; end: number }, signal?: AbortSignal): Promise<OutputScan> {
+export async function scanFile(file: string, range?: { start: number; end: number }, signal?: AbortSignal, from?: LineOffset): Promise<OutputScan> {
   const scanner = new OutputScanner(range?.start ?? 1);
-  const stream = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024, signal });
+  const skip = range && from && from.line <= range.start ? from : undefined;
+  const stream = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024, signal, start: skip?.byte ?? 0 });
   if (!range) {
     for await (const chunk of stream) scanner.push(chunk as string);
     return scanner.end();
   }
-  let line = 1;
+  let line = skip?.line ?? 1;
   let done = false;
   for await (const raw of stream) {
     const chunk = raw as string;

@@ -345,32 +345,35 @@ export function parseTerminalIndex(text: string, file: string): TerminalIndex {
     byCommand.set(r.command, list);
   });
   const commands: TerminalCommand[] = [];
-  for (const [command, recs] of [...byCommand].sort((a, b) => a[0] - b[0])) {
-    // Per file part, the latest record wins (running → done/continued).
-    const parts = new Map<string, IndexRecord>();
-    for (const r of recs) parts.set(`${r.file}:${r.headerLine}`, r);
-    const ordered = [...parts.values()].sort((a, b) => partOrder(a.file) - partOrder(b.file) || a.headerLine - b.headerLine);
-    const last = recs[recs.length - 1];
-    const first = ordered[0];
-    commands.push({
-      command,
-      status: last.status === 'done' ? 'done' : 'running',
-      commandLine: last.commandLine,
-      cwd: last.cwd ?? null,
-      started: last.started,
-      exitCode: last.exitCode ?? null,
-      exitUnknown: last.status === 'done' && (last.exitCode ?? null) === null ? (typeof last.exitUnknown === 'string' ? last.exitUnknown : 'not recorded') : null,
-      durationMs: last.durationMs ?? null,
-      secretsMasked: last.secretsMasked ?? 0,
-      outputMissing: last.outputMissing === 'all' || last.outputMissing === 'start' ? last.outputMissing : null,
-      file: `${TERMINALS_DIR}/${first.file}`,
-      headerLine: first.headerLine,
-      firstLine: first.firstLine,
-      lastLine: first.lastLine,
-      parts: ordered.map((r) => ({ file: `${TERMINALS_DIR}/${r.file}`, firstLine: r.firstLine, lastLine: r.lastLine })),
-    });
-  }
+  for (const [command, recs] of [...byCommand].sort((a, b) => a[0] - b[0])) commands.push(commandFromRecords(command, recs));
   return { commands, problems };
+}
+
+/** Merges the index records of one command (in file order) into what tools see. */
+export function commandFromRecords(command: number, recs: readonly IndexRecord[]): TerminalCommand {
+  // Per file part, the latest record wins (running → done/continued).
+  const parts = new Map<string, IndexRecord>();
+  for (const r of recs) parts.set(`${r.file}:${r.headerLine}`, r);
+  const ordered = [...parts.values()].sort((a, b) => partOrder(a.file) - partOrder(b.file) || a.headerLine - b.headerLine);
+  const last = recs[recs.length - 1];
+  const first = ordered[0];
+  return {
+    command,
+    status: last.status === 'done' ? 'done' : 'running',
+    commandLine: last.commandLine,
+    cwd: last.cwd ?? null,
+    started: last.started,
+    exitCode: last.exitCode ?? null,
+    exitUnknown: last.status === 'done' && (last.exitCode ?? null) === null ? (typeof last.exitUnknown === 'string' ? last.exitUnknown : 'not recorded') : null,
+    durationMs: last.durationMs ?? null,
+    secretsMasked: last.secretsMasked ?? 0,
+    outputMissing: last.outputMissing === 'all' || last.outputMissing === 'start' ? last.outputMissing : null,
+    file: `${TERMINALS_DIR}/${first.file}`,
+    headerLine: first.headerLine,
+    firstLine: first.firstLine,
+    lastLine: first.lastLine,
+    parts: ordered.map((r) => ({ file: `${TERMINALS_DIR}/${r.file}`, firstLine: r.firstLine, lastLine: r.lastLine })),
+  };
 }
 
 /** N.1.txt is older than N.txt. */

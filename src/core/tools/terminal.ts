@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import { buildReference, cutToBytes, formatDuration } from '../reference';
 import { formatFileError } from '../result';
-import { listTerminals, readTerminalIndex, type TerminalCommand } from '../terminal/terminalIndex';
+import { listTerminals, readTerminalIndex, type TerminalCommand, type TerminalInfo } from '../terminal/terminalIndex';
+import { commandEndMs, lineOffsetBefore, terminalSummary, type TerminalSummary } from '../terminal/terminalSummary';
 import { EXIT_UNKNOWN, formatExit, noStatusHint, shownCommandLine } from '../terminal/commandExit';
 import { defaultFolder, displayPath } from '../workspacePaths';
 import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
@@ -34,46 +35,60 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
   const untrusted = ctx.trusted ? '' : 'Terminal capture is off: this workspace is not trusted (trust it to capture new output).\n';
   const list = await listTerminals(agentDir);
   if (!list.ok) return toolError(formatFileError(list.error));
-  if (input.terminal === undefined) {
-    if (list.value.length === 0) return { text: `${untrusted}No captured terminals in .agent/terminals/ yet.` };
-    const out: string[] = [];
-    const { notes } = await listNotes(folder.path); // notes from the user (src/core/notes.ts)
-    for (const t of list.value) {
-      const idx = await readTerminalIndex(agentDir, t.n);
-      const cmds = idx.ok ? idx.value.commands : [];
-      out.push(`Terminal ${t.n} "${t.name}" (${show(t.file)}, ${t.sizeBytes.toLocaleString('en-US')} bytes${t.closed ? ', closed' : ''}${t.shellIntegration ? '' : ', no shell integration: commands not indexed'}): ${cmds.length} command${cmds.length === 1 ? '' : 's'}`);
-      for (const c of cmds.slice(-RECENT)) {
-        const file = path.relative(folder.path, path.join(agentDir, c.file)).split(path.sep).join('/');
-        const noted = matchNotes(notes, { path: file, startLine: c.headerLine, endLine: c.lastLine ?? Number.MAX_SAFE_INTEGER, terminal: t.n, command: c.command }).length;
-        out.push(`  #${c.command} ${status(c)} · ${cutToBytes(shownCommandLine(c.commandLine), 120)} · ${lines(c)}${noted ? ` · ${noted} note${noted === 1 ? '' : 's'} from the user` : ''}`);
-      }
-    }
-    out.push('Details of one: terminal N with command last, lastFailed or #.');
-    return { text: cutToBytes(untrusted + out.join('\n'), INLINE_MAX_BYTES - 200) };
-  }
-  const n = input.terminal as number;
-  const t = list.value.find((x) => x.n === n);
-  if (!t) return toolError(`no captured terminal ${n}; captured: ${list.value.map((x) => x.n).join(', ') || 'none'}`);
-  const idx = await readTerminalIndex(agentDir, n);
-  if (!idx.ok) return toolError(formatFileError(idx.error));
-  const cmds = idx.value.commands;
-  if (cmds.length === 0) return toolError(`terminal ${n} has no indexed commands (shell integration off?); grep ${show(t.file)} instead`);
   const which = String(input.command ?? 'last').trim().replace(/^#/, '');
+  if (input.terminal === undefined && input.command === undefined) {
+    if (list.value.length === 0) return { text: `${untrusted}No captured terminals in .agent/terminals/ yet.` };
+    const summaries = await Promise.all(list.value.map(async (t) => ({ t, s: await terminalSummary(agentDir, t.n) })));
+    const { notes } = await listNotes(folder.path); // notes from the user (src/core/notes.ts)
+    return { text: untrusted + formatListing(summaries, notes, show, folder.path, agentDir, INLINE_MAX_BYTES - 200 - Buffer.byteLength(untrusted)) };
+  }
+  let n: number;
   let c: TerminalCommand | undefined;
+  let cmds: TerminalCommand[] | undefined;
   let unknownNote = '';
-  if (which === 'last') c = cmds[cmds.length - 1];
-  else if (which === 'lastFailed') {
-    c = [...cmds].reverse().find((x) => x.status === 'done' && x.exitCode !== null && x.exitCode !== 0);
-    // A later command whose shell reported no status may have failed too: name it rather than hide it.
-    const unknown = unknownAfter(cmds, c?.command ?? 0).slice(-RECENT);
-    if (unknown.length) {
-      const hint = unknown.some((x) => x.exitUnknown === EXIT_UNKNOWN.noStatus) ? noStatusHint(t.shell) : undefined;
-      unknownNote = `${c ? 'Later c' : 'C'}ommand${unknown.length === 1 ? '' : 's'} with unknown exit (may have failed): ${unknown.map((x) => `#${x.command} \`${cutToBytes(shownCommandLine(x.commandLine), 80)}\` ${status(x)}`).join('; ')}.${hint ? ` ${hint}.` : ''}`;
+  let shell: string | null = null;
+  if (input.terminal === undefined) {
+    // No terminal given: the most recent failure (or command) across all terminals.
+    if (which !== 'lastFailed' && which !== 'last') return toolError(`command ${input.command} needs terminal (the N of .agent/terminals/N.txt); without it, use last or lastFailed`);
+    const summaries = await Promise.all(list.value.map((t) => terminalSummary(agentDir, t.n)));
+    let best: { n: number; c: TerminalCommand } | undefined;
+    for (const s of summaries) {
+      const x = which === 'lastFailed' ? s.lastFailed : s.last;
+      if (x && (!best || commandEndMs(x) >= commandEndMs(best.c))) best = { n: s.n, c: x };
     }
-    if (!c) return { text: `No failed command in terminal ${n} (${cmds.length} commands; last: #${cmds[cmds.length - 1].command} ${status(cmds[cmds.length - 1])}).${unknownNote ? `\n${unknownNote}` : ''}` };
-  } else if (/^\d+$/.test(which)) c = cmds.find((x) => x.command === Number(which));
-  else return toolError(`command must be last, lastFailed or a command number, not "${input.command}"`);
-  if (!c) return toolError(`terminal ${n} has no command ${which}; it has ${cmds[0].command}–${cmds[cmds.length - 1].command}`);
+    if (!best) return { text: `${untrusted}${which === 'lastFailed' ? 'No failed command' : 'No command'} in any of the ${list.value.length} captured terminal${list.value.length === 1 ? '' : 's'}.` };
+    n = best.n;
+    c = best.c;
+    shell = list.value.find((x) => x.n === best!.n)?.shell ?? null;
+  } else {
+    n = input.terminal as number;
+    const t = list.value.find((x) => x.n === n);
+    if (!t) return toolError(`no captured terminal ${n}; captured: ${list.value.map((x) => x.n).join(', ') || 'none'}`);
+    shell = t.shell;
+    const sum = await terminalSummary(agentDir, n);
+    if (sum.commands === 0) return toolError(`terminal ${n} has no indexed commands (shell integration off?); grep ${show(t.file)} instead`);
+    if (which === 'last') c = sum.last;
+    else if (which === 'lastFailed') {
+      c = sum.lastFailed;
+      // A later command whose shell reported no status may have failed too: name it rather than hide it.
+      const unknown = unknownAfter(sum.recent, c?.command ?? 0).slice(-RECENT);
+      if (unknown.length) {
+        const hint = unknown.some((x) => x.exitUnknown === EXIT_UNKNOWN.noStatus) ? noStatusHint(t.shell) : undefined;
+        unknownNote = `${c ? 'Later c' : 'C'}ommand${unknown.length === 1 ? '' : 's'} with unknown exit (may have failed): ${unknown.map((x) => `#${x.command} \`${cutToBytes(shownCommandLine(x.commandLine), 80)}\` ${status(x)}`).join('; ')}.${hint ? ` ${hint}.` : ''}`;
+      }
+      if (!c) return { text: `No failed command in terminal ${n} (${sum.commands} commands; last: #${sum.last!.command} ${status(sum.last!)}).${unknownNote ? `\n${unknownNote}` : ''}` };
+    } else if (/^\d+$/.test(which)) {
+      c = sum.recent.find((x) => x.command === Number(which));
+      if (!c) {
+        // An older command: only then is the whole index read.
+        const idx = await readTerminalIndex(agentDir, n);
+        if (!idx.ok) return toolError(formatFileError(idx.error));
+        cmds = idx.value.commands;
+        c = cmds.find((x) => x.command === Number(which));
+      }
+    } else return toolError(`command must be last, lastFailed or a command number, not "${input.command}"`);
+    if (!c) return toolError(`terminal ${n} has no command ${which}; it has ${cmds?.[0]?.command ?? 1}–${sum.last?.command ?? sum.commands}`);
+  }
   // After a rotation the output is split; the reference covers the newest part and names the others.
   const part = c.parts[c.parts.length - 1] ?? { file: c.file, firstLine: c.firstLine, lastLine: c.lastLine };
   const others = c.parts.slice(0, -1).map((p) => `${show(p.file)} lines ${p.firstLine}–${p.lastLine ?? 'end'}`);
@@ -97,20 +112,67 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
     masked: c.secretsMasked,
     note: [
       c.status === 'running' ? `Still running (started ${c.started}).` : '',
-      c.status === 'done' && c.exitCode === null ? `Exit status unknown: ${c.exitUnknown ?? 'not recorded'}.${c.exitUnknown === EXIT_UNKNOWN.noStatus ? ` ${noStatusHint(t.shell) ?? ''}` : ''}`.trim() : '',
+      c.status === 'done' && c.exitCode === null ? `Exit status unknown: ${c.exitUnknown ?? 'not recorded'}.${c.exitUnknown === EXIT_UNKNOWN.noStatus ? ` ${noStatusHint(shell) ?? ''}` : ''}`.trim() : '',
       others.length ? `Earlier output: ${others.join(', ')}.` : '',
       unknownNote,
     ].filter(Boolean).join(' ') || undefined,
     maxBytes: ctx.config.referenceMaxBytes - (notesText ? Buffer.byteLength(notesText) + 1 : 0),
   };
   if (part.lastLine !== null && part.lastLine < part.firstLine) {
-    const extra = [c.status === 'done' && c.exitCode === null && c.exitUnknown === EXIT_UNKNOWN.noStatus ? noStatusHint(t.shell) : undefined, unknownNote].filter(Boolean).join('\n');
+    const extra = [c.status === 'done' && c.exitCode === null && c.exitUnknown === EXIT_UNKNOWN.noStatus ? noStatusHint(shell) : undefined, unknownNote].filter(Boolean).join('\n');
     return { text: withNotes(`Terminal ${n} command #${c.command}: ${shownCommandLine(c.commandLine)}\n${status(c)}${c.durationMs !== null ? ` · ${formatDuration(c.durationMs)}` : ''} · no output (${show(part.file)} line ${c.headerLine}).${extra ? `\n${extra}` : ''}`) };
   }
   try {
-    const text = await buildReference(abs, { ...meta, range: { start: part.firstLine, end } }, ctx.signal);
+    const text = await buildReference(abs, { ...meta, range: { start: part.firstLine, end } }, ctx.signal, await lineOffsetBefore(agentDir, part.file, part.firstLine));
     return { text: withNotes(untrusted + text) };
   } catch (e) {
     return toolError(`${show(part.file)}: cannot read: ${(e as Error).message}`);
   }
+}
+
+type Noted = Awaited<ReturnType<typeof listNotes>>['notes'];
+
+/** Terminals that matter now come first: live ones (newest activity first), then those whose last command failed, then the rest by recency. */
+function rank(a: { t: TerminalInfo; s: TerminalSummary }): number {
+  if (!a.t.closed) return 0;
+  if (a.s.last && a.s.last.status === 'done' && a.s.last.exitCode !== null && a.s.last.exitCode !== 0) return 1;
+  return 2;
+}
+
+/** The no-argument listing, within `budget` bytes; what does not fit is counted and named. */
+function formatListing(items: { t: TerminalInfo; s: TerminalSummary }[], notes: Noted, show: (rel: string) => string, root: string, agentDir: string, budget: number): string {
+  const recency = (x: { s: TerminalSummary }): number => (x.s.last ? commandEndMs(x.s.last) : 0);
+  const ordered = [...items].sort((a, b) => rank(a) - rank(b) || recency(b) - recency(a) || b.t.n - a.t.n);
+  const live = items.filter((x) => !x.t.closed).length;
+  const failing = items.filter((x) => rank(x) === 1).length;
+  const head = `${items.length} captured terminal${items.length === 1 ? '' : 's'} (${live} open, ${failing} closed with a failed last command); open ones first, newest activity first:`;
+  const tail = 'Details of one: terminal N with command last, lastFailed or #; without terminal, command lastFailed finds the latest failure anywhere.';
+  const out: string[] = [head];
+  let used = Buffer.byteLength(head) + Buffer.byteLength(tail) + 200;
+  let shown = 0;
+  for (const { t, s } of ordered) {
+    const block: string[] = [];
+    block.push(`Terminal ${t.n} "${t.name}" (${show(t.file)}, ${t.sizeBytes.toLocaleString('en-US')} bytes${t.closed ? ', closed' : ', open'}${t.shellIntegration ? '' : ', no shell integration: commands not indexed'}): ${s.commands.toLocaleString('en-US')} command${s.commands === 1 ? '' : 's'}`);
+    const recent = s.recent.slice(-RECENT);
+    for (const c of recent) {
+      const file = path.relative(root, path.join(agentDir, c.file)).split(path.sep).join('/');
+      const noted = matchNotes(notes, { path: file, startLine: c.headerLine, endLine: c.lastLine ?? Number.MAX_SAFE_INTEGER, terminal: t.n, command: c.command }).length;
+      block.push(`  #${c.command} ${status(c)} · ${cutToBytes(shownCommandLine(c.commandLine), 120)} · ${lines(c)}${noted ? ` · ${noted} note${noted === 1 ? '' : 's'} from the user` : ''}`);
+    }
+    if (s.commands > recent.length) block.push(`  … ${(s.commands - recent.length).toLocaleString('en-US')} earlier command${s.commands - recent.length === 1 ? '' : 's'} (terminal ${t.n}, command #)`);
+    if (s.lastFailed && !recent.some((c) => c.command === s.lastFailed!.command)) block.push(`  last failure: #${s.lastFailed.command} ${status(s.lastFailed)} · ${cutToBytes(shownCommandLine(s.lastFailed.commandLine), 80)}`);
+    const text = block.join('\n');
+    const b = Buffer.byteLength(text) + 1;
+    if (used + b > budget) break;
+    out.push(text);
+    used += b;
+    shown++;
+  }
+  if (shown < ordered.length) {
+    const rest = ordered.slice(shown).map((x) => x.t.n).sort((a, b) => a - b);
+    const names = rest.length > 30 ? `${rest.slice(0, 30).join(', ')}, …` : rest.join(', ');
+    out.push(`… ${rest.length} more terminal${rest.length === 1 ? '' : 's'} not shown (${names}): call with terminal N, or grep ${show('terminals')}/.`);
+  }
+  out.push(tail);
+  return out.join('\n');
 }
