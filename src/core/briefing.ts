@@ -55,7 +55,8 @@ export interface BriefingInput {
   scratch: { path: string; files: number; bytes: number };
   skills: { name: string; description: string; path: string }[];
   memory: { path: string; keys: string[]; review: string[]; notes: { path: string; title: string }[]; error?: string };
-  agents: { path: string; list: { id: string; status?: string; progress?: number; findings: number; path: string }[] };
+  /** The most recently active agents first; `total` counts all of them (default: the list's length). */
+  agents: { path: string; total?: number; list: { id: string; status?: string; progress?: number; findings: number; path: string }[] };
   history: { path: string; sessions: number; latest?: string };
   /** Notes from the user (src/core/notes.ts); paths already prefixed. */
   humanNotes?: ListedNote[];
@@ -156,10 +157,11 @@ function compose(b: BriefingInput, L: Level, maxPlans: number): string {
   }
 
   const a = b.agents.list;
+  const agentTotal = Math.max(b.agents.total ?? 0, a.length);
   if (a.length) {
-    out.push(`Sub-agents (${a.length}, ${b.agents.path}/<id>/findings.md):`);
+    out.push(`Sub-agents (${agentTotal}, most recently active first; ${b.agents.path}/<id>/findings.md):`);
     for (const x of a.slice(0, L.agents)) out.push(`  ${x.id}: ${x.status ?? 'no status'}${x.progress !== undefined ? ` ${Math.round(x.progress * 100)}%` : ''}, ${x.findings} findings`);
-    out.push(...more(a.length, Math.min(L.agents, a.length), `${b.agents.path}/`));
+    out.push(...more(agentTotal, Math.min(L.agents, a.length), `${b.agents.path}/`));
   }
   if (b.history.sessions) out.push(`History ${b.history.path}/: ${b.history.sessions} archived sessions${b.history.latest ? `, latest ${b.history.latest}` : ''}.`);
   return out.join('\n');

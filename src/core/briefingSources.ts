@@ -4,10 +4,10 @@ import type { BriefingInput, BriefingPlan, BriefingTerminal } from './briefing';
 import { findPlanFiles, loadPlanFile } from './plan/planFiles';
 import { planProgress } from './plan/planDocument';
 import { scanScratch } from './scratch/inventory';
-import { readProgress, progressPath } from './progress';
+import { readProgressTail, progressPath } from './progress';
 import { checkFeatures, featuresPath } from './features';
 import { listMemory, listMemoryFiles, preferencesPath } from './memory';
-import { listAgents } from './agents';
+import { recentAgents } from './agents';
 import { listHistory, historyDir } from './history';
 import { formatFileError } from './result';
 import { loadSkills } from './skills/skillsIndex';
@@ -110,11 +110,11 @@ export async function gatherBriefing(agentDir: string, opts: { prefix?: string; 
 
   plans.push(...outlines.sort((a, b) => b.mtimeMs - a.mtimeMs).map((o) => o.plan));
 
-  const entries = await safe(() => readProgress(agentDir), []);
+  const tail = await safe(() => readProgressTail(agentDir, 5), { total: 0, entries: [] });
   const progress = {
     path: rel(progressPath(agentDir)),
-    total: entries.length,
-    entries: entries.slice(-5).map((e) => ({ date: e.date, title: e.title, next: e.next, line: e.line })),
+    total: tail.total,
+    entries: tail.entries.map((e) => ({ date: e.date, title: e.title, next: e.next, line: e.line })),
   };
 
   let features: BriefingInput['features'];
@@ -151,10 +151,12 @@ export async function gatherBriefing(agentDir: string, opts: { prefix?: string; 
     error: mem && !mem.ok ? formatFileError(mem.error) : undefined,
   };
 
-  const agentList = await safe(() => listAgents(agentDir), []);
+  // The briefing shows at most 8 agents: the most recently active, and how many there are.
+  const recent = await safe(() => recentAgents(agentDir, 8), { total: 0, agents: [] });
   const agents = {
     path: rel(path.join(agentDir, 'agents')),
-    list: agentList.map((a) => ({ id: a.id, status: a.status?.status, progress: a.status?.progress, findings: a.findings, path: pre + a.folder })),
+    total: recent.total,
+    list: recent.agents.map((a) => ({ id: a.id, status: a.status?.status, progress: a.status?.progress, findings: a.findings, path: pre + a.folder })),
   };
 
   const hist = await safe(() => listHistory(agentDir), []);

@@ -14,6 +14,7 @@ import { writeFileAtomic } from './fsAtomic';
 import { withFileLock } from './fileLock';
 import { appendHistoryRecord, historyDir } from './history';
 import { Result, ok, err } from './result';
+import { foldFile, type FoldSpec } from './records/appendFold';
 
 /** One feature of the list. */
 export interface Feature {
@@ -144,34 +145,33 @@ export function parseFeatures(text: string, file = '.agent/features.json'): Resu
   return ok(out);
 }
 
-async function readLog(agentDir: string): Promise<LogRecord[]> {
-  let text: string;
-  try {
-    text = await fs.promises.readFile(path.join(historyDir(agentDir), FEATURES_LOG), 'utf8');
-  } catch {
-    return [];
-  }
-  const out: LogRecord[] = [];
-  for (const line of text.split('\n')) {
-    if (!line.trim()) continue;
-    try {
-      out.push(JSON.parse(line) as LogRecord);
-    } catch {
-      // a torn last line from a crash: ignore it
-    }
-  }
-  return out;
+interface LogState {
+  /** The last accepted list with later setPasses applied; null before any accept. */
+  base: Feature[] | null;
 }
+
+// The log only grows: fold it incrementally (an accept record replaces the list; setPasses flips one).
+const LOG_SPEC: FoldSpec<LogState> & { id: string } = {
+  id: 'features-log',
+  version: 1,
+  init: () => ({ base: null }),
+  line(s, text) {
+    if (!text.trim()) return;
+    let r: LogRecord;
+    try {
+      r = JSON.parse(text) as LogRecord;
+    } catch {
+      return; // a torn last line from a crash: ignore it
+    }
+    if (r.kind === 'accept' && Array.isArray(r.features)) s.base = r.features.map((f) => ({ ...f, steps: [...(f.steps ?? [])] }));
+    else if (r.kind === 'setPasses' && s.base?.[r.index]) s.base[r.index].passes = r.passes;
+  },
+};
 
 /** The list the tools expect: the last accepted version with later setPasses applied; undefined if never accepted. */
 async function expectedFeatures(agentDir: string): Promise<Feature[] | undefined> {
-  const log = await readLog(agentDir);
-  let last = -1;
-  for (let i = 0; i < log.length; i++) if (log[i].kind === 'accept') last = i;
-  if (last < 0) return undefined;
-  const base = (log[last] as Extract<LogRecord, { kind: 'accept' }>).features.map((f) => ({ ...f, steps: [...f.steps] }));
-  for (const r of log.slice(last + 1)) if (r.kind === 'setPasses' && base[r.index]) base[r.index].passes = r.passes;
-  return base;
+  const { state } = await foldFile(path.join(historyDir(agentDir), FEATURES_LOG), LOG_SPEC).read();
+  return state.base ? state.base.map((f) => ({ ...f, steps: [...f.steps] })) : undefined;
 }
 
 const same = (a: Feature, b: Feature) => a.description === b.description && a.category === b.category && a.steps.length === b.steps.length && a.steps.every((s, i) => s === b.steps[i]);
@@ -182,11 +182,18 @@ export function diffFeatures(accepted: Feature[], current: Feature[]): FeatureCh
   const usedA = new Set<number>();
   const match = new Map<number, number>(); // current index → accepted index
   // Exact description matches first (a reorder is not a rewording), nearest index wins.
+  // Indices by description, so a long list costs O(n), not O(n²).
+  const byDescription = new Map<string, number[]>();
+  accepted.forEach((a, ai) => {
+    const l = byDescription.get(a.description);
+    if (l) l.push(ai);
+    else byDescription.set(a.description, [ai]);
+  });
   current.forEach((c, ci) => {
     let best = -1;
-    accepted.forEach((a, ai) => {
-      if (!usedA.has(ai) && a.description === c.description && (best < 0 || Math.abs(ai - ci) < Math.abs(best - ci))) best = ai;
-    });
+    for (const ai of byDescription.get(c.description) ?? []) {
+      if (!usedA.has(ai) && (best < 0 || Math.abs(ai - ci) < Math.abs(best - ci))) best = ai;
+    }
     if (best >= 0) {
       usedA.add(best);
       match.set(ci, best);
@@ -256,6 +263,27 @@ async function readFile(agentDir: string): Promise<Result<{ text: string; featur
  * and nothing was ever accepted.
  */
 export async function checkFeatures(agentDir: string, opts: { now?: Date } = {}): Promise<Result<FeatureState | undefined>> {
+  // Unchanged file and log since the last check in this process: the same answer, without re-reading a long list.
+  const key = await stateKey(agentDir);
+  const hit = key && checked.get(agentDir);
+  if (hit && hit.key === key) return ok({ ...hit.state, features: [...hit.state.features], changes: [...hit.state.changes] });
+  const r = await checkFeaturesUncached(agentDir, opts);
+  if (key && r.ok && r.value && !r.value.baselined) checked.set(agentDir, { key, state: r.value });
+  return r.ok && r.value ? ok({ ...r.value, features: [...r.value.features], changes: [...r.value.changes] }) : r;
+}
+
+const checked = new Map<string, { key: string; state: FeatureState }>();
+
+async function stateKey(agentDir: string): Promise<string | undefined> {
+  try {
+    const [a, b] = await Promise.all([fs.promises.stat(featuresPath(agentDir)), fs.promises.stat(path.join(historyDir(agentDir), FEATURES_LOG))]);
+    return [a.dev, a.ino, a.size, a.mtimeMs, b.dev, b.ino, b.size, b.mtimeMs].join(':');
+  } catch {
+    return undefined;
+  }
+}
+
+async function checkFeaturesUncached(agentDir: string, opts: { now?: Date }): Promise<Result<FeatureState | undefined>> {
   const f = await readFile(agentDir);
   if (!f.ok) return f;
   const expected = await expectedFeatures(agentDir);

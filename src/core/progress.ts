@@ -13,6 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { appendLineAtomic } from './fsAtomic';
 import { Result, ok, err } from './result';
+import { foldFile, type FoldSpec } from './records/appendFold';
 
 /** One entry of progress.md. */
 export interface ProgressEntry {
@@ -74,6 +75,42 @@ export async function readProgress(agentDir: string): Promise<ProgressEntry[]> {
   }
 }
 
+interface TailState {
+  total: number;
+  /** The last few entries as raw lines (the last one may still grow), oldest first. */
+  entries: { line: number; lines: string[] }[];
+}
+
+/** Entries kept by the tail summary (the briefing shows at most 5; the view a few more). */
+export const PROGRESS_TAIL = 10;
+const MAX_ENTRY_LINES = 400;
+
+const TAIL_SPEC: FoldSpec<TailState> & { id: string } = {
+  id: 'progress-tail',
+  version: 1,
+  init: () => ({ total: 0, entries: [] }),
+  line(s, text, lineNo) {
+    if (HEADING_RE.test(text)) {
+      s.total++;
+      s.entries.push({ line: lineNo, lines: [text] });
+      if (s.entries.length > PROGRESS_TAIL) s.entries.shift();
+    } else {
+      const cur = s.entries[s.entries.length - 1];
+      if (cur && cur.lines.length < MAX_ENTRY_LINES) cur.lines.push(text);
+    }
+  },
+};
+
+/**
+ * The number of entries and the last `n` (at most PROGRESS_TAIL) of progress.md, folded
+ * incrementally: a call reads only what was appended since the previous one in this process.
+ */
+export async function readProgressTail(agentDir: string, n = 5): Promise<{ total: number; entries: ProgressEntry[] }> {
+  const { state } = await foldFile(progressPath(agentDir), TAIL_SPEC).read();
+  const entries = state.entries.slice(-n).map((e) => ({ ...parseProgress(e.lines.join('\n'))[0], line: e.line }));
+  return { total: state.total, entries };
+}
+
 /** Appends a dated entry (`## <ISO time> — title`, what was done, `Next:`) with one O_APPEND write. */
 export async function appendProgress(
   agentDir: string,
@@ -107,7 +144,7 @@ export async function appendProgress(
   if (done) body.push(done, '');
   if (next) body.push(`Next: ${next}`, '');
   await appendLineAtomic(file, prefix + body.join('\n'));
-  const entries = await readProgress(agentDir);
+  const { entries } = await readProgressTail(agentDir, 1);
   const entry = entries[entries.length - 1] ?? { date, title, done, next: next || undefined, line: 0 };
   return ok({ path: relPath, entry });
 }

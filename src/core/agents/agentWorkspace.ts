@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { appendLineAtomic, mkdirp, writeFileAtomic } from '../fsAtomic';
 import { Result, ok, err } from '../result';
+import { foldFile, type FoldSpec } from '../records/appendFold';
 
 /** Statuses a sub-agent may report. */
 export const AGENT_STATUSES = ['idle', 'working', 'blocked', 'done', 'failed'] as const;
@@ -166,52 +167,83 @@ async function readStatus(file: string): Promise<{ status?: AgentStatus; error?:
   }
 }
 
-/** Lists every agent folder with its status, number of findings and other files, sorted by id. */
-export async function listAgents(agentDir: string): Promise<AgentSummary[]> {
+const FINDINGS_SPEC: FoldSpec<{ count: number }> & { id: string } = {
+  id: 'agent-findings',
+  version: 1,
+  init: () => ({ count: 0 }),
+  line(s, text) {
+    if (HEADING_RE.test(text)) s.count++;
+  },
+};
+
+/** Status, findings count (folded incrementally: findings.md is append-only) and other files of one agent. */
+async function summarizeAgent(agentDir: string, id: string): Promise<AgentSummary> {
+  const folder = agentFolder(agentDir, id);
+  const { status, error } = await readStatus(path.join(folder, 'status.json'));
+  let findings = 0;
+  let findingsBytes = 0;
+  try {
+    const r = await foldFile(path.join(folder, 'findings.md'), FINDINGS_SPEC).read();
+    findings = r.state.count;
+    findingsBytes = r.offset;
+  } catch {
+    // unreadable findings: counted as none
+  }
+  const files: string[] = [];
+  const walk = async (dir: string) => {
+    let es: fs.Dirent[];
+    try {
+      es = await fs.promises.readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of es) {
+      if (files.length >= 200) return;
+      const p = path.join(dir, e.name);
+      const r = path.relative(folder, p).split(path.sep).join('/');
+      if (r === 'findings.md' || r === 'status.json' || e.name.startsWith('.')) continue;
+      if (e.isDirectory()) await walk(p);
+      else if (e.isFile()) files.push(r);
+    }
+  };
+  await walk(folder);
+  return { id, folder: rel(agentDir, folder), status, statusError: error, findings, findingsBytes, files: files.sort() };
+}
+
+async function agentIds(agentDir: string): Promise<string[]> {
   const root = path.join(agentDir, 'agents');
-  let dirents: fs.Dirent[];
   try {
     const st = await fs.promises.lstat(root);
     if (!st.isDirectory()) return [];
-    dirents = await fs.promises.readdir(root, { withFileTypes: true });
+    return (await fs.promises.readdir(root, { withFileTypes: true })).filter((d) => d.isDirectory() && !checkAgentId(d.name)).map((d) => d.name);
   } catch {
     return [];
   }
-  const out: AgentSummary[] = [];
-  for (const d of dirents) {
-    if (!d.isDirectory() || checkAgentId(d.name)) continue;
-    const folder = path.join(root, d.name);
-    const { status, error } = await readStatus(path.join(folder, 'status.json'));
-    let findings = 0;
-    let findingsBytes = 0;
-    try {
-      const text = await fs.promises.readFile(path.join(folder, 'findings.md'), 'utf8');
-      findingsBytes = Buffer.byteLength(text);
-      findings = parseFindings(text).length;
-    } catch {
-      // no findings yet
-    }
-    const files: string[] = [];
-    const walk = async (dir: string) => {
-      let es: fs.Dirent[];
-      try {
-        es = await fs.promises.readdir(dir, { withFileTypes: true });
-      } catch {
-        return;
-      }
-      for (const e of es) {
-        if (files.length >= 200) return;
-        const p = path.join(dir, e.name);
-        const r = path.relative(folder, p).split(path.sep).join('/');
-        if (r === 'findings.md' || r === 'status.json' || e.name.startsWith('.')) continue;
-        if (e.isDirectory()) await walk(p);
-        else if (e.isFile()) files.push(r);
-      }
-    };
-    await walk(folder);
-    out.push({ id: d.name, folder: rel(agentDir, folder), status, statusError: error, findings, findingsBytes, files: files.sort() });
-  }
+}
+
+/** Lists every agent folder with its status, number of findings and other files, sorted by id. */
+export async function listAgents(agentDir: string): Promise<AgentSummary[]> {
+  const out = await Promise.all((await agentIds(agentDir)).map((id) => summarizeAgent(agentDir, id)));
   return out.sort((a, b) => a.id.localeCompare(b.id));
+}
+
+/** An agent's last activity: the newest mtime of its folder, status.json and findings.md (ms since epoch). */
+async function lastActivity(agentDir: string, id: string): Promise<number> {
+  const folder = agentFolder(agentDir, id);
+  const times = await Promise.all(['', 'status.json', 'findings.md'].map((f) => fs.promises.lstat(path.join(folder, f)).then((st) => st.mtimeMs, () => 0)));
+  return Math.max(...times);
+}
+
+/**
+ * The `limit` most recently active agents (newest first) with their summaries, and how many agents
+ * there are: only those shown are read, the rest cost a stat each.
+ */
+export async function recentAgents(agentDir: string, limit: number): Promise<{ total: number; agents: (AgentSummary & { activeMs: number })[] }> {
+  const ids = await agentIds(agentDir);
+  const withTime = await Promise.all(ids.map(async (id) => ({ id, activeMs: await lastActivity(agentDir, id) })));
+  withTime.sort((a, b) => b.activeMs - a.activeMs || a.id.localeCompare(b.id));
+  const shown = await Promise.all(withTime.slice(0, Math.max(0, limit)).map(async (a) => ({ ...(await summarizeAgent(agentDir, a.id)), activeMs: a.activeMs })));
+  return { total: ids.length, agents: shown };
 }
 
 /** Reads an agent's findings (its own or a peer's); a missing file is an empty list. */

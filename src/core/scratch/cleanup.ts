@@ -107,7 +107,6 @@ export async function cleanupScratch(opts: CleanupOptions): Promise<Result<Clean
     failed: [],
     summary: '',
   };
-  const byPath = new Map(decision.remove.map((r) => [r.entry.path, r]));
   if (report.dryRun) {
     for (const r of decision.remove) report.removed.push({ rel: r.entry.rel, path: r.entry.path, size: r.entry.size, reason: r.reason });
   } else {
@@ -120,6 +119,7 @@ export async function cleanupScratch(opts: CleanupOptions): Promise<Result<Clean
       else report.failed.push({ path: r.entry.path, message: 'its folder no longer resolves inside .agent/scratch/; left alone' });
     }
     const moved = await moveToTrash(safe, opts.trash);
+    const byPath = new Map(decision.remove.map((r) => [r.entry.path, r]));
     const item = (p: string): CleanupItem[] => {
       const r = byPath.get(p);
       return r ? [{ rel: r.entry.rel, path: r.entry.path, size: r.entry.size, reason: r.reason }] : [];

@@ -33,8 +33,9 @@ export interface RetentionDecision {
   removeBytes: number;
 }
 
-function protects(prot: readonly string[], file: string): boolean {
-  return prot.some((p) => file === p || file.startsWith(p.endsWith(path.sep) ? p : p + path.sep));
+function protects(prot: readonly string[], prefixes: readonly string[], file: string): boolean {
+  for (let i = 0; i < prot.length; i++) if (file === prot[i] || file.startsWith(prefixes[i])) return true;
+  return false;
 }
 
 /**
@@ -45,41 +46,48 @@ function protects(prot: readonly string[], file: string): boolean {
 export function planRetention(input: RetentionInput): RetentionDecision {
   const pinned = new Set([...input.pinned].map((p) => path.resolve(p)));
   const prot = [...input.protectedPaths].map((p) => path.resolve(p));
+  const prefixes = prot.map((p) => (p.endsWith(path.sep) ? p : p + path.sep));
   const { maxAgeHours, maxFiles, maxTotalMB } = input.policy;
-  const oldestFirst = [...input.files].sort((a, b) => a.mtimeMs - b.mtimeMs || a.rel.localeCompare(b.rel));
+  // Inventories come newest first: reversed, they are (nearly) sorted already and the sort is linear.
+  const oldestFirst = [...input.files].reverse().sort((a, b) => a.mtimeMs - b.mtimeMs || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  // Entry paths are absolute; resolving 100,000 of them would dominate the pass, so only odd ones are.
+  const odd = /\/\.\.?(?:\/|$)|\/\/|\/$/;
+  const abs = (p: string): string => (path.sep !== '/' || !p.startsWith('/') || odd.test(p) ? path.resolve(p) : p);
   let keptPinned = 0;
   let keptProtected = 0;
-  const removable = new Set<ScratchEntry>();
-  for (const f of oldestFirst) {
-    if (pinned.has(path.resolve(f.path))) keptPinned++;
-    else if (protects(prot, path.resolve(f.path))) keptProtected++;
-    else removable.add(f);
+  const removable = new Uint8Array(oldestFirst.length);
+  for (let i = 0; i < oldestFirst.length; i++) {
+    const p = abs(oldestFirst[i].path);
+    if (pinned.has(p)) keptPinned++;
+    else if (prot.length && protects(prot, prefixes, p)) keptProtected++;
+    else removable[i] = 1;
   }
   const remove: RetentionDecision['remove'] = [];
   let count = input.files.length;
-  let bytes = input.files.reduce((s, f) => s + f.size, 0);
-  const take = (f: ScratchEntry, reason: RemovalReason) => {
+  let bytes = 0;
+  for (const f of input.files) bytes += f.size;
+  let removeBytes = 0;
+  const take = (i: number, reason: RemovalReason) => {
+    const f = oldestFirst[i];
     remove.push({ entry: f, reason });
-    removable.delete(f);
+    removable[i] = 0;
     count--;
     bytes -= f.size;
+    removeBytes += f.size;
   };
   if (maxAgeHours > 0) {
     const cutoff = input.now - maxAgeHours * 3_600_000;
-    for (const f of oldestFirst) if (removable.has(f) && f.mtimeMs < cutoff) take(f, 'age');
+    for (let i = 0; i < oldestFirst.length && oldestFirst[i].mtimeMs < cutoff; i++) if (removable[i]) take(i, 'age');
   }
   const maxBytes = maxTotalMB > 0 ? maxTotalMB * 1024 * 1024 : Infinity;
   const maxCount = maxFiles > 0 ? maxFiles : Infinity;
-  for (const f of oldestFirst) {
+  for (let i = 0; i < oldestFirst.length; i++) {
     if (count <= maxCount && bytes <= maxBytes) break;
-    if (removable.has(f)) take(f, count > maxCount ? 'count' : 'size');
+    if (removable[i]) take(i, count > maxCount ? 'count' : 'size');
   }
-  const removed = new Set(remove.map((r) => r.entry));
-  return {
-    remove,
-    keep: input.files.filter((f) => !removed.has(f)),
-    keptPinned,
-    keptProtected,
-    removeBytes: remove.reduce((s, r) => s + r.entry.size, 0),
-  };
+  const keep: ScratchEntry[] = [];
+  // Kept files in the input's order (newest first for an inventory).
+  const removedSet = remove.length ? new Set(remove.map((r) => r.entry)) : undefined;
+  for (const f of input.files) if (!removedSet?.has(f)) keep.push(f);
+  return { remove, keep, keptPinned, keptProtected, removeBytes };
 }

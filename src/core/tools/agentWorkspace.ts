@@ -1,11 +1,13 @@
 import * as path from 'node:path';
-import { AGENT_STATUSES, checkAgentId, listAgents, readFindings, setAgentStatus, writeFinding, type Finding } from '../agents';
+import { AGENT_STATUSES, checkAgentId, readFindings, recentAgents, setAgentStatus, writeFinding, type Finding } from '../agents';
 import { cutToBytes } from '../reference';
 import { formatFileError } from '../result';
 import { defaultFolder } from '../workspacePaths';
 import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 
 const utf8 = (s: string) => Buffer.byteLength(s, 'utf8');
+/** Agents read for a listing: more than fit in one result anyway. */
+const LIST_MAX = 40;
 
 /** Newest findings that fit the byte budget, oldest of them first; earlier ones are pointed to by line. */
 function formatFindings(id: string, file: string, findings: Finding[]): string {
@@ -53,15 +55,25 @@ export async function agentWorkspaceTool(input: Record<string, unknown>, ctx: To
       return { text: `${agentId}: ${r.value.status.status}, ${Math.round(r.value.status.progress * 100)}% (${r.value.path}).` };
     }
     case 'list': {
-      const all = await listAgents(agentDir);
-      if (all.length === 0) return { text: 'No sub-agent workspaces yet (.agent/agents/<id>/).' };
-      const lines = all.map((a) =>
-        cutToBytes(
+      // Most recently active first; only the agents that fit are read.
+      const { total, agents } = await recentAgents(agentDir, LIST_MAX);
+      if (total === 0) return { text: 'No sub-agent workspaces yet (.agent/agents/<id>/).' };
+      const budget = INLINE_MAX_BYTES - 400;
+      const lines: string[] = [];
+      let used = 0;
+      for (const a of agents) {
+        const line = cutToBytes(
           `${a.id}${a.id === agentId ? ' (you)' : ''}: ${a.status ? `${a.status.status} ${Math.round(a.status.progress * 100)}%${a.status.details ? ` — ${a.status.details.replace(/\s+/g, ' ')}` : ''}` : a.statusError ? `status unreadable: ${a.statusError}` : 'no status'}; ${a.findings} findings (${a.folder}/findings.md)${a.files.length ? `; ${a.files.length} other files` : ''}`,
           300,
-        ),
-      );
-      return { text: cutToBytes(`${all.length} agents:\n${lines.join('\n')}\nRead one with action read and peer=<id>.`, INLINE_MAX_BYTES - 100) };
+        );
+        if (used + utf8(line) + 1 > budget) break;
+        lines.push(line);
+        used += utf8(line) + 1;
+      }
+      const more = total - lines.length;
+      const head = `${total} agent${total === 1 ? '' : 's'}, most recently active first${more > 0 ? ` (${lines.length} shown)` : ''}:`;
+      const tail = more > 0 ? `… ${more} more not shown (older activity): read one with action read and peer=<id>, or list .agent/agents/.` : 'Read one with action read and peer=<id>.';
+      return { text: [head, ...lines, tail].join('\n') };
     }
     case 'read': {
       const peer = typeof input.peer === 'string' && input.peer ? input.peer : agentId;

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import fg from 'fast-glob';
-import { ALWAYS_IGNORED, excludeGlobsFor, gitignoreGlobsFor } from '../search/ignoreRules';
+import { ALWAYS_IGNORED, excludeGlobsFor } from '../search/ignoreRules';
+import { gitignoreFs } from '../search/gitignoreWalk';
 import { displayPath, isInsidePath, resolveWorkspacePath } from '../workspacePaths';
 import { toolError, type ToolContext, type ToolOutcome } from './toolContext';
 
@@ -35,12 +36,17 @@ export async function globTool(input: Record<string, unknown>, ctx: ToolContext)
   const inAgent = isInsidePath(path.join(where.folder.path, '.agent'), where.abs);
   const ignore = [...ALWAYS_IGNORED];
   if (!inAgent) {
-    ignore.push(...(await gitignoreGlobsFor(where.folder.path, where.abs)), ...excludeGlobsFor(where.folder.path, where.abs, ctx.filesExclude ?? []));
+    ignore.push(...excludeGlobsFor(where.folder.path, where.abs, ctx.filesExclude ?? []));
     if (!pattern.includes('node_modules')) ignore.push('**/node_modules/**');
   }
   let entries: fg.Entry[];
   try {
-    entries = await fg(pattern, { cwd: where.abs, dot: true, onlyFiles: true, stats: true, followSymbolicLinks: false, suppressErrors: true, ignore });
+    // Outside .agent/, every .gitignore on the way is honoured (nested ones too, such as .agent/.gitignore),
+    // so ignored folders are never walked. Inside .agent/ everything is listed: its .gitignore is for git.
+    entries = await fg(pattern, {
+      cwd: where.abs, dot: true, onlyFiles: true, stats: true, followSymbolicLinks: false, suppressErrors: true, ignore,
+      ...(inAgent ? {} : { fs: gitignoreFs(where.folder.path) }),
+    });
   } catch (e) {
     return toolError(`invalid glob "${input.pattern}": ${(e as Error).message}`);
   }

@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import { mkdirp } from '../fsAtomic';
 import { cutToBytes } from '../reference';
 import { countTokens } from '../tokens';
-import { compileQuery, grep, type GrepQuery } from '../search/grepEngine';
+import { compileQuery, grep, type GrepHit, type GrepQuery } from '../search/grepEngine';
+import { CACHE_DIR } from '../records/appendFold';
 import { excludeGlobsFor, gitignoreGlobsFor } from '../search/ignoreRules';
 import { displayPath, isInsidePath, resolveWorkspacePath } from '../workspacePaths';
 import { newScratchFile } from './scratchOutput';
@@ -33,8 +34,9 @@ export async function grepTool(input: Record<string, unknown>, ctx: ToolContext)
   // .agent/ is searched whole: its .gitignore hides scratch and terminals from git, not from us.
   const inAgent = isInsidePath(path.join(where.folder.path, '.agent'), where.abs);
   const excludes = inAgent ? [] : excludeGlobsFor(where.folder.path, where.abs, ctx.filesExclude ?? []);
-  // The ledger repeats every earlier tool result: searching it would echo old answers back.
-  excludes.push(...ledgerExclude(where.folder.path, where.abs));
+  // The ledger repeats every earlier tool result and grep's own overflow lists repeat earlier
+  // matches: searching them would echo old answers back (and double the count on every call).
+  excludes.push(...ownOutputExcludes(where.folder.path, where.abs));
   const q: GrepQuery = {
     pattern, literal, caseSensitive, regex, root: where.abs,
     include: typeof input.glob === 'string' && input.glob ? input.glob : undefined,
@@ -45,18 +47,12 @@ export async function grepTool(input: Record<string, unknown>, ctx: ToolContext)
     signal: ctx.signal,
   };
   const maxResults = (input.maxResults as number | undefined) ?? ctx.config.grepMaxResults;
-  const lines: string[] = [];
-  const files = new Set<string>();
-  let matches = 0;
+  const hits: GrepHit[] = [];
   let cut = false;
-  const show = (abs: string): string => displayPath(ctx.folders, where.folder, abs);
   try {
     for await (const h of grep(q, ctx.ripgrep)) {
-      if (!h.context) matches++;
-      files.add(h.file);
-      const text = h.text.length > LINE_TEXT_MAX ? h.text.slice(0, LINE_TEXT_MAX) + '…' : h.text;
-      lines.push(`${show(h.file)}${h.context ? '-' : ':'}${h.line}${h.context ? '-' : ':'} ${text}`);
-      if (lines.length >= MAX_COLLECT) {
+      hits.push(h);
+      if (hits.length >= MAX_COLLECT) {
         cut = true;
         break;
       }
@@ -67,22 +63,39 @@ export async function grepTool(input: Record<string, unknown>, ctx: ToolContext)
   }
   if (ctx.signal.aborted) return toolError('cancelled');
   const what = `/${pattern}/${caseSensitive ? '' : 'i'}${literal ? ' (literal)' : ''} in ${where.display}${q.include ? ` (${q.include})` : ''}`;
-  if (matches === 0) return { text: `No matches for ${what}.` };
-  const summary = `${matches.toLocaleString('en-US')} match${matches === 1 ? '' : 'es'} in ${files.size} file${files.size === 1 ? '' : 's'} for ${what}${cut ? ` (stopped after ${MAX_COLLECT.toLocaleString('en-US')} lines; narrow the search)` : ''}`;
-  const all = lines.join('\n');
+  if (hits.every((h) => h.context)) return { text: `No matches for ${what}.` };
+  // ripgrep searches in parallel and reports files in no fixed order: sort what is returned.
+  hits.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+  const show = (abs: string): string => displayPath(ctx.folders, where.folder, abs);
+  const files = new Set<string>();
+  let matches = 0;
+  const lines: string[] = [];
   const shown: string[] = [];
   let used = 0;
   let shownMatches = 0;
-  for (const l of lines) {
+  let full = false;
+  for (const h of hits) {
+    if (!h.context) matches++;
+    files.add(h.file);
+    const text = h.text.length > LINE_TEXT_MAX ? h.text.slice(0, LINE_TEXT_MAX) + '…' : h.text;
+    const l = `${show(h.file)}${h.context ? '-' : ':'}${h.line}${h.context ? '-' : ':'} ${text}`;
+    lines.push(l);
+    if (full) continue;
     const b = Buffer.byteLength(l, 'utf8') + 1;
-    if (used + b > INLINE_RESULT_BYTES || shownMatches >= maxResults) break;
+    if (used + b > INLINE_RESULT_BYTES || shownMatches >= maxResults) {
+      full = true;
+      continue;
+    }
     shown.push(l);
     used += b;
-    if (/^.*?:\d+: /.test(l)) shownMatches++;
+    if (!h.context) shownMatches++;
   }
-  if (shown.length === lines.length) return { text: `${summary}:\n${all}` };
+  const summary = `${matches.toLocaleString('en-US')} match${matches === 1 ? '' : 'es'} in ${files.size} file${files.size === 1 ? '' : 's'} for ${what}${cut ? ` (stopped after ${MAX_COLLECT.toLocaleString('en-US')} lines; narrow the search)` : ''}`;
+  if (shown.length === lines.length) return { text: `${summary}:\n${lines.join('\n')}` };
+  const all = lines.join('\n');
   // Over the budget: the full list goes to scratch, a bounded head and a reference come back.
-  const target = newScratchFile(ctx.folders, 'scratch/tool_outputs', `grep ${pattern}`, '.txt');
+  // The `.grep.txt` ending marks the tool's own lists, which later searches of a folder skip.
+  const target = newScratchFile(ctx.folders, 'scratch/tool_outputs', `grep ${pattern}`, GREP_LIST_EXT);
   await mkdirp(path.dirname(target.abs));
   await fs.promises.writeFile(target.abs, all + '\n', { flag: 'wx' });
   const rawTokens = countTokens(all).tokens;
@@ -95,7 +108,21 @@ export async function grepTool(input: Record<string, unknown>, ctx: ToolContext)
   return { text: cutToBytes(text, 6 * 1024), outputPath: target.display, rawTokens };
 }
 
-function ledgerExclude(folderRoot: string, root: string): string[] {
-  const ledger = path.join(folderRoot, '.agent', 'history', 'tools.jsonl');
-  return isInsidePath(root, ledger) && ledger !== root ? [path.relative(root, ledger).split(path.sep).join('/')] : [];
+/** Ending of grep's own overflow lists in scratch/tool_outputs/ (never produced by slugs of other tools). */
+export const GREP_LIST_EXT = '.grep.txt';
+
+/** Globs (relative to the search root) of what the tools wrote themselves: the ledger, grep's lists, summaries. */
+function ownOutputExcludes(folderRoot: string, root: string): string[] {
+  const agentDir = path.join(folderRoot, '.agent');
+  const under = (dir: string, glob: string): string[] => {
+    if (dir === root) return [glob];
+    return isInsidePath(root, dir) ? [`${path.relative(root, dir).split(path.sep).join('/')}/${glob}`] : [];
+  };
+  const history = path.join(agentDir, 'history');
+  return [
+    ...under(history, 'tools.jsonl'),
+    ...under(history, 'tools-*.jsonl'),
+    ...under(path.join(agentDir, 'scratch', 'tool_outputs'), `*${GREP_LIST_EXT}`),
+    ...under(path.join(agentDir, CACHE_DIR), '**'),
+  ];
 }
