@@ -10,7 +10,7 @@ export const WALKTHROUGH_SIGNALS = [
   { key: 'agentFolder', glob: '.agent' },
   { key: 'instructions', glob: '.agent/instructions.json' },
   { key: 'terminalCaptured', glob: '.agent/terminals/*.txt' },
-  { key: 'toolUsed', glob: '.agent/history/tools.jsonl' },
+  { key: 'toolUsed', glob: '.agent/history/tools*.jsonl' },
   { key: 'pinned', glob: '.agent/pins.json' },
   { key: 'noted', glob: '.agent/human/notes/*.md' },
 ] as const;
@@ -26,11 +26,11 @@ export function walkthroughContextKey(key: WalkthroughSignal): string {
 function matches(root: string, glob: string): boolean {
   const star = glob.indexOf('*');
   if (star === -1) return fs.existsSync(path.join(root, glob));
-  // Only `dir/*.ext` shapes are used: one readdir, no recursive walk.
+  // Only `dir/prefix*suffix` shapes are used: one readdir, no recursive walk.
   const dir = path.join(root, path.posix.dirname(glob));
-  const suffix = path.posix.basename(glob).slice(1);
+  const [prefix, suffix] = path.posix.basename(glob).split('*');
   try {
-    return fs.readdirSync(dir).some((n) => n.endsWith(suffix) && !n.startsWith('.'));
+    return fs.readdirSync(dir).some((n) => n.startsWith(prefix) && n.endsWith(suffix) && !n.startsWith('.'));
   } catch {
     return false;
   }
@@ -47,7 +47,7 @@ export function pathCompletesSignal(rel: string, key: WalkthroughSignal): boolea
   const star = glob.indexOf('*');
   if (star === -1) return rel === glob;
   const dir = path.posix.dirname(glob);
-  const suffix = path.posix.basename(glob).slice(1);
+  const [prefix, suffix] = path.posix.basename(glob).split('*');
   const base = path.posix.basename(rel);
-  return path.posix.dirname(rel) === dir && base.endsWith(suffix) && !base.startsWith('.');
+  return path.posix.dirname(rel) === dir && base.startsWith(prefix) && base.endsWith(suffix) && !base.startsWith('.');
 }

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { formatLedgerReport, ledgerPath, readLedger } from '../core/ledger';
+import { ledgerPath, ledgerReport } from '../core/ledger';
 import { LedgerToday } from '../core/ledgerToday';
 import { defaultFolder } from '../core/workspacePaths';
 import { workspaceFolders } from '../tools/toolHost';
@@ -62,9 +62,8 @@ export function registerSavingsStatusBar(context: vscode.ExtensionContext, log: 
         void vscode.window.showInformationMessage('Agent Context: open a folder with .agent/ to see the tool report.');
         return;
       }
-      const { entries, badLines } = await readLedger(path.join(folder.path, '.agent'));
-      let md = formatLedgerReport(entries);
-      if (badLines.length) md += `\n${badLines.length} unreadable line(s) in .agent/history/tools.jsonl (first: line ${badLines[0]}) were skipped.\n`;
+      // From per-file totals folded incrementally (core/ledger.ts): any ledger size, every month.
+      const md = await ledgerReport(path.join(folder.path, '.agent'));
       const doc = await vscode.workspace.openTextDocument({ content: md, language: 'markdown' });
       await vscode.window.showTextDocument(doc, { preview: true });
     }),

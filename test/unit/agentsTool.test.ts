@@ -12,6 +12,7 @@ import { DEFAULT_TOOL_CONFIG } from '../../src/core/config';
 import { nullLogger } from '../../src/core/log';
 import type { ToolContext } from '../../src/core/tools/toolContext';
 import { countTokens } from '../../src/core/tokens';
+import { ledgerPath } from '../../src/core/ledger';
 
 function ws(): { root: string; ctx: ToolContext } {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-tools7-'));
@@ -106,6 +107,6 @@ test('wired through invokeTool: agentWorkspace, briefing, plan logProgress/setPa
   assert.match(r.text, /Features \.agent\/features\.json: 1\/1 passing/);
   assert.match(r.text, /w1: done 75%, 0 findings/);
   // Every call is in the ledger.
-  const ledger = fs.readFileSync(path.join(root, '.agent', 'history', 'tools.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).tool);
+  const ledger = fs.readFileSync(ledgerPath(path.join(root, '.agent')), 'utf8').trim().split('\n').map((l) => JSON.parse(l).tool);
   assert.deepEqual(ledger, ['agentContext_agentWorkspace', 'agentContext_agentWorkspace', 'agentContext_plan', 'agentContext_plan', 'agentContext_offload', 'agentContext_briefing']);
 });

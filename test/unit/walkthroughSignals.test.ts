@@ -21,6 +21,8 @@ test('each signal appears in the files it watches for, and temp files do not cou
   assert.equal(pathCompletesSignal('.agent/terminals/12.index.jsonl', 'terminalCaptured'), false);
   assert.equal(pathCompletesSignal('.agent/scratch/terminals/1.txt', 'terminalCaptured'), false);
   assert.equal(pathCompletesSignal('.agent/history/tools.jsonl', 'toolUsed'), true);
+  assert.equal(pathCompletesSignal('.agent/history/tools-2026-11.jsonl', 'toolUsed'), true);
+  assert.equal(pathCompletesSignal('.agent/history/features.accepted.jsonl', 'toolUsed'), false);
 });
 
 test('every onContext completion event of the walkthrough is a key the glue sets, and every step completes on something', () => {

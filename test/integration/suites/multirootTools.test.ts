@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { waitFor } from '../bridge';
 import { startMcp } from '../mcpClient';
+import { ledgerPath } from '../../../src/core/ledger';
 
 const textOf = (r: vscode.LanguageModelToolResult): string =>
   r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
@@ -46,7 +47,7 @@ describe('tools in a multi-root workspace', function () {
     const rel = /Saved: (\.agent\/scratch\/mr-check-\S+\.txt)/.exec(text)?.[1];
     assert.ok(rel, text);
     assert.equal(fs.readFileSync(path.join(folder('alpha'), rel!), 'utf8'), 'multiroot offload check\n');
-    const ledger = fs.readFileSync(path.join(folder('alpha'), '.agent/history/tools.jsonl'), 'utf8');
+    const ledger = fs.readFileSync(ledgerPath(path.join(folder('alpha'), '.agent')), 'utf8');
     assert.match(ledger, /"tool":"agentContext_offload"/);
     fs.rmSync(path.join(folder('alpha'), rel!));
   });

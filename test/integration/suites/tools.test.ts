@@ -11,6 +11,7 @@ import { ui, waitFor } from '../bridge';
 import { startMcp, type McpSession } from '../mcpClient';
 import { closeTerminal, openTerminal, run } from '../terminalHelpers';
 import { CASE_ALLOW_LIST, checkCase, TOOL_CASES } from '../toolCases';
+import { ledgerPath } from '../../../src/core/ledger';
 
 const ID = 'agent-context.agent-context';
 
@@ -23,7 +24,7 @@ async function invoke(name: string, input: Record<string, unknown>, token?: vsco
 }
 
 function ledger(ws: string): { tool: string; source: string; input: string; text: string }[] {
-  const f = path.join(ws, '.agent/history/tools.jsonl');
+  const f = ledgerPath(path.join(ws, '.agent'));
   if (!fs.existsSync(f)) return [];
   return fs.readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
 }
@@ -151,7 +152,7 @@ describe('language-model tools', function () {
       calls.push(mcp.call('agentContext_read', { path: 'tc-ledger.txt', offset: 1 + i }));
     }
     await Promise.all(calls);
-    const raw = fs.readFileSync(path.join(ws, '.agent/history/tools.jsonl'), 'utf8');
+    const raw = fs.readFileSync(ledgerPath(path.join(ws, '.agent')), 'utf8');
     const lines = raw.split('\n').filter(Boolean);
     const parsed = lines.map((l, i) => {
       try {

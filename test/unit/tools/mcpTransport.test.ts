@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { checkCase, TOOL_CASES } from '../../integration/toolCases';
 import { startMcp, type McpSession } from '../../integration/mcpClient';
 import { TOOL_DEFINITIONS } from '../../../src/core/tools/toolDefinitions';
+import { ledgerPath } from '../../../src/core/ledger';
 
 const serverJs = path.join(__dirname, '../../../src/mcp/server.js');
 
@@ -29,7 +30,7 @@ async function waitFor<T>(fn: () => T | undefined, what: string, timeoutMs = 15_
 }
 
 const ledgerLines = (ws: string): Record<string, unknown>[] => {
-  const f = path.join(ws, '.agent/history/tools.jsonl');
+  const f = ledgerPath(path.join(ws, '.agent'));
   if (!fs.existsSync(f)) return [];
   return fs.readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
 };
@@ -124,7 +125,7 @@ describe('two server processes appending to the ledger at once', () => {
         calls.push(b.call('agentContext_read', { path: 'a.txt', offset: 2, limit: 400 }));
       }
       await Promise.all(calls);
-      const raw = fs.readFileSync(path.join(ws, '.agent/history/tools.jsonl'), 'utf8');
+      const raw = fs.readFileSync(ledgerPath(path.join(ws, '.agent')), 'utf8');
       const lines = raw.split('\n').filter(Boolean);
       assert.equal(lines.length, 50);
       for (const l of lines) assert.equal((JSON.parse(l) as { tool: string }).tool, 'agentContext_read');

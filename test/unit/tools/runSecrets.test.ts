@@ -7,6 +7,7 @@ import { invokeTool } from '../../../src/core/tools/invokeTool';
 import type { ToolContext } from '../../../src/core/tools/toolContext';
 import { DEFAULT_TOOL_CONFIG } from '../../../src/core/config';
 import { nullLogger } from '../../../src/core/log';
+import { ledgerPath } from '../../../src/core/ledger';
 
 test('a secret in the command line is masked in the result, the saved file name and the ledger', async () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-runsecret-'));
@@ -25,6 +26,6 @@ test('a secret in the command line is masked in the result, the saved file name 
   assert.doesNotMatch(names[0], /123456/i);
   const out = fs.readFileSync(path.join(root, '.agent/scratch/tool_outputs', names[0]), 'utf8');
   assert.match(out, /^key \[MASKED:custom\] \[MASKED:github-token\]\n$/);
-  const ledger = fs.readFileSync(path.join(root, '.agent/history/tools.jsonl'), 'utf8');
+  const ledger = fs.readFileSync(ledgerPath(path.join(root, '.agent')), 'utf8');
   assert.doesNotMatch(ledger, /ACME-123456|ghp_a1B2/);
 });
