@@ -231,6 +231,7 @@ export async function generateAgentFolder(root: string, scale: Scale, seed = 15,
     w.write(path.join(dir, 'findings.md'), f.join(''), updated);
     const status = pick(['idle', 'working', 'blocked', 'done', 'failed']);
     w.write(path.join(dir, 'status.json'), JSON.stringify({ agentId: id, status, progress: status === 'done' ? 1 : Math.round(r() * 100) / 100, updated: updated.toISOString() }, null, 2) + '\n', updated);
+    fs.utimesSync(dir, updated, updated);
   }
 
   // Scratch: tool outputs and notes of the agent, mtimes spread over the history.
