@@ -36,7 +36,8 @@ async function defaultTerminals(agentDir: string): Promise<{ failed: BriefingTer
   const list = await terminalSummaries(agentDir);
   if (!list.ok) return { failed: [], total: 0 };
   const failed: (BriefingTerminal & { end: number })[] = [];
-  for (const { info: t, summary } of list.value) {
+  // Newest terminal first on equal times (the sort below is stable).
+  for (const { info: t, summary } of [...list.value].reverse()) {
     // The last finished command: a running one after it does not hide the failure.
     const last = [...summary.recent].reverse().find((c) => c.status === 'done');
     if (!last || last.exitCode === 0) continue;
