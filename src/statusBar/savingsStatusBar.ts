@@ -13,7 +13,7 @@ function short(n: number): string {
 
 /**
  * Status-bar item: tokens the tools kept out of the agent's context today (raw − returned, from
- * .agent/history/tools.jsonl, including MCP calls), opening the per-tool/per-day report.
+ * the ledger in .agent/history/, including MCP calls), opening the per-tool/per-day report.
  */
 export function registerSavingsStatusBar(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): { refresh(): void } {
   const item = vscode.window.createStatusBarItem('agentContext.savings', vscode.StatusBarAlignment.Right, 90);

@@ -109,6 +109,6 @@ async function recordInLedger(name: string, input: unknown, outcome: ToolOutcome
       text: outcome.text,
     });
   } catch (e) {
-    ctx.log.warn(`could not append to .agent/history/tools.jsonl: ${(e as Error).message}`);
+    ctx.log.warn(`could not append to the ledger in .agent/history/: ${(e as Error).message}`);
   }
 }

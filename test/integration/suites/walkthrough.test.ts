@@ -76,7 +76,7 @@ describe('walkthrough: Get started with Agent Context', () => {
     await waitFor(() => vscode.lm.tools.some((x) => x.name === 'agentContext_glob'), { message: 'tools registered' });
     await vscode.lm.invokeTool('agentContext_glob', { input: { pattern: '**/*.md' }, toolInvocationToken: undefined });
     await vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH, false);
-    await waitChecked('tool', 'a tool call was logged in .agent/history/tools.jsonl');
+    await waitChecked('tool', 'a tool call was logged in the ledger (.agent/history/tools-YYYY-MM.jsonl)');
   });
 
   it('checks "Pin a scratch file" when a file is pinned from the Scratch view', async () => {

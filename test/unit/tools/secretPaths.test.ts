@@ -13,6 +13,7 @@ import { nullLogger } from '../../../src/core/log';
 import { userRulesFor } from '../../../src/core/secrets/gitleaks';
 import { openTerminalCapture } from '../../../src/core/terminal/terminalCapture';
 import { startMcp, type McpSession } from '../../integration/mcpClient';
+import { ledgerPath } from '../../../src/core/ledger';
 
 // Fake secrets assembled at run time: one gitleaks rule of the workspace, one provider shape, one name context.
 const ACME = 'acme_dk_' + '7f3a9c2e5b1d8f4a';
@@ -63,7 +64,7 @@ test('in-process tools: run output, its file, the command line, offload to scrat
   assertClean('offload result', off.text);
   const hist = await invokeTool('agentContext_offload', { content: line, to: 'history' }, ctx);
   assert.equal(hist.isError ?? false, false, hist.text);
-  const ledger = fs.readFileSync(path.join(ws, '.agent/history/tools.jsonl'), 'utf8');
+  const ledger = fs.readFileSync(ledgerPath(path.join(ws, '.agent')), 'utf8');
   assert.equal(ledger.trim().split('\n').length, 3);
   checkAgentDir(ws, true);
 });
@@ -100,7 +101,7 @@ describe('MCP server over stdio: the same masking for run, offload and the ledge
     const off = await mcp.call('agentContext_offload', { content: `${line}\n`.repeat(400), name: 'log' });
     assert.equal(off.isError, false, off.text);
     await mcp.call('agentContext_offload', { content: line, to: 'history' });
-    const ledger = fs.readFileSync(path.join(ws, '.agent/history/tools.jsonl'), 'utf8');
+    const ledger = fs.readFileSync(ledgerPath(path.join(ws, '.agent')), 'utf8');
     assert.equal(ledger.trim().split('\n').length, 3);
     assert.match(ledger, /"source":"mcp"/);
     checkAgentDir(ws, true);
