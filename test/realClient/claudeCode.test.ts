@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { openTerminalCapture } from '../../src/core/terminal/terminalCapture';
 import { TOOL_NAMES } from '../../src/core/tools/toolDefinitions';
 import { copyFixture, errorLinesSeen, errorLinesWithNumbers, MCP_JS, mcpTool, resultOf, runClaude, tempDir, writeNoisyBuild, type ClaudeRun } from './claudeCli';
+import { ledgerPath } from '../../src/core/ledger';
 
 /** What the bench section reports: bytes and error lines that reached the model. */
 const measured: Record<string, { bytes: number; errors: number; isError: boolean }> = {};
@@ -175,7 +176,7 @@ describe('Claude Code\'s own Bash with the Agent Context hook (Set Up Claude Cod
     assert.match(r.text, /Exit code 1/);
     const saved = /Output saved: (\S+)/.exec(r.text)![1];
     assert.equal(fs.readFileSync(path.join(ws, saved), 'utf8').split('\n').length - 1, 60_000);
-    const ledger = fs.readFileSync(path.join(ws, '.agent/history/tools.jsonl'), 'utf8');
+    const ledger = fs.readFileSync(ledgerPath(path.join(ws, '.agent')), 'utf8');
     assert.match(ledger, /"tool":"Bash","source":"claude-code"/);
   });
 

@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { editClaudeSettings, editClaudeUserConfig, setUpClaudeCode } from '../../src/core/claudeCode/claudeSetup';
 import { postToolUse, preToolUse } from '../../src/core/claudeCode/bashHook';
+import { ledgerPath } from '../../src/core/ledger';
 
 const paths = { node: '/usr/bin/node', hookJs: '/opt/ac/claude-hook.js', mcpJs: '/opt/ac/mcp.js' };
 const tmp = (p: string): string => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), p)));
@@ -136,7 +137,7 @@ describe('Claude Code Bash hook', () => {
     const text = fs.readFileSync(path.join(root, saved), 'utf8');
     assert.equal(text.split('\n').length - 1, 6003);
     assert.doesNotMatch(text, /ghp_a{36}/);
-    const ledger = fs.readFileSync(path.join(root, '.agent/history/tools.jsonl'), 'utf8');
+    const ledger = fs.readFileSync(ledgerPath(path.join(root, '.agent')), 'utf8');
     assert.match(ledger, /"tool":"Bash","source":"claude-code"/);
     assert.ok(fs.existsSync(path.join(root, '.agent/.gitignore')));
   });
