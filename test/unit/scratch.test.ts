@@ -194,3 +194,39 @@ test('cleanupScratch with no usable trash removes nothing and says so, for the c
   assert.equal(r.value.summary, 'Removed 0 files (0.0 MB), kept 0 pinned; 1 not removed because no trash is available');
   assert.ok(fs.existsSync(old));
 });
+
+test('scanScratch and the dry run follow changes: a new file, a grown file, a removed folder, time passing the age limit', async () => {
+  const ws = tmp('ac-scratch-inc-');
+  const scratch = path.join(ws, '.agent', 'scratch');
+  for (let i = 0; i < 30; i++) put(ws, `.agent/scratch/tool_outputs/out-${i}.txt`, 10, 30 - i * 0.5); // 30 h … 15.5 h old
+  put(ws, '.agent/scratch/sub/a.txt', 5, 2);
+  // Folders just written are re-listed on the next scan anyway: age them so the cache is used.
+  const old = new Date(Date.now() - 10_000);
+  for (const d of ['', 'tool_outputs', 'sub']) fs.utimesSync(path.join(scratch, d), old, old);
+  const policy = { maxAgeHours: 24, maxFiles: 0, maxTotalMB: 0 };
+  const dry = async (now: number) => {
+    const r = await cleanupScratch({ workspaceRoot: ws, policy, now, dryRun: true });
+    assert.ok(r.ok);
+    return r.value.removed.map((x) => x.rel).sort();
+  };
+  const first = await scanScratch(path.join(ws, '.agent'));
+  assert.equal(first.files.length, 31);
+  assert.equal(await scanScratch(path.join(ws, '.agent')), first, 'unchanged: the same inventory, nothing re-read');
+  assert.equal((await dry(NOW)).length, 12); // older than 24 h: 30, 29.5, … 24.5 (24.0 is not older)
+  assert.equal((await dry(NOW)).length, 12);
+  // An hour later two more files are past the limit: the cached answer is not reused.
+  assert.equal((await dry(NOW + HOUR)).length, 14);
+  // Another writer adds a file and appends to a recent one (mtime = now: re-stat'ed on each scan).
+  fs.writeFileSync(path.join(scratch, 'tool_outputs', 'new.txt'), 'new');
+  fs.appendFileSync(path.join(scratch, 'sub', 'a.txt'), 'more');
+  const inv = await scanScratch(path.join(ws, '.agent'));
+  assert.equal(inv.files.length, 32);
+  assert.equal(inv.files.find((f) => f.rel === 'sub/a.txt')!.size, 9);
+  assert.equal(inv.totalBytes, 30 * 10 + 9 + 3);
+  // A whole folder removed.
+  fs.rmSync(path.join(scratch, 'sub'), { recursive: true });
+  const gone = await scanScratch(path.join(ws, '.agent'));
+  assert.equal(gone.files.length, 31);
+  assert.deepEqual(gone.dirs, ['tool_outputs']);
+  fs.rmSync(ws, { recursive: true });
+});

@@ -4,7 +4,7 @@ import { agentDirOf, isInside } from '../agentLayout';
 import { findPlanFiles, isMarkdownPlan, parsePlanText } from '../plan/planFiles';
 import { err, formatFileError, ok, Result } from '../result';
 import { moveToTrash, TrashOptions } from '../trash';
-import { scanScratch } from './inventory';
+import { scanScratch, type ScratchInventory } from './inventory';
 import { loadPins } from './pins';
 import { planRetention, RemovalReason, RetentionPolicy } from './retention';
 
@@ -36,6 +36,8 @@ export async function planProtectedPaths(workspaceRoot: string): Promise<Result<
   }
   return ok(out);
 }
+
+const dryRuns = new Map<string, { inv: ScratchInventory; key: string; stableUntil: number; at: number; report: CleanupReport }>();
 
 export interface CleanupOptions {
   workspaceRoot: string;
@@ -89,14 +91,19 @@ export async function cleanupScratch(opts: CleanupOptions): Promise<Result<Clean
   if (!prot.ok) {
     return err({ ...prot.error, message: `cleanup skipped because a plan cannot be read, so its evidence files are unknown (${formatFileError(prot.error)}); fix the plan and try again` });
   }
-  const inv = await scanScratch(agentDir);
-  const decision = planRetention({
-    files: inv.files,
-    pinned: pins.value,
-    protectedPaths: [...prot.value, ...(opts.extraProtected ?? [])],
-    policy: opts.policy,
-    now: opts.now ?? Date.now(),
-  });
+  // Before removing anything, every file is stat'ed afresh (the incremental inventory may not have
+  // seen a big folder's old file rewritten in place).
+  const inv = await scanScratch(agentDir, { fresh: !opts.dryRun });
+  const now = opts.now ?? Date.now();
+  const protectedPaths = [...prot.value, ...(opts.extraProtected ?? [])];
+  // A dry run over an unchanged inventory (scanScratch hands out the same object) with the same
+  // pins, plans and policy has the same answer until the next file passes the age limit.
+  const key = JSON.stringify([[...pins.value].sort(), protectedPaths, opts.policy]);
+  const hit = opts.dryRun ? dryRuns.get(agentDir) : undefined;
+  if (hit && hit.inv === inv && hit.key === key && now < hit.stableUntil && now >= hit.at) {
+    return ok({ ...hit.report, removed: [...hit.report.removed], noTrash: [], failed: [] });
+  }
+  const decision = planRetention({ files: inv.files, pinned: pins.value, protectedPaths, policy: opts.policy, now });
   const report: CleanupReport = {
     dryRun: opts.dryRun ?? false,
     removed: [],
@@ -109,6 +116,9 @@ export async function cleanupScratch(opts: CleanupOptions): Promise<Result<Clean
   };
   if (report.dryRun) {
     for (const r of decision.remove) report.removed.push({ rel: r.entry.rel, path: r.entry.path, size: r.entry.size, reason: r.reason });
+    summarizeCleanup(report);
+    dryRuns.set(agentDir, { inv, key, stableUntil: decision.stableUntil, at: now, report: { ...report, removed: [...report.removed] } });
+    return ok(report);
   } else {
     // Re-check right before moving: each file's folder must still resolve inside scratch.
     const realScratch = await fs.promises.realpath(inv.scratchDir).catch(() => inv.scratchDir);

@@ -52,19 +52,24 @@ const caches = new Map<string, ScratchCache>();
 const RACY_MS = 1000;
 /** Files modified this recently (when last looked at) are stat'ed again on every scan: something may still be appending to them. */
 const HOT_MS = 10 * 60_000;
-/** Folders with at most this many entries are stat'ed whole when they change. */
-const RESTAT_ALL_MAX = 2000;
+/**
+ * Folders with at most this many entries are stat'ed whole on every scan (a file rewritten in place
+ * changes no folder mtime). Bigger ones (tool_outputs/: files written once) re-stat only new and
+ * recently written files; cleanup re-scans from scratch before it removes anything.
+ */
+const RESTAT_ALL_MAX = 500;
 
 /**
  * Lists everything under `.agent/scratch/` with lstat only: symlinks are listed but never
  * followed, files that vanish during the scan are skipped. Files come newest first.
  *
  * Incremental within a process: a folder whose mtime and inode are unchanged since it was listed
- * (files added, removed or renamed always change them) is not listed again, and only new names and
- * recently modified files are stat'ed, so a scan costs what changed, not the number of files.
+ * (files added, removed or renamed always change them) is not listed again; in a big folder only new
+ * names and recently modified files are stat'ed, so a scan costs what changed, not the number of
+ * files. `fresh` forgets the cache (cleanup does, before removing anything).
  * The returned inventory may be shared with other callers: do not modify it.
  */
-export async function scanScratch(agentDir: string): Promise<ScratchInventory> {
+export async function scanScratch(agentDir: string, opts: { fresh?: boolean } = {}): Promise<ScratchInventory> {
   const scratchDir = scratchDirOf(agentDir);
   const empty: ScratchInventory = { agentDir, scratchDir, files: [], dirs: [], totalBytes: 0, errors: [] };
   const top = await fs.promises.lstat(scratchDir).catch(() => undefined);
@@ -77,6 +82,7 @@ export async function scanScratch(agentDir: string): Promise<ScratchInventory> {
     empty.errors.push({ file: scratchDir, message: top.isSymbolicLink() ? 'is a symbolic link; it is not followed out of .agent/' : 'is not a folder' });
     return empty;
   }
+  if (opts.fresh) caches.delete(scratchDir);
   let cache = caches.get(scratchDir);
   if (!cache) caches.set(scratchDir, (cache = { dirs: new Map() }));
   const c = cache;
@@ -128,9 +134,10 @@ export async function scanScratch(agentDir: string): Promise<ScratchInventory> {
       d = next;
       changed = true;
     } else {
-      // Unchanged folder: only files that were recently written may have grown.
+      // Unchanged folder: files rewritten in place are found by a stat (all of a small folder, the recently written ones of a big one).
+      const all = d.files.size <= RESTAT_ALL_MAX;
       for (const [name, f] of d.files) {
-        if (f.statAt - f.mtimeMs > HOT_MS) continue;
+        if (!all && f.statAt - f.mtimeMs > HOT_MS) continue;
         try {
           const fst = await fs.promises.lstat(path.join(dir, name));
           if (fst.size !== f.size || fst.mtimeMs !== f.mtimeMs) changed = true;

@@ -31,6 +31,8 @@ export interface RetentionDecision {
   keptPinned: number;
   keptProtected: number;
   removeBytes: number;
+  /** The decision holds until this time (ms since epoch): then the next file passes the age limit. */
+  stableUntil: number;
 }
 
 function protects(prot: readonly string[], prefixes: readonly string[], file: string): boolean {
@@ -75,9 +77,12 @@ export function planRetention(input: RetentionInput): RetentionDecision {
     bytes -= f.size;
     removeBytes += f.size;
   };
+  let stableUntil = Infinity;
   if (maxAgeHours > 0) {
     const cutoff = input.now - maxAgeHours * 3_600_000;
-    for (let i = 0; i < oldestFirst.length && oldestFirst[i].mtimeMs < cutoff; i++) if (removable[i]) take(i, 'age');
+    let i = 0;
+    for (; i < oldestFirst.length && oldestFirst[i].mtimeMs < cutoff; i++) if (removable[i]) take(i, 'age');
+    if (i < oldestFirst.length) stableUntil = oldestFirst[i].mtimeMs + maxAgeHours * 3_600_000;
   }
   const maxBytes = maxTotalMB > 0 ? maxTotalMB * 1024 * 1024 : Infinity;
   const maxCount = maxFiles > 0 ? maxFiles : Infinity;
@@ -89,5 +94,5 @@ export function planRetention(input: RetentionInput): RetentionDecision {
   // Kept files in the input's order (newest first for an inventory).
   const removedSet = remove.length ? new Set(remove.map((r) => r.entry)) : undefined;
   for (const f of input.files) if (!removedSet?.has(f)) keep.push(f);
-  return { remove, keep, keptPinned, keptProtected, removeBytes };
+  return { remove, keep, keptPinned, keptProtected, removeBytes, stableUntil };
 }
