@@ -116,8 +116,9 @@ export async function rowScale(levels: { label: string; scale: Scale }[], rgPath
     const ratioLS = S && L && !S.error && !L.error ? L.t.median / S.t.median : NaN;
     const rgRatio = L?.rg ? L.t.median / L.rg.median : NaN;
     const useRg = c.rg !== undefined && L?.rg !== undefined;
-    const goal = useRg ? `≤ 500 ms at ${last}; ≤ 1.2× rg over the same tree` : `≤ 500 ms at ${last}; ${last}/${first} ≤ 1.5×`;
-    const met = errors.length === 0 && L !== undefined && L.t.median <= 500 && (useRg ? rgRatio <= 1.2 : ratioLS <= 1.5);
+    // grep and glob over the whole tree are held to ripgrep over the same tree instead (issue 15).
+    const goal = useRg ? `≤ 1.2× rg over the same tree at ${last}` : `≤ 500 ms at ${last}; ${last}/${first} ≤ 1.5×`;
+    const met = errors.length === 0 && L !== undefined && (useRg ? rgRatio <= 1.2 : L.t.median <= 500 && ratioLS <= 1.5);
     rows.push({
       id: c.id,
       what: `${c.what}, over MCP`,

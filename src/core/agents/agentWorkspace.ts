@@ -228,10 +228,15 @@ export async function listAgents(agentDir: string): Promise<AgentSummary[]> {
 }
 
 /** An agent's last activity: the newest mtime of its folder, status.json and findings.md (ms since epoch). */
-async function lastActivity(agentDir: string, id: string): Promise<number> {
+function lastActivity(agentDir: string, id: string): number {
   const folder = agentFolder(agentDir, id);
-  const times = await Promise.all(['', 'status.json', 'findings.md'].map((f) => fs.promises.lstat(path.join(folder, f)).then((st) => st.mtimeMs, () => 0)));
-  return Math.max(...times);
+  let t = 0;
+  // Synchronous stats that return undefined for a missing file: a fifth of the CPU of fs.promises, no exception.
+  for (const f of [folder, path.join(folder, 'status.json'), path.join(folder, 'findings.md')]) {
+    const st = fs.lstatSync(f, { throwIfNoEntry: false });
+    if (st && st.mtimeMs > t) t = st.mtimeMs;
+  }
+  return t;
 }
 
 /**
@@ -240,7 +245,12 @@ async function lastActivity(agentDir: string, id: string): Promise<number> {
  */
 export async function recentAgents(agentDir: string, limit: number): Promise<{ total: number; agents: (AgentSummary & { activeMs: number })[] }> {
   const ids = await agentIds(agentDir);
-  const withTime = await Promise.all(ids.map(async (id) => ({ id, activeMs: await lastActivity(agentDir, id) })));
+  const withTime: { id: string; activeMs: number }[] = [];
+  for (let i = 0; i < ids.length; i++) {
+    withTime.push({ id: ids[i], activeMs: lastActivity(agentDir, ids[i]) });
+    // Let other work run between batches (a thousand agents never block for long).
+    if (i % 200 === 199) await new Promise((r) => setImmediate(r));
+  }
   withTime.sort((a, b) => b.activeMs - a.activeMs || a.id.localeCompare(b.id));
   const shown = await Promise.all(withTime.slice(0, Math.max(0, limit)).map(async (a) => ({ ...(await summarizeAgent(agentDir, a.id)), activeMs: a.activeMs })));
   return { total: ids.length, agents: shown };

@@ -20,9 +20,12 @@ interface Rules {
 type ReaddirCb = (err: NodeJS.ErrnoException | null, entries?: (fs.Dirent | string)[]) => void;
 
 function readRules(dir: string): Rules | undefined {
+  const file = path.join(dir, '.gitignore');
+  // Most folders have none: a stat that returns undefined costs far less than a read that throws.
+  if (!fs.statSync(file, { throwIfNoEntry: false })?.isFile()) return undefined;
   let text: string;
   try {
-    text = fs.readFileSync(path.join(dir, '.gitignore'), 'utf8');
+    text = fs.readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }
@@ -33,13 +36,44 @@ function readRules(dir: string): Rules | undefined {
 function ignoredBy(chain: readonly Rules[], abs: string, isDir: boolean): boolean {
   let ignored = false;
   for (const r of chain) {
-    const rel = path.relative(r.dir, abs).split(path.sep).join('/');
-    if (!rel || rel.startsWith('..')) continue;
+    // abs lies below r.dir (the chain is built from abs's own ancestors): a slice, not path.relative.
+    if (abs.length <= r.dir.length + 1 || !abs.startsWith(r.dir)) continue;
+    let rel = abs.slice(r.dir.length + 1);
+    if (path.sep !== '/') rel = rel.split(path.sep).join('/');
     const t = r.ig.test(isDir ? `${rel}/` : rel);
     if (t.ignored) ignored = true;
     else if (t.unignored) ignored = false;
   }
   return ignored;
+}
+
+function chains(folderRoot: string): (dir: string, hasOwn?: boolean) => Rules[] {
+  const cache = new Map<string, Rules[]>();
+  const chainFor = (dir: string, hasOwn?: boolean): Rules[] => {
+    const hit = cache.get(dir);
+    if (hit) return hit;
+    const parent = path.dirname(dir);
+    const inside = dir !== folderRoot && !path.relative(folderRoot, dir).startsWith('..') && parent !== dir;
+    const base = inside ? chainFor(parent) : [];
+    // hasOwn: the caller listed the folder and knows whether it holds a .gitignore (no failed read per folder).
+    const own = hasOwn === false ? undefined : readRules(dir);
+    const chain = own ? [...base, own] : base;
+    cache.set(dir, chain);
+    return chain;
+  };
+  return chainFor;
+}
+
+/**
+ * A test for paths under `folderRoot` against every .gitignore from it down to the path's folder
+ * (rules are read once per folder per tester).
+ */
+export function gitignoreTester(folderRoot: string): (abs: string, isDir: boolean) => boolean {
+  const chainFor = chains(folderRoot);
+  return (abs, isDir) => {
+    const chain = chainFor(path.dirname(abs));
+    return chain.length > 0 && ignoredBy(chain, abs, isDir);
+  };
 }
 
 /**
@@ -48,20 +82,9 @@ function ignoredBy(chain: readonly Rules[], abs: string, isDir: boolean): boolea
  * root apply too).
  */
 export function gitignoreFs(folderRoot: string): Partial<typeof fs> & { readdir: typeof fs.readdir } {
-  const chains = new Map<string, Rules[]>();
-  const chainFor = (dir: string): Rules[] => {
-    const hit = chains.get(dir);
-    if (hit) return hit;
-    const parent = path.dirname(dir);
-    const inside = dir !== folderRoot && !path.relative(folderRoot, dir).startsWith('..') && parent !== dir;
-    const base = inside ? chainFor(parent) : [];
-    const own = readRules(dir);
-    const chain = own ? [...base, own] : base;
-    chains.set(dir, chain);
-    return chain;
-  };
+  const chainFor = chains(folderRoot);
   const filter = (dir: string, entries: (fs.Dirent | string)[]): (fs.Dirent | string)[] => {
-    const chain = chainFor(dir);
+    const chain = chainFor(dir, entries.some((e) => (typeof e === 'string' ? e : e.name) === '.gitignore'));
     if (chain.length === 0) return entries;
     return entries.filter((e) => {
       const name = typeof e === 'string' ? e : e.name;
