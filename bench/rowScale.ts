@@ -3,7 +3,7 @@
 // (bench/scaleGen.ts), median of warm calls, with the L/S ratio per call. Goals at L: no call over
 // 500 ms and L/S ≤ 1.5×; grep and glob over the whole tree are instead compared with ripgrep over
 // the same tree (≤ 1.2× rg). The folders live in a temp directory removed afterwards.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -19,6 +19,19 @@ interface Call {
   /** Compared with ripgrep over the same tree instead of the L/S ratio. */
   rg?: (g: GeneratedFolder) => string[];
   check?: (text: string, g: GeneratedFolder) => string | undefined;
+}
+
+const RG_GLOB_MD = ['--files', '--no-config', '--hidden', '--no-require-git', '-g', '!.git', '-g', '*.md'];
+const rgCounts = new Map<string, number | undefined>();
+let rgForCount: string | undefined;
+/** How many lines `rg args` prints in `cwd` (once per folder; undefined without ripgrep). */
+function rgCount(cwd: string, args: string[]): number | undefined {
+  const key = `${cwd}\0${args.join(' ')}`;
+  if (!rgCounts.has(key)) {
+    const r = rgForCount ? spawnSync(rgForCount, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 28 }) : undefined;
+    rgCounts.set(key, r && (r.status === 0 || r.status === 1) ? r.stdout.split('\n').filter(Boolean).length : undefined);
+  }
+  return rgCounts.get(key);
 }
 
 export const SCALE_CALLS: Call[] = [
@@ -39,7 +52,14 @@ export const SCALE_CALLS: Call[] = [
   },
   {
     id: '9i', what: 'agentContext_glob **/*.md from the workspace root', tool: 'agentContext_glob', input: () => ({ pattern: '**/*.md' }),
-    rg: () => ['--files', '--no-config', '-g', '*.md'],
+    // The same answer from ripgrep: hidden folders (.agent/) listed, .gitignore files honoured
+    // outside a git repository too, as agentContext_glob does.
+    rg: () => [...RG_GLOB_MD],
+    check: (t, g) => {
+      const want = rgCount(g.root, RG_GLOB_MD);
+      const got = Number(/^([\d,]+) files? match/.exec(t)?.[1].replace(/,/g, ''));
+      return want === undefined || got === want ? undefined : `${got} files listed, rg lists ${want}: ${t.slice(0, 120)}`;
+    },
   },
 ];
 
@@ -55,6 +75,7 @@ const loadavg = (): string => os.loadavg().map((x) => x.toFixed(1)).join(' ');
 
 /** Measures every call at each scale; returns one row per call (S, M, L figures and L/S). */
 export async function rowScale(levels: { label: string; scale: Scale }[], rgPath: string | undefined, log: (s: string) => void): Promise<Row[]> {
+  rgForCount = rgPath;
   const serverJs = path.join(repoRoot(), 'out', 'src', 'mcp', 'server.js');
   if (!fs.existsSync(serverJs)) return [failedRow('9', 'scale study over MCP', '—', new Error(`${serverJs} missing: run tsc -p .`))];
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-context-scale-'));

@@ -108,6 +108,13 @@ for (const engine of ['ripgrep', 'built-in'] as const) test(`glob (${engine}) fr
   // Everything not ignored: README, progress, notes, skills, agents' findings and pkg's two files.
   const expected = 2 + g.counts.notes + g.counts.skills + g.counts.agents + 2;
   assert.match(r, new RegExp(`^${expected} files match \\*\\*/\\*\\.md in \\.`));
+  // A pattern with a folder in it takes the other path (an include glob, re-checked against .gitignore).
+  const inPkg = (await invokeTool('agentContext_glob', { pattern: 'pkg/**/*.md', maxResults: 1000 }, ctx())).text;
+  assert.match(inPkg, /^2 files match pkg\/\*\*\/\*\.md in \./);
+  assert.doesNotMatch(inPkg, /pkg\/build\/|x\.gen\.md/);
+  // A name pattern with braces and a character class.
+  const braces = (await invokeTool('agentContext_glob', { pattern: '[ak]*.{md,txt}', path: 'pkg', maxResults: 1000 }, ctx())).text;
+  assert.match(braces, /^2 files match \[ak\]\*\.\{md,txt\} in pkg/);
   // Inside .agent/ its .gitignore is for git only: scratch is listed.
   const inAgent = (await invokeTool('agentContext_glob', { pattern: '*.md', path: '.agent/scratch' }, ctx())).text;
   assert.match(inAgent, /files match \*\.md in \.agent\/scratch/);

@@ -100,12 +100,18 @@ async function fastGlobFiles(root: string, folderRoot: string, pattern: string, 
 }
 
 /**
- * ripgrep lists the files (it walks in parallel and prunes ignored folders itself). Its -g glob
- * overrides .gitignore for a file it matches, so matches are checked against the .gitignore files
- * once more. undefined: ripgrep could not do it (the built-in walk is used).
+ * ripgrep lists the files (it walks in parallel and prunes ignored folders itself). A pattern on
+ * the file name alone (`*.md` at any depth, the common case) becomes a file type, which ripgrep applies
+ * after its ignore rules; an include -g glob instead overrides .gitignore for the files it matches,
+ * so those matches are checked against the .gitignore files once more (a read and a test per
+ * match's folder). undefined: ripgrep could not do it (the built-in walk is used).
  */
 async function rgFiles(rg: string, root: string, folderRoot: string, pattern: string, ignore: string[], signal: AbortSignal): Promise<string[] | undefined> {
-  const args = ['--files', '--no-config', '--hidden', '--no-require-git', '--no-ignore-dot', '-g', '!.git', '-g', pattern];
+  const args = ['--files', '--no-config', '--hidden', '--no-require-git', '--no-ignore-dot', '-g', '!.git'];
+  // A type's globs are matched on the file name and cannot contain ':' (type:glob).
+  const nameGlob = /^\*\*\/([^/:]+)$/.exec(pattern)?.[1];
+  if (nameGlob) args.push('--type-add', `agentcontextglob:${nameGlob}`, '-t', 'agentcontextglob');
+  else args.push('-g', pattern);
   for (const g of ignore) if (g !== '**/.git/**') args.push('-g', `!${g}`);
   const child = spawn(rg, args, { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
   const onAbort = (): void => void child.kill();
@@ -118,11 +124,12 @@ async function rgFiles(rg: string, root: string, folderRoot: string, pattern: st
   });
   signal.removeEventListener('abort', onAbort);
   if (code !== 0 && code !== 1) return undefined;
-  const isIgnored = gitignoreTester(folderRoot);
-  return Buffer.concat(chunks)
+  const rels = Buffer.concat(chunks)
     .toString('utf8')
     .split('\n')
     .filter(Boolean)
-    .map((l) => l.replace(/^\.\//, ''))
-    .filter((rel) => !isIgnored(path.join(root, rel), false));
+    .map((l) => l.replace(/^\.\//, ''));
+  if (nameGlob) return rels;
+  const isIgnored = gitignoreTester(folderRoot);
+  return rels.filter((rel) => !isIgnored(path.join(root, rel), false));
 }
