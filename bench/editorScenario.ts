@@ -43,6 +43,8 @@ export interface EditorSessionResult {
   startup?: { cpuMs: number; cpuFromProbeMs: number; blockMs: number; blockBeforeActivationMs: number; rssMB: number; rssAtProbeMB: number; wallMs: number; quiet: boolean };
   views: Record<string, { wallMs: number[]; cpuMs: number[]; items: number }>;
   events: Record<string, EventSamples>;
+  /** The scale study's tool calls over vscode.lm.invokeTool: wall ms per call id, or why it failed. */
+  tools?: Record<string, { wallMs: number[]; error?: string }>;
   /** CPU the idle host used per second. */
   idleCpuMsPerSec?: number;
   cpuClock?: string;
@@ -218,6 +220,33 @@ export async function run(probe: ProbeStart, level: string): Promise<EditorSessi
     }
   }
 
+  // The scale study's tool calls (row 9's list) over the editor's transport, interleaved across calls.
+  const callsFile = process.env.AGENT_CONTEXT_BENCH_CALLS;
+  if (callsFile) {
+    const calls = JSON.parse(fs.readFileSync(callsFile, 'utf8')) as { id: string; tool: string; input: Record<string, unknown>; expect?: string }[];
+    const tools: NonNullable<EditorSessionResult['tools']> = {};
+    result.tools = tools;
+    for (const c of calls) tools[c.id] = { wallMs: [] };
+    const textOf = (r: vscode.LanguageModelToolResult): string => r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+    // One warm-up round, then REPS measured rounds.
+    for (let r = -1; r < REPS; r++) {
+      for (const c of calls) {
+        const t = tools[c.id];
+        if (t.error) continue;
+        try {
+          const w0 = performance.now();
+          const res = await vscode.lm.invokeTool(c.tool, { input: c.input, toolInvocationToken: undefined });
+          const w = performance.now() - w0;
+          const text = textOf(res);
+          if (c.expect && !text.includes(c.expect)) throw new Error(`expected "${c.expect}": ${text.slice(0, 160)}`);
+          if (r >= 0) t.wallMs.push(w);
+        } catch (e) {
+          t.error = String((e as Error)?.message ?? e).slice(0, 300);
+        }
+      }
+    }
+  }
+
   // File events, each as another process (the MCP server, an agent) would cause it.
   const root = vscode.workspace.workspaceFolders![0].uri.fsPath;
   const agentDir = path.join(root, '.agent');
@@ -264,7 +293,8 @@ export async function run(probe: ProbeStart, level: string): Promise<EditorSessi
     created.push(file);
     // The offload tool also appends a ledger line (the status bar follows it).
     const line = { time: new Date().toISOString(), tool: 'agentContext_offload', source: 'mcp', input: '{}', output: path.relative(root, file), rawTokens: 600, returnedTokens: 40, ok: true, text: 'Saved' };
-    fs.appendFileSync(path.join(agentDir, 'history', 'tools.jsonl'), JSON.stringify(line) + '\n');
+    // The month's ledger file (src/core/ledger.ts ledgerPath: UTC month of the call).
+    fs.appendFileSync(path.join(agentDir, 'history', `tools-${line.time.slice(0, 7)}.jsonl`), JSON.stringify(line) + '\n');
   });
   const term = vscode.window.createTerminal({ name: 'bench', cwd: root });
   try {

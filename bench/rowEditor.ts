@@ -12,6 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { EditorSessionResult } from './editorScenario';
 import { failedRow, repoRoot, RUNS, stats, type Row, type Stats } from './harness';
+import { plainCalls, SCALE_CALLS } from './scaleCalls';
 import { generateAgentFolder, type Scale } from './scaleGen';
 
 /** Fresh editor starts per level (start-up figures); the issue asks for at least 5. */
@@ -33,12 +34,15 @@ export function editorSessions(log: (s: string) => void, only?: string[]): Promi
     const lv = levels().filter((l) => !only || only.includes(l.name));
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-context-editor-scale-'));
     try {
-      const spec = { levels: [] as { name: string; workspace: string }[], starts: EDITOR_STARTS, reps: RUNS, out: path.join(tmp, 'sessions.json') };
+      const spec = { levels: [] as { name: string; workspace: string; calls?: string }[], starts: EDITOR_STARTS, reps: RUNS, out: path.join(tmp, 'sessions.json') };
       for (const l of lv) {
         const t = Date.now();
         const g = await generateAgentFolder(path.join(tmp, l.name), l.scale);
         log(`  generated ${l.name}: ${g.files.toLocaleString('en-US')} files, ${(g.bytes / 1048576).toFixed(0)} MB in ${((Date.now() - t) / 1000).toFixed(0)} s`);
-        spec.levels.push({ name: l.name, workspace: g.root });
+        // The min folder is the views' and events' reference; the tool calls compare S, M and L.
+        const calls = l.name === 'min' ? undefined : path.join(tmp, `calls-${l.name}.json`);
+        if (calls) fs.writeFileSync(calls, JSON.stringify(plainCalls(g)));
+        spec.levels.push({ name: l.name, workspace: g.root, calls });
       }
       fs.writeFileSync(path.join(tmp, 'spec.json'), JSON.stringify(spec));
       const r = spawnSync(process.execPath, [path.join(repoRoot(), 'scripts', 'benchEditor.mjs'), path.join(tmp, 'spec.json')], { stdio: ['ignore', 'inherit', 'inherit'], cwd: repoRoot() });
@@ -149,6 +153,33 @@ export async function rowEditor(log: (s: string) => void, withActivation = false
       note: notes.length ? notes.join('; ') : undefined,
     });
   }
+  // The scale study's calls over vscode.lm.invokeTool (row 9 has them over MCP).
+  const toolIds = 'nopqrstuvw';
+  SCALE_CALLS.forEach((c, i) => {
+    const per = new Map(scales.map((n) => [n, st(by(n).flatMap((s) => s.tools?.[c.id]?.wallMs ?? []))]));
+    const errors = scales.flatMap((n) => by(n).map((s) => s.tools?.[c.id]?.error).filter(Boolean).map((e) => `${n}: ${e}`));
+    const a = per.get(first);
+    const b = per.get(last);
+    const id = `10${toolIds[i] ?? `z${i}`}`;
+    const what = `${c.what}, over vscode.lm.invokeTool (row ${c.id} over MCP)`;
+    if (!a || !b) {
+      rows.push({ id, what, ours: '—', reference: '—', ratio: '—', goal: '—', state: 'not measured', note: errors[0] ?? 'no session of that level measured tool calls' });
+      return;
+    }
+    const ratio = a.median > 0 ? b.median / a.median : 1;
+    // grep and glob over the whole tree read what the tree holds: row 9 holds them to ripgrep instead.
+    const whole = c.rg !== undefined;
+    const met = errors.length === 0 && (whole ? true : b.median <= 500 && ratio <= 1.5);
+    rows.push({
+      id, what,
+      ours: scales.map((n) => `${n} ${fmt(per.get(n), 'ms')}`).join(' · '),
+      reference: '—',
+      ratio: `${last}/${first} ${ratio.toFixed(2)}×`,
+      goal: whole ? `— (whole tree: held to ripgrep in row ${c.id})` : `≤ 500 ms at ${last}; ${last}/${first} ≤ 1.5×`,
+      ...(whole ? {} : { met }),
+      note: errors.length ? errors.join('; ') : undefined,
+    });
+  });
   const startsNote = `${EDITOR_STARTS} editor start(s) per level, views and events ${RUNS}× in the first editor of each level; load average ${loads.length ? `${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}` : '?'} on ${cores} cores during the sessions${failed.length ? `; ${failed.length} session(s) failed: ${String(failed[0].error).split('\n')[0].slice(0, 200)}` : ''}`;
   if (rows.length) rows[0].note = rows[0].note ? `${startsNote}; ${rows[0].note}` : startsNote;
   return withActivation ? [activationRow(run.sessions), ...rows] : rows;

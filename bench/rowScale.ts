@@ -3,65 +3,14 @@
 // (bench/scaleGen.ts), median of warm calls, with the L/S ratio per call. Goals at L: no call over
 // 500 ms and L/S ≤ 1.5×; grep and glob over the whole tree are instead compared with ripgrep over
 // the same tree (≤ 1.2× rg). The folders live in a temp directory removed afterwards.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startMcp, type McpSession } from '../test/integration/mcpClient';
 import { failedRow, measure, measurePair, repoRoot, type Row, type Stats } from './harness';
-import { generateAgentFolder, type GeneratedFolder, type Scale } from './scaleGen';
-
-interface Call {
-  id: string;
-  what: string;
-  tool: string;
-  input: (g: GeneratedFolder) => Record<string, unknown>;
-  /** Compared with ripgrep over the same tree instead of the L/S ratio. */
-  rg?: (g: GeneratedFolder) => string[];
-  check?: (text: string, g: GeneratedFolder) => string | undefined;
-}
-
-const RG_GLOB_MD = ['--files', '--no-config', '--hidden', '--no-require-git', '-g', '!.git', '-g', '*.md'];
-const rgCounts = new Map<string, number | undefined>();
-let rgForCount: string | undefined;
-/** How many lines `rg args` prints in `cwd` (once per folder; undefined without ripgrep). */
-function rgCount(cwd: string, args: string[]): number | undefined {
-  const key = `${cwd}\0${args.join(' ')}`;
-  if (!rgCounts.has(key)) {
-    const r = rgForCount ? spawnSync(rgForCount, args, { cwd, encoding: 'utf8', maxBuffer: 1 << 28 }) : undefined;
-    rgCounts.set(key, r && (r.status === 0 || r.status === 1) ? r.stdout.split('\n').filter(Boolean).length : undefined);
-  }
-  return rgCounts.get(key);
-}
-
-export const SCALE_CALLS: Call[] = [
-  { id: '9a', what: 'agentContext_briefing', tool: 'agentContext_briefing', input: () => ({}) },
-  { id: '9b', what: 'agentContext_terminal (no args)', tool: 'agentContext_terminal', input: () => ({}) },
-  {
-    id: '9c', what: 'agentContext_terminal lastFailed (no terminal)', tool: 'agentContext_terminal', input: () => ({ command: 'lastFailed' }),
-    check: (t, g) => (t.includes(`Terminal ${g.lastFailure.terminal} command #${g.lastFailure.command}`) ? undefined : `expected terminal ${g.lastFailure.terminal} #${g.lastFailure.command}: ${t.slice(0, 120)}`),
-  },
-  { id: '9d', what: 'agentContext_cleanup dry run', tool: 'agentContext_cleanup', input: () => ({}) },
-  { id: '9e', what: 'agentContext_agentWorkspace list', tool: 'agentContext_agentWorkspace', input: () => ({ agentId: 'bench', action: 'list' }) },
-  { id: '9f', what: 'agentContext_plan get', tool: 'agentContext_plan', input: () => ({ action: 'get' }) },
-  { id: '9g', what: 'agentContext_offload (tiny)', tool: 'agentContext_offload', input: () => ({ content: 'a tiny note', name: 'tiny' }) },
-  {
-    id: '9h', what: 'agentContext_grep default scope (.agent/), no match', tool: 'agentContext_grep', input: (g) => ({ pattern: g.absentWord, caseSensitive: true }),
-    rg: (g) => ['-uu', '-n', '--no-config', '-e', g.absentWord, '.agent'],
-    check: (t) => (t.startsWith('No matches') ? undefined : `expected no match: ${t.slice(0, 120)}`),
-  },
-  {
-    id: '9i', what: 'agentContext_glob **/*.md from the workspace root', tool: 'agentContext_glob', input: () => ({ pattern: '**/*.md' }),
-    // The same answer from ripgrep: hidden folders (.agent/) listed, .gitignore files honoured
-    // outside a git repository too, as agentContext_glob does.
-    rg: () => [...RG_GLOB_MD],
-    check: (t, g) => {
-      const want = rgCount(g.root, RG_GLOB_MD);
-      const got = Number(/^([\d,]+) files? match/.exec(t)?.[1].replace(/,/g, ''));
-      return want === undefined || got === want ? undefined : `${got} files listed, rg lists ${want}: ${t.slice(0, 120)}`;
-    },
-  },
-];
+import { generateAgentFolder, type Scale } from './scaleGen';
+import { SCALE_CALLS, setRgForCount } from './scaleCalls';
 
 function runRg(rg: string, args: string[], cwd: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -75,7 +24,7 @@ const loadavg = (): string => os.loadavg().map((x) => x.toFixed(1)).join(' ');
 
 /** Measures every call at each scale; returns one row per call (S, M, L figures and L/S). */
 export async function rowScale(levels: { label: string; scale: Scale }[], rgPath: string | undefined, log: (s: string) => void): Promise<Row[]> {
-  rgForCount = rgPath;
+  setRgForCount(rgPath);
   const serverJs = path.join(repoRoot(), 'out', 'src', 'mcp', 'server.js');
   if (!fs.existsSync(serverJs)) return [failedRow('9', 'scale study over MCP', '—', new Error(`${serverJs} missing: run tsc -p .`))];
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-context-scale-'));

@@ -33,7 +33,7 @@ function probeVsix() {
 }
 
 /** One editor session on one workspace; returns the scenario's JSON (or { ok: false, error }). */
-async function session(level, workspace, reps, extensionsTemplate, timeoutMs) {
+async function session(level, workspace, reps, extensionsTemplate, timeoutMs, callsFile) {
   const base = makeTempDir(`bench-${level}`);
   const out = path.join(base, 'result.json');
   let server;
@@ -59,6 +59,8 @@ async function session(level, workspace, reps, extensionsTemplate, timeoutMs) {
         AGENT_CONTEXT_BENCH_OUT: out,
         AGENT_CONTEXT_BENCH_LEVEL: level,
         AGENT_CONTEXT_BENCH_REPS: String(reps),
+        // The scale study's tool calls (bench/scaleCalls.ts), measured where views and events are.
+        ...(callsFile && reps > 0 ? { AGENT_CONTEXT_BENCH_CALLS: callsFile } : {}),
       },
     });
     browser = await launchBrowser();
@@ -94,7 +96,7 @@ async function main() {
         log(`session ${i + 1}/${spec.starts} ${l.name} (load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')})`);
         const t = Date.now();
         // Views and events are measured (reps times) in the first session of each level; the others measure start-up only.
-        const r = await session(l.name, l.workspace, i === 0 ? spec.reps : 0, tmplProfile.extensionsDir, spec.timeoutMs ?? 15 * 60_000);
+        const r = await session(l.name, l.workspace, i === 0 ? spec.reps : 0, tmplProfile.extensionsDir, spec.timeoutMs ?? 15 * 60_000, l.calls);
         log(`  ${r.ok ? 'done' : `FAILED: ${String(r.error).split('\n')[0]}`} in ${((Date.now() - t) / 1000).toFixed(0)} s`);
         results.push(r);
         fs.writeFileSync(spec.out, JSON.stringify(results, null, 1));
