@@ -41,16 +41,16 @@ export async function globTool(input: Record<string, unknown>, ctx: ToolContext)
     ignore.push(...excludeGlobsFor(where.folder.path, where.abs, ctx.filesExclude ?? []));
     if (!pattern.includes('node_modules')) ignore.push('**/node_modules/**');
   }
-  let rels: string[];
+  // Only the matches are stat'ed (newest first needs every match's mtime): with ripgrep as its
+  // output arrives, overlapping its walk; after the built-in walk in batches that let other work run.
+  let entries: Found[];
   try {
-    rels = (ctx.ripgrep && !inAgent ? await rgFiles(ctx.ripgrep, where.abs, where.folder.path, pattern, ignore, ctx.signal) : undefined) ?? (await fastGlobFiles(where.abs, where.folder.path, pattern, ignore, inAgent));
+    entries = (ctx.ripgrep && !inAgent ? await rgFiles(ctx.ripgrep, where.abs, where.folder.path, pattern, ignore, ctx.signal) : undefined) ?? (await statAll(where.abs, await fastGlobFiles(where.abs, where.folder.path, pattern, ignore, inAgent)));
   } catch (e) {
     return toolError(`invalid glob "${input.pattern}": ${(e as Error).message}`);
   }
   if (ctx.signal.aborted) return toolError('cancelled');
-  if (rels.length === 0) return { text: `No files match ${input.pattern} in ${where.display}.` };
-  // Only the matches are stat'ed (newest first needs every match's mtime), in batches that let other work run.
-  const entries = await statAll(where.abs, rels);
+  if (entries.length === 0) return { text: `No files match ${input.pattern} in ${where.display}.` };
   entries.sort((a, b) => (b.stats?.mtimeMs ?? 0) - (a.stats?.mtimeMs ?? 0));
   const maxResults = (input.maxResults as number | undefined) ?? ctx.config.grepMaxResults;
   const now = (ctx.now?.() ?? new Date()).getTime();
@@ -74,14 +74,20 @@ interface Found {
   stats?: fs.Stats;
 }
 
+/** Stats `rels` (relative to `root`) into `out`, leaving out what vanished or is a folder. */
+function statInto(root: string, rels: readonly string[], out: Found[]): void {
+  // lstatSync costs a fifth of the CPU of fs.promises.lstat and throws nothing for a missing file.
+  for (const rel of rels) {
+    const st = fs.lstatSync(path.join(root, rel), { throwIfNoEntry: false });
+    if (st && !st.isDirectory()) out.push({ path: rel, stats: st });
+  }
+}
+
 async function statAll(root: string, rels: string[]): Promise<Found[]> {
   const out: Found[] = [];
   for (let i = 0; i < rels.length; i += 256) {
-    // lstatSync costs a fifth of the CPU of fs.promises.lstat; 256 at a time never blocks long.
-    for (const rel of rels.slice(i, i + 256)) {
-      const st = fs.lstatSync(path.join(root, rel), { throwIfNoEntry: false });
-      if (st && !st.isDirectory()) out.push({ path: rel, stats: st });
-    }
+    // 256 at a time never blocks long.
+    statInto(root, rels.slice(i, i + 256), out);
     if (i + 256 < rels.length) await new Promise((r) => setImmediate(r));
   }
   return out;
@@ -106,7 +112,7 @@ async function fastGlobFiles(root: string, folderRoot: string, pattern: string, 
  * so those matches are checked against the .gitignore files once more (a read and a test per
  * match's folder). undefined: ripgrep could not do it (the built-in walk is used).
  */
-async function rgFiles(rg: string, root: string, folderRoot: string, pattern: string, ignore: string[], signal: AbortSignal): Promise<string[] | undefined> {
+async function rgFiles(rg: string, root: string, folderRoot: string, pattern: string, ignore: string[], signal: AbortSignal): Promise<Found[] | undefined> {
   const args = ['--files', '--no-config', '--hidden', '--no-require-git', '--no-ignore-dot', '-g', '!.git'];
   // A type's globs are matched on the file name and cannot contain ':' (type:glob).
   const nameGlob = /^\*\*\/([^/:]+)$/.exec(pattern)?.[1];
@@ -116,20 +122,27 @@ async function rgFiles(rg: string, root: string, folderRoot: string, pattern: st
   const child = spawn(rg, args, { cwd: root, stdio: ['ignore', 'pipe', 'ignore'] });
   const onAbort = (): void => void child.kill();
   signal.addEventListener('abort', onAbort, { once: true });
-  const chunks: Buffer[] = [];
-  child.stdout.on('data', (d: Buffer) => chunks.push(d));
+  const isIgnored = nameGlob ? undefined : gitignoreTester(folderRoot);
+  const found: Found[] = [];
+  let rest = '';
+  // Each block of output (at most a pipe's 64 KB) is stat'ed as it arrives, while ripgrep walks on.
+  const take = (text: string): void => {
+    const lines = text.split('\n').filter(Boolean).map((l) => (l.startsWith('./') ? l.slice(2) : l));
+    statInto(root, isIgnored ? lines.filter((rel) => !isIgnored(path.join(root, rel), false)) : lines, found);
+  };
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (d: string) => {
+    const text = rest + d;
+    const cut = text.lastIndexOf('\n');
+    rest = text.slice(cut + 1);
+    if (cut >= 0) take(text.slice(0, cut));
+  });
   const code = await new Promise<number | null>((resolve) => {
     child.once('error', () => resolve(-1));
     child.once('close', (c) => resolve(c));
   });
   signal.removeEventListener('abort', onAbort);
   if (code !== 0 && code !== 1) return undefined;
-  const rels = Buffer.concat(chunks)
-    .toString('utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => l.replace(/^\.\//, ''));
-  if (nameGlob) return rels;
-  const isIgnored = gitignoreTester(folderRoot);
-  return rels.filter((rel) => !isIgnored(path.join(root, rel), false));
+  take(rest);
+  return found;
 }
