@@ -12,7 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { EditorSessionResult } from './editorScenario';
 import { failedRow, repoRoot, RUNS, stats, type Row, type Stats } from './harness';
-import { plainCalls, SCALE_CALLS } from './scaleCalls';
+import { plainCalls, SCALE_CALLS, SCALE_NOISE_MS } from './scaleCalls';
 import { generateAgentFolder, type Scale } from './scaleGen';
 
 /** Fresh editor starts per level (start-up figures); the issue asks for at least 5. */
@@ -169,13 +169,13 @@ export async function rowEditor(log: (s: string) => void, withActivation = false
     const ratio = a.median > 0 ? b.median / a.median : 1;
     // grep and glob over the whole tree read what the tree holds: row 9 holds them to ripgrep instead.
     const whole = c.rg !== undefined;
-    const met = errors.length === 0 && (whole ? true : b.median <= 500 && ratio <= 1.5);
+    const met = errors.length === 0 && (whole ? true : b.median <= 500 && (ratio <= 1.5 || b.median - a.median <= SCALE_NOISE_MS));
     rows.push({
       id, what,
       ours: scales.map((n) => `${n} ${fmt(per.get(n), 'ms')}`).join(' · '),
       reference: '—',
       ratio: `${last}/${first} ${ratio.toFixed(2)}×`,
-      goal: whole ? `— (whole tree: held to ripgrep in row ${c.id})` : `≤ 500 ms at ${last}; ${last}/${first} ≤ 1.5×`,
+      goal: whole ? `— (whole tree: held to ripgrep in row ${c.id})` : `≤ 500 ms at ${last}; ${last}/${first} ≤ 1.5× (growth ≤ ${SCALE_NOISE_MS} ms counts as none)`,
       ...(whole ? {} : { met }),
       note: errors.length ? errors.join('; ') : undefined,
     });

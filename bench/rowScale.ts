@@ -8,9 +8,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startMcp, type McpSession } from '../test/integration/mcpClient';
-import { failedRow, measure, measurePair, repoRoot, type Row, type Stats } from './harness';
-import { generateAgentFolder, type Scale } from './scaleGen';
-import { SCALE_CALLS, setRgForCount } from './scaleCalls';
+import { failedRow, repoRoot, RUNS, stats, WARMUP, type Row, type Stats } from './harness';
+import { generateAgentFolder, type GeneratedFolder, type Scale } from './scaleGen';
+import { SCALE_CALLS, SCALE_NOISE_MS, setRgForCount } from './scaleCalls';
 
 function runRg(rg: string, args: string[], cwd: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -22,7 +22,11 @@ function runRg(rg: string, args: string[], cwd: string): Promise<void> {
 
 const loadavg = (): string => os.loadavg().map((x) => x.toFixed(1)).join(' ');
 
-/** Measures every call at each scale; returns one row per call (S, M, L figures and L/S). */
+/**
+ * Measures every call at each scale; returns one row per call (S, M, L figures and L/S). All
+ * levels' folders and servers are up at once and each call is timed round-robin across the levels
+ * (and ripgrep, where it is the reference), so a change in the machine's load hits every level alike.
+ */
 export async function rowScale(levels: { label: string; scale: Scale }[], rgPath: string | undefined, log: (s: string) => void): Promise<Row[]> {
   setRgForCount(rgPath);
   const serverJs = path.join(repoRoot(), 'out', 'src', 'mcp', 'server.js');
@@ -30,43 +34,56 @@ export async function rowScale(levels: { label: string; scale: Scale }[], rgPath
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-context-scale-'));
   const results = new Map<string, Map<string, { t: Stats; rg?: Stats; error?: string; load: string }>>();
   const scales = levels.map((l) => l.label);
+  const up: { label: string; g: GeneratedFolder; mcp: McpSession }[] = [];
   try {
     for (const { label, scale } of levels) {
       const root = path.join(tmp, `ws-${label}`);
       const t0 = Date.now();
       const g = await generateAgentFolder(root, scale);
       log(`scale ${label} (${scale}×): generated ${g.files.toLocaleString('en-US')} files, ${(g.bytes / 1048576).toFixed(0)} MB in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-      let mcp: McpSession | undefined;
-      try {
-        mcp = await startMcp(serverJs, root);
-        for (const c of SCALE_CALLS) {
-          const per = results.get(c.id) ?? new Map();
-          results.set(c.id, per);
-          const load0 = loadavg();
-          const call = async (): Promise<void> => {
-            const r = await mcp!.call(c.tool, c.input(g));
-            if (r.isError) throw new Error(`${c.tool}: ${r.text.slice(0, 200)}`);
-            const bad = c.check?.(r.text, g);
-            if (bad) throw new Error(`${c.tool}: wrong result: ${bad}`);
-          };
+      up.push({ label, g, mcp: await startMcp(serverJs, root) });
+    }
+    const last = up[up.length - 1];
+    for (const c of SCALE_CALLS) {
+      const per = new Map<string, { t: Stats; rg?: Stats; error?: string; load: string }>();
+      results.set(c.id, per);
+      const load0 = loadavg();
+      const samples = new Map<string, number[]>(up.map((u) => [u.label, []]));
+      const rgSamples: number[] = [];
+      const errors = new Map<string, string>();
+      const useRg = c.rg !== undefined && rgPath !== undefined;
+      for (let run = -WARMUP; run < RUNS; run++) {
+        for (const u of up) {
+          if (errors.has(u.label)) continue;
           try {
-            if (c.rg && rgPath) {
-              const p = await measurePair(call, () => runRg(rgPath, c.rg!(g), root));
-              per.set(label, { t: p.a, rg: p.b, load: `${load0} → ${loadavg()}` });
-            } else per.set(label, { t: await measure(call), load: `${load0} → ${loadavg()}` });
-            const m = per.get(label)!;
-            log(`  ${c.id} ${c.what} @${label}: ${m.t.median.toFixed(1)} ms${m.rg ? ` (rg ${m.rg.median.toFixed(1)} ms)` : ''}`);
+            const t = performance.now();
+            const r = await u.mcp.call(c.tool, c.input(u.g));
+            const ms = performance.now() - t;
+            if (r.isError) throw new Error(`${c.tool}: ${r.text.slice(0, 200)}`);
+            const bad = c.check?.(r.text, u.g);
+            if (bad) throw new Error(`${c.tool}: wrong result: ${bad}`);
+            if (run >= 0) samples.get(u.label)!.push(ms);
           } catch (e) {
-            per.set(label, { t: { median: NaN, min: NaN, max: NaN, samples: [] }, error: (e as Error).message, load: load0 });
-            log(`  ${c.id} @${label}: ${(e as Error).message}`);
+            errors.set(u.label, (e as Error).message);
+            log(`  ${c.id} @${u.label}: ${(e as Error).message}`);
           }
         }
-      } finally {
-        await mcp?.close();
-        fs.rmSync(root, { recursive: true, force: true });
+        if (useRg) {
+          const t = performance.now();
+          await runRg(rgPath, c.rg!(last.g), last.g.root);
+          if (run >= 0) rgSamples.push(performance.now() - t);
+        }
       }
+      const load = `${load0} → ${loadavg()}`;
+      for (const u of up) {
+        const xs = samples.get(u.label)!;
+        const err = errors.get(u.label);
+        per.set(u.label, err || !xs.length ? { t: { median: NaN, min: NaN, max: NaN, samples: [] }, error: err ?? 'no sample', load } : { t: stats(xs), rg: u === last && rgSamples.length ? stats(rgSamples) : undefined, load });
+      }
+      log(`  ${c.id} ${c.what}: ${up.map((u) => `${u.label} ${per.get(u.label)!.t.median.toFixed(1)} ms`).join(', ')}${rgSamples.length ? ` (rg at ${last.label} ${stats(rgSamples).median.toFixed(1)} ms)` : ''}`);
     }
   } finally {
+    for (const u of up) await u.mcp.close().catch(() => undefined);
     fs.rmSync(tmp, { recursive: true, force: true });
   }
   const first = scales[0];
@@ -87,8 +104,10 @@ export async function rowScale(levels: { label: string; scale: Scale }[], rgPath
     const rgRatio = L?.rg ? L.t.median / L.rg.median : NaN;
     const useRg = c.rg !== undefined && L?.rg !== undefined;
     // grep and glob over the whole tree are held to ripgrep over the same tree instead (issue 15).
-    const goal = useRg ? `≤ 1.2× rg over the same tree at ${last}` : `≤ 500 ms at ${last}; ${last}/${first} ≤ 1.5×`;
-    const met = errors.length === 0 && L !== undefined && (useRg ? rgRatio <= 1.2 : L.t.median <= 500 && ratioLS <= 1.5);
+    // As in row 10, a growth within the noise of a warm call on this machine counts as none.
+    const goal = useRg ? `≤ 1.2× rg over the same tree at ${last}` : `≤ 500 ms at ${last}; ${last}/${first} ≤ 1.5× (growth ≤ ${SCALE_NOISE_MS} ms counts as none)`;
+    const grew = S && L ? L.t.median - S.t.median : NaN;
+    const met = errors.length === 0 && L !== undefined && (useRg ? rgRatio <= 1.2 : L.t.median <= 500 && (ratioLS <= 1.5 || grew <= SCALE_NOISE_MS));
     rows.push({
       id: c.id,
       what: `${c.what}, over MCP`,
@@ -97,7 +116,7 @@ export async function rowScale(levels: { label: string; scale: Scale }[], rgPath
       ratio: `${last}/${first} ${Number.isFinite(ratioLS) ? ratioLS.toFixed(2) : '—'}×${useRg && Number.isFinite(rgRatio) ? `; ${rgRatio.toFixed(2)}× rg` : ''}`,
       goal,
       met,
-      note: [`load average ${[...per.entries()].map(([s, m]) => `${s}: ${m.load}`).join(', ')}`, ...errors].join('; '),
+      note: [`levels interleaved call by call; load average ${L?.load ?? '?'}`, ...errors].join('; '),
     });
   }
   return rows;

@@ -4,6 +4,9 @@
 import { spawnSync } from 'node:child_process';
 import type { GeneratedFolder } from './scaleGen';
 
+/** A growth from S to L up to this many ms is within the noise of one warm call (rows 9 and 10n–10v). */
+export const SCALE_NOISE_MS = 10;
+
 export interface Call {
   id: string;
   what: string;
