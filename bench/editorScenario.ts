@@ -100,6 +100,30 @@ export class BlockMonitor {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**
+ * A CPU profile of the extension host (node:inspector in-process), written to
+ * AGENT_CONTEXT_BENCH_CPUPROF/<level>-<name>.cpuprofile when that folder is set (for looking into a
+ * figure; the profiler's overhead makes such a session's figures unfit to report).
+ */
+async function startProfile(level: string, name: string): Promise<() => Promise<void>> {
+  const dir = process.env.AGENT_CONTEXT_BENCH_CPUPROF;
+  if (!dir) return async () => undefined;
+  const inspector = await import('node:inspector');
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string, params?: object): Promise<unknown> =>
+    new Promise((resolve, reject) => session.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res))));
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 500 });
+  await post('Profiler.start');
+  return async () => {
+    const r = (await post('Profiler.stop')) as { profile: unknown };
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `${level}-${name}.cpuprofile`), JSON.stringify(r.profile));
+    session.disconnect();
+  };
+}
+
+/**
  * Waits until the host has used less than `budget` ms of CPU in the last second (checked every
  * 100 ms, after at least `minMs`); returns the CPU reading and time at the start of that quiet second.
  */
@@ -167,6 +191,7 @@ export async function run(probe: ProbeStart, level: string): Promise<EditorSessi
   const ext = vscode.extensions.getExtension(EXTENSION_ID);
   if (!ext) throw new Error(`${EXTENSION_ID} is not installed in this editor`);
   result.activeBeforeProbe = ext.isActive;
+  const stopStartupProfile = await startProfile(level, 'startup');
   // Start-up: wait for activation (workspaceContains:.agent), then for the host to go quiet.
   const deadline = performance.now() + 300_000;
   while (!ext.isActive && performance.now() < deadline) await sleep(20);
@@ -179,6 +204,7 @@ export async function run(probe: ProbeStart, level: string): Promise<EditorSessi
   result.activationMs = api.activationMs;
   const q = await waitQuiet(3000, 600_000);
   const blocks = probe.blocks.read();
+  await stopStartupProfile();
   result.startup = {
     cpuMs: q.cpu - cpuAtActivation,
     cpuFromProbeMs: q.cpu - probe.cpu0,
@@ -208,6 +234,7 @@ export async function run(probe: ProbeStart, level: string): Promise<EditorSessi
   // Views: each view's render right after its refresh command, interleaved across views.
   const views = api.views();
   for (const v of views) result.views[v] = { wallMs: [], cpuMs: [], items: 0 };
+  const stopViewsProfile = await startProfile(level, 'views');
   for (let r = 0; r < REPS; r++) {
     for (const v of views) {
       if (REFRESH[v]) await vscode.commands.executeCommand(REFRESH[v]);
@@ -219,6 +246,7 @@ export async function run(probe: ProbeStart, level: string): Promise<EditorSessi
       await waitQuiet(500, 60_000);
     }
   }
+  await stopViewsProfile();
 
   // The scale study's tool calls (row 9's list) over the editor's transport, interleaved across calls.
   const callsFile = process.env.AGENT_CONTEXT_BENCH_CALLS;

@@ -61,6 +61,8 @@ async function session(level, workspace, reps, extensionsTemplate, timeoutMs, ca
         AGENT_CONTEXT_BENCH_REPS: String(reps),
         // The scale study's tool calls (bench/scaleCalls.ts), measured where views and events are.
         ...(callsFile && reps > 0 ? { AGENT_CONTEXT_BENCH_CALLS: callsFile } : {}),
+        // A CPU profile of each session's start-up and view renders (bench/editorScenario.ts), for a closer look.
+        ...(process.env.AGENT_CONTEXT_BENCH_CPUPROF ? { AGENT_CONTEXT_BENCH_CPUPROF: process.env.AGENT_CONTEXT_BENCH_CPUPROF } : {}),
       },
     });
     browser = await launchBrowser();

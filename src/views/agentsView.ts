@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { listAgents, readFindings, type AgentSummary, type Finding } from '../core/agents';
+import { readFindings, recentAgents, type AgentSummary, type Finding } from '../core/agents';
 import { AgentFolderTree, openAtLine, type AgentRoot } from './agentFolderTree';
 import { clip } from '../core/text';
 
@@ -10,7 +10,12 @@ type Node =
   | { kind: 'findings'; root: AgentRoot; agent: AgentSummary }
   | { kind: 'finding'; root: AgentRoot; agent: AgentSummary; finding: Finding }
   | { kind: 'file'; root: AgentRoot; agent: AgentSummary; rel: string }
+  /** "… N older agents": expands to the next page (less recently active). */
+  | { kind: 'older'; root: AgentRoot; offset: number; older: number }
   | { kind: 'empty'; message: string };
+
+/** Agents per page: the most recently active first; the rest behind "… N older agents". */
+export const AGENT_PAGE = 25;
 
 const STATUS_ICON: Record<string, [string, string?]> = {
   idle: ['circle-outline'],
@@ -20,7 +25,7 @@ const STATUS_ICON: Record<string, [string, string?]> = {
   failed: ['error', 'testing.iconFailed'],
 };
 
-/** The Agents view (`agentContext.agents`): each sub-agent with status and progress; findings and files as children. */
+/** The Agents view (`agentContext.agents`): sub-agents with status and progress, most recently active first and paged; findings and files as children. */
 export class AgentsView extends AgentFolderTree<Node> {
   constructor() {
     super(['agents/**']);
@@ -74,6 +79,14 @@ export class AgentsView extends AgentFolderTree<Node> {
         it.contextValue = 'agentFile';
         return it;
       }
+      case 'older': {
+        const it = new vscode.TreeItem(`… ${n.older.toLocaleString('en-US')} older agent${n.older === 1 ? '' : 's'}`, vscode.TreeItemCollapsibleState.Collapsed);
+        it.id = `agents-older:${n.root.agentDir}@${n.offset}`;
+        it.iconPath = new vscode.ThemeIcon('history');
+        it.tooltip = `Expand to list the next ${AGENT_PAGE} of ${n.older.toLocaleString('en-US')} less recently active agents in .agent/agents/`;
+        it.contextValue = 'agentContext.olderItems';
+        return it;
+      }
       case 'empty':
         return new vscode.TreeItem(n.message, vscode.TreeItemCollapsibleState.None);
     }
@@ -84,6 +97,8 @@ export class AgentsView extends AgentFolderTree<Node> {
     switch (n.kind) {
       case 'folder':
         return this.folderChildren(n.root);
+      case 'older':
+        return this.page(n.root, n.offset);
       case 'agent':
         return [{ kind: 'findings', root: n.root, agent: n.agent }, ...n.agent.files.map((rel): Node => ({ kind: 'file', root: n.root, agent: n.agent, rel }))];
       case 'findings': {
@@ -97,9 +112,20 @@ export class AgentsView extends AgentFolderTree<Node> {
   }
 
   private async folderChildren(root: AgentRoot): Promise<Node[]> {
-    const agents = await listAgents(root.agentDir);
-    if (agents.length === 0) return [{ kind: 'empty', message: 'No sub-agents yet (.agent/agents/<id>/)' }];
-    return agents.map((agent) => ({ kind: 'agent', root, agent }));
+    const nodes = await this.page(root, 0);
+    return nodes.length === 0 ? [{ kind: 'empty', message: 'No sub-agents yet (.agent/agents/<id>/)' }] : nodes;
+  }
+
+  /**
+   * One page of agents, most recently active first, then "… N older agents": only the agents shown
+   * are read (the others cost a stat each), so hundreds of finished agents do not slow the view.
+   */
+  private async page(root: AgentRoot, offset: number): Promise<Node[]> {
+    const { total, agents } = await recentAgents(root.agentDir, AGENT_PAGE, offset);
+    const out: Node[] = agents.map((agent) => ({ kind: 'agent', root, agent }));
+    const older = total - offset - agents.length;
+    if (older > 0 && agents.length > 0) out.push({ kind: 'older', root, offset: offset + agents.length, older });
+    return out;
   }
 }
 

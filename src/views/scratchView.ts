@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { type ScratchEntry } from '../core/scratch/inventory';
 import { loadPins } from '../core/scratch/pins';
 import { ScratchIndex } from '../core/scratch/scratchIndex';
+import { KeyedState } from '../core/keyedState';
 import { estimateTokensFromBytes, formatTokens } from '../core/tokens';
 import { registerTreeForTests } from '../api';
 import { AgentFolder, AgentFolders, folderLabel, touches } from './agentFolders';
@@ -22,7 +23,7 @@ interface FolderState {
 
 /** Files per page: a folder shows its newest ones and a node that pages the rest. */
 export const FILE_PAGE = 200;
-/** More changed paths than this in one batch: re-scan instead of updating path by path. */
+/** More changed paths than this in one batch: revalidate the whole index instead of updating path by path. */
 const MAX_UPDATE_PATHS = 500;
 
 /** Tree nodes of the Scratch view. */
@@ -59,7 +60,12 @@ export function formatAge(ms: number): string {
 export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<ScratchNode | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
-  private readonly state = new Map<string, Promise<FolderState>>();
+  /**
+   * Each folder's index: scanned once, then kept up to date from file events and Refresh at the
+   * cost of what changed (ScratchIndex.update / revalidate). A failed scan or update is forgotten,
+   * so the next render scans again instead of failing for good.
+   */
+  private readonly state = new KeyedState<FolderState>((root) => this.build(root));
   private readonly resolved = new Map<string, FolderState>();
   private readonly sub: vscode.Disposable;
   private readonly notesSub = onDidChangeNotes(() => this.emitter.fire(undefined)); // notes show in tooltips
@@ -71,59 +77,67 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
       if (!touches(c, 'scratch')) return;
       for (const ch of c) {
         if (!ch.areas.has('scratch') && !ch.areas.has('agent')) continue;
-        const s = this.state.get(ch.root);
-        if (!s) continue;
         const pinsChanged = !ch.paths || [...ch.paths].some((p) => path.basename(p) === 'pins.json');
-        if (ch.areas.has('agent') || !ch.paths || ch.paths.size > MAX_UPDATE_PATHS) {
-          this.state.delete(ch.root); // unknown or too many changes: scan again
-          continue;
-        }
-        // Update only the changed paths (one lstat each) instead of re-scanning the folder.
-        const paths = ch.paths;
-        const next = s.then(async (st) => {
-          await st.index.update(paths);
-          if (pinsChanged) {
-            const pins = await loadPins(st.index.agentDir);
-            st.pinned = pins.ok ? pins.value : new Set<string>();
-          }
-          return st;
+        // Known paths: one lstat each. Unknown or too many (or .agent/ itself came or went): revalidate
+        // the whole index, which still lists only folders that changed.
+        const paths = ch.areas.has('agent') || !ch.paths || ch.paths.size > MAX_UPDATE_PATHS ? undefined : ch.paths;
+        this.updateFolder(ch.root, async (st) => {
+          if (paths) await st.index.update(paths);
+          else await st.index.revalidate();
+          if (pinsChanged) await this.reloadPins(st);
         });
-        this.state.set(ch.root, next);
-        void next.then(() => this.updateTotals());
       }
       this.emitter.fire(undefined);
     });
   }
 
-  /** Forgets every scan and redraws. */
+  /** Re-reads what changed in every folder (not every file: see ScratchIndex.revalidate) and redraws. */
   refresh(): void {
-    this.state.clear();
+    for (const f of this.folders.folders) {
+      this.updateFolder(f.root, async (st) => {
+        await st.index.revalidate();
+        await this.reloadPins(st);
+      });
+    }
     this.emitter.fire(undefined);
+  }
+
+  private updateFolder(root: string, step: (st: FolderState) => Promise<void>): void {
+    if (!this.state.has(root)) return; // not shown yet: the first render scans
+    void this.state.update(root, step).then((ran) => (ran ? this.updateTotals() : this.emitter.fire(undefined)));
+  }
+
+  private async reloadPins(st: FolderState): Promise<void> {
+    const pins = await loadPins(st.index.agentDir);
+    st.pinned = pins.ok ? pins.value : new Set<string>();
+  }
+
+  private async build(root: string): Promise<FolderState> {
+    const folder = this.folders.folders.find((f) => f.root === root);
+    if (!folder) throw new Error(`${root} has no .agent/ folder`);
+    const [index, pins] = await Promise.all([ScratchIndex.build(folder.agentDir), loadPins(folder.agentDir)]);
+    const st: FolderState = { index, pinned: pins.ok ? pins.value : new Set<string>() };
+    this.resolved.set(root, st);
+    void this.updateTotals();
+    return st;
   }
 
   /** The index of a folder (scanned once, then kept up to date from file events). */
   stateOf(folder: AgentFolder): Promise<FolderState> {
-    let s = this.state.get(folder.root);
-    if (!s) {
-      s = (async () => {
-        const [index, pins] = await Promise.all([ScratchIndex.build(folder.agentDir), loadPins(folder.agentDir)]);
-        const st: FolderState = { index, pinned: pins.ok ? pins.value : new Set<string>() };
-        this.resolved.set(folder.root, st);
-        return st;
-      })();
-      this.state.set(folder.root, s);
-      void s.then(() => this.updateTotals());
-    }
-    return s;
+    return this.state.get(folder.root);
   }
 
   private async updateTotals(): Promise<void> {
     let files = 0;
     let bytes = 0;
     for (const f of this.folders.folders) {
-      const s = this.state.get(f.root);
-      if (!s) continue;
-      const st = await s;
+      if (!this.state.has(f.root)) continue;
+      let st: FolderState;
+      try {
+        st = await this.state.get(f.root);
+      } catch {
+        continue; // unreadable: the view shows the error when it renders
+      }
       this.resolved.set(f.root, st);
       const t = st.index.totals();
       files += t.files;

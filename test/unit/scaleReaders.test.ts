@@ -224,3 +224,54 @@ test('the scratch index matches a full scan, pages newest first, and follows cha
   assert.equal(ix.folder('moved')!.count, 1);
   assert.equal(ix.totals().files, again.files.length + 1);
 });
+
+test('the scratch index revalidates to what a fresh scan finds after adds, deletions, renames and rewrites', async () => {
+  const { ScratchIndex } = await import('../../src/core/scratch/scratchIndex.js');
+  const a = tmpAgent();
+  const s = path.join(a, 'scratch');
+  const big = path.join(s, 'tool_outputs');
+  fs.mkdirSync(path.join(s, 'small', 'sub'), { recursive: true });
+  fs.mkdirSync(big, { recursive: true });
+  const old = Date.now() / 1000 - 86_400;
+  const write = (f: string, text: string, mtime = old): void => {
+    fs.writeFileSync(f, text);
+    fs.utimesSync(f, mtime, mtime);
+  };
+  for (let i = 0; i < 600; i++) write(path.join(big, `out-${String(i).padStart(3, '0')}.txt`), 'x'.repeat(i), old + i);
+  for (let i = 0; i < 20; i++) write(path.join(s, 'small', `n${i}.md`), 'y'.repeat(i), old + i);
+  write(path.join(s, 'small', 'sub', 'deep.txt'), 'deep');
+  // Folders listed more than a second after their last change count as unchanged until they change.
+  for (const d of [s, big, path.join(s, 'small'), path.join(s, 'small', 'sub')]) fs.utimesSync(d, old, old);
+  const ix = await ScratchIndex.build(a);
+  const same = async (what: string): Promise<void> => {
+    await ix.revalidate();
+    const fresh = await ScratchIndex.build(a);
+    assert.deepEqual(ix.totals(), fresh.totals(), what);
+    for (const rel of ['', 'tool_outputs', 'small', 'small/sub', 'small/new', 'gone']) {
+      assert.deepEqual(ix.folder(rel), fresh.folder(rel), `${what}: folder ${rel}`);
+      for (const off of [0, 200, 400]) assert.deepEqual(ix.filesPage(rel, off, 200), fresh.filesPage(rel, off, 200), `${what}: ${rel} page ${off}`);
+    }
+  };
+  await same('nothing changed');
+  // Another process: a new output, one removed, a small file truncated in place (no folder mtime change).
+  write(path.join(big, 'out-new.txt'), 'newest', Date.now() / 1000);
+  fs.rmSync(path.join(big, 'out-005.txt'));
+  fs.truncateSync(path.join(s, 'small', 'n7.md'), 0);
+  await same('add, remove, truncate');
+  // A folder replaced by a file of the same name, a new folder with files, a file renamed.
+  fs.rmSync(path.join(s, 'small', 'sub'), { recursive: true });
+  write(path.join(s, 'small', 'sub'), 'now a file');
+  fs.mkdirSync(path.join(s, 'small', 'new'));
+  write(path.join(s, 'small', 'new', 'a.txt'), 'aa');
+  fs.renameSync(path.join(big, 'out-010.txt'), path.join(big, 'renamed.txt'));
+  await same('folder to file, new folder, rename');
+  // A recently written file in the big folder grows in place (a writer still appending).
+  fs.appendFileSync(path.join(big, 'out-new.txt'), ' and more');
+  await same('append to a recent file');
+  // The scratch folder removed and created again.
+  fs.rmSync(s, { recursive: true });
+  await same('scratch gone');
+  fs.mkdirSync(path.join(s, 'gone'), { recursive: true });
+  write(path.join(s, 'gone', 'back.txt'), 'back');
+  await same('scratch back');
+});

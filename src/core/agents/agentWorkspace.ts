@@ -241,10 +241,10 @@ function lastActivity(agentDir: string, id: string): number {
 }
 
 /**
- * The `limit` most recently active agents (newest first) with their summaries, and how many agents
- * there are: only those shown are read, the rest cost a stat each.
+ * The `limit` most recently active agents (newest first) from `offset` on, with their summaries, and
+ * how many agents there are: only those returned are read, the rest cost a stat each.
  */
-export async function recentAgents(agentDir: string, limit: number): Promise<{ total: number; agents: (AgentSummary & { activeMs: number })[] }> {
+export async function recentAgents(agentDir: string, limit: number, offset = 0): Promise<{ total: number; agents: (AgentSummary & { activeMs: number })[] }> {
   const ids = await agentIds(agentDir);
   const withTime: { id: string; activeMs: number }[] = [];
   for (let i = 0; i < ids.length; i++) {
@@ -253,7 +253,7 @@ export async function recentAgents(agentDir: string, limit: number): Promise<{ t
     if (i % 200 === 199) await new Promise((r) => setImmediate(r));
   }
   withTime.sort((a, b) => b.activeMs - a.activeMs || a.id.localeCompare(b.id));
-  const shown = await Promise.all(withTime.slice(0, Math.max(0, limit)).map(async (a) => ({ ...(await summarizeAgent(agentDir, a.id)), activeMs: a.activeMs })));
+  const shown = await Promise.all(withTime.slice(Math.max(0, offset), Math.max(0, offset) + Math.max(0, limit)).map(async (a) => ({ ...(await summarizeAgent(agentDir, a.id)), activeMs: a.activeMs })));
   return { total: ids.length, agents: shown };
 }
 

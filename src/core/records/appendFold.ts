@@ -147,9 +147,12 @@ export class AppendFold<S> {
   private async foldFrom(fh: fs.promises.FileHandle, cp: Checkpoint<S>, size: number): Promise<void> {
     let pos = cp.offset;
     let carry: Buffer = Buffer.alloc(0);
-    const buf = Buffer.alloc(BLOCK);
+    // Sized to what is to be read (at most a block), uninitialised: only the bytes read are used.
+    // A zero-filled 1 MB block per read made a small file's first read (an agent's findings.md,
+    // hundreds of them when a view lists agents) cost as much as reading a megabyte.
+    const buf = Buffer.allocUnsafe(Math.max(1, Math.min(BLOCK, size - pos)));
     while (pos < size) {
-      const { bytesRead } = await fh.read(buf, 0, Math.min(BLOCK, size - pos), pos);
+      const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, size - pos), pos);
       if (bytesRead === 0) break;
       pos += bytesRead;
       const chunk = carry.length ? Buffer.concat([carry, buf.subarray(0, bytesRead)]) : buf.subarray(0, bytesRead);

@@ -10,12 +10,20 @@ import { scratchDirOf, type ScratchEntry } from './inventory';
  * the newest offset+count), and every folder knows its subtree's file count and bytes.
  * The first scan lstat()s in small synchronous batches and yields to the event loop between them,
  * so it never blocks the extension host for long. Symlinks are listed, never followed.
+ *
+ * revalidate() (the view's Refresh, a batch of changes too big or too vague to apply path by path)
+ * costs what changed, not the folder's size: a folder whose inode and mtime are those it had when
+ * listed (adding, removing or renaming an entry always changes them) is not listed again, and in a
+ * big folder only recently written files are stat'ed again (files there are written once:
+ * tool_outputs/); small folders are stat'ed whole, so a file rewritten in place is seen.
  */
 
 interface Item {
   size: number;
   mtimeMs: number;
   symlink: boolean;
+  /** When it was stat'ed (ms since epoch). */
+  statAt: number;
 }
 
 type Ranked = [rel: string, item: Item];
@@ -33,6 +41,8 @@ interface Dir {
   /** Files and bytes in the whole subtree. */
   count: number;
   bytes: number;
+  /** The folder's identity and mtime when it was last listed, and when (undefined: never listed whole). */
+  listed?: { ino: number; mtimeMs: number; at: number };
 }
 
 /** The smallest kept "newest" list (one page) and the extra kept so a few deletions need no new pass. */
@@ -40,6 +50,12 @@ const PAGE_MIN = 200;
 const SLACK = 64;
 /** Files lstat()ed between two yields to the event loop during a scan. */
 const BATCH = 256;
+/** A folder whose mtime is this close to when it was listed may have changed again within the same timestamp: list it again. */
+const RACY_MS = 1000;
+/** Files modified this recently (when last stat'ed) are stat'ed again by revalidate(): something may still be writing them. */
+const HOT_MS = 10 * 60_000;
+/** Folders with at most this many files are stat'ed whole by revalidate() (a file rewritten in place changes no folder mtime). */
+const RESTAT_ALL_MAX = 500;
 
 const parentOf = (rel: string): string => {
   const i = rel.lastIndexOf('/');
@@ -140,8 +156,12 @@ export class ScratchIndex {
   }
 
   /** Scans one folder's subtree into the index. */
-  private async walk(rel: string): Promise<void> {
+  private async walk(rel: string, walked?: Set<string>): Promise<void> {
+    walked?.add(rel);
     const abs = rel ? path.join(this.scratchDir, rel) : this.scratchDir;
+    // The folder's stamp is taken before listing: a change during the listing makes it differ next time.
+    const dst = fs.lstatSync(abs, { throwIfNoEntry: false });
+    const at = Date.now();
     let names: fs.Dirent[];
     try {
       names = await fs.promises.readdir(abs, { withFileTypes: true });
@@ -149,7 +169,8 @@ export class ScratchIndex {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.errors.push({ file: abs, message: (e as Error).message });
       return;
     }
-    this.ensureDir(rel);
+    const dir = this.ensureDir(rel);
+    dir.listed = dst ? { ino: dst.ino, mtimeMs: dst.mtimeMs, at } : undefined;
     const subdirs: string[] = [];
     // lstatSync in small batches with a yield between them: on a local disk this costs about a
     // fifth of the CPU of fs.promises.lstat (no thread-pool hand-off and promise per file), and no
@@ -168,15 +189,101 @@ export class ScratchIndex {
         st = undefined; // deleted while scanning
       }
       if (st?.isDirectory()) subdirs.push(r);
-      else if (st) this.setFile(r, { size: st.size, mtimeMs: st.mtimeMs, symlink: st.isSymbolicLink() });
-      if (++this.sinceYield >= BATCH) {
-        this.sinceYield = 0;
-        await yieldNow();
-      }
+      else if (st) this.setFile(r, itemOf(st));
+      await this.maybeYield();
     }
     for (const s of subdirs) {
       this.ensureDir(s);
-      await this.walk(s);
+      await this.walk(s, walked);
+    }
+  }
+
+  private async maybeYield(): Promise<void> {
+    if (++this.sinceYield >= BATCH) {
+      this.sinceYield = 0;
+      await yieldNow();
+    }
+  }
+
+  /**
+   * Brings the whole index up to date at the cost of what changed (see the comment at the top of
+   * the file); the first call on an index that has nothing yet scans everything.
+   */
+  async revalidate(): Promise<void> {
+    const top = fs.lstatSync(this.scratchDir, { throwIfNoEntry: false });
+    if (!top || !top.isDirectory() || !this.dirs.get('')?.listed) {
+      await this.scanAll();
+      return;
+    }
+    this.errors = [];
+    await this.recheck('', top, new Set());
+  }
+
+  /** revalidate() for one folder (its stat given) and its subfolders. */
+  private async recheck(rel: string, st: fs.Stats, walked: Set<string>): Promise<void> {
+    const d = this.ensureDir(rel);
+    const abs = rel ? path.join(this.scratchDir, rel) : this.scratchDir;
+    const l = d.listed;
+    const now = Date.now();
+    const restatAll = d.files.size <= RESTAT_ALL_MAX;
+    const restat = async (r: string, old: Item): Promise<void> => {
+      const fst = fs.lstatSync(path.join(this.scratchDir, r), { throwIfNoEntry: false });
+      await this.maybeYield();
+      if (!fst) this.removeFile(r);
+      else if (fst.isDirectory()) {
+        this.removeFile(r);
+        this.ensureDir(r);
+        await this.walk(r, walked);
+      } else if (fst.size !== old.size || fst.mtimeMs !== old.mtimeMs || fst.isSymbolicLink() !== old.symlink) this.setFile(r, itemOf(fst, now));
+      else old.statAt = now;
+    };
+    if (l && l.ino === st.ino && l.mtimeMs === st.mtimeMs && l.at - st.mtimeMs > RACY_MS) {
+      // Same entries as when listed: only files that may have been rewritten in place are stat'ed.
+      for (const [r, it] of [...d.files]) if (restatAll || it.statAt - it.mtimeMs <= HOT_MS) await restat(r, it);
+    } else {
+      let names: fs.Dirent[];
+      try {
+        names = await fs.promises.readdir(abs, { withFileTypes: true });
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.errors.push({ file: abs, message: (e as Error).message });
+        this.removeDir(rel);
+        return;
+      }
+      d.listed = { ino: st.ino, mtimeMs: st.mtimeMs, at: now };
+      const present = new Set<string>();
+      for (const e of names) {
+        const r = rel ? `${rel}/${e.name}` : e.name;
+        present.add(r);
+        const old = d.files.get(r);
+        if (e.isDirectory()) {
+          if (old) this.removeFile(r);
+          if (!this.dirs.has(r)) {
+            this.ensureDir(r);
+            await this.walk(r, walked);
+          }
+        } else if (!old) {
+          const fst = fs.lstatSync(path.join(this.scratchDir, r), { throwIfNoEntry: false });
+          await this.maybeYield();
+          if (fst?.isDirectory()) {
+            this.ensureDir(r);
+            await this.walk(r, walked);
+          } else if (fst) {
+            this.removeDir(r);
+            this.setFile(r, itemOf(fst, now));
+          }
+        } else if (restatAll || old.statAt - old.mtimeMs <= HOT_MS) await restat(r, old);
+      }
+      for (const r of [...d.files.keys()]) if (!present.has(r)) this.removeFile(r);
+      for (const s of [...d.subdirs]) if (!present.has(s)) this.removeDir(s);
+    }
+    for (const s of [...d.subdirs]) {
+      if (walked.has(s)) continue;
+      const sst = fs.lstatSync(path.join(this.scratchDir, s), { throwIfNoEntry: false });
+      if (sst?.isDirectory()) await this.recheck(s, sst, walked);
+      else {
+        this.removeDir(s);
+        if (sst) this.setFile(s, itemOf(sst, now));
+      }
     }
   }
 
@@ -210,7 +317,7 @@ export class ScratchIndex {
         await this.walk(rel);
       } else {
         this.removeDir(rel);
-        this.setFile(rel, { size: st.size, mtimeMs: st.mtimeMs, symlink: st.isSymbolicLink() });
+        this.setFile(rel, itemOf(st));
       }
     }
   }
@@ -236,6 +343,10 @@ export class ScratchIndex {
     const entries = d.newest.slice(offset, offset + count).map(([r, it]) => ({ path: path.join(this.scratchDir, r), rel: r, size: it.size, mtimeMs: it.mtimeMs, symlink: it.symlink }));
     return { entries, total: d.files.size };
   }
+}
+
+function itemOf(st: fs.Stats, at = Date.now()): Item {
+  return { size: st.size, mtimeMs: st.mtimeMs, symlink: st.isSymbolicLink(), statAt: at };
 }
 
 /** The order of a folder's files: newest first, ties by path. */
