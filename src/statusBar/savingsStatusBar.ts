@@ -52,6 +52,10 @@ export function registerSavingsStatusBar(context: vscode.ExtensionContext, log: 
   // tools*.jsonl: the ledger may be split by month (tools-YYYY-MM.jsonl).
   const watcher = vscode.workspace.createFileSystemWatcher('**/.agent/history/tools*.jsonl');
   context.subscriptions.push(watcher, watcher.onDidChange(refresh), watcher.onDidCreate(refresh), watcher.onDidDelete(refresh));
+  // The history folder coming or going: the first ledger line, written right after the folder was
+  // created, can fire no event of its own (the new folder is not watched yet); the poll finds it.
+  const dirWatcher = vscode.workspace.createFileSystemWatcher('**/.agent/history', false, true, false);
+  context.subscriptions.push(dirWatcher, dirWatcher.onDidCreate(refresh), dirWatcher.onDidDelete(refresh));
   context.subscriptions.push(vscode.workspace.onDidChangeWorkspaceFolders(refresh));
   context.subscriptions.push({ dispose: () => timer && clearTimeout(timer) });
 

@@ -20,6 +20,10 @@ export class NoteDecorationProvider implements vscode.FileDecorationProvider, vs
     const watcher = vscode.workspace.createFileSystemWatcher(`**/${NOTES_DIR}/*.md`);
     const schedule = () => this.scheduleRefresh();
     this.disposables.push(watcher, watcher.onDidCreate(schedule), watcher.onDidChange(schedule), watcher.onDidDelete(schedule));
+    // The notes folder coming or going: a note written right after its folder was created can fire
+    // no event of its own (the folder is not watched yet), and the refresh reads the folder anyway.
+    const dirs = vscode.workspace.createFileSystemWatcher(`**/{${NOTES_DIR},${path.posix.dirname(NOTES_DIR)}}`, false, true, false);
+    this.disposables.push(dirs, dirs.onDidCreate(schedule), dirs.onDidDelete(schedule));
     this.disposables.push(vscode.workspace.onDidChangeWorkspaceFolders(schedule));
   }
 

@@ -111,6 +111,38 @@ describe('Views at scale: newest first, the rest paged', () => {
     }
   });
 
+  it('the Agents view shows the most recently active agents first and pages the rest', async () => {
+    const ids = Array.from({ length: 30 }, (_, i) => `it-page-${String(i).padStart(2, '0')}`);
+    const dirOf = (id: string) => path.join(agentDir(), 'agents', id);
+    // Activity one minute apart, the last ones ahead of any other agent of the workspace.
+    const base = Date.now() / 1000 + 3600 - ids.length * 60;
+    const touch = (id: string, t: number) => {
+      for (const f of [path.join(dirOf(id), 'status.json'), dirOf(id)]) fs.utimesSync(f, t, t);
+    };
+    try {
+      ids.forEach((id, i) => {
+        fs.mkdirSync(dirOf(id), { recursive: true });
+        fs.writeFileSync(path.join(dirOf(id), 'status.json'), JSON.stringify({ agentId: id, status: 'done', progress: 1, updated: new Date().toISOString() }));
+        touch(id, base + i * 60);
+      });
+      const labels = (t: SnapshotNode[]) => t.map((x) => x.label);
+      const top = await waitForTree('agentContext.agents', (t) => (labels(t)[0] === 'it-page-29' && t.length === 26 ? t : undefined), 'the newest 25 agents lead, then the older ones are paged');
+      assert.deepEqual(labels(top).slice(0, 25), ids.slice(5).reverse());
+      assert.match(top[25].label, /^… \d+ older agents?$/);
+      assert.deepEqual(labels(top[25].children).slice(0, 5), ids.slice(0, 5).reverse());
+      // Another process updates an older agent's status: it moves to the top.
+      fs.writeFileSync(path.join(dirOf('it-page-00'), 'status.json.tmp'), JSON.stringify({ agentId: 'it-page-00', status: 'working', progress: 0.5, updated: new Date().toISOString() }));
+      fs.renameSync(path.join(dirOf('it-page-00'), 'status.json.tmp'), path.join(dirOf('it-page-00'), 'status.json'));
+      touch('it-page-00', base + 3600);
+      const moved = await waitForTree('agentContext.agents', (t) => (labels(t)[0] === 'it-page-00' ? t : undefined), 'the agent just updated leads the list');
+      assert.equal(moved[0].description, 'working · 50%');
+      assert.equal(moved[1].label, 'it-page-29');
+    } finally {
+      for (const id of ids) fs.rmSync(dirOf(id), { recursive: true, force: true });
+    }
+    await waitForTree('agentContext.agents', (t) => (t.some((x) => x.label.startsWith('it-page-')) ? undefined : true), 'the generated agents are gone');
+  });
+
   it('the status bar counts a call appended to the ledger by another process', async () => {
     const file = ledgerPath(agentDir());
     fs.mkdirSync(path.dirname(file), { recursive: true });
