@@ -31,6 +31,33 @@ const enum S { Ground, Esc, EscInter, Csi, Osc, Str, StrEsc }
 const NOT_FAST = /[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f]/;
 const ESCAPES = /[\x1b\x9b]/;
 const STRING_END = /[\x07\x1b\x9c]/g;
+// The first thing that does more than redraw the cursor's row (overwrittenUpTo): a control other than CR, or an
+// escape other than CSI ... m (SGR), CSI ... K (erase in line) and CSI ? 25 h/l (cursor shown/hidden).
+const NOT_SAME_ROW = /[\x00-\x0c\x0e-\x1a\x1c-\x1f\x7f-\x9f]|\x1b(?!\[[^\x00-\x1f\x40-\x7e]*[mK]|\[\?25[hl])/g;
+
+/**
+ * Looks ahead from `from` (a CR or ESC in ground state) over what only redraws the cursor's row:
+ * printable text, CR, SGR, erase-in-line (any CSI ... K) and cursor show/hide (CSI ? 25 h/l).
+ * Returns `reset`, the start of the last "CR, CSI K / CSI 0 K / CSI 2 K" or "CSI 2 K, CR" in that
+ * stretch (after it the row is empty and the cursor in column 0 whatever came before, so
+ * everything from `from` up to it can be skipped; `from` if there is none), and `scanned`, where
+ * the look-ahead stopped (a control or sequence that does more, or the end of the data).
+ */
+export function overwrittenUpTo(data: string, from: number): { reset: number; scanned: number } {
+  NOT_SAME_ROW.lastIndex = from;
+  const end = NOT_SAME_ROW.test(data) ? NOT_SAME_ROW.lastIndex - 1 : data.length;
+  // The last reset at or before `end` (only what precedes it is skipped, so it may run past `end`).
+  for (let p = data.lastIndexOf('\r', end); p >= from; p = p > 0 ? data.lastIndexOf('\r', p - 1) : -1) {
+    if (data.charCodeAt(p + 1) === 0x1b && data.charCodeAt(p + 2) === 0x5b) {
+      const d = data.charCodeAt(p + 3);
+      if (d === 0x4b || ((d === 0x30 || d === 0x32) && data.charCodeAt(p + 4) === 0x4b)) return { reset: p, scanned: end };
+    }
+    if (p - 4 >= from && data.charCodeAt(p - 1) === 0x4b && data.charCodeAt(p - 2) === 0x32 && data.charCodeAt(p - 3) === 0x5b && data.charCodeAt(p - 4) === 0x1b) {
+      return { reset: p - 4, scanned: end };
+    }
+  }
+  return { reset: from, scanned: end };
+}
 
 /** Streaming renderer; see the file comment. write(), settle() and end() return newly final lines. */
 export class TerminalRenderer extends TerminalScreen {
@@ -63,6 +90,8 @@ export class TerminalRenderer extends TerminalScreen {
   private parse(data: string): void {
     const n = data.length;
     let i = 0;
+    // Positions before this were already looked ahead from (overwrittenUpTo) without a skip: do not scan them twice.
+    let scanned = 0;
     while (i < n) {
       switch (this.state) {
         case S.Ground: {
@@ -75,6 +104,15 @@ export class TerminalRenderer extends TerminalScreen {
           if (j > i) this.print(data.slice(i, j));
           if (j >= n) return;
           const c = data.charCodeAt(j);
+          if ((c === 0x0d || c === 0x1b) && j >= scanned && !this.alt) {
+            // A `\r` progress bar: redraws of the cursor's row that a later full erase of that row wipes change nothing.
+            const to = overwrittenUpTo(data, j);
+            scanned = to.scanned;
+            if (to.reset > j && this.rowBound() + 2 * (to.reset - j) <= this.maxLine) {
+              i = to.reset;
+              break;
+            }
+          }
           i = j + 1;
           if (c === 0x1b && i < n && data.charCodeAt(i) === 0x5b) {
             // The commonest sequence by far is SGR (colours): skip it without building strings.

@@ -264,6 +264,12 @@ export class TerminalScreen {
 
   // ---- cursor and rows ------------------------------------------------------------------------
 
+  /** An upper bound of the cursor's column and its row's width, in cells. */
+  protected rowBound(): number {
+    const r = this.rows[this.cy];
+    return (typeof r === 'string' ? 2 * r.length : r.cells.length) + this.cx + this.pad;
+  }
+
   /** The cursor column as a number, leaving the "at end of string row" state. */
   protected curX(): number {
     if (this.atEnd) {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ALT_SCREEN_MARKER, TerminalRenderer, renderStream } from '../../../src/core/terminal/terminalRenderer';
+import { ALT_SCREEN_MARKER, TerminalRenderer, overwrittenUpTo, renderStream } from '../../../src/core/terminal/terminalRenderer';
 import { xtermText } from './xtermOracle';
 
 const FIXTURES = path.resolve(__dirname, '../../../../test/fixtures/streams');
@@ -171,4 +171,30 @@ test('long lines are handed out by size, not only by count: the renderer never h
   // 40 lines of 100 KB: all but the screen's 10 (and at most ~256 KB more) were handed out already
   assert.ok(out >= 27 * 100_001, `only ${out} characters handed out`);
   assert.equal(out + r.end().length, 40 * 100_001);
+});
+
+test('redraws wiped by a later erase of the row are skipped without changing what the row shows (as xterm)', async () => {
+  // erase after CR (npm/pip style), erase then CR (ora style), hidden cursor, colours
+  assert.equal(await sameAsXterm('\x1b[?25l\r\x1b[Kfetch 10% ███\r\x1b[Kfetch 50% 日本\x1b[1m██\x1b[0m\r\x1b[0Kfetch 100%\x1b[?25h\r\n'), 'fetch 100%\n');
+  assert.equal(await sameAsXterm('\x1b[2K\r⠋ one\x1b[2K\r⠙ two\x1b[2K\r✔ done\r\n'), '✔ done\n');
+  // the look-ahead finds the last wipe, and stops at what does more than redraw the row
+  assert.deepEqual(overwrittenUpTo('\rab\x1b[1mc\x1b[?25l\r\x1b[Kd\r\x1b[2Ke\x1b[2K\rf\r\n', 0), { reset: 25, scanned: 32 });
+  assert.deepEqual(overwrittenUpTo('\rab\bc\r\x1b[Kd', 0), { reset: 0, scanned: 3 });
+  assert.deepEqual(overwrittenUpTo('\rab\x1b[1Ac\r\x1b[Kd', 0), { reset: 0, scanned: 3 });
+  // a shorter redraw without an erase keeps the old tail; one with an erase does not
+  assert.equal(await sameAsXterm('abcdefgh\rxy\r\n'), 'xycdefgh\n');
+  assert.equal(await sameAsXterm('abcdefgh\rxy\r\x1b[Kz\r\n'), 'z\n');
+  // erase-in-line that is not a whole-row wipe (cursor not in column 0) is kept as is
+  assert.equal(await sameAsXterm('abcdef\rxy\x1b[Kq\r\x1b[1Kr\r\n'), 'ryq\n');
+  // what moves to another row or column cannot be skipped: cursor up, backspace, tab, line feed
+  assert.equal(await sameAsXterm('a\r\nbbbb\x1b[1AX\r\x1b[Kc\r\n'), 'c\nbbbb\n');
+  assert.equal(await sameAsXterm('abc\bX\r\x1b[Kd\teol\r\x1b[Ke\r\n'), 'e\n');
+  assert.equal(await sameAsXterm('one\ntwo\r\x1b[Kthree\r\n'), 'one\nthree\n');
+});
+
+test('skipped redraws respect maxLineLength: a redraw that would have broken the line is not skipped', () => {
+  const long = 'x'.repeat(150);
+  // the first redraw breaks the line at 100 characters; the erase then only wipes the second part
+  assert.equal(renderStream([`\r\x1b[K${long}\r\x1b[Kdone\r\n`], { maxLineLength: 100 }), 'x'.repeat(100) + '\ndone\n');
+  assert.equal(renderStream([`\r\x1b[K${long}`, `\r\x1b[Kdone\r\n`], { maxLineLength: 100 }), 'x'.repeat(100) + '\ndone\n');
 });
