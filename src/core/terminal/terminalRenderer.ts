@@ -104,7 +104,7 @@ export class TerminalRenderer extends TerminalScreen {
           if (j > i) this.print(data.slice(i, j));
           if (j >= n) return;
           const c = data.charCodeAt(j);
-          if ((c === 0x0d || c === 0x1b) && j >= scanned && !this.alt) {
+          if (j >= scanned && (c === 0x0d ? data.charCodeAt(j + 1) !== 0x0a : c === 0x1b && data.charCodeAt(j + 1) === 0x5b && data.charCodeAt(j + 2) === 0x32 && data.charCodeAt(j + 3) === 0x4b) && !this.alt) {
             // A `\r` progress bar: redraws of the cursor's row that a later full erase of that row wipes change nothing.
             const to = overwrittenUpTo(data, j);
             scanned = to.scanned;
