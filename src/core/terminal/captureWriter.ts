@@ -27,7 +27,7 @@ export interface CaptureWriterOptions {
   maxFileBytes?: number;
   /** Write pending output at least this often. Default 250 ms. */
   flushMs?: number;
-  /** Write at once when this much output is pending. Default 64 KB. */
+  /** Write at once when this much output is pending. Default 16 KB (what is pending is memory; see BACKLOG_BYTES). */
   flushBytes?: number;
   logger?: Logger;
 }
@@ -123,7 +123,7 @@ export class CaptureWriter {
     this.headerBytes = this.bytes;
     this.maxBytes = Math.max(64 * 1024, opts.maxFileBytes ?? 10 * 1024 * 1024);
     this.flushMs = opts.flushMs ?? 250;
-    this.flushBytes = opts.flushBytes ?? 64 * 1024;
+    this.flushBytes = opts.flushBytes ?? 16 * 1024;
     this.log = opts.logger ?? nullLogger;
   }
 
