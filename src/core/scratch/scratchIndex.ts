@@ -239,7 +239,9 @@ export class ScratchIndex {
     };
     if (l && l.ino === st.ino && l.mtimeMs === st.mtimeMs && l.at - st.mtimeMs > RACY_MS) {
       // Same entries as when listed: only files that may have been rewritten in place are stat'ed.
-      for (const [r, it] of [...d.files]) if (restatAll || it.statAt - it.mtimeMs <= HOT_MS) await restat(r, it);
+      const hot: [string, Item][] = [];
+      for (const e of d.files) if (restatAll || e[1].statAt - e[1].mtimeMs <= HOT_MS) hot.push(e);
+      for (const [r, it] of hot) await restat(r, it);
     } else {
       let names: fs.Dirent[];
       try {
