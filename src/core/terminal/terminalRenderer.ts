@@ -20,6 +20,7 @@
  * ignored, so the log keeps it; a line longer than `maxLineLength` characters is broken (bounded
  * memory); DEC line-drawing characters are not mapped.
  */
+import { codePointWidth } from './cellWidth';
 import { ALT_SCREEN_MARKER, RendererOptions, TerminalScreen } from './terminalScreen';
 
 export { ALT_SCREEN_MARKER };
@@ -57,6 +58,56 @@ export function overwrittenUpTo(data: string, from: number): { reset: number; sc
     }
   }
   return { reset: from, scanned: end };
+}
+
+/**
+ * For a stretch data[from, end) that overwrittenUpTo found to redraw only the cursor's row and
+ * that starts with a CR: the start of the last CR whose following redraw (text and SGR only, up to
+ * the next CR or `end`) is at least as wide as the row can be at that point (its width before
+ * `from`, `rowWidth`, or the widest redraw since). That redraw overwrites every cell of the row,
+ * so everything from `from` up to its CR can be skipped. Returns `from` if there is none.
+ */
+export function coveredFrom(data: string, from: number, end: number, rowWidth: number): number {
+  let found = from;
+  let widest = rowWidth;
+  let start = from; // the CR that began the current redraw
+  let w = 0;
+  let plain = true; // no erase in it, and it does not begin with a zero-width character
+  let i = from + 1;
+  for (;;) {
+    const c = i < end ? data.charCodeAt(i) : 0x0d;
+    if (c === 0x0d) {
+      if (plain && w >= widest && w > 0) found = start;
+      if (w > widest) widest = w;
+      if (i >= end) return found;
+      start = i++;
+      w = 0;
+      plain = true;
+      continue;
+    }
+    if (c === 0x1b) {
+      // a CSI sequence (overwrittenUpTo let only SGR, erase in line and cursor show/hide through)
+      let k = i + 2;
+      let d = 0;
+      for (; k < end; k++) {
+        d = data.charCodeAt(k);
+        if (d >= 0x40 && d <= 0x7e) break;
+      }
+      if (d === 0x4b) plain = false;
+      i = k + 1;
+      continue;
+    }
+    if (c < 0x300) {
+      w++;
+      i++;
+      continue;
+    }
+    const cp = data.codePointAt(i)!;
+    const cw = codePointWidth(cp);
+    if (cw === 0 && w === 0) plain = false;
+    w += cw;
+    i += cp > 0xffff ? 2 : 1;
+  }
 }
 
 /** Streaming renderer; see the file comment. write(), settle() and end() return newly final lines. */
@@ -108,8 +159,11 @@ export class TerminalRenderer extends TerminalScreen {
             // A `\r` progress bar: redraws of the cursor's row that a later full erase of that row wipes change nothing.
             const to = overwrittenUpTo(data, j);
             scanned = to.scanned;
-            if (to.reset > j && this.rowBound() + 2 * (to.reset - j) <= this.maxLine) {
-              i = to.reset;
+            let skipTo = to.reset;
+            // No erase: a CR redraw that covers every cell the row can hold by then (cargo, docker style bars).
+            if (skipTo === j && c === 0x0d) skipTo = coveredFrom(data, j, to.scanned, this.rowWidth());
+            if (skipTo > j && this.rowBound() + 2 * (skipTo - j) <= this.maxLine) {
+              i = skipTo;
               break;
             }
           }

@@ -270,6 +270,11 @@ export class TerminalScreen {
 
   // ---- cursor and rows ------------------------------------------------------------------------
 
+  /** The cells the cursor's row takes (an upper bound: trailing blank cells count). */
+  protected rowWidth(): number {
+    return rowWidth(this.rows[this.cy]);
+  }
+
   /** An upper bound of the cursor's column and its row's width, in cells. */
   protected rowBound(): number {
     const r = this.rows[this.cy];

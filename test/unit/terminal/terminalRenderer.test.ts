@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ALT_SCREEN_MARKER, TerminalRenderer, overwrittenUpTo, renderStream } from '../../../src/core/terminal/terminalRenderer';
+import { ALT_SCREEN_MARKER, TerminalRenderer, coveredFrom, overwrittenUpTo, renderStream } from '../../../src/core/terminal/terminalRenderer';
 import { xtermText } from './xtermOracle';
 
 const FIXTURES = path.resolve(__dirname, '../../../../test/fixtures/streams');
@@ -197,4 +197,25 @@ test('skipped redraws respect maxLineLength: a redraw that would have broken the
   // the first redraw breaks the line at 100 characters; the erase then only wipes the second part
   assert.equal(renderStream([`\r\x1b[K${long}\r\x1b[Kdone\r\n`], { maxLineLength: 100 }), 'x'.repeat(100) + '\ndone\n');
   assert.equal(renderStream([`\r\x1b[K${long}`, `\r\x1b[Kdone\r\n`], { maxLineLength: 100 }), 'x'.repeat(100) + '\ndone\n');
+});
+
+test('redraws that a later, at least as wide redraw from column 0 covers are skipped without changing the row (as xterm)', async () => {
+  // cargo/docker style: CR, colours, the same width every time
+  assert.equal(await sameAsXterm('\r\x1b[1;32m  Compiling\x1b[0m core ██░░ 50%\r\x1b[1;32m  Compiling\x1b[0m core ████ 99%\r\x1b[1;32m  Compiling\x1b[0m core ████ done\r\n'), '  Compiling core ████ done\n');
+  assert.equal(coveredFrom('\rabc\rxyz\r', 0, 9, 3), 4);
+  // narrower than what the row held: the old tail stays
+  assert.equal(await sameAsXterm('abcdefgh\rxyz\rXY\r\n'), 'XYzdefgh\n');
+  assert.equal(coveredFrom('\rxyz\rXY', 0, 7, 8), 0);
+  // a wider redraw earlier in the stretch counts too
+  assert.equal(await sameAsXterm('ab\rxyzw\rXYZ\r\n'), 'XYZw\n');
+  assert.equal(coveredFrom('\rxyzw\rXYZ', 0, 9, 2), 0);
+  // wide characters count two cells; half-covered wide characters as xterm shows them
+  assert.equal(await sameAsXterm('日本\rabcd\r\n'), 'abcd\n');
+  assert.equal(await sameAsXterm('x\r日本\rabc\r\n'), 'abc\n');
+  assert.equal(await sameAsXterm('x\rabcd\r日本\r\n'), '日本\n');
+  // an erase inside the redraw, or a combining mark first, is not taken as covering
+  assert.equal(coveredFrom('\rab\rxy\x1b[1Kz', 0, 11, 2), 0);
+  assert.equal(await sameAsXterm('abcd\rab\rxy\x1b[1Kz\r\n'), '  zd\n');
+  assert.equal(coveredFrom('\rab\r\u0301xy', 0, 7, 2), 0);
+  assert.equal(await sameAsXterm('ab\r\u0301xy\r\n'), renderStream(['ab\r\u0301xy\r\n']));
 });
