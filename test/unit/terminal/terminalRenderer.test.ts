@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ALT_SCREEN_MARKER, TerminalRenderer, coveredFrom, overwrittenUpTo, renderStream } from '../../../src/core/terminal/terminalRenderer';
 import { xtermText } from './xtermOracle';
+import { STREAM_MAX_COLS, progressBars } from '../../../bench/streams';
 
 const FIXTURES = path.resolve(__dirname, '../../../../test/fixtures/streams');
 const fixture = (name: string): string => fs.readFileSync(path.join(FIXTURES, name + '.raw'), 'utf8');
@@ -218,4 +219,10 @@ test('redraws that a later, at least as wide redraw from column 0 covers are ski
   assert.equal(await sameAsXterm('abcd\rab\rxy\x1b[1Kz\r\n'), '  zd\n');
   assert.equal(coveredFrom('\rab\r\u0301xy', 0, 7, 2), 0);
   assert.equal(await sameAsXterm('ab\r\u0301xy\r\n'), renderStream(['ab\r\u0301xy\r\n']));
+});
+
+test("the bench's progress-bar stream (erase, spinner and erase-less redraws) renders as xterm, whole and in small chunks", async () => {
+  const stream = progressBars(40_000, 12);
+  const out = await sameAsXterm(stream, STREAM_MAX_COLS + 16);
+  assert.ok(out.split('\n').length > 10, out);
 });
