@@ -14,6 +14,9 @@
  * into a cell array (one entry per terminal cell, wide characters take a cell plus a tail).
  * A chunk with no escape or control bytes other than CRLF/LF, arriving with the cursor at the end
  * of the last line (the common case for build logs and servers), is appended with one split().
+ * A `\r` progress bar's redraws that a later one wipes (an erase of the whole row) or covers (a
+ * redraw from column 0 at least as wide as the row) are skipped: only what the row can still show
+ * is parsed (overwrittenUpTo, coveredFrom).
  *
  * Known divergences from a real terminal, on purpose: nothing wraps; erase-display 2 (`clear`)
  * scrolls what was shown into the history (xterm's scrollOnEraseInDisplay) and erase-scrollback is
