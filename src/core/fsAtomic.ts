@@ -37,6 +37,29 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
   }
 }
 
+/**
+ * writeFileAtomic for a text produced in pieces (a generator that may yield to the event loop
+ * between pieces), so a large file is never built as one string.
+ */
+export async function writeFileAtomicParts(file: string, parts: AsyncIterable<string> | Iterable<string>): Promise<void> {
+  const dir = path.dirname(file);
+  await mkdirp(dir);
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now()}.${counter++}.tmp`);
+  const fh = await fs.promises.open(tmp, 'wx');
+  try {
+    try {
+      for await (const part of parts) if (part) await fh.write(part);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await fs.promises.rename(tmp, file);
+  } catch (e) {
+    await fs.promises.rm(tmp, { force: true });
+    throw e;
+  }
+}
+
 /** Synchronous twin of writeFileAtomic, for the few callers that cannot await. */
 export function writeFileAtomicSync(file: string, data: string | Uint8Array): void {
   const dir = path.dirname(file);

@@ -211,7 +211,7 @@ test('the scratch index matches a full scan, pages newest first, and follows cha
   const newest = ix.filesPage('', 0, 2).entries.map((e) => e.rel);
   assert.deepEqual(newest, again.files.filter((f) => !f.rel.includes('/')).slice(0, 2).map((f) => f.rel));
   // The kept newest-first order, updated in place, equals a fresh index's.
-  const fresh = await ScratchIndex.build(a);
+  const fresh = await ScratchIndex.build(a, { snapshot: false });
   for (const off of [0, 200]) assert.deepEqual(ix.filesPage('', off, 200), fresh.filesPage('', off, 200));
   assert.equal(ix.folder('tool_outputs/deep'), undefined);
   assert.deepEqual(ix.folder('tool_outputs')!.subdirs, []);
@@ -245,7 +245,7 @@ test('the scratch index revalidates to what a fresh scan finds after adds, delet
   const ix = await ScratchIndex.build(a);
   const same = async (what: string): Promise<void> => {
     await ix.revalidate();
-    const fresh = await ScratchIndex.build(a);
+    const fresh = await ScratchIndex.build(a, { snapshot: false });
     assert.deepEqual(ix.totals(), fresh.totals(), what);
     for (const rel of ['', 'tool_outputs', 'small', 'small/sub', 'small/new', 'gone']) {
       assert.deepEqual(ix.folder(rel), fresh.folder(rel), `${what}: folder ${rel}`);
@@ -274,4 +274,127 @@ test('the scratch index revalidates to what a fresh scan finds after adds, delet
   fs.mkdirSync(path.join(s, 'gone'), { recursive: true });
   write(path.join(s, 'gone', 'back.txt'), 'back');
   await same('scratch back');
+});
+
+test('a scratch index built from the snapshot of a previous start equals a full scan after changes made in between; a bad snapshot means a full scan', async () => {
+  const { ScratchIndex, scratchSnapshotPath } = await import('../../src/core/scratch/scratchIndex.js');
+  const a = tmpAgent();
+  const s = path.join(a, 'scratch');
+  const big = path.join(s, 'tool_outputs');
+  fs.mkdirSync(path.join(s, 'small', 'sub'), { recursive: true });
+  fs.mkdirSync(big, { recursive: true });
+  const old = Date.now() / 1000 - 86_400;
+  const write = (f: string, text: string, mtime = old): void => {
+    fs.writeFileSync(f, text);
+    fs.utimesSync(f, mtime, mtime);
+  };
+  // Long names with multi-byte characters: the snapshot spans several read blocks, cut inside characters.
+  for (let i = 0; i < 2100; i++) write(path.join(big, `out-${String(i).padStart(4, '0')}-ünïcödé-${'p'.repeat(i % 60)}.txt`), 'x'.repeat(i % 50), old + i);
+  for (let i = 0; i < 20; i++) write(path.join(s, 'small', `n${i}.md`), 'y'.repeat(i), old + i);
+  write(path.join(s, 'small', 'sub', 'deep.txt'), 'deep');
+  for (const d of [s, big, path.join(s, 'small'), path.join(s, 'small', 'sub')]) fs.utimesSync(d, old, old);
+  const first = await ScratchIndex.build(a);
+  // A first build that stat'ed thousands of files writes the snapshot by itself (in the background).
+  const snap = scratchSnapshotPath(a);
+  for (let i = 0; i < 100 && !fs.existsSync(snap); i++) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(fs.existsSync(snap), 'snapshot written');
+  // The snapshot names this machine's folder: it must stay out of git.
+  assert.equal(fs.readFileSync(path.join(path.dirname(snap), '.gitignore'), 'utf8'), '*\n');
+  assert.equal(await first.saveSnapshot(), true); // the same content, now surely complete
+  assert.ok(fs.statSync(snap).size > 160 * 1024, 'spans more than one read block');
+  const folders = ['', 'tool_outputs', 'small', 'small/sub', 'small/new', 'again'];
+  const equalToScan = async (what: string, expectSnapshotUsed?: boolean): Promise<void> => {
+    const before = fs.readFileSync(snap, 'utf8');
+    const ix = await ScratchIndex.build(a);
+    const scan = await ScratchIndex.build(a, { snapshot: false });
+    assert.deepEqual(ix.totals(), scan.totals(), what);
+    for (const rel of folders) {
+      assert.deepEqual(ix.folder(rel), scan.folder(rel), `${what}: folder ${rel}`);
+      for (const off of [0, 200, 2000]) assert.deepEqual(ix.filesPage(rel, off, 200), scan.filesPage(rel, off, 200), `${what}: ${rel} page ${off}`);
+    }
+    // A snapshot used (few stats) is left as it was; a rejected one means a full scan, which writes a new one.
+    if (expectSnapshotUsed !== undefined) {
+      for (let i = 0; i < 100 && expectSnapshotUsed === false && fs.readFileSync(snap, 'utf8') === before; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(fs.readFileSync(snap, 'utf8') === before, expectSnapshotUsed, `${what}: snapshot ${expectSnapshotUsed ? 'used' : 'replaced'}`);
+    }
+  };
+  await equalToScan('unchanged', true);
+  // While no editor ran: new and removed outputs, one renamed, a small file truncated in place, a folder replaced by a file, a new folder.
+  write(path.join(big, 'out-new.txt'), 'newest', Date.now() / 1000);
+  fs.rmSync(path.join(big, 'out-0007-ünïcödé-ppppppp.txt'));
+  fs.renameSync(path.join(big, 'out-0008-ünïcödé-pppppppp.txt'), path.join(big, 'renamed.txt'));
+  fs.truncateSync(path.join(s, 'small', 'n3.md'), 0);
+  fs.rmSync(path.join(s, 'small', 'sub'), { recursive: true });
+  write(path.join(s, 'small', 'sub'), 'a file now');
+  fs.mkdirSync(path.join(s, 'small', 'new'));
+  write(path.join(s, 'small', 'new', 'b.txt'), 'bb');
+  await equalToScan('changed between starts', true);
+  const good = fs.readFileSync(snap, 'utf8');
+  const lines = good.split('\n');
+  // Damaged, foreign, cut (inside a line, or at a line end: no end line), another version, expired, or with a path leaving scratch: not used.
+  const bad: [string, string][] = [
+    ['a damaged line', good.replace(/\nF\t[^\n]*/, '\nF\tbroken')],
+    ['another folder', good.replace(a, '/elsewhere/.agent')],
+    ['cut in a line', good.slice(0, Math.floor(good.length / 2))],
+    ['cut at a line end', lines.slice(0, Math.floor(lines.length / 2)).join('\n') + '\n'],
+    ['end line missing', lines.slice(0, -2).join('\n') + '\n'],
+    ['wrong count', good.replace(/\nE\t(\d+)\t(\d+)\n$/, (_m, d, f) => `\nE\t${d}\t${Number(f) + 1}\n`)],
+    ['a line after the end', good + 'F\ttool_outputs/x\t1\t1\t0\t1\n'],
+    ['version 1', good.replace('agent-context scratch index 2\t', 'agent-context scratch index 1\t')],
+    ['expired', good.replace(/^(agent-context scratch index 2)\t\d+/, (_m, h) => `${h}\t${Date.now() - 2 * 86_400_000}`)],
+    ['a path out of scratch', good.replace(/\nF\ttool_outputs\/[^\t]*/, '\nF\ttool_outputs/../../../etc')],
+    ['not a snapshot', 'not a snapshot'],
+    ['empty', ''],
+  ];
+  for (const [what, text] of bad) {
+    assert.notEqual(text, good, what);
+    fs.writeFileSync(snap, text);
+    await equalToScan(what, false);
+  }
+  // The scratch folder removed and created again (other inodes, or reused ones with new mtimes).
+  fs.writeFileSync(snap, good);
+  fs.rmSync(s, { recursive: true });
+  fs.mkdirSync(path.join(s, 'again'), { recursive: true });
+  write(path.join(s, 'again', 'back.txt'), 'back');
+  await equalToScan('scratch recreated');
+  fs.rmSync(s, { recursive: true });
+  await equalToScan('scratch gone');
+  fs.rmSync(path.join(a, '..'), { recursive: true, force: true });
+});
+
+test('two windows writing the scratch snapshot at once leave one whole snapshot; an index changing while it writes does not write', async () => {
+  const { ScratchIndex, scratchSnapshotPath } = await import('../../src/core/scratch/scratchIndex.js');
+  const a = tmpAgent();
+  const big = path.join(a, 'scratch', 'tool_outputs');
+  fs.mkdirSync(big, { recursive: true });
+  const old = Date.now() / 1000 - 86_400;
+  for (let i = 0; i < 3000; i++) {
+    const f = path.join(big, `o${i}-${'q'.repeat(i % 80)}.txt`);
+    fs.writeFileSync(f, 'z'.repeat(i % 30));
+    fs.utimesSync(f, old + i, old + i);
+  }
+  fs.utimesSync(big, old, old);
+  fs.utimesSync(path.join(a, 'scratch'), old, old);
+  const w1 = await ScratchIndex.build(a, { snapshot: false });
+  const w2 = await ScratchIndex.build(a, { snapshot: false });
+  const snap = scratchSnapshotPath(a);
+  for (let round = 0; round < 3; round++) {
+    assert.deepEqual(await Promise.all([w1.saveSnapshot(), w2.saveSnapshot()]), [true, true]);
+    const ix = await ScratchIndex.build(a);
+    assert.deepEqual(ix.totals(), w1.totals());
+    assert.deepEqual(ix.filesPage('tool_outputs', 0, 300), w1.filesPage('tool_outputs', 0, 300));
+    assert.equal(fs.readdirSync(path.dirname(snap)).filter((n) => n.endsWith('.tmp')).length, 0, 'no temp files left');
+  }
+  // A save racing with changes to the index writes nothing rather than a mix of two states.
+  const before = fs.readFileSync(snap, 'utf8');
+  fs.writeFileSync(path.join(big, 'late.txt'), 'late');
+  const [saved] = await Promise.all([w1.saveSnapshot(), w1.update([path.join(big, 'late.txt')])]);
+  const [savedDuring] = await Promise.all([w1.saveSnapshot(), w1.revalidate()]);
+  assert.deepEqual([saved, savedDuring], [false, false], 'a save overlapping a change to the index is not written');
+  assert.equal(fs.readFileSync(snap, 'utf8'), before);
+  const ix = await ScratchIndex.build(a);
+  const scan = await ScratchIndex.build(a, { snapshot: false });
+  assert.deepEqual(ix.totals(), scan.totals());
+  assert.deepEqual(ix.filesPage('tool_outputs', 0, 300), scan.filesPage('tool_outputs', 0, 300));
+  fs.rmSync(path.join(a, '..'), { recursive: true, force: true });
 });

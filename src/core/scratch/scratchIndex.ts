@@ -1,5 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import { createExclusive, writeFileAtomicParts } from '../fsAtomic';
+import { CACHE_DIR } from '../records/appendFold';
 import { FileError } from '../result';
 import { scratchDirOf, type ScratchEntry } from './inventory';
 
@@ -16,6 +19,25 @@ import { scratchDirOf, type ScratchEntry } from './inventory';
  * listed (adding, removing or renaming an entry always changes them) is not listed again, and in a
  * big folder only recently written files are stat'ed again (files there are written once:
  * tool_outputs/); small folders are stat'ed whole, so a file rewritten in place is seen.
+ *
+ * A snapshot of the index (`.agent/.cache/scratch-index.tsv`) lets the next editor start the same
+ * way: build() loads it and revalidates, so a start-up lists and stats what changed since, not the
+ * 100,000 files of a long-lived folder. It is written after a build that had to stat many files
+ * (the first start on a folder, or many new files since the snapshot), never on every change: a
+ * folder changed since the snapshot is listed again at the next start and only its new names are
+ * stat'ed. It is read and written in blocks with yields between them (never one 7 MB string), is
+ * versioned and names its scratch folder in the first line, and ends with a line counting its
+ * folders and files: anything else (another version or folder, a cut or damaged file) is not used,
+ * a full scan is. Two windows may write it; each write is atomic and whole, and an index that
+ * changed while being written does not write it.
+ *
+ * Known limit: in a folder of more than RESTAT_ALL_MAX files, a file last written more than
+ * HOT_MS before it was last stat'ed and then rewritten in place (same name, so the folder's mtime
+ * does not change) keeps its old size and date in the view until a full scan, which happens at
+ * the latest SNAPSHOT_MAX_AGE_MS (a day) after the previous one: a snapshot descending from an
+ * older full scan is not used. While the editor runs, a watcher event for the file corrects it at
+ * once. Cleanup does not use this index: it stats every file afresh before removing anything
+ * (scanScratch with `fresh`).
  */
 
 interface Item {
@@ -56,6 +78,23 @@ const RACY_MS = 1000;
 const HOT_MS = 10 * 60_000;
 /** Folders with at most this many files are stat'ed whole by revalidate() (a file rewritten in place changes no folder mtime). */
 const RESTAT_ALL_MAX = 500;
+/** A build that stat'ed more files than this writes a snapshot for the next start. */
+const SNAPSHOT_AFTER_STATS = 2000;
+/** The snapshot's first line (with the scratch folder's path after a tab): another version or folder is not read. */
+const SNAPSHOT_HEADER = 'agent-context scratch index 2';
+/** The snapshot is read and written in blocks of this many bytes (characters), with a yield between two. */
+const SNAPSHOT_BLOCK = 128 * 1024;
+/** A snapshot descending from a full scan older than this is not used (see the known limit at the top of the file). */
+const SNAPSHOT_MAX_AGE_MS = 24 * 3600_000;
+/** A relative path that could leave the scratch folder or is not how the index spells one. */
+const BAD_REL = /^\/|\/$|\/\/|(^|\/)\.\.?(\/|$)|\r/;
+
+class SnapshotOutdated extends Error {}
+
+/** Where the snapshot of an `.agent/` folder's scratch index is kept. */
+export function scratchSnapshotPath(agentDir: string): string {
+  return path.join(agentDir, CACHE_DIR, 'scratch-index.tsv');
+}
 
 const parentOf = (rel: string): string => {
   const i = rel.lastIndexOf('/');
@@ -71,20 +110,222 @@ export class ScratchIndex {
   /** Problems that did not stop the scan (unreadable folders, a symlinked scratch folder). */
   errors: FileError[] = [];
   private sinceYield = 0;
+  /** Files lstat()ed so far (decides whether a snapshot is worth writing). */
+  private statted = 0;
+  /** Changes (update / revalidate) running now, and how many have started: saveSnapshot() writes one state. */
+  private busy = 0;
+  private generation = 0;
+  /** When the last full scan this index descends from started (kept through snapshots). */
+  private fullScanAt = 0;
 
   private constructor(readonly agentDir: string) {
     this.scratchDir = scratchDirOf(agentDir);
   }
 
-  /** Scans the scratch folder of an `.agent/` folder. */
-  static async build(agentDir: string): Promise<ScratchIndex> {
+  /**
+   * Indexes the scratch folder of an `.agent/` folder: from the snapshot of a previous start
+   * revalidated against the disk when there is one (`snapshot: false` scans everything), else by a
+   * full scan. Writes a new snapshot in the background when the build had to stat many files.
+   */
+  static async build(agentDir: string, opts: { snapshot?: boolean } = {}): Promise<ScratchIndex> {
     const ix = new ScratchIndex(agentDir);
-    await ix.scanAll();
+    const useSnapshot = opts.snapshot !== false;
+    if (useSnapshot && (await ix.loadSnapshot())) await ix.revalidate();
+    else await ix.scanAll();
+    if (useSnapshot && ix.statted > SNAPSHOT_AFTER_STATS) {
+      // Not awaited: the index is usable now; a failed write only means a full scan next time.
+      void ix.saveSnapshot().catch(() => undefined);
+    }
     return ix;
+  }
+
+  /**
+   * Fills the index from the snapshot file; false (and an empty index) when there is none or any
+   * part of it is unreadable. Read in blocks and parsed line by line with a yield after each
+   * block, so a 7 MB snapshot never holds the event loop for more than a few milliseconds.
+   */
+  private async loadSnapshot(): Promise<boolean> {
+    let fh: fs.promises.FileHandle;
+    try {
+      fh = await fs.promises.open(scratchSnapshotPath(this.agentDir), 'r');
+    } catch {
+      return false;
+    }
+    try {
+      return (await this.parseSnapshot(fh)) || this.forget();
+    } catch {
+      return this.forget();
+    } finally {
+      await fh.close().catch(() => undefined);
+    }
+  }
+
+  private async parseSnapshot(fh: fs.promises.FileHandle): Promise<boolean> {
+    // Each folder's line comes before its files; files go straight into that folder, and subtree
+    // totals are added up once per folder at the end (not bubbled up per file).
+    let cur: Dir | undefined;
+    let curRel = '';
+    const own = new Map<Dir, [number, number]>();
+    const num = (x: string): number => (x === '' ? NaN : Number(x));
+    const now = Date.now();
+    let header = false;
+    let ended = false;
+    let nFiles = 0;
+    let nDirs = 0;
+    const line = (l: string): boolean => {
+      if (!header) {
+        header = true;
+        const h = l.split('\t');
+        const scanAt = num(h[1]);
+        if (h.length < 3 || h[0] !== SNAPSHOT_HEADER || h.slice(2).join('\t') !== this.scratchDir) return false;
+        if (!(scanAt <= now && now - scanAt < SNAPSHOT_MAX_AGE_MS)) return false;
+        this.fullScanAt = scanAt;
+        return true;
+      }
+      if (ended) return false; // nothing may follow the end line
+      const f = l.split('\t');
+      if (f[0] === 'F' && f.length === 6 && cur) {
+        const size = num(f[2]);
+        const mtimeMs = num(f[3]);
+        const statAt = num(f[5]);
+        const rel = f[1];
+        if (!(size >= 0 && Number.isFinite(mtimeMs) && Number.isFinite(statAt)) || (f[4] !== '0' && f[4] !== '1')) return false;
+        if (!rel || parentOf(rel) !== curRel || BAD_REL.test(rel) || cur.files.has(rel) || this.dirs.has(rel)) return false;
+        const t = own.get(cur)!;
+        t[0]++;
+        t[1] += size;
+        cur.files.set(rel, { size, mtimeMs, symlink: f[4] === '1', statAt });
+        nFiles++;
+        return true;
+      }
+      if (f[0] === 'D' && f.length === 5) {
+        const ino = num(f[2]);
+        const mtimeMs = num(f[3]);
+        const at = num(f[4]);
+        const rel = f[1];
+        if (![ino, mtimeMs, at].every(Number.isFinite) || (rel !== '' && BAD_REL.test(rel))) return false;
+        if (this.dirs.get(rel)?.listed || this.dirs.get(parentOf(rel))?.files.has(rel)) return false; // twice, or also a file
+        curRel = rel;
+        cur = this.ensureDir(rel);
+        cur.listed = { ino, mtimeMs, at };
+        own.set(cur, [0, 0]);
+        nDirs++;
+        return true;
+      }
+      if (f[0] === 'E' && f.length === 3) {
+        ended = true;
+        return num(f[1]) === nDirs && num(f[2]) === nFiles;
+      }
+      return false;
+    };
+    const buf = Buffer.alloc(SNAPSHOT_BLOCK);
+    const decoder = new StringDecoder('utf8');
+    let carry = '';
+    for (;;) {
+      const { bytesRead } = await fh.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) break;
+      const text = carry + decoder.write(buf.subarray(0, bytesRead));
+      let from = 0;
+      for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', from)) {
+        if (!line(text.slice(from, nl))) return false;
+        from = nl + 1;
+      }
+      carry = text.slice(from);
+      if (carry.length > SNAPSHOT_BLOCK) return false; // no line is that long
+      await yieldNow();
+    }
+    // A snapshot cut short anywhere (even at a line boundary) has no end line, or a wrong count.
+    if (carry + decoder.end() !== '' || !ended || this.dirs.get('')?.listed === undefined) return false;
+    for (const [rel, d] of this.dirs) {
+      const t = own.get(d);
+      if (t && (t[0] || t[1])) this.bubble(rel, t[0], t[1]);
+    }
+    return true;
+  }
+
+  private forget(): false {
+    this.dirs.clear();
+    return false;
+  }
+
+  /**
+   * Writes the snapshot the next build starts from, atomically (two windows writing it leave one
+   * whole snapshot, the last renamed), in pieces with yields between them. Not written (false) while
+   * the index is being changed, or when it changed during the write: a snapshot must be one state.
+   * The file holds this machine's absolute scratch path; the cache folder ignores itself in git.
+   */
+  async saveSnapshot(): Promise<boolean> {
+    if (this.busy > 0) return false;
+    const gen = this.generation;
+    const file = scratchSnapshotPath(this.agentDir);
+    await createExclusive(path.join(path.dirname(file), '.gitignore'), '*\n');
+    try {
+      await writeFileAtomicParts(file, this.snapshotParts(gen));
+    } catch (e) {
+      if (e instanceof SnapshotOutdated) return false;
+      throw e;
+    }
+    return true;
+  }
+
+  /** The snapshot's text in pieces of about SNAPSHOT_BLOCK characters; throws SnapshotOutdated when the index changes in between. */
+  private async *snapshotParts(gen: number): AsyncGenerator<string> {
+    const pieces: string[] = [];
+    let size = 0;
+    let nFiles = 0;
+    let nDirs = 0;
+    const push = (l: string): void => {
+      pieces.push(l);
+      size += l.length + 1;
+    };
+    const flush = (): string => {
+      const out = pieces.join('\n') + '\n';
+      pieces.length = 0;
+      size = 0;
+      return out;
+    };
+    const check = (): void => {
+      if (this.busy > 0 || this.generation !== gen) throw new SnapshotOutdated();
+    };
+    push(`${SNAPSHOT_HEADER}\t${this.fullScanAt}\t${this.scratchDir}`);
+    for (const [rel, d] of [...this.dirs]) {
+      if (/[\t\n\r]/.test(rel)) continue; // not writable in this format: its parent gets no stamp below
+      // A folder never listed whole, or holding a name with a tab or newline, is written with a
+      // stamp that matches nothing: the next start lists it again.
+      let odd = !d.listed;
+      for (const sub of d.subdirs) if (/[\t\n\r]/.test(sub)) odd = true;
+      if (!odd) for (const r of d.files.keys()) if (/[\t\n\r]/.test(r)) odd = true;
+      const l = odd ? { ino: 0, mtimeMs: 0, at: 0 } : d.listed!;
+      push(`D\t${rel}\t${l.ino}\t${l.mtimeMs}\t${l.at}`);
+      nDirs++;
+      const files = d.files.entries();
+      for (let done = false; !done; ) {
+        while (size < SNAPSHOT_BLOCK) {
+          const n = files.next();
+          if (n.done) {
+            done = true;
+            break;
+          }
+          const [r, it] = n.value;
+          if (/[\t\n\r]/.test(r)) continue;
+          push(`F\t${r}\t${it.size}\t${it.mtimeMs}\t${it.symlink ? 1 : 0}\t${it.statAt}`);
+          nFiles++;
+        }
+        if (size >= SNAPSHOT_BLOCK) {
+          yield flush();
+          await yieldNow();
+          check();
+        }
+      }
+    }
+    push(`E\t${nDirs}\t${nFiles}`);
+    yield flush();
+    check();
   }
 
   private async scanAll(): Promise<void> {
     this.dirs.clear();
+    this.fullScanAt = Date.now();
     this.errors = [];
     const top = await fs.promises.lstat(this.scratchDir).catch(() => undefined);
     if (!top) return;
@@ -184,6 +425,7 @@ export class ScratchIndex {
       }
       let st: fs.Stats | undefined;
       try {
+        this.statted++;
         st = fs.lstatSync(path.join(this.scratchDir, r));
       } catch {
         st = undefined; // deleted while scanning
@@ -210,6 +452,20 @@ export class ScratchIndex {
    * the file); the first call on an index that has nothing yet scans everything.
    */
   async revalidate(): Promise<void> {
+    await this.changing(() => this.revalidateNow());
+  }
+
+  private async changing(work: () => Promise<void>): Promise<void> {
+    this.busy++;
+    this.generation++;
+    try {
+      await work();
+    } finally {
+      this.busy--;
+    }
+  }
+
+  private async revalidateNow(): Promise<void> {
     const top = fs.lstatSync(this.scratchDir, { throwIfNoEntry: false });
     if (!top || !top.isDirectory() || !this.dirs.get('')?.listed) {
       await this.scanAll();
@@ -227,6 +483,7 @@ export class ScratchIndex {
     const now = Date.now();
     const restatAll = d.files.size <= RESTAT_ALL_MAX;
     const restat = async (r: string, old: Item): Promise<void> => {
+      this.statted++;
       const fst = fs.lstatSync(path.join(this.scratchDir, r), { throwIfNoEntry: false });
       await this.maybeYield();
       if (!fst) this.removeFile(r);
@@ -253,7 +510,10 @@ export class ScratchIndex {
       }
       d.listed = { ino: st.ino, mtimeMs: st.mtimeMs, at: now };
       const present = new Set<string>();
-      for (const e of names) {
+      for (let i = 0; i < names.length; i++) {
+        const e = names[i];
+        // A folder of 100,000 names is gone through in slices, not in one stretch.
+        if ((i & 4095) === 4095) await yieldNow();
         const r = rel ? `${rel}/${e.name}` : e.name;
         present.add(r);
         const old = d.files.get(r);
@@ -264,6 +524,7 @@ export class ScratchIndex {
             await this.walk(r, walked);
           }
         } else if (!old) {
+          this.statted++;
           const fst = fs.lstatSync(path.join(this.scratchDir, r), { throwIfNoEntry: false });
           await this.maybeYield();
           if (fst?.isDirectory()) {
@@ -295,6 +556,10 @@ export class ScratchIndex {
    * folder are ignored; the scratch folder itself triggers a full scan.
    */
   async update(absPaths: Iterable<string>): Promise<void> {
+    await this.changing(() => this.updateNow(absPaths));
+  }
+
+  private async updateNow(absPaths: Iterable<string>): Promise<void> {
     for (const abs of absPaths) {
       const rel = path.relative(this.scratchDir, abs).split(path.sep).join('/');
       if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
