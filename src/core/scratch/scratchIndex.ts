@@ -46,6 +46,8 @@ interface Item {
   symlink: boolean;
   /** When it was stat'ed (ms since epoch). */
   statAt: number;
+  /** The listing of its folder that last saw it (revalidate() marks instead of collecting a set of 100,000 names). */
+  seen: number;
 }
 
 type Ranked = [rel: string, item: Item];
@@ -117,6 +119,8 @@ export class ScratchIndex {
   private generation = 0;
   /** When the last full scan this index descends from started (kept through snapshots). */
   private fullScanAt = 0;
+  /** Listings made by revalidate() (marks the files each one found). */
+  private listings = 0;
 
   private constructor(readonly agentDir: string) {
     this.scratchDir = scratchDirOf(agentDir);
@@ -194,7 +198,7 @@ export class ScratchIndex {
         const t = own.get(cur)!;
         t[0]++;
         t[1] += size;
-        cur.files.set(rel, { size, mtimeMs, symlink: f[4] === '1', statAt });
+        cur.files.set(rel, { size, mtimeMs, symlink: f[4] === '1', statAt, seen: 0 });
         nFiles++;
         return true;
       }
@@ -363,6 +367,8 @@ export class ScratchIndex {
     const dir = parentOf(rel);
     const d = this.ensureDir(dir);
     const old = d.files.get(rel);
+    // Counts as found by a listing in progress (revalidate() removes the files a listing did not mark).
+    item.seen = old ? old.seen : this.listings;
     d.files.set(rel, item);
     this.bubble(dir, old ? 0 : 1, item.size - (old?.size ?? 0));
     if (d.newest) {
@@ -405,7 +411,7 @@ export class ScratchIndex {
     const at = Date.now();
     let names: fs.Dirent[];
     try {
-      names = await fs.promises.readdir(abs, { withFileTypes: true });
+      names = await listDir(abs);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.errors.push({ file: abs, message: (e as Error).message });
       return;
@@ -502,22 +508,25 @@ export class ScratchIndex {
     } else {
       let names: fs.Dirent[];
       try {
-        names = await fs.promises.readdir(abs, { withFileTypes: true });
+        names = await listDir(abs);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'ENOENT') this.errors.push({ file: abs, message: (e as Error).message });
         this.removeDir(rel);
         return;
       }
       d.listed = { ino: st.ino, mtimeMs: st.mtimeMs, at: now };
-      const present = new Set<string>();
+      // Files found are marked with this listing's number, folders collected: what is left unmarked is gone.
+      const mark = ++this.listings;
+      const presentDirs = new Set<string>();
       for (let i = 0; i < names.length; i++) {
         const e = names[i];
         // A folder of 100,000 names is gone through in slices, not in one stretch.
         if ((i & 4095) === 4095) await yieldNow();
         const r = rel ? `${rel}/${e.name}` : e.name;
-        present.add(r);
         const old = d.files.get(r);
+        if (old) old.seen = mark;
         if (e.isDirectory()) {
+          presentDirs.add(r);
           if (old) this.removeFile(r);
           if (!this.dirs.has(r)) {
             this.ensureDir(r);
@@ -528,16 +537,22 @@ export class ScratchIndex {
           const fst = fs.lstatSync(path.join(this.scratchDir, r), { throwIfNoEntry: false });
           await this.maybeYield();
           if (fst?.isDirectory()) {
+            presentDirs.add(r);
             this.ensureDir(r);
             await this.walk(r, walked);
           } else if (fst) {
             this.removeDir(r);
             this.setFile(r, itemOf(fst, now));
           }
-        } else if (restatAll || old.statAt - old.mtimeMs <= HOT_MS) await restat(r, old);
+        } else if (restatAll || old.statAt - old.mtimeMs <= HOT_MS) {
+          await restat(r, old);
+          if (this.dirs.has(r)) presentDirs.add(r); // became a folder since listed
+        }
       }
-      for (const r of [...d.files.keys()]) if (!present.has(r)) this.removeFile(r);
-      for (const s of [...d.subdirs]) if (!present.has(s)) this.removeDir(s);
+      const gone: string[] = [];
+      for (const [r, it] of d.files) if (it.seen !== mark) gone.push(r);
+      for (const r of gone) this.removeFile(r);
+      for (const s of [...d.subdirs]) if (!presentDirs.has(s)) this.removeDir(s);
     }
     for (const s of [...d.subdirs]) {
       if (walked.has(s)) continue;
@@ -612,8 +627,23 @@ export class ScratchIndex {
   }
 }
 
+/**
+ * A folder's entries, read 1,024 at a time: readdir() of a folder of 100,000 names builds all
+ * their entries in one stretch on the event loop (30-40 ms), this in slices of a few milliseconds.
+ */
+async function listDir(abs: string): Promise<fs.Dirent[]> {
+  const dir = await fs.promises.opendir(abs, { bufferSize: 1024 });
+  const out: fs.Dirent[] = [];
+  try {
+    for (let e = await dir.read(); e; e = await dir.read()) out.push(e);
+  } finally {
+    await dir.close().catch(() => undefined);
+  }
+  return out;
+}
+
 function itemOf(st: fs.Stats, at = Date.now()): Item {
-  return { size: st.size, mtimeMs: st.mtimeMs, symlink: st.isSymbolicLink(), statAt: at };
+  return { size: st.size, mtimeMs: st.mtimeMs, symlink: st.isSymbolicLink(), statAt: at, seen: 0 };
 }
 
 /** The order of a folder's files: newest first, ties by path. */
