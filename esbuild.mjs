@@ -19,8 +19,9 @@ const common = {
   logLevel: 'warning',
   // The tokenizer tables are large: both bundles require dist/tokenizer.js at first use.
   // tokens.ts falls back to the package itself (tests, benchmarks); keep that out of the bundles.
-  // The same for re2js (user secret patterns only): dist/re2.js.
-  external: ['vscode', './tokenizer.js', 'gpt-tokenizer', 'gpt-tokenizer/*', 're2js'],
+  // The same for re2js (user secret patterns only): dist/re2.js, and for the search and TOML
+  // packages (first grep or glob, a .gitleaks.toml): dist/search-deps.js.
+  external: ['vscode', './tokenizer.js', 'gpt-tokenizer', 'gpt-tokenizer/*', 're2js', './searchDepsEntry'],
 };
 
 // Exported for scripts/thirdPartyNotices.mjs, which lists the packages these bundles contain.
@@ -31,6 +32,7 @@ export const builds = [
   { ...common, entryPoints: ['src/claudeHook/main.ts'], outfile: 'dist/claude-hook.js' },
   { ...common, entryPoints: ['src/core/tokenizerEntry.ts'], outfile: 'dist/tokenizer.js', external: ['vscode'] },
   { ...common, entryPoints: ['src/core/re2Entry.ts'], outfile: 'dist/re2.js', external: ['vscode'] },
+  { ...common, entryPoints: ['src/core/searchDepsEntry.ts'], outfile: 'dist/search-deps.js', external: ['vscode'] },
 ];
 
 async function main() {

@@ -5,6 +5,9 @@ import { LedgerToday } from '../core/ledgerToday';
 import { defaultFolder } from '../core/workspacePaths';
 import { workspaceFolders } from '../tools/toolHost';
 
+/** How often the status bar re-reads the ledger's end without a file event. */
+const SAFETY_POLL_MS = 10_000;
+
 function short(n: number): string {
   if (n < 1000) return String(n);
   if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
@@ -57,7 +60,11 @@ export function registerSavingsStatusBar(context: vscode.ExtensionContext, log: 
   const dirWatcher = vscode.workspace.createFileSystemWatcher('**/.agent/history', false, true, false);
   context.subscriptions.push(dirWatcher, dirWatcher.onDidCreate(refresh), dirWatcher.onDidDelete(refresh));
   context.subscriptions.push(vscode.workspace.onDidChangeWorkspaceFolders(refresh));
-  context.subscriptions.push({ dispose: () => timer && clearTimeout(timer) });
+  // File watchers can drop or coalesce events (a busy machine, network file systems): a slow poll
+  // keeps the count right anyway. Each poll is a stat and a read of what was appended, if anything.
+  const safety = setInterval(refresh, SAFETY_POLL_MS);
+  safety.unref?.();
+  context.subscriptions.push({ dispose: () => (timer && clearTimeout(timer), clearInterval(safety)) });
 
   context.subscriptions.push(
     vscode.commands.registerCommand('agentContext.showToolReport', async () => {

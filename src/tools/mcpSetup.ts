@@ -6,12 +6,12 @@ import { MCP_CLIENT_TARGETS, mcpClientConfig, type McpClient } from '../core/mcp
 import { workspaceFolders } from './toolHost';
 
 /**
- * Copies dist/mcp.js and dist/claude-hook.js with their lazily loaded dist/tokenizer.js and
- * dist/re2.js into global storage, where the paths survive updates; returns mcp.js's path.
+ * Copies dist/mcp.js and dist/claude-hook.js with their lazily loaded dist/tokenizer.js,
+ * dist/re2.js and dist/search-deps.js into global storage, where the paths survive updates; returns mcp.js's path.
  */
 export async function installServerCopy(context: vscode.ExtensionContext): Promise<string> {
   const dir = path.join(context.globalStorageUri.fsPath, 'mcp');
-  for (const name of ['mcp.js', 'claude-hook.js', 'tokenizer.js', 're2.js']) {
+  for (const name of ['mcp.js', 'claude-hook.js', 'tokenizer.js', 're2.js', 'search-deps.js']) {
     const src = path.join(context.extensionUri.fsPath, 'dist', name);
     await writeFileAtomic(path.join(dir, name), await fs.promises.readFile(src));
   }

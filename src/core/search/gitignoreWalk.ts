@@ -9,7 +9,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import ignore, { type Ignore } from 'ignore';
+import type { Ignore } from 'ignore';
+import { searchDeps } from '../searchDeps';
 
 interface Rules {
   /** Folder the .gitignore is in. */
@@ -29,7 +30,7 @@ function readRules(dir: string): Rules | undefined {
   } catch {
     return undefined;
   }
-  return { dir, ig: ignore().add(text) };
+  return { dir, ig: searchDeps().ignore().add(text) };
 }
 
 /** True when `abs` (a file, or a folder when `isDir`) is ignored by the chain of rules (outermost first). */

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { BlockScanner, scanFile } from './blockScan';
-import fg from 'fast-glob';
+import { searchDeps } from '../searchDeps';
 import { ALWAYS_IGNORED } from './ignoreRules';
 
 /** One line of grep output: a match or a context line. */
@@ -62,7 +62,7 @@ export async function* builtinGrep(q: GrepQuery): AsyncGenerator<GrepHit> {
   const files = st.isFile()
     ? [q.root]
     : (
-        await fg(includeGlob(q.include), {
+        await searchDeps().fastGlob(includeGlob(q.include), {
           cwd: q.root, dot: true, onlyFiles: true, followSymbolicLinks: false, suppressErrors: true,
           ignore: [...ALWAYS_IGNORED, ...q.exclude, ...(q.useIgnoreFiles ? q.ignoreGlobs : [])],
         })

@@ -15,6 +15,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { RE2JS } from 're2js';
 import { loadRe2, matchesEmpty, mergeRules, compileUserPatterns, type Allowlist, type CustomRule, type UserPatterns } from './custom';
+import { searchDeps } from '../searchDeps';
 
 export interface GitleaksLoad {
   patterns: UserPatterns;
@@ -26,11 +27,9 @@ export interface GitleaksLoad {
 
 type Table = Record<string, unknown>;
 
-/** smol-toml (a small, spec-complete TOML 1.0 parser), loaded when a gitleaks config exists. */
+/** smol-toml (a small, spec-complete TOML 1.0 parser, in dist/search-deps.js), loaded when a gitleaks config exists. */
 function parseToml(text: string): unknown {
-  // Its typings are ESM-only; the package ships a CommonJS build, which is what esbuild bundles.
-  const toml = require('smol-toml') as { parse(text: string): unknown };
-  return toml.parse(text);
+  return searchDeps().parseToml(text);
 }
 
 function isTable(v: unknown): v is Table {

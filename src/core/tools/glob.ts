@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import fg from 'fast-glob';
 import { ALWAYS_IGNORED, excludeGlobsFor } from '../search/ignoreRules';
 import { gitignoreFs, gitignoreTester } from '../search/gitignoreWalk';
+import { searchDeps } from '../searchDeps';
 import { displayPath, isInsidePath, resolveWorkspacePath } from '../workspacePaths';
 import { toolError, type ToolContext, type ToolOutcome } from './toolContext';
 
@@ -99,7 +99,7 @@ async function statAll(root: string, rels: string[]): Promise<Found[]> {
  * its .gitignore is for git.
  */
 async function fastGlobFiles(root: string, folderRoot: string, pattern: string, ignore: string[], inAgent: boolean): Promise<string[]> {
-  return fg(pattern, {
+  return searchDeps().fastGlob(pattern, {
     cwd: root, dot: true, onlyFiles: true, followSymbolicLinks: false, suppressErrors: true, ignore,
     ...(inAgent ? {} : { fs: gitignoreFs(folderRoot) }),
   });

@@ -56,6 +56,13 @@ describe('packaged extension (.vsix)', () => {
     const result = await vscode.lm.invokeTool('agentContext_skill', { input: {}, toolInvocationToken: undefined });
     const text = result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
     assert.ok(text.trim().length > 0, 'agentContext_skill returned text');
+    // fast-glob, ignore and smol-toml are in dist/search-deps.js, loaded at the first glob or grep:
+    // a walk inside .agent/ (fast-glob) and one from the root with a folder in the pattern (.gitignore rules).
+    for (const input of [{ pattern: '*.yaml', path: '.agent' }, { pattern: '.agent/*.yaml' }]) {
+      const g = await vscode.lm.invokeTool('agentContext_glob', { input, toolInvocationToken: undefined });
+      const gt = g.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+      assert.match(gt, /plan\.yaml/, `glob ${JSON.stringify(input)} from the package: ${gt.slice(0, 200)}`);
+    }
   });
   it('runs a command through agentContext_run (allow-listed), and the packaged dist/mcp.js serves the same tools', async () => {
     const ext = vscode.extensions.getExtension(ID)!;
