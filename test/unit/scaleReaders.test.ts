@@ -225,8 +225,8 @@ test('the scratch index matches a full scan, pages newest first, and follows cha
   assert.equal(ix.totals().files, again.files.length + 1);
 });
 
-test('the scratch index revalidates to what a fresh scan finds after adds, deletions, renames and rewrites', async () => {
-  const { ScratchIndex } = await import('../../src/core/scratch/scratchIndex.js');
+/** An .agent/ folder with scratch/small/sub and scratch/tool_outputs, and a writer that back-dates files (a day old by default). */
+function scratchFixture(): { a: string; s: string; big: string; old: number; write: (f: string, text: string, mtime?: number) => void } {
   const a = tmpAgent();
   const s = path.join(a, 'scratch');
   const big = path.join(s, 'tool_outputs');
@@ -237,6 +237,12 @@ test('the scratch index revalidates to what a fresh scan finds after adds, delet
     fs.writeFileSync(f, text);
     fs.utimesSync(f, mtime, mtime);
   };
+  return { a, s, big, old, write };
+}
+
+test('the scratch index revalidates to what a fresh scan finds after adds, deletions, renames and rewrites', async () => {
+  const { ScratchIndex } = await import('../../src/core/scratch/scratchIndex.js');
+  const { a, s, big, old, write } = scratchFixture();
   for (let i = 0; i < 600; i++) write(path.join(big, `out-${String(i).padStart(3, '0')}.txt`), 'x'.repeat(i), old + i);
   for (let i = 0; i < 20; i++) write(path.join(s, 'small', `n${i}.md`), 'y'.repeat(i), old + i);
   write(path.join(s, 'small', 'sub', 'deep.txt'), 'deep');
@@ -278,16 +284,7 @@ test('the scratch index revalidates to what a fresh scan finds after adds, delet
 
 test('a scratch index built from the snapshot of a previous start equals a full scan after changes made in between; a bad snapshot means a full scan', async () => {
   const { ScratchIndex, scratchSnapshotPath } = await import('../../src/core/scratch/scratchIndex.js');
-  const a = tmpAgent();
-  const s = path.join(a, 'scratch');
-  const big = path.join(s, 'tool_outputs');
-  fs.mkdirSync(path.join(s, 'small', 'sub'), { recursive: true });
-  fs.mkdirSync(big, { recursive: true });
-  const old = Date.now() / 1000 - 86_400;
-  const write = (f: string, text: string, mtime = old): void => {
-    fs.writeFileSync(f, text);
-    fs.utimesSync(f, mtime, mtime);
-  };
+  const { a, s, big, old, write } = scratchFixture();
   // Long names with multi-byte characters: the snapshot spans several read blocks, cut inside characters.
   for (let i = 0; i < 2100; i++) write(path.join(big, `out-${String(i).padStart(4, '0')}-ünïcödé-${'p'.repeat(i % 60)}.txt`), 'x'.repeat(i % 50), old + i);
   for (let i = 0; i < 20; i++) write(path.join(s, 'small', `n${i}.md`), 'y'.repeat(i), old + i);
