@@ -118,11 +118,11 @@ export function testRunWithStacks(bytes: number, seed = 4): string {
   return parts.join('');
 }
 
-/** Cuts a stream into chunks of about `size` characters (never inside a surrogate pair). */
-export function chunked(text: string, size = 16 * 1024): string[] {
+/** Cuts a stream into chunks of about `size` characters, or of the sizes `size()` gives one by one (never inside a surrogate pair). */
+export function chunked(text: string, size: number | (() => number) = 16 * 1024): string[] {
   const out: string[] = [];
   for (let i = 0; i < text.length;) {
-    let end = Math.min(text.length, i + size);
+    let end = Math.min(text.length, i + (typeof size === 'number' ? size : size()));
     const c = text.charCodeAt(end - 1);
     if (c >= 0xd800 && c <= 0xdbff && end < text.length) end++;
     out.push(text.slice(i, end));

@@ -6,6 +6,7 @@ import * as zlib from 'node:zlib';
 import { ALT_SCREEN_MARKER, TerminalRenderer } from '../../../src/core/terminal/terminalRenderer';
 import { xtermText } from './xtermOracle';
 import { rng } from '../../../bench/harness';
+import { chunked } from '../../../bench/streams';
 
 export const RECORDINGS_DIR = path.resolve(__dirname, '../../../../test/fixtures/recordings');
 
@@ -47,16 +48,7 @@ export function loadRecordings(): Recording[] {
 /** Cuts text at random points (sizes 1–32 mostly, some up to 4 KB), never inside a surrogate pair. */
 export function randomChunks(text: string, seed: number): string[] {
   const r = rng(seed); // the bench's seeded PRNG: same seed, same chunking
-  const out: string[] = [];
-  for (let i = 0; i < text.length;) {
-    const size = r() < 0.85 ? 1 + Math.floor(r() * 32) : 1 + Math.floor(r() * 4096);
-    let end = Math.min(text.length, i + size);
-    const c = text.charCodeAt(end - 1);
-    if (c >= 0xd800 && c <= 0xdbff && end < text.length) end++;
-    out.push(text.slice(i, end));
-    i = end;
-  }
-  return out;
+  return chunked(text, () => (r() < 0.85 ? 1 + Math.floor(r() * 32) : 1 + Math.floor(r() * 4096)));
 }
 
 /** The capture's settle timer period (CommandCapture's default). */
