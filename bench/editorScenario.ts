@@ -11,6 +11,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { ledgerPath } from '../src/core/ledger';
 
 /** What the probe extension hands over (measured from its activation). */
 export interface ProbeStart {
@@ -321,8 +322,8 @@ export async function run(probe: ProbeStart, level: string): Promise<EditorSessi
     created.push(file);
     // The offload tool also appends a ledger line (the status bar follows it).
     const line = { time: new Date().toISOString(), tool: 'agentContext_offload', source: 'mcp', input: '{}', output: path.relative(root, file), rawTokens: 600, returnedTokens: 40, ok: true, text: 'Saved' };
-    // The month's ledger file (src/core/ledger.ts ledgerPath: UTC month of the call).
-    fs.appendFileSync(path.join(agentDir, 'history', `tools-${line.time.slice(0, 7)}.jsonl`), JSON.stringify(line) + '\n');
+    // The ledger file of the call's month, as the tools write it.
+    fs.appendFileSync(ledgerPath(agentDir, line.time), JSON.stringify(line) + '\n');
   });
   const term = vscode.window.createTerminal({ name: 'bench', cwd: root });
   try {
