@@ -64,7 +64,12 @@ export function registerSavingsStatusBar(context: vscode.ExtensionContext, log: 
   // keeps the count right anyway. Each poll is a stat and a read of what was appended, if anything.
   const safety = setInterval(refresh, SAFETY_POLL_MS);
   safety.unref?.();
-  context.subscriptions.push({ dispose: () => (timer && clearTimeout(timer), clearInterval(safety)) });
+  context.subscriptions.push({
+    dispose: () => {
+      if (timer) clearTimeout(timer);
+      clearInterval(safety);
+    },
+  });
 
   context.subscriptions.push(
     vscode.commands.registerCommand('agentContext.showToolReport', async () => {
