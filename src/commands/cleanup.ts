@@ -37,7 +37,7 @@ export interface CleanupResult {
 }
 
 function combine(reports: CleanupReport[], dryRun: boolean): string {
-  const n = reports.reduce((s, r) => s + r.removed.length, 0);
+  const n = reports.reduce((s, r) => s + r.removedCount, 0);
   const bytes = reports.reduce((s, r) => s + r.removedBytes, 0);
   const pinned = reports.reduce((s, r) => s + r.keptPinned, 0);
   if (reports.length === 1) return reports[0].summary;

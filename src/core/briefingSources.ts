@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { BriefingInput, BriefingPlan, BriefingTerminal } from './briefing';
 import { findPlanFiles, loadPlanFile } from './plan/planFiles';
 import { planProgress } from './plan/planDocument';
-import { scanScratch } from './scratch/inventory';
+import { currentScratchIndex } from './scratch/sharedIndex';
 import { readProgressTail, progressPath } from './progress';
 import { checkFeatures, featuresPath } from './features';
 import { listMemory, listMemoryFiles, preferencesPath } from './memory';
@@ -136,8 +136,9 @@ export async function gatherBriefing(agentDir: string, opts: { prefix?: string; 
   const terminals = { folder: rel(path.join(agentDir, 'terminals')), ...(await safe(() => (opts.providers?.terminals ?? defaultTerminals)(agentDir), { failed: [], total: 0 })) };
   terminals.failed = terminals.failed.map((t) => ({ ...t, path: pre + t.path }));
 
-  const inv = await safe(() => scanScratch(agentDir), undefined);
-  const scratch = { path: rel(path.join(agentDir, 'scratch')), files: inv?.files.length ?? 0, bytes: inv?.totalBytes ?? 0 };
+  // Totals from the index this process keeps (shared with the Scratch view): costs what changed since the last call.
+  const totals = await safe(async () => (await currentScratchIndex(agentDir)).totals(), undefined);
+  const scratch = { path: rel(path.join(agentDir, 'scratch')), files: totals?.files ?? 0, bytes: totals?.bytes ?? 0 };
 
   const skillsOf = opts.providers?.skills ?? defaultSkills;
   const skills = (await safe(() => skillsOf(root), [])).map((s) => ({ ...s, path: pre + s.path }));

@@ -2,7 +2,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { type ScratchEntry } from '../core/scratch/inventory';
 import { loadPins } from '../core/scratch/pins';
-import { ScratchIndex } from '../core/scratch/scratchIndex';
+import { type ScratchIndex } from '../core/scratch/scratchIndex';
+import { followScratchEvents, scratchIndexChanged, sharedScratchIndex } from '../core/scratch/sharedIndex';
 import { KeyedState } from '../core/keyedState';
 import { estimateTokensFromBytes, formatTokens } from '../core/tokens';
 import { registerTreeForTests } from '../api';
@@ -61,9 +62,10 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
   private readonly emitter = new vscode.EventEmitter<ScratchNode | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
   /**
-   * Each folder's index: scanned once, then kept up to date from file events and Refresh at the
-   * cost of what changed (ScratchIndex.update / revalidate). A failed scan or update is forgotten,
-   * so the next render scans again instead of failing for good.
+   * Each folder's index (the one this process shares with the tools: sharedIndex.ts) and pins. The
+   * index is scanned once, then kept up to date from file events and Refresh at the cost of what
+   * changed (ScratchIndex.update / revalidate). A failed scan or update is forgotten, so the next
+   * render scans again instead of failing for good.
    */
   private readonly state = new KeyedState<FolderState>((root) => this.build(root));
   private readonly resolved = new Map<string, FolderState>();
@@ -73,6 +75,8 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
   onTotals: ((files: number, bytes: number) => void) | undefined;
 
   constructor(private readonly folders: AgentFolders) {
+    // Every scratch event below goes to the shared index, whether the view or a tool built it.
+    followScratchEvents();
     this.sub = folders.onDidChange((c) => {
       if (!touches(c, 'scratch')) return;
       for (const ch of c) {
@@ -81,9 +85,12 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
         // Known paths: one lstat each. Unknown or too many (or .agent/ itself came or went): revalidate
         // the whole index, which still lists only folders that changed.
         const paths = ch.areas.has('agent') || !ch.paths || ch.paths.size > MAX_UPDATE_PATHS ? undefined : ch.paths;
+        const agentDir = this.folders.folders.find((f) => f.root === ch.root)?.agentDir;
+        if (!agentDir) continue;
+        const applied = scratchIndexChanged(agentDir, paths);
         this.updateFolder(ch.root, async (st) => {
-          if (paths) await st.index.update(paths);
-          else await st.index.revalidate();
+          await applied;
+          st.index = await sharedScratchIndex(agentDir); // a failed update forgot the old one
           if (pinsChanged) await this.reloadPins(st);
         });
       }
@@ -94,8 +101,10 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
   /** Re-reads what changed in every folder (not every file: see ScratchIndex.revalidate) and redraws. */
   refresh(): void {
     for (const f of this.folders.folders) {
+      const applied = scratchIndexChanged(f.agentDir, undefined);
       this.updateFolder(f.root, async (st) => {
-        await st.index.revalidate();
+        await applied;
+        st.index = await sharedScratchIndex(f.agentDir);
         await this.reloadPins(st);
       });
     }
@@ -115,7 +124,7 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
   private async build(root: string): Promise<FolderState> {
     const folder = this.folders.folders.find((f) => f.root === root);
     if (!folder) throw new Error(`${root} has no .agent/ folder`);
-    const [index, pins] = await Promise.all([ScratchIndex.build(folder.agentDir), loadPins(folder.agentDir)]);
+    const [index, pins] = await Promise.all([sharedScratchIndex(folder.agentDir), loadPins(folder.agentDir)]);
     const st: FolderState = { index, pinned: pins.ok ? pins.value : new Set<string>() };
     this.resolved.set(root, st);
     void this.updateTotals();

@@ -2,9 +2,10 @@
 // index, the end of progress.md, today's part of the tool ledger. Each is checked against the
 // whole-file reader on the same data, including after appends by another writer, truncation and
 // replacement.
-import { test } from 'node:test';
+import { mock, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import fsModule = require('node:fs');
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ledgerPath, localDay, summarizeLedger, type LedgerEntry } from '../../src/core/ledger';
@@ -249,10 +250,13 @@ test('the scratch index revalidates to what a fresh scan finds after adds, delet
   // Folders listed more than a second after their last change count as unchanged until they change.
   for (const d of [s, big, path.join(s, 'small'), path.join(s, 'small', 'sub')]) fs.utimesSync(d, old, old);
   const ix = await ScratchIndex.build(a);
+  const order = (x: Awaited<ReturnType<typeof ScratchIndex.build>>) => x.newestFirst().map(([rel, f]) => [rel, f.size, f.mtimeMs, f.symlink]);
+  order(ix); // from now on kept in order change by change, not sorted again
   const same = async (what: string): Promise<void> => {
     await ix.revalidate();
     const fresh = await ScratchIndex.build(a, { snapshot: false });
     assert.deepEqual(ix.totals(), fresh.totals(), what);
+    assert.deepEqual(order(ix), order(fresh), `${what}: every file, newest first`);
     for (const rel of ['', 'tool_outputs', 'small', 'small/sub', 'small/new', 'gone']) {
       assert.deepEqual(ix.folder(rel), fresh.folder(rel), `${what}: folder ${rel}`);
       for (const off of [0, 200, 400]) assert.deepEqual(ix.filesPage(rel, off, 200), fresh.filesPage(rel, off, 200), `${what}: ${rel} page ${off}`);
@@ -280,6 +284,46 @@ test('the scratch index revalidates to what a fresh scan finds after adds, delet
   fs.mkdirSync(path.join(s, 'gone'), { recursive: true });
   write(path.join(s, 'gone', 'back.txt'), 'back');
   await same('scratch back');
+});
+
+test('an index fed by file events does not list a folder the events account for, and lists it when a change had no event', async () => {
+  const { ScratchIndex } = await import('../../src/core/scratch/scratchIndex.js');
+  const { a, big, old, write } = scratchFixture();
+  for (let i = 0; i < 600; i++) write(path.join(big, `out-${String(i).padStart(3, '0')}.txt`), 'x'.repeat(i), old + i);
+  fs.utimesSync(big, old, old);
+  const ix = await ScratchIndex.build(a, { snapshot: false });
+  ix.followsEvents = true;
+  let listings = 0;
+  const realOpendir = fsModule.opendirSync;
+  const m = mock.method(fsModule, 'opendirSync', (p: fs.PathLike, o?: fs.OpenDirOptions) => {
+    if (String(p) === big) listings++;
+    return realOpendir(p, o);
+  });
+  try {
+    // An offload and its event: the folder's new mtime is accounted for, nothing is listed.
+    const added = path.join(big, 'out-new.txt');
+    write(added, 'newest', Date.now() / 1000);
+    await ix.update([added]);
+    await ix.revalidate();
+    assert.equal(listings, 0, 'the event told what changed');
+    assert.equal(ix.folder('tool_outputs')!.count, 601);
+    // A file removed by another process whose event has not arrived yet: the folder is listed.
+    fs.rmSync(path.join(big, 'out-007.txt'));
+    await ix.revalidate();
+    assert.equal(listings, 1, 'a change no event accounts for');
+    const fresh = await ScratchIndex.build(a, { snapshot: false });
+    assert.deepEqual(ix.totals(), fresh.totals());
+    // The same in an index that is not fed events (the MCP server): every change is listed.
+    const plain = await ScratchIndex.build(a, { snapshot: false });
+    const before = listings;
+    const again = path.join(big, 'out-newer.txt');
+    write(again, 'newer', Date.now() / 1000);
+    await plain.update([again]);
+    await plain.revalidate();
+    assert.equal(listings, before + 1);
+  } finally {
+    m.mock.restore();
+  }
 });
 
 test('a scratch index built from the snapshot of a previous start equals a full scan after changes made in between; a bad snapshot means a full scan', async () => {

@@ -1,6 +1,7 @@
 import { test, mock } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import fsModule = require('node:fs');
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { scanScratch, ScratchEntry } from '../../src/core/scratch/inventory';
@@ -54,12 +55,13 @@ test('scanScratch skips files deleted while it runs', async () => {
   const ws = tmp('ac-race-');
   const scratch = path.join(ws, '.agent/scratch');
   for (let i = 0; i < 50; i++) put(scratch, `f${i}.txt`, 1, 1);
-  const realLstat = fs.promises.lstat;
-  // Delete every other file between readdir and lstat, as an agent cleaning up would.
-  const m = mock.method(fs.promises, 'lstat', async (p: fs.PathLike) => {
+  const realLstat = fs.lstatSync;
+  // Delete every other file between listing and lstat, as an agent cleaning up would (on the
+  // module object itself: the index reads fs.lstatSync from it at each call).
+  const m = mock.method(fsModule, 'lstatSync', (p: fs.PathLike, o?: fs.StatSyncOptions) => {
     const s = String(p);
     if (/f\d*[02468]\.txt$/.test(s)) fs.rmSync(s, { force: true });
-    return realLstat(p);
+    return realLstat(p, o);
   });
   try {
     const inv = await scanScratch(path.join(ws, '.agent'));
@@ -195,38 +197,76 @@ test('cleanupScratch with no usable trash removes nothing and says so, for the c
   assert.ok(fs.existsSync(old));
 });
 
-test('scanScratch and the dry run follow changes: a new file, a grown file, a removed folder, time passing the age limit', async () => {
+test('the dry run follows changes: a new file, a grown file, a removed folder, time passing the age limit', async () => {
   const ws = tmp('ac-scratch-inc-');
   const scratch = path.join(ws, '.agent', 'scratch');
   for (let i = 0; i < 30; i++) put(ws, `.agent/scratch/tool_outputs/out-${i}.txt`, 10, 30 - i * 0.5); // 30 h … 15.5 h old
   put(ws, '.agent/scratch/sub/a.txt', 5, 2);
-  // Folders just written are re-listed on the next scan anyway: age them so the cache is used.
+  // Folders just written are listed again on the next look anyway: age them so the index's stamps are trusted.
   const old = new Date(Date.now() - 10_000);
   for (const d of ['', 'tool_outputs', 'sub']) fs.utimesSync(path.join(scratch, d), old, old);
-  const policy = { maxAgeHours: 24, maxFiles: 0, maxTotalMB: 0 };
-  const dry = async (now: number) => {
+  const dry = async (now: number, policy = { maxAgeHours: 24, maxFiles: 0, maxTotalMB: 0 }) => {
     const r = await cleanupScratch({ workspaceRoot: ws, policy, now, dryRun: true });
     assert.ok(r.ok);
-    return r.value.removed.map((x) => x.rel).sort();
+    return r.value;
   };
-  const first = await scanScratch(path.join(ws, '.agent'));
-  assert.equal(first.files.length, 31);
-  assert.equal(await scanScratch(path.join(ws, '.agent')), first, 'unchanged: the same inventory, nothing re-read');
-  assert.equal((await dry(NOW)).length, 12); // older than 24 h: 30, 29.5, … 24.5 (24.0 is not older)
-  assert.equal((await dry(NOW)).length, 12);
+  assert.equal((await dry(NOW)).removedCount, 12); // older than 24 h: 30, 29.5, … 24.5 (24.0 is not older)
+  assert.equal((await dry(NOW)).removed.length, 12);
   // An hour later two more files are past the limit: the cached answer is not reused.
-  assert.equal((await dry(NOW + HOUR)).length, 14);
-  // Another writer adds a file and appends to a recent one (mtime = now: re-stat'ed on each scan).
+  assert.equal((await dry(NOW + HOUR)).removedCount, 14);
+  const count = { maxAgeHours: 0, maxFiles: 20, maxTotalMB: 0 };
+  assert.deepEqual((await dry(NOW, count)).removed.map((x) => x.rel), Array.from({ length: 11 }, (_, i) => `tool_outputs/out-${i}.txt`));
+  // Another writer adds a file and appends to a recent one (mtime = now: stat'ed again on each look).
   fs.writeFileSync(path.join(scratch, 'tool_outputs', 'new.txt'), 'new');
   fs.appendFileSync(path.join(scratch, 'sub', 'a.txt'), 'more');
+  const grown = await dry(NOW, count);
+  assert.equal(grown.removedCount, 12, 'one more file: one more over the count limit');
+  const sizeOnly = await dry(NOW, { maxAgeHours: 0, maxFiles: 0, maxTotalMB: (30 * 10 + 9 + 3 - 1) / (1024 * 1024) });
+  assert.deepEqual(sizeOnly.removed.map((x) => x.rel), ['tool_outputs/out-0.txt'], 'the grown file counts with its new size: one byte over, the oldest goes');
   const inv = await scanScratch(path.join(ws, '.agent'));
   assert.equal(inv.files.length, 32);
   assert.equal(inv.files.find((f) => f.rel === 'sub/a.txt')!.size, 9);
   assert.equal(inv.totalBytes, 30 * 10 + 9 + 3);
   // A whole folder removed.
   fs.rmSync(path.join(scratch, 'sub'), { recursive: true });
+  assert.equal((await dry(NOW, count)).removedCount, 11);
   const gone = await scanScratch(path.join(ws, '.agent'));
   assert.equal(gone.files.length, 31);
   assert.deepEqual(gone.dirs, ['tool_outputs']);
+  fs.rmSync(ws, { recursive: true });
+});
+
+test('the dry run over the shared index decides as a fresh scan does, with pinned and protected files, and lists only what it is asked to', async () => {
+  const ws = tmp('ac-scratch-eq-');
+  const agentDir = path.join(ws, '.agent');
+  let seed = 7;
+  const r = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const files: string[] = [];
+  for (let i = 0; i < 400; i++) files.push(put(ws, `.agent/scratch/${['', 'tool_outputs/', 'a/b/'][i % 3]}f${i}.txt`, 1 + Math.floor(r() * 5000), r() * 72));
+  for (const f of files.filter((_, i) => i % 37 === 0)) assert.ok((await setPinned(agentDir, f, true)).ok);
+  const evidence = path.join(agentDir, 'scratch', 'a'); // a protected folder
+  const policy = { maxAgeHours: 48, maxFiles: 150, maxTotalMB: 0.3 };
+  let added = 0;
+  for (const [step, now] of [NOW, NOW, NOW + 5 * HOUR, NOW + 5 * HOUR, NOW + 30 * HOUR, NOW + 31 * HOUR].entries()) {
+    // Between dry runs: new files (each the newest: the next dry run continues the previous one),
+    // then once an old file removed (it starts over), then time passing alone.
+    if (step === 1 || step === 2) for (let k = 0; k < 30; k++) fs.writeFileSync(path.join(ws, `.agent/scratch/${k % 2 ? 'tool_outputs/' : ''}new-${added++}.txt`), 'n'.repeat(100 * k));
+    if (step === 3) fs.rmSync(files[1]);
+    const dry = await cleanupScratch({ workspaceRoot: ws, policy, now, dryRun: true, extraProtected: [evidence] });
+    assert.ok(dry.ok);
+    const scan = await scanScratch(agentDir);
+    const pins = await loadPins(agentDir);
+    assert.ok(pins.ok);
+    const want = planRetention({ files: scan.files, pinned: pins.value, protectedPaths: [evidence], policy, now });
+    assert.ok(want.remove.length > 0 && want.keptPinned > 0 && want.keptProtected > 0, 'the case exercises every rule');
+    assert.deepEqual(dry.value.removed.map((x) => [x.rel, x.reason]), want.remove.map((x) => [x.entry.rel, x.reason]));
+    assert.equal(dry.value.removedBytes, want.removeBytes);
+    assert.deepEqual([dry.value.keptPinned, dry.value.keptProtected], [want.keptPinned, want.keptProtected]);
+    const cut = await cleanupScratch({ workspaceRoot: ws, policy, now, dryRun: true, extraProtected: [evidence], listLimit: 5 });
+    assert.ok(cut.ok);
+    assert.deepEqual(cut.value.removed, dry.value.removed.slice(0, 5));
+    assert.equal(cut.value.removedCount, want.remove.length);
+    assert.match(cut.value.summary, new RegExp(`^Would remove ${want.remove.length} files`));
+  }
   fs.rmSync(ws, { recursive: true });
 });

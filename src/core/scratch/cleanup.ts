@@ -4,9 +4,11 @@ import { agentDirOf, isInside } from '../agentLayout';
 import { findPlanFiles, isMarkdownPlan, parsePlanText } from '../plan/planFiles';
 import { err, formatFileError, ok, Result } from '../result';
 import { moveToTrash, TrashOptions } from '../trash';
-import { scanScratch, type ScratchInventory } from './inventory';
+import { scratchDirOf } from './inventory';
 import { loadPins } from './pins';
-import { planRetention, RemovalReason, RetentionPolicy } from './retention';
+import { advanceRetention, isProtected, type OldestFirst, removalReasons, RemovalReason, type RetentionPolicy, type RetentionProgress } from './retention';
+import { ScratchIndex } from './scratchIndex';
+import { currentScratchIndex } from './sharedIndex';
 
 /**
  * Paths cleanup must keep for this workspace root: every plan file and every evidence path the
@@ -37,7 +39,8 @@ export async function planProtectedPaths(workspaceRoot: string): Promise<Result<
   return ok(out);
 }
 
-const dryRuns = new Map<string, { inv: ScratchInventory; key: string; stableUntil: number; at: number; report: CleanupReport }>();
+/** The last dry run per `.agent/` folder, which the next one continues when it can (see advanceRetention). */
+const dryRuns = new Map<string, { index: ScratchIndex; epoch: number; key: string; progress: RetentionProgress }>();
 
 export interface CleanupOptions {
   workspaceRoot: string;
@@ -48,6 +51,8 @@ export interface CleanupOptions {
   extraProtected?: readonly string[];
   /** Only report what would go. */
   dryRun?: boolean;
+  /** A dry run lists at most this many of the files that would go (all are counted). */
+  listLimit?: number;
   trash?: TrashOptions;
 }
 
@@ -62,8 +67,10 @@ export interface CleanupItem {
 /** What a cleanup did (or, for a dry run, would do). */
 export interface CleanupReport {
   dryRun: boolean;
-  /** Trashed files, or for a dry run the files that would go. */
+  /** Trashed files, or for a dry run the files that would go (oldest first; at most listLimit of them). */
   removed: CleanupItem[];
+  /** How many files were removed (would be, for a dry run): more than `removed` lists when a listLimit cut it. */
+  removedCount: number;
   removedBytes: number;
   keptPinned: number;
   keptProtected: number;
@@ -91,48 +98,70 @@ export async function cleanupScratch(opts: CleanupOptions): Promise<Result<Clean
   if (!prot.ok) {
     return err({ ...prot.error, message: `cleanup skipped because a plan cannot be read, so its evidence files are unknown (${formatFileError(prot.error)}); fix the plan and try again` });
   }
-  // Before removing anything, every file is stat'ed afresh (the incremental inventory may not have
-  // seen a big folder's old file rewritten in place).
-  const inv = await scanScratch(agentDir, { fresh: !opts.dryRun });
+  const scratchDir = scratchDirOf(agentDir);
   const now = opts.now ?? Date.now();
   const protectedPaths = [...prot.value, ...(opts.extraProtected ?? [])];
-  // A dry run over an unchanged inventory (scanScratch hands out the same object) with the same
-  // pins, plans and policy has the same answer until the next file passes the age limit.
-  const key = JSON.stringify([[...pins.value].sort(), protectedPaths, opts.policy]);
-  const hit = opts.dryRun ? dryRuns.get(agentDir) : undefined;
-  if (hit && hit.inv === inv && hit.key === key && now < hit.stableUntil && now >= hit.at) {
-    return ok({ ...hit.report, removed: [...hit.report.removed], noTrash: [], failed: [] });
-  }
-  const decision = planRetention({ files: inv.files, pinned: pins.value, protectedPaths, policy: opts.policy, now });
+  // A dry run reads the index this process keeps (shared with the Scratch view, up to date at the
+  // cost of what changed); before removing anything, every file is stat'ed afresh (the index may
+  // not have seen a big folder's old file rewritten in place).
+  const index = opts.dryRun ? await currentScratchIndex(agentDir) : await ScratchIndex.build(agentDir, { snapshot: false });
+  // A dry run after files were only added as the newest (an offload) or time passed, with the same
+  // pins, plans and policy, continues the previous one: it looks at the new files, not all of them.
+  const keep = keepFor(scratchDir, pins.value, protectedPaths);
+  const key = JSON.stringify([[...keep.pinned].sort(), keep.protectedKeys, opts.policy, opts.listLimit ?? null]);
+  const prev = opts.dryRun ? dryRuns.get(agentDir) : undefined;
+  const resume = prev && prev.index === index && prev.epoch === index.orderEpoch && prev.key === key && now >= prev.progress.now ? prev.progress : undefined;
+  const all = index.newestFirst();
+  const n = all.length;
+  const files: OldestFirst = { length: n, size: (i) => all[n - 1 - i][1].size, mtimeMs: (i) => all[n - 1 - i][1].mtimeMs };
+  const isKept = (i: number): boolean => {
+    const rel = all[n - 1 - i][0];
+    return keep.pinned.has(rel) || (keep.protectedKeys.length > 0 && isProtected(keep.protectedKeys, keep.prefixes, rel));
+  };
+  const progress = advanceRetention(resume, files, index.totals().bytes, isKept, opts.policy, now, opts.dryRun ? opts.listLimit : undefined);
+  if (opts.dryRun) dryRuns.set(agentDir, { index, epoch: index.orderEpoch, key, progress });
+  const why = removalReasons(progress, files, opts.policy);
+  const items: CleanupItem[] = progress.listed.map((pos, k) => {
+    const [rel, f] = all[n - 1 - pos];
+    return { rel, path: path.join(scratchDir, ...rel.split('/')), size: f.size, reason: why[k] };
+  });
+  const kept = keptCounts(index, keep);
   const report: CleanupReport = {
     dryRun: opts.dryRun ?? false,
     removed: [],
+    removedCount: 0,
     removedBytes: 0,
-    keptPinned: decision.keptPinned,
-    keptProtected: decision.keptProtected,
+    keptPinned: kept.pinned,
+    keptProtected: kept.protected,
     noTrash: [],
     failed: [],
     summary: '',
   };
   if (report.dryRun) {
-    for (const r of decision.remove) report.removed.push({ rel: r.entry.rel, path: r.entry.path, size: r.entry.size, reason: r.reason });
-    summarizeCleanup(report);
-    dryRuns.set(agentDir, { inv, key, stableUntil: decision.stableUntil, at: now, report: { ...report, removed: [...report.removed] } });
+    report.removed = items;
+    report.removedCount = progress.removeCount;
+    report.removedBytes = progress.removeBytes;
+    report.summary = summaryText(report);
     return ok(report);
   } else {
     // Re-check right before moving: each file's folder must still resolve inside scratch.
-    const realScratch = await fs.promises.realpath(inv.scratchDir).catch(() => inv.scratchDir);
+    const realScratch = await fs.promises.realpath(scratchDir).catch(() => scratchDir);
     const safe: string[] = [];
-    for (const r of decision.remove) {
-      const parent = await fs.promises.realpath(path.dirname(r.entry.path)).catch(() => undefined);
-      if (parent && isInside(realScratch, parent)) safe.push(r.entry.path);
-      else report.failed.push({ path: r.entry.path, message: 'its folder no longer resolves inside .agent/scratch/; left alone' });
+    // Each folder resolved once, not once per file (99,000 files in one folder at a time).
+    const parents = new Map<string, Promise<string | undefined>>();
+    for (const r of items) {
+      const dir = path.dirname(r.path);
+      let parent = parents.get(dir);
+      if (!parent) parents.set(dir, (parent = fs.promises.realpath(dir).catch(() => undefined)));
+      const real = await parent;
+      if (real && isInside(realScratch, real)) safe.push(r.path);
+      else report.failed.push({ path: r.path, message: 'its folder no longer resolves inside .agent/scratch/; left alone' });
     }
     const moved = await moveToTrash(safe, opts.trash);
-    const byPath = new Map(decision.remove.map((r) => [r.entry.path, r]));
+    const byPath = new Map(items.map((r) => [r.path, r]));
     const item = (p: string): CleanupItem[] => {
       const r = byPath.get(p);
-      return r ? [{ rel: r.entry.rel, path: r.entry.path, size: r.entry.size, reason: r.reason }] : [];
+      return r ? [r] : [];
     };
     report.removed = moved.trashed.flatMap((t) => item(t.path));
     report.noTrash = moved.noTrash.flatMap(item);
@@ -141,19 +170,72 @@ export async function cleanupScratch(opts: CleanupOptions): Promise<Result<Clean
   return ok(summarizeCleanup(report));
 }
 
-/** Recomputes `removedBytes` and `summary` after `removed`/`noTrash` changed (e.g. after a permanent delete). */
+/** Recomputes the counts and `summary` of a cleanup that ran (not a dry run) after `removed`/`noTrash` changed (e.g. after a permanent delete). */
 export function summarizeCleanup(r: CleanupReport): CleanupReport {
+  r.removedCount = r.removed.length;
   r.removedBytes = r.removed.reduce((s, x) => s + x.size, 0);
   r.summary = summaryText(r);
   return r;
 }
 
 function summaryText(r: CleanupReport): string {
-  const n = r.removed.length;
+  const n = r.removedCount;
   const files = `${n} file${n === 1 ? '' : 's'} (${formatMB(r.removedBytes)})`;
   let s = r.dryRun ? `Would remove ${files}, keep ${r.keptPinned} pinned` : `Removed ${files}, kept ${r.keptPinned} pinned`;
   if (r.keptProtected > 0) s += ` and ${r.keptProtected} protected (plans, evidence)`;
   if (r.noTrash.length > 0) s += `; ${r.noTrash.length} not removed because no trash is available`;
   if (r.failed.length > 0) s += `; ${r.failed.length} could not be removed`;
   return s;
+}
+
+/** Pinned and protected paths as the index's keys (see keepFor). */
+interface Keep {
+  pinned: Set<string>;
+  /** Protected files and folders; '' protects the whole scratch folder. */
+  protectedKeys: string[];
+  /** protectedKeys each followed by '/' ('' stays ''), for the "below a folder" check. */
+  prefixes: string[];
+}
+
+/**
+ * The pinned and protected paths (absolute) as the index's keys: paths relative to the scratch
+ * folder with forward slashes. A protected folder that holds the scratch folder protects all of it.
+ */
+function keepFor(scratchDir: string, pinned: Iterable<string>, protectedPaths: Iterable<string>): Keep {
+  const relOf = (p: string): string | undefined => {
+    const r = path.relative(scratchDir, path.resolve(p));
+    if (r === '..' || r.startsWith('..' + path.sep) || path.isAbsolute(r)) return undefined;
+    return r.split(path.sep).join('/');
+  };
+  const pins = new Set<string>();
+  for (const p of pinned) {
+    const r = relOf(p);
+    if (r) pins.add(r);
+  }
+  const prot = new Set<string>();
+  for (const p of protectedPaths) {
+    const r = relOf(p);
+    if (r !== undefined) prot.add(r);
+    else if (isInside(path.resolve(p), scratchDir)) prot.add('');
+  }
+  // Sorted, and without keys below another key: each protected file is then under exactly one key.
+  const keys = [...prot].sort().filter((k, i, a) => !a.slice(0, i).some((o) => o === '' || k.startsWith(o + '/')));
+  return { pinned: pins, protectedKeys: keys, prefixes: keys.map((k) => (k === '' ? '' : k + '/')) };
+}
+
+/**
+ * How many indexed files are pinned, and how many others are protected, from the index's folder
+ * totals: costs the pins and protected paths, not the files.
+ */
+function keptCounts(index: ScratchIndex, keep: Keep): { pinned: number; protected: number } {
+  let pinned = 0;
+  let pinnedProtected = 0;
+  for (const rel of keep.pinned) {
+    if (!index.file(rel)) continue;
+    pinned++;
+    if (isProtected(keep.protectedKeys, keep.prefixes, rel)) pinnedProtected++;
+  }
+  let prot = 0;
+  for (const k of keep.protectedKeys) prot += k === '' ? index.totals().files : (index.folder(k)?.count ?? (index.file(k) ? 1 : 0));
+  return { pinned, protected: prot - pinnedProtected };
 }

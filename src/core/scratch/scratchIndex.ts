@@ -36,8 +36,18 @@ import { scratchDirOf, type ScratchEntry } from './inventory';
  * does not change) keeps its old size and date in the view until a full scan, which happens at
  * the latest SNAPSHOT_MAX_AGE_MS (a day) after the previous one: a snapshot descending from an
  * older full scan is not used. While the editor runs, a watcher event for the file corrects it at
- * once. Cleanup does not use this index: it stats every file afresh before removing anything
- * (scanScratch with `fresh`).
+ * once. Cleanup's dry run reads the index; cleanup itself stats every file afresh (a new index
+ * built without the snapshot) before removing anything.
+ *
+ * An index fed every file event of the folder (`followsEvents`: the editor's watcher) need not list
+ * a changed folder again when the events account for the change: after applying events for a
+ * folder, its stamp is taken; while the folder still has that stamp, nothing happened there that
+ * has no event. A lost event is corrected at the next real listing, at most TRUST_LISTING_MS after
+ * the previous one. The MCP server has no watcher: it lists every folder whose mtime changed.
+ *
+ * All files newest first (newestFirst()) are sorted once when first asked for, then kept in order
+ * change by change; `orderEpoch` tells a reader (cleanup's dry run) when the order changed other
+ * than by a new newest file, so it can continue where it stopped instead of starting over.
  */
 
 interface Item {
@@ -67,6 +77,12 @@ interface Dir {
   bytes: number;
   /** The folder's identity and mtime when it was last listed, and when (undefined: never listed whole). */
   listed?: { ino: number; mtimeMs: number; at: number };
+  /**
+   * The folder's identity and mtime right after the last file events for it were applied (only in
+   * an index that follows events): while the folder still has that stamp, events have told every
+   * change since it was listed, and revalidate() need not list it again (see TRUST_LISTING_MS).
+   */
+  followed?: { ino: number; mtimeMs: number };
 }
 
 /** The smallest kept "newest" list (one page) and the extra kept so a few deletions need no new pass. */
@@ -88,6 +104,14 @@ const SNAPSHOT_HEADER = 'agent-context scratch index 2';
 const SNAPSHOT_BLOCK = 128 * 1024;
 /** A snapshot descending from a full scan older than this is not used (see the known limit at the top of the file). */
 const SNAPSHOT_MAX_AGE_MS = 24 * 3600_000;
+/**
+ * In an index fed by file events, a folder changed since its listing is not listed again while the
+ * events account for its current mtime, for at most this long after its last real listing: a lost
+ * event is corrected within this time.
+ */
+const TRUST_LISTING_MS = 10 * 60_000;
+/** A folder walked with more files than this drops the global order (rebuilt once when next asked for) instead of inserting each file. */
+const ORDER_BULK = 1000;
 /** A relative path that could leave the scratch folder or is not how the index spells one. */
 const BAD_REL = /^\/|\/$|\/\/|(^|\/)\.\.?(\/|$)|\r/;
 
@@ -121,6 +145,23 @@ export class ScratchIndex {
   private fullScanAt = 0;
   /** Listings made by revalidate() (marks the files each one found). */
   private listings = 0;
+  /** Every file, newest first (ties by path), kept up to date on changes once asked for (retention). */
+  private all?: Ranked[];
+  /** Counts changes to the files (not mere re-checks): equal versions, same files. */
+  private versionCounter = 0;
+  /**
+   * Counts changes to the order other than a file added as the newest of all (the common case: an
+   * offload): while it stays the same, every file in the order keeps its position counted from the
+   * oldest, and what was decided about the oldest files still holds (cleanup's dry run).
+   */
+  private orderEpochCounter = 0;
+  /** The end of the queue of changes: revalidate() and update() run one at a time, in call order. */
+  private queue: Promise<void> = Promise.resolve();
+  /**
+   * True when every file event for the scratch folder reaches update() (an editor's watcher feeds
+   * it): revalidate() may then trust events for folders they account for (see TRUST_LISTING_MS).
+   */
+  followsEvents = false;
 
   private constructor(readonly agentDir: string) {
     this.scratchDir = scratchDirOf(agentDir);
@@ -249,6 +290,7 @@ export class ScratchIndex {
 
   private forget(): false {
     this.dirs.clear();
+    this.dropOrder();
     return false;
   }
 
@@ -329,6 +371,8 @@ export class ScratchIndex {
 
   private async scanAll(): Promise<void> {
     this.dirs.clear();
+    this.dropOrder();
+    this.versionCounter++;
     this.fullScanAt = Date.now();
     this.errors = [];
     const top = await fs.promises.lstat(this.scratchDir).catch(() => undefined);
@@ -371,6 +415,16 @@ export class ScratchIndex {
     item.seen = old ? old.seen : this.listings;
     d.files.set(rel, item);
     this.bubble(dir, old ? 0 : 1, item.size - (old?.size ?? 0));
+    this.versionCounter++;
+    if (this.all) {
+      if (old) {
+        dropRanked(this.all, rel, old);
+        this.orderEpochCounter++;
+      }
+      const at = rankOf(this.all, [rel, item]);
+      if (at !== 0) this.orderEpochCounter++;
+      this.all.splice(at, 0, [rel, item]);
+    }
     if (d.newest) {
       if (old) dropRanked(d.newest, rel, old);
       const last = d.newest[d.newest.length - 1];
@@ -387,6 +441,11 @@ export class ScratchIndex {
     if (!d || !old) return;
     d.files.delete(rel);
     this.bubble(dir, -1, -old.size);
+    this.versionCounter++;
+    if (this.all) {
+      dropRanked(this.all, rel, old);
+      this.orderEpochCounter++;
+    }
     if (d.newest) {
       dropRanked(d.newest, rel, old);
       if (d.newest.length < Math.min(PAGE_MIN, d.files.size)) d.newest = undefined;
@@ -418,6 +477,8 @@ export class ScratchIndex {
     }
     const dir = this.ensureDir(rel);
     dir.listed = dst ? { ino: dst.ino, mtimeMs: dst.mtimeMs, at } : undefined;
+    dir.followed = undefined;
+    if (names.length > ORDER_BULK) this.dropOrder(); // sorted once when next asked for, not inserted file by file
     const subdirs: string[] = [];
     // lstatSync in small batches with a yield between them: on a local disk this costs about a
     // fifth of the CPU of fs.promises.lstat (no thread-pool hand-off and promise per file), and no
@@ -461,14 +522,19 @@ export class ScratchIndex {
     await this.changing(() => this.revalidateNow());
   }
 
-  private async changing(work: () => Promise<void>): Promise<void> {
-    this.busy++;
-    this.generation++;
-    try {
-      await work();
-    } finally {
-      this.busy--;
-    }
+  private changing(work: () => Promise<void>): Promise<void> {
+    // One change at a time: two listings of a folder at once would each drop what the other marked.
+    const run = this.queue.then(async () => {
+      this.busy++;
+      this.generation++;
+      try {
+        await work();
+      } finally {
+        this.busy--;
+      }
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   private async revalidateNow(): Promise<void> {
@@ -500,7 +566,11 @@ export class ScratchIndex {
       } else if (fst.size !== old.size || fst.mtimeMs !== old.mtimeMs || fst.isSymbolicLink() !== old.symlink) this.setFile(r, itemOf(fst, now));
       else old.statAt = now;
     };
-    if (l && l.ino === st.ino && l.mtimeMs === st.mtimeMs && l.at - st.mtimeMs > RACY_MS) {
+    const unchanged = l !== undefined && l.ino === st.ino && l.mtimeMs === st.mtimeMs && l.at - st.mtimeMs > RACY_MS;
+    // Changed since listed, but file events told what changed (its stamp is the one taken after they were applied).
+    const f = d.followed;
+    const accounted = !unchanged && this.followsEvents && l !== undefined && f !== undefined && f.ino === st.ino && f.mtimeMs === st.mtimeMs && now - l.at < TRUST_LISTING_MS;
+    if (unchanged || accounted) {
       // Same entries as when listed: only files that may have been rewritten in place are stat'ed.
       const hot: [string, Item][] = [];
       for (const e of d.files) if (restatAll || e[1].statAt - e[1].mtimeMs <= HOT_MS) hot.push(e);
@@ -515,6 +585,7 @@ export class ScratchIndex {
         return;
       }
       d.listed = { ino: st.ino, mtimeMs: st.mtimeMs, at: now };
+      d.followed = undefined;
       // Files found are marked with this listing's number, folders collected: what is left unmarked is gone.
       const mark = ++this.listings;
       const presentDirs = new Set<string>();
@@ -575,6 +646,7 @@ export class ScratchIndex {
   }
 
   private async updateNow(absPaths: Iterable<string>): Promise<void> {
+    const parents = new Set<string>();
     for (const abs of absPaths) {
       const rel = path.relative(this.scratchDir, abs).split(path.sep).join('/');
       if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
@@ -582,6 +654,7 @@ export class ScratchIndex {
         await this.scanAll();
         return;
       }
+      parents.add(parentOf(rel));
       let st: fs.Stats | undefined;
       try {
         st = await fs.promises.lstat(abs);
@@ -602,6 +675,56 @@ export class ScratchIndex {
         this.setFile(rel, itemOf(st));
       }
     }
+    if (!this.followsEvents) return;
+    // Stamped after the events were applied: a later change has an event still to come.
+    for (const rel of parents) {
+      const d = this.dirs.get(rel);
+      if (!d?.listed) continue;
+      const st = fs.lstatSync(rel ? path.join(this.scratchDir, rel) : this.scratchDir, { throwIfNoEntry: false });
+      d.followed = st?.isDirectory() ? { ino: st.ino, mtimeMs: st.mtimeMs } : undefined;
+    }
+  }
+
+  /** Changes whenever a file is added, removed or found changed: equal versions, same files. */
+  get version(): number {
+    return this.versionCounter;
+  }
+
+  /**
+   * Changes whenever the order of newestFirst() changes other than by a file added as the newest:
+   * while it is the same, the files counted from the oldest are the same files at the same positions.
+   */
+  get orderEpoch(): number {
+    return this.orderEpochCounter;
+  }
+
+  private dropOrder(): void {
+    this.all = undefined;
+    this.orderEpochCounter++;
+  }
+
+  /** A file's size and mtime, or undefined when the index has no such file. */
+  file(rel: string): { size: number; mtimeMs: number } | undefined {
+    return this.dirs.get(parentOf(rel))?.files.get(rel);
+  }
+
+  /**
+   * Every file, newest first (ties by path), as [relative path, {size, mtimeMs}] pairs: sorted once,
+   * then kept in order on each change (a new file is usually inserted at the front). Do not modify.
+   */
+  newestFirst(): readonly (readonly [rel: string, file: { readonly size: number; readonly mtimeMs: number; readonly symlink: boolean }])[] {
+    if (!this.all) {
+      const all: Ranked[] = [];
+      for (const d of this.dirs.values()) for (const e of d.files) all.push(e);
+      all.sort((a, b) => (newer(a, b) ? -1 : newer(b, a) ? 1 : 0));
+      this.all = all;
+    }
+    return this.all;
+  }
+
+  /** Every folder known (relative paths; '' is the scratch folder itself). */
+  folders(): string[] {
+    return [...this.dirs.keys()];
   }
 
   /** Files and bytes under the scratch folder. */
@@ -628,16 +751,23 @@ export class ScratchIndex {
 }
 
 /**
- * A folder's entries, read 1,024 at a time: readdir() of a folder of 100,000 names builds all
- * their entries in one stretch on the event loop (30-40 ms), this in slices of a few milliseconds.
+ * A folder's entries, read 1,024 at a time with a yield between two reads: readdir() of a folder of
+ * 100,000 names builds all their entries in one stretch on the event loop (30-40 ms). Each read is
+ * synchronous (one getdents call for 1,024 names): awaiting an entry at a time costs a promise per
+ * name, four times the CPU.
  */
 async function listDir(abs: string): Promise<fs.Dirent[]> {
-  const dir = await fs.promises.opendir(abs, { bufferSize: 1024 });
+  const dir = fs.opendirSync(abs, { bufferSize: 1024 });
   const out: fs.Dirent[] = [];
   try {
-    for (let e = await dir.read(); e; e = await dir.read()) out.push(e);
+    for (;;) {
+      let e: fs.Dirent | null = null;
+      for (let i = 0; i < 1024 && (e = dir.readSync()); i++) out.push(e);
+      if (!e) break;
+      await yieldNow();
+    }
   } finally {
-    await dir.close().catch(() => undefined);
+    dir.closeSync();
   }
   return out;
 }

@@ -5,6 +5,9 @@ import { formatFileError } from '../result';
 import { defaultFolder } from '../workspacePaths';
 import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 
+/** Files listed by name; the rest are counted. */
+const SHOWN = 40;
+
 const WHY = { age: 'older than the age limit', count: 'over the file-count limit', size: 'over the size limit' } as const;
 
 /** agentContext_cleanup: dry-runs (default) or applies the scratch retention policy. */
@@ -15,17 +18,17 @@ export async function cleanupTool(input: Record<string, unknown>, ctx: ToolConte
   if (apply && !ctx.trusted) return toolError('this workspace is not trusted; cleanup only reports. Trust the workspace to remove files.');
   if (ctx.signal.aborted) return toolError('cancelled; nothing removed');
   const policy = ctx.retention ?? DEFAULT_RETENTION;
-  const r = await cleanupScratch({ workspaceRoot: folder.path, policy, dryRun: !apply });
+  const r = await cleanupScratch({ workspaceRoot: folder.path, policy, dryRun: !apply, listLimit: SHOWN });
   if (!r.ok) return toolError(formatFileError(r.error));
   const rep = r.value;
   const out = [
     `${rep.summary}.`,
     `Policy: files older than ${policy.maxAgeHours} h, beyond ${policy.maxFiles} files or ${policy.maxTotalMB} MB go (oldest first); pinned files, plans and their evidence stay.`,
   ];
-  for (const x of rep.removed.slice(0, 40)) out.push(`${apply ? 'removed' : 'would remove'} .agent/scratch/${x.rel} (${formatMB(x.size)}, ${WHY[x.reason]})`);
-  if (rep.removed.length > 40) out.push(`… and ${rep.removed.length - 40} more`);
+  for (const x of rep.removed.slice(0, SHOWN)) out.push(`${apply ? 'removed' : 'would remove'} .agent/scratch/${x.rel} (${formatMB(x.size)}, ${WHY[x.reason]})`);
+  if (rep.removedCount > SHOWN) out.push(`… and ${rep.removedCount - SHOWN} more`);
   for (const f of rep.failed.slice(0, 10)) out.push(`failed: ${f.path}: ${f.message}`);
   if (rep.noTrash.length) out.push(`${rep.noTrash.length} file(s) kept: no trash is available here; remove them with the "Clean Up Scratch" command, which asks before deleting permanently.`);
-  if (!apply && rep.removed.length) out.push('Run again with apply: true to move them to the trash.');
+  if (!apply && rep.removedCount) out.push('Run again with apply: true to move them to the trash.');
   return { text: cutToBytes(out.join('\n'), INLINE_MAX_BYTES - 200) };
 }

@@ -1,0 +1,57 @@
+import { KeyedState } from '../keyedState';
+import { ScratchIndex } from './scratchIndex';
+
+/*
+ * One scratch index per `.agent/` folder per process, shared by the Scratch view and the tools
+ * (briefing, cleanup's dry run): one copy of 100,000 entries in memory, built once, then kept up to
+ * date at the cost of what changed. In the editor the Scratch view feeds it file events
+ * (followScratchEvents), so a folder those events account for is not listed again; the MCP server
+ * has no watcher and lists a folder again whenever its mtime changed.
+ */
+
+let following = false;
+
+const indexes = new KeyedState<ScratchIndex>(async (agentDir) => {
+  const ix = await ScratchIndex.build(agentDir);
+  ix.followsEvents = following;
+  return ix;
+});
+
+/**
+ * Declares that every file event under the scratch folders is passed to scratchIndexChanged from
+ * now on (the editor's glue does, from its watcher).
+ */
+export function followScratchEvents(): void {
+  following = true;
+}
+
+/** The shared index of an `.agent/` folder as it is (built on first use), without re-checking the disk. */
+export function sharedScratchIndex(agentDir: string): Promise<ScratchIndex> {
+  return indexes.get(agentDir);
+}
+
+/** The shared index brought up to date with the disk first (costs what changed: see ScratchIndex.revalidate). */
+export async function currentScratchIndex(agentDir: string): Promise<ScratchIndex> {
+  // A failed revalidation forgets the index: get() then builds it afresh, as it does the first time.
+  if (indexes.has(agentDir)) await indexes.update(agentDir, (s) => s.revalidate());
+  return indexes.get(agentDir);
+}
+
+/**
+ * Applies file events (absolute paths; undefined: unknown, revalidate everything) to the index of
+ * an `.agent/` folder, if one was built. Resolves false when there is none or the update failed
+ * (the index is then forgotten and the next use builds it afresh).
+ */
+export function scratchIndexChanged(agentDir: string, paths: Iterable<string> | undefined): Promise<boolean> {
+  return indexes.update(agentDir, (s) => (paths ? s.update(paths) : s.revalidate()));
+}
+
+/** True when the folder's index was built (or is being built). */
+export function hasScratchIndex(agentDir: string): boolean {
+  return indexes.has(agentDir);
+}
+
+/** Forgets every index (tests; a workspace folder removed). */
+export function forgetScratchIndexes(): void {
+  indexes.clear();
+}
