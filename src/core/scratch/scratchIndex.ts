@@ -23,9 +23,10 @@ import { scratchDirOf, type ScratchEntry } from './inventory';
  * A snapshot of the index (`.agent/.cache/scratch-index.tsv`) lets the next editor start the same
  * way: build() loads it and revalidates, so a start-up lists and stats what changed since, not the
  * 100,000 files of a long-lived folder. It is written after a build that had to stat many files
- * (the first start on a folder, or many new files since the snapshot), never on every change: a
- * folder changed since the snapshot is listed again at the next start and only its new names are
- * stat'ed. It is read and written in blocks with yields between them (never one 7 MB string), is
+ * (the first start on a folder, or many new files since the snapshot) or list a big folder again
+ * (tool_outputs/ after a session's offloads), never on every change: a folder changed since the
+ * snapshot is listed again at the next start, only its new names are stat'ed, and the snapshot
+ * written then spares the start after it the listing. It is read and written in blocks with yields between them (never one 7 MB string), is
  * versioned and names its scratch folder in the first line, and ends with a line counting its
  * folders and files: anything else (another version or folder, a cut or damaged file) is not used,
  * a full scan is. Two windows may write it; each write is atomic and whole, and an index that
@@ -96,7 +97,7 @@ const RACY_MS = 1000;
 const HOT_MS = 10 * 60_000;
 /** Folders with at most this many files are stat'ed whole by revalidate() (a file rewritten in place changes no folder mtime). */
 const RESTAT_ALL_MAX = 500;
-/** A build that stat'ed more files than this writes a snapshot for the next start. */
+/** A build that stat'ed more files than this, or listed that many names of changed folders, writes a snapshot for the next start. */
 const SNAPSHOT_AFTER_STATS = 2000;
 /** The snapshot's first line (with the scratch folder's path after a tab): another version or folder is not read. */
 const SNAPSHOT_HEADER = 'agent-context scratch index 2';
@@ -138,6 +139,8 @@ export class ScratchIndex {
   private sinceYield = 0;
   /** Files lstat()ed so far (decides whether a snapshot is worth writing). */
   private statted = 0;
+  /** Names read by listings of folders that had changed (a big one listed again is worth a new snapshot too). */
+  private listedNames = 0;
   /** Changes (update / revalidate) running now, and how many have started: saveSnapshot() writes one state. */
   private busy = 0;
   private generation = 0;
@@ -177,7 +180,7 @@ export class ScratchIndex {
     const useSnapshot = opts.snapshot !== false;
     if (useSnapshot && (await ix.loadSnapshot())) await ix.revalidate();
     else await ix.scanAll();
-    if (useSnapshot && ix.statted > SNAPSHOT_AFTER_STATS) {
+    if (useSnapshot && ix.statted + ix.listedNames > SNAPSHOT_AFTER_STATS) {
       // Not awaited: the index is usable now; a failed write only means a full scan next time.
       void ix.saveSnapshot().catch(() => undefined);
     }
@@ -217,6 +220,37 @@ export class ScratchIndex {
     let ended = false;
     let nFiles = 0;
     let nDirs = 0;
+    // A file line (F, path, size, mtime, symlink 0/1, stat time), the bulk of the snapshot: read by
+    // position, not split into an array of six strings (100,000 of them at start-up).
+    const fileLine = (l: string): boolean => {
+      const t1 = l.indexOf('\t', 2);
+      const t2 = l.indexOf('\t', t1 + 1);
+      const t3 = l.indexOf('\t', t2 + 1);
+      const t4 = l.indexOf('\t', t3 + 1);
+      if (t1 < 0 || t2 < 0 || t3 < 0 || t4 !== t3 + 2 || l.indexOf('\t', t4 + 1) !== -1) return false;
+      const size = num(l.slice(t1 + 1, t2));
+      const mtimeMs = num(l.slice(t2 + 1, t3));
+      const statAt = num(l.slice(t4 + 1));
+      const sym = l.charCodeAt(t3 + 1) - 48;
+      if (!(size >= 0 && Number.isFinite(mtimeMs) && Number.isFinite(statAt)) || (sym !== 0 && sym !== 1)) return false;
+      // The file must sit directly in the current folder, under a name that is not '.', '..' or odd.
+      const base = curRel === '' ? 2 : 2 + curRel.length + 1;
+      if (t1 <= base || (curRel !== '' && (!l.startsWith(curRel, 2) || l.charCodeAt(base - 1) !== 47))) return false;
+      const slash = l.indexOf('/', base);
+      if (slash !== -1 && slash < t1) return false;
+      const name = l.slice(base, t1);
+      if (name === '.' || name === '..' || name.includes('\r')) return false;
+      const rel = l.slice(2, t1);
+      const files = cur!.files;
+      const had = files.size;
+      files.set(rel, { size, mtimeMs, symlink: sym === 1, statAt, seen: 0 });
+      if (files.size === had || this.dirs.has(rel)) return false; // twice, or also a folder
+      const t = own.get(cur!)!;
+      t[0]++;
+      t[1] += size;
+      nFiles++;
+      return true;
+    };
     const line = (l: string): boolean => {
       if (!header) {
         header = true;
@@ -228,21 +262,8 @@ export class ScratchIndex {
         return true;
       }
       if (ended) return false; // nothing may follow the end line
+      if (l.charCodeAt(0) === 70 /* F */ && l.charCodeAt(1) === 9 && cur) return fileLine(l);
       const f = l.split('\t');
-      if (f[0] === 'F' && f.length === 6 && cur) {
-        const size = num(f[2]);
-        const mtimeMs = num(f[3]);
-        const statAt = num(f[5]);
-        const rel = f[1];
-        if (!(size >= 0 && Number.isFinite(mtimeMs) && Number.isFinite(statAt)) || (f[4] !== '0' && f[4] !== '1')) return false;
-        if (!rel || parentOf(rel) !== curRel || BAD_REL.test(rel) || cur.files.has(rel) || this.dirs.has(rel)) return false;
-        const t = own.get(cur)!;
-        t[0]++;
-        t[1] += size;
-        cur.files.set(rel, { size, mtimeMs, symlink: f[4] === '1', statAt, seen: 0 });
-        nFiles++;
-        return true;
-      }
       if (f[0] === 'D' && f.length === 5) {
         const ino = num(f[2]);
         const mtimeMs = num(f[3]);
@@ -586,6 +607,7 @@ export class ScratchIndex {
       }
       d.listed = { ino: st.ino, mtimeMs: st.mtimeMs, at: now };
       d.followed = undefined;
+      this.listedNames += names.length;
       // Files found are marked with this listing's number, folders collected: what is left unmarked is gone.
       const mark = ++this.listings;
       const presentDirs = new Set<string>();
