@@ -9,6 +9,7 @@
 // The Agent Context view container is opened at once (a user who keeps it open), so views render
 // during start-up as they would for that user.
 import * as fs from 'node:fs';
+import * as inspector from 'node:inspector';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ledgerPath } from '../src/core/ledger';
@@ -29,6 +30,17 @@ export interface EventSamples {
   wallMs: number[];
 }
 
+/**
+ * One block: it ended at endUs (process.hrtime in microseconds, the clock of a .cpuprofile's
+ * timestamps, so a profile of the same session shows what ran in it), lasted gapMs of wall time,
+ * busyMs of it on the main thread.
+ */
+export interface BlockRecord {
+  endUs: number;
+  gapMs: number;
+  busyMs: number;
+}
+
 /** The JSON a session writes. */
 export interface EditorSessionResult {
   ok: boolean;
@@ -41,7 +53,7 @@ export interface EditorSessionResult {
    * cpuMs / blockMs: from Agent Context's activation until quiet; cpuFromProbeMs also counts the
    * host's start-up before it (from the probe's activation); blockBeforeActivationMs: the longest block before it.
    */
-  startup?: { cpuMs: number; cpuFromProbeMs: number; blockMs: number; blockBeforeActivationMs: number; rssMB: number; rssAtProbeMB: number; wallMs: number; quiet: boolean };
+  startup?: { cpuMs: number; cpuFromProbeMs: number; blockMs: number; blocks?: BlockRecord[]; activatedUs?: number; blockBeforeActivationMs: number; rssMB: number; rssAtProbeMB: number; wallMs: number; quiet: boolean };
   views: Record<string, { wallMs: number[]; cpuMs: number[]; items: number }>;
   events: Record<string, EventSamples>;
   /** The scale study's tool calls over vscode.lm.invokeTool: wall ms per call id, or why it failed. */
@@ -71,27 +83,39 @@ export class BlockMonitor {
   private lastCpu = mainCpu();
   private maxBusy = 0;
   private maxGap = 0;
+  /** The longest blocks since reset, longest first (for finding them in a CPU profile). */
+  private top: BlockRecord[] = [];
   private readonly timer: NodeJS.Timeout;
   constructor() {
     this.timer = setInterval(() => {
       const wall = performance.now();
       const cpu = mainCpu();
       const gap = wall - this.lastWall;
-      if (gap > 20) this.maxBusy = Math.max(this.maxBusy, Math.min(gap, cpu - this.lastCpu));
+      if (gap > 20) {
+        const busy = Math.min(gap, cpu - this.lastCpu);
+        this.maxBusy = Math.max(this.maxBusy, busy);
+        if (busy > 20) this.note({ endUs: Number(process.hrtime.bigint() / 1000n), gapMs: gap, busyMs: busy });
+      }
       this.maxGap = Math.max(this.maxGap, gap);
       this.lastWall = wall;
       this.lastCpu = cpu;
     }, 10);
     this.timer.unref();
   }
+  private note(b: BlockRecord): void {
+    this.top.push(b);
+    this.top.sort((x, y) => y.busyMs - x.busyMs);
+    if (this.top.length > 5) this.top.length = 5;
+  }
   /** Starts a new measuring window. */
   reset(): void {
     this.maxBusy = 0;
     this.maxGap = 0;
+    this.top = [];
   }
-  /** Longest busy block (ms) since reset, and the longest timer gap of any cause. */
-  read(): { busy: number; gap: number } {
-    return { busy: this.maxBusy, gap: this.maxGap };
+  /** Longest busy block (ms) since reset, the longest timer gap of any cause, and the five longest blocks. */
+  read(): { busy: number; gap: number; top: BlockRecord[] } {
+    return { busy: this.maxBusy, gap: this.maxGap, top: [...this.top] };
   }
   dispose(): void {
     clearInterval(this.timer);
@@ -103,19 +127,20 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 /**
  * A CPU profile of the extension host (node:inspector in-process), written to
  * AGENT_CONTEXT_BENCH_CPUPROF/<level>-<name>.cpuprofile when that folder is set (for looking into a
- * figure; the profiler's overhead makes such a session's figures unfit to report).
+ * figure; the profiler's overhead makes such a session's figures unfit to report). Started
+ * synchronously (the in-process session answers at once), so the start-up profile also covers
+ * the loading of Agent Context's module when the host loads it right after the probe.
  */
-async function startProfile(level: string, name: string): Promise<() => Promise<void>> {
+function startProfile(level: string, name: string): () => Promise<void> {
   const dir = process.env.AGENT_CONTEXT_BENCH_CPUPROF;
   if (!dir) return async () => undefined;
-  const inspector = await import('node:inspector');
   const session = new inspector.Session();
   session.connect();
   const post = (method: string, params?: object): Promise<unknown> =>
     new Promise((resolve, reject) => session.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res))));
-  await post('Profiler.enable');
-  await post('Profiler.setSamplingInterval', { interval: 500 });
-  await post('Profiler.start');
+  void post('Profiler.enable');
+  void post('Profiler.setSamplingInterval', { interval: 500 });
+  void post('Profiler.start');
   return async () => {
     const r = (await post('Profiler.stop')) as { profile: unknown };
     fs.mkdirSync(dir, { recursive: true });
@@ -187,18 +212,20 @@ async function waitForTerminalIntegration(t: vscode.Terminal, ms: number): Promi
 
 /** The measurements of one editor session. */
 export async function run(probe: ProbeStart, level: string): Promise<EditorSessionResult> {
+  // Before any await: the host may load Agent Context's module right after the probe's activation.
+  const stopStartupProfile = startProfile(level, 'startup');
   const os = await import('node:os');
   const result: EditorSessionResult = { ok: false, level, activeBeforeProbe: false, views: {}, events: {}, loadavg: { start: os.loadavg() } };
   const ext = vscode.extensions.getExtension(EXTENSION_ID);
   if (!ext) throw new Error(`${EXTENSION_ID} is not installed in this editor`);
   result.activeBeforeProbe = ext.isActive;
-  const stopStartupProfile = await startProfile(level, 'startup');
   // Start-up: wait for activation (workspaceContains:.agent), then for the host to go quiet.
   const deadline = performance.now() + 300_000;
   while (!ext.isActive && performance.now() < deadline) await sleep(20);
   if (!ext.isActive) throw new Error('Agent Context did not activate within 300 s');
   // From here on, what happens is Agent Context's start-up (and whatever other extensions still do).
   const cpuAtActivation = mainCpu();
+  const activatedUs = Number(process.hrtime.bigint() / 1000n);
   const blocksBefore = probe.blocks.read().busy;
   probe.blocks.reset();
   const api = ext.exports as Api;
@@ -210,6 +237,8 @@ export async function run(probe: ProbeStart, level: string): Promise<EditorSessi
     cpuMs: q.cpu - cpuAtActivation,
     cpuFromProbeMs: q.cpu - probe.cpu0,
     blockMs: blocks.busy,
+    blocks: blocks.top,
+    activatedUs,
     blockBeforeActivationMs: blocksBefore,
     rssMB: process.memoryUsage().rss / 1048576,
     rssAtProbeMB: probe.rss0 / 1048576,
@@ -235,7 +264,7 @@ export async function run(probe: ProbeStart, level: string): Promise<EditorSessi
   // Views: each view's render right after its refresh command, interleaved across views.
   const views = api.views();
   for (const v of views) result.views[v] = { wallMs: [], cpuMs: [], items: 0 };
-  const stopViewsProfile = await startProfile(level, 'views');
+  const stopViewsProfile = startProfile(level, 'views');
   for (let r = 0; r < REPS; r++) {
     for (const v of views) {
       if (REFRESH[v]) await vscode.commands.executeCommand(REFRESH[v]);

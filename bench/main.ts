@@ -6,7 +6,7 @@
 // BENCH_RG_MISSING (why it is unavailable).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LOAD_RETRIES, machineDescription, renderPlain, renderTable, repoRoot, runRow, type Row } from './harness';
+import { LOAD_RETRIES, machineDescription, renderPlain, renderTable, repoRoot, runRow, sampleForeignLoad, type Row } from './harness';
 import { rowActivation } from './rowActivation';
 import { activationRow, EDITOR_STARTS, editorSessions, rowEditor } from './rowEditor';
 import { rowCapture } from './rowCapture';
@@ -41,11 +41,12 @@ async function main(): Promise<void> {
   let details: OffloadDetail[] = [];
   const started = Date.now();
   // Every row goes through runRow: load average at its start and end, re-run when the machine was loaded.
-  const step = async (n: string, name: string, f: () => Promise<Row[]> | Row[]): Promise<void> => {
+  // Rows that start real editors (7 and 10) are held to the load of other processes (runRow's `foreign`).
+  const step = async (n: string, name: string, f: () => Promise<Row[]> | Row[], ownProcesses = false): Promise<void> => {
     if (!want(n)) return;
     const t0 = Date.now();
     log(`row ${n}: ${name}…`);
-    const r = await runRow(n, f, log);
+    const r = await runRow(n, f, log, ownProcesses ? { foreign: () => sampleForeignLoad() } : {});
     rows.push(...r);
     log(`row ${n} done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   };
@@ -64,12 +65,12 @@ async function main(): Promise<void> {
     // 7a comes from fresh editors: row 10's when it runs too (it then adds 7a), else start-up-only editors on the S folder.
     const own = want('10') ? [] : [activationRow((await editorSessions(log, ['S'])).sessions)];
     return [...own, ...rowActivation(repo, workDir).filter((r) => r.id !== '7a')];
-  });
+  }, true);
   await step('8', 'scratch view and retention, 10,000 files', () => rowScratch(workDir));
   // Row 9: S, M, L (1×, 10×, 100× history); BENCH_SCALE shrinks all three for a quick look.
   await step('9', 'scale study: tool calls over MCP on generated S/M/L .agent/ folders', () =>
     rowScale([['S', 1], ['M', 10], ['L', 100]].map(([label, k]) => ({ label: label as string, scale: (k as number) * scale })), process.env.BENCH_RG || undefined, log));
-  await step('10', `scale study in the extension host (real editor, ${EDITOR_STARTS} starts per level)`, () => rowEditor(log, want('7')));
+  await step('10', `scale study in the extension host (real editor, ${EDITOR_STARTS} starts per level)`, () => rowEditor(log, want('7')), true);
   await step('11', 'Claude Code (real CLI, fake model API): its Bash with our hook vs without', () => rowClaudeCode(repo, workDir));
 
   rows.sort((a, b) => Number(rowNumber(a.id)) - Number(rowNumber(b.id))); // 7a may come from row 10's editors

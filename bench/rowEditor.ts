@@ -6,7 +6,7 @@
 // interleaved across levels; in the first editor of each level, each view's render and one file
 // event of each kind, BENCH_RUNS times. Also gives row 7a (time inside activate()) from the same
 // editors. The folders live in a temp directory removed afterwards.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -45,9 +45,14 @@ export function editorSessions(log: (s: string) => void, only?: string[]): Promi
         spec.levels.push({ name: l.name, workspace: g.root, calls });
       }
       fs.writeFileSync(path.join(tmp, 'spec.json'), JSON.stringify(spec));
-      const r = spawnSync(process.execPath, [path.join(repoRoot(), 'scripts', 'benchEditor.mjs'), path.join(tmp, 'spec.json')], { stdio: ['ignore', 'inherit', 'inherit'], cwd: repoRoot() });
+      // Asynchronously: the bench's event loop keeps running meanwhile (runRow samples the machine's load).
+      const status = await new Promise<number | null>((resolve, reject) => {
+        const child = spawn(process.execPath, [path.join(repoRoot(), 'scripts', 'benchEditor.mjs'), path.join(tmp, 'spec.json')], { stdio: ['ignore', 'inherit', 'inherit'], cwd: repoRoot() });
+        child.on('error', reject);
+        child.on('exit', (code) => resolve(code));
+      });
       const sessions = fs.existsSync(spec.out) ? (JSON.parse(fs.readFileSync(spec.out, 'utf8')) as EditorSessionResult[]) : [];
-      return { sessions, levels: lv, error: r.status === 0 ? undefined : `scripts/benchEditor.mjs exited ${r.status}` };
+      return { sessions, levels: lv, error: status === 0 ? undefined : `scripts/benchEditor.mjs exited ${status}` };
     } finally {
       fs.rmSync(tmp, { recursive: true, force: true });
     }

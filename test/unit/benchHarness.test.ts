@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as os from 'node:os';
 import { notBuilt, renderTable, rng, stats } from '../../bench/harness';
 import { corpusDir, loadCorpus } from '../../bench/corpusLoader';
 import { chunked, progressBars, seqOutput } from '../../bench/streams';
@@ -124,5 +125,63 @@ describe('bench row hygiene (runRow)', () => {
     const rows = await runRow('1', () => (calls++, [row()]), () => {}, { retries: 3, load: () => ({ load: loads.shift() ?? 1, cores: 2 }), sleep: async () => {} });
     assert.equal(calls, 2);
     assert.equal(rows[0].load, '1.0 → 1.0');
+  });
+});
+
+describe('bench load of other processes (rows that start editors)', () => {
+  const row = (): import('../../bench/harness').Row => ({ id: '10a', what: 'x', ours: '1 ms', reference: '—', ratio: '1×', goal: '≤ 1×', met: true });
+  /** A fake /proc: pid → [ppid, states of its threads (the first is the main thread)]. */
+  function fakeProc(tree: Record<number, [number, string[]]>): string {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fake-proc-'));
+    for (const [pid, [ppid, states]] of Object.entries(tree)) {
+      states.forEach((st, i) => {
+        const tid = i === 0 ? pid : `${pid}${i}`;
+        fs.mkdirSync(path.join(dir, pid, 'task', tid), { recursive: true });
+        // comm with a space and a parenthesis, as real ones can have ("(sd-pam)", "Web Content").
+        fs.writeFileSync(path.join(dir, pid, 'task', tid, 'stat'), `${tid} (a (b) c) ${st} ${ppid} 1 1 0 -1\n`);
+      });
+    }
+    fs.mkdirSync(path.join(dir, 'self')); // non-numeric entries are not processes
+    return dir;
+  }
+  it('counts runnable threads of the bench tree and of other processes apart', async () => {
+    const { runnableThreads } = await import('../../bench/harness.js');
+    // 100 = the bench; 101 its editor (two running threads), 102 a grandchild shell; 200 and 201 someone else's.
+    const dir = fakeProc({ 1: [0, ['S']], 100: [1, ['R']], 101: [100, ['R', 'R', 'S']], 102: [101, ['D']], 200: [1, ['R', 'S']], 201: [200, ['R', 'R']] });
+    try {
+      assert.deepEqual(runnableThreads(100, dir), { own: 4, others: 3 });
+      assert.equal(runnableThreads(100, path.join(dir, 'missing')), undefined);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it('does not re-run a row whose own processes alone raise the load average, and says what others used', async () => {
+    const { runRow } = await import('../../bench/harness.js');
+    let calls = 0;
+    const rows = await runRow('10', () => (calls++, [row()]), () => {}, {
+      retries: 2, load: () => ({ load: 3.4, cores: 2 }), sleep: async () => {},
+      foreign: () => ({ stop: () => ({ others: 0.3, own: 2.6, samples: 40 }) }),
+    });
+    assert.equal(calls, 1);
+    assert.equal(rows[0].load, '3.4 → 3.4 (others 0.3)');
+    assert.equal(rows[0].note, undefined);
+  });
+  it('re-runs and marks a row while other processes use more than one core of two', async () => {
+    const { runRow } = await import('../../bench/harness.js');
+    let calls = 0;
+    const rows = await runRow('10', () => (calls++, [row()]), () => {}, {
+      retries: 1, load: () => ({ load: 4.1, cores: 2 }), sleep: async () => {},
+      foreign: () => ({ stop: () => ({ others: 1.6, own: 2.5, samples: 40 }) }),
+    });
+    assert.equal(calls, 2);
+    assert.equal(rows[0].load, '4.1 → 4.1 (others 1.6) ⚠');
+    assert.match(rows[0].note ?? '', /other processes kept 1\.6 threads runnable on average \(more than 1 of the 2 cores.* after 1 re-run/);
+  });
+  it('sampleForeignLoad averages its samples', async () => {
+    const { sampleForeignLoad } = await import('../../bench/harness.js');
+    const seq = [{ own: 2, others: 0 }, { own: 4, others: 1 }];
+    const s = sampleForeignLoad(60_000, () => seq.shift());
+    assert.deepEqual(s.stop(), { own: 3, others: 0.5, samples: 2 });
+    assert.equal(sampleForeignLoad(60_000, () => undefined).stop(), undefined);
   });
 });
