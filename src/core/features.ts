@@ -10,11 +10,11 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from './fsAtomic';
+import { createExclusive, writeFileAtomic } from './fsAtomic';
 import { withFileLock } from './fileLock';
 import { appendHistoryRecord, historyDir } from './history';
 import { Result, ok, err } from './result';
-import { foldFile, type FoldSpec } from './records/appendFold';
+import { checkpointPath, foldFile, type FoldSpec } from './records/appendFold';
 
 /** One feature of the list. */
 export interface Feature {
@@ -281,6 +281,63 @@ async function stateKey(agentDir: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/** What the Plan view's Features row shows: the counts and the verdict, not the list. */
+export interface FeatureSummary {
+  /** Workspace-relative path of features.json. */
+  path: string;
+  passing: number;
+  total: number;
+  tampered: boolean;
+  /** Readable difference when tampered (see FeatureState.diffText); empty otherwise. */
+  diffText: string;
+}
+
+const SUMMARY_VERSION = 1;
+
+/** The file that keeps the last untampered summary between processes (`.agent/.cache/`, ignored by git). */
+export function featuresSummaryPath(agentDir: string): string {
+  return checkpointPath(agentDir, 'features-summary');
+}
+
+/**
+ * The Features row without reading the list when neither features.json nor its accepted log
+ * changed since some process last checked them: that check's counts are kept in
+ * `.agent/.cache/features-summary.json`, keyed on both files' device, inode, size and mtime, so an
+ * edit by anyone (a tool, the user, another window, git) makes the next call check again. At L
+ * (10,000 features, a 1.8 MB list and a 1.8 MB log) a check parses both in one go on the editor's
+ * thread at every start; this costs two stats and a small read. Only an untampered result is kept:
+ * a tampered list is checked each time (the user has to act on it anyway).
+ */
+export async function featuresSummary(agentDir: string, opts: { now?: Date } = {}): Promise<Result<FeatureSummary | undefined>> {
+  const before = await stateKey(agentDir);
+  const file = featuresSummaryPath(agentDir);
+  if (before) {
+    try {
+      const o = JSON.parse(await fs.promises.readFile(file, 'utf8')) as { v?: number; key?: string; summary?: FeatureSummary };
+      const sm = o?.summary;
+      if (o?.v === SUMMARY_VERSION && o.key === before && sm && typeof sm.passing === 'number' && typeof sm.total === 'number' && sm.tampered === false) {
+        return ok({ path: relPath(agentDir), passing: sm.passing, total: sm.total, tampered: false, diffText: '' });
+      }
+    } catch {
+      // none yet, or unreadable: check the files themselves
+    }
+  }
+  const r = await checkFeatures(agentDir, opts);
+  if (!r.ok) return r;
+  if (!r.value) return ok(undefined);
+  const summary: FeatureSummary = { path: r.value.path, passing: r.value.passing, total: r.value.total, tampered: r.value.tampered, diffText: r.value.diffText };
+  // Saved only when nothing changed during the check (a first-seen baseline appends to the log: the next call saves).
+  if (before && !summary.tampered && (await stateKey(agentDir)) === before) {
+    try {
+      await createExclusive(path.join(path.dirname(file), '.gitignore'), '*\n');
+      await writeFileAtomic(file, JSON.stringify({ v: SUMMARY_VERSION, key: before, summary }));
+    } catch {
+      // a read-only folder: the next start checks again
+    }
+  }
+  return ok(summary);
 }
 
 async function checkFeaturesUncached(agentDir: string, opts: { now?: Date }): Promise<Result<FeatureState | undefined>> {

@@ -2,27 +2,32 @@
  * The newest entries of `.agent/progress.md` without parsing the whole log: the Plan view shows the
  * last few entries and the total, and must cost the same with 20,000 entries as with 20.
  *
- * The total and the line count come from a per-file tally that is extended with only the bytes
- * appended since the last call (progress.md is append-only); a file that shrank or was replaced
- * (another inode) is tallied again from the start. The entries themselves come from the end of the
- * file, read backwards until one more heading than asked for has been seen.
+ * The total and the line count come from a per-file tally (records/appendFold.ts) that is extended
+ * with only the bytes appended since the last call (progress.md is append-only) and kept in
+ * `.agent/.cache/` between processes, so a new window does not read the whole log again; a file
+ * that shrank, was replaced (another inode) or rewritten is tallied again from the start. The
+ * entries themselves come from the end of the file, read backwards until one more heading than
+ * asked for has been seen.
  */
 import * as fs from 'node:fs';
 import { parseProgress, progressPath, type ProgressEntry } from './progress';
+import { checkpointPath, foldFile, type FoldSpec } from './records/appendFold';
 
 const HEADING_RE = /^##\s+\d{4}-\d\d-\d\d/;
 
+/** Entry headings among the tallied lines (the line count is the fold's own). */
 interface Tally {
-  ino: number;
-  /** Bytes tallied (always at a line end, or 0). */
-  size: number;
-  /** Newlines in those bytes. */
-  lines: number;
-  /** Entry headings in those bytes. */
   headings: number;
 }
 
-const tallies = new Map<string, Tally>();
+const TALLY_SPEC: FoldSpec<Tally> & { id: string } = {
+  id: 'progress-tally',
+  version: 1,
+  init: () => ({ headings: 0 }),
+  line(s, text) {
+    if (text.startsWith('##') && HEADING_RE.test(text)) s.headings++;
+  },
+};
 
 /** Counts newlines and heading lines in `buf` (which starts at a line start and ends after a newline). */
 function tallyBytes(buf: Buffer): { lines: number; headings: number } {
@@ -54,27 +59,20 @@ async function readRange(fh: fs.promises.FileHandle, from: number, to: number): 
 /** The newest `count` progress entries (newest last, with their real line numbers) and how many there are in all. */
 export async function readProgressTail(agentDir: string, count: number): Promise<{ entries: ProgressEntry[]; total: number }> {
   const file = progressPath(agentDir);
+  let t: { size: number; lines: number; headings: number };
+  try {
+    const fold = await foldFile(file, TALLY_SPEC, checkpointPath(agentDir, 'progress-tally')).read();
+    t = { size: fold.offset, lines: fold.lines, headings: fold.state.headings };
+  } catch {
+    return { entries: [], total: 0 }; // unreadable (not a file, no permission): as if there were no log
+  }
   let fh: fs.promises.FileHandle;
   try {
     fh = await fs.promises.open(file, 'r');
   } catch {
-    tallies.delete(file);
     return { entries: [], total: 0 };
   }
   try {
-    const st = await fh.stat();
-    let t = tallies.get(file);
-    if (!t || t.ino !== st.ino || st.size < t.size) t = { ino: st.ino, size: 0, lines: 0, headings: 0 };
-    // Extend the tally with whole lines appended since the last call.
-    if (st.size > t.size) {
-      const added = await readRange(fh, t.size, st.size);
-      const end = added.lastIndexOf(10) + 1;
-      if (end > 0) {
-        const c = tallyBytes(added.subarray(0, end));
-        t = { ino: st.ino, size: t.size + end, lines: t.lines + c.lines, headings: t.headings + c.headings };
-      }
-    }
-    tallies.set(file, t);
     // Read backwards from the tallied end until count + 1 headings are in view (or the file start).
     let from = t.size;
     let chunk = 16 * 1024;

@@ -1,10 +1,8 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import * as fs from 'node:fs';
 import { progressPath, type ProgressEntry } from '../core/progress';
 import { readProgressTail } from '../core/progressTail';
-import { checkFeatures, featuresPath, FEATURES_LOG, type Feature, type FeatureState } from '../core/features';
-import { type Result } from '../core/result';
+import { checkFeatures, featuresPath, featuresSummary, type Feature, type FeatureSummary } from '../core/features';
 import { formatFileError } from '../core/result';
 import { openAtLine } from './agentFolderTree';
 import { clip } from '../core/text';
@@ -16,7 +14,7 @@ const RECENT = 5;
 export type PlanExtraNode =
   | { kind: 'progress'; agentDir: string; entries: ProgressEntry[]; total: number }
   | { kind: 'progressEntry'; agentDir: string; entry: ProgressEntry }
-  | { kind: 'features'; agentDir: string; state: FeatureState }
+  | { kind: 'features'; agentDir: string; state: FeatureSummary }
   | { kind: 'featureDiff'; agentDir: string; line: string }
   | { kind: 'feature'; agentDir: string; index: number; feature: Feature }
   | { kind: 'featuresError'; agentDir: string; message: string; line?: number };
@@ -33,36 +31,21 @@ export async function planExtraNodes(agentDir: string): Promise<PlanExtraNode[]>
   return out;
 }
 
-// The last feature check per folder, reused while features.json and its accepted log are unchanged
-// (a progress entry or a plan edit refreshes the Plan view; re-checking 10,000 features each time would not be O(change)).
-const featureCache = new Map<string, { key: string; result: Result<FeatureState | undefined> }>();
-
-async function fileKey(file: string): Promise<string> {
-  try {
-    const st = await fs.promises.stat(file);
-    return `${st.ino}:${st.size}:${st.mtimeMs}`;
-  } catch {
-    return 'none';
-  }
+// The Features row from the summary (core/features.ts): the list itself is read when the row is expanded.
+function featuresOf(agentDir: string): ReturnType<typeof featuresSummary> {
+  return featuresSummary(agentDir);
 }
 
-async function featuresOf(agentDir: string): Promise<Result<FeatureState | undefined>> {
-  const key = (await Promise.all([fileKey(featuresPath(agentDir)), fileKey(path.join(agentDir, 'history', FEATURES_LOG))])).join('|');
-  const hit = featureCache.get(agentDir);
-  if (hit && hit.key === key) return hit.result;
-  const result = await checkFeatures(agentDir);
-  // checkFeatures may append the first accepted version: key the cache on the files as they are now.
-  const after = (await Promise.all([fileKey(featuresPath(agentDir)), fileKey(path.join(agentDir, 'history', FEATURES_LOG))])).join('|');
-  featureCache.set(agentDir, { key: after, result });
-  return result;
-}
-
-/** Children of an extra node. */
-export function planExtraChildren(n: PlanExtraNode): PlanExtraNode[] {
+/** Children of an extra node (a Features row reads and checks the list when it is expanded). */
+export async function planExtraChildren(n: PlanExtraNode): Promise<PlanExtraNode[]> {
   if (n.kind === 'progress') return n.entries.map((entry) => ({ kind: 'progressEntry', agentDir: n.agentDir, entry }));
   if (n.kind === 'features') {
-    const diff = n.state.tampered ? n.state.diffText.split('\n').map((line): PlanExtraNode => ({ kind: 'featureDiff', agentDir: n.agentDir, line })) : [];
-    return [...diff, ...n.state.features.map((feature, index): PlanExtraNode => ({ kind: 'feature', agentDir: n.agentDir, index, feature }))];
+    const r = await checkFeatures(n.agentDir);
+    if (!r.ok) return [{ kind: 'featuresError', agentDir: n.agentDir, message: formatFileError(r.error), line: r.error.line }];
+    if (!r.value) return [];
+    const st = r.value;
+    const diff = st.tampered ? st.diffText.split('\n').map((line): PlanExtraNode => ({ kind: 'featureDiff', agentDir: n.agentDir, line })) : [];
+    return [...diff, ...st.features.map((feature, index): PlanExtraNode => ({ kind: 'feature', agentDir: n.agentDir, index, feature }))];
   }
   return [];
 }

@@ -66,7 +66,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
     if (node.kind === 'plan') return node.plan.steps.map((step) => ({ kind: 'step', folder: node.folder, file: node.file, step, version: node.version }));
     if (node.kind === 'section') return this.markdownNodes(node, { kind: 'section', index: node.index });
     if (node.kind === 'step' && node.plan) return this.markdownNodes({ ...node, plan: node.plan }, { kind: 'step', id: node.step.id });
-    if (node.kind === 'extra') return planExtraChildren(node.node).map((n) => ({ kind: 'extra', node: n }));
+    if (node.kind === 'extra') return (await planExtraChildren(node.node)).map((n) => ({ kind: 'extra', node: n }));
     return [];
   }
 

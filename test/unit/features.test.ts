@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { checkFeatures, setPasses, acceptFeatures, featuresPath, diffFeatures, parseFeatures, Feature } from '../../src/core/features';
+import { checkFeatures, setPasses, acceptFeatures, featuresPath, featuresSummary, featuresSummaryPath, diffFeatures, parseFeatures, Feature } from '../../src/core/features';
 
 function tmpAgent(features?: unknown): string {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-feat-'));
@@ -114,4 +114,47 @@ test('invalid JSON and schema errors name the file and line; history log only gr
   await acceptFeatures(a);
   assert.ok(fs.readFileSync(log, 'utf8').startsWith(first));
   assert.equal(fs.readFileSync(log, 'utf8').trim().split('\n').length, 3);
+});
+
+test('featuresSummary keeps the counts between processes, keyed on both files, and checks again after any edit', async () => {
+  const a = tmpAgent(LIST);
+  // First sight: the check baselines (appends to the log), so nothing is saved yet; the next call saves.
+  const first = await featuresSummary(a);
+  assert.ok(first.ok && first.value);
+  assert.deepEqual({ ...first.value }, { path: '.agent/features.json', passing: 1, total: 3, tampered: false, diffText: '' });
+  assert.equal(fs.existsSync(featuresSummaryPath(a)), false);
+  await featuresSummary(a);
+  const saved = JSON.parse(fs.readFileSync(featuresSummaryPath(a), 'utf8')) as { key: string; summary: { passing: number } };
+  assert.equal(saved.summary.passing, 1);
+  assert.equal(fs.readFileSync(path.join(path.dirname(featuresSummaryPath(a)), '.gitignore'), 'utf8'), '*\n');
+  // The saved answer is what a new process gets while the key matches: prove it is read, not recomputed.
+  fs.writeFileSync(featuresSummaryPath(a), JSON.stringify({ ...saved, v: 1, summary: { ...saved.summary, passing: 42 } }));
+  const cached = await featuresSummary(a);
+  assert.ok(cached.ok && cached.value);
+  assert.equal(cached.value.passing, 42);
+  // A hand edit (passes flipped outside setPasses) changes features.json's size: checked again, tampered, not saved.
+  const edited = LIST.map((f, i) => (i === 0 ? { ...f, passes: true } : f));
+  fs.writeFileSync(featuresPath(a), JSON.stringify(edited, null, 1) + '\n');
+  const tampered = await featuresSummary(a);
+  assert.ok(tampered.ok && tampered.value);
+  assert.equal(tampered.value.tampered, true);
+  assert.equal(tampered.value.passing, 2);
+  assert.match(tampered.value.diffText, /feature 0 .*passes set to true by hand/);
+  assert.equal((JSON.parse(fs.readFileSync(featuresSummaryPath(a), 'utf8')) as { summary: { passing: number } }).summary.passing, 42, 'a tampered result is not saved');
+  // Accepted: the log grows, the key changes, the new counts are checked and saved.
+  await acceptFeatures(a);
+  const ok1 = await featuresSummary(a);
+  assert.ok(ok1.ok && ok1.value);
+  assert.deepEqual([ok1.value.passing, ok1.value.tampered], [2, false]);
+  assert.equal((JSON.parse(fs.readFileSync(featuresSummaryPath(a), 'utf8')) as { summary: { passing: number } }).summary.passing, 2);
+  // A setPasses by another process (the MCP server) appends to the log: the next summary follows it.
+  await setPasses(a, 1, true);
+  const ok2 = await featuresSummary(a);
+  assert.ok(ok2.ok && ok2.value);
+  assert.equal(ok2.value.passing, 3);
+  // An unreadable summary file is ignored, not an error.
+  fs.writeFileSync(featuresSummaryPath(a), '{not json');
+  const ok3 = await featuresSummary(a);
+  assert.ok(ok3.ok && ok3.value);
+  assert.equal(ok3.value.passing, 3);
 });

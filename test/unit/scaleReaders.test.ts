@@ -4,6 +4,7 @@
 // replacement.
 import { mock, test } from 'node:test';
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import fsModule = require('node:fs');
 import * as os from 'node:os';
@@ -123,6 +124,28 @@ test('the end of progress.md matches the whole parse (titles, text, line numbers
   assert.equal(t.entries[2].title, 'Entry 108');
   fs.rmSync(file);
   assert.deepEqual(await readProgressTail(a, 3), { entries: [], total: 0 });
+});
+
+test('the progress tally is kept in .agent/.cache: a new process reads only what was appended since, and a rewritten log is tallied again', async () => {
+  const a = tmpAgent();
+  const file = progressPath(a);
+  fs.writeFileSync(file, '# Progress\n\n' + progressText(3000)); // ~330 KB: over the fold's 256 KB checkpoint step
+  assert.equal((await readProgressTail(a, 5)).total, 3000);
+  const cp = path.join(a, '.cache', 'progress-tally.json');
+  const saved = JSON.parse(fs.readFileSync(cp, 'utf8')) as { offset: number; state: { headings: number } };
+  assert.equal(saved.offset, fs.statSync(file).size);
+  assert.equal(saved.state.headings, 3000);
+  // Another process (node on the compiled module): it starts from the checkpoint. Proven by a
+  // checkpoint that claims 7 more headings than the file has: the child reports them, plus the 2 appended.
+  fs.writeFileSync(cp, JSON.stringify({ ...saved, state: { headings: 3007 } }));
+  fs.appendFileSync(file, progressText(2, 3000));
+  const child = (): { total: number; entries: { title: string }[] } => JSON.parse(execFileSync(process.execPath, ['-e', `require(${JSON.stringify(path.resolve(__dirname, '../../src/core/progressTail.js'))}).readProgressTail(${JSON.stringify(a)}, 2).then((r) => process.stdout.write(JSON.stringify(r)))`], { encoding: 'utf8' }));
+  const fromCheckpoint = child();
+  assert.equal(fromCheckpoint.total, 3009);
+  assert.deepEqual(fromCheckpoint.entries.map((e) => e.title), ['Entry 3000', 'Entry 3001']);
+  // The log rewritten in place at the same length or longer (the bytes before the checkpoint's offset differ): tallied from the start.
+  fs.writeFileSync(file, '# Progress (rewritten)\n\n' + progressText(3100));
+  assert.equal(child().total, 3100);
 });
 
 const entry = (time: Date, raw: number, ret: number, tool = 'agentContext_run'): LedgerEntry => ({
