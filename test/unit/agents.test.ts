@@ -3,8 +3,12 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { writeFinding, setAgentStatus, listAgents, readFindings, parseFindings, checkAgentId } from '../../src/core/agents';
+import { agentWorkspaceTool } from '../../src/core/tools/agentWorkspace';
+import { INLINE_MAX_BYTES, type ToolContext } from '../../src/core/tools/toolContext';
+import { DEFAULT_TOOL_CONFIG } from '../../src/core/config';
+import { nullLogger } from '../../src/core/log';
 
 function tmpAgent(): string {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-agents-'));
@@ -109,4 +113,88 @@ test('two processes appending findings and rewriting status at once corrupt noth
   const status = JSON.parse(fs.readFileSync(path.join(a, 'agents', 'shared', 'status.json'), 'utf8'));
   assert.equal(status.status, 'working');
   assert.deepEqual(fs.readdirSync(path.join(a, 'agents', 'shared')).sort(), ['findings.md', 'status.json']);
+});
+
+/** The list tool's text for the workspace holding `agentDir`. */
+async function listText(agentDir: string, self = 'me'): Promise<string> {
+  const ctx: ToolContext = { folders: [{ name: 'w', path: path.dirname(agentDir) }], config: DEFAULT_TOOL_CONFIG, signal: new AbortController().signal, log: nullLogger, source: 'mcp', trusted: true, allowRun: false };
+  return (await agentWorkspaceTool({ agentId: self, action: 'list' }, ctx)).text;
+}
+
+const ids = (text: string): string[] => text.split('\n').slice(1, -1).map((l) => l.split(/[: ]/)[0]);
+
+test('list order follows files written directly, not only through our writers: an in-place append or rewrite leaves the folder mtime alone', async () => {
+  const a = tmpAgent();
+  const old = new Date(Date.now() - 3600_000);
+  for (const id of ['a', 'b', 'c']) {
+    assert.ok((await setAgentStatus(a, id, { status: 'working' })).ok);
+    assert.ok((await writeFinding(a, id, `first of ${id}`)).ok);
+    for (const f of ['status.json', 'findings.md', '.']) fs.utimesSync(path.join(a, 'agents', id, f), old, old);
+  }
+  // b's findings.md appended in place by the agent's own editor, a minute later than the rest.
+  const later = new Date(old.getTime() + 60_000);
+  fs.appendFileSync(path.join(a, 'agents', 'b', 'findings.md'), '\n## 2026-11-30T10:00:00.000Z\n\nwritten directly\n');
+  fs.utimesSync(path.join(a, 'agents', 'b', 'findings.md'), later, later);
+  let text = await listText(a);
+  assert.deepEqual(ids(text), ['b', 'a', 'c']);
+  assert.match(text.split('\n')[1], /^b: working 0%; 2 findings/);
+  // c's status.json rewritten in place (same inode, the folder untouched), later still.
+  const folderMtime = fs.statSync(path.join(a, 'agents', 'c')).mtimeMs;
+  const fd = fs.openSync(path.join(a, 'agents', 'c', 'status.json'), 'r+');
+  fs.ftruncateSync(fd, 0);
+  fs.writeSync(fd, JSON.stringify({ agentId: 'c', status: 'blocked', progress: 0.25, updated: '' }), 0);
+  fs.closeSync(fd);
+  const latest = new Date(old.getTime() + 120_000);
+  fs.utimesSync(path.join(a, 'agents', 'c', 'status.json'), latest, latest);
+  assert.equal(fs.statSync(path.join(a, 'agents', 'c')).mtimeMs, folderMtime);
+  text = await listText(a);
+  assert.deepEqual(ids(text), ['c', 'b', 'a']);
+  assert.match(text.split('\n')[1], /^c: blocked 25%; 1 findings/);
+  // Through our writers again: a finding by a is the newest activity.
+  assert.ok((await writeFinding(a, 'a', 'second of a')).ok);
+  assert.deepEqual(ids(await listText(a)), ['a', 'c', 'b']);
+  // A truncated findings.md (rotated by hand) still counts as activity, and its count follows.
+  fs.writeFileSync(path.join(a, 'agents', 'b', 'findings.md'), '');
+  const text2 = await listText(a);
+  assert.deepEqual(ids(text2), ['b', 'a', 'c']);
+  assert.match(text2.split('\n')[1], /^b: working 0%; 0 findings/);
+});
+
+test('list with long status details shows fewer agents, newest first, within the inline budget, and counts the rest', async () => {
+  const a = tmpAgent();
+  const base = Date.now() - 3600_000;
+  for (let i = 0; i < 60; i++) {
+    const id = `w-${String(i).padStart(2, '0')}`;
+    assert.ok((await setAgentStatus(a, id, { status: 'working', progress: 0.5, details: `${id} ${'detail '.repeat(60)}` })).ok);
+    // w-00 the newest, then older with the number.
+    const t = new Date(base - i * 1000);
+    fs.utimesSync(path.join(a, 'agents', id, 'status.json'), t, t);
+  }
+  const text = await listText(a, 'w-03');
+  const lines = text.split('\n');
+  const shown = Number(/^60 agents, most recently active first \((\d+) shown\):$/.exec(lines[0])?.[1]);
+  assert.ok(shown > 5 && shown < 40, `shown ${shown}`);
+  assert.deepEqual(ids(text), Array.from({ length: shown }, (_, i) => `w-${String(i).padStart(2, '0')}`));
+  assert.match(lines[4], /^w-03 \(you\): working 50% — w-03 detail detail/);
+  for (const l of lines.slice(1, -1)) assert.ok(Buffer.byteLength(l) <= 300, l);
+  assert.equal(lines.at(-1), `… ${60 - shown} more not shown (older activity): read one with action read and peer=<id>, or list .agent/agents/.`);
+  assert.ok(Buffer.byteLength(text) <= INLINE_MAX_BYTES, `${Buffer.byteLength(text)} bytes`);
+});
+
+test('a status.json that is not a small regular file is reported in the listing, never read or waited on', async () => {
+  const a = tmpAgent();
+  assert.ok((await setAgentStatus(a, 'big', { status: 'working' })).ok);
+  fs.writeFileSync(path.join(a, 'agents', 'big', 'status.json'), `{"status":"working","pad":"${'x'.repeat(70_000)}"}`);
+  assert.ok((await setAgentStatus(a, 'bad', { status: 'working' })).ok);
+  fs.writeFileSync(path.join(a, 'agents', 'bad', 'status.json'), '{"status": ');
+  const listed = new Map((await listAgents(a)).map((x) => [x.id, x]));
+  assert.match(listed.get('big')!.statusError!, /status\.json is 70\d{3} bytes/);
+  assert.match(listed.get('bad')!.statusError!, /not valid JSON/);
+  if (process.platform !== 'win32') {
+    fs.mkdirSync(path.join(a, 'agents', 'fifo'));
+    spawnSync('mkfifo', [path.join(a, 'agents', 'fifo', 'status.json')]);
+    assert.ok(fs.statSync(path.join(a, 'agents', 'fifo', 'status.json')).isFIFO());
+    const text = await listText(a);
+    assert.match(text, /^fifo: status unreadable: status\.json is not a regular file; 0 findings/m);
+  }
 });

@@ -151,12 +151,39 @@ export function parseFindings(text: string): Finding[] {
   return out;
 }
 
-async function readStatus(file: string): Promise<{ status?: AgentStatus; error?: string }> {
+/** A status.json is a few hundred bytes; anything much larger is not one (and is not read whole). */
+const STATUS_MAX_BYTES = 64 * 1024;
+
+/**
+ * Reads status.json synchronously: a listing reads up to 40 of them, and a synchronous read of a
+ * small file costs a seventh of fs.promises.readFile (measured: 0.5 against 3.4 ms for 40). Opened
+ * non-blocking, so a FIFO in its place cannot hang the reader; anything but a small regular file
+ * is reported, not read.
+ */
+function readStatus(file: string): { status?: AgentStatus; error?: string } {
   let text: string;
+  let fd: number;
   try {
-    text = await fs.promises.readFile(file, 'utf8');
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'ENOENT' ? {} : { error: (e as Error).message };
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) return { error: 'status.json is not a regular file' };
+    if (st.size > STATUS_MAX_BYTES) return { error: `status.json is ${st.size} bytes; a status is a small JSON object (rewrite it with setStatus)` };
+    const buf = Buffer.allocUnsafe(st.size);
+    let got = 0;
+    while (got < buf.length) {
+      const n = fs.readSync(fd, buf, got, buf.length - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    text = buf.toString('utf8', 0, got);
+  } catch (e) {
+    return { error: (e as Error).message };
+  } finally {
+    fs.closeSync(fd);
   }
   try {
     const o = JSON.parse(text) as Partial<AgentStatus>;
@@ -177,9 +204,9 @@ const FINDINGS_SPEC: FoldSpec<{ count: number }> & { id: string } = {
 };
 
 /** Status, findings count (folded incrementally: findings.md is append-only) and other files of one agent. */
-async function summarizeAgent(agentDir: string, id: string): Promise<AgentSummary> {
+export async function summarizeAgent(agentDir: string, id: string): Promise<AgentSummary> {
   const folder = agentFolder(agentDir, id);
-  const { status, error } = await readStatus(path.join(folder, 'status.json'));
+  const { status, error } = readStatus(path.join(folder, 'status.json'));
   let findings = 0;
   let findingsBytes = 0;
   try {
@@ -227,34 +254,47 @@ export async function listAgents(agentDir: string): Promise<AgentSummary[]> {
   return out.sort((a, b) => a.id.localeCompare(b.id));
 }
 
+/** An agent id and its last activity (ms since epoch). */
+export interface AgentActivity {
+  id: string;
+  activeMs: number;
+}
+
 /**
  * An agent's last activity (ms since epoch): the newer mtime of its status.json and findings.md,
  * the two files every agent writes; the folder's own mtime only when it has neither yet. Two stats
- * per agent, the only cost of a listing that grows with the number of agents.
+ * per agent, the only cost of a listing that grows with the number of agents. Both files are
+ * stat'ed, not the folder alone: an append to findings.md (ours, or an agent's own editor writing
+ * in place) leaves the folder's mtime unchanged, so nothing cheaper stays right for every writer.
  */
-function lastActivity(agentDir: string, id: string): number {
-  const folder = agentFolder(agentDir, id);
+function lastActivity(folder: string): number {
   // Synchronous stats that return undefined for a missing file: a fifth of the CPU of fs.promises, no exception.
-  const a = fs.lstatSync(path.join(folder, 'status.json'), { throwIfNoEntry: false })?.mtimeMs ?? 0;
-  const b = fs.lstatSync(path.join(folder, 'findings.md'), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  const a = fs.lstatSync(folder + path.sep + 'status.json', { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  const b = fs.lstatSync(folder + path.sep + 'findings.md', { throwIfNoEntry: false })?.mtimeMs ?? 0;
   return a || b ? Math.max(a, b) : (fs.lstatSync(folder, { throwIfNoEntry: false })?.mtimeMs ?? 0);
+}
+
+/** Every agent, most recently active first (ties by id); nothing is read but two stats per agent. */
+export async function rankAgents(agentDir: string): Promise<AgentActivity[]> {
+  const ids = await agentIds(agentDir);
+  const root = path.join(agentDir, 'agents') + path.sep;
+  const withTime: AgentActivity[] = [];
+  for (let i = 0; i < ids.length; i++) {
+    withTime.push({ id: ids[i], activeMs: lastActivity(root + ids[i]) });
+    // Let other work run between batches (a thousand agents never block for long).
+    if (i % 200 === 199) await new Promise((r) => setImmediate(r));
+  }
+  return withTime.sort((a, b) => b.activeMs - a.activeMs || a.id.localeCompare(b.id));
 }
 
 /**
  * The `limit` most recently active agents (newest first) from `offset` on, with their summaries, and
- * how many agents there are: only those returned are read, the rest cost a stat each.
+ * how many agents there are: only those returned are read, the rest cost two stats each.
  */
 export async function recentAgents(agentDir: string, limit: number, offset = 0): Promise<{ total: number; agents: (AgentSummary & { activeMs: number })[] }> {
-  const ids = await agentIds(agentDir);
-  const withTime: { id: string; activeMs: number }[] = [];
-  for (let i = 0; i < ids.length; i++) {
-    withTime.push({ id: ids[i], activeMs: lastActivity(agentDir, ids[i]) });
-    // Let other work run between batches (a thousand agents never block for long).
-    if (i % 200 === 199) await new Promise((r) => setImmediate(r));
-  }
-  withTime.sort((a, b) => b.activeMs - a.activeMs || a.id.localeCompare(b.id));
-  const shown = await Promise.all(withTime.slice(Math.max(0, offset), Math.max(0, offset) + Math.max(0, limit)).map(async (a) => ({ ...(await summarizeAgent(agentDir, a.id)), activeMs: a.activeMs })));
-  return { total: ids.length, agents: shown };
+  const ranked = await rankAgents(agentDir);
+  const shown = await Promise.all(ranked.slice(Math.max(0, offset), Math.max(0, offset) + Math.max(0, limit)).map(async (a) => ({ ...(await summarizeAgent(agentDir, a.id)), activeMs: a.activeMs })));
+  return { total: ranked.length, agents: shown };
 }
 
 /** Reads an agent's findings (its own or a peer's); a missing file is an empty list. */

@@ -1,13 +1,26 @@
 import * as path from 'node:path';
-import { AGENT_STATUSES, checkAgentId, readFindings, recentAgents, setAgentStatus, writeFinding, type Finding } from '../agents';
+import { AGENT_STATUSES, checkAgentId, rankAgents, readFindings, setAgentStatus, summarizeAgent, writeFinding, type AgentSummary, type Finding } from '../agents';
 import { cutToBytes } from '../reference';
 import { formatFileError } from '../result';
 import { defaultFolder } from '../workspacePaths';
 import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 
 const utf8 = (s: string) => Buffer.byteLength(s, 'utf8');
-/** Agents read for a listing: more than fit in one result anyway. */
+/** Most agents a listing shows (short lines: about 80 bytes each, so 40 fit the budget). */
 const LIST_MAX = 40;
+/**
+ * Agents summarised at a time while filling the listing: the summaries are read in the order shown
+ * and stop once the byte budget is full (long status details fit about 19), so agents that would
+ * not be shown are never read.
+ */
+const SUMMARY_BATCH = 10;
+
+function agentLine(a: AgentSummary, self: string): string {
+  return cutToBytes(
+    `${a.id}${a.id === self ? ' (you)' : ''}: ${a.status ? `${a.status.status} ${Math.round(a.status.progress * 100)}%${a.status.details ? ` — ${a.status.details.replace(/\s+/g, ' ')}` : ''}` : a.statusError ? `status unreadable: ${a.statusError}` : 'no status'}; ${a.findings} findings (${a.folder}/findings.md)${a.files.length ? `; ${a.files.length} other files` : ''}`,
+    300,
+  );
+}
 
 /** Newest findings that fit the byte budget, oldest of them first; earlier ones are pointed to by line. */
 function formatFindings(id: string, file: string, findings: Finding[]): string {
@@ -56,19 +69,21 @@ export async function agentWorkspaceTool(input: Record<string, unknown>, ctx: To
     }
     case 'list': {
       // Most recently active first; only the agents that fit are read.
-      const { total, agents } = await recentAgents(agentDir, LIST_MAX);
+      const ranked = await rankAgents(agentDir);
+      const total = ranked.length;
       if (total === 0) return { text: 'No sub-agent workspaces yet (.agent/agents/<id>/).' };
       const budget = INLINE_MAX_BYTES - 400;
       const lines: string[] = [];
       let used = 0;
-      for (const a of agents) {
-        const line = cutToBytes(
-          `${a.id}${a.id === agentId ? ' (you)' : ''}: ${a.status ? `${a.status.status} ${Math.round(a.status.progress * 100)}%${a.status.details ? ` — ${a.status.details.replace(/\s+/g, ' ')}` : ''}` : a.statusError ? `status unreadable: ${a.statusError}` : 'no status'}; ${a.findings} findings (${a.folder}/findings.md)${a.files.length ? `; ${a.files.length} other files` : ''}`,
-          300,
-        );
-        if (used + utf8(line) + 1 > budget) break;
-        lines.push(line);
-        used += utf8(line) + 1;
+      const last = Math.min(LIST_MAX, total);
+      fill: for (let i = 0; i < last; i += SUMMARY_BATCH) {
+        const batch = await Promise.all(ranked.slice(i, Math.min(last, i + SUMMARY_BATCH)).map((a) => summarizeAgent(agentDir, a.id)));
+        for (const a of batch) {
+          const line = agentLine(a, agentId);
+          if (used + utf8(line) + 1 > budget) break fill;
+          lines.push(line);
+          used += utf8(line) + 1;
+        }
       }
       const more = total - lines.length;
       const head = `${total} agent${total === 1 ? '' : 's'}, most recently active first${more > 0 ? ` (${lines.length} shown)` : ''}:`;
