@@ -120,6 +120,31 @@ for (const engine of ['ripgrep', 'built-in'] as const) test(`glob (${engine}) fr
   assert.match(inAgent, /files match \*\.md in \.agent\/scratch/);
 });
 
+test('glob gives the same answer through ripgrep (started by the long-lived shell) and the built-in walk: same files, newest first, equal times by path', async (t) => {
+  const rg = findRipgrep(undefined);
+  if (!rg) return t.skip('ripgrep is not installed here');
+  const { g, ctx: mk } = await folder();
+  const sub = path.join(g.root, 'pkg');
+  fs.mkdirSync(sub, { recursive: true });
+  const same = new Date(Date.now() + 60_000);
+  // Written in an order unlike the path order, all with one time: the newest, so listed first.
+  for (const f of ['m.md', 'b.md', 'z.md', 'a.md']) {
+    fs.writeFileSync(path.join(sub, f), 'x');
+    fs.utimesSync(path.join(sub, f), same, same);
+  }
+  const now = new Date(same.getTime() + 1000);
+  const call = (engine?: string, maxResults?: number): Promise<{ text: string }> => invokeTool('agentContext_glob', { pattern: '**/*.md', ...(maxResults ? { maxResults } : {}) }, { ...mk(engine), now: () => now });
+  for (const maxResults of [undefined, 1000]) {
+    const viaRg: string = (await call(rg, maxResults)).text;
+    assert.equal(viaRg, (await call(undefined, maxResults)).text);
+    assert.deepEqual(viaRg.split('\n').slice(1, 5).map((l) => l.split(' · ')[0]), ['pkg/a.md', 'pkg/b.md', 'pkg/m.md', 'pkg/z.md']);
+  }
+  // Many calls in a row and at once, as an agent's parallel tool calls: each answer whole.
+  const first = (await call(rg)).text;
+  const again = await Promise.all(Array.from({ length: 6 }, () => call(rg)));
+  for (const r of again) assert.equal(r.text, first);
+});
+
 test('agentWorkspace list shows the most recently active agents first and counts the rest', async () => {
   const { g, ctx } = await folder();
   const now = Date.now();
