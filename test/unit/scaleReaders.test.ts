@@ -309,7 +309,7 @@ test('the scratch index revalidates to what a fresh scan finds after adds, delet
   await same('scratch back');
 });
 
-test('an index fed by file events does not list a folder the events account for, and lists it when a change had no event', async () => {
+test('an index fed by file events (or told of its own process\'s new files) does not list a folder they account for, and lists it when a change had no event', async () => {
   const { ScratchIndex } = await import('../../src/core/scratch/scratchIndex.js');
   const { a, big, old, write } = scratchFixture();
   for (let i = 0; i < 600; i++) write(path.join(big, `out-${String(i).padStart(3, '0')}.txt`), 'x'.repeat(i), old + i);
@@ -344,6 +344,28 @@ test('an index fed by file events does not list a folder the events account for,
     await plain.update([again]);
     await plain.revalidate();
     assert.equal(listings, before + 1);
+    // Its own creation, with the folder's stamps from right before and after: nothing to list
+    // (once the folder's listing is trusted: listed more than a second after its last change).
+    const { folderStamp } = await import('../../src/core/scratch/sharedIndex.js');
+    fs.utimesSync(big, old, old);
+    await plain.revalidate();
+    assert.equal(listings, before + 2);
+    const own = path.join(big, 'own.txt');
+    const pre = folderStamp(big);
+    fs.writeFileSync(own, 'mine');
+    await plain.noteCreated(own, pre, folderStamp(big));
+    await plain.revalidate();
+    assert.equal(listings, before + 2, 'its own file: the folder is not listed again');
+    assert.equal(plain.folder('tool_outputs')!.count, 602);
+    // A file someone else removed before our creation: the stamp before ours is unknown, so the folder is listed.
+    fs.rmSync(path.join(big, 'out-008.txt'));
+    const pre2 = folderStamp(big);
+    const own2 = path.join(big, 'own2.txt');
+    fs.writeFileSync(own2, 'mine too');
+    await plain.noteCreated(own2, pre2, folderStamp(big));
+    await plain.revalidate();
+    assert.equal(listings, before + 3, 'an unknown change before ours');
+    assert.deepEqual(plain.totals(), (await ScratchIndex.build(a, { snapshot: false })).totals());
   } finally {
     m.mock.restore();
   }
@@ -392,7 +414,9 @@ test('a scratch index built from the snapshot of a previous start equals a full 
   write(path.join(s, 'small', 'sub'), 'a file now');
   fs.mkdirSync(path.join(s, 'small', 'new'));
   write(path.join(s, 'small', 'new', 'b.txt'), 'bb');
-  await equalToScan('changed between starts', true);
+  // The big folder changed: listed again (2,100 names), then a new snapshot spares the next start that listing.
+  await equalToScan('changed between starts', false);
+  await equalToScan('unchanged since', true);
   const good = fs.readFileSync(snap, 'utf8');
   const lines = good.split('\n');
   // Damaged, foreign, cut (inside a line, or at a line end: no end line), another version, expired, or with a path leaving scratch: not used.

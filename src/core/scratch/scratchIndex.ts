@@ -83,7 +83,7 @@ interface Dir {
    * an index that follows events): while the folder still has that stamp, events have told every
    * change since it was listed, and revalidate() need not list it again (see TRUST_LISTING_MS).
    */
-  followed?: { ino: number; mtimeMs: number };
+  followed?: { ino: number; mtimeMs: number; own?: boolean };
 }
 
 /** The smallest kept "newest" list (one page) and the extra kept so a few deletions need no new pass. */
@@ -117,6 +117,12 @@ const ORDER_BULK = 1000;
 const BAD_REL = /^\/|\/$|\/\/|(^|\/)\.\.?(\/|$)|\r/;
 
 class SnapshotOutdated extends Error {}
+
+/** A folder's identity and mtime (an lstat's ino and mtimeMs). */
+export interface FolderStamp {
+  ino: number;
+  mtimeMs: number;
+}
 
 /** Where the snapshot of an `.agent/` folder's scratch index is kept. */
 export function scratchSnapshotPath(agentDir: string): string {
@@ -590,7 +596,7 @@ export class ScratchIndex {
     const unchanged = l !== undefined && l.ino === st.ino && l.mtimeMs === st.mtimeMs && l.at - st.mtimeMs > RACY_MS;
     // Changed since listed, but file events told what changed (its stamp is the one taken after they were applied).
     const f = d.followed;
-    const accounted = !unchanged && this.followsEvents && l !== undefined && f !== undefined && f.ino === st.ino && f.mtimeMs === st.mtimeMs && now - l.at < TRUST_LISTING_MS;
+    const accounted = !unchanged && (this.followsEvents || f?.own === true) && l !== undefined && f !== undefined && f.ino === st.ino && f.mtimeMs === st.mtimeMs && now - l.at < TRUST_LISTING_MS;
     if (unchanged || accounted) {
       // Same entries as when listed: only files that may have been rewritten in place are stat'ed.
       const hot: [string, Item][] = [];
@@ -747,6 +753,29 @@ export class ScratchIndex {
   /** Every folder known (relative paths; '' is the scratch folder itself). */
   folders(): string[] {
     return [...this.dirs.keys()];
+  }
+
+  /**
+   * Records a file this process just created (absolute path), with its folder's stamp right before
+   * the creation and right after it. When the index knew the folder as it was before, the creation
+   * accounts for the new stamp and revalidate() need not list the folder again (an MCP server after
+   * its own offload); a change by someone else in between is corrected at the next real listing,
+   * within TRUST_LISTING_MS.
+   */
+  async noteCreated(abs: string, before: FolderStamp | undefined, after: FolderStamp | undefined): Promise<void> {
+    await this.changing(async () => {
+      const rel = path.relative(this.scratchDir, abs).split(path.sep).join('/');
+      if (!rel || rel.startsWith('../') || rel === '..' || path.isAbsolute(rel) || BAD_REL.test(rel)) return;
+      const st = fs.lstatSync(abs, { throwIfNoEntry: false });
+      if (!st || st.isDirectory()) return;
+      this.removeDir(rel);
+      this.setFile(rel, itemOf(st));
+      const d = this.dirs.get(parentOf(rel));
+      const l = d?.listed;
+      if (!d || !l || !before || !after) return;
+      const knewBefore = (l.ino === before.ino && l.mtimeMs === before.mtimeMs && l.at - before.mtimeMs > RACY_MS) || (d.followed?.ino === before.ino && d.followed.mtimeMs === before.mtimeMs);
+      if (knewBefore) d.followed = { ino: after.ino, mtimeMs: after.mtimeMs, own: !this.followsEvents };
+    });
   }
 
   /** Files and bytes under the scratch folder. */

@@ -1,5 +1,6 @@
 import { KeyedState } from '../keyedState';
-import { ScratchIndex } from './scratchIndex';
+import * as fs from 'node:fs';
+import { type FolderStamp, ScratchIndex } from './scratchIndex';
 
 /*
  * One scratch index per `.agent/` folder per process, shared by the Scratch view and the tools
@@ -44,6 +45,21 @@ export async function currentScratchIndex(agentDir: string): Promise<ScratchInde
  */
 export function scratchIndexChanged(agentDir: string, paths: Iterable<string> | undefined): Promise<boolean> {
   return indexes.update(agentDir, (s) => (paths ? s.update(paths) : s.revalidate()));
+}
+
+/** A folder's stamp now (before or after creating a file in it), for noteScratchCreated. */
+export function folderStamp(dir: string): FolderStamp | undefined {
+  const st = fs.lstatSync(dir, { throwIfNoEntry: false });
+  return st?.isDirectory() ? { ino: st.ino, mtimeMs: st.mtimeMs } : undefined;
+}
+
+/**
+ * Tells the index of an `.agent/` folder (if this process built one) about a scratch file this
+ * process created, with its folder's stamps from right before and right after the creation: the
+ * next reader then need not list that folder again (ScratchIndex.noteCreated).
+ */
+export async function noteScratchCreated(agentDir: string, abs: string, before: FolderStamp | undefined, after: FolderStamp | undefined): Promise<void> {
+  await indexes.update(agentDir, (s) => s.noteCreated(abs, before, after));
 }
 
 /** True when the folder's index was built (or is being built). */

@@ -7,6 +7,7 @@ import { compileQuery, grep, type GrepHit, type GrepQuery } from '../search/grep
 import { CACHE_DIR } from '../records/appendFold';
 import { excludeGlobsFor, gitignoreGlobsFor } from '../search/ignoreRules';
 import { displayPath, isInsidePath, resolveWorkspacePath } from '../workspacePaths';
+import { folderStamp, noteScratchCreated } from '../scratch/sharedIndex';
 import { newScratchFile } from './scratchOutput';
 import { toolError, type ToolContext, type ToolOutcome } from './toolContext';
 
@@ -97,7 +98,15 @@ export async function grepTool(input: Record<string, unknown>, ctx: ToolContext)
   // The `.grep.txt` ending marks the tool's own lists, which later searches of a folder skip.
   const target = newScratchFile(ctx.folders, 'scratch/tool_outputs', `grep ${pattern}`, GREP_LIST_EXT);
   await mkdirp(path.dirname(target.abs));
-  await fs.promises.writeFile(target.abs, all + '\n', { flag: 'wx' });
+  const before = folderStamp(path.dirname(target.abs));
+  const fh = await fs.promises.open(target.abs, 'wx');
+  const after = folderStamp(path.dirname(target.abs)); // the creation is the folder's change; writing is not
+  try {
+    await fh.writeFile(all + '\n');
+  } finally {
+    await fh.close();
+  }
+  await noteScratchCreated(target.agentDir, target.abs, before, after);
   const rawTokens = countTokens(all).tokens;
   const text = [
     `${summary}; first ${shown.length} lines shown:`,

@@ -4,6 +4,8 @@ import { StringDecoder } from 'node:string_decoder';
 import { ulid } from 'ulid';
 import { mkdirpSync } from '../fsAtomic';
 import { OutputScanner, type OutputScan } from '../reference';
+import { type FolderStamp } from '../scratch/scratchIndex';
+import { folderStamp, noteScratchCreated } from '../scratch/sharedIndex';
 import { StreamingMasker, type UserPatterns } from '../secrets';
 import { defaultFolder, displayPath, type WorkspaceFolderRef } from '../workspacePaths';
 
@@ -48,6 +50,9 @@ export class ScratchWriter {
   private readonly out: fs.WriteStream;
   private readonly opened: Promise<void>;
   private failed: Error | undefined;
+  /** The folder's stamps right before and right after the file was created (see noteScratchCreated). */
+  private readonly before: FolderStamp | undefined;
+  private after: FolderStamp | undefined;
   /** Masked text emitted so far, for live viewers. */
   onText?: (text: string) => void;
 
@@ -55,9 +60,13 @@ export class ScratchWriter {
   constructor(readonly target: ScratchTarget, rules?: UserPatterns) {
     this.masker = new StreamingMasker(rules);
     mkdirpSync(path.dirname(target.abs));
+    this.before = folderStamp(path.dirname(target.abs));
     this.out = fs.createWriteStream(target.abs, { flags: 'wx' });
     this.opened = new Promise((resolve, reject) => {
-      this.out.once('open', () => resolve());
+      this.out.once('open', () => {
+        this.after = folderStamp(path.dirname(target.abs));
+        resolve();
+      });
       this.out.once('error', reject);
     });
     this.out.on('error', (e) => (this.failed = e));
@@ -92,6 +101,8 @@ export class ScratchWriter {
     await this.opened;
     await new Promise<void>((resolve, reject) => this.out.end((e?: Error | null) => (e ? reject(e) : resolve())));
     if (this.failed) throw this.failed;
+    // This process's scratch index (if it has one) takes the file in without listing its folder again.
+    await noteScratchCreated(this.target.agentDir, this.target.abs, this.before, this.after);
     return { scan: this.scanner.end(), masked: this.masker.count };
   }
 }
