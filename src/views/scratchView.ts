@@ -184,6 +184,7 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
         if (sub) out.push({ kind: 'dir', folder, dir: { rel: d, count: sub.count, bytes: sub.bytes }, abs: path.join(st.index.scratchDir, d) });
       }
     }
+    await st.index.ensureFiles(rel, offset + FILE_PAGE);
     const page = st.index.filesPage(rel, offset, FILE_PAGE);
     for (const entry of page.entries) out.push({ kind: 'file', folder, entry, pinned: st.pinned.has(entry.path) });
     const older = page.total - offset - page.entries.length;

@@ -371,6 +371,72 @@ test('an index fed by file events (or told of its own process\'s new files) does
   }
 });
 
+test('an index started from the summary shows the newest files and totals of a fresh scan, takes new files in, and loads the rest when something needs it', async () => {
+  const { ScratchIndex } = await import('../../src/core/scratch/scratchIndex.js');
+  const { scratchSummaryPath } = await import('../../src/core/scratch/scratchSummary.js');
+  const { a, s, big, old, write } = scratchFixture();
+  for (let i = 0; i < 1500; i++) write(path.join(big, `out-${String(i).padStart(4, '0')}.txt`), 'x'.repeat(i % 70), old + i);
+  for (let i = 0; i < 30; i++) write(path.join(s, 'small', `n${i}.md`), 'y'.repeat(i), old + i);
+  write(path.join(s, 'small', 'sub', 'deep.txt'), 'deep');
+  for (const d of [s, big, path.join(s, 'small'), path.join(s, 'small', 'sub')]) fs.utimesSync(d, old, old);
+  const first = await ScratchIndex.build(a, { snapshot: false });
+  assert.equal(await first.saveSnapshot(), true);
+  assert.ok(fs.existsSync(scratchSummaryPath(a)), 'the summary is written with the snapshot');
+  assert.ok(fs.statSync(scratchSummaryPath(a)).size < 40 * 1024, 'the summary holds the newest files of the big folder, not all 1,500');
+  const same = async (ix: Awaited<ReturnType<typeof ScratchIndex.build>>, what: string, pages = [0]): Promise<void> => {
+    const fresh = await ScratchIndex.build(a, { snapshot: false });
+    assert.deepEqual(ix.totals(), fresh.totals(), what);
+    for (const rel of ['', 'tool_outputs', 'small', 'small/sub']) {
+      assert.deepEqual(ix.folder(rel), fresh.folder(rel), `${what}: folder ${rel}`);
+      for (const off of pages) {
+        await ix.ensureFiles(rel, off + 200);
+        assert.deepEqual(ix.filesPage(rel, off, 200), fresh.filesPage(rel, off, 200), `${what}: ${rel} page ${off}`);
+      }
+    }
+  };
+  const ix = await ScratchIndex.build(a, { summary: true });
+  ix.followsEvents = true;
+  assert.equal(ix.partial, true, 'started from the summary');
+  await same(ix, 'from the summary');
+  // An offload and its event: taken in without loading the rest; the next check lists nothing.
+  const added = path.join(big, 'out-new.txt');
+  write(added, 'newest', Date.now() / 1000);
+  await ix.update([added]);
+  await ix.revalidate();
+  assert.equal(ix.partial, true, 'a new newest file keeps the summary mode');
+  await same(ix, 'a new file');
+  // A small folder's file rewritten in place (no folder change): seen by the check, still partial.
+  write(path.join(s, 'small', 'n3.md'), 'rewritten', old + 3);
+  await ix.revalidate();
+  assert.equal(ix.partial, true);
+  await same(ix, 'a small file rewritten');
+  // An old output removed (not among the loaded newest): everything is loaded, and equals a fresh scan.
+  fs.rmSync(path.join(big, 'out-0005.txt'));
+  await ix.update([path.join(big, 'out-0005.txt')]);
+  assert.equal(ix.partial, false, 'a file the summary did not load: everything loaded');
+  await same(ix, 'an old file removed', [0, 200, 1400]);
+  // A page past the newest loads everything too.
+  const ix2 = await ScratchIndex.build(a, { summary: true });
+  if (ix2.partial) {
+    await ix2.ensureFiles('tool_outputs', 600);
+    assert.equal(ix2.partial, false);
+  }
+  await same(ix2, 'a later page', [0, 400, 1400]);
+  // Changed with no event since the summary (a file added while no editor ran): not started from it.
+  fs.utimesSync(big, old, old);
+  const again = await ScratchIndex.build(a, { snapshot: false });
+  assert.equal(await again.saveSnapshot(), true);
+  write(path.join(big, 'out-later.txt'), 'later', Date.now() / 1000);
+  const ix3 = await ScratchIndex.build(a, { summary: true });
+  assert.equal(ix3.partial, false, 'a folder changed since the summary: loaded whole');
+  await same(ix3, 'changed since the summary');
+  // A damaged summary is not used.
+  fs.writeFileSync(scratchSummaryPath(a), fs.readFileSync(scratchSummaryPath(a), 'utf8').slice(0, 500));
+  const ix4 = await ScratchIndex.build(a, { summary: true });
+  assert.equal(ix4.partial, false);
+  await same(ix4, 'a damaged summary');
+});
+
 test('a scratch index built from the snapshot of a previous start equals a full scan after changes made in between; a bad snapshot means a full scan', async () => {
   const { ScratchIndex, scratchSnapshotPath } = await import('../../src/core/scratch/scratchIndex.js');
   const { a, s, big, old, write } = scratchFixture();
@@ -400,7 +466,7 @@ test('a scratch index built from the snapshot of a previous start equals a full 
     }
     // A snapshot used (few stats) is left as it was; a rejected one means a full scan, which writes a new one.
     if (expectSnapshotUsed !== undefined) {
-      for (let i = 0; i < 100 && expectSnapshotUsed === false && fs.readFileSync(snap, 'utf8') === before; i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 500 && expectSnapshotUsed === false && fs.readFileSync(snap, 'utf8') === before; i++) await new Promise((r) => setTimeout(r, 20));
       assert.equal(fs.readFileSync(snap, 'utf8') === before, expectSnapshotUsed, `${what}: snapshot ${expectSnapshotUsed ? 'used' : 'replaced'}`);
     }
   };
@@ -414,7 +480,9 @@ test('a scratch index built from the snapshot of a previous start equals a full 
   write(path.join(s, 'small', 'sub'), 'a file now');
   fs.mkdirSync(path.join(s, 'small', 'new'));
   write(path.join(s, 'small', 'new', 'b.txt'), 'bb');
-  // The big folder changed: listed again (2,100 names), then a new snapshot spares the next start that listing.
+  // The big folder changed: listed again (2,100 names), then a new snapshot spares the next start
+  // that listing (listed more than a second after the change, so its stamp is trusted).
+  await new Promise((r) => setTimeout(r, 1100));
   await equalToScan('changed between starts', false);
   await equalToScan('unchanged since', true);
   const good = fs.readFileSync(snap, 'utf8');
@@ -485,4 +553,16 @@ test('two windows writing the scratch snapshot at once leave one whole snapshot;
   assert.deepEqual(ix.totals(), scan.totals());
   assert.deepEqual(ix.filesPage('tool_outputs', 0, 300), scan.filesPage('tool_outputs', 0, 300));
   fs.rmSync(path.join(a, '..'), { recursive: true, force: true });
+});
+
+test("the summary's name filter never misses a name it was given, and rarely claims one it was not", async () => {
+  const { NameBloom } = await import('../../src/core/scratch/scratchSummary.js');
+  const b = NameBloom.sized(20_000);
+  const names = Array.from({ length: 20_000 }, (_, i) => `tool_outputs/npm-test-${i.toString(36)}-ünï.txt`);
+  for (const n of names) b.add(n);
+  const back = NameBloom.fromBase64(b.toBase64())!;
+  assert.ok(names.every((n) => back.has(n)), 'no false negatives after a round trip');
+  let claimed = 0;
+  for (let i = 0; i < 20_000; i++) if (back.has(`tool_outputs/other-${i}.txt`)) claimed++;
+  assert.ok(claimed / 20_000 < 0.03, `false positives ${claimed} of 20,000`);
 });

@@ -105,6 +105,7 @@ export async function cleanupScratch(opts: CleanupOptions): Promise<Result<Clean
   // cost of what changed); before removing anything, every file is stat'ed afresh (the index may
   // not have seen a big folder's old file rewritten in place).
   const index = opts.dryRun ? await currentScratchIndex(agentDir) : await ScratchIndex.build(agentDir, { snapshot: false });
+  await index.loadEverything(); // an index started from the summary holds only the newest files of big folders
   // A dry run after files were only added as the newest (an offload) or time passed, with the same
   // pins, plans and policy, continues the previous one: it looks at the new files, not all of them.
   const keep = keepFor(scratchDir, pins.value, protectedPaths);

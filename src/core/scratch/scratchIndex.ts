@@ -1,10 +1,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { createExclusive, writeFileAtomicParts } from '../fsAtomic';
+import { createExclusive, writeFileAtomic, writeFileAtomicParts } from '../fsAtomic';
 import { CACHE_DIR } from '../records/appendFold';
 import { FileError } from '../result';
 import { scratchDirOf, type ScratchEntry } from './inventory';
+import { NameBloom, parseSummary, scratchSummaryPath, SUMMARY_FILES, summaryText, type SummaryDir } from './scratchSummary';
 
 /*
  * An in-memory index of `.agent/scratch/` for the Scratch view, kept up to date from file events
@@ -84,6 +85,12 @@ interface Dir {
    * change since it was listed, and revalidate() need not list it again (see TRUST_LISTING_MS).
    */
   followed?: { ino: number; mtimeMs: number; own?: boolean };
+  /**
+   * Set while only the newest files of a big folder are loaded (from the summary): how many files
+   * it has directly inside, and a filter of all their names. `files` and `newest` then hold the
+   * loaded ones, which are the newest: a page within them is right; anything else loads the rest.
+   */
+  partial?: { own: number; bloom: NameBloom };
 }
 
 /** The smallest kept "newest" list (one page) and the extra kept so a few deletions need no new pass. */
@@ -171,6 +178,10 @@ export class ScratchIndex {
    * it): revalidate() may then trust events for folders they account for (see TRUST_LISTING_MS).
    */
   followsEvents = false;
+  /** True while some folders hold only their newest files (started from the summary). */
+  private summaryMode = false;
+  /** Paths changed while in summary mode, applied again once everything is loaded. */
+  private readonly touched = new Set<string>();
 
   private constructor(readonly agentDir: string) {
     this.scratchDir = scratchDirOf(agentDir);
@@ -181,16 +192,133 @@ export class ScratchIndex {
    * revalidated against the disk when there is one (`snapshot: false` scans everything), else by a
    * full scan. Writes a new snapshot in the background when the build had to stat many files.
    */
-  static async build(agentDir: string, opts: { snapshot?: boolean } = {}): Promise<ScratchIndex> {
+  static async build(agentDir: string, opts: { snapshot?: boolean; summary?: boolean } = {}): Promise<ScratchIndex> {
     const ix = new ScratchIndex(agentDir);
     const useSnapshot = opts.snapshot !== false;
+    // From the summary when nothing changed since it was written: the newest files of big folders only.
+    if (useSnapshot && opts.summary && (await ix.loadSummary())) return ix;
     if (useSnapshot && (await ix.loadSnapshot())) await ix.revalidate();
     else await ix.scanAll();
-    if (useSnapshot && ix.statted + ix.listedNames > SNAPSHOT_AFTER_STATS) {
-      // Not awaited: the index is usable now; a failed write only means a full scan next time.
-      void ix.saveSnapshot().catch(() => undefined);
-    }
+    if (useSnapshot) ix.saveSnapshotIfWorthIt();
     return ix;
+  }
+
+  /** Writes the snapshot (and summary) in the background when this index had to stat or list many files to get here. */
+  private saveSnapshotIfWorthIt(): void {
+    if (this.statted + this.listedNames > SNAPSHOT_AFTER_STATS) {
+      this.statted = 0;
+      this.listedNames = 0;
+      // Not awaited: the index is usable now; a failed write only means a full scan next time.
+      void this.saveSnapshot().catch(() => undefined);
+    }
+  }
+
+  /**
+   * Starts from the summary (see scratchSummary.ts): true when it exists, is whole, names this
+   * folder, and every folder in it still has the stamp it was listed with (so no file was added,
+   * removed or renamed since); the loaded files are stat'ed again (all of a small folder).
+   */
+  private async loadSummary(): Promise<boolean> {
+    let text: string;
+    try {
+      text = await fs.promises.readFile(scratchSummaryPath(this.agentDir), 'utf8');
+    } catch {
+      return false;
+    }
+    const sum = parseSummary(text, this.scratchDir);
+    const now = Date.now();
+    if (!sum || !(sum.fullScanAt <= now && now - sum.fullScanAt < SNAPSHOT_MAX_AGE_MS)) return false;
+    for (const sd of sum.dirs) {
+      const st = fs.lstatSync(sd.rel ? path.join(this.scratchDir, sd.rel) : this.scratchDir, { throwIfNoEntry: false });
+      if (!st?.isDirectory() || st.ino !== sd.ino || st.mtimeMs !== sd.mtimeMs || !(sd.at - sd.mtimeMs > RACY_MS)) return this.forget();
+    }
+    for (const sd of sum.dirs) {
+      const d = this.ensureDir(sd.rel);
+      d.listed = { ino: sd.ino, mtimeMs: sd.mtimeMs, at: sd.at };
+      for (const sub of sd.subdirs) this.ensureDir(sub);
+      let ownBytes = 0;
+      for (const [rel, size, mtimeMs, sym, statAt] of sd.files) {
+        d.files.set(rel, { size, mtimeMs, symlink: sym === 1, statAt, seen: 0 });
+        ownBytes += size;
+      }
+      if (sd.bloom !== undefined) {
+        const bloom = NameBloom.fromBase64(sd.bloom);
+        if (!bloom) return this.forget();
+        d.partial = { own: sd.own, bloom };
+        d.newest = selectNewest(d.files, d.files.size);
+      }
+      // Subtree totals as written (the loaded files are part of them).
+      d.count = sd.count;
+      d.bytes = sd.bytes;
+      if (ownBytes > sd.bytes) return this.forget();
+    }
+    this.fullScanAt = sum.fullScanAt;
+    this.summaryMode = true;
+    try {
+      if (await this.recheckSummary()) return true;
+    } catch {
+      // falls back below
+    }
+    this.summaryMode = false;
+    this.touched.clear();
+    return this.forget();
+  }
+
+  /**
+   * revalidate() while in summary mode: true when every folder is unchanged since listed (or file
+   * events account for its changes), after stat'ing the loaded files that may have been rewritten in
+   * place; false when a folder changed otherwise (everything must then be loaded).
+   */
+  private async recheckSummary(): Promise<boolean> {
+    const now = Date.now();
+    for (const [rel, d] of this.dirs) {
+      const st = fs.lstatSync(rel ? path.join(this.scratchDir, rel) : this.scratchDir, { throwIfNoEntry: false });
+      const l = d.listed;
+      if (!st?.isDirectory() || !l) return false;
+      const unchanged = l.ino === st.ino && l.mtimeMs === st.mtimeMs && l.at - st.mtimeMs > RACY_MS;
+      const f = d.followed;
+      const accounted = !unchanged && this.followsEvents && f !== undefined && f.ino === st.ino && f.mtimeMs === st.mtimeMs && now - l.at < TRUST_LISTING_MS;
+      if (!unchanged && !accounted) return false;
+      const all = !d.partial && d.files.size <= RESTAT_ALL_MAX;
+      const hot: [string, Item][] = [];
+      for (const e of d.files) if (all || e[1].statAt - e[1].mtimeMs <= HOT_MS) hot.push(e);
+      for (const [r, old] of hot) {
+        const fst = fs.lstatSync(path.join(this.scratchDir, r), { throwIfNoEntry: false });
+        await this.maybeYield();
+        if (!fst || fst.isDirectory()) return false;
+        if (fst.size !== old.size || fst.mtimeMs !== old.mtimeMs || fst.isSymbolicLink() !== old.symlink) {
+          if (d.partial) return false; // the loaded newest may no longer be the newest
+          this.setFile(r, itemOf(fst, now));
+        } else old.statAt = now;
+      }
+    }
+    return true;
+  }
+
+  /** Loads everything (snapshot, else a full scan) when started from the summary; then brought up to date with the disk. */
+  private async loadAll(): Promise<void> {
+    if (!this.summaryMode) return;
+    const touched = [...this.touched];
+    this.summaryMode = false;
+    this.touched.clear();
+    this.dirs.clear();
+    this.dropOrder();
+    this.versionCounter++;
+    if (await this.loadSnapshot()) {
+      await this.revalidateNow();
+      await this.updateNow(touched);
+    } else await this.scanAll();
+    this.saveSnapshotIfWorthIt();
+  }
+
+  /** Makes sure every file is loaded (cleanup, the retention order, a page past the newest). */
+  async loadEverything(): Promise<void> {
+    if (this.summaryMode) await this.changing(() => this.loadAll());
+  }
+
+  /** True while big folders hold only their newest files (started from the summary). */
+  get partial(): boolean {
+    return this.summaryMode;
   }
 
   /**
@@ -328,7 +456,7 @@ export class ScratchIndex {
    * The file holds this machine's absolute scratch path; the cache folder ignores itself in git.
    */
   async saveSnapshot(): Promise<boolean> {
-    if (this.busy > 0) return false;
+    if (this.busy > 0 || this.summaryMode) return false;
     const gen = this.generation;
     const file = scratchSnapshotPath(this.agentDir);
     await createExclusive(path.join(path.dirname(file), '.gitignore'), '*\n');
@@ -338,7 +466,32 @@ export class ScratchIndex {
       if (e instanceof SnapshotOutdated) return false;
       throw e;
     }
+    // The summary of the same state, if it is still that state (built in one go: no yield inside).
+    const summary = this.busy === 0 && this.generation === gen ? this.summaryOf() : undefined;
+    if (summary !== undefined) await writeFileAtomic(scratchSummaryPath(this.agentDir), summary);
     return true;
+  }
+
+  /**
+   * The summary's text for the index as it is (see scratchSummary.ts), or undefined when a folder
+   * was never listed whole or has a name the format cannot hold.
+   */
+  private summaryOf(): string | undefined {
+    const dirs: SummaryDir[] = [];
+    for (const [rel, d] of this.dirs) {
+      const l = d.listed;
+      if (!l || d.partial || /[\t\n\r]/.test(rel)) return undefined;
+      const big = d.files.size > RESTAT_ALL_MAX;
+      const files = big ? (d.newest && d.newest.length >= SUMMARY_FILES ? d.newest.slice(0, SUMMARY_FILES) : selectNewest(d.files, SUMMARY_FILES)) : [...d.files];
+      let bloom: string | undefined;
+      if (big) {
+        const b = NameBloom.sized(d.files.size * 2); // room to grow before false positives climb
+        for (const r of d.files.keys()) b.add(r);
+        bloom = b.toBase64();
+      }
+      dirs.push({ rel, ino: l.ino, mtimeMs: l.mtimeMs, at: l.at, count: d.count, bytes: d.bytes, subdirs: [...d.subdirs], own: d.files.size, files: files.map(([r, it]) => [r, it.size, it.mtimeMs, it.symlink ? 1 : 0, it.statAt]), bloom });
+    }
+    return summaryText(this.scratchDir, this.fullScanAt, dirs);
   }
 
   /** The snapshot's text in pieces of about SNAPSHOT_BLOCK characters; throws SnapshotOutdated when the index changes in between. */
@@ -565,6 +718,11 @@ export class ScratchIndex {
   }
 
   private async revalidateNow(): Promise<void> {
+    if (this.summaryMode) {
+      if (await this.recheckSummary()) return;
+      await this.loadAll();
+      return;
+    }
     const top = fs.lstatSync(this.scratchDir, { throwIfNoEntry: false });
     if (!top || !top.isDirectory() || !this.dirs.get('')?.listed) {
       await this.scanAll();
@@ -674,6 +832,16 @@ export class ScratchIndex {
   }
 
   private async updateNow(absPaths: Iterable<string>): Promise<void> {
+    if (this.summaryMode) {
+      const paths = [...absPaths];
+      for (const p of paths) this.touched.add(p);
+      if (!this.updateSummary(paths)) await this.loadAll();
+      else {
+        this.stampFollowed(paths);
+        return;
+      }
+      absPaths = paths;
+    }
     const parents = new Set<string>();
     for (const abs of absPaths) {
       const rel = path.relative(this.scratchDir, abs).split(path.sep).join('/');
@@ -703,14 +871,75 @@ export class ScratchIndex {
         this.setFile(rel, itemOf(st));
       }
     }
+    this.stampFollowed(parents, true);
+  }
+
+  /** After events were applied: each folder's stamp now (a later change has an event still to come). */
+  private stampFollowed(paths: Iterable<string>, areFolders = false): void {
     if (!this.followsEvents) return;
-    // Stamped after the events were applied: a later change has an event still to come.
-    for (const rel of parents) {
+    const folders = new Set<string>();
+    for (const p of paths) {
+      if (areFolders) folders.add(p);
+      else {
+        const rel = path.relative(this.scratchDir, p).split(path.sep).join('/');
+        if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) folders.add(parentOf(rel));
+      }
+    }
+    for (const rel of folders) {
       const d = this.dirs.get(rel);
       if (!d?.listed) continue;
       const st = fs.lstatSync(rel ? path.join(this.scratchDir, rel) : this.scratchDir, { throwIfNoEntry: false });
       d.followed = st?.isDirectory() ? { ino: st.ino, mtimeMs: st.mtimeMs } : undefined;
     }
+  }
+
+  /**
+   * Applies file events in summary mode where that is safe: a new file newer than a big folder's
+   * loaded newest (its name not in the folder's filter), a loaded file changed or removed, a file of
+   * a small (wholly loaded) folder. False when anything else happened: everything must be loaded.
+   */
+  private updateSummary(paths: string[]): boolean {
+    const plan: (() => void)[] = [];
+    for (const abs of paths) {
+      const rel = path.relative(this.scratchDir, abs).split(path.sep).join('/');
+      if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
+      if (rel === '' || BAD_REL.test(rel) || this.dirs.has(rel)) return false;
+      const d = this.dirs.get(parentOf(rel));
+      if (!d) return false;
+      const st = fs.lstatSync(abs, { throwIfNoEntry: false });
+      if (st?.isDirectory()) return false;
+      const loaded = d.files.get(rel);
+      if (!d.partial) {
+        if (!d.listed || d.files.size + 1 > RESTAT_ALL_MAX) return false;
+        plan.push(() => (st ? this.setFile(rel, itemOf(st)) : this.removeFile(rel)));
+        continue;
+      }
+      const part = d.partial;
+      if (loaded) {
+        if (!st) {
+          plan.push(() => {
+            this.removeFile(rel);
+            part.own--;
+          });
+        } else {
+          const last = d.newest?.[d.newest.length - 1];
+          if (!last || !newer([rel, itemOf(st)], last)) return false; // would leave the loaded newest
+          plan.push(() => this.setFile(rel, itemOf(st)));
+        }
+        continue;
+      }
+      if (part.bloom.has(rel)) return false; // maybe one of the files not loaded
+      if (!st) continue; // never there as far as the folder knows (a temporary file come and gone)
+      const last = d.newest?.[d.newest.length - 1];
+      if (!last || !newer([rel, itemOf(st)], last)) return false;
+      plan.push(() => {
+        this.setFile(rel, itemOf(st));
+        part.own++;
+        part.bloom.add(rel);
+      });
+    }
+    for (const step of plan) step();
+    return true;
   }
 
   /** Changes whenever a file is added, removed or found changed: equal versions, same files. */
@@ -733,6 +962,7 @@ export class ScratchIndex {
 
   /** A file's size and mtime, or undefined when the index has no such file. */
   file(rel: string): { size: number; mtimeMs: number } | undefined {
+    if (this.summaryMode) throw new Error('the scratch index holds only the newest files of big folders: loadEverything() first');
     return this.dirs.get(parentOf(rel))?.files.get(rel);
   }
 
@@ -741,6 +971,7 @@ export class ScratchIndex {
    * then kept in order on each change (a new file is usually inserted at the front). Do not modify.
    */
   newestFirst(): readonly (readonly [rel: string, file: { readonly size: number; readonly mtimeMs: number; readonly symlink: boolean }])[] {
+    if (this.summaryMode) throw new Error('the scratch index holds only the newest files of big folders: loadEverything() first');
     if (!this.all) {
       const all: Ranked[] = [];
       for (const d of this.dirs.values()) for (const e of d.files) all.push(e);
@@ -768,8 +999,14 @@ export class ScratchIndex {
       if (!rel || rel.startsWith('../') || rel === '..' || path.isAbsolute(rel) || BAD_REL.test(rel)) return;
       const st = fs.lstatSync(abs, { throwIfNoEntry: false });
       if (!st || st.isDirectory()) return;
-      this.removeDir(rel);
-      this.setFile(rel, itemOf(st));
+      if (this.summaryMode) {
+        this.touched.add(abs);
+        if (!this.updateSummary([abs])) await this.loadAll();
+      }
+      if (!this.summaryMode) {
+        this.removeDir(rel);
+        this.setFile(rel, itemOf(st));
+      }
       const d = this.dirs.get(parentOf(rel));
       const l = d?.listed;
       if (!d || !l || !before || !after) return;
@@ -787,13 +1024,25 @@ export class ScratchIndex {
   /** A folder's subtree totals and its subfolders (sorted by name), or undefined when unknown. */
   folder(rel: string): { rel: string; count: number; bytes: number; subdirs: string[]; files: number } | undefined {
     const d = this.dirs.get(rel);
-    return d ? { rel, count: d.count, bytes: d.bytes, subdirs: [...d.subdirs].sort(), files: d.files.size } : undefined;
+    return d ? { rel, count: d.count, bytes: d.bytes, subdirs: [...d.subdirs].sort(), files: d.partial ? d.partial.own : d.files.size } : undefined;
+  }
+
+  /** Makes sure filesPage(rel, ...) can serve files up to `upTo` (loads everything when they are past a big folder's loaded newest). */
+  async ensureFiles(rel: string, upTo: number): Promise<void> {
+    const d = this.dirs.get(rel);
+    if (d?.partial && upTo > (d.newest?.length ?? 0) && d.partial.own > (d.newest?.length ?? 0)) await this.loadEverything();
   }
 
   /** A page of a folder's own files, newest first (ties by path): entries offset .. offset+count-1. */
   filesPage(rel: string, offset: number, count: number): { entries: ScratchEntry[]; total: number } {
     const d = this.dirs.get(rel);
     if (!d) return { entries: [], total: 0 };
+    if (d.partial) {
+      // The loaded files are the newest: a page within them is right (ensureFiles loads the rest first).
+      const newest = (d.newest ??= selectNewest(d.files, d.files.size));
+      const entries = newest.slice(offset, offset + count).map(([r, it]) => ({ path: path.join(this.scratchDir, r), rel: r, size: it.size, mtimeMs: it.mtimeMs, symlink: it.symlink }));
+      return { entries, total: d.partial.own };
+    }
     const k = Math.min(offset + count, d.files.size);
     if (!d.newest || d.newest.length < k) d.newest = selectNewest(d.files, Math.max(k, PAGE_MIN) + SLACK);
     const entries = d.newest.slice(offset, offset + count).map(([r, it]) => ({ path: path.join(this.scratchDir, r), rel: r, size: it.size, mtimeMs: it.mtimeMs, symlink: it.symlink }));

@@ -13,7 +13,9 @@ import { type FolderStamp, ScratchIndex } from './scratchIndex';
 let following = false;
 
 const indexes = new KeyedState<ScratchIndex>(async (agentDir) => {
-  const ix = await ScratchIndex.build(agentDir);
+  // Fed every event, an index may start from the summary (the newest files of big folders) and load
+  // the rest only when something needs it; without events it loads everything at once.
+  const ix = await ScratchIndex.build(agentDir, { summary: following });
   ix.followsEvents = following;
   return ix;
 });

@@ -1,0 +1,143 @@
+import * as path from 'node:path';
+import { CACHE_DIR } from '../records/appendFold';
+
+/*
+ * The scratch index's summary (`.agent/.cache/scratch-summary.json`): what an editor needs to draw
+ * the Scratch view and the tools need for totals, without the 100,000 entries of the snapshot. Per
+ * folder: its stamp when listed, its subtree totals, its subfolders, and its files: all of them in a
+ * small folder, the newest SUMMARY_FILES in a big one, with a Bloom filter of all its names (is a
+ * file an event reports new, or one of the folder's files not loaded yet?). Small (about 150 KB at
+ * 100,000 files), so it is written often; trusted at start-up only when every folder still has the
+ * stamp it was listed with (see ScratchIndex.loadSummary).
+ */
+
+/** Where the summary of an `.agent/` folder's scratch index is kept. */
+export function scratchSummaryPath(agentDir: string): string {
+  return path.join(agentDir, CACHE_DIR, 'scratch-summary.json');
+}
+
+/** Files of a big folder kept in the summary (its newest). */
+export const SUMMARY_FILES = 256;
+const VERSION = 1;
+
+/** One file: relative path, size, mtime, symlink (0/1), when stat'ed. */
+export type SummaryFile = [rel: string, size: number, mtimeMs: number, symlink: 0 | 1, statAt: number];
+
+export interface SummaryDir {
+  rel: string;
+  ino: number;
+  mtimeMs: number;
+  /** When listed. */
+  at: number;
+  /** Files and bytes in the subtree. */
+  count: number;
+  bytes: number;
+  subdirs: string[];
+  /** Files directly inside (all of them listed in `files` unless `bloom` is given). */
+  own: number;
+  files: SummaryFile[];
+  /** Base64 Bloom filter of every file's relative path, for a folder whose `files` holds only its newest. */
+  bloom?: string;
+}
+
+export interface Summary {
+  v: number;
+  scratchDir: string;
+  fullScanAt: number;
+  dirs: SummaryDir[];
+}
+
+export function summaryText(scratchDir: string, fullScanAt: number, dirs: SummaryDir[]): string {
+  const s: Summary = { v: VERSION, scratchDir, fullScanAt, dirs };
+  return JSON.stringify(s);
+}
+
+const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+const isRel = (x: unknown): x is string => typeof x === 'string' && !/^\/|\/$|\/\/|(^|\/)\.\.?(\/|$)|[\r\n\t]/.test(x);
+
+/** Parses a summary for a scratch folder; undefined for anything unexpected (another version or folder, a damaged file). */
+export function parseSummary(text: string, scratchDir: string): Summary | undefined {
+  let s: Summary;
+  try {
+    s = JSON.parse(text) as Summary;
+  } catch {
+    return undefined;
+  }
+  if (!s || s.v !== VERSION || s.scratchDir !== scratchDir || !isNum(s.fullScanAt) || !Array.isArray(s.dirs)) return undefined;
+  const rels = new Set<string>();
+  for (const d of s.dirs) {
+    if (!d || (d.rel !== '' && !isRel(d.rel)) || rels.has(d.rel)) return undefined;
+    rels.add(d.rel);
+    if (![d.ino, d.mtimeMs, d.at, d.count, d.bytes, d.own].every(isNum) || !Array.isArray(d.subdirs) || !Array.isArray(d.files)) return undefined;
+    if (!d.subdirs.every((x) => isRel(x) && parentRel(x) === d.rel)) return undefined;
+    if (d.bloom !== undefined && typeof d.bloom !== 'string') return undefined;
+    if (d.bloom === undefined && d.files.length !== d.own) return undefined;
+    for (const f of d.files) {
+      if (!Array.isArray(f) || f.length !== 5 || !isRel(f[0]) || parentRel(f[0]) !== d.rel || !(f[1] >= 0) || !isNum(f[2]) || (f[3] !== 0 && f[3] !== 1) || !isNum(f[4])) return undefined;
+    }
+  }
+  if (!rels.has('')) return undefined;
+  for (const d of s.dirs) for (const sub of d.subdirs) if (!rels.has(sub)) return undefined;
+  return s;
+}
+
+export function parentRel(rel: string): string {
+  const i = rel.lastIndexOf('/');
+  return i === -1 ? '' : rel.slice(0, i);
+}
+
+/**
+ * A Bloom filter of names: "certainly not present" or "maybe present" (about 1% false positives at
+ * 10 bits a name). Names are only ever added: a removed name stays "maybe", which only costs a load.
+ */
+export class NameBloom {
+  private constructor(readonly bits: Uint8Array) {}
+
+  /** A filter sized for `n` names. */
+  static sized(n: number): NameBloom {
+    return new NameBloom(new Uint8Array(Math.max(64, Math.ceil((Math.max(n, 1) * 10) / 8))));
+  }
+
+  static fromBase64(s: string): NameBloom | undefined {
+    const b = Buffer.from(s, 'base64');
+    return b.length >= 64 ? new NameBloom(new Uint8Array(b.buffer, b.byteOffset, b.length)) : undefined;
+  }
+
+  toBase64(): string {
+    return Buffer.from(this.bits.buffer, this.bits.byteOffset, this.bits.length).toString('base64');
+  }
+
+  add(name: string): void {
+    const m = this.bits.length * 8;
+    const [first, h2] = hashes(name);
+    let h1 = first;
+    for (let i = 0; i < 4; i++, h1 = (h1 + h2) >>> 0) {
+      const bit = h1 % m;
+      this.bits[bit >> 3] |= 1 << (bit & 7);
+    }
+  }
+
+  has(name: string): boolean {
+    const m = this.bits.length * 8;
+    const [first, h2] = hashes(name);
+    let h1 = first;
+    for (let i = 0; i < 4; i++, h1 = (h1 + h2) >>> 0) {
+      const bit = h1 % m;
+      if ((this.bits[bit >> 3] & (1 << (bit & 7))) === 0) return false;
+    }
+    return true;
+  }
+}
+
+/** Two 32-bit FNV-1a hashes with different offsets (double hashing gives the four probes). */
+function hashes(s: string): [number, number] {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  return [a >>> 0, (b | 1) >>> 0];
+}
