@@ -10,10 +10,10 @@ const utf8 = (s: string) => Buffer.byteLength(s, 'utf8');
 const LIST_MAX = 40;
 /**
  * Agents summarised at a time while filling the listing: the summaries are read in the order shown
- * and stop once the byte budget is full (long status details fit about 19), so agents that would
- * not be shown are never read.
+ * and stop once the byte budget is full (with long status details about 19 fit), so agents that
+ * would not be shown are never read; 20 at a time keeps the short-line case (40 shown) to two rounds.
  */
-const SUMMARY_BATCH = 10;
+const SUMMARY_BATCH = 20;
 
 function agentLine(a: AgentSummary, self: string): string {
   return cutToBytes(
