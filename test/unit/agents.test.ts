@@ -153,8 +153,11 @@ test('list order follows files written directly, not only through our writers: a
   // Through our writers again: a finding by a is the newest activity.
   assert.ok((await writeFinding(a, 'a', 'second of a')).ok);
   assert.deepEqual(ids(await listText(a)), ['a', 'c', 'b']);
-  // A truncated findings.md (rotated by hand) still counts as activity, and its count follows.
+  // A truncated findings.md (rotated by hand, a second later) still counts as activity, and its
+  // count follows. The time is set: two writes within one tick of the file system's clock tie.
   fs.writeFileSync(path.join(a, 'agents', 'b', 'findings.md'), '');
+  const rotated = new Date(fs.statSync(path.join(a, 'agents', 'a', 'findings.md')).mtimeMs + 1000);
+  fs.utimesSync(path.join(a, 'agents', 'b', 'findings.md'), rotated, rotated);
   const text2 = await listText(a);
   assert.deepEqual(ids(text2), ['b', 'a', 'c']);
   assert.match(text2.split('\n')[1], /^b: working 0%; 0 findings/);
