@@ -315,7 +315,8 @@ export async function run(probe: ProbeStart, level: string): Promise<EditorSessi
     for (let i = 0; i < REPS; i++) {
       // The idle rate just before the event is subtracted from the event's window (paired baseline).
       await waitQuiet(300, 60_000);
-      const rate = await idleRate(1000);
+      // Two seconds, about as long as the event's own window: a shorter baseline misjudges periodic background work.
+      const rate = await idleRate(2000);
       probe.blocks.reset();
       const c0 = mainCpu();
       const w0 = performance.now();
@@ -357,6 +358,7 @@ export async function run(probe: ProbeStart, level: string): Promise<EditorSessi
   const term = vscode.window.createTerminal({ name: 'bench', cwd: root });
   try {
     const si = await waitForTerminalIntegration(term, 60_000);
+    const stopTerminalProfile = startProfile(level, 'terminal');
     await measureEvent('terminalCommand', async (i) => {
       const ended = new Promise<void>((resolve) => {
         const sub = vscode.window.onDidEndTerminalShellExecution((e) => {
@@ -369,6 +371,7 @@ export async function run(probe: ProbeStart, level: string): Promise<EditorSessi
       si.executeCommand(`echo bench-${i}`);
       await Promise.race([ended, sleep(30_000)]);
     });
+    await stopTerminalProfile();
   } finally {
     term.dispose();
   }

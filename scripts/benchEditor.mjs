@@ -46,7 +46,16 @@ async function session(level, workspace, reps, extensionsTemplate, timeoutMs, ca
   });
   const load0 = os.loadavg();
   try {
-    const profile = prepareProfile(base, editorSettings({ 'workbench.view.alwaysShowHeaderActions': false }));
+    const profile = prepareProfile(base, editorSettings({
+      'workbench.view.alwaysShowHeaderActions': false,
+      // code-server's automatic port forwarding scans /proc for listening ports inside the extension
+      // host every few seconds while a terminal is open (findCandidatePorts: 20-100 ms bursts in the
+      // CPU profiles, at every level). That is neither Agent Context's CPU nor the event's, and its
+      // bursts made the idle-rate subtraction of the event rows swing between 0 and 60 ms.
+      'remote.autoForwardPorts': false,
+      // code-server registers a tunnel provider, which keeps the process scan on whatever autoForwardPorts says; only the 'output' source stops it.
+      'remote.autoForwardPortsSource': 'output',
+    }));
     fs.cpSync(extensionsTemplate, profile.extensionsDir, { recursive: true });
     const home = path.join(base, 'home');
     fs.mkdirSync(home, { recursive: true });

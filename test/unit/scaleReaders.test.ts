@@ -79,6 +79,44 @@ test('the end of a terminal index: a running last command, a half-written last l
   assert.deepEqual(none.value, { commands: [], total: 0, older: 0, problems: [] });
 });
 
+test('repeated reads of terminal files follow every change: appends, a same-size rewrite, a replaced file, a closed terminal', async () => {
+  const a = tmpAgent();
+  const file = writeIndex(a, 1, 50);
+  const txt = path.join(a, 'terminals', '1.txt');
+  const last = async (): Promise<string> => {
+    const r = await readTerminalIndexTail(a, 1, { count: 1 });
+    assert.ok(r.ok);
+    const c = r.value.commands[0];
+    return `${r.value.total}:${c.command}:${c.status}:${c.exitCode}:${c.commandLine}`;
+  };
+  const info = async () => {
+    const r = await listTerminalsPage(a, { count: 10 });
+    assert.ok(r.ok);
+    return r.value.terminals[0];
+  };
+  assert.equal(await last(), `50:50:done:${50 % 7}:echo 50 ✓ ünïcödé`);
+  assert.equal(await last(), `50:50:done:${50 % 7}:echo 50 ✓ ünïcödé`, 'unchanged: the same answer');
+  fs.appendFileSync(file, record(51, 'running'));
+  assert.equal(await last(), '51:51:running:null:echo 51 ✓ ünïcödé');
+  fs.appendFileSync(file, record(51, 'done'));
+  assert.equal(await last(), `51:51:done:${51 % 7}:echo 51 ✓ ünïcödé`);
+  // Rewritten in place to the same size (another exit code): the mtime differs.
+  const before = fs.readFileSync(file, 'utf8');
+  await new Promise((r) => setTimeout(r, 20));
+  fs.writeFileSync(file, before.replace(/"exitCode":2,"durationMs":5,"secretsMasked":0}\n$/, '"exitCode":9,"durationMs":5,"secretsMasked":0}\n'));
+  assert.equal(fs.statSync(file).size, Buffer.byteLength(before));
+  assert.equal(await last(), '51:51:done:9:echo 51 ✓ ünïcödé');
+  // Replaced by rename (rotation): another inode.
+  fs.writeFileSync(file + '.new', record(1, 'running') + record(1, 'done'));
+  fs.renameSync(file + '.new', file);
+  assert.equal(await last(), `1:1:done:${1 % 7}:echo 1 ✓ ünïcödé`);
+  // The text file: closed, and a previous generation appearing, are both seen on the next list.
+  assert.deepEqual([(await info()).closed, (await info()).previousFile], [false, null]);
+  fs.appendFileSync(txt, '# terminal closed at 2026-01-01T00:00:00.000Z\n');
+  fs.writeFileSync(path.join(a, 'terminals', '1.1.txt'), '# older\n');
+  assert.deepEqual([(await info()).closed, (await info()).previousFile], [true, 'terminals/1.1.txt']);
+});
+
 test('a page of terminals leads with the live ones, then the newest, and counts all', async () => {
   const a = tmpAgent();
   for (let n = 1; n <= 7; n++) writeIndex(a, n, 1);

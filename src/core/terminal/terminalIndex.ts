@@ -141,6 +141,33 @@ export function parseTerminalHeader(text: string): Record<string, string> {
   return out;
 }
 
+/**
+ * The last reads of terminal files, keyed on each file's device, inode, size and mtime: a list or
+ * view refresh re-reads only the terminals written since (one command in one terminal costs one
+ * terminal's reads, not the page's), and a file changed by anyone (another window, the MCP server)
+ * has another key. Bounded: the oldest entries go first.
+ */
+class StatMemo<T> {
+  private readonly m = new Map<string, { key: string; value: T }>();
+  constructor(private readonly max: number) {}
+  get(id: string, st: fs.Stats): T | undefined {
+    const hit = this.m.get(id);
+    return hit && hit.key === statKey(st) ? hit.value : undefined;
+  }
+  set(id: string, st: fs.Stats, value: T): void {
+    this.m.delete(id);
+    this.m.set(id, { key: statKey(st), value });
+    if (this.m.size > this.max) this.m.delete(this.m.keys().next().value as string);
+  }
+}
+
+function statKey(st: fs.Stats): string {
+  return `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}`;
+}
+
+const infoMemo = new StatMemo<Omit<TerminalInfo, 'previousFile'>>(1000);
+const tailMemo = new StatMemo<TerminalIndexPage>(1000);
+
 async function readEdges(file: string, size: number): Promise<{ head: string; tail: string }> {
   const fh = await fs.promises.open(file, 'r');
   try {
@@ -161,11 +188,14 @@ async function readTerminalInfo(dir: string, name: string, names: ReadonlySet<st
   if (!m) return undefined;
   const n = Number(m[1]);
   const file = path.join(dir, name);
+  const previousFile = names.has(`${n}.1.txt`) ? `${TERMINALS_DIR}/${n}.1.txt` : null;
   try {
     const st = await fs.promises.stat(file);
+    const known = infoMemo.get(file, st);
+    if (known) return { ...known, previousFile };
     const { head, tail } = await readEdges(file, st.size);
     const h = parseTerminalHeader(head);
-    return {
+    const info: Omit<TerminalInfo, 'previousFile'> = {
       n,
       name: h['terminal'] ?? `terminal ${n}`,
       shell: h['shell'] ?? null,
@@ -173,10 +203,11 @@ async function readTerminalInfo(dir: string, name: string, names: ReadonlySet<st
       started: h['started'] ?? null,
       shellIntegration: (h['shell integration'] ?? '').startsWith('active') || /# shell integration became active/.test(tail + head),
       file: `${TERMINALS_DIR}/${name}`,
-      previousFile: names.has(`${n}.1.txt`) ? `${TERMINALS_DIR}/${n}.1.txt` : null,
       closed: /# terminal closed at [^\n]*\n?$/.test(tail),
       sizeBytes: st.size,
     };
+    infoMemo.set(file, st, info);
+    return { ...info, previousFile };
   } catch {
     return undefined; // removed between readdir and stat (cleanup, rotation): skip it
   }
@@ -269,13 +300,18 @@ export async function readTerminalIndexTail(agentDir: string, n: number, opts: {
     return err({ file, message: `cannot read the terminal index: ${(e as Error).message}` });
   }
   try {
-    const size = (await fh.stat()).size;
+    const st = await fh.stat();
+    const memoId = `${file}|${opts.count}|${before}`;
+    const known = tailMemo.get(memoId, st);
+    if (known) return ok({ ...known, commands: [...known.commands], problems: [...known.problems] });
+    const size = st.size;
     const lines: Buffer[] = []; // complete lines, newest first
     const seen = new Set<number>();
     let total = 0;
     let pos = size;
     let carry: Buffer = Buffer.alloc(0);
-    let chunk = 16 * 1024;
+    // A record is about 300 bytes and a command has two: small pages start with a small read.
+    let chunk = Math.min(16 * 1024, Math.max(4096, opts.count * 1024));
     const wanted = (): boolean => [...seen].filter((c) => c < before).length > opts.count;
     while (pos > 0 && !wanted()) {
       const len = Math.min(chunk, pos);
@@ -314,7 +350,9 @@ export async function readTerminalIndexTail(agentDir: string, n: number, opts: {
     if (!atStart && cmds.length > opts.count) cmds = cmds.slice(1);
     cmds = cmds.slice(-opts.count);
     const problems = parsed.problems.map((p) => ({ file: p.file, message: `${p.message} (near the end of the file)` }));
-    return ok({ commands: cmds, total, older: cmds.length ? cmds[0].command - 1 : 0, problems });
+    const page = { commands: cmds, total, older: cmds.length ? cmds[0].command - 1 : 0, problems };
+    tailMemo.set(memoId, st, page);
+    return ok({ ...page, commands: [...cmds], problems: [...problems] });
   } catch (e) {
     return err({ file, message: `cannot read the terminal index: ${(e as Error).message}` });
   } finally {
