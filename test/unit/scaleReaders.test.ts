@@ -468,6 +468,34 @@ test('an index started from the summary shows the newest files and totals of a f
   const ix3 = await ScratchIndex.build(a, { summary: true });
   assert.equal(ix3.partial, false, 'a folder changed since the summary: loaded whole');
   await same(ix3, 'changed since the summary');
+  // Upkeep after a session's offloads: the folders events accounted for are listed for real, so the next start uses the summary.
+  await new Promise((r) => setTimeout(r, 1100)); // listed more than a second after the last change
+  assert.equal(await (await ScratchIndex.build(a, { snapshot: false })).saveSnapshot(), true);
+  const ix5 = await ScratchIndex.build(a, { summary: true });
+  ix5.followsEvents = true;
+  assert.equal(ix5.partial, true);
+  const later = path.join(big, 'out-later2.txt');
+  write(later, 'later', Date.now() / 1000);
+  await ix5.update([later]);
+  assert.equal((await ScratchIndex.build(a, { summary: true })).partial, false, 'before upkeep: the folder changed since the summary');
+  await new Promise((r) => setTimeout(r, 1100));
+  await ix5.relist();
+  assert.equal(ix5.partial, true, 'the listing matched what the summary and events said: nothing loaded');
+  const ix6 = await ScratchIndex.build(a, { summary: true });
+  assert.equal(ix6.partial, true, 'after upkeep: started from the summary again');
+  await same(ix6, 'after upkeep');
+  // The same for an index holding everything (the MCP server after its own offload): a new snapshot and summary.
+  const { folderStamp } = await import('../../src/core/scratch/sharedIndex.js');
+  const whole = await ScratchIndex.build(a, { snapshot: false });
+  const mine = path.join(big, 'mine.txt');
+  const pre = folderStamp(big);
+  write(mine, 'mine', Date.now() / 1000);
+  await whole.noteCreated(mine, pre, folderStamp(big));
+  await new Promise((r) => setTimeout(r, 1100));
+  await whole.relist();
+  const ix7 = await ScratchIndex.build(a, { summary: true });
+  assert.equal(ix7.partial, true, 'a start after the upkeep of a whole index uses the summary');
+  await same(ix7, 'after upkeep of a whole index');
   // A damaged summary is not used.
   fs.writeFileSync(scratchSummaryPath(a), fs.readFileSync(scratchSummaryPath(a), 'utf8').slice(0, 500));
   const ix4 = await ScratchIndex.build(a, { summary: true });

@@ -180,6 +180,8 @@ export class ScratchIndex {
   followsEvents = false;
   /** True while some folders hold only their newest files (started from the summary). */
   private summaryMode = false;
+  /** Set by relist(): folders are listed even when events or own creations account for their changes. */
+  private noTrust = false;
   /** Paths changed while in summary mode, applied again once everything is loaded. */
   private readonly touched = new Set<string>();
 
@@ -208,8 +210,9 @@ export class ScratchIndex {
     if (this.statted + this.listedNames > SNAPSHOT_AFTER_STATS) {
       this.statted = 0;
       this.listedNames = 0;
-      // Not awaited: the index is usable now; a failed write only means a full scan next time.
-      void this.saveSnapshot().catch(() => undefined);
+      // Not awaited: the index is usable now; a failed write only means a full scan next time. Queued
+      // after the change in progress, if any (a snapshot is never written while the index is changing).
+      void this.queue.then(() => this.saveSnapshot()).catch(() => undefined);
     }
   }
 
@@ -314,6 +317,81 @@ export class ScratchIndex {
   /** Makes sure every file is loaded (cleanup, the retention order, a page past the newest). */
   async loadEverything(): Promise<void> {
     if (this.summaryMode) await this.changing(() => this.loadAll());
+  }
+
+  /**
+   * Upkeep once things are quiet: lists again every folder whose listing events or own creations
+   * stood in for, so the stamps a snapshot and summary record are real listings (a start from them
+   * then need not list anything), and writes them when that was worth it. In summary mode a big
+   * folder's listing is checked against what the index knows (its count, its loaded files and its
+   * filter of names) without loading the rest; a mismatch loads everything.
+   */
+  async relist(): Promise<void> {
+    let save = false;
+    await this.changing(async () => {
+      let listed = false;
+      if (this.summaryMode) {
+        const now = Date.now();
+        for (const [rel, d] of this.dirs) {
+          const st = fs.lstatSync(rel ? path.join(this.scratchDir, rel) : this.scratchDir, { throwIfNoEntry: false });
+          const l = d.listed;
+          if (!st?.isDirectory() || !l) return this.loadAll();
+          if (l.ino === st.ino && l.mtimeMs === st.mtimeMs && l.at - st.mtimeMs > RACY_MS) continue;
+          if (now - st.mtimeMs <= RACY_MS) return; // still changing: next time
+          if (!(await this.confirmListing(rel, d, st))) return this.loadAll();
+          listed = true;
+        }
+      } else {
+        const before = this.listedNames;
+        this.noTrust = true;
+        try {
+          await this.revalidateNow();
+        } finally {
+          this.noTrust = false;
+        }
+        listed = this.listedNames > before;
+      }
+      if (!listed) return;
+      if (this.summaryMode) {
+        const summary = this.summaryOf();
+        if (summary !== undefined) await writeFileAtomic(scratchSummaryPath(this.agentDir), summary);
+      } else save = true; // any real listing is worth a new snapshot here
+    });
+    // Written once the change is over (a snapshot is never written while the index is changing).
+    if (save && (await this.saveSnapshot().catch(() => false))) {
+      this.statted = 0;
+      this.listedNames = 0;
+    }
+  }
+
+  /**
+   * Lists a folder of a summary-mode index and checks it against what the index knows: the same
+   * subfolders, and files that are either loaded or maybe among the unloaded (the filter), as many
+   * as it counts. Then its listing stamp is real again. False on any mismatch.
+   */
+  private async confirmListing(rel: string, d: Dir, st: fs.Stats): Promise<boolean> {
+    let names: fs.Dirent[];
+    try {
+      names = await listDir(rel ? path.join(this.scratchDir, rel) : this.scratchDir);
+    } catch {
+      return false;
+    }
+    let files = 0;
+    let subdirs = 0;
+    for (const e of names) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        if (!d.subdirs.has(r)) return false;
+        subdirs++;
+      } else {
+        files++;
+        if (!d.files.has(r) && !d.partial?.bloom.has(r)) return false; // a file no event told of
+      }
+    }
+    if (subdirs !== d.subdirs.size || files !== (d.partial ? d.partial.own : d.files.size)) return false;
+    d.listed = { ino: st.ino, mtimeMs: st.mtimeMs, at: Date.now() };
+    d.followed = undefined;
+    return true;
   }
 
   /** True while big folders hold only their newest files (started from the summary). */
@@ -480,7 +558,12 @@ export class ScratchIndex {
     const dirs: SummaryDir[] = [];
     for (const [rel, d] of this.dirs) {
       const l = d.listed;
-      if (!l || d.partial || /[\t\n\r]/.test(rel)) return undefined;
+      if (!l || /[\t\n\r]/.test(rel)) return undefined;
+      if (d.partial) {
+        const files = (d.newest ??= selectNewest(d.files, d.files.size)).slice(0, Math.max(SUMMARY_FILES, d.newest.length));
+        dirs.push({ rel, ino: l.ino, mtimeMs: l.mtimeMs, at: l.at, count: d.count, bytes: d.bytes, subdirs: [...d.subdirs], own: d.partial.own, files: files.map(([r, it]) => [r, it.size, it.mtimeMs, it.symlink ? 1 : 0, it.statAt]), bloom: d.partial.bloom.toBase64() });
+        continue;
+      }
       const big = d.files.size > RESTAT_ALL_MAX;
       const files = big ? (d.newest && d.newest.length >= SUMMARY_FILES ? d.newest.slice(0, SUMMARY_FILES) : selectNewest(d.files, SUMMARY_FILES)) : [...d.files];
       let bloom: string | undefined;
@@ -754,7 +837,7 @@ export class ScratchIndex {
     const unchanged = l !== undefined && l.ino === st.ino && l.mtimeMs === st.mtimeMs && l.at - st.mtimeMs > RACY_MS;
     // Changed since listed, but file events told what changed (its stamp is the one taken after they were applied).
     const f = d.followed;
-    const accounted = !unchanged && (this.followsEvents || f?.own === true) && l !== undefined && f !== undefined && f.ino === st.ino && f.mtimeMs === st.mtimeMs && now - l.at < TRUST_LISTING_MS;
+    const accounted = !unchanged && !this.noTrust && (this.followsEvents || f?.own === true) && l !== undefined && f !== undefined && f.ino === st.ino && f.mtimeMs === st.mtimeMs && now - l.at < TRUST_LISTING_MS;
     if (unchanged || accounted) {
       // Same entries as when listed: only files that may have been rewritten in place are stat'ed.
       const hot: [string, Item][] = [];

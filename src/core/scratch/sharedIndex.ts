@@ -40,12 +40,32 @@ export async function currentScratchIndex(agentDir: string): Promise<ScratchInde
   return indexes.get(agentDir);
 }
 
+/** Quiet time after the last scratch change before the index's listings are made real again (ScratchIndex.relist). */
+const RELIST_QUIET_MS = 60_000;
+const relistTimers = new Map<string, NodeJS.Timeout>();
+
+/**
+ * Schedules the index's upkeep for when scratch has been quiet a while: folders whose changes
+ * events or own creations accounted for are listed for real and the snapshot and summary written,
+ * so the next start needs neither a listing nor the whole snapshot. Never keeps a process alive.
+ */
+function relistLater(agentDir: string): void {
+  clearTimeout(relistTimers.get(agentDir));
+  const t = setTimeout(() => {
+    relistTimers.delete(agentDir);
+    void indexes.update(agentDir, (s) => s.relist());
+  }, RELIST_QUIET_MS);
+  t.unref();
+  relistTimers.set(agentDir, t);
+}
+
 /**
  * Applies file events (absolute paths; undefined: unknown, revalidate everything) to the index of
  * an `.agent/` folder, if one was built. Resolves false when there is none or the update failed
  * (the index is then forgotten and the next use builds it afresh).
  */
 export function scratchIndexChanged(agentDir: string, paths: Iterable<string> | undefined): Promise<boolean> {
+  if (indexes.has(agentDir)) relistLater(agentDir);
   return indexes.update(agentDir, (s) => (paths ? s.update(paths) : s.revalidate()));
 }
 
@@ -61,15 +81,11 @@ export function folderStamp(dir: string): FolderStamp | undefined {
  * next reader then need not list that folder again (ScratchIndex.noteCreated).
  */
 export async function noteScratchCreated(agentDir: string, abs: string, before: FolderStamp | undefined, after: FolderStamp | undefined): Promise<void> {
+  if (indexes.has(agentDir)) relistLater(agentDir);
   await indexes.update(agentDir, (s) => s.noteCreated(abs, before, after));
 }
 
 /** True when the folder's index was built (or is being built). */
 export function hasScratchIndex(agentDir: string): boolean {
   return indexes.has(agentDir);
-}
-
-/** Forgets every index (tests; a workspace folder removed). */
-export function forgetScratchIndexes(): void {
-  indexes.clear();
 }
