@@ -101,3 +101,12 @@ test('an idle shell does not keep the process alive, and goes away with it', { s
   }
   assert.equal(alive, false, `shell ${shellPid} still running`);
 });
+
+test('without a usable shell the program is spawned directly, with the same answer', { skip: posix }, async () => {
+  const run = async (): Promise<{ code: number | null; lines: string[] }> => {
+    const lines: string[] = [];
+    const r = streamLines('/bin/sh', ['-c', 'echo $PPID; echo ok; exit 2'], os.tmpdir(), (ls) => lines.push(...ls), { shellPath: '/nonexistent/sh' });
+    return { code: await r.done, lines: lines.filter(Boolean) };
+  };
+  for (let i = 0; i < 2; i++) assert.deepEqual(await run(), { code: 2, lines: [String(process.pid), 'ok'] });
+});

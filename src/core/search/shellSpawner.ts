@@ -34,14 +34,19 @@ class Shell {
   private carry = '';
   private current: { marker: string; onLines: (lines: string[]) => void; finish: (code: number | null) => void } | undefined;
   dead = false;
+  /** The shell never started (no such program, or not allowed): callers spawn directly from then on. */
+  failedToStart = false;
 
-  constructor() {
+  constructor(shellPath: string) {
     // Its own process group, so a kill reaches the program it is running too.
-    this.child = spawn('/bin/sh', [], { stdio: ['pipe', 'pipe', 'ignore'], detached: true });
+    this.child = spawn(shellPath, [], { stdio: ['pipe', 'pipe', 'ignore'], detached: true });
+    let started = false;
+    this.child.once('spawn', () => (started = true));
     this.child.stdout!.setEncoding('utf8');
     this.child.stdout!.on('data', (d: string) => this.data(d));
     const gone = (): void => {
       this.dead = true;
+      if (!started) this.failedToStart = true;
       this.end(null);
     };
     this.child.once('error', gone);
@@ -123,8 +128,8 @@ class Shell {
   }
 }
 
-let shell: Shell | undefined;
-
+const shells = new Map<string, Shell>();
+let noShell = process.platform === 'win32';
 /** Spawns the program directly (the old way): for Windows, a busy shell, or arguments the shell cannot carry. */
 function direct(cmd: string, args: readonly string[], cwd: string, onLines: (lines: string[]) => void): LineStream {
   const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'ignore'] });
@@ -151,10 +156,30 @@ function direct(cmd: string, args: readonly string[], cwd: string, onLines: (lin
  * arrives (empty lines included; a last line without a newline comes at the end). Standard input
  * and error are discarded. Through the long-lived shell where possible (see the top of the file).
  */
-export function streamLines(cmd: string, args: readonly string[], cwd: string, onLines: (lines: string[]) => void, opts: { viaShell?: boolean } = {}): LineStream {
+export function streamLines(
+  cmd: string,
+  args: readonly string[],
+  cwd: string,
+  onLines: (lines: string[]) => void,
+  opts: { viaShell?: boolean; shellPath?: string } = {},
+): LineStream {
   const carriable = [cmd, cwd, ...args].every((a) => !/[\n\r\0]/.test(a));
-  if (opts.viaShell === false || process.platform === 'win32' || !carriable) return direct(cmd, args, cwd, onLines);
-  if (!shell || shell.dead) shell = new Shell();
+  if (opts.viaShell === false || noShell || !carriable) return direct(cmd, args, cwd, onLines);
+  const shellPath = opts.shellPath ?? '/bin/sh';
+  let shell = shells.get(shellPath);
+  if (!shell || shell.dead) shells.set(shellPath, (shell = new Shell(shellPath)));
   if (shell.busy) return direct(cmd, args, cwd, onLines);
-  return shell.run(cmd, args, cwd, onLines);
+  const first = shell.run(cmd, args, cwd, onLines);
+  const started = shell;
+  let retry: LineStream | undefined;
+  return {
+    // A shell that could not start ran nothing: this call is spawned directly, and so is every later one.
+    done: first.done.then((code) => {
+      if (code !== null || !started.failedToStart) return code;
+      if (!opts.shellPath) noShell = true;
+      retry = direct(cmd, args, cwd, onLines);
+      return retry.done;
+    }),
+    kill: () => (retry ? retry.kill() : first.kill()),
+  };
 }
