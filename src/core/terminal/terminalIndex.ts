@@ -167,6 +167,8 @@ function statKey(st: fs.Stats): string {
 
 const infoMemo = new StatMemo<Omit<TerminalInfo, 'previousFile'>>(1000);
 const tailMemo = new StatMemo<TerminalIndexPage>(1000);
+/** Pages of at most this many commands are kept in tailMemo (about 1 KB each). */
+const TAIL_MEMO_MAX_COUNT = 5;
 
 async function readEdges(file: string, size: number): Promise<{ head: string; tail: string }> {
   const fh = await fs.promises.open(file, 'r');
@@ -301,8 +303,10 @@ export async function readTerminalIndexTail(agentDir: string, n: number, opts: {
   }
   try {
     const st = await fh.stat();
-    const memoId = `${file}|${opts.count}|${before}`;
-    const known = tailMemo.get(memoId, st);
+    // Only small pages are kept (a list's last command per terminal): a kept 200-command page would
+    // hold ~100 KB, and a view's expanded terminal is read again only when it changed anyway.
+    const memoId = opts.count <= TAIL_MEMO_MAX_COUNT ? `${file}|${opts.count}|${before}` : undefined;
+    const known = memoId ? tailMemo.get(memoId, st) : undefined;
     if (known) return ok({ ...known, commands: [...known.commands], problems: [...known.problems] });
     const size = st.size;
     const lines: Buffer[] = []; // complete lines, newest first
@@ -351,7 +355,7 @@ export async function readTerminalIndexTail(agentDir: string, n: number, opts: {
     cmds = cmds.slice(-opts.count);
     const problems = parsed.problems.map((p) => ({ file: p.file, message: `${p.message} (near the end of the file)` }));
     const page = { commands: cmds, total, older: cmds.length ? cmds[0].command - 1 : 0, problems };
-    tailMemo.set(memoId, st, page);
+    if (memoId) tailMemo.set(memoId, st, page);
     return ok({ ...page, commands: [...cmds], problems: [...problems] });
   } catch (e) {
     return err({ file, message: `cannot read the terminal index: ${(e as Error).message}` });
