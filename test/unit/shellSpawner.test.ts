@@ -27,6 +27,16 @@ test('arguments, folder and exit code reach the program unchanged, through the s
     assert.deepEqual(r.lines.filter(Boolean), [dir, ...tricky.map((a) => `<${a}>`)], `viaShell ${viaShell}`);
   }
   assert.deepEqual(fs.readdirSync(dir), [], 'nothing in the arguments was run');
+  // A relative folder is relative to this process (as spawn() has it), even one that looks like an option.
+  fs.mkdirSync(path.join(dir, '-P'));
+  const prev = process.cwd();
+  process.chdir(dir);
+  try {
+    for (const viaShell of [true, false]) assert.deepEqual((await collect('/bin/sh', ['-c', 'pwd'], '-P', { viaShell })).lines.filter(Boolean), [path.join(dir, '-P')]);
+  } finally {
+    process.chdir(prev);
+  }
+  fs.rmdirSync(path.join(dir, '-P'));
   const missing = await collect('/bin/sh', ['-c', 'echo hi'], path.join(dir, 'nope'));
   assert.ok(missing.code !== 0 && missing.code !== 1, `a missing folder is a failure, not "no match" (got ${missing.code})`);
   assert.deepEqual(missing.lines.filter(Boolean), []);

@@ -18,6 +18,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import * as path from 'node:path';
 
 /** A running program whose standard output arrives in complete lines. */
 export interface LineStream {
@@ -80,8 +81,9 @@ class Shell {
     this.carry = '';
     this.active();
     // A subshell, so the shell's own folder never changes; `echo` first, so the marker starts a line
-    // even after output without a final newline (the empty line is dropped with the others).
-    const line = `(cd ${quote(cwd)} 2>/dev/null || exit 127; exec ${[cmd, ...args].map(quote).join(' ')} </dev/null 2>/dev/null); c=$?; echo; echo "${marker} $c"\n`;
+    // even after output without a final newline (the empty line is dropped with the others). The
+    // folder is made absolute: relative to this process, as spawn() takes it, and never read as an option.
+    const line = `(cd ${quote(path.resolve(cwd))} 2>/dev/null || exit 127; exec ${[cmd, ...args].map(quote).join(' ')} </dev/null 2>/dev/null); c=$?; echo; echo "${marker} $c"\n`;
     this.child.stdin!.write(line);
     return { done, kill: () => this.kill() };
   }
