@@ -144,8 +144,8 @@ export async function rowEditor(log: (s: string) => void, withActivation = false
     else if (m.id === '10c') met = ref ? b.median - ref.median < 100 : ratioOk;
     else if (m.max !== undefined) met = ratioOk && b.median <= m.max;
     const notes: string[] = [];
-    if (m.id === '10a') notes.push(`main-thread CPU (${ok[0].cpuClock ?? '?'}) of the whole extension host, other extensions included; the host's own start-up before activation is not counted (it was ${f0(st(by(last).map((s) => s.startup?.cpuFromProbeMs ?? 0))?.median ?? 0)} ms with it at ${last})`);
-    if (m.id === '10b') notes.push(`a block = a late 10 ms timer tick whose delay was spent on the main thread's CPU (waiting for a core on a loaded machine is not counted); before activation the editor's own start-up blocked up to ${f0(st(by(last).map((s) => s.startup?.blockBeforeActivationMs ?? 0))?.median ?? 0)} ms`);
+    if (m.id === '10a') notes.push(`main-thread CPU (${ok[0].cpuClock ?? '?'}) of the whole extension host, other extensions included; the host's own start-up before activation is not counted (it was ${f0(st(by(last).map((s) => s.startup?.cpuFromProbeMs ?? 0))?.median ?? 0)} ms with it at ${last}); the bench's editors run without code-server's port scan (remote.autoForwardPortsSource: output, scripts/benchEditor.mjs), which is neither ours nor the event's`);
+    if (m.id === '10b') notes.push(`a block = a late 10 ms timer tick whose delay was spent on the main thread's CPU (waiting for a core on a loaded machine is not counted); before activation the editor's own start-up blocked up to ${f0(st(by(last).map((s) => s.startup?.blockBeforeActivationMs ?? 0))?.median ?? 0)} ms; each session's five longest blocks, on the clock of a CPU profile of the same session (AGENT_CONTEXT_BENCH_CPUPROF), are in its JSON (startup.blocks)`);
     if (m.id === '10c' && ref) notes.push(`growth over the min folder at ${last}: ${f0(b.median - ref.median)} MB`);
     rows.push({
       id: m.id,
