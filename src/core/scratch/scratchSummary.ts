@@ -18,7 +18,7 @@ export function scratchSummaryPath(agentDir: string): string {
 
 /** Files of a big folder kept in the summary (its newest). */
 export const SUMMARY_FILES = 256;
-const VERSION = 1;
+const VERSION = 2; // 2: the filter's probes changed
 
 /** One file: relative path, size, mtime, symlink (0/1), when stat'ed. */
 export type SummaryFile = [rel: string, size: number, mtimeMs: number, symlink: 0 | 1, statAt: number];
@@ -108,25 +108,19 @@ export class NameBloom {
   }
 
   add(name: string): void {
-    const m = this.bits.length * 8;
-    const [first, h2] = hashes(name);
-    let h1 = first;
-    for (let i = 0; i < 4; i++, h1 = (h1 + h2) >>> 0) {
-      const bit = h1 % m;
-      this.bits[bit >> 3] |= 1 << (bit & 7);
-    }
+    for (const bit of probes(name, this.bits.length * 8)) this.bits[bit >> 3] |= 1 << (bit & 7);
   }
 
   has(name: string): boolean {
-    const m = this.bits.length * 8;
-    const [first, h2] = hashes(name);
-    let h1 = first;
-    for (let i = 0; i < 4; i++, h1 = (h1 + h2) >>> 0) {
-      const bit = h1 % m;
-      if ((this.bits[bit >> 3] & (1 << (bit & 7))) === 0) return false;
-    }
+    for (const bit of probes(name, this.bits.length * 8)) if ((this.bits[bit >> 3] & (1 << (bit & 7))) === 0) return false;
     return true;
   }
+}
+
+/** The four bits of a name in a filter of m bits (double hashing). */
+function probes(name: string, m: number): number[] {
+  const [h1, h2] = hashes(name);
+  return [h1 % m, (h1 + h2) % m, (h1 + 2 * h2) % m, (h1 + 3 * h2) % m];
 }
 
 /** Two 32-bit FNV-1a hashes with different offsets (double hashing gives the four probes). */
