@@ -391,7 +391,11 @@ test('an index fed by file events (or told of its own process\'s new files) does
     const own = path.join(big, 'own.txt');
     const pre = folderStamp(big);
     fs.writeFileSync(own, 'mine');
+    plain.newestFirst(); // keep the order from now on
+    const epoch = plain.orderEpoch;
     await plain.noteCreated(own, pre, folderStamp(big));
+    await plain.update([own]); // its event, later
+    assert.equal(plain.orderEpoch, epoch, 'a new newest file, then its event: the order only grew at the front');
     await plain.revalidate();
     assert.equal(listings, before + 2, 'its own file: the folder is not listed again');
     assert.equal(plain.folder('tool_outputs')!.count, 602);

@@ -674,6 +674,11 @@ export class ScratchIndex {
     const dir = parentOf(rel);
     const d = this.ensureDir(dir);
     const old = d.files.get(rel);
+    if (old && old.size === item.size && old.mtimeMs === item.mtimeMs && old.symlink === item.symlink) {
+      // Seen again as it was (a file this process created, then its event): nothing changed, the order stays.
+      old.statAt = item.statAt;
+      return;
+    }
     // Counts as found by a listing in progress (revalidate() removes the files a listing did not mark).
     item.seen = old ? old.seen : this.listings;
     d.files.set(rel, item);
