@@ -198,7 +198,11 @@ export class ScratchIndex {
     const ix = new ScratchIndex(agentDir);
     const useSnapshot = opts.snapshot !== false;
     // From the summary when nothing changed since it was written: the newest files of big folders only.
-    if (useSnapshot && opts.summary && (await ix.loadSummary())) return ix;
+    if (useSnapshot && opts.summary && (await ix.loadSummary())) {
+      // Folders changed since the summary were listed and taken in: a new summary spares the next start that.
+      if (ix.listedNames > 0) void ix.queue.then(() => ix.saveSummary()).catch(() => undefined);
+      return ix;
+    }
     if (useSnapshot && (await ix.loadSnapshot())) await ix.revalidate();
     else await ix.scanAll();
     if (useSnapshot) ix.saveSnapshotIfWorthIt();
@@ -218,8 +222,9 @@ export class ScratchIndex {
 
   /**
    * Starts from the summary (see scratchSummary.ts): true when it exists, is whole, names this
-   * folder, and every folder in it still has the stamp it was listed with (so no file was added,
-   * removed or renamed since); the loaded files are stat'ed again (all of a small folder).
+   * folder and its folders, and every folder in it either still has the stamp it was listed with
+   * (no file added, removed or renamed since) or lists as the summary and new files explain
+   * (absorbListing); the loaded files are stat'ed again (all of a small folder).
    */
   private async loadSummary(): Promise<boolean> {
     let text: string;
@@ -233,7 +238,8 @@ export class ScratchIndex {
     if (!sum || !(sum.fullScanAt <= now && now - sum.fullScanAt < SNAPSHOT_MAX_AGE_MS)) return false;
     for (const sd of sum.dirs) {
       const st = fs.lstatSync(sd.rel ? path.join(this.scratchDir, sd.rel) : this.scratchDir, { throwIfNoEntry: false });
-      if (!st?.isDirectory() || st.ino !== sd.ino || st.mtimeMs !== sd.mtimeMs || !(sd.at - sd.mtimeMs > RACY_MS)) return this.forget();
+      // The same folders (a folder changed since is listed by recheckSummary below).
+      if (!st?.isDirectory() || st.ino !== sd.ino) return this.forget();
     }
     for (const sd of sum.dirs) {
       const d = this.ensureDir(sd.rel);
@@ -281,7 +287,7 @@ export class ScratchIndex {
       const unchanged = l.ino === st.ino && l.mtimeMs === st.mtimeMs && l.at - st.mtimeMs > RACY_MS;
       const f = d.followed;
       const accounted = !unchanged && this.followsEvents && f !== undefined && f.ino === st.ino && f.mtimeMs === st.mtimeMs && now - l.at < TRUST_LISTING_MS;
-      if (!unchanged && !accounted) return false;
+      if (!unchanged && !accounted && !(await this.absorbListing(rel, d, st))) return false;
       const all = !d.partial && d.files.size <= RESTAT_ALL_MAX;
       const hot: [string, Item][] = [];
       for (const e of d.files) if (all || e[1].statAt - e[1].mtimeMs <= HOT_MS) hot.push(e);
@@ -338,7 +344,7 @@ export class ScratchIndex {
           if (!st?.isDirectory() || !l) return this.loadAll();
           if (l.ino === st.ino && l.mtimeMs === st.mtimeMs && l.at - st.mtimeMs > RACY_MS) continue;
           if (now - st.mtimeMs <= RACY_MS) return; // still changing: next time
-          if (!(await this.confirmListing(rel, d, st))) return this.loadAll();
+          if (!(await this.absorbListing(rel, d, st))) return this.loadAll();
           listed = true;
         }
       } else {
@@ -352,10 +358,8 @@ export class ScratchIndex {
         listed = this.listedNames > before;
       }
       if (!listed) return;
-      if (this.summaryMode) {
-        const summary = this.summaryOf();
-        if (summary !== undefined) await writeFileAtomic(scratchSummaryPath(this.agentDir), summary);
-      } else save = true; // any real listing is worth a new snapshot here
+      if (this.summaryMode) await this.saveSummary();
+      else save = true; // any real listing is worth a new snapshot here
     });
     // Written once the change is over (a snapshot is never written while the index is changing).
     if (save && (await this.saveSnapshot().catch(() => false))) {
@@ -365,33 +369,74 @@ export class ScratchIndex {
   }
 
   /**
-   * Lists a folder of a summary-mode index and checks it against what the index knows: the same
-   * subfolders, and files that are either loaded or maybe among the unloaded (the filter), as many
-   * as it counts. Then its listing stamp is real again. False on any mismatch.
+   * Lists a changed folder of a summary-mode index and takes the listing in without loading the
+   * rest, when it can be told apart from what the index knows: the same subfolders; every loaded
+   * file still there; names not loaded either in the folder's filter (one of its unloaded files) or
+   * new, and then, in a big folder, newer than its loaded newest; and as many known names as the
+   * folder had. New files are stat'ed and added, and the listing stamp is real again. False on
+   * anything else (everything must then be loaded). Known limit: an unloaded file removed while a
+   * new one whose name the filter wrongly claims (about 1 in 100) was added balance out; the next
+   * full load corrects it.
    */
-  private async confirmListing(rel: string, d: Dir, st: fs.Stats): Promise<boolean> {
+  private async absorbListing(rel: string, d: Dir, st: fs.Stats): Promise<boolean> {
+    if (Date.now() - st.mtimeMs <= RACY_MS) return false; // still changing
     let names: fs.Dirent[];
     try {
       names = await listDir(rel ? path.join(this.scratchDir, rel) : this.scratchDir);
     } catch {
       return false;
     }
-    let files = 0;
+    const now = Date.now();
+    const mark = ++this.listings;
+    let known = 0;
     let subdirs = 0;
-    for (const e of names) {
+    const fresh: [string, fs.Stats][] = [];
+    for (let i = 0; i < names.length; i++) {
+      if ((i & 4095) === 4095) await yieldNow();
+      const e = names[i];
       const r = rel ? `${rel}/${e.name}` : e.name;
       if (e.isDirectory()) {
         if (!d.subdirs.has(r)) return false;
         subdirs++;
-      } else {
-        files++;
-        if (!d.files.has(r) && !d.partial?.bloom.has(r)) return false; // a file no event told of
+        continue;
+      }
+      const old = d.files.get(r);
+      if (old) {
+        old.seen = mark;
+        known++;
+      } else if (d.partial?.bloom.has(r)) known++;
+      else {
+        const fst = fs.lstatSync(path.join(this.scratchDir, r), { throwIfNoEntry: false });
+        if (fst?.isDirectory()) return false;
+        if (fst) fresh.push([r, fst]);
       }
     }
-    if (subdirs !== d.subdirs.size || files !== (d.partial ? d.partial.own : d.files.size)) return false;
-    d.listed = { ino: st.ino, mtimeMs: st.mtimeMs, at: Date.now() };
+    if (subdirs !== d.subdirs.size) return false;
+    const gone: string[] = [];
+    for (const [r, it] of d.files) if (it.seen !== mark) gone.push(r);
+    if (d.partial) {
+      if (gone.length > 0 || known !== d.partial.own) return false;
+      const last = d.newest?.[d.newest.length - 1];
+      for (const [r, fst] of fresh) if (!last || !newer([r, itemOf(fst, now)], last)) return false;
+    }
+    for (const r of gone) this.removeFile(r);
+    for (const [r, fst] of fresh) {
+      this.setFile(r, itemOf(fst, now));
+      if (d.partial) {
+        d.partial.own++;
+        d.partial.bloom.add(r);
+      }
+    }
+    d.listed = { ino: st.ino, mtimeMs: st.mtimeMs, at: now };
     d.followed = undefined;
+    this.listedNames += names.length;
     return true;
+  }
+
+  /** Writes the summary of the index as it is (when it can be written). */
+  private async saveSummary(): Promise<void> {
+    const summary = this.summaryOf();
+    if (summary !== undefined) await writeFileAtomic(scratchSummaryPath(this.agentDir), summary);
   }
 
   /** True while big folders hold only their newest files (started from the summary). */
