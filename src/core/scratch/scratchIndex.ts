@@ -74,6 +74,12 @@ interface Dir {
    * that left it too short.
    */
   newest?: Ranked[];
+  /**
+   * The files that were modified less than HOT_MS before they were last stat'ed (something may still
+   * be writing them): the only ones a check of an unchanged big folder stats again, found without
+   * going through the folder's 75,000 others.
+   */
+  hot: Set<string>;
   /** Files and bytes in the whole subtree. */
   count: number;
   bytes: number;
@@ -247,7 +253,9 @@ export class ScratchIndex {
       for (const sub of sd.subdirs) this.ensureDir(sub);
       let ownBytes = 0;
       for (const [rel, size, mtimeMs, sym, statAt] of sd.files) {
-        d.files.set(rel, { size, mtimeMs, symlink: sym === 1, statAt, seen: 0 });
+        const it: Item = { size, mtimeMs, symlink: sym === 1, statAt, seen: 0 };
+        d.files.set(rel, it);
+        markHot(d, rel, it);
         ownBytes += size;
       }
       if (sd.bloom !== undefined) {
@@ -290,7 +298,8 @@ export class ScratchIndex {
       if (!unchanged && !accounted && !(await this.absorbListing(rel, d, st))) return false;
       const all = !d.partial && d.files.size <= RESTAT_ALL_MAX;
       const hot: [string, Item][] = [];
-      for (const e of d.files) if (all || e[1].statAt - e[1].mtimeMs <= HOT_MS) hot.push(e);
+      if (all) for (const e of d.files) hot.push(e);
+      else for (const r of d.hot) hot.push([r, d.files.get(r)!]);
       for (const [r, old] of hot) {
         const fst = fs.lstatSync(path.join(this.scratchDir, r), { throwIfNoEntry: false });
         await this.maybeYield();
@@ -298,7 +307,10 @@ export class ScratchIndex {
         if (fst.size !== old.size || fst.mtimeMs !== old.mtimeMs || fst.isSymbolicLink() !== old.symlink) {
           if (d.partial) return false; // the loaded newest may no longer be the newest
           this.setFile(r, itemOf(fst, now));
-        } else old.statAt = now;
+        } else {
+          old.statAt = now;
+          markHot(d, r, old);
+        }
       }
     }
     return true;
@@ -500,8 +512,10 @@ export class ScratchIndex {
       const rel = l.slice(2, t1);
       const files = cur!.files;
       const had = files.size;
-      files.set(rel, { size, mtimeMs, symlink: sym === 1, statAt, seen: 0 });
+      const it: Item = { size, mtimeMs, symlink: sym === 1, statAt, seen: 0 };
+      files.set(rel, it);
       if (files.size === had || this.dirs.has(rel)) return false; // twice, or also a folder
+      markHot(cur!, rel, it);
       const t = own.get(cur!)!;
       t[0]++;
       t[1] += size;
@@ -696,7 +710,7 @@ export class ScratchIndex {
   private ensureDir(rel: string): Dir {
     let d = this.dirs.get(rel);
     if (!d) {
-      d = { subdirs: new Set(), files: new Map(), count: 0, bytes: 0 };
+      d = { subdirs: new Set(), files: new Map(), hot: new Set(), count: 0, bytes: 0 };
       this.dirs.set(rel, d);
       if (rel !== '') this.ensureDir(parentOf(rel)).subdirs.add(rel);
     }
@@ -722,11 +736,13 @@ export class ScratchIndex {
     if (old && old.size === item.size && old.mtimeMs === item.mtimeMs && old.symlink === item.symlink) {
       // Seen again as it was (a file this process created, then its event): nothing changed, the order stays.
       old.statAt = item.statAt;
+      markHot(d, rel, old);
       return;
     }
     // Counts as found by a listing in progress (revalidate() removes the files a listing did not mark).
     item.seen = old ? old.seen : this.listings;
     d.files.set(rel, item);
+    markHot(d, rel, item);
     this.bubble(dir, old ? 0 : 1, item.size - (old?.size ?? 0));
     this.versionCounter++;
     if (this.all) {
@@ -753,6 +769,7 @@ export class ScratchIndex {
     const old = d?.files.get(rel);
     if (!d || !old) return;
     d.files.delete(rel);
+    d.hot.delete(rel);
     this.bubble(dir, -1, -old.size);
     this.versionCounter++;
     if (this.all) {
@@ -882,7 +899,10 @@ export class ScratchIndex {
         this.ensureDir(r);
         await this.walk(r, walked);
       } else if (fst.size !== old.size || fst.mtimeMs !== old.mtimeMs || fst.isSymbolicLink() !== old.symlink) this.setFile(r, itemOf(fst, now));
-      else old.statAt = now;
+      else {
+        old.statAt = now;
+        markHot(d, r, old);
+      }
     };
     const unchanged = l !== undefined && l.ino === st.ino && l.mtimeMs === st.mtimeMs && l.at - st.mtimeMs > RACY_MS;
     // Changed since listed, but file events told what changed (its stamp is the one taken after they were applied).
@@ -891,7 +911,8 @@ export class ScratchIndex {
     if (unchanged || accounted) {
       // Same entries as when listed: only files that may have been rewritten in place are stat'ed.
       const hot: [string, Item][] = [];
-      for (const e of d.files) if (restatAll || e[1].statAt - e[1].mtimeMs <= HOT_MS) hot.push(e);
+      if (restatAll) for (const e of d.files) hot.push(e);
+      else for (const r of d.hot) hot.push([r, d.files.get(r)!]);
       for (const [r, it] of hot) await restat(r, it);
     } else {
       let names: fs.Dirent[];
@@ -1203,6 +1224,12 @@ async function listDir(abs: string): Promise<fs.Dirent[]> {
     dir.closeSync();
   }
   return out;
+}
+
+/** Keeps a folder's hot set right for a file just (re)stat'ed. */
+function markHot(d: Dir, rel: string, it: Item): void {
+  if (it.statAt - it.mtimeMs <= HOT_MS) d.hot.add(rel);
+  else d.hot.delete(rel);
 }
 
 function itemOf(st: fs.Stats, at = Date.now()): Item {
