@@ -4,7 +4,6 @@
 // and only the lines around a candidate are split out, numbered and tested one by one with the
 // query's own regex, so the results are exactly those of a line-by-line search. Lines end at \n
 // (a \r before it is dropped), like GNU grep and ripgrep.
-import type * as fs from 'node:fs';
 import type { GrepHit, GrepQuery } from './grepEngine';
 
 const BLOCK_BYTES = 4 * 1024 * 1024;
@@ -144,8 +143,11 @@ function lastLines(text: string, lineNo: number, newlines: number, k: number, ta
   return beforeLines(text, s, next, k, tail);
 }
 
+/** Reads up to `length` bytes of an open file into `buf` at `offset` (from the file's current position); the number read. */
+export type BlockRead = (buf: Buffer, offset: number, length: number) => number | Promise<number>;
+
 /** Yields the hits of one open file; a file with a NUL byte in its first 8 KB is skipped as binary. */
-export async function* scanFile(fh: fs.promises.FileHandle, file: string, sc: BlockScanner): AsyncGenerator<GrepHit> {
+export async function* scanFile(read: BlockRead, file: string, sc: BlockScanner): AsyncGenerator<GrepHit> {
   const st: FileState = { file, lineNo: 1, after: 0, lastEmitted: 0, tail: [] };
   let carry = 0; // bytes of a partial line kept at the start of sc.buf
   let first = true;
@@ -157,7 +159,7 @@ export async function* scanFile(fh: fs.promises.FileHandle, file: string, sc: Bl
       sc.buf = bigger;
     }
     const want = sc.buf.length - carry;
-    const { bytesRead } = await fh.read(sc.buf, carry, want, null);
+    const bytesRead = await read(sc.buf, carry, want);
     const filled = carry + bytesRead;
     if (first) {
       first = false;

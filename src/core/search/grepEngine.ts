@@ -68,23 +68,39 @@ export async function* builtinGrep(q: GrepQuery): AsyncGenerator<GrepHit> {
         })
       ).sort().map((f) => path.join(q.root, f));
   const scanner = new BlockScanner(q);
+  let slice = Date.now();
   for (const file of files) {
     if (q.signal.aborted) return;
     yield* grepFile(file, scanner);
+    // Files are read synchronously (see grepFile): the event loop gets a turn every few milliseconds.
+    if (Date.now() - slice >= YIELD_EVERY_MS) {
+      await new Promise((r) => setImmediate(r));
+      slice = Date.now();
+    }
   }
 }
 
+/** How long the built-in engine reads files before letting other work run. */
+const YIELD_EVERY_MS = 8;
+
+/**
+ * One file's hits. Opened, read and closed synchronously: through the thread pool, each of the
+ * three is a round trip, and one file after another the engine spent two thirds of its time
+ * waiting for them (10,000 files of a 1 GB tree: 2.0-2.4 s, against 0.55 s for GNU grep).
+ */
 async function* grepFile(file: string, scanner: BlockScanner): AsyncGenerator<GrepHit> {
-  let fh: fs.promises.FileHandle;
+  let fd: number;
   try {
-    fh = await fs.promises.open(file, 'r');
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   } catch {
     return;
   }
   try {
-    yield* scanFile(fh, file, scanner);
+    // A FIFO or device opened non-blocking reads as nothing (or fails), never hangs the loop.
+    if (!fs.fstatSync(fd).isFile()) return;
+    yield* scanFile((buf, offset, length) => fs.readSync(fd, buf, offset, length, null), file, scanner);
   } finally {
-    await fh.close();
+    fs.closeSync(fd);
   }
 }
 
