@@ -169,8 +169,6 @@ export class ScratchIndex {
   private listings = 0;
   /** Every file, newest first (ties by path), kept up to date on changes once asked for (retention). */
   private all?: Ranked[];
-  /** Counts changes to the files (not mere re-checks): equal versions, same files. */
-  private versionCounter = 0;
   /**
    * Counts changes to the order other than a file added as the newest of all (the common case: an
    * offload): while it stays the same, every file in the order keeps its position counted from the
@@ -324,7 +322,6 @@ export class ScratchIndex {
     this.touched.clear();
     this.dirs.clear();
     this.dropOrder();
-    this.versionCounter++;
     if (await this.loadSnapshot()) {
       await this.revalidateNow();
       await this.updateNow(touched);
@@ -694,7 +691,6 @@ export class ScratchIndex {
   private async scanAll(): Promise<void> {
     this.dirs.clear();
     this.dropOrder();
-    this.versionCounter++;
     this.fullScanAt = Date.now();
     this.errors = [];
     const top = await fs.promises.lstat(this.scratchDir).catch(() => undefined);
@@ -744,7 +740,6 @@ export class ScratchIndex {
     d.files.set(rel, item);
     markHot(d, rel, item);
     this.bubble(dir, old ? 0 : 1, item.size - (old?.size ?? 0));
-    this.versionCounter++;
     if (this.all) {
       if (old) {
         dropRanked(this.all, rel, old);
@@ -771,7 +766,6 @@ export class ScratchIndex {
     d.files.delete(rel);
     d.hot.delete(rel);
     this.bubble(dir, -1, -old.size);
-    this.versionCounter++;
     if (this.all) {
       dropRanked(this.all, rel, old);
       this.orderEpochCounter++;
@@ -1094,11 +1088,6 @@ export class ScratchIndex {
     }
     for (const step of plan) step();
     return true;
-  }
-
-  /** Changes whenever a file is added, removed or found changed: equal versions, same files. */
-  get version(): number {
-    return this.versionCounter;
   }
 
   /**

@@ -84,8 +84,3 @@ export async function noteScratchCreated(agentDir: string, abs: string, before: 
   if (indexes.has(agentDir)) relistLater(agentDir);
   await indexes.update(agentDir, (s) => s.noteCreated(abs, before, after));
 }
-
-/** True when the folder's index was built (or is being built). */
-export function hasScratchIndex(agentDir: string): boolean {
-  return indexes.has(agentDir);
-}
