@@ -193,6 +193,11 @@ export class ScratchIndex {
     this.scratchDir = scratchDirOf(agentDir);
   }
 
+  /** A folder's or file's absolute path ('' is the scratch folder itself). */
+  private absOf(rel: string): string {
+    return rel ? path.join(this.scratchDir, rel) : this.scratchDir;
+  }
+
   /**
    * Indexes the scratch folder of an `.agent/` folder: from the snapshot of a previous start
    * revalidated against the disk when there is one (`snapshot: false` scans everything), else by a
@@ -241,7 +246,7 @@ export class ScratchIndex {
     const now = Date.now();
     if (!sum || !(sum.fullScanAt <= now && now - sum.fullScanAt < SNAPSHOT_MAX_AGE_MS)) return false;
     for (const sd of sum.dirs) {
-      const st = fs.lstatSync(sd.rel ? path.join(this.scratchDir, sd.rel) : this.scratchDir, { throwIfNoEntry: false });
+      const st = fs.lstatSync(this.absOf(sd.rel), { throwIfNoEntry: false });
       // The same folders (a folder changed since is listed by recheckSummary below).
       if (!st?.isDirectory() || st.ino !== sd.ino) return this.forget();
     }
@@ -287,7 +292,7 @@ export class ScratchIndex {
   private async recheckSummary(): Promise<boolean> {
     const now = Date.now();
     for (const [rel, d] of this.dirs) {
-      const st = fs.lstatSync(rel ? path.join(this.scratchDir, rel) : this.scratchDir, { throwIfNoEntry: false });
+      const st = fs.lstatSync(this.absOf(rel), { throwIfNoEntry: false });
       const l = d.listed;
       if (!st?.isDirectory() || !l) return false;
       const unchanged = l.ino === st.ino && l.mtimeMs === st.mtimeMs && l.at - st.mtimeMs > RACY_MS;
@@ -348,7 +353,7 @@ export class ScratchIndex {
       if (this.summaryMode) {
         const now = Date.now();
         for (const [rel, d] of this.dirs) {
-          const st = fs.lstatSync(rel ? path.join(this.scratchDir, rel) : this.scratchDir, { throwIfNoEntry: false });
+          const st = fs.lstatSync(this.absOf(rel), { throwIfNoEntry: false });
           const l = d.listed;
           if (!st?.isDirectory() || !l) return this.loadAll();
           if (l.ino === st.ino && l.mtimeMs === st.mtimeMs && l.at - st.mtimeMs > RACY_MS) continue;
@@ -391,7 +396,7 @@ export class ScratchIndex {
     if (Date.now() - st.mtimeMs <= RACY_MS) return false; // still changing
     let names: fs.Dirent[];
     try {
-      names = await listDir(rel ? path.join(this.scratchDir, rel) : this.scratchDir);
+      names = await listDir(this.absOf(rel));
     } catch {
       return false;
     }
@@ -788,7 +793,7 @@ export class ScratchIndex {
   /** Scans one folder's subtree into the index. */
   private async walk(rel: string, walked?: Set<string>): Promise<void> {
     walked?.add(rel);
-    const abs = rel ? path.join(this.scratchDir, rel) : this.scratchDir;
+    const abs = this.absOf(rel);
     // The folder's stamp is taken before listing: a change during the listing makes it differ next time.
     const dst = fs.lstatSync(abs, { throwIfNoEntry: false });
     const at = Date.now();
@@ -879,7 +884,7 @@ export class ScratchIndex {
   /** revalidate() for one folder (its stat given) and its subfolders. */
   private async recheck(rel: string, st: fs.Stats, walked: Set<string>): Promise<void> {
     const d = this.ensureDir(rel);
-    const abs = rel ? path.join(this.scratchDir, rel) : this.scratchDir;
+    const abs = this.absOf(rel);
     const l = d.listed;
     const now = Date.now();
     const restatAll = d.files.size <= RESTAT_ALL_MAX;
@@ -1036,7 +1041,7 @@ export class ScratchIndex {
     for (const rel of folders) {
       const d = this.dirs.get(rel);
       if (!d?.listed) continue;
-      const st = fs.lstatSync(rel ? path.join(this.scratchDir, rel) : this.scratchDir, { throwIfNoEntry: false });
+      const st = fs.lstatSync(this.absOf(rel), { throwIfNoEntry: false });
       d.followed = st?.isDirectory() ? { ino: st.ino, mtimeMs: st.mtimeMs } : undefined;
     }
   }
