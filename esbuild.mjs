@@ -53,10 +53,10 @@ export const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
   { ...common, entryPoints: ['src/mcp/server.ts'], outfile: 'dist/mcp.js' },
   // Claude Code's hook program (PreToolUse/PostToolUse on Bash): the same offloading core as agentContext_run.
-  { ...common, entryPoints: ['src/claudeHook/main.ts'], outfile: 'dist/claude-hook.js' },
-  { ...common, entryPoints: ['src/core/tokenizerEntry.ts'], outfile: 'dist/tokenizer.js', external: ['vscode'] },
-  { ...common, entryPoints: ['src/core/re2Entry.ts'], outfile: 'dist/re2.js', external: ['vscode'] },
-  { ...common, entryPoints: ['src/core/searchDepsEntry.ts'], outfile: 'dist/search-deps.js', external: ['vscode'] },
+  { ...common, entryPoints: ['src/hooks/main.ts'], outfile: 'dist/claude-hook.js' },
+  { ...common, entryPoints: ['src/core/output/tokenizerEntry.ts'], outfile: 'dist/tokenizer.js', external: ['vscode'] },
+  { ...common, entryPoints: ['src/core/secrets/re2Entry.ts'], outfile: 'dist/re2.js', external: ['vscode'] },
+  { ...common, entryPoints: ['src/core/search/searchDepsEntry.ts'], outfile: 'dist/search-deps.js', external: ['vscode'] },
 ];
 
 async function main() {

@@ -44,7 +44,7 @@ async function capturePipeline(dir: string): Promise<Pipeline> {
   const cmd = cap.beginCommand({ commandLine: 'bench: 200 MB stream', started: new Date() });
   return {
     mode: ['TerminalCapture (renderer → masker → CaptureWriter + index)'],
-    // As src/terminal/captureManager.ts does: past the writer's queue limit, wait for the disk.
+    // As src/features/terminals/captureManager.ts does: past the writer's queue limit, wait for the disk.
     write: async (c) => {
       if (!cmd.write(c)) await cmd.drain();
     },

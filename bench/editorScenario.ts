@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as inspector from 'node:inspector';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ledgerPath } from '../src/core/ledger';
+import { ledgerPath } from '../src/core/history/ledger';
 
 /** What the probe extension hands over (measured from its activation). */
 export interface ProbeStart {

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { preToolUse } from '../src/core/claudeCode/bashHook';
+import { preToolUse } from '../src/core/hooks/bashHook';
 import { errorLinesSeen, errorLinesWithNumbers, HOOK_JS, MCP_JS, mcpTool, resultOf, runClaude, writeNoisyBuild } from '../test/realClient/claudeCli';
 import { failedRow, fmtMs, measurePair, type Row } from './harness';
 

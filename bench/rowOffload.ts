@@ -59,8 +59,8 @@ export async function rowOffload(workDir: string): Promise<{ rows: Row[]; detail
   if (!ref || !tok) {
     return {
       rows: [
-        notBuilt('4', 'offload savings over the recorded corpus', GOAL4, 'src/core/reference.ts buildReference()'),
-        notBuilt('5', 'error-line recall over the recorded corpus', GOAL5, 'src/core/reference.ts buildReference()'),
+        notBuilt('4', 'offload savings over the recorded corpus', GOAL4, 'src/core/output/reference.ts buildReference()'),
+        notBuilt('5', 'error-line recall over the recorded corpus', GOAL5, 'src/core/output/reference.ts buildReference()'),
       ],
       details: [],
     };

@@ -1,5 +1,5 @@
 // Row 8: the Scratch view's data with 10,000 files — time to the first page of tree items, and the
-// retention pass choosing what to remove. The view itself (src/views/scratchView.ts) imports vscode,
+// retention pass choosing what to remove. The view itself (src/features/scratch/scratchView.ts) imports vscode,
 // so its core part is measured: ScratchIndex.build + loadPins + the first page of items (the
 // top-level folders with their totals and the newest files), against `find -printf | sort | head`
 // listing the newest 200 files with sizes, interleaved. (Row 10 renders the real view in the editor.)

@@ -1,6 +1,6 @@
 // Generator of `.agent/` folders at a given history scale, in the documented on-disk formats
 // (docs/terminal-format.md, docs/memory-and-history.md, docs/notes-format.md, the ledger in
-// src/core/ledger.ts), for the scale study of issue 15 (`npm run bench`) and any test that needs a
+// src/core/history/ledger.ts), for the scale study of issue 15 (`npm run bench`) and any test that needs a
 // long-lived folder. Deterministic: the same scale and seed give the same files and mtimes
 // (relative to `now`).
 //

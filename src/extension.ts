@@ -1,14 +1,14 @@
 import * as vscode from 'vscode';
 import { agentContextApi, AgentContextApi } from './api';
-import { registerInitializeCommand } from './commands/initialize';
-import { registerAgentViews } from './views/agentViews';
-import { registerAddInstructionsCommand } from './commands/addInstructions';
-import { registerNotes } from './commands/notes';
-import { registerWalkthrough } from './commands/walkthrough';
-import { registerTools } from './tools/registerTools';
-import { registerTerminalCapture, stopTerminalCapture } from './terminal/registerTerminals';
-import { registerWorkspaceMemory } from './commands/workspaceMemory';
-import { registerClaudeCodeSetup } from './commands/setupClaudeCode';
+import { registerInitializeCommand } from './features/setup/initialize';
+import { registerAgentViews } from './features/sidebar';
+import { registerAddInstructionsCommand } from './features/setup/addInstructions';
+import { registerNotes } from './features/notes/noteCommands';
+import { registerWalkthrough } from './features/walkthrough/walkthrough';
+import { registerTools } from './features/tools/registerTools';
+import { registerTerminalCapture, stopTerminalCapture } from './features/terminals/registerTerminals';
+import { registerWorkspaceMemory } from './features/briefing/briefingCommands';
+import { registerClaudeCodeSetup } from './features/setup/setupClaudeCode';
 
 /** Entry point: one registration per feature, every disposable into context.subscriptions. */
 export function activate(context: vscode.ExtensionContext): AgentContextApi {

@@ -16,14 +16,14 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as os from 'node:os';
-import { setUpClaudeCode } from '../core/claudeCode/claudeSetup';
+import { setUpClaudeCode } from '../core/setup/agents/claudeCode';
 import { DEFAULT_TOOL_CONFIG, loadAgentConfig, retentionFrom, toolConfigFromFile, type ToolConfig } from '../core/config';
 import type { Logger } from '../core/log';
 import { formatFileError } from '../core/result';
 import { findRipgrep } from '../core/search/findRipgrep';
 import { invokeTool } from '../core/tools/invokeTool';
 import { TOOL_DEFINITIONS } from '../core/tools/toolDefinitions';
-import { agentDirFor, type WorkspaceFolderRef } from '../core/workspacePaths';
+import { agentDirFor, type WorkspaceFolderRef } from '../core/workspace/workspacePaths';
 
 const VERSION = '0.1.0';
 

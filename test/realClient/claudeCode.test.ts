@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { openTerminalCapture } from '../../src/core/terminal/terminalCapture';
 import { TOOL_NAMES } from '../../src/core/tools/toolDefinitions';
 import { copyFixture, errorLinesSeen, errorLinesWithNumbers, MCP_JS, mcpTool, resultOf, runClaude, tempDir, writeNoisyBuild, type ClaudeRun } from './claudeCli';
-import { ledgerPath } from '../../src/core/ledger';
+import { ledgerPath } from '../../src/core/history/ledger';
 
 /** What the bench section reports: bytes and error lines that reached the model. */
 const measured: Record<string, { bytes: number; errors: number; isError: boolean }> = {};

@@ -81,7 +81,7 @@ test('parseFindings ignores a preamble and handles CRLF', () => {
 
 test('two processes appending findings and rewriting status at once corrupt nothing', async () => {
   const a = tmpAgent();
-  const mod = path.join(__dirname, '../../src/core/agents/index.js');
+  const mod = require.resolve('../../src/core/agents');
   const N = 150;
   const script = `
     const m = require(${JSON.stringify(mod)});

@@ -11,8 +11,8 @@ import { invokeTool } from '../../src/core/tools/invokeTool';
 import { DEFAULT_TOOL_CONFIG } from '../../src/core/config';
 import { nullLogger } from '../../src/core/log';
 import type { ToolContext } from '../../src/core/tools/toolContext';
-import { countTokens } from '../../src/core/tokens';
-import { ledgerPath } from '../../src/core/ledger';
+import { countTokens } from '../../src/core/output/tokens';
+import { ledgerPath } from '../../src/core/history/ledger';
 
 function ws(): { root: string; ctx: ToolContext } {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-tools7-'));

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
-import { AppendFold, type FoldSpec } from '../../src/core/records/appendFold';
+import { AppendFold, type FoldSpec } from '../../src/core/fs/appendFold';
 
 interface S {
   count: number;

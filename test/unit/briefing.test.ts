@@ -3,13 +3,13 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { composeBriefing, BRIEFING_MAX_TOKENS } from '../../src/core/briefing';
-import { gatherBriefing, BriefingProviders } from '../../src/core/briefingSources';
-import { countTokens } from '../../src/core/tokens';
+import { composeBriefing, BRIEFING_MAX_TOKENS } from '../../src/core/briefing/briefing';
+import { gatherBriefing, BriefingProviders } from '../../src/core/briefing/briefingSources';
+import { countTokens } from '../../src/core/output/tokens';
 import { rememberMemory } from '../../src/core/memory';
-import { appendProgress } from '../../src/core/progress';
+import { appendProgress } from '../../src/core/plan/progress';
 import { writeFinding, setAgentStatus } from '../../src/core/agents';
-import { setPasses } from '../../src/core/features';
+import { setPasses } from '../../src/core/plan/features';
 import { createCaptureWriter } from '../../src/core/terminal/captureWriter';
 
 function tmpAgent(): string {

@@ -6,13 +6,13 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { editClaudeSettings, editClaudeUserConfig, setUpClaudeCode } from '../../src/core/claudeCode/claudeSetup';
-import { postToolUse, preToolUse } from '../../src/core/claudeCode/bashHook';
-import { ledgerPath } from '../../src/core/ledger';
+import { editClaudeSettings, editClaudeUserConfig, setUpClaudeCode } from '../../src/core/setup/agents/claudeCode';
+import { postToolUse, preToolUse } from '../../src/core/hooks/bashHook';
+import { ledgerPath } from '../../src/core/history/ledger';
 
 const paths = { node: '/usr/bin/node', hookJs: '/opt/ac/claude-hook.js', mcpJs: '/opt/ac/mcp.js' };
 const tmp = (p: string): string => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), p)));
-const hookJs = path.join(__dirname, '../../src/claudeHook/main.js');
+const hookJs = require.resolve('../../src/hooks/main');
 
 function edited(text: string | undefined): string {
   const r = editClaudeSettings(text, 'settings.local.json', paths);

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { checkFeatures, setPasses, acceptFeatures, featuresPath, featuresSummary, featuresSummaryPath, diffFeatures, parseFeatures, Feature } from '../../src/core/features';
+import { checkFeatures, setPasses, acceptFeatures, featuresPath, featuresSummary, featuresSummaryPath, diffFeatures, parseFeatures, Feature } from '../../src/core/plan/features';
 
 function tmpAgent(features?: unknown): string {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-feat-'));

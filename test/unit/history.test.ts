@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
-import { archiveText, listHistory, isHistoryPath } from '../../src/core/history';
+import { archiveText, listHistory, isHistoryPath } from '../../src/core/history/archive';
 
 function tmpAgent(): string {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-hist-'));
@@ -59,7 +59,7 @@ test('isHistoryPath protects everything under history/', () => {
 
 test('ledger-style records appended by two processes at once never interleave', async () => {
   const a = tmpAgent();
-  const mod = path.join(__dirname, '../../src/core/history.js');
+  const mod = require.resolve('../../src/core/history/archive');
   const N = 300;
   const script = `
     const m = require(${JSON.stringify(mod)});

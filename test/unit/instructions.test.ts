@@ -10,8 +10,8 @@ import {
   applyInstructions,
   instructionBlock,
   upsertInstructionBlock,
-} from '../../src/core/instructions';
-import { countTokens } from '../../src/core/tokens';
+} from '../../src/core/setup/instructions';
+import { countTokens } from '../../src/core/output/tokens';
 
 function upsert(text: string, previouslyAdded = false): { text: string; changed: boolean } {
   const r = upsertInstructionBlock(text, previouslyAdded);

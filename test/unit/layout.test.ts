@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { classifyAgentPath, findAgentFolders, initializeAgentFolder, isInside } from '../../src/core/agentLayout';
+import { classifyAgentPath, findAgentFolders, initializeAgentFolder, isInside } from '../../src/core/workspace/agentLayout';
 import { isPlanPath } from '../../src/core/plan/planFiles';
 import { parsePlan } from '../../src/core/plan/planDocument';
 

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
-import { appendLedger, formatLedgerReport, LedgerFollower, ledgerFiles, ledgerPath, ledgerReport, ledgerSummary, readLedger, summarizeLedger, type LedgerEntry } from '../../src/core/ledger';
+import { appendLedger, formatLedgerReport, LedgerFollower, ledgerFiles, ledgerPath, ledgerReport, ledgerSummary, readLedger, summarizeLedger, type LedgerEntry } from '../../src/core/history/ledger';
 
 const entry = (tool: string, time: string, raw: number, ret: number): LedgerEntry => ({
   time, tool, source: 'vscode', input: '{}', rawTokens: raw, returnedTokens: ret, ok: true, text: 'x',
@@ -74,7 +74,7 @@ test('calls go to one file per month; a legacy tools.jsonl is still counted and 
 
 test('ledger totals stay right while two processes append and a reader polls', async () => {
   const agentDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-')), '.agent');
-  const mod = path.join(__dirname, '../../src/core/ledger.js');
+  const mod = require.resolve('../../src/core/history/ledger');
   const N = 200;
   const script = `
     const m = require(${JSON.stringify(mod)});

@@ -7,10 +7,10 @@ import { applyMarkdownStatus, markdownChildren, parseMarkdownPlan, PLAN_MAX_BYTE
 import { planProgress, type Plan } from '../../src/core/plan/planDocument';
 import { updatePlanFile } from '../../src/core/plan/planEdit';
 import { findPlanFiles, isPlanPath, loadPlanFile } from '../../src/core/plan/planFiles';
-import { classifyAgentPath } from '../../src/core/agentLayout';
+import { classifyAgentPath } from '../../src/core/workspace/agentLayout';
 import { planProtectedPaths } from '../../src/core/scratch/cleanup';
-import { gatherBriefing } from '../../src/core/briefingSources';
-import { composeBriefing } from '../../src/core/briefing';
+import { gatherBriefing } from '../../src/core/briefing/briefingSources';
+import { composeBriefing } from '../../src/core/briefing/briefing';
 import { invokeTool } from '../../src/core/tools/invokeTool';
 import { planTool } from '../../src/core/tools/plan';
 import { DEFAULT_TOOL_CONFIG } from '../../src/core/config';

@@ -11,7 +11,7 @@ import {
   notesFor,
   notesTooltipMarkdown,
   parseNote,
-} from '../../src/core/notes';
+} from '../../src/core/notes/notes';
 
 function workspace(): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-notes-'));

@@ -3,9 +3,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { addNote } from '../../src/core/notes';
-import { gatherBriefing } from '../../src/core/briefingSources';
-import { composeBriefing } from '../../src/core/briefing';
+import { addNote } from '../../src/core/notes/notes';
+import { gatherBriefing } from '../../src/core/briefing/briefingSources';
+import { composeBriefing } from '../../src/core/briefing/briefing';
 
 test('the briefing carries the user\'s notes, orphaned ones marked', async () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-nb-'));

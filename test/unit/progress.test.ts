@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { appendProgress, parseProgress, readProgress, progressPath } from '../../src/core/progress';
+import { appendProgress, parseProgress, readProgress, progressPath } from '../../src/core/plan/progress';
 
 function tmpAgent(): string {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-prog-'));

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import {
   OutputScanner, buildReference, buildReferenceFromText, cutToBytes, formatReference, issueGrepCommand, REFERENCE_MAX_BYTES,
-} from '../../src/core/reference';
+} from '../../src/core/output/reference';
 
 const bytes = (s: string): number => Buffer.byteLength(s, 'utf8');
 

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { formatFileError } from '../../src/core/result';
-import { appendLineAtomic, createExclusive, writeFileAtomic } from '../../src/core/fsAtomic';
+import { appendLineAtomic, createExclusive, writeFileAtomic } from '../../src/core/fs/fsAtomic';
 
 test('formatFileError names file and line', () => {
   assert.equal(formatFileError({ file: '.agent/plan.yaml', line: 3, message: 'bad' }), '.agent/plan.yaml:3: bad');

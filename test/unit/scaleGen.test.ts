@@ -7,11 +7,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { generateAgentFolder, scaleCounts } from '../../bench/scaleGen';
 import { readTerminalIndex, listTerminals } from '../../src/core/terminal/terminalIndex';
-import { readProgress } from '../../src/core/progress';
+import { readProgress } from '../../src/core/plan/progress';
 import { listAgents } from '../../src/core/agents';
-import { checkFeatures } from '../../src/core/features';
-import { readLedger } from '../../src/core/ledger';
-import { listNotes } from '../../src/core/notes';
+import { checkFeatures } from '../../src/core/plan/features';
+import { readLedger } from '../../src/core/history/ledger';
+import { listNotes } from '../../src/core/notes/notes';
 import { listMemory } from '../../src/core/memory';
 import { scanScratch } from '../../src/core/scratch/inventory';
 

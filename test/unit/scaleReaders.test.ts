@@ -9,10 +9,10 @@ import * as fs from 'node:fs';
 import fsModule = require('node:fs');
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ledgerPath, localDay, summarizeLedger, type LedgerEntry } from '../../src/core/ledger';
-import { LedgerToday } from '../../src/core/ledgerToday';
-import { parseProgress, progressPath } from '../../src/core/progress';
-import { readProgressTail } from '../../src/core/progressTail';
+import { ledgerPath, localDay, summarizeLedger, type LedgerEntry } from '../../src/core/history/ledger';
+import { LedgerToday } from '../../src/core/history/ledgerToday';
+import { parseProgress, progressPath } from '../../src/core/plan/progress';
+import { readProgressTail } from '../../src/core/plan/progressTail';
 import { listTerminals, listTerminalsPage, readTerminalIndex, readTerminalIndexTail, type IndexRecord } from '../../src/core/terminal/terminalIndex';
 
 function tmpAgent(): string {
@@ -177,7 +177,7 @@ test('the progress tally is kept in .agent/.cache: a new process reads only what
   // checkpoint that claims 7 more headings than the file has: the child reports them, plus the 2 appended.
   fs.writeFileSync(cp, JSON.stringify({ ...saved, state: { headings: 3007 } }));
   fs.appendFileSync(file, progressText(2, 3000));
-  const child = (): { total: number; entries: { title: string }[] } => JSON.parse(execFileSync(process.execPath, ['-e', `require(${JSON.stringify(path.resolve(__dirname, '../../src/core/progressTail.js'))}).readProgressTail(${JSON.stringify(a)}, 2).then((r) => process.stdout.write(JSON.stringify(r)))`], { encoding: 'utf8' }));
+  const child = (): { total: number; entries: { title: string }[] } => JSON.parse(execFileSync(process.execPath, ['-e', `require(${JSON.stringify(require.resolve('../../src/core/plan/progressTail'))}).readProgressTail(${JSON.stringify(a)}, 2).then((r) => process.stdout.write(JSON.stringify(r)))`], { encoding: 'utf8' }));
   const fromCheckpoint = child();
   assert.equal(fromCheckpoint.total, 3009);
   assert.deepEqual(fromCheckpoint.entries.map((e) => e.title), ['Entry 3000', 'Entry 3001']);

@@ -80,7 +80,7 @@ test('kill stops the program at once, and the next call still works', { skip: po
 });
 
 test('an idle shell does not keep the process alive, and goes away with it', { skip: posix }, () => {
-  const mod = path.join(__dirname, '../../src/core/search/shellSpawner.js');
+  const mod = require.resolve('../../src/core/search/shellSpawner');
   const script = `
     const { streamLines } = require(${JSON.stringify(mod)});
     const out = [];

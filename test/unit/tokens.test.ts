@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { countTokens, formatTokens } from '../../src/core/tokens';
+import { countTokens, formatTokens } from '../../src/core/output/tokens';
 
 test('counts with a real tokenizer, not characters / 4', () => {
   const en = countTokens('The quick brown fox jumps over the lazy dog.');

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { deletePermanently, encodeTrashPath, moveToTrash } from '../../src/core/trash';
+import { deletePermanently, encodeTrashPath, moveToTrash } from '../../src/core/fs/trash';
 
 const tmp = (p: string) => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), p)));
 

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { WALKTHROUGH_SIGNALS, detectWalkthroughSignals, pathCompletesSignal, walkthroughContextKey } from '../../src/core/walkthroughSignals';
+import { WALKTHROUGH_SIGNALS, detectWalkthroughSignals, pathCompletesSignal, walkthroughContextKey } from '../../src/core/setup/walkthroughSignals';
 
 const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '../../../package.json'), 'utf8'));
 

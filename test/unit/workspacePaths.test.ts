@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { resolveWorkspacePath, type WorkspaceFolderRef } from '../../src/core/workspacePaths';
+import { resolveWorkspacePath, type WorkspaceFolderRef } from '../../src/core/workspace/workspacePaths';
 
 function setup(): { a: WorkspaceFolderRef; b: WorkspaceFolderRef; outside: string } {
   const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'wsp-')));

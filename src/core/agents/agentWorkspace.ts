@@ -8,9 +8,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { appendLineAtomic, mkdirp, writeFileAtomic } from '../fsAtomic';
+import { appendLineAtomic, mkdirp, writeFileAtomic } from '../fs/fsAtomic';
 import { Result, ok, err } from '../result';
-import { foldFile, type FoldSpec } from '../records/appendFold';
+import { foldFile, type FoldSpec } from '../fs/appendFold';
 
 /** Statuses a sub-agent may report. */
 export const AGENT_STATUSES = ['idle', 'working', 'blocked', 'done', 'failed'] as const;

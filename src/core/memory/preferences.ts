@@ -15,8 +15,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseDocument, isMap, isScalar, Document } from 'yaml';
-import { writeFileAtomic, appendLineAtomic } from '../fsAtomic';
-import { withFileLock } from '../fileLock';
+import { writeFileAtomic, appendLineAtomic } from '../fs/fsAtomic';
+import { withFileLock } from '../fs/fileLock';
 import { Result, ok, err, FileError } from '../result';
 import { checkMemoryEntry, MEMORY_LIMITS } from './memoryGuard';
 

@@ -10,7 +10,7 @@
  * when a status other than pending/completed is asked for.
  */
 import * as fs from 'node:fs';
-import { writeFileAtomic } from '../fsAtomic';
+import { writeFileAtomic } from '../fs/fsAtomic';
 import { err, ok, Result } from '../result';
 import { isStepStatus, Plan, PlanSection, PlanStep, StepStatus } from './planDocument';
 

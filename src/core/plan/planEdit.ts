@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import { isMap, isScalar, isSeq, parse, Pair, Scalar, YAMLMap, YAMLSeq } from 'yaml';
-import { writeFileAtomic } from '../fsAtomic';
+import { writeFileAtomic } from '../fs/fsAtomic';
 import { err, ok, Result } from '../result';
 import { isMarkdownPlanName, updateMarkdownPlanFile } from './markdownPlan';
 import { isStepStatus, parsePlanSource, ParsedPlanSource, Plan, StepStatus, validatePlan } from './planDocument';

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LAYOUT } from '../agentLayout';
+import { LAYOUT } from '../workspace/agentLayout';
 import { Result } from '../result';
 import { isMarkdownPlanName, parseMarkdownPlan, readPlanBytes } from './markdownPlan';
 import { parsePlan, Plan } from './planDocument';

@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { agentDirOf, isInside } from '../agentLayout';
+import { agentDirOf, isInside } from '../workspace/agentLayout';
 import { findPlanFiles, isMarkdownPlan, parsePlanText } from '../plan/planFiles';
 import { err, formatFileError, ok, Result } from '../result';
-import { moveToTrash, TrashOptions } from '../trash';
+import { moveToTrash, TrashOptions } from '../fs/trash';
 import { scratchDirOf } from './inventory';
 import { loadPins } from './pins';
 import { advanceRetention, isProtected, type OldestFirst, removalReasons, RemovalReason, type RetentionPolicy, type RetentionProgress } from './retention';

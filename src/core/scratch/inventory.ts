@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { LAYOUT } from '../agentLayout';
+import { LAYOUT } from '../workspace/agentLayout';
 import { FileError } from '../result';
 import { ScratchIndex } from './scratchIndex';
 

@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LAYOUT } from '../agentLayout';
-import { withFileLock } from '../fileLock';
-import { writeFileAtomic } from '../fsAtomic';
+import { LAYOUT } from '../workspace/agentLayout';
+import { withFileLock } from '../fs/fileLock';
+import { writeFileAtomic } from '../fs/fsAtomic';
 import { err, ok, Result } from '../result';
 
 /** The pins file: `.agent/pins.json` = `{ "pinned": ["scratch/notes.md", ...] }`, paths relative to `.agent/`. */

@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { createExclusive, writeFileAtomic, writeFileAtomicParts } from '../fsAtomic';
-import { CACHE_DIR } from '../records/appendFold';
+import { createExclusive, writeFileAtomic, writeFileAtomicParts } from '../fs/fsAtomic';
+import { CACHE_DIR } from '../fs/appendFold';
 import { FileError } from '../result';
 import { scratchDirOf, type ScratchEntry } from './inventory';
 import { NameBloom, parseSummary, scratchSummaryPath, SUMMARY_FILES, summaryText, type SummaryDir } from './scratchSummary';

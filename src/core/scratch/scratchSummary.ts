@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { CACHE_DIR } from '../records/appendFold';
+import { CACHE_DIR } from '../fs/appendFold';
 
 /*
  * The scratch index's summary (`.agent/.cache/scratch-summary.json`): what an editor needs to draw

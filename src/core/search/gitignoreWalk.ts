@@ -10,7 +10,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Ignore } from 'ignore';
-import { searchDeps } from '../searchDeps';
+import { searchDeps } from './searchDeps';
 
 interface Rules {
   /** Folder the .gitignore is in. */

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { BlockScanner, scanFile } from './blockScan';
-import { searchDeps } from '../searchDeps';
+import { searchDeps } from './searchDeps';
 import { ALWAYS_IGNORED } from './ignoreRules';
 
 /** One line of grep output: a match or a context line. */

@@ -15,7 +15,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { RE2JS } from 're2js';
 import { loadRe2, matchesEmpty, mergeRules, compileUserPatterns, type Allowlist, type CustomRule, type UserPatterns } from './custom';
-import { searchDeps } from '../searchDeps';
+import { searchDeps } from '../search/searchDeps';
 
 export interface GitleaksLoad {
   patterns: UserPatterns;

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
-import { SKILL_SOURCES, toPosixRelative } from '../agentLayout';
+import { SKILL_SOURCES, toPosixRelative } from '../workspace/agentLayout';
 import { err, FileError, ok, Result } from '../result';
 
 /** A skill found in one of the skill folders; `error` is set when its frontmatter is missing or broken. */

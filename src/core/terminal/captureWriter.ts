@@ -9,7 +9,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { mkdirp, writeFileAtomic } from '../fsAtomic';
+import { mkdirp, writeFileAtomic } from '../fs/fsAtomic';
 import { nullLogger, type Logger } from '../log';
 import { EXIT_UNKNOWN } from './commandExit';
 import { formatCommandFooter, formatCommandHeader, formatHeader, oneLine, type IndexRecord } from './terminalIndex';

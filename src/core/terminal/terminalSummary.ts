@@ -1,14 +1,14 @@
 /**
  * Per-terminal summaries derived from `N.index.jsonl` without re-reading it: how many commands,
- * the last few, and the last one that failed. Built with AppendFold (src/core/records/appendFold.ts):
+ * the last few, and the last one that failed. Built with AppendFold (src/core/fs/appendFold.ts):
  * each call reads only the records appended since the previous one, and a rotation (the index is
  * rewritten under a new inode) or a truncation resets it. The capture writer is unchanged.
  */
 import * as path from 'node:path';
-import { checkpointPath, foldFile, type FoldSpec } from '../records/appendFold';
+import { checkpointPath, foldFile, type FoldSpec } from '../fs/appendFold';
 import { commandFromRecords, listTerminals, TERMINALS_DIR, type IndexRecord, type TerminalCommand, type TerminalInfo } from './terminalIndex';
 import { ok, type Result } from '../result';
-import type { LineOffset } from '../reference';
+import type { LineOffset } from '../output/reference';
 
 /** How many of the latest commands a summary keeps (the listing shows 3). */
 export const RECENT_COMMANDS = 5;

@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import { AGENT_STATUSES, checkAgentId, rankAgents, readFindings, setAgentStatus, summarizeAgent, writeFinding, type AgentSummary, type Finding } from '../agents';
-import { cutToBytes } from '../reference';
+import { cutToBytes } from '../output/reference';
 import { formatFileError } from '../result';
-import { defaultFolder } from '../workspacePaths';
+import { defaultFolder } from '../workspace/workspacePaths';
 import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 
 const utf8 = (s: string) => Buffer.byteLength(s, 'utf8');

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
-import { composeBriefing } from '../briefing';
-import { gatherBriefing, type BriefingProviders } from '../briefingSources';
-import { defaultFolder } from '../workspacePaths';
+import { composeBriefing } from '../briefing/briefing';
+import { gatherBriefing, type BriefingProviders } from '../briefing/briefingSources';
+import { defaultFolder } from '../workspace/workspacePaths';
 import { toolError, type ToolContext, type ToolOutcome } from './toolContext';
 
 let providers: BriefingProviders = {};

@@ -1,8 +1,8 @@
 import { cleanupScratch, formatMB } from '../scratch/cleanup';
 import { DEFAULT_RETENTION } from '../scratch/retention';
-import { cutToBytes } from '../reference';
+import { cutToBytes } from '../output/reference';
 import { formatFileError } from '../result';
-import { defaultFolder } from '../workspacePaths';
+import { defaultFolder } from '../workspace/workspacePaths';
 import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 
 /** Files listed by name; the rest are counted. */

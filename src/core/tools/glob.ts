@@ -4,8 +4,8 @@ import * as path from 'node:path';
 import { ALWAYS_IGNORED, excludeGlobsFor } from '../search/ignoreRules';
 import { gitignoreFs, gitignoreTester } from '../search/gitignoreWalk';
 import { streamLines } from '../search/shellSpawner';
-import { searchDeps } from '../searchDeps';
-import { displayPath, isInsidePath, resolveWorkspacePath } from '../workspacePaths';
+import { searchDeps } from '../search/searchDeps';
+import { displayPath, isInsidePath, resolveWorkspacePath } from '../workspace/workspacePaths';
 import { toolError, type ToolContext, type ToolOutcome } from './toolContext';
 
 const INLINE_BYTES = 4096;

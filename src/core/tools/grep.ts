@@ -1,12 +1,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { mkdirp } from '../fsAtomic';
-import { cutToBytes } from '../reference';
-import { countTokens } from '../tokens';
+import { mkdirp } from '../fs/fsAtomic';
+import { cutToBytes } from '../output/reference';
+import { countTokens } from '../output/tokens';
 import { compileQuery, grep, type GrepHit, type GrepQuery } from '../search/grepEngine';
-import { CACHE_DIR } from '../records/appendFold';
+import { CACHE_DIR } from '../fs/appendFold';
 import { excludeGlobsFor, gitignoreGlobsFor } from '../search/ignoreRules';
-import { displayPath, isInsidePath, resolveWorkspacePath } from '../workspacePaths';
+import { displayPath, isInsidePath, resolveWorkspacePath } from '../workspace/workspacePaths';
 import { folderStamp, noteScratchCreated } from '../scratch/sharedIndex';
 import { newScratchFile } from './scratchOutput';
 import { toolError, type ToolContext, type ToolOutcome } from './toolContext';

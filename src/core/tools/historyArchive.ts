@@ -1,9 +1,9 @@
 import * as path from 'node:path';
-import { archiveText } from '../history';
-import { buildReference } from '../reference';
+import { archiveText } from '../history/archive';
+import { buildReference } from '../output/reference';
 import { formatFileError } from '../result';
 import { maskSecrets } from '../secrets';
-import { defaultFolder } from '../workspacePaths';
+import { defaultFolder } from '../workspace/workspacePaths';
 import { secretRulesOf, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 
 /** agentContext_offload with `to: "history"`: archives text (secrets masked) as history/session-<ULID>.md, returns a reference. */

@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { appendLedger, summarizeInput } from '../ledger';
-import { cutToBytes } from '../reference';
-import { countTokens } from '../tokens';
-import { defaultFolder } from '../workspacePaths';
+import { appendLedger, summarizeInput } from '../history/ledger';
+import { cutToBytes } from '../output/reference';
+import { countTokens } from '../output/tokens';
+import { defaultFolder } from '../workspace/workspacePaths';
 import { agentWorkspaceTool } from './agentWorkspace';
 import { briefingTool } from './briefing';
 import { cleanupTool } from './cleanup';

@@ -1,9 +1,9 @@
 import * as path from 'node:path';
 import { formatFileError } from '../result';
 import { forgetMemory, listMemory, preferencesRelPath, recallMemory, rememberMemory, type MemoryEntry } from '../memory';
-import { defaultFolder } from '../workspacePaths';
+import { defaultFolder } from '../workspace/workspacePaths';
 import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
-import { cutToBytes } from '../reference';
+import { cutToBytes } from '../output/reference';
 
 function show(e: MemoryEntry): string {
   const meta = [e.source && `by ${e.source}`, e.updated && `updated ${e.updated}`, e.review && 'NEEDS REVIEW (contradicted an earlier value)'].filter(Boolean).join(', ');

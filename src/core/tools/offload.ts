@@ -1,4 +1,4 @@
-import { formatReference } from '../reference';
+import { formatReference } from '../output/reference';
 import { archiveToHistory } from './historyArchive';
 import { newScratchFile, ScratchWriter } from './scratchOutput';
 import { secretRulesOf, toolError, type ToolContext, type ToolOutcome } from './toolContext';

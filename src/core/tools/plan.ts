@@ -2,9 +2,9 @@ import * as path from 'node:path';
 import { planProgress, type Plan, type StepStatus } from '../plan/planDocument';
 import { updatePlanFile, type PlanEdit } from '../plan/planEdit';
 import { findPlanFiles, loadPlanFile, MARKDOWN_PLAN } from '../plan/planFiles';
-import { cutToBytes } from '../reference';
+import { cutToBytes } from '../output/reference';
 import { formatFileError } from '../result';
-import { defaultFolder } from '../workspacePaths';
+import { defaultFolder } from '../workspace/workspacePaths';
 import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 import { PLAN_EXTRA_ACTIONS, planExtraAction } from './planProgress';
 

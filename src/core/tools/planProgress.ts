@@ -1,5 +1,5 @@
-import { appendProgress } from '../progress';
-import { setPasses } from '../features';
+import { appendProgress } from '../plan/progress';
+import { setPasses } from '../plan/features';
 import { formatFileError } from '../result';
 import { toolError, type ToolContext, type ToolOutcome } from './toolContext';
 

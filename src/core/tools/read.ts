@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
-import { fenceData } from '../fence';
-import { cutToBytes } from '../reference';
-import { resolveWorkspacePath } from '../workspacePaths';
+import { fenceData } from '../output/fence';
+import { cutToBytes } from '../output/reference';
+import { resolveWorkspacePath } from '../workspace/workspacePaths';
 import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 
 /** Longest line shown in full; longer ones are cut with their length noted. */

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import { maskSecrets, type UserPatterns } from '../secrets';
-import { fenceData } from '../fence';
-import { formatDuration, formatReference } from '../reference';
-import { resolveWorkspacePath } from '../workspacePaths';
+import { fenceData } from '../output/fence';
+import { formatDuration, formatReference } from '../output/reference';
+import { resolveWorkspacePath } from '../workspace/workspacePaths';
 import { allowListMatch, compoundOperator } from './commandPolicy';
 import { newScratchFile, ScratchWriter } from './scratchOutput';
 import { INLINE_MAX_BYTES, secretRulesOf, toolError, type ToolContext, type ToolOutcome } from './toolContext';

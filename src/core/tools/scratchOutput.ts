@@ -2,12 +2,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { ulid } from 'ulid';
-import { mkdirpSync } from '../fsAtomic';
-import { OutputScanner, type OutputScan } from '../reference';
+import { mkdirpSync } from '../fs/fsAtomic';
+import { OutputScanner, type OutputScan } from '../output/reference';
 import { type FolderStamp } from '../scratch/scratchIndex';
 import { folderStamp, noteScratchCreated } from '../scratch/sharedIndex';
 import { StreamingMasker, type UserPatterns } from '../secrets';
-import { defaultFolder, displayPath, type WorkspaceFolderRef } from '../workspacePaths';
+import { defaultFolder, displayPath, type WorkspaceFolderRef } from '../workspace/workspacePaths';
 
 /** Turns a command or name hint into a short file-name slug (`npm-run-test`). */
 export function slugify(hint: string): string {

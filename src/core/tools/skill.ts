@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
-import { fenceData } from '../fence';
-import { cutToBytes } from '../reference';
+import { fenceData } from '../output/fence';
+import { cutToBytes } from '../output/reference';
 import { formatFileError } from '../result';
 import { loadSkills } from '../skills/skillsIndex';
-import { defaultFolder } from '../workspacePaths';
+import { defaultFolder } from '../workspace/workspacePaths';
 import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 
 /** agentContext_skill: the skill index, or one SKILL.md (fenced as data; long ones point to read). */

@@ -1,12 +1,12 @@
 import * as path from 'node:path';
-import { buildReference, cutToBytes, formatDuration } from '../reference';
+import { buildReference, cutToBytes, formatDuration } from '../output/reference';
 import { formatFileError } from '../result';
 import { listTerminals, readTerminalIndex, type TerminalCommand, type TerminalInfo } from '../terminal/terminalIndex';
 import { commandEndMs, lineOffsetBefore, terminalSummary, type TerminalSummary } from '../terminal/terminalSummary';
 import { EXIT_UNKNOWN, formatExit, noStatusHint, shownCommandLine } from '../terminal/commandExit';
-import { defaultFolder, displayPath } from '../workspacePaths';
+import { defaultFolder, displayPath } from '../workspace/workspacePaths';
 import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
-import { formatNotesSection, listNotes, matchNotes } from '../notes';
+import { formatNotesSection, listNotes, matchNotes } from '../notes/notes';
 
 const RECENT = 3;
 
@@ -39,7 +39,7 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
   if (input.terminal === undefined && input.command === undefined) {
     if (list.value.length === 0) return { text: `${untrusted}No captured terminals in .agent/terminals/ yet.` };
     const summaries = await Promise.all(list.value.map(async (t) => ({ t, s: await terminalSummary(agentDir, t.n) })));
-    const { notes } = await listNotes(folder.path); // notes from the user (src/core/notes.ts)
+    const { notes } = await listNotes(folder.path); // notes from the user (src/core/notes/notes.ts)
     return { text: untrusted + formatListing(summaries, notes, show, folder.path, agentDir, INLINE_MAX_BYTES - 200 - Buffer.byteLength(untrusted)) };
   }
   let n: number;

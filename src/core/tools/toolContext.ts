@@ -3,7 +3,7 @@ import { userRulesFor } from '../secrets/gitleaks';
 import type { UserPatterns } from '../secrets';
 import type { Logger } from '../log';
 import type { RetentionPolicy } from '../scratch/retention';
-import type { WorkspaceFolderRef } from '../workspacePaths';
+import type { WorkspaceFolderRef } from '../workspace/workspacePaths';
 
 /** Live view of a running command (the extension shows it in a Pseudoterminal; MCP ignores it). */
 export interface RunObserver {

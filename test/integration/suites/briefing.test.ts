@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ui, waitFor } from '../bridge';
-import { countTokens } from '../../../src/core/tokens';
+import { countTokens } from '../../../src/core/output/tokens';
 import { invoke, waitForNodes, waitForPaneRow, wsRoot } from '../workspaceMemoryHelpers';
 
 const agent = (p: string) => path.join(wsRoot(), '.agent', p);

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ui, waitFor } from '../bridge';
-import { BEGIN_MARKER, END_MARKER, INSTRUCTIONS_RECORD, instructionBlock } from '../../../src/core/instructions';
+import { BEGIN_MARKER, END_MARKER, INSTRUCTIONS_RECORD, instructionBlock } from '../../../src/core/setup/instructions';
 
 const root = () => vscode.workspace.workspaceFolders![0].uri.fsPath;
 

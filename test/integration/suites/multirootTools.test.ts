@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { waitFor } from '../bridge';
 import { startMcp } from '../mcpClient';
-import { ledgerPath } from '../../../src/core/ledger';
+import { ledgerPath } from '../../../src/core/history/ledger';
 
 const textOf = (r: vscode.LanguageModelToolResult): string =>
   r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');

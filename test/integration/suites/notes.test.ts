@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { listNotes, NOTES_DIR, type Note } from '../../../src/core/notes';
+import { listNotes, NOTES_DIR, type Note } from '../../../src/core/notes/notes';
 import { agentApi, paneSelector, waitForRow } from '../agentViewsHelpers';
 import { ui, waitFor } from '../bridge';
 import { closeTerminal, openTerminal, run, type OpenTerminal } from '../terminalHelpers';

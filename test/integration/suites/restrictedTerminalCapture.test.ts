@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { ui, waitFor } from '../bridge';
-import { INTEGRATION_WAIT_MS } from '../../../src/terminal/captureManager';
+import { INTEGRATION_WAIT_MS } from '../../../src/features/terminals/captureManager';
 import { infoOf, terminalsDir, uniqueName } from '../terminalHelpers';
 
 describe('restricted mode: terminal capture', function () {

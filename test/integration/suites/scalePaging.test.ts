@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ui, waitFor } from '../bridge';
 import { agentApi, flatten, paneRows, waitForTree, wsRoot, type SnapshotNode } from '../agentViewsHelpers';
-import { ledgerPath, summarizeLedger, type LedgerEntry } from '../../../src/core/ledger';
+import { ledgerPath, summarizeLedger, type LedgerEntry } from '../../../src/core/history/ledger';
 
 const agentDir = () => path.join(wsRoot(), '.agent');
 

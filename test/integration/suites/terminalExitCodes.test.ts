@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { EXIT_UNKNOWN } from '../../../src/core/terminal/commandExit';
-import { readNow } from '../../../src/terminal/captureManager';
+import { readNow } from '../../../src/features/terminals/captureManager';
 import { agentApi } from '../agentViewsHelpers';
 import { waitFor } from '../bridge';
 import { closeTerminal, commandsOf, infoOf, openTerminal, run, terminalsDir, type OpenTerminal } from '../terminalHelpers';

@@ -11,7 +11,7 @@ import { ui, waitFor } from '../bridge';
 import { startMcp, type McpSession } from '../mcpClient';
 import { closeTerminal, openTerminal, run } from '../terminalHelpers';
 import { CASE_ALLOW_LIST, checkCase, TOOL_CASES } from '../toolCases';
-import { ledgerPath } from '../../../src/core/ledger';
+import { ledgerPath } from '../../../src/core/history/ledger';
 
 const ID = 'agent-context.agent-context';
 

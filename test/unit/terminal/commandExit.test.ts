@@ -7,8 +7,8 @@ import { EXIT_UNKNOWN, formatExit, noStatusHint, resolveExit } from '../../../sr
 import { openTerminalCapture } from '../../../src/core/terminal/terminalCapture';
 import { parseTerminalIndex, readTerminalIndex } from '../../../src/core/terminal/terminalIndex';
 import { terminalTool } from '../../../src/core/tools/terminal';
-import { composeBriefing } from '../../../src/core/briefing';
-import { gatherBriefing } from '../../../src/core/briefingSources';
+import { composeBriefing } from '../../../src/core/briefing/briefing';
+import { gatherBriefing } from '../../../src/core/briefing/briefingSources';
 import { DEFAULT_TOOL_CONFIG } from '../../../src/core/config';
 import { nullLogger } from '../../../src/core/log';
 import type { ToolContext } from '../../../src/core/tools/toolContext';

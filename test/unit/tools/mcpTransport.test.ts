@@ -9,9 +9,9 @@ import { execFileSync } from 'node:child_process';
 import { checkCase, TOOL_CASES } from '../../integration/toolCases';
 import { startMcp, type McpSession } from '../../integration/mcpClient';
 import { TOOL_DEFINITIONS } from '../../../src/core/tools/toolDefinitions';
-import { ledgerPath } from '../../../src/core/ledger';
+import { ledgerPath } from '../../../src/core/history/ledger';
 
-const serverJs = path.join(__dirname, '../../../src/mcp/server.js');
+const serverJs = require.resolve('../../../src/mcp/server');
 
 function workspace(): string {
   const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-ws-')));

@@ -9,10 +9,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { AGENT_GITIGNORE } from '../../../src/core/agentLayout';
-import { mkdirp } from '../../../src/core/fsAtomic';
+import { AGENT_GITIGNORE } from '../../../src/core/workspace/agentLayout';
+import { mkdirp } from '../../../src/core/fs/fsAtomic';
 
-const serverJs = path.join(__dirname, '../../../src/mcp/server.js');
+const serverJs = require.resolve('../../../src/mcp/server');
 
 interface Session {
   client: Client;

@@ -7,7 +7,7 @@ import { invokeTool } from '../../../src/core/tools/invokeTool';
 import type { ToolContext } from '../../../src/core/tools/toolContext';
 import { DEFAULT_TOOL_CONFIG } from '../../../src/core/config';
 import { nullLogger } from '../../../src/core/log';
-import { ledgerPath } from '../../../src/core/ledger';
+import { ledgerPath } from '../../../src/core/history/ledger';
 
 test('a secret in the command line is masked in the result, the saved file name and the ledger', async () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-runsecret-'));

@@ -13,7 +13,7 @@ import { nullLogger } from '../../../src/core/log';
 import { userRulesFor } from '../../../src/core/secrets/gitleaks';
 import { openTerminalCapture } from '../../../src/core/terminal/terminalCapture';
 import { startMcp, type McpSession } from '../../integration/mcpClient';
-import { ledgerPath } from '../../../src/core/ledger';
+import { ledgerPath } from '../../../src/core/history/ledger';
 
 // Fake secrets assembled at run time: one gitleaks rule of the workspace, one provider shape, one name context.
 const ACME = 'acme_dk_' + '7f3a9c2e5b1d8f4a';
@@ -89,7 +89,7 @@ describe('MCP server over stdio: the same masking for run, offload and the ledge
   let mcp: McpSession;
   before(async () => {
     ws = workspace();
-    mcp = await startMcp(path.join(__dirname, '../../../src/mcp/server.js'), ws, ['--allow-run']);
+    mcp = await startMcp(require.resolve('../../../src/mcp/server'), ws, ['--allow-run']);
   });
   after(async () => {
     await mcp.close();

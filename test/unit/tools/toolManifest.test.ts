@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { countTokens } from '../../../src/core/tokens';
+import { countTokens } from '../../../src/core/output/tokens';
 import { TOOL_DEFINITIONS } from '../../../src/core/tools/toolDefinitions';
 import { TOOL_HANDLERS } from '../../../src/core/tools/invokeTool';
 

@@ -1,0 +1,171 @@
+/** Gathers the briefing's input from a `.agent/` folder (each source read defensively: one broken file never hides the rest). */
+import * as path from 'node:path';
+import type { BriefingInput, BriefingPlan, BriefingTerminal } from './briefing';
+import { findPlanFiles, loadPlanFile } from '../plan/planFiles';
+import { planProgress } from '../plan/planDocument';
+import { currentScratchIndex } from '../scratch/sharedIndex';
+import { readProgressTail, progressPath } from '../plan/progress';
+import { checkFeatures, featuresPath } from '../plan/features';
+import { listMemory, listMemoryFiles, preferencesPath } from '../memory';
+import { recentAgents } from '../agents';
+import { listHistory, historyDir } from '../history/archive';
+import { formatFileError } from '../result';
+import { loadSkills } from '../skills/skillsIndex';
+import { listNotes } from '../notes/notes';
+import { commandEndMs, terminalSummaries } from '../terminal/terminalSummary';
+import { EXIT_UNKNOWN, shownCommandLine } from '../terminal/commandExit';
+
+/** Optional sources owned by other features, injected so the briefing does not depend on their internals. */
+export interface BriefingProviders {
+  /** Terminals whose last command failed, and how many terminals there are (default: the terminal index files). */
+  terminals?: (agentDir: string) => Promise<{ failed: BriefingTerminal[]; total: number }>;
+  /** The skill index (default: loadSkills over .agent/.github/.claude skill folders). */
+  skills?: (workspaceRoot: string) => Promise<{ name: string; description: string; path: string }[]>;
+}
+
+async function defaultSkills(root: string): Promise<{ name: string; description: string; path: string }[]> {
+  return (await loadSkills(root)).filter((s) => !s.error).map((s) => ({ name: s.name, description: s.description, path: s.rel }));
+}
+
+/**
+ * Terminals whose last finished command exited non-zero, or ran to its end without an exit status
+ * (the shell reported none: in bash a line that starts with a subshell), with its line range; most
+ * recent failure first, from the per-terminal summaries.
+ */
+async function defaultTerminals(agentDir: string): Promise<{ failed: BriefingTerminal[]; total: number }> {
+  const list = await terminalSummaries(agentDir);
+  if (!list.ok) return { failed: [], total: 0 };
+  const failed: (BriefingTerminal & { end: number })[] = [];
+  // Newest terminal first on equal times (the sort below is stable).
+  for (const { info: t, summary } of [...list.value].reverse()) {
+    // The last finished command: a running one after it does not hide the failure.
+    const last = [...summary.recent].reverse().find((c) => c.status === 'done');
+    if (!last || last.exitCode === 0) continue;
+    if (last.exitCode === null && last.exitUnknown !== EXIT_UNKNOWN.noStatus && last.exitUnknown !== EXIT_UNKNOWN.noEndEvent) continue;
+    const part = last.parts[last.parts.length - 1] ?? { file: last.file, firstLine: last.firstLine, lastLine: last.lastLine };
+    const single = last.parts.length <= 1;
+    failed.push({
+      path: path.relative(path.dirname(agentDir), path.join(agentDir, part.file)).split(path.sep).join('/'),
+      name: t.name,
+      command: shownCommandLine(last.commandLine),
+      exitCode: last.exitCode,
+      ...(last.exitCode === null && last.exitUnknown ? { exitUnknown: last.exitUnknown } : {}),
+      startLine: single ? last.headerLine : part.firstLine,
+      endLine: part.lastLine ?? part.firstLine,
+      end: commandEndMs(last),
+    });
+  }
+  failed.sort((a, b) => b.end - a.end);
+  return { failed: failed.map(({ end: _end, ...x }) => x), total: list.value.length };
+}
+
+async function safe<T>(f: () => Promise<T>, fallback: T): Promise<T> {
+  try {
+    return await f();
+  } catch {
+    return fallback;
+  }
+}
+
+/**
+ * Reads everything the briefing shows. Paths come out workspace-relative; `prefix` (e.g. `app/`
+ * in a multi-root workspace) is put in front of each so every path in the briefing resolves.
+ */
+export async function gatherBriefing(agentDir: string, opts: { prefix?: string; providers?: BriefingProviders } = {}): Promise<BriefingInput> {
+  const root = path.dirname(agentDir);
+  const pre = opts.prefix ?? '';
+  const rel = (abs: string) => pre + path.relative(root, abs).split(path.sep).join('/');
+  const agentPath = rel(agentDir);
+
+  const plans: BriefingPlan[] = [];
+  // Markdown plans without a checklist (Claude Code writes one per planning session) go last,
+  // newest first, so they never push a plan with open steps out of the briefing.
+  const outlines: { plan: BriefingPlan; mtimeMs: number }[] = [];
+  for (const file of await safe(() => findPlanFiles(agentDir), [] as string[])) {
+    const p = rel(file);
+    const r = await loadPlanFile(file, p);
+    if (!r.ok) {
+      plans.push({ path: p, done: 0, total: 0, upcoming: [], blocked: [], error: formatFileError(r.error) });
+      continue;
+    }
+    const plan = r.value.plan;
+    if (plan.format === 'markdown' && plan.steps.length === 0) {
+      outlines.push({ plan: { path: p, objective: plan.objective, done: 0, total: 0, upcoming: [], blocked: [], outline: true }, mtimeMs: r.value.version.mtimeMs });
+      continue;
+    }
+    const { done, total } = planProgress(plan);
+    const curIdx = plan.steps.findIndex((s) => s.status === 'in_progress');
+    const idx = curIdx >= 0 ? curIdx : plan.steps.findIndex((s) => s.status === 'pending');
+    const cur = idx >= 0 ? plan.steps[idx] : undefined;
+    plans.push({
+      path: p,
+      objective: plan.objective,
+      status: plan.status,
+      done,
+      total,
+      current: cur && { id: cur.id, description: cur.description, status: cur.status, line: cur.line },
+      upcoming: plan.steps.slice(idx + 1).filter((s) => s.status === 'pending').slice(0, 5).map((s) => ({ id: s.id, description: s.description, line: s.line })),
+      blocked: plan.steps.filter((s) => s.status === 'blocked').slice(0, 5).map((s) => ({ id: s.id, description: s.description, line: s.line })),
+    });
+  }
+
+  plans.push(...outlines.sort((a, b) => b.mtimeMs - a.mtimeMs).map((o) => o.plan));
+
+  const tail = await safe(() => readProgressTail(agentDir, 5), { total: 0, entries: [] });
+  const progress = {
+    path: rel(progressPath(agentDir)),
+    total: tail.total,
+    entries: tail.entries.map((e) => ({ date: e.date, title: e.title, next: e.next, line: e.line })),
+  };
+
+  let features: BriefingInput['features'];
+  const fs0 = await safe(() => checkFeatures(agentDir), undefined);
+  if (fs0 && !fs0.ok) features = { path: rel(featuresPath(agentDir)), passing: 0, total: 0, tampered: false, diff: [], failing: [], error: formatFileError(fs0.error) };
+  else if (fs0?.value) {
+    const v = fs0.value;
+    features = {
+      path: rel(featuresPath(agentDir)),
+      passing: v.passing,
+      total: v.total,
+      tampered: v.tampered,
+      diff: v.diffText ? v.diffText.split('\n') : [],
+      failing: v.features.map((f, index) => ({ index, description: f.description, passes: f.passes })).filter((f) => !f.passes).map(({ index, description }) => ({ index, description })),
+    };
+  }
+
+  const terminals = { folder: rel(path.join(agentDir, 'terminals')), ...(await safe(() => (opts.providers?.terminals ?? defaultTerminals)(agentDir), { failed: [], total: 0 })) };
+  terminals.failed = terminals.failed.map((t) => ({ ...t, path: pre + t.path }));
+
+  // Totals from the index this process keeps (shared with the Scratch view): costs what changed since the last call.
+  const totals = await safe(async () => (await currentScratchIndex(agentDir)).totals(), undefined);
+  const scratch = { path: rel(path.join(agentDir, 'scratch')), files: totals?.files ?? 0, bytes: totals?.bytes ?? 0 };
+
+  const skillsOf = opts.providers?.skills ?? defaultSkills;
+  const skills = (await safe(() => skillsOf(root), [])).map((s) => ({ ...s, path: pre + s.path }));
+
+  const mem = await safe(() => listMemory(agentDir), undefined);
+  const notes = await safe(() => listMemoryFiles(agentDir), []);
+  const memory = {
+    path: rel(preferencesPath(agentDir)),
+    keys: mem?.ok ? mem.value.map((e) => e.key) : [],
+    review: mem?.ok ? mem.value.filter((e) => e.review).map((e) => e.key) : [],
+    notes: notes.map((n) => ({ path: pre + n.path, title: n.title })),
+    error: mem && !mem.ok ? formatFileError(mem.error) : undefined,
+  };
+
+  // The briefing shows at most 8 agents: the most recently active, and how many there are.
+  const recent = await safe(() => recentAgents(agentDir, 8), { total: 0, agents: [] });
+  const agents = {
+    path: rel(path.join(agentDir, 'agents')),
+    total: recent.total,
+    list: recent.agents.map((a) => ({ id: a.id, status: a.status?.status, progress: a.status?.progress, findings: a.findings, path: pre + a.folder })),
+  };
+
+  const hist = await safe(() => listHistory(agentDir), []);
+  const history = { path: rel(historyDir(agentDir)), sessions: hist.length, latest: hist[0] ? pre + hist[0].path : undefined };
+
+  const human = await safe(() => listNotes(root), { notes: [], errors: [] });
+  const humanNotes = human.notes.map((n) => ({ ...n, path: pre + n.path, file: pre + n.file }));
+
+  return { agentPath, plans, progress, features, terminals, scratch, skills, memory, agents, history, humanNotes };
+}

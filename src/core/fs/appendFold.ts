@@ -1,0 +1,216 @@
+/**
+ * Summaries of append-only files that cost what was appended, not the file's size.
+ *
+ * An AppendFold folds the complete lines of a file into a small state (a count, the last few
+ * records, per-day totals…) and remembers where it stopped: the byte offset after the last
+ * complete line, the file's identity (device + inode) and a fingerprint of the bytes just before
+ * that offset. The next read checks the file against that and then reads only what was appended.
+ * Writers need not know about it: the MCP server, the editor and a second window append as they
+ * always did, and every reader validates before trusting its summary.
+ *
+ * - A file replaced (rotation by rename: a new inode), truncated (smaller than the offset) or
+ *   rewritten in place (the fingerprint no longer matches) resets the summary, which is rebuilt
+ *   from the start.
+ * - A partial last line (a writer caught mid-write) is not folded until its newline arrives.
+ * - The file is read in 1 MB blocks, so a ledger of any size never becomes one JavaScript string.
+ * - With `checkpoint`, the state is also saved (atomically) to a small JSON file once enough new
+ *   bytes were folded, so a new process starts from there instead of from byte 0. Two processes
+ *   may save the same checkpoint: each save is a whole, valid summary of some prefix of the file,
+ *   and a reader validates it like its own.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { createExclusive, writeFileAtomic } from './fsAtomic';
+
+/** How a file's lines become a state. The state must survive JSON.stringify/parse (for checkpoints). */
+export interface FoldSpec<S> {
+  /** Bump when the state's shape or meaning changes: checkpoints of another version are ignored. */
+  version: number;
+  init(): S;
+  /** Folds one complete line (without its newline); `lineNo` is 1-based, `byteOffset` where the line starts. */
+  line(state: S, text: string, lineNo: number, byteOffset: number): void;
+}
+
+/** The result of a read: the state plus where it stands. */
+export interface FoldResult<S> {
+  state: S;
+  /** Complete lines folded so far. */
+  lines: number;
+  /** Bytes folded (the offset after the last complete line). */
+  offset: number;
+  /** True when this read started over (first read, or the file was replaced, truncated or rewritten). */
+  rebuilt: boolean;
+}
+
+interface Checkpoint<S> {
+  v: number;
+  spec: number;
+  dev: number;
+  ino: number;
+  offset: number;
+  lines: number;
+  size: number;
+  mtimeMs: number;
+  /** Base64 of the (up to) FINGERPRINT_BYTES bytes before `offset`. */
+  tail: string;
+  state: S;
+}
+
+const BLOCK = 1024 * 1024;
+const FINGERPRINT_BYTES = 64;
+const CHECKPOINT_FORMAT = 1;
+
+/** Folds an append-only file incrementally; one instance per file and spec (see foldFile). */
+export class AppendFold<S> {
+  private cp: Checkpoint<S> | undefined;
+  private loaded = false;
+  private savedOffset = 0;
+  private busy: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    readonly file: string,
+    private readonly spec: FoldSpec<S>,
+    private readonly opts: { checkpoint?: string; checkpointEveryBytes?: number } = {},
+  ) {}
+
+  /** Brings the summary up to date with the file and returns it (calls are serialised). */
+  read(): Promise<FoldResult<S>> {
+    const run = this.busy.then(() => this.update());
+    this.busy = run.catch(() => undefined);
+    return run;
+  }
+
+  private fresh(st: { dev: number; ino: number }): Checkpoint<S> {
+    return { v: CHECKPOINT_FORMAT, spec: this.spec.version, dev: st.dev, ino: st.ino, offset: 0, lines: 0, size: 0, mtimeMs: 0, tail: '', state: this.spec.init() };
+  }
+
+  private async loadCheckpoint(): Promise<Checkpoint<S> | undefined> {
+    if (!this.opts.checkpoint) return undefined;
+    try {
+      const o = JSON.parse(await fs.promises.readFile(this.opts.checkpoint, 'utf8')) as Checkpoint<S>;
+      if (o && o.v === CHECKPOINT_FORMAT && o.spec === this.spec.version && typeof o.offset === 'number' && typeof o.tail === 'string' && o.state !== undefined) {
+        this.savedOffset = o.offset;
+        return o;
+      }
+    } catch {
+      // missing or unreadable: start from the file itself
+    }
+    return undefined;
+  }
+
+  private async update(): Promise<FoldResult<S>> {
+    if (!this.loaded) {
+      this.loaded = true;
+      this.cp = await this.loadCheckpoint();
+    }
+    let st: fs.Stats;
+    try {
+      st = await fs.promises.stat(this.file);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      // No file: an empty summary (a later file starts from 0 whatever its inode).
+      const had = this.cp !== undefined && this.cp.offset > 0;
+      this.cp = undefined;
+      return { state: this.spec.init(), lines: 0, offset: 0, rebuilt: had };
+    }
+    let cp = this.cp;
+    let rebuilt = false;
+    if (cp && cp.size === st.size && cp.mtimeMs === st.mtimeMs && cp.ino === st.ino && cp.dev === st.dev) {
+      return { state: cp.state, lines: cp.lines, offset: cp.offset, rebuilt };
+    }
+    const fh = await fs.promises.open(this.file, 'r');
+    try {
+      if (!cp || cp.ino !== st.ino || cp.dev !== st.dev || st.size < cp.offset || !(await this.tailMatches(fh, cp))) {
+        rebuilt = true;
+        cp = this.fresh(st);
+      }
+      this.cp = cp;
+      await this.foldFrom(fh, cp, st.size);
+      cp.size = st.size;
+      cp.mtimeMs = st.mtimeMs;
+    } finally {
+      await fh.close();
+    }
+    await this.maybeSave(cp);
+    return { state: cp.state, lines: cp.lines, offset: cp.offset, rebuilt };
+  }
+
+  private async tailMatches(fh: fs.promises.FileHandle, cp: Checkpoint<S>): Promise<boolean> {
+    if (cp.offset === 0) return true;
+    const want = Buffer.from(cp.tail, 'base64');
+    const got = Buffer.alloc(want.length);
+    const { bytesRead } = await fh.read(got, 0, want.length, cp.offset - want.length);
+    return bytesRead === want.length && got.equals(want);
+  }
+
+  /** Folds complete lines from cp.offset up to `size` (bytes past it, appended meanwhile, wait for the next read). */
+  private async foldFrom(fh: fs.promises.FileHandle, cp: Checkpoint<S>, size: number): Promise<void> {
+    let pos = cp.offset;
+    let carry: Buffer = Buffer.alloc(0);
+    // Sized to what is to be read (at most a block), uninitialised: only the bytes read are used.
+    // A zero-filled 1 MB block per read made a small file's first read (an agent's findings.md,
+    // hundreds of them when a view lists agents) cost as much as reading a megabyte.
+    const buf = Buffer.allocUnsafe(Math.max(1, Math.min(BLOCK, size - pos)));
+    while (pos < size) {
+      const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, size - pos), pos);
+      if (bytesRead === 0) break;
+      pos += bytesRead;
+      const chunk = carry.length ? Buffer.concat([carry, buf.subarray(0, bytesRead)]) : buf.subarray(0, bytesRead);
+      const chunkStart = pos - chunk.length;
+      let start = 0;
+      for (let nl = chunk.indexOf(10, start); nl >= 0; nl = chunk.indexOf(10, start)) {
+        const end = nl > start && chunk[nl - 1] === 13 ? nl - 1 : nl;
+        cp.lines++;
+        this.spec.line(cp.state, chunk.toString('utf8', start, end), cp.lines, chunkStart + start);
+        start = nl + 1;
+      }
+      // Offset and fingerprint advance only past complete lines.
+      if (start > 0) {
+        cp.offset = pos - (chunk.length - start);
+        cp.tail = Buffer.concat([Buffer.from(cp.tail, 'base64'), chunk.subarray(Math.max(0, start - FINGERPRINT_BYTES), start)]).subarray(-FINGERPRINT_BYTES).toString('base64');
+      }
+      // A line longer than the block is carried whole (copied, since buf is reused).
+      carry = Buffer.from(chunk.subarray(start));
+    }
+  }
+
+  private async maybeSave(cp: Checkpoint<S>): Promise<void> {
+    const file = this.opts.checkpoint;
+    if (!file) return;
+    const every = this.opts.checkpointEveryBytes ?? 256 * 1024;
+    // Small appends are cheap to fold again; saving on each one would only churn the disk (and file watchers).
+    if (Math.abs(cp.offset - this.savedOffset) < every) return;
+    try {
+      // The folder ignores itself, so checkpoints never show up in git.
+      await createExclusive(path.join(path.dirname(file), '.gitignore'), '*\n');
+      await writeFileAtomic(file, JSON.stringify(cp));
+      this.savedOffset = cp.offset;
+    } catch {
+      // a read-only or vanished folder: the in-memory summary still works
+    }
+  }
+}
+
+const folds = new Map<string, AppendFold<unknown>>();
+
+/**
+ * The process-wide AppendFold of `file` under `spec` (keyed by both), so every tool call and view
+ * refresh in this process continues from the same place.
+ */
+export function foldFile<S>(file: string, spec: FoldSpec<S> & { id: string }, checkpoint?: string): AppendFold<S> {
+  const key = `${spec.id}\0${path.resolve(file)}`;
+  let f = folds.get(key) as AppendFold<S> | undefined;
+  if (!f) {
+    f = new AppendFold(file, spec, { checkpoint });
+    folds.set(key, f as AppendFold<unknown>);
+  }
+  return f;
+}
+
+/** Folder for checkpoints inside a `.agent` folder: disposable, ignored by git, never searched by the tools. */
+export const CACHE_DIR = '.cache';
+
+/** Absolute path of a checkpoint file `<agentDir>/.cache/<name>.json` (the folder and its `.gitignore` are created on the first save). */
+export function checkpointPath(agentDir: string, name: string): string {
+  return path.join(agentDir, CACHE_DIR, `${name.replace(/[^A-Za-z0-9._-]+/g, '_')}.json`);
+}

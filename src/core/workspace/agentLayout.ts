@@ -1,0 +1,173 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { AGENT_GITIGNORE } from './agentGitignore';
+import { createExclusive } from '../fs/fsAtomic';
+import { err, ok, Result } from '../result';
+
+/** The folder name, relative to a workspace folder root. */
+export const AGENT_DIR = '.agent';
+
+/** Names inside `.agent/` (relative to it). Other features add their own entries next to these. */
+export const LAYOUT = {
+  plan: 'plan.yaml',
+  plans: 'plans',
+  scratch: 'scratch',
+  toolOutputs: 'scratch/tool_outputs',
+  terminals: 'terminals',
+  skills: 'skills',
+  memory: 'memory',
+  agents: 'agents',
+  history: 'history',
+  pins: 'pins.json',
+  gitignore: '.gitignore',
+  readme: 'README.md',
+} as const;
+
+/** Skill folders relative to a workspace root, in display order. */
+export const SKILL_SOURCES = ['.agent/skills', '.github/skills', '.claude/skills'] as const;
+
+/** The `.agent/` folder of a workspace root. */
+export function agentDirOf(root: string): string {
+  return path.join(root, AGENT_DIR);
+}
+
+/** True when `root/.agent` is a real directory (a symlinked `.agent` counts only if it is a directory). */
+export async function hasAgentFolder(root: string): Promise<boolean> {
+  try {
+    return (await fs.promises.stat(agentDirOf(root))).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The `.agent/` folders among the given workspace roots, in the order given. */
+export async function findAgentFolders(roots: readonly string[]): Promise<string[]> {
+  const found = await Promise.all(roots.map(async (r) => ((await hasAgentFolder(r)) ? agentDirOf(r) : undefined)));
+  return found.filter((d): d is string => d !== undefined);
+}
+
+/** Commented example plan written by Initialize; it parses as a valid plan. */
+export const EXAMPLE_PLAN = `# The current plan. Agents: re-read this file at the start of each turn and keep it up to date.
+# Schema: objective (required), status, steps[] with id (unique), description,
+# status (pending | in_progress | completed | blocked | cancelled), optional notes,
+# optional evidence (workspace-relative paths that back the step up).
+objective: "Describe what this task should achieve"
+status: in_progress
+steps:
+  - id: 1
+    description: "Understand the problem and collect context"
+    status: in_progress
+    notes: "Findings go to .agent/scratch/, not into the chat"
+  - id: 2
+    description: "Make the change"
+    status: pending
+  - id: 3
+    description: "Verify it (tests, manual check)"
+    status: pending
+`;
+
+/** README.md written into `.agent/` by Initialize: explains the layout to agents. */
+export const AGENT_README = `# .agent/ — overflow memory for coding agents
+
+This folder holds what does not fit in a chat context. Read files from here on demand
+instead of keeping their content in the conversation.
+
+| Path | What it holds |
+| --- | --- |
+| \`plan.yaml\` | The current plan. Re-read it each turn; update step status as you go. |
+| \`plan.md\`, \`plans/*.md\` | Markdown plans (e.g. Claude Code's): checklist items \`- [ ]\` are the steps, numbered 1..n in order; the plan tool marks them (\`[x]\`). |
+| \`scratch/\` | Transient working files. \`scratch/tool_outputs/\` holds offloaded tool results. Cleaned up automatically (oldest first); pinned files survive. |
+| \`terminals/\` | Captured terminal output, one \`N.txt\` per terminal. Grep or read ranges instead of asking for the whole output. |
+| \`skills/<name>/SKILL.md\` | Loadable skills. YAML frontmatter with \`name\` and \`description\`; load the body only when needed. |
+| \`memory/\` | Persistent learned information (preferences, patterns, decisions). |
+| \`agents/<id>/\` | Sub-agent workspaces: each sub-agent writes its findings here. |
+| \`history/\` | Append-only records of past sessions. |
+
+## Plan schema (plan.yaml)
+
+\`\`\`yaml
+objective: "What the task should achieve"   # required
+status: in_progress
+steps:
+  - id: 1                                   # unique
+    description: "What to do"
+    status: pending      # pending | in_progress | completed | blocked | cancelled
+    notes: "optional"
+    evidence: ["src/file.ts"]               # optional, workspace-relative
+\`\`\`
+
+scratch/, terminals/ and history/ are kept out of git by .gitignore.
+`;
+
+export { AGENT_GITIGNORE } from './agentGitignore';
+
+/** What initializeAgentFolder created; files that already existed are left alone and listed in `kept`. */
+export interface InitializeOutcome {
+  agentDir: string;
+  created: string[];
+  kept: string[];
+}
+
+/** Creates `.agent/` with an example plan, README.md, .gitignore and the standard folders; never overwrites. */
+export async function initializeAgentFolder(root: string): Promise<Result<InitializeOutcome>> {
+  const agentDir = agentDirOf(root);
+  const created: string[] = [];
+  const kept: string[] = [];
+  try {
+    const st = await fs.promises.lstat(agentDir).catch(() => undefined);
+    if (st && !st.isDirectory()) {
+      return err({ file: agentDir, message: 'exists but is not a folder; rename or remove it, then initialize again' });
+    }
+    for (const dir of [LAYOUT.scratch, LAYOUT.toolOutputs, LAYOUT.terminals, LAYOUT.skills, LAYOUT.memory, LAYOUT.agents, LAYOUT.history]) {
+      await fs.promises.mkdir(path.join(agentDir, dir), { recursive: true });
+    }
+    const files: [string, string][] = [
+      [LAYOUT.plan, EXAMPLE_PLAN],
+      [LAYOUT.readme, AGENT_README],
+      [LAYOUT.gitignore, AGENT_GITIGNORE],
+    ];
+    for (const [name, content] of files) {
+      const file = path.join(agentDir, name);
+      if (await createExclusive(file, content)) created.push(file);
+      else kept.push(file);
+    }
+    return ok({ agentDir, created, kept });
+  } catch (e) {
+    return err({ file: agentDir, message: `could not create: ${(e as Error).message}` });
+  }
+}
+
+/** What part of a workspace folder a changed path belongs to, so views refresh only when it matters. */
+export type ChangeArea = 'plan' | 'scratch' | 'skills' | 'agent';
+
+/**
+ * Classifies a changed path under a workspace root: plan files, scratch (and pins.json), skill
+ * folders (and `.github`/`.claude` themselves), or `agent` for `.agent/` and its top-level entries.
+ * Deeper paths elsewhere in `.agent/` (terminals/N.txt, memory/...) and the rest of the workspace
+ * give no area, so terminal output never refreshes these views.
+ */
+export function classifyAgentPath(root: string, file: string, isPlan: (agentDir: string, file: string) => boolean): ChangeArea[] {
+  const rel = path.relative(root, file).split(path.sep).join('/');
+  if (rel === AGENT_DIR) return ['agent'];
+  if (SKILL_SOURCES.some((s) => rel.startsWith(`${s}/`) || rel === s || s.startsWith(`${rel}/`))) return ['skills'];
+  if (!rel.startsWith(`${AGENT_DIR}/`)) return [];
+  const areas: ChangeArea[] = [];
+  if (isPlan(agentDirOf(root), file)) areas.push('plan');
+  if (rel.startsWith(`${AGENT_DIR}/scratch/`) || rel === `${AGENT_DIR}/scratch` || rel === `${AGENT_DIR}/${LAYOUT.pins}`) areas.push('scratch');
+  if (areas.length > 0) return areas;
+  // The progress log and the feature list show in the Plan view only: an appended progress entry
+  // must not make every view re-read (the Scratch view re-scanning 100,000 files, say).
+  if (rel === `${AGENT_DIR}/progress.md` || rel === `${AGENT_DIR}/features.json`) return ['plan'];
+  return rel.split('/').length > 2 ? [] : ['agent'];
+}
+
+/** True when `child` is `parent` or lies inside it (both absolute, compared lexically). */
+export function isInside(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (rel !== '..' && !rel.startsWith('..' + path.sep) && !path.isAbsolute(rel));
+}
+
+/** A path relative to `root` with forward slashes, as shown to users and agents. */
+export function toPosixRelative(root: string, file: string): string {
+  return path.relative(root, file).split(path.sep).join('/');
+}

@@ -1,0 +1,73 @@
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import { findAgentFolders } from '../core/workspace/agentLayout';
+
+/** A workspace folder that has `.agent/`. */
+export interface AgentRoot {
+  name: string;
+  root: string;
+  agentDir: string;
+}
+
+/** Every workspace folder with `.agent/`, in workspace order. */
+export async function agentRoots(): Promise<AgentRoot[]> {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const dirs = await findAgentFolders(folders.map((f) => f.uri.fsPath));
+  return dirs.map((d) => ({ agentDir: d, root: path.dirname(d), name: folders.find((f) => f.uri.fsPath === path.dirname(d))?.name ?? path.basename(path.dirname(d)) }));
+}
+
+/** Opens a file at a 1-based line. */
+export function openAtLine(file: string, line?: number): vscode.Command {
+  const l = Math.max(0, (line ?? 1) - 1);
+  return { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(file), { selection: new vscode.Range(l, 0, l, 0) }] };
+}
+
+/**
+ * Base of the Memory and Agents views: owns the change event, a file watcher on the given
+ * `.agent/` sub-paths and one debounced refresh (about 200 ms after the last event).
+ */
+export abstract class AgentFolderTree<T> implements vscode.TreeDataProvider<T>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<T | undefined | void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private timer: NodeJS.Timeout | undefined;
+  protected readonly disposables: vscode.Disposable[] = [];
+
+  constructor(globs: string[]) {
+    for (const g of globs) {
+      const w = vscode.workspace.createFileSystemWatcher(`**/.agent/${g}`);
+      const schedule = () => this.scheduleRefresh();
+      this.disposables.push(w, w.onDidCreate(schedule), w.onDidChange(schedule), w.onDidDelete(schedule));
+    }
+    this.disposables.push(vscode.workspace.onDidChangeWorkspaceFolders(() => this.refresh()));
+  }
+
+  /** Re-reads everything now. */
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  private scheduleRefresh(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.refresh();
+    }, 200);
+  }
+
+  abstract getTreeItem(element: T): vscode.TreeItem;
+  abstract getChildren(element?: T): Promise<T[]>;
+
+  /** The top level these views share: one group per folder with `.agent/`, or the only folder's children directly. */
+  protected async rootNodes(group: (root: AgentRoot) => T, folderChildren: (root: AgentRoot) => Promise<T[]>): Promise<T[]> {
+    const roots = await agentRoots();
+    if (roots.length === 0) return [];
+    if (roots.length > 1) return roots.map(group);
+    return folderChildren(roots[0]);
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.changed.dispose();
+    for (const d of this.disposables) d.dispose();
+  }
+}

@@ -1,0 +1,156 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { AGENT_DIR, agentDirOf, ChangeArea, classifyAgentPath, hasAgentFolder } from '../core/workspace/agentLayout';
+import { isPlanPath } from '../core/plan/planFiles';
+
+/** A workspace folder that has an `.agent/` folder. */
+export interface AgentFolder {
+  folder: vscode.WorkspaceFolder;
+  root: string;
+  agentDir: string;
+}
+
+export type { ChangeArea };
+
+export interface AgentFolderChange {
+  root: string;
+  areas: ReadonlySet<ChangeArea>;
+  /**
+   * The changed paths (absolute), so a view can update just those; undefined when unknown (a
+   * command's refresh) or too many (over MAX_PATHS in one batch): then re-read everything.
+   */
+  paths?: ReadonlySet<string>;
+}
+
+/** More changed paths than this in one debounced batch: views re-read instead of updating path by path. */
+export const MAX_PATHS = 500;
+
+/** Context key: true while some workspace folder has `.agent/` (the welcome view shows otherwise). */
+export const HAS_AGENT_FOLDER_KEY = 'agentContext.hasAgentFolder';
+
+const DEBOUNCE_MS = 200;
+// Every pattern starts at the folder root: a pattern such as `.claude/skills/**` missed events when
+// `.claude/` was created after the watcher (its base did not exist yet). `*/skills/**` covers
+// `.github/skills` and `.claude/skills`; classifyAgentPath drops any other `skills` folder.
+const WATCH_GLOBS = [AGENT_DIR, `${AGENT_DIR}/**`, '*/skills/**', '.github', '.claude'];
+
+/** Classifies a changed path (see classifyAgentPath in the core). */
+export function changeAreas(root: string, file: string): ChangeArea[] {
+  return classifyAgentPath(root, file, isPlanPath);
+}
+
+/**
+ * The workspace folders and which of them have `.agent/`. FileSystemWatchers on `.agent/**` and
+ * the skill folders of each folder feed one debounced refresh (no polling).
+ */
+export class AgentFolders implements vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<AgentFolderChange[]>();
+  /** Fires about 200 ms after the last file event, with every folder that changed. */
+  readonly onDidChange = this.emitter.event;
+  private present = new Map<string, AgentFolder>();
+  private watchers: vscode.Disposable[] = [];
+  private pending = new Map<string, Set<ChangeArea>>();
+  /** Changed paths per root; null once unknown or too many for this batch. */
+  private pendingPaths = new Map<string, Set<string> | null>();
+  private timer: NodeJS.Timeout | undefined;
+  private readonly subs: vscode.Disposable[] = [];
+  /** Resolves once the first look at the workspace folders is done. */
+  readonly ready: Promise<void>;
+
+  constructor(private readonly log: vscode.LogOutputChannel) {
+    this.subs.push(vscode.workspace.onDidChangeWorkspaceFolders(() => void this.rebuild()));
+    this.ready = this.rebuild();
+  }
+
+  /** Folders with `.agent/`, in workspace order. */
+  get folders(): AgentFolder[] {
+    return (vscode.workspace.workspaceFolders ?? []).map((f) => this.present.get(f.uri.fsPath)).filter((f): f is AgentFolder => f !== undefined);
+  }
+
+  /** True when the workspace has several folders: views then group by folder. */
+  get multiRoot(): boolean {
+    return (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+  }
+
+  /** The folder with `.agent/` that holds a file, if any. */
+  folderOf(file: string): AgentFolder | undefined {
+    return this.folders.find((f) => file === f.root || file.startsWith(f.root + path.sep));
+  }
+
+  private async rebuild(): Promise<void> {
+    for (const w of this.watchers) w.dispose();
+    this.watchers = [];
+    const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
+    for (const folder of roots) {
+      const on = (uri: vscode.Uri) => this.queue(folder.uri.fsPath, changeAreas(folder.uri.fsPath, uri.fsPath), uri.fsPath);
+      for (const glob of WATCH_GLOBS) {
+        const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, glob));
+        this.watchers.push(w, w.onDidCreate(on), w.onDidChange(on), w.onDidDelete(on));
+      }
+    }
+    this.present.clear();
+    await Promise.all(roots.map((f) => this.check(f)));
+    await this.publish();
+    this.emitter.fire(roots.map((f) => ({ root: f.uri.fsPath, areas: new Set<ChangeArea>(['agent']) })));
+  }
+
+  private async check(folder: vscode.WorkspaceFolder): Promise<boolean> {
+    const root = folder.uri.fsPath;
+    const had = this.present.has(root);
+    if (await hasAgentFolder(root)) this.present.set(root, { folder, root, agentDir: agentDirOf(root) });
+    else this.present.delete(root);
+    return had !== this.present.has(root);
+  }
+
+  private async publish(): Promise<void> {
+    await vscode.commands.executeCommand('setContext', HAS_AGENT_FOLDER_KEY, this.present.size > 0);
+  }
+
+  /** Queues a refresh of a folder (used by commands after they write, so views need not wait for the watcher). */
+  queue(root: string, areas: readonly ChangeArea[], changedPath?: string): void {
+    if (areas.length === 0) return;
+    const set = this.pending.get(root) ?? new Set<ChangeArea>();
+    for (const a of areas) set.add(a);
+    this.pending.set(root, set);
+    const paths = this.pendingPaths.has(root) ? this.pendingPaths.get(root)! : new Set<string>();
+    if (paths && changedPath !== undefined && paths.size < MAX_PATHS) paths.add(changedPath);
+    this.pendingPaths.set(root, paths && changedPath !== undefined && paths.size < MAX_PATHS ? paths : null);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.flush(), DEBOUNCE_MS);
+  }
+
+  private async flush(): Promise<void> {
+    this.timer = undefined;
+    const batch = [...this.pending];
+    const batchPaths = new Map(this.pendingPaths);
+    this.pending.clear();
+    this.pendingPaths.clear();
+    let flipped = false;
+    for (const [root, areas] of batch) {
+      const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.fsPath === root);
+      if (!folder) continue;
+      if (await this.check(folder)) {
+        flipped = true;
+        areas.add('agent');
+        this.log.info(`${root}: .agent/ ${this.present.has(root) ? 'appeared' : 'is gone'}`);
+      }
+    }
+    if (flipped) await this.publish();
+    this.emitter.fire(batch.map(([root, areas]) => ({ root, areas, paths: areas.has('agent') ? undefined : (batchPaths.get(root) ?? undefined) })));
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    for (const d of [...this.watchers, ...this.subs, this.emitter]) d.dispose();
+  }
+}
+
+/** True when a change batch touches `area` (or the whole `.agent/` folder). */
+export function touches(changes: readonly AgentFolderChange[], area: ChangeArea): boolean {
+  return changes.some((c) => c.areas.has(area) || c.areas.has('agent'));
+}
+
+/** The group node label of a folder in a multi-root workspace. */
+export function folderLabel(f: AgentFolder): string {
+  return f.folder.name;
+}

@@ -1,0 +1,133 @@
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import { composeBriefing } from '../../core/briefing/briefing';
+import { gatherBriefing } from '../../core/briefing/briefingSources';
+import { acceptFeatures, checkFeatures } from '../../core/plan/features';
+import { archiveText } from '../../core/history/archive';
+import { formatFileError } from '../../core/result';
+import { registerTreeForTests } from '../../api';
+import { registerMemoryView } from '../memory/memoryView';
+import { registerAgentsView } from '../agents/agentsView';
+import { agentRoots, type AgentRoot } from '../../editor/agentFolderTree';
+
+async function pickRoot(purpose: string): Promise<AgentRoot | undefined> {
+  const roots = await agentRoots();
+  if (roots.length === 0) {
+    void vscode.window.showErrorMessage(`Agent Context: no workspace folder has a .agent folder, so there is nothing to ${purpose}. Run "Agent Context: Initialize .agent Folder" first.`);
+    return undefined;
+  }
+  if (roots.length === 1) return roots[0];
+  const pick = await vscode.window.showQuickPick(roots.map((r) => ({ label: r.name, description: r.root, root: r })), { title: `Agent Context: which folder's .agent to ${purpose}?` });
+  return pick?.root;
+}
+
+/** Read-only documents for the briefing: nothing to save, no "save changes?" prompt on close. */
+class BriefingDocuments implements vscode.TextDocumentContentProvider {
+  static readonly scheme = 'agent-context-briefing';
+  static readonly uri = vscode.Uri.from({ scheme: BriefingDocuments.scheme, path: '/Briefing.md' });
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+  private text = '';
+
+  set(text: string): void {
+    this.text = text;
+    this.changed.fire(BriefingDocuments.uri);
+  }
+
+  provideTextDocumentContent(): string {
+    return this.text;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+/** The briefing of the first `.agent/` folder (the one tools use), shown read-only; returns its text. */
+async function showBriefing(docs: BriefingDocuments): Promise<string | undefined> {
+  const roots = await agentRoots();
+  const root = roots[0] ?? (await pickRoot('brief'));
+  if (!root) return undefined;
+  const prefix = roots.length > 1 && root !== roots[0] ? `${root.name}/` : '';
+  const { text, tokens } = composeBriefing(await gatherBriefing(root.agentDir, { prefix }));
+  docs.set(`${text}\n\n<!-- ${tokens} tokens; the same text agentContext_briefing returns -->\n`);
+  const doc = await vscode.workspace.openTextDocument(BriefingDocuments.uri);
+  await vscode.window.showTextDocument(doc, { preview: true });
+  return text;
+}
+
+/** Archives the given text, else the active editor's selection or whole document, as history/session-<ULID>.md. */
+async function archiveCommand(log: vscode.LogOutputChannel, given?: unknown): Promise<string | undefined> {
+  let text = typeof given === 'string' ? given : undefined;
+  let title: string | undefined;
+  const editor = vscode.window.activeTextEditor;
+  if (text === undefined && editor) {
+    text = editor.selection.isEmpty ? editor.document.getText() : editor.document.getText(editor.selection);
+    title = path.basename(editor.document.fileName);
+  }
+  if (!text) {
+    void vscode.window.showInformationMessage('Agent Context: open or select the text to archive (a chat transcript pasted into an editor works), then run "Archive Text to History" again.');
+    return undefined;
+  }
+  const root = await pickRoot('archive into');
+  if (!root) return undefined;
+  const r = await archiveText(root.agentDir, text, { title, source: 'command' });
+  if (!r.ok) {
+    void vscode.window.showErrorMessage(`Agent Context: could not archive: ${formatFileError(r.error)}`);
+    return undefined;
+  }
+  log.info(`archived ${r.value.bytes} bytes to ${r.value.path}`);
+  void vscode.window.showInformationMessage(`Archived to ${r.value.path} (append-only).`, 'Open').then((o) => {
+    if (o) void vscode.window.showTextDocument(vscode.Uri.file(path.join(root.root, r.value.path)));
+  });
+  return r.value.path;
+}
+
+/** Shows how features.json differs from the accepted version and, after the user confirms, accepts it. */
+async function acceptCommand(log: vscode.LogOutputChannel, onDone: () => void): Promise<boolean> {
+  const root = await pickRoot('accept the feature list of');
+  if (!root) return false;
+  const st = await checkFeatures(root.agentDir);
+  if (!st.ok) {
+    void vscode.window.showErrorMessage(`Agent Context: ${formatFileError(st.error)} — fix the file first.`);
+    return false;
+  }
+  if (!st.value || !st.value.tampered) {
+    void vscode.window.showInformationMessage(st.value ? `${st.value.path} matches its accepted version; nothing to accept.` : 'There is no .agent/features.json.');
+    return false;
+  }
+  const lines = st.value.diffText.split('\n');
+  const shown = lines.slice(0, 15).join('\n') + (lines.length > 15 ? `\n… and ${lines.length - 15} more` : '');
+  const pick = await vscode.window.showWarningMessage(
+    `Accept the changed feature list?`,
+    { modal: true, detail: `${st.value.path} differs from the last accepted version:\n\n${shown}\n\nAccepting makes this the list tools work from.` },
+    'Accept',
+  );
+  if (pick !== 'Accept') return false;
+  const r = await acceptFeatures(root.agentDir, { by: 'user' });
+  if (!r.ok) {
+    void vscode.window.showErrorMessage(`Agent Context: ${formatFileError(r.error)}`);
+    return false;
+  }
+  log.info(`feature list accepted (${r.value.total} features) in ${root.agentDir}`);
+  onDone();
+  return true;
+}
+
+/** Memory and Agents views, and the briefing / archive-to-history / accept-feature-list commands. */
+export function registerWorkspaceMemory(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
+  const memory = registerMemoryView(context, log);
+  const agents = registerAgentsView(context);
+  const docs = new BriefingDocuments();
+  context.subscriptions.push(
+    docs,
+    vscode.workspace.registerTextDocumentContentProvider(BriefingDocuments.scheme, docs),
+    registerTreeForTests('agentContext.memory', memory),
+    registerTreeForTests('agentContext.agents', agents),
+    vscode.commands.registerCommand('agentContext.briefing', () => showBriefing(docs)),
+    vscode.commands.registerCommand('agentContext.archiveToHistory', (text?: unknown) => archiveCommand(log, text)),
+    vscode.commands.registerCommand('agentContext.acceptFeatures', () =>
+      acceptCommand(log, () => void vscode.commands.executeCommand('agentContext.plan.refresh')),
+    ),
+  );
+}

@@ -1,0 +1,134 @@
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import { forgetMemory, listMemory, listMemoryFiles, markMemoryReviewed, preferencesPath, rememberMemory, type MemoryEntry, type MemoryFile } from '../../core/memory';
+import { formatFileError } from '../../core/result';
+import { AgentFolderTree, openAtLine, type AgentRoot } from '../../editor/agentFolderTree';
+import { clip } from '../../core/output/text';
+
+type Node =
+  | { kind: 'folder'; root: AgentRoot }
+  | { kind: 'entry'; root: AgentRoot; entry: MemoryEntry }
+  | { kind: 'notes'; root: AgentRoot; files: MemoryFile[] }
+  | { kind: 'note'; root: AgentRoot; file: MemoryFile }
+  | { kind: 'error'; root: AgentRoot; message: string }
+  | { kind: 'empty'; message: string };
+
+/** The Memory view (`agentContext.memory`): preferences.yaml entries (review marks) and memory/*.md notes. */
+export class MemoryView extends AgentFolderTree<Node> {
+  constructor() {
+    super(['memory/**']);
+  }
+
+  getTreeItem(n: Node): vscode.TreeItem {
+    switch (n.kind) {
+      case 'folder': {
+        const it = new vscode.TreeItem(n.root.name, vscode.TreeItemCollapsibleState.Expanded);
+        it.iconPath = new vscode.ThemeIcon('root-folder');
+        it.contextValue = 'memoryFolder';
+        return it;
+      }
+      case 'entry': {
+        const e = n.entry;
+        const it = new vscode.TreeItem(e.key, vscode.TreeItemCollapsibleState.None);
+        it.description = (e.review ? '⚠ review · ' : '') + clip(e.value, 80);
+        const md = new vscode.MarkdownString();
+        md.appendMarkdown(`**${e.key}**\n\n`);
+        md.appendCodeblock(e.value, 'text');
+        md.appendMarkdown(`\n${e.source ? `by ${e.source}` : ''}${e.updated ? ` · updated ${e.updated}` : ''}\n`);
+        if (e.review) md.appendMarkdown('\n\n**Needs review**: this value contradicted an earlier one (below). Edit it or mark it reviewed.\n');
+        for (const h of [...e.history].reverse().slice(0, 5)) md.appendMarkdown(`\n- was \`${clip(h.value, 100).replace(/`/g, "'")}\`${h.updated ? ` (${h.updated})` : ''}`);
+        it.tooltip = md;
+        it.iconPath = e.review ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')) : new vscode.ThemeIcon('symbol-key');
+        it.contextValue = e.review ? 'memoryEntryReview' : 'memoryEntry';
+        it.command = openAtLine(preferencesPath(n.root.agentDir), e.line);
+        it.id = `memory:${n.root.agentDir}:${e.key}`;
+        return it;
+      }
+      case 'notes': {
+        const it = new vscode.TreeItem('Notes', vscode.TreeItemCollapsibleState.Expanded);
+        it.description = `${n.files.length} in .agent/memory/`;
+        it.iconPath = new vscode.ThemeIcon('notebook');
+        return it;
+      }
+      case 'note': {
+        const abs = path.join(n.root.root, n.file.path);
+        const it = new vscode.TreeItem(vscode.Uri.file(abs), vscode.TreeItemCollapsibleState.None);
+        it.label = n.file.name;
+        it.description = n.file.title;
+        it.tooltip = `${n.file.path} · ${n.file.bytes.toLocaleString('en-US')} bytes`;
+        it.contextValue = 'memoryNote';
+        it.command = openAtLine(abs, 1);
+        return it;
+      }
+      case 'error': {
+        const it = new vscode.TreeItem(n.message, vscode.TreeItemCollapsibleState.None);
+        it.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
+        it.tooltip = `${n.message}\nFix the file; nothing is rewritten while it is invalid.`;
+        it.command = openAtLine(preferencesPath(n.root.agentDir), Number(/:(\d+):/.exec(n.message)?.[1] ?? 1));
+        return it;
+      }
+      case 'empty':
+        return new vscode.TreeItem(n.message, vscode.TreeItemCollapsibleState.None);
+    }
+  }
+
+  async getChildren(n?: Node): Promise<Node[]> {
+    if (!n) return this.rootNodes((root) => ({ kind: 'folder', root }), (root) => this.folderChildren(root));
+    if (n.kind === 'folder') return this.folderChildren(n.root);
+    if (n.kind === 'notes') return n.files.map((file) => ({ kind: 'note', root: n.root, file }));
+    return [];
+  }
+
+  private async folderChildren(root: AgentRoot): Promise<Node[]> {
+    const out: Node[] = [];
+    const entries = await listMemory(root.agentDir);
+    if (!entries.ok) out.push({ kind: 'error', root, message: formatFileError(entries.error) });
+    else out.push(...entries.value.map((entry): Node => ({ kind: 'entry', root, entry })));
+    const files = await listMemoryFiles(root.agentDir);
+    if (files.length) out.push({ kind: 'notes', root, files });
+    if (out.length === 0) out.push({ kind: 'empty', message: 'Nothing remembered yet (.agent/memory/)' });
+    return out;
+  }
+}
+
+/** Registers the Memory view and its edit / delete / mark-reviewed commands. */
+export function registerMemoryView(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): MemoryView {
+  const view = new MemoryView();
+  const tree = vscode.window.createTreeView('agentContext.memory', { treeDataProvider: view });
+  type EntryNode = Extract<Node, { kind: 'entry' }>;
+  const isEntry = (n: unknown): n is EntryNode => !!n && (n as Node).kind === 'entry';
+  context.subscriptions.push(
+    view,
+    tree,
+    vscode.commands.registerCommand('agentContext.memory.refresh', () => view.refresh()),
+    vscode.commands.registerCommand('agentContext.memory.edit', async (n?: unknown) => {
+      if (!isEntry(n)) return void vscode.window.showInformationMessage('Agent Context: choose a memory entry in the Memory view to edit.');
+      const value = await vscode.window.showInputBox({ title: `Edit memory "${n.entry.key}"`, value: n.entry.value, prompt: 'The old value is kept in the entry history.' });
+      if (value === undefined || value === n.entry.value) return;
+      const r = await rememberMemory(n.root.agentDir, n.entry.key, value, { source: 'user' });
+      if (!r.ok) return void vscode.window.showErrorMessage(`Agent Context: could not save "${n.entry.key}": ${formatFileError(r.error)}`);
+      log.info(`memory: ${n.entry.key} edited by the user`);
+      view.refresh();
+    }),
+    vscode.commands.registerCommand('agentContext.memory.delete', async (n?: unknown) => {
+      if (!isEntry(n)) return void vscode.window.showInformationMessage('Agent Context: choose a memory entry in the Memory view to delete.');
+      const pick = await vscode.window.showWarningMessage(
+        `Delete memory "${n.entry.key}"?`,
+        { modal: true, detail: `${n.entry.value}\n\nA copy is kept in .agent/history/memory-forgotten.jsonl.` },
+        'Delete',
+      );
+      if (pick !== 'Delete') return;
+      const r = await forgetMemory(n.root.agentDir, n.entry.key);
+      if (!r.ok) return void vscode.window.showErrorMessage(`Agent Context: could not delete "${n.entry.key}": ${formatFileError(r.error)}`);
+      log.info(`memory: ${n.entry.key} deleted by the user`);
+      view.refresh();
+    }),
+    vscode.commands.registerCommand('agentContext.memory.markReviewed', async (n?: unknown) => {
+      if (!isEntry(n)) return;
+      const r = await markMemoryReviewed(n.root.agentDir, n.entry.key);
+      if (!r.ok) return void vscode.window.showErrorMessage(`Agent Context: ${formatFileError(r.error)}`);
+      view.refresh();
+    }),
+  );
+  return view;
+}

@@ -1,0 +1,210 @@
+import * as vscode from 'vscode';
+import { toPosixRelative } from '../../core/workspace/agentLayout';
+import { markdownChildren, markdownHasChildren, MarkdownParent } from '../../core/plan/markdownPlan';
+import { Plan, PlanStep, planProgress, StepStatus } from '../../core/plan/planDocument';
+import { PlanFileVersion } from '../../core/plan/planEdit';
+import { findPlanFiles, loadPlanFile } from '../../core/plan/planFiles';
+import { FileError } from '../../core/result';
+import { registerTreeForTests } from '../../api';
+import { AgentFolder, AgentFolders, folderLabel, touches } from '../../editor/agentFolders';
+import { planExtraChildren, planExtraItem, planExtraNodes, type PlanExtraNode } from './planExtras';
+import { noteTooltip, onDidChangeNotes } from '../notes/noteDecorations';
+
+/** Tree nodes of the Plan view. */
+export type PlanNode =
+  | { kind: 'folder'; folder: AgentFolder }
+  | { kind: 'plan'; folder: AgentFolder; file: string; plan: Plan; version: PlanFileVersion; showFile: boolean }
+  | { kind: 'step'; folder: AgentFolder; file: string; step: PlanStep; version: PlanFileVersion; plan?: Plan }
+  /** Markdown plans: a heading (grouping items, or the outline of a plan without checkboxes) and a plain list item. */
+  | { kind: 'section'; folder: AgentFolder; file: string; plan: Plan; version: PlanFileVersion; index: number }
+  | { kind: 'text'; folder: AgentFolder; file: string; text: string; line: number }
+  | { kind: 'error'; folder: AgentFolder; error: FileError; absFile: string }
+  | { kind: 'empty'; folder: AgentFolder }
+  /** Recent progress and the feature list (src/features/plan/planExtras.ts). */
+  | { kind: 'extra'; node: PlanExtraNode };
+
+const STATUS_ICON: Record<StepStatus, [string, string | undefined]> = {
+  pending: ['circle-large-outline', undefined],
+  in_progress: ['sync', 'charts.blue'],
+  completed: ['pass-filled', 'testing.iconPassed'],
+  blocked: ['warning', 'list.warningForeground'],
+  cancelled: ['circle-slash', 'disabledForeground'],
+};
+
+/** Display words for statuses ("in progress"). */
+export function statusLabel(s: string): string {
+  return s.replace(/_/g, ' ');
+}
+
+/** The Plan view: per plan file its objective and progress, steps below; one error node per unreadable plan. */
+export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<PlanNode | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  private readonly sub: vscode.Disposable;
+  private readonly notesSub: vscode.Disposable;
+
+  constructor(private readonly folders: AgentFolders) {
+    this.sub = folders.onDidChange((c) => {
+      if (touches(c, 'plan')) this.refresh();
+    });
+    this.notesSub = onDidChangeNotes(() => this.refresh()); // notes from the user show on steps
+  }
+
+  refresh(): void {
+    this.emitter.fire(undefined);
+  }
+
+  async getChildren(node?: PlanNode): Promise<PlanNode[]> {
+    if (!node) {
+      await this.folders.ready;
+      const folders = this.folders.folders;
+      if (this.folders.multiRoot) return folders.map((folder) => ({ kind: 'folder', folder }));
+      return folders.length > 0 ? this.plansOf(folders[0]) : [];
+    }
+    if (node.kind === 'folder') return this.plansOf(node.folder);
+    if (node.kind === 'plan' && node.plan.format === 'markdown') return this.markdownNodes(node, { kind: 'plan' });
+    if (node.kind === 'plan') return node.plan.steps.map((step) => ({ kind: 'step', folder: node.folder, file: node.file, step, version: node.version }));
+    if (node.kind === 'section') return this.markdownNodes(node, { kind: 'section', index: node.index });
+    if (node.kind === 'step' && node.plan) return this.markdownNodes({ ...node, plan: node.plan }, { kind: 'step', id: node.step.id });
+    if (node.kind === 'extra') return (await planExtraChildren(node.node)).map((n) => ({ kind: 'extra', node: n }));
+    return [];
+  }
+
+  private markdownNodes(n: { folder: AgentFolder; file: string; plan: Plan; version: PlanFileVersion }, parent: MarkdownParent): PlanNode[] {
+    const { folder, file, plan, version } = n;
+    return markdownChildren(plan, parent).map((c): PlanNode => {
+      if (c.kind === 'step') return { kind: 'step', folder, file, step: c.step, version, plan };
+      if (c.kind === 'section') return { kind: 'section', folder, file, plan, version, index: c.index };
+      return { kind: 'text', folder, file, text: c.text, line: c.line };
+    });
+  }
+
+  private async plansOf(folder: AgentFolder): Promise<PlanNode[]> {
+    const extras = (await planExtraNodes(folder.agentDir)).map((node): PlanNode => ({ kind: 'extra', node }));
+    return [...(await this.planFilesOf(folder)), ...extras];
+  }
+
+  private async planFilesOf(folder: AgentFolder): Promise<PlanNode[]> {
+    const files = await findPlanFiles(folder.agentDir);
+    if (files.length === 0) return [{ kind: 'empty', folder }];
+    const out: PlanNode[] = [];
+    for (const file of files) {
+      const rel = toPosixRelative(folder.root, file);
+      const loaded = await loadPlanFile(file, rel);
+      if (!loaded.ok && /cannot read: .*ENOENT/.test(loaded.error.message)) continue; // deleted while refreshing; the watcher brings the next refresh
+      if (!loaded.ok) out.push({ kind: 'error', folder, error: loaded.error, absFile: file });
+      else out.push({ kind: 'plan', folder, file, plan: { ...loaded.value.plan, file }, version: loaded.value.version, showFile: files.length > 1 });
+    }
+    return out;
+  }
+
+  getTreeItem(node: PlanNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'extra':
+        return planExtraItem(node.node);
+      case 'folder': {
+        const item = new vscode.TreeItem(folderLabel(node.folder), vscode.TreeItemCollapsibleState.Expanded);
+        item.id = `folder:${node.folder.root}`;
+        item.iconPath = new vscode.ThemeIcon('root-folder');
+        item.tooltip = node.folder.root;
+        item.contextValue = 'agentFolder';
+        return item;
+      }
+      case 'plan': {
+        const { plan } = node;
+        const p = planProgress(plan);
+        const outline = plan.format === 'markdown' && plan.steps.length === 0;
+        // Plans without a checklist (Claude Code writes one per planning session) start collapsed.
+        const item = new vscode.TreeItem(plan.objective, outline ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
+        item.id = `plan:${node.file}`;
+        const rel = toPosixRelative(node.folder.root, node.file);
+        const progress = outline ? 'no checklist' : `${p.done}/${p.total} done`;
+        item.description = [plan.status ? statusLabel(plan.status) : undefined, progress, node.showFile ? rel : undefined].filter(Boolean).join(' · ');
+        item.tooltip = `${plan.objective}\n${rel}${plan.status ? `\nstatus: ${plan.status}` : ''}\n${outline ? 'No checklist items ("- [ ] …"); its headings are shown' : `${p.done} of ${p.total} ${plan.format === 'markdown' ? 'items checked' : 'steps done'}`}`;
+        item.iconPath = new vscode.ThemeIcon(plan.format === 'markdown' ? 'markdown' : 'checklist');
+        item.contextValue = 'planFile';
+        item.command = openAt(node.file, plan.objectiveLine);
+        return item;
+      }
+      case 'step': {
+        const { step } = node;
+        const md = node.plan?.format === 'markdown';
+        const nested = md && markdownHasChildren(node.plan!, step.id);
+        const item = new vscode.TreeItem(step.description || `Step ${step.id}`, nested ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+        item.id = `step:${node.file}#${step.id}`;
+        item.description = statusLabel(step.status);
+        const [icon, color] = STATUS_ICON[step.status];
+        item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
+        item.tooltip = [md ? `Item ${step.id} (line ${step.line}) — ${statusLabel(step.status)}` : `Step ${step.id} — ${statusLabel(step.status)}`, step.notes?.trimEnd(), step.evidence?.length ? `Evidence: ${step.evidence.join(', ')}` : undefined]
+          .filter(Boolean)
+          .join('\n\n');
+        // Markdown items add `.markdown`: their context menu offers Toggle Checkbox.
+        item.contextValue = `planStep.${step.status}${md ? '.markdown' : ''}`;
+        item.command = openAt(node.file, step.line);
+        const noted = noteTooltip(vscode.Uri.file(node.file), item.tooltip, { step: String(step.id), startLine: step.line, endLine: step.line });
+        if (noted) {
+          item.tooltip = noted;
+          item.description = `${item.description} · ✎ note`;
+        }
+        return item;
+      }
+      case 'section': {
+        const sec = node.plan.sections![node.index];
+        const item = new vscode.TreeItem(sec.title || '(untitled heading)', node.plan.steps.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `section:${node.file}#${node.index}`;
+        item.iconPath = new vscode.ThemeIcon('symbol-string'); // as VS Code's own Markdown outline shows headings
+        item.tooltip = `${'#'.repeat(sec.level)} ${sec.title}\n${toPosixRelative(node.folder.root, node.file)}:${sec.line}`;
+        item.contextValue = 'planSection';
+        item.command = openAt(node.file, sec.line);
+        return item;
+      }
+      case 'text': {
+        const item = new vscode.TreeItem(node.text || '(empty item)', vscode.TreeItemCollapsibleState.None);
+        item.id = `text:${node.file}:${node.line}`;
+        item.iconPath = new vscode.ThemeIcon('circle-small-filled');
+        item.tooltip = `${node.text}\n${toPosixRelative(node.folder.root, node.file)}:${node.line}`;
+        item.contextValue = 'planText';
+        item.command = openAt(node.file, node.line);
+        return item;
+      }
+      case 'error': {
+        const e = node.error;
+        const item = new vscode.TreeItem(`${e.file}${e.line !== undefined ? ` line ${e.line}` : ''}: ${e.message}`, vscode.TreeItemCollapsibleState.None);
+        item.id = `error:${node.absFile}`;
+        item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
+        item.tooltip = `${e.file}${e.line !== undefined ? `:${e.line}` : ''}: ${e.message}\n\nFix the file and save it; the view updates by itself. Nothing was changed.`;
+        item.contextValue = 'planError';
+        item.command = openAt(node.absFile, e.line ?? 1);
+        return item;
+      }
+      case 'empty': {
+        const item = new vscode.TreeItem('No plan yet', vscode.TreeItemCollapsibleState.None);
+        item.description = '.agent/plan.yaml';
+        item.tooltip = 'Agents write their plan to .agent/plan.yaml (also read: .agent/plan.md, .agent/plans/*.yaml and *.md, .agent/scratch/current_plan.yaml, .agent/scratch/plans/*.yaml).';
+        item.iconPath = new vscode.ThemeIcon('info');
+        item.contextValue = 'planEmpty';
+        return item;
+      }
+    }
+  }
+
+  dispose(): void {
+    this.sub.dispose();
+    this.notesSub.dispose();
+    this.emitter.dispose();
+  }
+}
+
+/** A command that opens a file with the cursor on a 1-based line. */
+export function openAt(file: string, line: number): vscode.Command {
+  const pos = new vscode.Position(Math.max(0, line - 1), 0);
+  return { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(file), { selection: new vscode.Range(pos, pos), preview: true }] };
+}
+
+/** Registers the Plan view (and its test hook). */
+export function createPlanView(context: vscode.ExtensionContext, folders: AgentFolders): PlanTreeProvider {
+  const provider = new PlanTreeProvider(folders);
+  const view = vscode.window.createTreeView('agentContext.plan', { treeDataProvider: provider, showCollapseAll: true });
+  context.subscriptions.push(provider, view, registerTreeForTests('agentContext.plan', provider));
+  return provider;
+}

@@ -1,0 +1,89 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { ledgerPath, ledgerReport } from '../../core/history/ledger';
+import { LedgerToday } from '../../core/history/ledgerToday';
+import { defaultFolder } from '../../core/workspace/workspacePaths';
+import { workspaceFolders } from '../tools/toolHost';
+
+/** How often the status bar re-reads the ledger's end without a file event. */
+const SAFETY_POLL_MS = 10_000;
+
+function short(n: number): string {
+  if (n < 1000) return String(n);
+  if (n < 1_000_000) return `${(n / 1000).toFixed(n < 10_000 ? 1 : 0)}k`;
+  return `${(n / 1_000_000).toFixed(1)}M`;
+}
+
+/**
+ * Status-bar item: tokens the tools kept out of the agent's context today (raw − returned, from
+ * the ledger in .agent/history/, including MCP calls), opening the per-tool/per-day report.
+ */
+export function registerSavingsStatusBar(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): { refresh(): void } {
+  const item = vscode.window.createStatusBarItem('agentContext.savings', vscode.StatusBarAlignment.Right, 90);
+  item.name = 'Agent Context: Tokens Kept Out';
+  item.command = 'agentContext.showToolReport';
+  context.subscriptions.push(item);
+  let follower: LedgerToday | undefined;
+  let agentDir: string | undefined;
+  let timer: NodeJS.Timeout | undefined;
+
+  const update = async (): Promise<void> => {
+    const folder = defaultFolder(workspaceFolders());
+    const dir = folder ? path.join(folder.path, '.agent') : undefined;
+    if (dir !== agentDir) {
+      agentDir = dir;
+      // Reads only today's end of the ledger, then what is appended: never the whole history.
+      follower = dir ? new LedgerToday(() => ledgerPath(dir)) : undefined;
+    }
+    if (!follower) {
+      item.hide();
+      return;
+    }
+    const s = await follower.poll();
+    item.text = `$(fold-down) ${short(s.today.savedTokens)} tokens kept out`;
+    item.tooltip = new vscode.MarkdownString(
+      `**Agent Context** kept **${s.today.savedTokens.toLocaleString('en-US')}** tokens out of the agent's context today ` +
+        `(${s.today.calls} tool call${s.today.calls === 1 ? '' : 's'}: ${s.today.rawTokens.toLocaleString('en-US')} raw → ${s.today.returnedTokens.toLocaleString('en-US')} returned).\n\nClick for the report per tool and per day.`,
+    );
+    if (s.hasEntries) item.show();
+    else item.hide();
+  };
+  const refresh = (): void => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => void update().catch((e) => log.warn(`savings status: ${(e as Error).message}`)), 300);
+  };
+  // tools*.jsonl: the ledger may be split by month (tools-YYYY-MM.jsonl).
+  const watcher = vscode.workspace.createFileSystemWatcher('**/.agent/history/tools*.jsonl');
+  context.subscriptions.push(watcher, watcher.onDidChange(refresh), watcher.onDidCreate(refresh), watcher.onDidDelete(refresh));
+  // The history folder coming or going: the first ledger line, written right after the folder was
+  // created, can fire no event of its own (the new folder is not watched yet); the poll finds it.
+  const dirWatcher = vscode.workspace.createFileSystemWatcher('**/.agent/history', false, true, false);
+  context.subscriptions.push(dirWatcher, dirWatcher.onDidCreate(refresh), dirWatcher.onDidDelete(refresh));
+  context.subscriptions.push(vscode.workspace.onDidChangeWorkspaceFolders(refresh));
+  // File watchers can drop or coalesce events (a busy machine, network file systems): a slow poll
+  // keeps the count right anyway. Each poll is a stat and a read of what was appended, if anything.
+  const safety = setInterval(refresh, SAFETY_POLL_MS);
+  safety.unref?.();
+  context.subscriptions.push({
+    dispose: () => {
+      if (timer) clearTimeout(timer);
+      clearInterval(safety);
+    },
+  });
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand('agentContext.showToolReport', async () => {
+      const folder = defaultFolder(workspaceFolders());
+      if (!folder) {
+        void vscode.window.showInformationMessage('Agent Context: open a folder with .agent/ to see the tool report.');
+        return;
+      }
+      // From per-file totals folded incrementally (core/ledger.ts): any ledger size, every month.
+      const md = await ledgerReport(path.join(folder.path, '.agent'));
+      const doc = await vscode.workspace.openTextDocument({ content: md, language: 'markdown' });
+      await vscode.window.showTextDocument(doc, { preview: true });
+    }),
+  );
+  refresh();
+  return { refresh };
+}

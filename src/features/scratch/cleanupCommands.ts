@@ -1,0 +1,131 @@
+import * as vscode from 'vscode';
+import { cleanupScratch, CleanupReport, formatMB, summarizeCleanup } from '../../core/scratch/cleanup';
+import { scratchDirOf } from '../../core/scratch/inventory';
+import { DEFAULT_RETENTION, RetentionPolicy } from '../../core/scratch/retention';
+import { formatFileError } from '../../core/result';
+import { deletePermanently } from '../../core/fs/trash';
+import { AgentFolder, AgentFolders } from '../../editor/agentFolders';
+import { ScratchTreeProvider } from './scratchView';
+
+/** Extra paths cleanup must keep (e.g. open terminals' files); features add theirs with addCleanupProtection. */
+const protectors: (() => readonly string[])[] = [];
+
+/** Lets another feature keep files out of cleanup (returns absolute paths; folders protect their contents). */
+export function addCleanupProtection(fn: () => readonly string[]): vscode.Disposable {
+  protectors.push(fn);
+  return new vscode.Disposable(() => {
+    const i = protectors.indexOf(fn);
+    if (i >= 0) protectors.splice(i, 1);
+  });
+}
+
+/** The retention policy from `agentContext.scratch.*` settings for a folder. */
+export function retentionPolicyFor(folder: AgentFolder): RetentionPolicy {
+  const c = vscode.workspace.getConfiguration('agentContext.scratch', folder.folder.uri);
+  return {
+    maxAgeHours: c.get<number>('maxAgeHours', DEFAULT_RETENTION.maxAgeHours),
+    maxFiles: c.get<number>('maxFiles', DEFAULT_RETENTION.maxFiles),
+    maxTotalMB: c.get<number>('maxTotalMB', DEFAULT_RETENTION.maxTotalMB),
+  };
+}
+
+/** What the cleanup commands return (also to integration tests). */
+export interface CleanupResult {
+  summary: string;
+  reports: CleanupReport[];
+  errors: string[];
+}
+
+function combine(reports: CleanupReport[], dryRun: boolean): string {
+  const n = reports.reduce((s, r) => s + r.removedCount, 0);
+  const bytes = reports.reduce((s, r) => s + r.removedBytes, 0);
+  const pinned = reports.reduce((s, r) => s + r.keptPinned, 0);
+  if (reports.length === 1) return reports[0].summary;
+  const files = `${n} file${n === 1 ? '' : 's'} (${formatMB(bytes)})`;
+  return dryRun ? `Would remove ${files}, keep ${pinned} pinned` : `Removed ${files}, kept ${pinned} pinned`;
+}
+
+/**
+ * Runs cleanup on every folder with `.agent/`. Files with no usable trash are deleted only
+ * after the user agrees in a modal dialog (`interactive`), never at startup.
+ */
+export async function runCleanup(folders: AgentFolders, log: vscode.LogOutputChannel, opts: { dryRun: boolean; interactive: boolean }): Promise<CleanupResult> {
+  await folders.ready;
+  const reports: CleanupReport[] = [];
+  const errors: string[] = [];
+  const extra = protectors.flatMap((p) => {
+    try {
+      return [...p()];
+    } catch {
+      return [];
+    }
+  });
+  for (const folder of folders.folders) {
+    const r = await cleanupScratch({ workspaceRoot: folder.root, policy: retentionPolicyFor(folder), extraProtected: extra, dryRun: opts.dryRun });
+    if (!r.ok) {
+      errors.push(formatFileError(r.error));
+      continue;
+    }
+    const rep = r.value;
+    if (rep.noTrash.length > 0 && opts.interactive) {
+      const answer = await vscode.window.showWarningMessage(
+        `No trash is available for ${rep.noTrash.length} scratch file${rep.noTrash.length === 1 ? '' : 's'} in ${folder.folder.name} (this system or file system has none). Delete them permanently?`,
+        { modal: true, detail: rep.noTrash.slice(0, 10).map((f) => f.rel).join('\n') + (rep.noTrash.length > 10 ? `\n… and ${rep.noTrash.length - 10} more` : '') },
+        'Delete Permanently',
+      );
+      if (answer === 'Delete Permanently') {
+        const del = await deletePermanently(rep.noTrash.map((f) => f.path), scratchDirOf(folder.agentDir));
+        const gone = new Set(del.trashed.map((t) => t.path));
+        rep.removed.push(...rep.noTrash.filter((f) => gone.has(f.path)));
+        rep.noTrash = rep.noTrash.filter((f) => !gone.has(f.path));
+        rep.failed.push(...del.failed);
+        summarizeCleanup(rep);
+        log.info(`permanently deleted ${gone.size} files in ${folder.root}`);
+      }
+    }
+    reports.push(rep);
+    log.info(`cleanup ${opts.dryRun ? '(dry run) ' : ''}${folder.root}: ${rep.summary}`);
+    for (const f of rep.failed) log.warn(`cleanup: ${f.path}: ${f.message}`);
+  }
+  return { summary: reports.length > 0 ? combine(reports, opts.dryRun) : '', reports, errors };
+}
+
+/** Registers Clean Up Scratch, its dry run, and the optional cleanup at startup. */
+export function registerCleanupCommands(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, folders: AgentFolders, scratch: ScratchTreeProvider): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand('agentContext.scratch.cleanup', async (): Promise<CleanupResult | undefined> => {
+      if (!vscode.workspace.isTrusted) {
+        void vscode.window.showWarningMessage('Agent Context: this workspace is in Restricted Mode; trust it to clean up scratch.');
+        return undefined;
+      }
+      const res = await runCleanup(folders, log, { dryRun: false, interactive: true });
+      scratch.refresh();
+      for (const e of res.errors) void vscode.window.showErrorMessage(`Agent Context: ${e}`);
+      if (res.reports.length > 0) void vscode.window.showInformationMessage(res.summary);
+      return res;
+    }),
+    vscode.commands.registerCommand('agentContext.scratch.cleanupDryRun', async (): Promise<CleanupResult> => {
+      const res = await runCleanup(folders, log, { dryRun: true, interactive: false });
+      for (const e of res.errors) void vscode.window.showErrorMessage(`Agent Context: ${e}`);
+      if (res.reports.length === 0) return res;
+      const lines = res.reports.flatMap((r) => r.removed.map((f) => `${f.path}  (${f.reason}, ${f.size} bytes)`));
+      void vscode.window.showInformationMessage(`${res.summary}.`, ...(lines.length > 0 ? ['Show List'] : [])).then(async (a) => {
+        if (a !== 'Show List') return;
+        const doc = await vscode.workspace.openTextDocument({ content: `${res.summary}\n\n${lines.join('\n')}\n`, language: 'plaintext' });
+        await vscode.window.showTextDocument(doc, { preview: true });
+      });
+      return res;
+    }),
+  );
+  const onStartup = vscode.workspace.getConfiguration('agentContext.scratch').get<boolean>('cleanupOnStartup', false);
+  if (onStartup && vscode.workspace.isTrusted) {
+    // Off the activation path: a few seconds later, never asking, never deleting permanently.
+    const t = setTimeout(() => {
+      void runCleanup(folders, log, { dryRun: false, interactive: false }).then((r) => {
+        if (r.summary) log.info(`startup cleanup: ${r.summary}`);
+        scratch.refresh();
+      });
+    }, 3000);
+    context.subscriptions.push({ dispose: () => clearTimeout(t) });
+  }
+}

@@ -1,0 +1,252 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { type ScratchEntry } from '../../core/scratch/inventory';
+import { loadPins } from '../../core/scratch/pins';
+import { type ScratchIndex } from '../../core/scratch/scratchIndex';
+import { followScratchEvents, scratchIndexChanged, sharedScratchIndex } from '../../core/scratch/sharedIndex';
+import { KeyedState } from '../../core/keyedState';
+import { estimateTokensFromBytes, formatTokens } from '../../core/output/tokens';
+import { registerTreeForTests } from '../../api';
+import { AgentFolder, AgentFolders, folderLabel, touches } from '../../editor/agentFolders';
+import { noteTooltip, onDidChangeNotes } from '../notes/noteDecorations';
+
+/** One folder of scratch with its subtree totals. */
+interface DirIndex {
+  rel: string;
+  count: number;
+  bytes: number;
+}
+
+interface FolderState {
+  index: ScratchIndex;
+  pinned: Set<string>;
+}
+
+/** Files per page: a folder shows its newest ones and a node that pages the rest. */
+export const FILE_PAGE = 200;
+/** More changed paths than this in one batch: revalidate the whole index instead of updating path by path. */
+const MAX_UPDATE_PATHS = 500;
+
+/** Tree nodes of the Scratch view. */
+export type ScratchNode =
+  | { kind: 'root'; folder: AgentFolder }
+  | { kind: 'dir'; folder: AgentFolder; dir: DirIndex; abs: string }
+  | { kind: 'file'; folder: AgentFolder; entry: ScratchEntry; pinned: boolean }
+  /** "… N older files": expands to the next page of a folder's files. */
+  | { kind: 'older'; folder: AgentFolder; rel: string; offset: number; older: number };
+
+/** Formats a byte size for people: `512 B`, `3.4 KB`, `12.0 MB`. */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  if (n < 1024 ** 3) return `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return `${(n / 1024 ** 3).toFixed(1)} GB`;
+}
+
+/** `1 file · 12 B`, `10,003 files · 39.1 KB`. */
+export function countLabel(files: number, bytes: number): string {
+  return `${files.toLocaleString('en-US')} file${files === 1 ? '' : 's'} · ${formatBytes(bytes)}`;
+}
+
+/** Formats an age: `just now`, `5m`, `3h`, `2d`. */
+export function formatAge(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return 'just now';
+  if (s < 3600) return `${Math.floor(s / 60)}m`;
+  if (s < 86400) return `${Math.floor(s / 3600)}h`;
+  return `${Math.floor(s / 86400)}d`;
+}
+
+/** The Scratch view: files under `.agent/scratch/` with size, age and estimated tokens, newest first. */
+export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<ScratchNode | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  /**
+   * Each folder's index (the one this process shares with the tools: sharedIndex.ts) and pins. The
+   * index is scanned once, then kept up to date from file events and Refresh at the cost of what
+   * changed (ScratchIndex.update / revalidate). A failed scan or update is forgotten, so the next
+   * render scans again instead of failing for good.
+   */
+  private readonly state = new KeyedState<FolderState>((root) => this.build(root));
+  private readonly resolved = new Map<string, FolderState>();
+  private readonly sub: vscode.Disposable;
+  private readonly notesSub = onDidChangeNotes(() => this.emitter.fire(undefined)); // notes show in tooltips
+  /** Called with the totals after each scan (for the view's description). */
+  onTotals: ((files: number, bytes: number) => void) | undefined;
+
+  constructor(private readonly folders: AgentFolders) {
+    // Every scratch event below goes to the shared index, whether the view or a tool built it.
+    followScratchEvents();
+    this.sub = folders.onDidChange((c) => {
+      if (!touches(c, 'scratch')) return;
+      for (const ch of c) {
+        if (!ch.areas.has('scratch') && !ch.areas.has('agent')) continue;
+        const pinsChanged = !ch.paths || [...ch.paths].some((p) => path.basename(p) === 'pins.json');
+        // Known paths: one lstat each. Unknown or too many (or .agent/ itself came or went): revalidate
+        // the whole index, which still lists only folders that changed.
+        const paths = ch.areas.has('agent') || !ch.paths || ch.paths.size > MAX_UPDATE_PATHS ? undefined : ch.paths;
+        const agentDir = this.folders.folders.find((f) => f.root === ch.root)?.agentDir;
+        if (!agentDir) continue;
+        const applied = scratchIndexChanged(agentDir, paths);
+        this.updateFolder(ch.root, async (st) => {
+          await applied;
+          st.index = await sharedScratchIndex(agentDir); // a failed update forgot the old one
+          if (pinsChanged) await this.reloadPins(st);
+        });
+      }
+      this.emitter.fire(undefined);
+    });
+  }
+
+  /** Re-reads what changed in every folder (not every file: see ScratchIndex.revalidate) and redraws. */
+  refresh(): void {
+    for (const f of this.folders.folders) {
+      const applied = scratchIndexChanged(f.agentDir, undefined);
+      this.updateFolder(f.root, async (st) => {
+        await applied;
+        st.index = await sharedScratchIndex(f.agentDir);
+        await this.reloadPins(st);
+      });
+    }
+    this.emitter.fire(undefined);
+  }
+
+  private updateFolder(root: string, step: (st: FolderState) => Promise<void>): void {
+    if (!this.state.has(root)) return; // not shown yet: the first render scans
+    void this.state.update(root, step).then((ran) => (ran ? this.updateTotals() : this.emitter.fire(undefined)));
+  }
+
+  private async reloadPins(st: FolderState): Promise<void> {
+    const pins = await loadPins(st.index.agentDir);
+    st.pinned = pins.ok ? pins.value : new Set<string>();
+  }
+
+  private async build(root: string): Promise<FolderState> {
+    const folder = this.folders.folders.find((f) => f.root === root);
+    if (!folder) throw new Error(`${root} has no .agent/ folder`);
+    const [index, pins] = await Promise.all([sharedScratchIndex(folder.agentDir), loadPins(folder.agentDir)]);
+    const st: FolderState = { index, pinned: pins.ok ? pins.value : new Set<string>() };
+    this.resolved.set(root, st);
+    void this.updateTotals();
+    return st;
+  }
+
+  /** The index of a folder (scanned once, then kept up to date from file events). */
+  stateOf(folder: AgentFolder): Promise<FolderState> {
+    return this.state.get(folder.root);
+  }
+
+  private async updateTotals(): Promise<void> {
+    let files = 0;
+    let bytes = 0;
+    for (const f of this.folders.folders) {
+      if (!this.state.has(f.root)) continue;
+      let st: FolderState;
+      try {
+        st = await this.state.get(f.root);
+      } catch {
+        continue; // unreadable: the view shows the error when it renders
+      }
+      this.resolved.set(f.root, st);
+      const t = st.index.totals();
+      files += t.files;
+      bytes += t.bytes;
+    }
+    this.onTotals?.(files, bytes);
+  }
+
+  async getChildren(node?: ScratchNode): Promise<ScratchNode[]> {
+    if (!node) {
+      await this.folders.ready;
+      const folders = this.folders.folders;
+      if (folders.length === 0) this.onTotals?.(0, 0);
+      if (this.folders.multiRoot) {
+        await Promise.all(folders.map((f) => this.stateOf(f)));
+        return folders.map((folder) => ({ kind: 'root', folder }));
+      }
+      return folders.length > 0 ? this.childrenOf(folders[0], '', 0) : [];
+    }
+    if (node.kind === 'root') return this.childrenOf(node.folder, '', 0);
+    if (node.kind === 'dir') return this.childrenOf(node.folder, node.dir.rel, 0);
+    if (node.kind === 'older') return this.childrenOf(node.folder, node.rel, node.offset);
+    return [];
+  }
+
+  /** A folder's subfolders (first page only) and a page of its files, newest first, then "… N older files". */
+  private async childrenOf(folder: AgentFolder, rel: string, offset: number): Promise<ScratchNode[]> {
+    const st = await this.stateOf(folder);
+    const dir = st.index.folder(rel);
+    if (!dir) return [];
+    const out: ScratchNode[] = [];
+    if (offset === 0) {
+      for (const d of dir.subdirs) {
+        const sub = st.index.folder(d);
+        if (sub) out.push({ kind: 'dir', folder, dir: { rel: d, count: sub.count, bytes: sub.bytes }, abs: path.join(st.index.scratchDir, d) });
+      }
+    }
+    await st.index.ensureFiles(rel, offset + FILE_PAGE);
+    const page = st.index.filesPage(rel, offset, FILE_PAGE);
+    for (const entry of page.entries) out.push({ kind: 'file', folder, entry, pinned: st.pinned.has(entry.path) });
+    const older = page.total - offset - page.entries.length;
+    if (older > 0) out.push({ kind: 'older', folder, rel, offset: offset + FILE_PAGE, older });
+    return out;
+  }
+
+  getTreeItem(node: ScratchNode): vscode.TreeItem {
+    if (node.kind === 'older') {
+      const item = new vscode.TreeItem(`… ${node.older.toLocaleString('en-US')} older file${node.older === 1 ? '' : 's'}`, vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = `scratch-older:${node.folder.root}:${node.rel}@${node.offset}`;
+      item.iconPath = new vscode.ThemeIcon('history');
+      item.tooltip = `Expand to list the next ${FILE_PAGE} of ${node.older.toLocaleString('en-US')} older files in .agent/scratch/${node.rel}`;
+      item.contextValue = 'agentContext.olderItems';
+      return item;
+    }
+    if (node.kind === 'root') {
+      const item = new vscode.TreeItem(folderLabel(node.folder), vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `scratch-root:${node.folder.root}`;
+      item.iconPath = new vscode.ThemeIcon('root-folder');
+      const s = this.resolved.get(node.folder.root);
+      if (s) item.description = countLabel(s.index.totals().files, s.index.totals().bytes);
+      item.tooltip = path.join(node.folder.agentDir, 'scratch');
+      item.contextValue = 'scratchRoot';
+      return item;
+    }
+    if (node.kind === 'dir') {
+      const item = new vscode.TreeItem(vscode.Uri.file(node.abs), vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = `scratch-dir:${node.abs}`;
+      item.description = countLabel(node.dir.count, node.dir.bytes);
+      item.contextValue = 'scratchFolder';
+      return item;
+    }
+    const e = node.entry;
+    const item = new vscode.TreeItem(vscode.Uri.file(e.path), vscode.TreeItemCollapsibleState.None);
+    item.id = `scratch-file:${e.path}`;
+    const parts = [formatBytes(e.size), formatAge(Date.now() - e.mtimeMs), formatTokens(estimateTokensFromBytes(e.size))];
+    if (node.pinned) parts.unshift('pinned');
+    if (e.symlink) parts.unshift('symlink, not followed');
+    item.description = parts.join(' · ');
+    item.tooltip = `${path.join('.agent/scratch', e.rel)}\n${parts.join('\n')}\nmodified ${new Date(e.mtimeMs).toLocaleString()}`;
+    item.tooltip = noteTooltip(vscode.Uri.file(e.path), item.tooltip) ?? item.tooltip;
+    item.contextValue = e.symlink ? 'scratchSymlink' : node.pinned ? 'scratchFile.pinned' : 'scratchFile';
+    if (e.symlink) item.iconPath = new vscode.ThemeIcon('file-symlink-file');
+    else item.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(e.path)] };
+    return item;
+  }
+
+  dispose(): void {
+    this.sub.dispose();
+    this.notesSub.dispose();
+    this.emitter.dispose();
+  }
+}
+
+/** Registers the Scratch view; its description shows file count and total size. */
+export function createScratchView(context: vscode.ExtensionContext, folders: AgentFolders): ScratchTreeProvider {
+  const provider = new ScratchTreeProvider(folders);
+  const view = vscode.window.createTreeView('agentContext.scratch', { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true });
+  provider.onTotals = (files, bytes) => {
+    view.description = files === 0 && bytes === 0 ? undefined : countLabel(files, bytes);
+  };
+  context.subscriptions.push(provider, view, registerTreeForTests('agentContext.scratch', provider));
+  return provider;
+}

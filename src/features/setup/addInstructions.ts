@@ -1,0 +1,90 @@
+import * as vscode from 'vscode';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import {
+  BEGIN_MARKER,
+  INSTRUCTION_FILES,
+  applyInstructions,
+  formatInstructionReports,
+  readInstructionsRecord,
+  type InstructionFileReport,
+} from '../../core/setup/instructions';
+import { formatFileError } from '../../core/result';
+
+const OFFERED_KEY = 'agentContext.instructions.offered';
+
+async function pickFolder(arg: unknown): Promise<vscode.WorkspaceFolder | undefined> {
+  if (arg instanceof vscode.Uri) return vscode.workspace.getWorkspaceFolder(arg);
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (folders.length <= 1) return folders[0];
+  return vscode.window.showWorkspaceFolderPick({ placeHolder: 'Add agent instructions to which folder?' });
+}
+
+/** Runs the core for one folder and tells the user what happened; returns the per-file reports (tests read them). */
+async function addInstructions(folder: vscode.WorkspaceFolder, log: vscode.LogOutputChannel): Promise<InstructionFileReport[] | undefined> {
+  const result = await applyInstructions(folder.uri.fsPath);
+  if (!result.ok) {
+    const msg = formatFileError(result.error);
+    log.error(`add instructions: ${msg}`);
+    void vscode.window.showErrorMessage(`Agent Context: could not add agent instructions: ${msg}`);
+    return undefined;
+  }
+  const reports = result.value;
+  const summary = formatInstructionReports(reports);
+  log.info(`add instructions in ${folder.uri.fsPath}: ${summary}`);
+  const written = reports.find((r) => r.action === 'created' || r.action === 'added' || r.action === 'updated');
+  const show = (m: string, ...items: string[]) =>
+    reports.some((r) => r.action === 'error') ? vscode.window.showWarningMessage(m, ...items) : vscode.window.showInformationMessage(m, ...items);
+  void show(`Agent Context: ${summary}`, ...(written ? ['Open'] : [])).then((choice) => {
+    if (choice === 'Open' && written) void vscode.window.showTextDocument(vscode.Uri.joinPath(folder.uri, written.file));
+  });
+  return reports;
+}
+
+/** Registers "Agent Context: Add Agent Instructions" (`agentContext.addInstructions`, optional folder Uri argument). */
+export function registerAddInstructionsCommand(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand('agentContext.addInstructions', async (arg?: unknown) => {
+      const folder = await pickFolder(arg);
+      if (!folder) {
+        if (!vscode.workspace.workspaceFolders?.length) {
+          void vscode.window.showErrorMessage('Agent Context: open a folder first, then add agent instructions.');
+        }
+        return undefined;
+      }
+      return addInstructions(folder, log);
+    }),
+  );
+}
+
+/** True when some instruction file of the folder already has the block or the user opted out of it. */
+async function alreadyHandled(root: string): Promise<boolean> {
+  const record = await readInstructionsRecord(root);
+  if (!record.ok || record.value.length > 0) return true;
+  for (const rel of INSTRUCTION_FILES) {
+    try {
+      if ((await fs.promises.readFile(path.join(root, rel), 'utf8')).includes(BEGIN_MARKER)) return true;
+    } catch {
+      // missing file: nothing to say
+    }
+  }
+  return false;
+}
+
+/**
+ * Offers to add the agent instructions, once per workspace, right after `.agent/` was initialized.
+ * Called from the Initialize command; never blocks it (the question is a non-modal notification).
+ */
+export function offerAgentInstructions(context: vscode.ExtensionContext, folderUri: vscode.Uri, log: vscode.LogOutputChannel): void {
+  if (context.workspaceState.get<boolean>(OFFERED_KEY)) return;
+  void (async () => {
+    if (await alreadyHandled(folderUri.fsPath)) return;
+    await context.workspaceState.update(OFFERED_KEY, true);
+    const choice = await vscode.window.showInformationMessage(
+      'Agent Context: add a short block to AGENTS.md (and CLAUDE.md or .github/copilot-instructions.md if present) telling agents how to use .agent/?',
+      'Add Agent Instructions',
+      'Not Now',
+    );
+    if (choice === 'Add Agent Instructions') await vscode.commands.executeCommand('agentContext.addInstructions', folderUri);
+  })().catch((e: unknown) => log.error(`offering agent instructions failed: ${String(e)}`));
+}

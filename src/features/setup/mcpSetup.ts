@@ -1,0 +1,81 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { writeFileAtomic } from '../../core/fs/fsAtomic';
+import { MCP_CLIENT_TARGETS, mcpClientConfig, type McpClient } from '../../core/setup/mcpClientConfig';
+import { workspaceFolders } from '../tools/toolHost';
+
+/**
+ * Copies dist/mcp.js and dist/claude-hook.js with their lazily loaded dist/tokenizer.js,
+ * dist/re2.js and dist/search-deps.js into global storage, where the paths survive updates; returns mcp.js's path.
+ */
+export async function installServerCopy(context: vscode.ExtensionContext): Promise<string> {
+  const dir = path.join(context.globalStorageUri.fsPath, 'mcp');
+  for (const name of ['mcp.js', 'claude-hook.js', 'tokenizer.js', 're2.js', 'search-deps.js']) {
+    const src = path.join(context.extensionUri.fsPath, 'dist', name);
+    await writeFileAtomic(path.join(dir, name), await fs.promises.readFile(src));
+  }
+  return path.join(dir, 'mcp.js');
+}
+
+/** The copy-config command and the optional registration of the server in VS Code's own MCP list. */
+export function registerMcpSetup(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand('agentContext.copyMcpConfig', async (preset?: McpClient) => {
+      const roots = workspaceFolders().map((f) => f.path);
+      if (roots.length === 0) {
+        void vscode.window.showErrorMessage('Agent Context: open a workspace folder first; the MCP server serves that folder.');
+        return;
+      }
+      const pick = preset ?? (await vscode.window.showQuickPick(
+        [
+          { label: 'Claude Code', client: 'claude' as const },
+          { label: 'Cursor', client: 'cursor' as const },
+          { label: 'Codex', client: 'codex' as const },
+        ],
+        { title: 'Copy MCP configuration for…' },
+      ))?.client;
+      if (!pick) return;
+      let mcpJs: string;
+      try {
+        mcpJs = await installServerCopy(context);
+      } catch (e) {
+        void vscode.window.showErrorMessage(`Agent Context: could not copy the MCP server to ${context.globalStorageUri.fsPath}: ${(e as Error).message}`);
+        return;
+      }
+      const text = mcpClientConfig(pick, mcpJs, roots);
+      await vscode.env.clipboard.writeText(text);
+      log.info(`MCP config for ${pick} copied; server at ${mcpJs}`);
+      void vscode.window.showInformationMessage(
+        `Agent Context: MCP configuration copied. Paste it into ${MCP_CLIENT_TARGETS[pick]}. Commands run only if you add --allow-run or list them under run.allowList in .agent/config.yaml.`,
+      );
+    }),
+  );
+
+  const changed = new vscode.EventEmitter<void>();
+  context.subscriptions.push(changed);
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('agentContext.mcp.registerInVSCode')) changed.fire();
+    }),
+  );
+  try {
+    context.subscriptions.push(
+      vscode.lm.registerMcpServerDefinitionProvider('agentContext.mcp', {
+        onDidChangeMcpServerDefinitions: changed.event,
+        // Off by default: Copilot already sees these tools through vscode.lm and would see each twice.
+        provideMcpServerDefinitions: () => {
+          if (!vscode.workspace.getConfiguration('agentContext').get<boolean>('mcp.registerInVSCode', false)) return [];
+          const roots = workspaceFolders().map((f) => f.path);
+          if (roots.length === 0) return [];
+          const script = path.join(context.extensionUri.fsPath, 'dist', 'mcp.js');
+          return [
+            new vscode.McpStdioServerDefinition('Agent Context', process.execPath, [script, ...roots.flatMap((r) => ['--root', r])], { ELECTRON_RUN_AS_NODE: '1' }, '0.1.0'),
+          ];
+        },
+      }),
+    );
+  } catch (e) {
+    log.warn(`MCP server definition provider not registered: ${(e as Error).message}`);
+  }
+}

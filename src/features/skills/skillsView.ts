@@ -1,0 +1,103 @@
+import * as vscode from 'vscode';
+import { formatFileError } from '../../core/result';
+import { loadSkills, Skill } from '../../core/skills/skillsIndex';
+import { registerTreeForTests } from '../../api';
+import { AgentFolder, AgentFolders, folderLabel, touches } from '../../editor/agentFolders';
+
+/** Tree nodes of the Skills view. */
+export type SkillNode =
+  | { kind: 'folder'; folder: AgentFolder }
+  | { kind: 'source'; folder: AgentFolder; source: Skill['source']; skills: Skill[] }
+  | { kind: 'skill'; folder: AgentFolder; skill: Skill };
+
+/** The Skills view: one node per skill, grouped by source folder; broken frontmatter gets a warning. */
+export class SkillsTreeProvider implements vscode.TreeDataProvider<SkillNode>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<SkillNode | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  private readonly sub: vscode.Disposable;
+
+  constructor(private readonly folders: AgentFolders) {
+    this.sub = folders.onDidChange((c) => {
+      if (touches(c, 'skills')) this.refresh();
+    });
+  }
+
+  refresh(): void {
+    this.emitter.fire(undefined);
+  }
+
+  /** Every skill of every folder with `.agent/` (for Copy Skill Index). */
+  async allSkills(): Promise<{ folder: AgentFolder; skills: Skill[] }[]> {
+    await this.folders.ready;
+    return Promise.all(this.folders.folders.map(async (folder) => ({ folder, skills: await loadSkills(folder.root) })));
+  }
+
+  async getChildren(node?: SkillNode): Promise<SkillNode[]> {
+    if (!node) {
+      await this.folders.ready;
+      const folders = this.folders.folders;
+      if (this.folders.multiRoot) return folders.map((folder) => ({ kind: 'folder', folder }));
+      return folders.length > 0 ? this.sourcesOf(folders[0]) : [];
+    }
+    if (node.kind === 'folder') return this.sourcesOf(node.folder);
+    if (node.kind === 'source') return node.skills.map((skill) => ({ kind: 'skill', folder: node.folder, skill }));
+    return [];
+  }
+
+  private async sourcesOf(folder: AgentFolder): Promise<SkillNode[]> {
+    const skills = await loadSkills(folder.root);
+    const bySource = new Map<Skill['source'], Skill[]>();
+    for (const s of skills) bySource.set(s.source, [...(bySource.get(s.source) ?? []), s]);
+    return [...bySource].map(([source, list]) => ({ kind: 'source', folder, source, skills: list }));
+  }
+
+  getTreeItem(node: SkillNode): vscode.TreeItem {
+    if (node.kind === 'folder') {
+      const item = new vscode.TreeItem(folderLabel(node.folder), vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `skills-folder:${node.folder.root}`;
+      item.iconPath = new vscode.ThemeIcon('root-folder');
+      item.contextValue = 'agentFolder';
+      return item;
+    }
+    if (node.kind === 'source') {
+      const item = new vscode.TreeItem(node.source, vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `skills-source:${node.folder.root}/${node.source}`;
+      const broken = node.skills.filter((s) => s.error).length;
+      item.description = `${node.skills.length} skill${node.skills.length === 1 ? '' : 's'}${broken ? `, ${broken} broken` : ''}`;
+      item.iconPath = new vscode.ThemeIcon('folder-library');
+      item.contextValue = 'skillSource';
+      return item;
+    }
+    const s = node.skill;
+    const item = new vscode.TreeItem(s.name, vscode.TreeItemCollapsibleState.None);
+    item.id = `skill:${s.file}`;
+    if (s.error) {
+      item.description = s.error.message;
+      item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground'));
+      item.tooltip = `${formatFileError(s.error)}\n\nThis skill is left out of the skill index until its frontmatter is fixed.`;
+      item.contextValue = 'skill.broken';
+    } else {
+      item.description = s.description;
+      item.iconPath = new vscode.ThemeIcon('book');
+      item.tooltip = `${s.name}: ${s.description}\n${s.rel}`;
+      item.contextValue = 'skill';
+    }
+    const line = s.error?.line ?? 1;
+    const pos = new vscode.Position(line - 1, 0);
+    item.command = { command: 'vscode.open', title: 'Open', arguments: [vscode.Uri.file(s.file), { selection: new vscode.Range(pos, pos), preview: true }] };
+    return item;
+  }
+
+  dispose(): void {
+    this.sub.dispose();
+    this.emitter.dispose();
+  }
+}
+
+/** Registers the Skills view. */
+export function createSkillsView(context: vscode.ExtensionContext, folders: AgentFolders): SkillsTreeProvider {
+  const provider = new SkillsTreeProvider(folders);
+  const view = vscode.window.createTreeView('agentContext.skills', { treeDataProvider: provider, showCollapseAll: true });
+  context.subscriptions.push(provider, view, registerTreeForTests('agentContext.skills', provider));
+  return provider;
+}

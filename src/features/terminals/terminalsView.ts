@@ -1,0 +1,208 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { registerTreeForTests } from '../../api';
+import { agentDirOf, hasAgentFolder } from '../../core/workspace/agentLayout';
+import { listTerminalsPage, readTerminalIndexTail, type TerminalCommand, type TerminalInfo } from '../../core/terminal/terminalIndex';
+import { formatExit } from '../../core/terminal/commandExit';
+import type { CaptureManager } from './captureManager';
+import { noteTooltip, onDidChangeNotes } from '../notes/noteDecorations';
+
+export const TERMINALS_VIEW_ID = 'agentContext.terminals';
+export const OPEN_TERMINAL_LINE_COMMAND = 'agentContext.terminals.openAtLine';
+
+/** Tree nodes of the Terminals view. */
+export type TerminalsNode =
+  | { kind: 'terminal'; agentDir: string; info: TerminalInfo; live: boolean; running: boolean; last?: TerminalCommand; multiRoot: boolean }
+  | { kind: 'command'; agentDir: string; info: TerminalInfo; cmd: TerminalCommand }
+  /** "… N older commands": expands to the next page (commands numbered below `before`). */
+  | { kind: 'olderCommands'; agentDir: string; info: TerminalInfo; before: number; older: number }
+  /** "… N older terminals": expands to the next page of a folder's terminals. */
+  | { kind: 'olderTerminals'; agentDir: string; skip: number; older: number; multiRoot: boolean }
+  | { kind: 'problem'; message: string };
+
+/** Commands per page: a terminal shows its newest ones and a node that pages the rest. */
+export const COMMAND_PAGE = 200;
+/** Terminals per page (live ones first, then newest). */
+export const TERMINAL_PAGE = 50;
+
+function statusIcon(c: TerminalCommand | undefined): vscode.ThemeIcon {
+  if (!c) return new vscode.ThemeIcon('terminal');
+  if (c.status === 'running') return new vscode.ThemeIcon('loading~spin');
+  if (c.exitCode === 0) return new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
+  if (c.exitCode === null) return new vscode.ThemeIcon('question');
+  return new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
+}
+
+function short(s: string, n = 60): string {
+  return s.length > n ? s.slice(0, n - 1) + '…' : s;
+}
+
+function exitText(c: TerminalCommand): string {
+  if (c.status === 'running') return 'running';
+  const d = c.durationMs === null ? '' : ` · ${(c.durationMs / 1000).toFixed(1)}s`;
+  return `${formatExit(c.exitCode, c.exitUnknown)}${d}${c.outputMissing === 'all' ? ' · output not delivered by VS Code' : c.outputMissing === 'start' ? ' · start of output not delivered' : ''}`;
+}
+
+/** The Terminals view: one node per captured terminal, its commands newest first; a click opens N.txt at the command. */
+export class TerminalsTreeProvider implements vscode.TreeDataProvider<TerminalsNode>, vscode.Disposable {
+  private readonly emitter = new vscode.EventEmitter<TerminalsNode | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly subs: vscode.Disposable[] = [];
+
+  constructor(private readonly manager: CaptureManager) {
+    this.subs.push(manager.onDidChange(() => this.refresh()));
+    this.subs.push(onDidChangeNotes(() => this.refresh())); // notes from the user show in tooltips
+    for (const f of vscode.workspace.workspaceFolders ?? []) {
+      // Files from other windows and earlier sessions: react to files appearing and going, not to every append.
+      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(f, '.agent/terminals/*.txt'), false, true, false);
+      this.subs.push(w, w.onDidCreate(() => this.refresh()), w.onDidDelete(() => this.refresh()));
+    }
+  }
+
+  /** Debounced refresh (commands end in bursts). */
+  refresh(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.emitter.fire(undefined);
+    }, 300);
+  }
+
+  async getChildren(node?: TerminalsNode): Promise<TerminalsNode[]> {
+    if (!node) return this.roots();
+    if (node.kind === 'terminal') return this.commandPage(node.agentDir, node.info);
+    if (node.kind === 'olderCommands') return this.commandPage(node.agentDir, node.info, node.before);
+    if (node.kind === 'olderTerminals') return this.terminalPage(node.agentDir, node.skip, node.multiRoot);
+    return [];
+  }
+
+  /** The newest COMMAND_PAGE commands (below `before`), newest first, read from the end of the index only. */
+  private async commandPage(agentDir: string, info: TerminalInfo, before?: number): Promise<TerminalsNode[]> {
+    const page = await readTerminalIndexTail(agentDir, info.n, { count: COMMAND_PAGE, before });
+    if (!page.ok) return [{ kind: 'problem', message: `${page.error.file}: ${page.error.message}` }];
+    const out: TerminalsNode[] = [...page.value.commands].reverse().map((cmd) => ({ kind: 'command', agentDir, info, cmd }));
+    if (page.value.older > 0 && page.value.commands.length > 0) {
+      out.push({ kind: 'olderCommands', agentDir, info, before: page.value.commands[0].command, older: page.value.older });
+    }
+    return out;
+  }
+
+  private async roots(): Promise<TerminalsNode[]> {
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
+    const out: TerminalsNode[] = [];
+    for (const f of folders) {
+      if (!(await hasAgentFolder(f.uri.fsPath))) continue;
+      out.push(...(await this.terminalPage(agentDirOf(f.uri.fsPath), 0, folders.length > 1)));
+    }
+    return out;
+  }
+
+  /** A page of a folder's terminals: live ones first, then newest; each with its last command (one small read from the end of its index). */
+  private async terminalPage(agentDir: string, skip: number, multiRoot: boolean): Promise<TerminalsNode[]> {
+    const live = this.manager.liveStates().filter((l) => l.agentDir === agentDir);
+    const list = await listTerminalsPage(agentDir, { count: TERMINAL_PAGE, skip, first: live.map((l) => l.n) });
+    if (!list.ok) return [{ kind: 'problem', message: `${list.error.file}: ${list.error.message}` }];
+    const nodes = await Promise.all(
+      list.value.terminals.map(async (info): Promise<TerminalsNode> => {
+        const state = live.find((l) => l.n === info.n);
+        const tail = await readTerminalIndexTail(agentDir, info.n, { count: 1 });
+        const last = tail.ok ? tail.value.commands[tail.value.commands.length - 1] : undefined;
+        return { kind: 'terminal', agentDir, info, live: !!state && !info.closed, running: !!state?.running, last, multiRoot };
+      }),
+    );
+    const older = list.value.total - skip - list.value.terminals.length;
+    if (older > 0) nodes.push({ kind: 'olderTerminals', agentDir, skip: skip + TERMINAL_PAGE, older, multiRoot });
+    return nodes;
+  }
+
+  getTreeItem(node: TerminalsNode): vscode.TreeItem {
+    if (node.kind === 'olderCommands' || node.kind === 'olderTerminals') {
+      const what = node.kind === 'olderCommands' ? 'command' : 'terminal';
+      const item = new vscode.TreeItem(`… ${node.older.toLocaleString('en-US')} older ${what}${node.older === 1 ? '' : 's'}`, vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = node.kind === 'olderCommands' ? `${node.agentDir}#${node.info.n}#older<${node.before}` : `${node.agentDir}#older-terminals@${node.skip}`;
+      item.tooltip = node.kind === 'olderCommands'
+        ? `Expand to list the next ${COMMAND_PAGE} of ${node.older.toLocaleString('en-US')} older commands. All of them are in .agent/${node.info.file} and ${node.info.n}.index.jsonl.`
+        : `Expand to list the next ${TERMINAL_PAGE} of ${node.older.toLocaleString('en-US')} older terminals (.agent/terminals/).`;
+      item.iconPath = new vscode.ThemeIcon('history');
+      item.contextValue = 'agentContext.olderItems';
+      return item;
+    }
+    if (node.kind === 'problem') {
+      const item = new vscode.TreeItem(node.message, vscode.TreeItemCollapsibleState.None);
+      item.iconPath = new vscode.ThemeIcon('warning');
+      return item;
+    }
+    if (node.kind === 'terminal') {
+      const { info } = node;
+      const label = `${info.name} (${info.n})`;
+      const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = `${node.agentDir}#${info.n}`;
+      const state = node.live ? 'live' : 'closed';
+      const parts = [node.last ? short(node.last.commandLine, 40) : 'no commands yet', state];
+      if (!info.shellIntegration) parts.unshift('no shell integration');
+      if (node.multiRoot) parts.push(path.basename(path.dirname(node.agentDir)));
+      item.description = parts.join(' · ');
+      item.iconPath = info.shellIntegration ? statusIcon(node.last) : new vscode.ThemeIcon('warning');
+      item.contextValue = `agentContext.terminal.${state}`;
+      item.tooltip = new vscode.MarkdownString(
+        [
+          `**${info.name}** — .agent/${info.file}`,
+          `shell ${info.shell ?? '?'} · started ${info.started ?? '?'} · ${state}`,
+          info.shellIntegration ? '' : '\n\n$(warning) Shell integration was not active: VS Code delivers no output for this terminal, so nothing is recorded.',
+          node.last ? `\n\nlast: \`${node.last.commandLine}\` — ${exitText(node.last)}` : '',
+        ].join('\n'),
+        true,
+      );
+      return item;
+    }
+    const { cmd } = node;
+    const item = new vscode.TreeItem(short(cmd.commandLine || '(empty command line)'), vscode.TreeItemCollapsibleState.None);
+    item.id = `${node.agentDir}#${node.info.n}#${cmd.command}`;
+    item.description = exitText(cmd);
+    item.iconPath = statusIcon(cmd);
+    item.contextValue = 'agentContext.terminalCommand';
+    const file = path.join(node.agentDir, cmd.file);
+    const range = cmd.lastLine === null ? `${cmd.firstLine}–` : `${cmd.firstLine}–${cmd.lastLine}`;
+    item.tooltip = `${cmd.commandLine}\ncwd ${cmd.cwd ?? '?'} · started ${cmd.started}\n.agent/${cmd.file} lines ${range}`;
+    const noted = noteTooltip(vscode.Uri.file(file), item.tooltip, { startLine: cmd.headerLine, endLine: cmd.lastLine ?? Number.MAX_SAFE_INTEGER, terminal: node.info.n, command: cmd.command });
+    if (noted) {
+      item.tooltip = noted;
+      item.description = `${item.description} · ✎ note`;
+    }
+    item.command = { command: OPEN_TERMINAL_LINE_COMMAND, title: 'Open Output', arguments: [file, cmd.headerLine] };
+    return item;
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    for (const s of this.subs) s.dispose();
+    this.emitter.dispose();
+  }
+}
+
+/** Opens a capture file with the given 1-based line at the top and selected. */
+async function openAtLine(file: string, line: number): Promise<void> {
+  try {
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+    const l = Math.max(0, Math.min(doc.lineCount - 1, line - 1));
+    const editor = await vscode.window.showTextDocument(doc, { preview: true, selection: new vscode.Range(l, 0, l, 0) });
+    editor.revealRange(new vscode.Range(l, 0, l, 0), vscode.TextEditorRevealType.AtTop);
+  } catch (e) {
+    void vscode.window.showErrorMessage(`Agent Context: cannot open ${file}: ${(e as Error).message}. The file may have been rotated or cleaned up; refresh the Terminals view.`);
+  }
+}
+
+/** Registers the Terminals view and its open-at-line command. */
+export function createTerminalsView(context: vscode.ExtensionContext, manager: CaptureManager): TerminalsTreeProvider {
+  const provider = new TerminalsTreeProvider(manager);
+  const view = vscode.window.createTreeView(TERMINALS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
+  context.subscriptions.push(
+    provider,
+    view,
+    registerTreeForTests(TERMINALS_VIEW_ID, provider),
+    vscode.commands.registerCommand(OPEN_TERMINAL_LINE_COMMAND, (file: string, line: number) => openAtLine(file, line)),
+    vscode.commands.registerCommand('agentContext.terminals.refresh', () => provider.refresh()),
+  );
+  return provider;
+}
