@@ -65,7 +65,7 @@ async function capturePipeline(dir: string): Promise<Pipeline> {
 /** Without TerminalCapture: renderer → masker → plain appends (a partial pipeline). */
 function partialPipeline(dir: string): Pipeline {
   const r = require(src('core/terminal/terminalRenderer.js')) as { TerminalRenderer: new () => { write(s: string): string; end(): string } };
-  const s = require(src('core/secrets.js')) as { StreamingMasker: new () => { push(s: string): string; flush(): string } };
+  const s = require(src('core/secrets/index.js')) as { StreamingMasker: new () => { push(s: string): string; flush(): string } };
   const renderer = new r.TerminalRenderer();
   const masker = new s.StreamingMasker();
   fs.mkdirSync(dir, { recursive: true });

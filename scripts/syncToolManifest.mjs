@@ -1,6 +1,6 @@
 // Writes package.json's contributes.languageModelTools from src/core/tools/toolDefinitions.ts
 // (compiled to out/ by `tsc -p .`), the single source of tool names, descriptions and schemas.
-// test/unit/tools/toolManifest.test.ts fails until this has been run after a definition changes.
+// test/unit/tools/toolDefinitions.test.ts fails until this has been run after a definition changes.
 // Only that one key is rewritten; the rest of package.json is kept as it is.
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';

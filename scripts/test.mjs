@@ -149,7 +149,7 @@ if (!opt.integrationOnly && !opt.noLint) buildStep('lint (eslint)', npx('eslint'
 if (!opt.noBuild) buildStep('type check + compile (tsc -p .)', npx('tsc'), ['-p', '.']);
 
 if (!opt.integrationOnly) {
-  const unitArgs = ['scripts/unit.mjs', ...(opt.unitFilter ? [opt.unitFilter] : [])];
+  const unitArgs = ['scripts/unit.mjs', '--all', ...(opt.unitFilter ? [opt.unitFilter] : [])];
   const r = step('unit tests (node --test)', process.execPath, unitArgs, { capture: true });
   const pass = /^\S*\s*pass (\d+)/m.exec(r.stdout);
   const failed = /^\S*\s*fail (\d+)/m.exec(r.stdout);

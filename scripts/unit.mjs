@@ -1,10 +1,15 @@
-// Runs the core unit tests (compiled to out/ by `tsc -p .`) with node's own test runner.
-// Node 20 has no glob support in --test, so the files are listed here.
+// Runs the unit tests (compiled to out/ by `tsc -p .`) with node's own test runner.
+//   node scripts/unit.mjs [--slow | --all] [substring]
+// The fast tier (test/unit/, laid out like src/) is the default: the editor-free core, under a
+// minute. --slow runs test/slow/ (data at bench-like sizes, whole-corpus and many-process tests),
+// --all both; `npm test` runs both. Node 20 has no glob support in --test, so files are listed here.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-const root = path.resolve('out/test/unit');
+const args = process.argv.slice(2);
+const tiers = args.includes('--all') ? ['unit', 'slow'] : args.includes('--slow') ? ['slow'] : ['unit'];
+const filter = args.find((a) => !a.startsWith('--'));
 const files = [];
 const walk = (dir) => {
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -13,11 +18,15 @@ const walk = (dir) => {
     else if (e.name.endsWith('.test.js')) files.push(p);
   }
 };
-if (fs.existsSync(root)) walk(root);
-const filter = process.argv[2];
-const chosen = filter ? files.filter((f) => f.includes(filter)) : files;
+for (const t of tiers) {
+  const root = path.resolve('out/test', t);
+  if (fs.existsSync(root)) walk(root);
+}
+// out/ may hold compiled tests whose source was moved or deleted: run only those with a source.
+const live = files.filter((f) => fs.existsSync(path.resolve(path.relative(path.resolve('out'), f)).replace(/\.js$/, '.ts')));
+const chosen = filter ? live.filter((f) => f.includes(filter)) : live;
 if (chosen.length === 0) {
-  console.error(`no unit test files under ${root}${filter ? ` matching ${filter}` : ''} (run tsc -p . first)`);
+  console.error(`no ${tiers.join('/')} test files under out/test${filter ? ` matching ${filter}` : ''} (run tsc -p . first)`);
   process.exit(1);
 }
 const r = spawnSync(process.execPath, ['--test', '--test-reporter=spec', ...chosen], { stdio: 'inherit' });

@@ -7,8 +7,9 @@ import { ALT_SCREEN_MARKER, TerminalRenderer } from '../../../src/core/terminal/
 import { xtermText } from './xtermOracle';
 import { rng } from '../../../bench/harness';
 import { chunked } from '../../../bench/streams';
+import { repoRoot } from '../../repoRoot';
 
-export const RECORDINGS_DIR = path.resolve(__dirname, '../../../../test/fixtures/recordings');
+export const RECORDINGS_DIR = path.join(repoRoot, 'test/fixtures/recordings');
 
 export interface Recording {
   name: string;

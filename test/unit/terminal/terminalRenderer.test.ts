@@ -5,8 +5,9 @@ import * as path from 'node:path';
 import { ALT_SCREEN_MARKER, TerminalRenderer, coveredFrom, overwrittenUpTo, renderStream } from '../../../src/core/terminal/terminalRenderer';
 import { xtermText } from './xtermOracle';
 import { STREAM_MAX_COLS, progressBars } from '../../../bench/streams';
+import { repoRoot } from '../../repoRoot';
 
-const FIXTURES = path.resolve(__dirname, '../../../../test/fixtures/streams');
+const FIXTURES = path.join(repoRoot, 'test/fixtures/streams');
 const fixture = (name: string): string => fs.readFileSync(path.join(FIXTURES, name + '.raw'), 'utf8');
 
 /** Feeds the stream whole, then in every chunking of a few sizes: the result must not depend on chunk boundaries. */

@@ -1,0 +1,187 @@
+import { describe, it } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as os from 'node:os';
+import { notBuilt, renderTable, rng, stats } from '../../../bench/harness';
+import { corpusDir, loadCorpus } from '../../../bench/corpusLoader';
+import { chunked, progressBars, seqOutput } from '../../../bench/streams';
+import { identicalPercent, normaliseLines, xtermRender } from '../../../bench/xtermOracle';
+
+describe('bench harness', () => {
+  it('reports median, min and max of the samples', () => {
+    assert.deepEqual({ ...stats([5, 1, 3]), samples: [] }, { median: 3, min: 1, max: 5, samples: [] });
+    assert.equal(stats([4, 1, 3, 2]).median, 2.5);
+  });
+
+  it('keeps a row whose feature is missing, saying "not built"', () => {
+    const table = renderTable([notBuilt('9', 'a future feature', '≤ 1 s', 'src/core/future.ts')]);
+    assert.match(table, /\| 9 \| a future feature \|.*\| not built \|/);
+    assert.match(table, /missing: src\/core\/future\.ts/);
+  });
+
+  it('says "missed" plainly when a goal is not met', () => {
+    const table = renderTable([{ id: '1', what: 'x', ours: '1', reference: '2', ratio: '0.5×', goal: '≥ 3×', met: false }]);
+    assert.match(table, /\*\*missed\*\*/);
+  });
+
+  it('generates the same inputs from the same seed', () => {
+    const a = rng(42);
+    const b = rng(42);
+    assert.deepEqual([a(), a(), a()], [b(), b(), b()]);
+    assert.equal(progressBars(10_000, 7), progressBars(10_000, 7));
+  });
+
+  it('never cuts a chunk inside a surrogate pair', () => {
+    const text = 'ab😀'.repeat(1000);
+    for (const c of chunked(text, 7)) assert.ok(!/[\ud800-\udbff]$/.test(c), `chunk ends in a lone high surrogate: ${JSON.stringify(c)}`);
+    assert.equal(chunked(text, 7).join(''), text);
+  });
+});
+
+describe('bench xterm oracle', () => {
+  it('renders a carriage return the way the terminal shows it', async () => {
+    assert.deepEqual(await xtermRender(['a\rb\r\n', 'next\r\n']), ['b', 'next']);
+  });
+
+  it('keeps every line of a stream longer than its scrollback', async () => {
+    const lines = await xtermRender(chunked(seqOutput(200_000)));
+    assert.equal(lines[0], '1');
+    assert.equal(lines.length, Number(lines[lines.length - 1]));
+  });
+
+  it('compares renderings line by line', () => {
+    assert.equal(identicalPercent(normaliseLines('a  \nb\n\n'), ['a', 'b']).percent, 100);
+    const r = identicalPercent(['a', 'x'], ['a', 'b']);
+    assert.equal(r.percent, 50);
+    assert.deepEqual(r.firstDiff, { line: 2, ours: 'x', xterm: 'b' });
+  });
+});
+
+describe('bench corpus', () => {
+  it('has a manifest entry, a file and an error-line list for every recorded output', () => {
+    const dir = corpusDir();
+    const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8')) as { entries: { file: string; errors: string; origin: string }[] };
+    assert.ok(manifest.entries.length >= 15);
+    for (const e of manifest.entries) {
+      assert.ok(fs.existsSync(path.join(dir, e.file)), e.file);
+      assert.ok(fs.existsSync(path.join(dir, e.errors)), e.errors);
+      assert.ok(['recorded', 'hand-written'].includes(e.origin), `${e.file}: origin ${e.origin}`);
+    }
+  });
+
+  it('loads every output with its error lines in range', () => {
+    const corpus = loadCorpus();
+    const big = corpus.filter((e) => e.text.length > 32_000);
+    assert.ok(big.length >= 3, 'several outputs are larger than 8k tokens');
+    for (const e of corpus) {
+      const lines = e.text.split('\n');
+      for (const n of e.errorLines) assert.ok(lines[n - 1] !== undefined && lines[n - 1].trim() !== '', `${e.name}:${n} is a blank or missing line`);
+    }
+    assert.ok(corpus.some((e) => /[\u3040-\u30ff\u4e00-\u9fff]/.test(e.text) && e.errorLines.length > 0), 'a CJK log with marked errors');
+  });
+});
+
+describe('bench results file', () => {
+  it('reads back its own table and replaces only the re-measured rows', async () => {
+    const { parseResults, mergeRows } = await import('../../../bench/resultsFile.js');
+    const old = [
+      { id: '1a', what: 'a | b', ours: '1', reference: '2', ratio: '2×', goal: 'g', met: true },
+      { id: '7b', what: 'bundle', ours: '—', reference: '—', ratio: '—', goal: 'g', state: 'error', note: 'boom' },
+      { id: '8', what: 'scratch', ours: '3', reference: '—', ratio: '—', goal: 'g', met: false },
+    ];
+    const parsed = parseResults(`- Date: x\n\n${renderTable(old)}\n`);
+    assert.deepEqual(parsed.rows, old.map((r) => ({ note: undefined, ...r })));
+    const fresh = [{ id: '7b', what: 'bundle', ours: '5 KB', reference: '—', ratio: '—', goal: 'g', met: true }, { id: '7c', what: 'vsix', ours: '1 MB', reference: '—', ratio: '—', goal: 'g', met: true }];
+    assert.deepEqual(mergeRows(parsed.rows, fresh).map((r) => `${r.id}:${r.ours}`), ['1a:1', '7b:5 KB', '7c:1 MB', '8:3']);
+  });
+});
+
+describe('bench row hygiene (runRow)', () => {
+  const row = (): import('../../../bench/harness').Row => ({ id: '1', what: 'x', ours: '1 ms', reference: '2 ms', ratio: '0.5×', goal: '≤ 1×', met: true });
+  it('keeps the load average of a quiet row and does not re-run it', async () => {
+    const { runRow } = await import('../../../bench/harness.js');
+    let calls = 0;
+    const rows = await runRow('1', () => (calls++, [row()]), () => {}, { retries: 2, load: () => ({ load: 0.5, cores: 2 }), sleep: async () => {} });
+    assert.equal(calls, 1);
+    assert.equal(rows[0].load, '0.5 → 0.5');
+    assert.equal(rows[0].note, undefined);
+  });
+  it('re-runs a row measured above the core count, at most `retries` times, then marks it', async () => {
+    const { runRow, renderTable } = await import('../../../bench/harness.js');
+    let calls = 0;
+    const lines: string[] = [];
+    const rows = await runRow('1', () => (calls++, [row()]), (s) => lines.push(s), { retries: 2, load: () => ({ load: 7.5, cores: 2 }), sleep: async () => {} });
+    assert.equal(calls, 3);
+    assert.equal(rows[0].load, '7.5 → 7.5 ⚠');
+    assert.match(rows[0].note ?? '', /load average exceeded the 2 cores .* after 2 re-runs/);
+    assert.ok(lines.some((l) => /load average 7\.5 at start/.test(l)) && lines.some((l) => /load average 7\.5 at end — above 2 cores/.test(l)), lines.join('\n'));
+    assert.match(renderTable(rows), /\| 7\.5 → 7\.5 ⚠ \| met \|/);
+  });
+  it('stops re-running once the load falls below the core count', async () => {
+    const { runRow } = await import('../../../bench/harness.js');
+    const loads = [5, 5, 1, 1];
+    let calls = 0;
+    const rows = await runRow('1', () => (calls++, [row()]), () => {}, { retries: 3, load: () => ({ load: loads.shift() ?? 1, cores: 2 }), sleep: async () => {} });
+    assert.equal(calls, 2);
+    assert.equal(rows[0].load, '1.0 → 1.0');
+  });
+});
+
+describe('bench load of other processes (rows that start editors)', () => {
+  const row = (): import('../../../bench/harness').Row => ({ id: '10a', what: 'x', ours: '1 ms', reference: '—', ratio: '1×', goal: '≤ 1×', met: true });
+  /** A fake /proc: pid → [ppid, states of its threads (the first is the main thread)]. */
+  function fakeProc(tree: Record<number, [number, string[]]>): string {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fake-proc-'));
+    for (const [pid, [ppid, states]] of Object.entries(tree)) {
+      states.forEach((st, i) => {
+        const tid = i === 0 ? pid : `${pid}${i}`;
+        fs.mkdirSync(path.join(dir, pid, 'task', tid), { recursive: true });
+        // comm with a space and a parenthesis, as real ones can have ("(sd-pam)", "Web Content").
+        fs.writeFileSync(path.join(dir, pid, 'task', tid, 'stat'), `${tid} (a (b) c) ${st} ${ppid} 1 1 0 -1\n`);
+      });
+    }
+    fs.mkdirSync(path.join(dir, 'self')); // non-numeric entries are not processes
+    return dir;
+  }
+  it('counts runnable threads of the bench tree and of other processes apart', async () => {
+    const { runnableThreads } = await import('../../../bench/harness.js');
+    // 100 = the bench; 101 its editor (two running threads), 102 a grandchild shell; 200 and 201 someone else's.
+    const dir = fakeProc({ 1: [0, ['S']], 100: [1, ['R']], 101: [100, ['R', 'R', 'S']], 102: [101, ['D']], 200: [1, ['R', 'S']], 201: [200, ['R', 'R']] });
+    try {
+      assert.deepEqual(runnableThreads(100, dir), { own: 4, others: 3 });
+      assert.equal(runnableThreads(100, path.join(dir, 'missing')), undefined);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  it('does not re-run a row whose own processes alone raise the load average, and says what others used', async () => {
+    const { runRow } = await import('../../../bench/harness.js');
+    let calls = 0;
+    const rows = await runRow('10', () => (calls++, [row()]), () => {}, {
+      retries: 2, load: () => ({ load: 3.4, cores: 2 }), sleep: async () => {},
+      foreign: () => ({ stop: () => ({ others: 0.3, own: 2.6, samples: 40 }) }),
+    });
+    assert.equal(calls, 1);
+    assert.equal(rows[0].load, '3.4 → 3.4 (others 0.3)');
+    assert.equal(rows[0].note, undefined);
+  });
+  it('re-runs and marks a row while other processes use more than one core of two', async () => {
+    const { runRow } = await import('../../../bench/harness.js');
+    let calls = 0;
+    const rows = await runRow('10', () => (calls++, [row()]), () => {}, {
+      retries: 1, load: () => ({ load: 4.1, cores: 2 }), sleep: async () => {},
+      foreign: () => ({ stop: () => ({ others: 1.6, own: 2.5, samples: 40 }) }),
+    });
+    assert.equal(calls, 2);
+    assert.equal(rows[0].load, '4.1 → 4.1 (others 1.6) ⚠');
+    assert.match(rows[0].note ?? '', /other processes kept 1\.6 threads runnable on average \(more than 1 of the 2 cores.* after 1 re-run/);
+  });
+  it('sampleForeignLoad averages its samples', async () => {
+    const { sampleForeignLoad } = await import('../../../bench/harness.js');
+    const seq = [{ own: 2, others: 0 }, { own: 4, others: 1 }];
+    const s = sampleForeignLoad(60_000, () => seq.shift());
+    assert.deepEqual(s.stop(), { own: 3, others: 0.5, samples: 2 });
+    assert.equal(sampleForeignLoad(60_000, () => undefined).stop(), undefined);
+  });
+});

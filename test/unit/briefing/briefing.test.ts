@@ -1,0 +1,173 @@
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { composeBriefing, BRIEFING_MAX_TOKENS } from '../../../src/core/briefing/briefing';
+import { gatherBriefing, BriefingProviders } from '../../../src/core/briefing/briefingSources';
+import { countTokens } from '../../../src/core/output/tokens';
+import { rememberMemory } from '../../../src/core/memory';
+import { appendProgress } from '../../../src/core/plan/progress';
+import { writeFinding, setAgentStatus } from '../../../src/core/agents';
+import { setPasses } from '../../../src/core/plan/features';
+import { createCaptureWriter } from '../../../src/core/terminal/captureWriter';
+
+function tmpAgent(): string {
+  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-brief-'));
+  fs.mkdirSync(path.join(ws, '.agent'));
+  return path.join(ws, '.agent');
+}
+
+const PLAN = `# plan
+objective: "Ship the memory view"
+status: in_progress
+steps:
+  - id: 1
+    description: "Core"
+    status: completed
+  - id: 2
+    description: "Tool wiring"
+    status: in_progress
+  - id: 3
+    description: "Views"
+    status: pending
+`;
+
+test('briefing of a small folder: current step with its line, progress tail, features, memory, agents', async () => {
+  const a = tmpAgent();
+  fs.writeFileSync(path.join(a, 'plan.yaml'), PLAN);
+  await appendProgress(a, { title: 'Core landed', done: 'memory + agents', next: 'wire the tools' }, { now: new Date('2026-11-29T10:00:00Z') });
+  fs.writeFileSync(path.join(a, 'features.json'), JSON.stringify([
+    { category: 'ui', description: 'Memory view lists entries', steps: [], passes: false },
+    { category: 'ui', description: 'Agents view', steps: [], passes: false },
+  ]));
+  await setPasses(a, 1, true);
+  await rememberMemory(a, 'test-command', 'npm run test:unit');
+  await writeFinding(a, 'scout', 'found it');
+  await setAgentStatus(a, 'scout', { status: 'working', progress: 0.25 });
+  fs.mkdirSync(path.join(a, 'scratch'));
+  fs.writeFileSync(path.join(a, 'scratch', 'x.txt'), 'x'.repeat(5000));
+  const providers: BriefingProviders = {
+    terminals: async () => ({ total: 2, failed: [{ path: '.agent/terminals/2.txt', command: 'npm test', exitCode: 1, startLine: 40, endLine: 95 }] }),
+    skills: async () => [{ name: 'release', description: 'How to cut a release', path: '.agent/skills/release/SKILL.md' }],
+  };
+  const { text, tokens } = composeBriefing(await gatherBriefing(a, { providers }));
+  assert.ok(tokens <= BRIEFING_MAX_TOKENS);
+  assert.match(text, /Plan \.agent\/plan\.yaml: 1\/3 done, in_progress — Ship the memory view/);
+  assert.match(text, /Now: step 2 \[in_progress\] Tool wiring \(\.agent\/plan\.yaml:8\)/);
+  assert.match(text, /Then: step 3 Views \(\.agent\/plan\.yaml:11\)/);
+  assert.match(text, /Progress \(\.agent\/progress\.md, 1 entries.*\n  2026-11-29T10:00:00Z — Core landed \| Next: wire the tools \(line 3\)/);
+  assert.match(text, /Features \.agent\/features\.json: 1\/2 passing\./);
+  assert.match(text, /Not passing: #0 Memory view lists entries/);
+  assert.match(text, /\.agent\/terminals\/2\.txt lines 40-95: exit 1 `npm test`/);
+  assert.match(text, /Scratch \.agent\/scratch\/: 1 files, 5 KB/);
+  assert.match(text, /release: How to cut a release \(\.agent\/skills\/release\/SKILL\.md\)/);
+  assert.match(text, /Memory \.agent\/memory\/preferences\.yaml \(1 keys.*: test-command/);
+  assert.match(text, /scout: working 25%, 1 findings/);
+});
+
+test('skills come from the skill folders by default', async () => {
+  const a = tmpAgent();
+  fs.mkdirSync(path.join(a, 'skills', 'deploy'), { recursive: true });
+  fs.writeFileSync(path.join(a, 'skills', 'deploy', 'SKILL.md'), '---\nname: deploy\ndescription: Deploy to staging\n---\nbody');
+  const { text } = composeBriefing(await gatherBriefing(a));
+  assert.match(text, /deploy: Deploy to staging \(\.agent\/skills\/deploy\/SKILL\.md\)/);
+});
+
+test('terminals come from the terminal index by default: only those whose last command failed, with its lines', async () => {
+  const a = tmpAgent();
+  const dir = path.join(a, 'terminals');
+  const t1 = await createCaptureWriter(dir, { name: 'bash', started: new Date(), shellIntegration: true });
+  t1.beginCommand({ commandLine: 'npm test', started: new Date() });
+  t1.write('running\nFAIL x\n');
+  t1.endCommand(1, 0);
+  await t1.close();
+  const t2 = await createCaptureWriter(dir, { name: 'zsh', started: new Date(), shellIntegration: true });
+  t2.beginCommand({ commandLine: 'false', started: new Date() });
+  t2.endCommand(1, 0);
+  t2.beginCommand({ commandLine: 'true', started: new Date() });
+  t2.endCommand(0, 0);
+  await t2.close();
+  const input = await gatherBriefing(a);
+  assert.equal(input.terminals.total, 2);
+  assert.equal(input.terminals.failed.length, 1);
+  const f = input.terminals.failed[0];
+  assert.equal(f.command, 'npm test');
+  const lines = fs.readFileSync(path.join(path.dirname(a), f.path), 'utf8').split('\n');
+  assert.match(lines[f.startLine - 1], /npm test/);
+  assert.equal(lines[f.endLine - 1], 'FAIL x');
+  assert.match(composeBriefing(input).text, /Terminals whose last command failed \(1 of 2\):\n  \.agent\/terminals\/\d+\.txt lines \d+-\d+: exit 1 `npm test`/);
+});
+
+test('a tampered feature list shows up as a warning with the difference', async () => {
+  const a = tmpAgent();
+  fs.writeFileSync(path.join(a, 'features.json'), JSON.stringify([{ category: 'c', description: 'Hard test', steps: [], passes: false }]));
+  await gatherBriefing(a); // first sight accepts it
+  fs.writeFileSync(path.join(a, 'features.json'), '[]');
+  const { text } = composeBriefing(await gatherBriefing(a));
+  assert.match(text, /WARNING: changed outside setPasses/);
+  assert.match(text, /- removed accepted feature 0: \[c\] "Hard test"/);
+});
+
+test('an empty folder still gets a useful briefing, and broken files are named, not fatal', async () => {
+  const a = tmpAgent();
+  let { text } = composeBriefing(await gatherBriefing(a));
+  assert.match(text, /Plan: none\. Create \.agent\/plan\.yaml/);
+  fs.writeFileSync(path.join(a, 'plan.yaml'), 'objective: [broken\n');
+  fs.mkdirSync(path.join(a, 'memory'));
+  fs.writeFileSync(path.join(a, 'memory', 'preferences.yaml'), 'a: [\n');
+  fs.writeFileSync(path.join(a, 'features.json'), '{');
+  ({ text } = composeBriefing(await gatherBriefing(a)));
+  assert.match(text, /Plan \.agent\/plan\.yaml: cannot be read — \.agent\/plan\.yaml:\d+: invalid YAML/);
+  assert.match(text, /Memory \.agent\/memory\/preferences\.yaml: cannot be read/);
+  assert.match(text, /Features \.agent\/features\.json: cannot be read/);
+});
+
+test('briefing stays within 1,500 tokens on a large .agent folder and points to where the rest is', async () => {
+  const a = tmpAgent();
+  const steps = Array.from({ length: 1000 }, (_, i) =>
+    `  - id: s${i + 1}\n    description: "Step ${i + 1}: ${'implement the long-winded part of the feature with care '.repeat(3)}"\n    status: ${i < 400 ? 'completed' : i === 400 ? 'in_progress' : i % 97 === 0 ? 'blocked' : 'pending'}\n`,
+  ).join('');
+  fs.writeFileSync(path.join(a, 'plan.yaml'), `objective: "${'A very ambitious objective '.repeat(20)}"\nstatus: in_progress\nsteps:\n${steps}`);
+  fs.mkdirSync(path.join(a, 'plans'));
+  for (let i = 0; i < 5; i++) fs.writeFileSync(path.join(a, 'plans', `p${i}.yaml`), `objective: "side plan ${i}"\nsteps:\n  - id: 1\n    description: "x"\n    status: pending\n`);
+  for (let i = 0; i < 60; i++) await appendProgress(a, { title: `Session ${i} ${'did many things '.repeat(8)}`, next: 'continue '.repeat(30) });
+  fs.writeFileSync(path.join(a, 'features.json'), JSON.stringify(Array.from({ length: 300 }, (_, i) => ({ category: 'c', description: `Feature ${i} ${'works end to end '.repeat(5)}`, steps: ['a', 'b'], passes: i % 3 === 0 }))));
+  await gatherBriefing(a);
+  const edited = JSON.parse(fs.readFileSync(path.join(a, 'features.json'), 'utf8'));
+  for (let i = 0; i < 40; i++) edited[i].description += ' (reworded)';
+  fs.writeFileSync(path.join(a, 'features.json'), JSON.stringify(edited));
+  for (let i = 0; i < 100; i++) assert.ok((await rememberMemory(a, `key-${i}-${'k'.repeat(60)}`, `value ${i}`)).ok);
+  fs.mkdirSync(path.join(a, 'memory'), { recursive: true });
+  for (let i = 0; i < 50; i++) fs.writeFileSync(path.join(a, 'memory', `note${i}.md`), `# Note ${i} ${'title words '.repeat(10)}\n`);
+  for (let i = 0; i < 40; i++) await setAgentStatus(a, `agent-${i}`, { status: 'working', progress: i / 40 });
+  const providers: BriefingProviders = {
+    terminals: async () => ({
+      total: 500,
+      failed: Array.from({ length: 200 }, (_, i) => ({ path: `.agent/terminals/${i + 1}.txt`, command: `npm run build -- --project ${'x'.repeat(100)}`, exitCode: 2, startLine: i * 10 + 1, endLine: i * 10 + 9 })),
+    }),
+    skills: async () => Array.from({ length: 300 }, (_, i) => ({ name: `skill-${i}`, description: `Does thing ${i}: ${'useful words '.repeat(15)}`, path: `.agent/skills/skill-${i}/SKILL.md` })),
+  };
+  const input = await gatherBriefing(a, { providers });
+  const { text, tokens } = composeBriefing(input);
+  assert.equal(countTokens(text).tokens, tokens);
+  assert.ok(tokens <= BRIEFING_MAX_TOKENS, `briefing is ${tokens} tokens`);
+  assert.match(text, /Plan \.agent\/plan\.yaml: 400\/1000 done/);
+  assert.match(text, /Now: step s401 \[in_progress\]/);
+  assert.match(text, /WARNING: changed outside setPasses/);
+  assert.match(text, /\.agent\/terminals\/1\.txt lines 1-9: exit 2/);
+  assert.match(text, /more in \.agent\/terminals\//);
+  assert.match(text, /Memory \.agent\/memory\/preferences\.yaml \(100 keys/);
+  // Every line that shortens a list names where the rest lives.
+  for (const line of text.split('\n').filter((l) => l.includes('… ') && l.includes('more'))) assert.match(line, /\.agent\/|tool/, line);
+});
+
+test('composeBriefing never exceeds a small cap either', async () => {
+  const a = tmpAgent();
+  fs.writeFileSync(path.join(a, 'plan.yaml'), PLAN);
+  const input = await gatherBriefing(a);
+  for (const cap of [400, 150, 60]) {
+    const { tokens, text } = composeBriefing(input, cap);
+    assert.ok(tokens <= cap, `${tokens} > ${cap}: ${text}`);
+  }
+});

@@ -1,0 +1,647 @@
+// The readers that keep the editor's cost independent of history (issue 15): the end of a terminal
+// index, the end of progress.md, today's part of the tool ledger. Each is checked against the
+// whole-file reader on the same data, including after appends by another writer, truncation and
+// replacement.
+import { mock, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import fsModule = require('node:fs');
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ledgerPath, localDay, summarizeLedger, type LedgerEntry } from '../../../src/core/history/ledger';
+import { LedgerToday } from '../../../src/core/history/ledgerToday';
+import { parseProgress, progressPath } from '../../../src/core/plan/progress';
+import { readProgressTail } from '../../../src/core/plan/progressTail';
+import { listTerminals, listTerminalsPage, readTerminalIndex, readTerminalIndexTail, type IndexRecord } from '../../../src/core/terminal/terminalIndex';
+
+function tmpAgent(): string {
+  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-scale-'));
+  fs.mkdirSync(path.join(ws, '.agent'));
+  return path.join(ws, '.agent');
+}
+
+function record(k: number, status: 'running' | 'done', extra: Partial<IndexRecord> = {}): string {
+  const r: IndexRecord = {
+    v: 1, command: k, status, file: '1.txt', commandLine: `echo ${k} ✓ ünïcödé`, cwd: '/w', started: new Date(2026, 0, 1, 0, 0, k % 60).toISOString(),
+    headerLine: k * 3, firstLine: k * 3 + 1, lastLine: status === 'done' ? k * 3 + 1 : null, exitCode: status === 'done' ? k % 7 : null,
+    durationMs: status === 'done' ? 5 : null, secretsMasked: 0, ...extra,
+  };
+  return JSON.stringify(r) + '\n';
+}
+
+function writeIndex(agentDir: string, n: number, commands: number): string {
+  const dir = path.join(agentDir, 'terminals');
+  fs.mkdirSync(dir, { recursive: true });
+  const lines: string[] = [];
+  for (let k = 1; k <= commands; k++) lines.push(record(k, 'running'), record(k, 'done'));
+  const file = path.join(dir, `${n}.index.jsonl`);
+  fs.writeFileSync(file, lines.join(''));
+  fs.writeFileSync(path.join(dir, `${n}.txt`), `# Agent Context terminal capture\n# terminal: t${n}\n# number: ${n}\n`);
+  return file;
+}
+
+test('the end of a terminal index gives the same newest commands as the whole index, pages back, and counts the older ones', async () => {
+  const a = tmpAgent();
+  writeIndex(a, 1, 3000);
+  const whole = await readTerminalIndex(a, 1);
+  assert.ok(whole.ok);
+  const page = await readTerminalIndexTail(a, 1, { count: 200 });
+  assert.ok(page.ok);
+  assert.deepEqual(page.value.commands, whole.value.commands.slice(-200));
+  assert.equal(page.value.total, 3000);
+  assert.equal(page.value.older, 2800);
+  const next = await readTerminalIndexTail(a, 1, { count: 200, before: page.value.commands[0].command });
+  assert.ok(next.ok);
+  assert.deepEqual(next.value.commands, whole.value.commands.slice(-400, -200));
+  assert.equal(next.value.older, 2600);
+  const first = await readTerminalIndexTail(a, 1, { count: 200, before: 150 });
+  assert.ok(first.ok);
+  assert.deepEqual(first.value.commands, whole.value.commands.slice(0, 149));
+  assert.equal(first.value.older, 0);
+  const last = await readTerminalIndexTail(a, 1, { count: 1 });
+  assert.ok(last.ok);
+  assert.equal(last.value.commands[0].command, 3000);
+  assert.equal(last.value.commands[0].status, 'done');
+});
+
+test('the end of a terminal index: a running last command, a half-written last line, a missing file', async () => {
+  const a = tmpAgent();
+  const file = writeIndex(a, 2, 10);
+  fs.appendFileSync(file, record(11, 'running') + record(12, 'running').slice(0, 30));
+  const page = await readTerminalIndexTail(a, 2, { count: 5 });
+  assert.ok(page.ok);
+  assert.deepEqual(page.value.commands.map((c) => c.command), [7, 8, 9, 10, 11]);
+  assert.equal(page.value.commands[4].status, 'running');
+  assert.equal(page.value.problems.length, 1, 'the torn line is reported, not fatal');
+  const none = await readTerminalIndexTail(a, 9, { count: 5 });
+  assert.ok(none.ok);
+  assert.deepEqual(none.value, { commands: [], total: 0, older: 0, problems: [] });
+});
+
+test('repeated reads of terminal files follow every change: appends, a same-size rewrite, a replaced file, a closed terminal', async () => {
+  const a = tmpAgent();
+  const file = writeIndex(a, 1, 50);
+  const txt = path.join(a, 'terminals', '1.txt');
+  const last = async (): Promise<string> => {
+    const r = await readTerminalIndexTail(a, 1, { count: 1 });
+    assert.ok(r.ok);
+    const c = r.value.commands[0];
+    return `${r.value.total}:${c.command}:${c.status}:${c.exitCode}:${c.commandLine}`;
+  };
+  const info = async () => {
+    const r = await listTerminalsPage(a, { count: 10 });
+    assert.ok(r.ok);
+    return r.value.terminals[0];
+  };
+  assert.equal(await last(), `50:50:done:${50 % 7}:echo 50 ✓ ünïcödé`);
+  assert.equal(await last(), `50:50:done:${50 % 7}:echo 50 ✓ ünïcödé`, 'unchanged: the same answer');
+  fs.appendFileSync(file, record(51, 'running'));
+  assert.equal(await last(), '51:51:running:null:echo 51 ✓ ünïcödé');
+  fs.appendFileSync(file, record(51, 'done'));
+  assert.equal(await last(), `51:51:done:${51 % 7}:echo 51 ✓ ünïcödé`);
+  // Rewritten in place to the same size (another exit code): the mtime differs.
+  const before = fs.readFileSync(file, 'utf8');
+  await new Promise((r) => setTimeout(r, 20));
+  fs.writeFileSync(file, before.replace(/"exitCode":2,"durationMs":5,"secretsMasked":0}\n$/, '"exitCode":9,"durationMs":5,"secretsMasked":0}\n'));
+  assert.equal(fs.statSync(file).size, Buffer.byteLength(before));
+  assert.equal(await last(), '51:51:done:9:echo 51 ✓ ünïcödé');
+  // Replaced by rename (rotation): another inode.
+  fs.writeFileSync(file + '.new', record(1, 'running') + record(1, 'done'));
+  fs.renameSync(file + '.new', file);
+  assert.equal(await last(), `1:1:done:${1 % 7}:echo 1 ✓ ünïcödé`);
+  // The text file: closed, and a previous generation appearing, are both seen on the next list.
+  assert.deepEqual([(await info()).closed, (await info()).previousFile], [false, null]);
+  fs.appendFileSync(txt, '# terminal closed at 2026-01-01T00:00:00.000Z\n');
+  fs.writeFileSync(path.join(a, 'terminals', '1.1.txt'), '# older\n');
+  assert.deepEqual([(await info()).closed, (await info()).previousFile], [true, 'terminals/1.1.txt']);
+});
+
+test('a page of terminals leads with the live ones, then the newest, and counts all', async () => {
+  const a = tmpAgent();
+  for (let n = 1; n <= 7; n++) writeIndex(a, n, 1);
+  const page = await listTerminalsPage(a, { count: 3, first: [2] });
+  assert.ok(page.ok);
+  assert.deepEqual(page.value.terminals.map((t) => t.n), [2, 7, 6]);
+  assert.equal(page.value.total, 7);
+  const rest = await listTerminalsPage(a, { count: 3, skip: 6, first: [2] });
+  assert.ok(rest.ok);
+  assert.deepEqual(rest.value.terminals.map((t) => t.n), [1]);
+  const all = await listTerminals(a);
+  assert.ok(all.ok);
+  assert.equal(all.value.length, 7);
+});
+
+function progressText(n: number, from = 0): string {
+  const out: string[] = [];
+  for (let i = from; i < from + n; i++) out.push(`## 2026-11-${String(1 + (i % 28)).padStart(2, '0')}T10:00:00Z — Entry ${i}\n\nDid thing ${i}.\nSecond line ## not a heading.\n\nNext: thing ${i + 1}\n\n`);
+  return out.join('');
+}
+
+test('the end of progress.md matches the whole parse (titles, text, line numbers) and the total follows appends, truncation and replacement', async () => {
+  const a = tmpAgent();
+  const file = progressPath(a);
+  fs.writeFileSync(file, '# Progress\n\n' + progressText(3000));
+  const whole = parseProgress(fs.readFileSync(file, 'utf8'));
+  let t = await readProgressTail(a, 5);
+  assert.equal(t.total, 3000);
+  assert.deepEqual(t.entries, whole.slice(-5));
+  fs.appendFileSync(file, progressText(2, 3000));
+  t = await readProgressTail(a, 5);
+  assert.equal(t.total, 3002);
+  assert.deepEqual(t.entries, parseProgress(fs.readFileSync(file, 'utf8')).slice(-5));
+  fs.writeFileSync(file, '# Progress\n\n' + progressText(4)); // truncated and rewritten by hand
+  t = await readProgressTail(a, 5);
+  assert.equal(t.total, 4);
+  assert.deepEqual(t.entries, parseProgress(fs.readFileSync(file, 'utf8')));
+  const other = file + '.new';
+  fs.writeFileSync(other, '# Progress\n\n' + progressText(9, 100));
+  fs.renameSync(other, file); // replaced (another inode), possibly larger
+  t = await readProgressTail(a, 3);
+  assert.equal(t.total, 9);
+  assert.equal(t.entries[2].title, 'Entry 108');
+  fs.rmSync(file);
+  assert.deepEqual(await readProgressTail(a, 3), { entries: [], total: 0 });
+});
+
+test('the progress tally is kept in .agent/.cache: a new process reads only what was appended since, and a rewritten log is tallied again', async () => {
+  const a = tmpAgent();
+  const file = progressPath(a);
+  fs.writeFileSync(file, '# Progress\n\n' + progressText(3000)); // ~330 KB: over the fold's 256 KB checkpoint step
+  assert.equal((await readProgressTail(a, 5)).total, 3000);
+  const cp = path.join(a, '.cache', 'progress-tally.json');
+  const saved = JSON.parse(fs.readFileSync(cp, 'utf8')) as { offset: number; state: { headings: number } };
+  assert.equal(saved.offset, fs.statSync(file).size);
+  assert.equal(saved.state.headings, 3000);
+  // Another process (node on the compiled module): it starts from the checkpoint. Proven by a
+  // checkpoint that claims 7 more headings than the file has: the child reports them, plus the 2 appended.
+  fs.writeFileSync(cp, JSON.stringify({ ...saved, state: { headings: 3007 } }));
+  fs.appendFileSync(file, progressText(2, 3000));
+  const child = (): { total: number; entries: { title: string }[] } => JSON.parse(execFileSync(process.execPath, ['-e', `require(${JSON.stringify(require.resolve('../../../src/core/plan/progressTail'))}).readProgressTail(${JSON.stringify(a)}, 2).then((r) => process.stdout.write(JSON.stringify(r)))`], { encoding: 'utf8' }));
+  const fromCheckpoint = child();
+  assert.equal(fromCheckpoint.total, 3009);
+  assert.deepEqual(fromCheckpoint.entries.map((e) => e.title), ['Entry 3000', 'Entry 3001']);
+  // The log rewritten in place at the same length or longer (the bytes before the checkpoint's offset differ): tallied from the start.
+  fs.writeFileSync(file, '# Progress (rewritten)\n\n' + progressText(3100));
+  assert.equal(child().total, 3100);
+});
+
+const entry = (time: Date, raw: number, ret: number, tool = 'agentContext_run'): LedgerEntry => ({
+  time: time.toISOString(), tool, source: 'mcp', input: '{}', rawTokens: raw, returnedTokens: ret, ok: true, text: 'ü'.repeat(50),
+});
+
+test("today's ledger totals equal the whole-file summary, read only from today's end of a long ledger, and follow another writer", async () => {
+  const a = tmpAgent();
+  const file = ledgerPath(a);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const now = new Date(2026, 10, 29, 15, 0, 0);
+  const lines: string[] = [];
+  // 60 days of history, 500 calls a day, then 40 calls today.
+  for (let d = 60; d >= 1; d--) for (let i = 0; i < 500; i++) lines.push(JSON.stringify(entry(new Date(now.getTime() - d * 86_400_000 + i * 1000), 1000, 10)));
+  for (let i = 0; i < 40; i++) lines.push(JSON.stringify(entry(new Date(2026, 10, 29, 9, 0, i), 100 + i, 5)));
+  fs.writeFileSync(file, lines.join('\n') + '\n');
+  const expected = summarizeLedger(lines.map((l) => JSON.parse(l) as LedgerEntry), now).today;
+  const f = new LedgerToday(() => file);
+  const r = await f.poll(now);
+  assert.deepEqual(r.today, expected);
+  assert.equal(r.day, localDay(now));
+  assert.ok(f.lastReadBytes < fs.statSync(file).size / 10, `read ${f.lastReadBytes} of ${fs.statSync(file).size} bytes`);
+  // Another process appends one call and half of the next line.
+  const more = JSON.stringify(entry(new Date(2026, 10, 29, 14, 0, 0), 5000, 100));
+  fs.appendFileSync(file, more + '\n' + more.slice(0, 25));
+  const r2 = await f.poll(now);
+  assert.equal(r2.today.calls, 41);
+  assert.equal(r2.today.savedTokens, expected.savedTokens + 4900);
+  assert.ok(f.lastReadBytes < 1000, 'only the appended bytes are read');
+  fs.appendFileSync(file, more.slice(25) + '\n');
+  assert.equal((await f.poll(now)).today.calls, 42, 'the completed line counts once');
+  // Truncated (a user cleared it): start over.
+  fs.writeFileSync(file, JSON.stringify(entry(new Date(2026, 10, 29, 10, 0, 0), 30, 10)) + '\n');
+  assert.deepEqual((await f.poll(now)).today, { calls: 1, rawTokens: 30, returnedTokens: 10, savedTokens: 20 });
+  // The next day: nothing yet.
+  assert.equal((await f.poll(new Date(2026, 10, 30, 0, 5, 0))).today.calls, 0);
+  fs.rmSync(file);
+  assert.deepEqual(await f.poll(now), { day: localDay(now), today: { calls: 0, rawTokens: 0, returnedTokens: 0, savedTokens: 0 }, hasEntries: false });
+});
+
+test('a ledger larger than one read chunk with no trailing newline and bad lines still counts right', async () => {
+  const a = tmpAgent();
+  const file = ledgerPath(a);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const now = new Date(2026, 10, 29, 23, 0, 0);
+  const lines: string[] = [];
+  for (let i = 0; i < 6000; i++) lines.push(i % 997 === 0 ? '{not json' : JSON.stringify(entry(new Date(2026, 10, 29, 0, 0, 0, i * 10), 300, 100)));
+  fs.writeFileSync(file, lines.join('\n')); // the last line has no newline yet
+  const good = lines.slice(0, -1).filter((l) => l.startsWith('{"'));
+  const r = await new LedgerToday(() => file).poll(now);
+  assert.equal(r.today.calls, good.length);
+  assert.equal(r.today.savedTokens, good.length * 200);
+});
+
+test('the scratch index matches a full scan, pages newest first, and follows changes path by path', async () => {
+  const { ScratchIndex } = await import('../../../src/core/scratch/scratchIndex.js');
+  const { scanScratch } = await import('../../../src/core/scratch/inventory.js');
+  const a = tmpAgent();
+  const s = path.join(a, 'scratch');
+  fs.mkdirSync(path.join(s, 'tool_outputs', 'deep'), { recursive: true });
+  const t0 = Date.now() / 1000 - 10_000;
+  for (let i = 0; i < 450; i++) {
+    const f = path.join(s, i % 3 === 0 ? 'tool_outputs' : '', `f${String(i).padStart(3, '0')}.txt`);
+    fs.writeFileSync(f, 'x'.repeat(i));
+    fs.utimesSync(f, t0 + i, t0 + i);
+  }
+  fs.writeFileSync(path.join(s, 'tool_outputs', 'deep', 'z.txt'), 'zz');
+  const ix = await ScratchIndex.build(a);
+  const scan = await scanScratch(a);
+  assert.deepEqual(ix.totals(), { files: scan.files.length, bytes: scan.totalBytes });
+  const top = scan.files.filter((f) => !f.rel.includes('/'));
+  const p1 = ix.filesPage('', 0, 200);
+  assert.equal(p1.total, top.length);
+  assert.deepEqual(p1.entries.map((e) => e.rel), top.slice(0, 200).map((f) => f.rel));
+  const p2 = ix.filesPage('', 200, 200);
+  assert.deepEqual(p2.entries.map((e) => e.rel), top.slice(200, 400).map((f) => f.rel));
+  assert.deepEqual(ix.folder('')!.subdirs, ['tool_outputs']);
+  assert.equal(ix.folder('tool_outputs')!.count, 151);
+  // A new file, a changed one, a deleted one, a deleted folder: one update with those paths.
+  fs.writeFileSync(path.join(s, 'new.txt'), 'newest');
+  fs.writeFileSync(path.join(s, 'f001.txt'), 'changed size');
+  fs.rmSync(path.join(s, 'f002.txt'));
+  fs.rmSync(path.join(s, 'tool_outputs', 'deep'), { recursive: true });
+  await ix.update([path.join(s, 'new.txt'), path.join(s, 'f001.txt'), path.join(s, 'f002.txt'), path.join(s, 'tool_outputs', 'deep'), path.join(a, 'plan.yaml')]);
+  const again = await scanScratch(a);
+  assert.deepEqual(ix.totals(), { files: again.files.length, bytes: again.totalBytes });
+  const newest = ix.filesPage('', 0, 2).entries.map((e) => e.rel);
+  assert.deepEqual(newest, again.files.filter((f) => !f.rel.includes('/')).slice(0, 2).map((f) => f.rel));
+  // The kept newest-first order, updated in place, equals a fresh index's.
+  const fresh = await ScratchIndex.build(a, { snapshot: false });
+  for (const off of [0, 200]) assert.deepEqual(ix.filesPage('', off, 200), fresh.filesPage('', off, 200));
+  assert.equal(ix.folder('tool_outputs/deep'), undefined);
+  assert.deepEqual(ix.folder('tool_outputs')!.subdirs, []);
+  // A folder moved in with files (no events for its files): walked on its own event.
+  const moved = path.join(os.tmpdir(), `ac-moved-${process.pid}`);
+  fs.mkdirSync(path.join(moved, 'inner'), { recursive: true });
+  fs.writeFileSync(path.join(moved, 'inner', 'a.txt'), 'aaa');
+  fs.renameSync(moved, path.join(s, 'moved'));
+  await ix.update([path.join(s, 'moved')]);
+  assert.equal(ix.folder('moved')!.count, 1);
+  assert.equal(ix.totals().files, again.files.length + 1);
+});
+
+/** An .agent/ folder with scratch/small/sub and scratch/tool_outputs, and a writer that back-dates files (a day old by default). */
+function scratchFixture(): { a: string; s: string; big: string; old: number; write: (f: string, text: string, mtime?: number) => void } {
+  const a = tmpAgent();
+  const s = path.join(a, 'scratch');
+  const big = path.join(s, 'tool_outputs');
+  fs.mkdirSync(path.join(s, 'small', 'sub'), { recursive: true });
+  fs.mkdirSync(big, { recursive: true });
+  const old = Date.now() / 1000 - 86_400;
+  const write = (f: string, text: string, mtime = old): void => {
+    fs.writeFileSync(f, text);
+    fs.utimesSync(f, mtime, mtime);
+  };
+  return { a, s, big, old, write };
+}
+
+test('the scratch index revalidates to what a fresh scan finds after adds, deletions, renames and rewrites', async () => {
+  const { ScratchIndex } = await import('../../../src/core/scratch/scratchIndex.js');
+  const { a, s, big, old, write } = scratchFixture();
+  for (let i = 0; i < 600; i++) write(path.join(big, `out-${String(i).padStart(3, '0')}.txt`), 'x'.repeat(i), old + i);
+  for (let i = 0; i < 20; i++) write(path.join(s, 'small', `n${i}.md`), 'y'.repeat(i), old + i);
+  write(path.join(s, 'small', 'sub', 'deep.txt'), 'deep');
+  // Folders listed more than a second after their last change count as unchanged until they change.
+  for (const d of [s, big, path.join(s, 'small'), path.join(s, 'small', 'sub')]) fs.utimesSync(d, old, old);
+  const ix = await ScratchIndex.build(a);
+  const order = (x: Awaited<ReturnType<typeof ScratchIndex.build>>) => x.newestFirst().map(([rel, f]) => [rel, f.size, f.mtimeMs, f.symlink]);
+  order(ix); // from now on kept in order change by change, not sorted again
+  const same = async (what: string): Promise<void> => {
+    await ix.revalidate();
+    const fresh = await ScratchIndex.build(a, { snapshot: false });
+    assert.deepEqual(ix.totals(), fresh.totals(), what);
+    assert.deepEqual(order(ix), order(fresh), `${what}: every file, newest first`);
+    for (const rel of ['', 'tool_outputs', 'small', 'small/sub', 'small/new', 'gone']) {
+      assert.deepEqual(ix.folder(rel), fresh.folder(rel), `${what}: folder ${rel}`);
+      for (const off of [0, 200, 400]) assert.deepEqual(ix.filesPage(rel, off, 200), fresh.filesPage(rel, off, 200), `${what}: ${rel} page ${off}`);
+    }
+  };
+  await same('nothing changed');
+  // Another process: a new output, one removed, a small file truncated in place (no folder mtime change).
+  write(path.join(big, 'out-new.txt'), 'newest', Date.now() / 1000);
+  fs.rmSync(path.join(big, 'out-005.txt'));
+  fs.truncateSync(path.join(s, 'small', 'n7.md'), 0);
+  await same('add, remove, truncate');
+  // A folder replaced by a file of the same name, a new folder with files, a file renamed.
+  fs.rmSync(path.join(s, 'small', 'sub'), { recursive: true });
+  write(path.join(s, 'small', 'sub'), 'now a file');
+  fs.mkdirSync(path.join(s, 'small', 'new'));
+  write(path.join(s, 'small', 'new', 'a.txt'), 'aa');
+  fs.renameSync(path.join(big, 'out-010.txt'), path.join(big, 'renamed.txt'));
+  await same('folder to file, new folder, rename');
+  // A recently written file in the big folder grows in place (a writer still appending).
+  fs.appendFileSync(path.join(big, 'out-new.txt'), ' and more');
+  await same('append to a recent file');
+  // The scratch folder removed and created again.
+  fs.rmSync(s, { recursive: true });
+  await same('scratch gone');
+  fs.mkdirSync(path.join(s, 'gone'), { recursive: true });
+  write(path.join(s, 'gone', 'back.txt'), 'back');
+  await same('scratch back');
+});
+
+test('an index fed by file events (or told of its own process\'s new files) does not list a folder they account for, and lists it when a change had no event', async () => {
+  const { ScratchIndex } = await import('../../../src/core/scratch/scratchIndex.js');
+  const { a, big, old, write } = scratchFixture();
+  for (let i = 0; i < 600; i++) write(path.join(big, `out-${String(i).padStart(3, '0')}.txt`), 'x'.repeat(i), old + i);
+  fs.utimesSync(big, old, old);
+  const ix = await ScratchIndex.build(a, { snapshot: false });
+  ix.followsEvents = true;
+  let listings = 0;
+  const realOpendir = fsModule.opendirSync;
+  const m = mock.method(fsModule, 'opendirSync', (p: fs.PathLike, o?: fs.OpenDirOptions) => {
+    if (String(p) === big) listings++;
+    return realOpendir(p, o);
+  });
+  try {
+    // An offload and its event: the folder's new mtime is accounted for, nothing is listed.
+    const added = path.join(big, 'out-new.txt');
+    write(added, 'newest', Date.now() / 1000);
+    await ix.update([added]);
+    await ix.revalidate();
+    assert.equal(listings, 0, 'the event told what changed');
+    assert.equal(ix.folder('tool_outputs')!.count, 601);
+    // A file removed by another process whose event has not arrived yet: the folder is listed.
+    fs.rmSync(path.join(big, 'out-007.txt'));
+    await ix.revalidate();
+    assert.equal(listings, 1, 'a change no event accounts for');
+    const fresh = await ScratchIndex.build(a, { snapshot: false });
+    assert.deepEqual(ix.totals(), fresh.totals());
+    // The same in an index that is not fed events (the MCP server): every change is listed.
+    const plain = await ScratchIndex.build(a, { snapshot: false });
+    const before = listings;
+    const again = path.join(big, 'out-newer.txt');
+    write(again, 'newer', Date.now() / 1000);
+    await plain.update([again]);
+    await plain.revalidate();
+    assert.equal(listings, before + 1);
+    // Its own creation, with the folder's stamps from right before and after: nothing to list
+    // (once the folder's listing is trusted: listed more than a second after its last change).
+    const { folderStamp } = await import('../../../src/core/scratch/sharedIndex.js');
+    fs.utimesSync(big, old, old);
+    await plain.revalidate();
+    assert.equal(listings, before + 2);
+    const own = path.join(big, 'own.txt');
+    const pre = folderStamp(big);
+    fs.writeFileSync(own, 'mine');
+    plain.newestFirst(); // keep the order from now on
+    const epoch = plain.orderEpoch;
+    await plain.noteCreated(own, pre, folderStamp(big));
+    await plain.update([own]); // its event, later
+    assert.equal(plain.orderEpoch, epoch, 'a new newest file, then its event: the order only grew at the front');
+    await plain.revalidate();
+    assert.equal(listings, before + 2, 'its own file: the folder is not listed again');
+    assert.equal(plain.folder('tool_outputs')!.count, 602);
+    // A file someone else removed before our creation: the stamp before ours is unknown, so the folder is listed.
+    fs.rmSync(path.join(big, 'out-008.txt'));
+    const pre2 = folderStamp(big);
+    const own2 = path.join(big, 'own2.txt');
+    fs.writeFileSync(own2, 'mine too');
+    await plain.noteCreated(own2, pre2, folderStamp(big));
+    await plain.revalidate();
+    assert.equal(listings, before + 3, 'an unknown change before ours');
+    assert.deepEqual(plain.totals(), (await ScratchIndex.build(a, { snapshot: false })).totals());
+  } finally {
+    m.mock.restore();
+  }
+});
+
+test('an index started from the summary shows the newest files and totals of a fresh scan, takes new files in, and loads the rest when something needs it', async () => {
+  const { ScratchIndex } = await import('../../../src/core/scratch/scratchIndex.js');
+  const { scratchSummaryPath } = await import('../../../src/core/scratch/scratchSummary.js');
+  const { a, s, big, old, write } = scratchFixture();
+  for (let i = 0; i < 1500; i++) write(path.join(big, `out-${String(i).padStart(4, '0')}.txt`), 'x'.repeat(i % 70), old + i);
+  for (let i = 0; i < 30; i++) write(path.join(s, 'small', `n${i}.md`), 'y'.repeat(i), old + i);
+  write(path.join(s, 'small', 'sub', 'deep.txt'), 'deep');
+  for (const d of [s, big, path.join(s, 'small'), path.join(s, 'small', 'sub')]) fs.utimesSync(d, old, old);
+  const first = await ScratchIndex.build(a, { snapshot: false });
+  assert.equal(await first.saveSnapshot(), true);
+  assert.ok(fs.existsSync(scratchSummaryPath(a)), 'the summary is written with the snapshot');
+  assert.ok(fs.statSync(scratchSummaryPath(a)).size < 40 * 1024, 'the summary holds the newest files of the big folder, not all 1,500');
+  const same = async (ix: Awaited<ReturnType<typeof ScratchIndex.build>>, what: string, pages = [0]): Promise<void> => {
+    const fresh = await ScratchIndex.build(a, { snapshot: false });
+    assert.deepEqual(ix.totals(), fresh.totals(), what);
+    for (const rel of ['', 'tool_outputs', 'small', 'small/sub']) {
+      assert.deepEqual(ix.folder(rel), fresh.folder(rel), `${what}: folder ${rel}`);
+      for (const off of pages) {
+        await ix.ensureFiles(rel, off + 200);
+        assert.deepEqual(ix.filesPage(rel, off, 200), fresh.filesPage(rel, off, 200), `${what}: ${rel} page ${off}`);
+      }
+    }
+  };
+  const ix = await ScratchIndex.build(a, { summary: true });
+  ix.followsEvents = true;
+  assert.equal(ix.partial, true, 'started from the summary');
+  await same(ix, 'from the summary');
+  // An offload and its event: taken in without loading the rest; the next check lists nothing.
+  const added = path.join(big, 'out-new.txt');
+  write(added, 'newest', Date.now() / 1000);
+  await ix.update([added]);
+  await ix.revalidate();
+  assert.equal(ix.partial, true, 'a new newest file keeps the summary mode');
+  await same(ix, 'a new file');
+  // A small folder's file rewritten in place (no folder change): seen by the check, still partial.
+  write(path.join(s, 'small', 'n3.md'), 'rewritten', old + 3);
+  await ix.revalidate();
+  assert.equal(ix.partial, true);
+  await same(ix, 'a small file rewritten');
+  // An old output removed (not among the loaded newest): everything is loaded, and equals a fresh scan.
+  fs.rmSync(path.join(big, 'out-0005.txt'));
+  await ix.update([path.join(big, 'out-0005.txt')]);
+  assert.equal(ix.partial, false, 'a file the summary did not load: everything loaded');
+  await same(ix, 'an old file removed', [0, 200, 1400]);
+  // A page past the newest loads everything too.
+  const ix2 = await ScratchIndex.build(a, { summary: true });
+  if (ix2.partial) {
+    await ix2.ensureFiles('tool_outputs', 600);
+    assert.equal(ix2.partial, false);
+  }
+  await same(ix2, 'a later page', [0, 400, 1400]);
+  // Changed with no event since the summary (files added while no editor ran, the last session's
+  // offloads): the folder is listed and the new files taken in, still from the summary.
+  fs.utimesSync(big, old, old);
+  const again = await ScratchIndex.build(a, { snapshot: false });
+  assert.equal(await again.saveSnapshot(), true);
+  write(path.join(big, 'out-later.txt'), 'later', Date.now() / 1000);
+  write(path.join(big, 'out-later-b.txt'), 'later too', Date.now() / 1000);
+  await new Promise((r) => setTimeout(r, 1100)); // a folder changed within the last second is not listed at start
+  const ix3 = await ScratchIndex.build(a, { summary: true });
+  assert.equal(ix3.partial, true, 'new files since the summary: listed and taken in');
+  await same(ix3, 'files added since the summary');
+  // An old file removed while no editor ran: the listing has one known name too few, everything is loaded.
+  fs.rmSync(path.join(big, 'out-0900.txt'));
+  await new Promise((r) => setTimeout(r, 1100));
+  const ix3b = await ScratchIndex.build(a, { summary: true });
+  assert.equal(ix3b.partial, false, 'a file gone that the summary did not load: loaded whole');
+  await same(ix3b, 'an old file removed since the summary', [0, 1200]);
+  // Upkeep after a session's offloads: the folders events accounted for are listed for real, so the next start uses the summary.
+  await new Promise((r) => setTimeout(r, 1100)); // listed more than a second after the last change
+  assert.equal(await (await ScratchIndex.build(a, { snapshot: false })).saveSnapshot(), true);
+  const ix5 = await ScratchIndex.build(a, { summary: true });
+  ix5.followsEvents = true;
+  assert.equal(ix5.partial, true);
+  const later = path.join(big, 'out-later2.txt');
+  write(later, 'later', Date.now() / 1000);
+  await ix5.update([later]);
+  assert.equal((await ScratchIndex.build(a, { summary: true })).partial, false, 'before upkeep: the folder changed since the summary');
+  await new Promise((r) => setTimeout(r, 1100));
+  await ix5.relist();
+  assert.equal(ix5.partial, true, 'the listing matched what the summary and events said: nothing loaded');
+  const ix6 = await ScratchIndex.build(a, { summary: true });
+  assert.equal(ix6.partial, true, 'after upkeep: started from the summary again');
+  await same(ix6, 'after upkeep');
+  // The same for an index holding everything (the MCP server after its own offload): a new snapshot and summary.
+  const { folderStamp } = await import('../../../src/core/scratch/sharedIndex.js');
+  const whole = await ScratchIndex.build(a, { snapshot: false });
+  const mine = path.join(big, 'mine.txt');
+  const pre = folderStamp(big);
+  write(mine, 'mine', Date.now() / 1000);
+  await whole.noteCreated(mine, pre, folderStamp(big));
+  await new Promise((r) => setTimeout(r, 1100));
+  await whole.relist();
+  const ix7 = await ScratchIndex.build(a, { summary: true });
+  assert.equal(ix7.partial, true, 'a start after the upkeep of a whole index uses the summary');
+  await same(ix7, 'after upkeep of a whole index');
+  // A damaged summary is not used.
+  fs.writeFileSync(scratchSummaryPath(a), fs.readFileSync(scratchSummaryPath(a), 'utf8').slice(0, 500));
+  const ix4 = await ScratchIndex.build(a, { summary: true });
+  assert.equal(ix4.partial, false);
+  await same(ix4, 'a damaged summary');
+});
+
+test('a scratch index built from the snapshot of a previous start equals a full scan after changes made in between; a bad snapshot means a full scan', async () => {
+  const { ScratchIndex, scratchSnapshotPath } = await import('../../../src/core/scratch/scratchIndex.js');
+  const { a, s, big, old, write } = scratchFixture();
+  // Long names with multi-byte characters: the snapshot spans several read blocks, cut inside characters.
+  for (let i = 0; i < 2100; i++) write(path.join(big, `out-${String(i).padStart(4, '0')}-ünïcödé-${'p'.repeat(i % 60)}.txt`), 'x'.repeat(i % 50), old + i);
+  for (let i = 0; i < 20; i++) write(path.join(s, 'small', `n${i}.md`), 'y'.repeat(i), old + i);
+  write(path.join(s, 'small', 'sub', 'deep.txt'), 'deep');
+  for (const d of [s, big, path.join(s, 'small'), path.join(s, 'small', 'sub')]) fs.utimesSync(d, old, old);
+  const first = await ScratchIndex.build(a);
+  // A first build that stat'ed thousands of files writes the snapshot by itself (in the background).
+  const snap = scratchSnapshotPath(a);
+  for (let i = 0; i < 100 && !fs.existsSync(snap); i++) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(fs.existsSync(snap), 'snapshot written');
+  // The snapshot names this machine's folder: it must stay out of git.
+  assert.equal(fs.readFileSync(path.join(path.dirname(snap), '.gitignore'), 'utf8'), '*\n');
+  assert.equal(await first.saveSnapshot(), true); // the same content, now surely complete
+  assert.ok(fs.statSync(snap).size > 160 * 1024, 'spans more than one read block');
+  const folders = ['', 'tool_outputs', 'small', 'small/sub', 'small/new', 'again'];
+  const equalToScan = async (what: string, expectSnapshotUsed?: boolean): Promise<void> => {
+    const before = fs.readFileSync(snap, 'utf8');
+    const ix = await ScratchIndex.build(a);
+    const scan = await ScratchIndex.build(a, { snapshot: false });
+    assert.deepEqual(ix.totals(), scan.totals(), what);
+    for (const rel of folders) {
+      assert.deepEqual(ix.folder(rel), scan.folder(rel), `${what}: folder ${rel}`);
+      for (const off of [0, 200, 2000]) assert.deepEqual(ix.filesPage(rel, off, 200), scan.filesPage(rel, off, 200), `${what}: ${rel} page ${off}`);
+    }
+    // A snapshot used (few stats) is left as it was; a rejected one means a full scan, which writes a new one.
+    if (expectSnapshotUsed !== undefined) {
+      for (let i = 0; i < 500 && expectSnapshotUsed === false && fs.readFileSync(snap, 'utf8') === before; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(fs.readFileSync(snap, 'utf8') === before, expectSnapshotUsed, `${what}: snapshot ${expectSnapshotUsed ? 'used' : 'replaced'}`);
+    }
+  };
+  await equalToScan('unchanged', true);
+  // While no editor ran: new and removed outputs, one renamed, a small file truncated in place, a folder replaced by a file, a new folder.
+  write(path.join(big, 'out-new.txt'), 'newest', Date.now() / 1000);
+  fs.rmSync(path.join(big, 'out-0007-ünïcödé-ppppppp.txt'));
+  fs.renameSync(path.join(big, 'out-0008-ünïcödé-pppppppp.txt'), path.join(big, 'renamed.txt'));
+  fs.truncateSync(path.join(s, 'small', 'n3.md'), 0);
+  fs.rmSync(path.join(s, 'small', 'sub'), { recursive: true });
+  write(path.join(s, 'small', 'sub'), 'a file now');
+  fs.mkdirSync(path.join(s, 'small', 'new'));
+  write(path.join(s, 'small', 'new', 'b.txt'), 'bb');
+  // The big folder changed: listed again (2,100 names), then a new snapshot spares the next start
+  // that listing (listed more than a second after the change, so its stamp is trusted).
+  await new Promise((r) => setTimeout(r, 1100));
+  await equalToScan('changed between starts', false);
+  await equalToScan('unchanged since', true);
+  const good = fs.readFileSync(snap, 'utf8');
+  const lines = good.split('\n');
+  // Damaged, foreign, cut (inside a line, or at a line end: no end line), another version, expired, or with a path leaving scratch: not used.
+  const bad: [string, string][] = [
+    ['a damaged line', good.replace(/\nF\t[^\n]*/, '\nF\tbroken')],
+    ['another folder', good.replace(a, '/elsewhere/.agent')],
+    ['cut in a line', good.slice(0, Math.floor(good.length / 2))],
+    ['cut at a line end', lines.slice(0, Math.floor(lines.length / 2)).join('\n') + '\n'],
+    ['end line missing', lines.slice(0, -2).join('\n') + '\n'],
+    ['wrong count', good.replace(/\nE\t(\d+)\t(\d+)\n$/, (_m, d, f) => `\nE\t${d}\t${Number(f) + 1}\n`)],
+    ['a line after the end', good + 'F\ttool_outputs/x\t1\t1\t0\t1\n'],
+    ['version 1', good.replace('agent-context scratch index 2\t', 'agent-context scratch index 1\t')],
+    ['expired', good.replace(/^(agent-context scratch index 2)\t\d+/, (_m, h) => `${h}\t${Date.now() - 2 * 86_400_000}`)],
+    ['a path out of scratch', good.replace(/\nF\ttool_outputs\/[^\t]*/, '\nF\ttool_outputs/../../../etc')],
+    ['not a snapshot', 'not a snapshot'],
+    ['empty', ''],
+  ];
+  for (const [what, text] of bad) {
+    assert.notEqual(text, good, what);
+    fs.writeFileSync(snap, text);
+    await equalToScan(what, false);
+  }
+  // The scratch folder removed and created again (other inodes, or reused ones with new mtimes).
+  fs.writeFileSync(snap, good);
+  fs.rmSync(s, { recursive: true });
+  fs.mkdirSync(path.join(s, 'again'), { recursive: true });
+  write(path.join(s, 'again', 'back.txt'), 'back');
+  await equalToScan('scratch recreated');
+  fs.rmSync(s, { recursive: true });
+  await equalToScan('scratch gone');
+  fs.rmSync(path.join(a, '..'), { recursive: true, force: true });
+});
+
+test('two windows writing the scratch snapshot at once leave one whole snapshot; an index changing while it writes does not write', async () => {
+  const { ScratchIndex, scratchSnapshotPath } = await import('../../../src/core/scratch/scratchIndex.js');
+  const a = tmpAgent();
+  const big = path.join(a, 'scratch', 'tool_outputs');
+  fs.mkdirSync(big, { recursive: true });
+  const old = Date.now() / 1000 - 86_400;
+  for (let i = 0; i < 3000; i++) {
+    const f = path.join(big, `o${i}-${'q'.repeat(i % 80)}.txt`);
+    fs.writeFileSync(f, 'z'.repeat(i % 30));
+    fs.utimesSync(f, old + i, old + i);
+  }
+  fs.utimesSync(big, old, old);
+  fs.utimesSync(path.join(a, 'scratch'), old, old);
+  const w1 = await ScratchIndex.build(a, { snapshot: false });
+  const w2 = await ScratchIndex.build(a, { snapshot: false });
+  const snap = scratchSnapshotPath(a);
+  for (let round = 0; round < 3; round++) {
+    assert.deepEqual(await Promise.all([w1.saveSnapshot(), w2.saveSnapshot()]), [true, true]);
+    const ix = await ScratchIndex.build(a);
+    assert.deepEqual(ix.totals(), w1.totals());
+    assert.deepEqual(ix.filesPage('tool_outputs', 0, 300), w1.filesPage('tool_outputs', 0, 300));
+    assert.equal(fs.readdirSync(path.dirname(snap)).filter((n) => n.endsWith('.tmp')).length, 0, 'no temp files left');
+  }
+  // A save racing with changes to the index writes nothing rather than a mix of two states.
+  const before = fs.readFileSync(snap, 'utf8');
+  fs.writeFileSync(path.join(big, 'late.txt'), 'late');
+  const [saved] = await Promise.all([w1.saveSnapshot(), w1.update([path.join(big, 'late.txt')])]);
+  const [savedDuring] = await Promise.all([w1.saveSnapshot(), w1.revalidate()]);
+  assert.deepEqual([saved, savedDuring], [false, false], 'a save overlapping a change to the index is not written');
+  assert.equal(fs.readFileSync(snap, 'utf8'), before);
+  const ix = await ScratchIndex.build(a);
+  const scan = await ScratchIndex.build(a, { snapshot: false });
+  assert.deepEqual(ix.totals(), scan.totals());
+  assert.deepEqual(ix.filesPage('tool_outputs', 0, 300), scan.filesPage('tool_outputs', 0, 300));
+  fs.rmSync(path.join(a, '..'), { recursive: true, force: true });
+});
+
+test("the summary's name filter never misses a name it was given, and rarely claims one it was not", async () => {
+  const { NameBloom } = await import('../../../src/core/scratch/scratchSummary.js');
+  const b = NameBloom.sized(20_000);
+  const names = Array.from({ length: 20_000 }, (_, i) => `tool_outputs/npm-test-${i.toString(36)}-ünï.txt`);
+  for (const n of names) b.add(n);
+  const back = NameBloom.fromBase64(b.toBase64())!;
+  assert.ok(names.every((n) => back.has(n)), 'no false negatives after a round trip');
+  let claimed = 0;
+  for (let i = 0; i < 20_000; i++) if (back.has(`tool_outputs/other-${i}.txt`)) claimed++;
+  assert.ok(claimed / 20_000 < 0.03, `false positives ${claimed} of 20,000`);
+});

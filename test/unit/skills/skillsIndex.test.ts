@@ -1,0 +1,57 @@
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { formatSkillIndex, loadSkills, parseSkillFrontmatter } from '../../../src/core/skills/skillsIndex';
+import { repoRoot } from '../../repoRoot';
+
+const fixtures = path.join(repoRoot, 'test/fixtures/skills');
+
+function workspaceWithSkills(): string {
+  const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ac-skills-')));
+  fs.cpSync(path.join(fixtures, 'ok'), path.join(ws, '.agent/skills/pdf'), { recursive: true });
+  fs.cpSync(path.join(fixtures, 'no-frontmatter'), path.join(ws, '.agent/skills/plain'), { recursive: true });
+  fs.cpSync(path.join(fixtures, 'broken'), path.join(ws, '.github/skills/broken'), { recursive: true });
+  fs.cpSync(path.join(fixtures, 'unclosed'), path.join(ws, '.claude/skills/unclosed'), { recursive: true });
+  fs.mkdirSync(path.join(ws, '.claude/skills/review'), { recursive: true });
+  fs.writeFileSync(path.join(ws, '.claude/skills/review/SKILL.md'), '---\r\nname: review\r\ndescription: >\r\n  Review a diff\r\n  for bugs.\r\n---\r\nbody\r\n');
+  fs.mkdirSync(path.join(ws, '.github/skills/empty-folder'), { recursive: true });
+  return ws;
+}
+
+test('loadSkills reads all three skill folders with their source, errors per file', async () => {
+  const ws = workspaceWithSkills();
+  const skills = await loadSkills(ws);
+  assert.deepEqual(
+    skills.map((s) => [s.source, s.name, s.error ? `${s.error.line}: ${s.error.message.split(":")[0]}` : s.description]),
+    [
+      ['.agent/skills', 'pdf-extract', 'Extract text and tables from PDF files. Use when a task mentions PDFs.'],
+      ['.agent/skills', 'plain', '1: no YAML frontmatter'],
+      ['.github/skills', 'broken', '3: invalid YAML in frontmatter'],
+      ['.claude/skills', 'review', 'Review a diff for bugs.'],
+      ['.claude/skills', 'unclosed', '1: the frontmatter is not closed'],
+    ],
+  );
+  assert.equal(skills[2].error?.file, '.github/skills/broken/SKILL.md');
+});
+
+test('formatSkillIndex: one `name: description (path)` line per usable skill', async () => {
+  const ws = workspaceWithSkills();
+  assert.equal(
+    formatSkillIndex(await loadSkills(ws)),
+    'pdf-extract: Extract text and tables from PDF files. Use when a task mentions PDFs. (.agent/skills/pdf/SKILL.md)\n' +
+      'review: Review a diff for bugs. (.claude/skills/review/SKILL.md)',
+  );
+});
+
+test('frontmatter without name or description names what is missing', () => {
+  const r = parseSkillFrontmatter('---\nname: x\n---\n', 'a/SKILL.md');
+  assert.ok(!r.ok);
+  assert.match(r.error.message, /no "description"/);
+  assert.ok(parseSkillFrontmatter('\uFEFF---\nname: x\ndescription: y\n---\n', 'b').ok);
+});
+
+test('no skill folders at all gives an empty list', async () => {
+  assert.deepEqual(await loadSkills(fs.mkdtempSync(path.join(os.tmpdir(), 'ac-noskills-'))), []);
+});

@@ -1,0 +1,77 @@
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { classifyAgentPath, findAgentFolders, initializeAgentFolder, isInside } from '../../../src/core/workspace/agentLayout';
+import { isPlanPath } from '../../../src/core/plan/planFiles';
+import { parsePlan } from '../../../src/core/plan/planDocument';
+
+test('initializeAgentFolder creates the layout, a valid commented plan, README and .gitignore', async () => {
+  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-init-'));
+  const r = await initializeAgentFolder(ws);
+  assert.ok(r.ok);
+  const agent = path.join(ws, '.agent');
+  for (const d of ['scratch', 'scratch/tool_outputs', 'terminals', 'skills', 'memory', 'agents', 'history']) {
+    assert.ok(fs.statSync(path.join(agent, d)).isDirectory(), d);
+  }
+  const plan = fs.readFileSync(path.join(agent, 'plan.yaml'), 'utf8');
+  assert.match(plan, /^# /);
+  assert.ok(parsePlan(plan, 'plan.yaml').ok);
+  assert.match(fs.readFileSync(path.join(agent, 'README.md'), 'utf8'), /scratch\//);
+  assert.deepEqual(fs.readFileSync(path.join(agent, '.gitignore'), 'utf8').trim().split('\n').slice(0, 3), ['scratch/', 'terminals/', 'history/']);
+  assert.equal(r.value.created.length, 3);
+});
+
+test('initializeAgentFolder never overwrites existing files', async () => {
+  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-init2-'));
+  fs.mkdirSync(path.join(ws, '.agent'));
+  fs.writeFileSync(path.join(ws, '.agent/plan.yaml'), 'objective: mine\n');
+  const r = await initializeAgentFolder(ws);
+  assert.ok(r.ok);
+  assert.equal(fs.readFileSync(path.join(ws, '.agent/plan.yaml'), 'utf8'), 'objective: mine\n');
+  assert.deepEqual(r.value.kept, [path.join(ws, '.agent/plan.yaml')]);
+  fs.writeFileSync(path.join(ws, 'file'), '');
+  const bad = await initializeAgentFolder(path.join(ws, 'file'));
+  assert.ok(!bad.ok);
+});
+
+test('findAgentFolders returns only roots that have .agent/', async () => {
+  const a = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-a-'));
+  const b = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-b-'));
+  fs.mkdirSync(path.join(b, '.agent'));
+  assert.deepEqual(await findAgentFolders([a, b]), [path.join(b, '.agent')]);
+});
+
+test('isInside is not fooled by names starting with dots or by ..', () => {
+  assert.ok(isInside('/w', '/w/..foo'));
+  assert.ok(!isInside('/w', '/w/../x'));
+  assert.ok(!isInside('/w', '/wx'));
+});
+
+test('classifyAgentPath routes changes to the views that show them, and ignores terminal output', () => {
+  const root = '/ws';
+  const c = (rel: string) => classifyAgentPath(root, path.join(root, rel), isPlanPath);
+  assert.deepEqual(c('.agent'), ['agent']);
+  assert.deepEqual(c('.agent/plan.yaml'), ['plan']);
+  assert.deepEqual(c('.agent/plans/b.yaml'), ['plan']);
+  assert.deepEqual(c('.agent/scratch/current_plan.yaml'), ['plan', 'scratch']);
+  assert.deepEqual(c('.agent/scratch/a/b.txt'), ['scratch']);
+  assert.deepEqual(c('.agent/pins.json'), ['scratch']);
+  assert.deepEqual(c('.agent/skills/x/SKILL.md'), ['skills']);
+  assert.deepEqual(c('.claude/skills/x/SKILL.md'), ['skills']);
+  assert.deepEqual(c('.agent/terminals/1.txt'), []);
+  assert.deepEqual(c('.agent/terminals'), ['agent']);
+  // Shown in the Plan view only: an appended progress entry must not make the Scratch view re-scan.
+  assert.deepEqual(c('.agent/progress.md'), ['plan']);
+  assert.deepEqual(c('.agent/features.json'), ['plan']);
+});
+
+test('classifyAgentPath: skill folders appearing count, other workspace paths do not', () => {
+  const c = (rel: string) => classifyAgentPath('/ws', path.join('/ws', rel), isPlanPath);
+  assert.deepEqual(c('.claude'), ['skills']);
+  assert.deepEqual(c('.github/skills'), ['skills']);
+  assert.deepEqual(c('src/skills/x.ts'), []);
+  assert.deepEqual(c('src/index.ts'), []);
+  assert.deepEqual(c('.agent/README.md'), ['agent']);
+});
