@@ -4,7 +4,7 @@ import { agentDirOf, isInside } from '../workspace/agentLayout';
 import { findPlanFiles, isMarkdownPlan, parsePlanText } from '../plan/planFiles';
 import { err, formatFileError, ok, Result } from '../result';
 import { moveToTrash, TrashOptions } from '../fs/trash';
-import { scratchDirOf } from './inventory';
+import { scratchDirOf } from './scratchEntry';
 import { loadPins } from './pins';
 import { advanceRetention, isProtected, type OldestFirst, removalReasons, RemovalReason, type RetentionPolicy, type RetentionProgress } from './retention';
 import { ScratchIndex } from './scratchIndex';

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { ScratchEntry } from './inventory';
+import type { ScratchEntry } from './scratchEntry';
 
 /** Limits for scratch; a limit of 0 or less is switched off. */
 export interface RetentionPolicy {

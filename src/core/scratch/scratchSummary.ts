@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { CACHE_DIR } from '../fs/appendFold';
+import { parentOf, RESTAT_ALL_MAX, selectNewest, type ScratchTree } from './scratchTree';
 
 /*
  * The scratch index's summary (`.agent/.cache/scratch-summary.json`): what an editor needs to draw
@@ -69,11 +70,11 @@ export function parseSummary(text: string, scratchDir: string): Summary | undefi
     if (!d || (d.rel !== '' && !isRel(d.rel)) || rels.has(d.rel)) return undefined;
     rels.add(d.rel);
     if (![d.ino, d.mtimeMs, d.at, d.count, d.bytes, d.own].every(isNum) || !Array.isArray(d.subdirs) || !Array.isArray(d.files)) return undefined;
-    if (!d.subdirs.every((x) => isRel(x) && parentRel(x) === d.rel)) return undefined;
+    if (!d.subdirs.every((x) => isRel(x) && parentOf(x) === d.rel)) return undefined;
     if (d.bloom !== undefined && typeof d.bloom !== 'string') return undefined;
     if (d.bloom === undefined && d.files.length !== d.own) return undefined;
     for (const f of d.files) {
-      if (!Array.isArray(f) || f.length !== 5 || !isRel(f[0]) || parentRel(f[0]) !== d.rel || !(f[1] >= 0) || !isNum(f[2]) || (f[3] !== 0 && f[3] !== 1) || !isNum(f[4])) return undefined;
+      if (!Array.isArray(f) || f.length !== 5 || !isRel(f[0]) || parentOf(f[0]) !== d.rel || !(f[1] >= 0) || !isNum(f[2]) || (f[3] !== 0 && f[3] !== 1) || !isNum(f[4])) return undefined;
     }
   }
   if (!rels.has('')) return undefined;
@@ -81,9 +82,33 @@ export function parseSummary(text: string, scratchDir: string): Summary | undefi
   return s;
 }
 
-export function parentRel(rel: string): string {
-  const i = rel.lastIndexOf('/');
-  return i === -1 ? '' : rel.slice(0, i);
+/**
+ * The summary's text for a tree as it is, or undefined when a folder was never listed whole or has
+ * a name the format cannot hold. A folder holding only its newest files (summary mode) keeps its
+ * filter; a big folder held whole gets a new one, sized with room to grow.
+ */
+export function summaryOf(tree: ScratchTree, fullScanAt: number): string | undefined {
+  const dirs: SummaryDir[] = [];
+  for (const [rel, d] of tree.dirs) {
+    const l = d.listed;
+    if (!l || /[\t\n\r]/.test(rel)) return undefined;
+    const stamp = { rel, ino: l.ino, mtimeMs: l.mtimeMs, at: l.at, count: d.count, bytes: d.bytes, subdirs: [...d.subdirs] };
+    if (d.partial) {
+      const files = (d.newest ??= selectNewest(d.files, d.files.size)).slice(0, Math.max(SUMMARY_FILES, d.newest.length));
+      dirs.push({ ...stamp, own: d.partial.own, files: files.map(([r, it]) => [r, it.size, it.mtimeMs, it.symlink ? 1 : 0, it.statAt]), bloom: d.partial.bloom.toBase64() });
+      continue;
+    }
+    const big = d.files.size > RESTAT_ALL_MAX;
+    const files = big ? (d.newest && d.newest.length >= SUMMARY_FILES ? d.newest.slice(0, SUMMARY_FILES) : selectNewest(d.files, SUMMARY_FILES)) : [...d.files];
+    let bloom: string | undefined;
+    if (big) {
+      const b = NameBloom.sized(d.files.size * 2); // room to grow before false positives climb
+      for (const r of d.files.keys()) b.add(r);
+      bloom = b.toBase64();
+    }
+    dirs.push({ ...stamp, own: d.files.size, files: files.map(([r, it]) => [r, it.size, it.mtimeMs, it.symlink ? 1 : 0, it.statAt]), bloom });
+  }
+  return summaryText(tree.scratchDir, fullScanAt, dirs);
 }
 
 /**

@@ -4,7 +4,7 @@
 // and only the lines around a candidate are split out, numbered and tested one by one with the
 // query's own regex, so the results are exactly those of a line-by-line search. Lines end at \n
 // (a \r before it is dropped), like GNU grep and ripgrep.
-import type { GrepHit, GrepQuery } from './grepEngine';
+import type { GrepHit, GrepQuery } from './grepTypes';
 
 const BLOCK_BYTES = 4 * 1024 * 1024;
 const BINARY_PROBE_BYTES = 8192;

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { cleanupScratch, CleanupReport, formatMB, summarizeCleanup } from '../../core/scratch/cleanup';
-import { scratchDirOf } from '../../core/scratch/inventory';
+import { scratchDirOf } from '../../core/scratch/scratchEntry';
 import { DEFAULT_RETENTION, RetentionPolicy } from '../../core/scratch/retention';
 import { formatFileError } from '../../core/result';
 import { deletePermanently } from '../../core/fs/trash';

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { toPosixRelative } from '../../core/workspace/agentLayout';
-import { scratchDirOf } from '../../core/scratch/inventory';
+import { scratchDirOf } from '../../core/scratch/scratchEntry';
 import { setPinned } from '../../core/scratch/pins';
 import { formatFileError } from '../../core/result';
 import { deletePermanently, moveToTrash } from '../../core/fs/trash';

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { type ScratchEntry } from '../../core/scratch/inventory';
+import { type ScratchEntry } from '../../core/scratch/scratchEntry';
 import { loadPins } from '../../core/scratch/pins';
 import { type ScratchIndex } from '../../core/scratch/scratchIndex';
 import { followScratchEvents, scratchIndexChanged, sharedScratchIndex } from '../../core/scratch/sharedIndex';

@@ -1,0 +1,125 @@
+// The end of a terminal index read without reading the whole index (the editor's cost must not grow
+// with history): checked against the whole-file reader, after appends, truncation and replacement.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { listTerminals, listTerminalsPage, readTerminalIndex, readTerminalIndexTail, type IndexRecord } from '../../../src/core/terminal/terminalIndex';
+
+function tmpAgent(): string {
+  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-scale-'));
+  fs.mkdirSync(path.join(ws, '.agent'));
+  return path.join(ws, '.agent');
+}
+
+function record(k: number, status: 'running' | 'done', extra: Partial<IndexRecord> = {}): string {
+  const r: IndexRecord = {
+    v: 1, command: k, status, file: '1.txt', commandLine: `echo ${k} ✓ ünïcödé`, cwd: '/w', started: new Date(2026, 0, 1, 0, 0, k % 60).toISOString(),
+    headerLine: k * 3, firstLine: k * 3 + 1, lastLine: status === 'done' ? k * 3 + 1 : null, exitCode: status === 'done' ? k % 7 : null,
+    durationMs: status === 'done' ? 5 : null, secretsMasked: 0, ...extra,
+  };
+  return JSON.stringify(r) + '\n';
+}
+
+function writeIndex(agentDir: string, n: number, commands: number): string {
+  const dir = path.join(agentDir, 'terminals');
+  fs.mkdirSync(dir, { recursive: true });
+  const lines: string[] = [];
+  for (let k = 1; k <= commands; k++) lines.push(record(k, 'running'), record(k, 'done'));
+  const file = path.join(dir, `${n}.index.jsonl`);
+  fs.writeFileSync(file, lines.join(''));
+  fs.writeFileSync(path.join(dir, `${n}.txt`), `# Agent Context terminal capture\n# terminal: t${n}\n# number: ${n}\n`);
+  return file;
+}
+
+test('the end of a terminal index gives the same newest commands as the whole index, pages back, and counts the older ones', async () => {
+  const a = tmpAgent();
+  writeIndex(a, 1, 3000);
+  const whole = await readTerminalIndex(a, 1);
+  assert.ok(whole.ok);
+  const page = await readTerminalIndexTail(a, 1, { count: 200 });
+  assert.ok(page.ok);
+  assert.deepEqual(page.value.commands, whole.value.commands.slice(-200));
+  assert.equal(page.value.total, 3000);
+  assert.equal(page.value.older, 2800);
+  const next = await readTerminalIndexTail(a, 1, { count: 200, before: page.value.commands[0].command });
+  assert.ok(next.ok);
+  assert.deepEqual(next.value.commands, whole.value.commands.slice(-400, -200));
+  assert.equal(next.value.older, 2600);
+  const first = await readTerminalIndexTail(a, 1, { count: 200, before: 150 });
+  assert.ok(first.ok);
+  assert.deepEqual(first.value.commands, whole.value.commands.slice(0, 149));
+  assert.equal(first.value.older, 0);
+  const last = await readTerminalIndexTail(a, 1, { count: 1 });
+  assert.ok(last.ok);
+  assert.equal(last.value.commands[0].command, 3000);
+  assert.equal(last.value.commands[0].status, 'done');
+});
+
+test('the end of a terminal index: a running last command, a half-written last line, a missing file', async () => {
+  const a = tmpAgent();
+  const file = writeIndex(a, 2, 10);
+  fs.appendFileSync(file, record(11, 'running') + record(12, 'running').slice(0, 30));
+  const page = await readTerminalIndexTail(a, 2, { count: 5 });
+  assert.ok(page.ok);
+  assert.deepEqual(page.value.commands.map((c) => c.command), [7, 8, 9, 10, 11]);
+  assert.equal(page.value.commands[4].status, 'running');
+  assert.equal(page.value.problems.length, 1, 'the torn line is reported, not fatal');
+  const none = await readTerminalIndexTail(a, 9, { count: 5 });
+  assert.ok(none.ok);
+  assert.deepEqual(none.value, { commands: [], total: 0, older: 0, problems: [] });
+});
+
+test('repeated reads of terminal files follow every change: appends, a same-size rewrite, a replaced file, a closed terminal', async () => {
+  const a = tmpAgent();
+  const file = writeIndex(a, 1, 50);
+  const txt = path.join(a, 'terminals', '1.txt');
+  const last = async (): Promise<string> => {
+    const r = await readTerminalIndexTail(a, 1, { count: 1 });
+    assert.ok(r.ok);
+    const c = r.value.commands[0];
+    return `${r.value.total}:${c.command}:${c.status}:${c.exitCode}:${c.commandLine}`;
+  };
+  const info = async () => {
+    const r = await listTerminalsPage(a, { count: 10 });
+    assert.ok(r.ok);
+    return r.value.terminals[0];
+  };
+  assert.equal(await last(), `50:50:done:${50 % 7}:echo 50 ✓ ünïcödé`);
+  assert.equal(await last(), `50:50:done:${50 % 7}:echo 50 ✓ ünïcödé`, 'unchanged: the same answer');
+  fs.appendFileSync(file, record(51, 'running'));
+  assert.equal(await last(), '51:51:running:null:echo 51 ✓ ünïcödé');
+  fs.appendFileSync(file, record(51, 'done'));
+  assert.equal(await last(), `51:51:done:${51 % 7}:echo 51 ✓ ünïcödé`);
+  // Rewritten in place to the same size (another exit code): the mtime differs.
+  const before = fs.readFileSync(file, 'utf8');
+  await new Promise((r) => setTimeout(r, 20));
+  fs.writeFileSync(file, before.replace(/"exitCode":2,"durationMs":5,"secretsMasked":0}\n$/, '"exitCode":9,"durationMs":5,"secretsMasked":0}\n'));
+  assert.equal(fs.statSync(file).size, Buffer.byteLength(before));
+  assert.equal(await last(), '51:51:done:9:echo 51 ✓ ünïcödé');
+  // Replaced by rename (rotation): another inode.
+  fs.writeFileSync(file + '.new', record(1, 'running') + record(1, 'done'));
+  fs.renameSync(file + '.new', file);
+  assert.equal(await last(), `1:1:done:${1 % 7}:echo 1 ✓ ünïcödé`);
+  // The text file: closed, and a previous generation appearing, are both seen on the next list.
+  assert.deepEqual([(await info()).closed, (await info()).previousFile], [false, null]);
+  fs.appendFileSync(txt, '# terminal closed at 2026-01-01T00:00:00.000Z\n');
+  fs.writeFileSync(path.join(a, 'terminals', '1.1.txt'), '# older\n');
+  assert.deepEqual([(await info()).closed, (await info()).previousFile], [true, 'terminals/1.1.txt']);
+});
+
+test('a page of terminals leads with the live ones, then the newest, and counts all', async () => {
+  const a = tmpAgent();
+  for (let n = 1; n <= 7; n++) writeIndex(a, n, 1);
+  const page = await listTerminalsPage(a, { count: 3, first: [2] });
+  assert.ok(page.ok);
+  assert.deepEqual(page.value.terminals.map((t) => t.n), [2, 7, 6]);
+  assert.equal(page.value.total, 7);
+  const rest = await listTerminalsPage(a, { count: 3, skip: 6, first: [2] });
+  assert.ok(rest.ok);
+  assert.deepEqual(rest.value.terminals.map((t) => t.n), [1]);
+  const all = await listTerminals(a);
+  assert.ok(all.ok);
+  assert.equal(all.value.length, 7);
+});
