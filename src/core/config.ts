@@ -54,6 +54,29 @@ export const DEFAULT_TOOL_CONFIG: ToolConfig = {
   grepMaxResults: 100,
 };
 
+/** The user's own secret-masking settings, as the masker's rules are assembled from them (userRulesFor). */
+export interface SecretSettings {
+  /** Extra patterns to mask (RE2 syntax). */
+  secretPatterns?: string[];
+  /** A gitleaks config to apply too; else `<root>/.gitleaks.toml` when present. */
+  gitleaksConfig?: string;
+}
+
+/**
+ * The secret-masking settings from a getter of `agentContext.`-relative keys: the one reading shared
+ * by the extension (VS Code settings), the MCP server and the hooks (`.agent/config.yaml`), so they
+ * cannot drift apart (the server and the hook once read `terminal.secretPatterns`, a key nobody set).
+ * `secrets.patterns` and `terminal.secretPatterns` are read as older spellings.
+ */
+export function secretSettingsFrom(get: (key: string) => unknown): SecretSettings {
+  const patterns = get('terminals.secretPatterns') ?? get('terminal.secretPatterns') ?? get('secrets.patterns');
+  const gitleaks = get('secrets.gitleaksConfig');
+  return {
+    secretPatterns: Array.isArray(patterns) ? patterns.filter((p): p is string => typeof p === 'string') : undefined,
+    gitleaksConfig: typeof gitleaks === 'string' && gitleaks ? gitleaks : undefined,
+  };
+}
+
 /** Builds a ToolConfig from a getter of `agentContext.`-relative keys (VS Code settings or config.yaml). */
 export function toolConfigFrom(get: (key: keyof typeof TOOL_SETTINGS) => unknown): ToolConfig {
   const num = (k: keyof typeof TOOL_SETTINGS, d: number): number => {

@@ -17,7 +17,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as os from 'node:os';
 import { setUpClaudeCode } from '../core/setup/agents/claudeCode';
-import { DEFAULT_TOOL_CONFIG, loadAgentConfig, retentionFrom, toolConfigFromFile, type ToolConfig } from '../core/config';
+import { DEFAULT_TOOL_CONFIG, loadAgentConfig, retentionFrom, secretSettingsFrom, toolConfigFromFile, type ToolConfig } from '../core/config';
 import type { Logger } from '../core/log';
 import { formatFileError } from '../core/result';
 import { findRipgrep } from '../core/search/findRipgrep';
@@ -131,7 +131,6 @@ async function main(): Promise<void> {
   }));
   server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
     const { config, extra: values } = await currentConfig(folders);
-    const patterns = values.get('terminal.secretPatterns') ?? values.get('secrets.patterns');
     const outcome = await invokeTool(req.params.name, req.params.arguments ?? {}, {
       folders,
       config,
@@ -142,8 +141,7 @@ async function main(): Promise<void> {
       allowRun: args.allowRun,
       ripgrep,
       retention: retentionFrom((k) => values.get(k)),
-      secretPatterns: Array.isArray(patterns) ? patterns.filter((p): p is string => typeof p === 'string') : undefined,
-      gitleaksConfig: typeof values.get('secrets.gitleaksConfig') === 'string' ? (values.get('secrets.gitleaksConfig') as string) : undefined,
+      ...secretSettingsFrom((k) => values.get(k)),
     });
     return { content: [{ type: 'text' as const, text: outcome.text }], isError: outcome.isError === true || outcome.commandFailed === true };
   });

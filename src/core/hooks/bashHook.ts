@@ -16,7 +16,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { DEFAULT_TOOL_CONFIG, loadAgentConfig, toolConfigFromFile, type ToolConfig } from '../config';
+import { DEFAULT_TOOL_CONFIG, loadAgentConfig, secretSettingsFrom, toolConfigFromFile, type ToolConfig } from '../config';
 import { mkdirpSync } from '../fs/fsAtomic';
 import { appendLedger } from '../history/ledger';
 import { formatReference, scanFile, shellQuote, type OutputScan } from '../output/reference';
@@ -25,7 +25,7 @@ import { userRulesFor } from '../secrets/gitleaks';
 import { countTokens } from '../output/tokens';
 import { maskCommand } from '../tools/run';
 import { newScratchFile, ScratchWriter, type ScratchTarget } from '../tools/scratchOutput';
-import { INLINE_MAX_BYTES } from '../tools/toolContext';
+import { fitsInline, surelyFitsBytes } from '../output/inline';
 
 /** What Claude Code sends a hook on stdin (the fields we use). */
 export interface HookInput {
@@ -67,13 +67,7 @@ export interface HookSettings {
 export async function hookSettings(root: string): Promise<HookSettings> {
   const f = await loadAgentConfig(path.join(root, '.agent'));
   const values = f.ok ? f.value.values : new Map<string, unknown>();
-  const patterns = values.get('terminal.secretPatterns') ?? values.get('secrets.patterns');
-  const gitleaks = values.get('secrets.gitleaksConfig');
-  const { rules } = userRulesFor({
-    roots: [root],
-    secretPatterns: Array.isArray(patterns) ? patterns.filter((p): p is string => typeof p === 'string') : undefined,
-    gitleaksConfig: typeof gitleaks === 'string' ? gitleaks : undefined,
-  });
+  const { rules } = userRulesFor({ roots: [root], ...secretSettingsFrom((k) => values.get(k)) });
   return { config: f.ok ? toolConfigFromFile(f.value) : DEFAULT_TOOL_CONFIG, rules };
 }
 
@@ -163,15 +157,8 @@ async function waitForCapture(file: string): Promise<{ complete: boolean; masked
   }
 }
 
-/** Outputs up to this many bytes are under the offload threshold without counting tokens. */
-function smallBytes(config: ToolConfig): number {
-  return Math.min(config.offloadThresholdTokens, INLINE_MAX_BYTES - 1024);
-}
-
-/** True when a scan is small enough to hand over as it is (the same rule agentContext_run uses). */
-function small(scan: OutputScan, config: ToolConfig): boolean {
-  return scan.tokens.tokens <= config.offloadThresholdTokens && scan.bytes <= INLINE_MAX_BYTES - 1024 && !scan.tokens.approximate;
-}
+const smallBytes = (config: ToolConfig): number => surelyFitsBytes(config.offloadThresholdTokens);
+const small = (scan: OutputScan, config: ToolConfig): boolean => fitsInline(scan, config.offloadThresholdTokens);
 
 /**
  * `claude-hook.js report <root> <file> <exit> <startedMs> <command base64>`: the text Claude Code's
@@ -249,7 +236,7 @@ export async function postToolUse(input: HookInput, root: string): Promise<objec
   const { config, rules } = await hookSettings(root);
   const persisted = typeof out.persistedOutputPath === 'string' && fs.existsSync(out.persistedOutputPath) ? out.persistedOutputPath : undefined;
   const inline = out.stdout + (out.stderr ? `\n${out.stderr}` : '');
-  if (!persisted && countTokens(inline).tokens <= config.offloadThresholdTokens && Buffer.byteLength(inline) <= INLINE_MAX_BYTES - 1024) return undefined;
+  if (!persisted && fitsInline({ tokens: countTokens(inline), bytes: Buffer.byteLength(inline) }, config.offloadThresholdTokens)) return undefined;
   const shown = maskCommand(command, rules);
   const target = targetFor(root, shown || 'bash');
   const writer = new ScratchWriter(target, rules);

@@ -6,6 +6,7 @@ import { formatDuration, formatReference } from '../output/reference';
 import { resolveWorkspacePath } from '../workspace/workspacePaths';
 import { allowListMatch, compoundOperator } from './commandPolicy';
 import { newScratchFile, ScratchWriter } from './scratchOutput';
+import { fitsInline } from '../output/inline';
 import { INLINE_MAX_BYTES, secretRulesOf, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 
 /** Longest timeout a caller may ask for, in seconds. */
@@ -138,7 +139,7 @@ export async function runTool(input: Record<string, unknown>, ctx: ToolContext):
   const reference = formatReference(scan, meta);
   const commandFailed = timedOut || cancelled || result.code !== 0;
   // Small outputs come back inline (still saved), fenced as data.
-  if (scan.tokens.tokens <= ctx.config.offloadThresholdTokens && scan.bytes <= INLINE_MAX_BYTES - 1024 && !scan.tokens.approximate) {
+  if (fitsInline(scan, ctx.config.offloadThresholdTokens)) {
     const text = await fs.promises.readFile(target.abs, 'utf8');
     const status = timedOut ? `timed out after ${timeoutSec} s (process group killed)` : cancelled ? 'cancelled (process group killed)' : result.code !== null ? `exit ${result.code}` : `killed by ${result.signal}`;
     const head = `$ ${shownCommand}${meta.cwd ? ` (cwd: ${meta.cwd})` : ''}\n${status} · ${formatDuration(durationMs)}${masked ? ` · ${masked} secret(s) masked` : ''} · saved to ${target.display}`;

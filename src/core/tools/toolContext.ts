@@ -84,5 +84,4 @@ export function secretRulesOf(ctx: Pick<ToolContext, 'folders' | 'secretPatterns
   return rules;
 }
 
-/** Hard ceiling of any returned text (bytes): well under the 8 KB at which Copilot moves results to disk. */
-export const INLINE_MAX_BYTES = 6 * 1024;
+export { INLINE_MAX_BYTES } from '../output/inline';

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { ledgerPath, ledgerReport } from '../../core/history/ledger';
 import { LedgerToday } from '../../core/history/ledgerToday';
 import { defaultFolder } from '../../core/workspace/workspacePaths';
-import { workspaceFolders } from '../tools/toolHost';
+import { workspaceFolders } from '../../editor/settings';
 
 /** How often the status bar re-reads the ledger's end without a file event. */
 const SAFETY_POLL_MS = 10_000;

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { writeFileAtomic } from '../../core/fs/fsAtomic';
 import { MCP_CLIENT_TARGETS, mcpClientConfig, type McpClient } from '../../core/setup/mcpClientConfig';
-import { workspaceFolders } from '../tools/toolHost';
+import { workspaceFolders } from '../../editor/settings';
 
 /**
  * Copies dist/mcp.js and dist/claude-hook.js with their lazily loaded dist/tokenizer.js,

@@ -5,6 +5,7 @@ import { agentDirOf, hasAgentFolder, isInside } from '../../core/workspace/agent
 import { mkdirp } from '../../core/fs/fsAtomic';
 import { maskSecrets, type UserPatterns } from '../../core/secrets';
 import { userRulesFor } from '../../core/secrets/gitleaks';
+import { secretSettings } from '../../editor/settings';
 import { TERMINALS_DIR } from '../../core/terminal/terminalIndex';
 import { openTerminalCapture, type CommandCapture, type TerminalCapture } from '../../core/terminal/terminalCapture';
 import { EXIT_UNKNOWN, resolveExit } from '../../core/terminal/commandExit';
@@ -168,11 +169,7 @@ export class CaptureManager implements vscode.Disposable {
   private readSettings(): Settings {
     const c = vscode.workspace.getConfiguration('agentContext.terminals');
     const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
-    const { rules: patterns, errors } = userRulesFor({
-      roots,
-      secretPatterns: c.get<string[]>('secretPatterns', []),
-      gitleaksConfig: vscode.workspace.getConfiguration('agentContext.secrets').get<string>('gitleaksConfig', ''),
-    });
+    const { rules: patterns, errors } = userRulesFor({ roots, ...secretSettings() });
     const warning = errors.join('\n');
     if (errors.length > 0 && warning !== this.lastRuleWarning) {
       for (const e of errors) this.log.warn(`secret masking: ${e}`);

@@ -3,7 +3,8 @@ import { invokeTool } from '../../core/tools/invokeTool';
 import { runNeedsConfirmation } from '../../core/tools/run';
 import type { ToolDefinition } from '../../core/tools/toolDefinitions';
 import type { RunTerminal } from './runTerminal';
-import { toolConfig, toolContext } from './toolHost';
+import { toolConfig } from '../../editor/settings';
+import { toolContext } from './toolHost';
 
 type Input = Record<string, unknown>;
 

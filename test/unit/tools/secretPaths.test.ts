@@ -107,3 +107,25 @@ describe('MCP server over stdio: the same masking for run, offload and the ledge
     checkAgentDir(ws, true);
   });
 });
+
+describe('MCP server: the user pattern from .agent/config.yaml, under the key the docs give', () => {
+  let ws: string;
+  let mcp: McpSession;
+  const ZEBRA = 'zebra-' + '4242-7777';
+  before(async () => {
+    ws = workspace();
+    // The documented key (agentContext.terminals.secretPatterns without its prefix); the server once read terminal.secretPatterns.
+    fs.writeFileSync(path.join(ws, '.agent/config.yaml'), "terminals:\n  secretPatterns:\n    - 'zebra-[0-9]{4}-[0-9]{4}'\n");
+    mcp = await startMcp(require.resolve('../../../src/mcp/server'), ws, ['--allow-run']);
+  });
+  after(async () => {
+    await mcp.close();
+  });
+  test('masks it in the run result and the saved output', async () => {
+    const run = await mcp.call('agentContext_run', { command: `echo 'token ${ZEBRA} end'` });
+    assert.equal(run.isError, false, run.text);
+    assert.ok(!run.text.includes(ZEBRA), run.text);
+    assert.match(run.text, /\[MASKED:custom/);
+    for (const f of filesUnder(path.join(ws, '.agent'))) assert.ok(!fs.readFileSync(f, 'utf8').includes(ZEBRA), f);
+  });
+});

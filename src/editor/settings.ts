@@ -1,0 +1,38 @@
+import * as vscode from 'vscode';
+import { retentionFrom, secretSettingsFrom, toolConfigFrom, type SecretSettings, type ToolConfig } from '../core/config';
+import type { RetentionPolicy } from '../core/scratch/retention';
+import type { WorkspaceFolderRef } from '../core/workspace/workspacePaths';
+
+/*
+ * The editor's workspace folders and `agentContext.*` settings as the core wants them: every
+ * feature reads them here, so the `file:` folder filter and each setting's reading live once.
+ */
+
+/** The open workspace folders on disk (remote and virtual folders are not ours to touch). */
+export function workspaceFolders(): WorkspaceFolderRef[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ name: f.name, path: f.uri.fsPath }));
+}
+
+/** The tool settings from `agentContext.*`. */
+export function toolConfig(): ToolConfig {
+  const c = vscode.workspace.getConfiguration('agentContext');
+  return toolConfigFrom((k) => c.get(k));
+}
+
+/** The user's secret-masking settings (agentContext.terminals.secretPatterns, agentContext.secrets.gitleaksConfig). */
+export function secretSettings(): SecretSettings {
+  const c = vscode.workspace.getConfiguration('agentContext');
+  return secretSettingsFrom((k) => c.get(k));
+}
+
+/** The scratch retention settings (agentContext.scratch.*). */
+export function retentionSettings(): RetentionPolicy {
+  const c = vscode.workspace.getConfiguration('agentContext');
+  return retentionFrom((k) => c.get(k));
+}
+
+/** The globs of `files.exclude` that are switched on. */
+export function filesExclude(): string[] {
+  const ex = vscode.workspace.getConfiguration('files').get<Record<string, unknown>>('exclude') ?? {};
+  return Object.entries(ex).filter(([, v]) => v === true).map(([k]) => k);
+}
