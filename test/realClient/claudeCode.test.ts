@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { openTerminalCapture } from '../../src/core/terminal/terminalCapture';
-import { TOOL_NAMES } from '../../src/core/tools/toolDefinitions';
+import { TOOL_NAMES } from '../../src/core/tools/toolNames';
 import { copyFixture, errorLinesSeen, errorLinesWithNumbers, MCP_JS, mcpTool, resultOf, runClaude, tempDir, writeNoisyBuild, type ClaudeRun } from './claudeCli';
 import { ledgerPath } from '../../src/core/history/ledger';
 

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { appendLineAtomic, mkdirp, writeFileAtomic } from '../fs/fsAtomic';
 import { Result, ok, err } from '../result';
 import { foldFile, type FoldSpec } from '../fs/appendFold';
+import { toPosixRelative } from '../workspace/relativePaths';
 
 /** Statuses a sub-agent may report. */
 export const AGENT_STATUSES = ['idle', 'working', 'blocked', 'done', 'failed'] as const;
@@ -61,7 +62,7 @@ export function checkAgentId(id: unknown): string | undefined {
 }
 
 function rel(agentDir: string, abs: string): string {
-  return path.relative(path.dirname(agentDir), abs).split(path.sep).join('/');
+  return toPosixRelative(path.dirname(agentDir), abs);
 }
 
 /** Absolute folder of an agent (the id must have passed checkAgentId). */
@@ -227,7 +228,7 @@ export async function summarizeAgent(agentDir: string, id: string): Promise<Agen
     for (const e of es) {
       if (files.length >= 200) return;
       const p = path.join(dir, e.name);
-      const r = path.relative(folder, p).split(path.sep).join('/');
+      const r = toPosixRelative(folder, p);
       if (r === 'findings.md' || r === 'status.json' || e.name.startsWith('.')) continue;
       if (e.isDirectory()) await walk(p);
       else if (e.isFile()) files.push(r);

@@ -14,6 +14,7 @@ import { loadSkills } from '../skills/skillsIndex';
 import { listNotes } from '../notes/notes';
 import { commandEndMs, terminalSummaries } from '../terminal/terminalSummary';
 import { EXIT_UNKNOWN, shownCommandLine } from '../terminal/commandExit';
+import { toPosixRelative } from '../workspace/relativePaths';
 
 /** Optional sources owned by other features, injected so the briefing does not depend on their internals. */
 export interface BriefingProviders {
@@ -45,7 +46,7 @@ async function defaultTerminals(agentDir: string): Promise<{ failed: BriefingTer
     const part = last.parts[last.parts.length - 1] ?? { file: last.file, firstLine: last.firstLine, lastLine: last.lastLine };
     const single = last.parts.length <= 1;
     failed.push({
-      path: path.relative(path.dirname(agentDir), path.join(agentDir, part.file)).split(path.sep).join('/'),
+      path: toPosixRelative(path.dirname(agentDir), path.join(agentDir, part.file)),
       name: t.name,
       command: shownCommandLine(last.commandLine),
       exitCode: last.exitCode,
@@ -67,14 +68,10 @@ async function safe<T>(f: () => Promise<T>, fallback: T): Promise<T> {
   }
 }
 
-/**
- * Reads everything the briefing shows. Paths come out workspace-relative; `prefix` (e.g. `app/`
- * in a multi-root workspace) is put in front of each so every path in the briefing resolves.
- */
-export async function gatherBriefing(agentDir: string, opts: { prefix?: string; providers?: BriefingProviders } = {}): Promise<BriefingInput> {
+/** Reads everything the briefing shows, with paths relative to the workspace folder. `providers` replace sources in tests. */
+export async function gatherBriefing(agentDir: string, opts: { providers?: BriefingProviders } = {}): Promise<BriefingInput> {
   const root = path.dirname(agentDir);
-  const pre = opts.prefix ?? '';
-  const rel = (abs: string) => pre + path.relative(root, abs).split(path.sep).join('/');
+  const rel = (abs: string) => toPosixRelative(root, abs);
   const agentPath = rel(agentDir);
 
   const plans: BriefingPlan[] = [];
@@ -134,14 +131,13 @@ export async function gatherBriefing(agentDir: string, opts: { prefix?: string; 
   }
 
   const terminals = { folder: rel(path.join(agentDir, 'terminals')), ...(await safe(() => (opts.providers?.terminals ?? defaultTerminals)(agentDir), { failed: [], total: 0 })) };
-  terminals.failed = terminals.failed.map((t) => ({ ...t, path: pre + t.path }));
 
   // Totals from the index this process keeps (shared with the Scratch view): costs what changed since the last call.
   const totals = await safe(async () => (await currentScratchIndex(agentDir)).totals(), undefined);
   const scratch = { path: rel(path.join(agentDir, 'scratch')), files: totals?.files ?? 0, bytes: totals?.bytes ?? 0 };
 
   const skillsOf = opts.providers?.skills ?? defaultSkills;
-  const skills = (await safe(() => skillsOf(root), [])).map((s) => ({ ...s, path: pre + s.path }));
+  const skills = await safe(() => skillsOf(root), []);
 
   const mem = await safe(() => listMemory(agentDir), undefined);
   const notes = await safe(() => listMemoryFiles(agentDir), []);
@@ -149,7 +145,7 @@ export async function gatherBriefing(agentDir: string, opts: { prefix?: string; 
     path: rel(preferencesPath(agentDir)),
     keys: mem?.ok ? mem.value.map((e) => e.key) : [],
     review: mem?.ok ? mem.value.filter((e) => e.review).map((e) => e.key) : [],
-    notes: notes.map((n) => ({ path: pre + n.path, title: n.title })),
+    notes: notes.map((n) => ({ path: n.path, title: n.title })),
     error: mem && !mem.ok ? formatFileError(mem.error) : undefined,
   };
 
@@ -158,14 +154,14 @@ export async function gatherBriefing(agentDir: string, opts: { prefix?: string; 
   const agents = {
     path: rel(path.join(agentDir, 'agents')),
     total: recent.total,
-    list: recent.agents.map((a) => ({ id: a.id, status: a.status?.status, progress: a.status?.progress, findings: a.findings, path: pre + a.folder })),
+    list: recent.agents.map((a) => ({ id: a.id, status: a.status?.status, progress: a.status?.progress, findings: a.findings, path: a.folder })),
   };
 
   const hist = await safe(() => listHistory(agentDir), []);
-  const history = { path: rel(historyDir(agentDir)), sessions: hist.length, latest: hist[0] ? pre + hist[0].path : undefined };
+  const history = { path: rel(historyDir(agentDir)), sessions: hist.length, latest: hist[0]?.path };
 
   const human = await safe(() => listNotes(root), { notes: [], errors: [] });
-  const humanNotes = human.notes.map((n) => ({ ...n, path: pre + n.path, file: pre + n.file }));
+  const humanNotes = human.notes;
 
   return { agentPath, plans, progress, features, terminals, scratch, skills, memory, agents, history, humanNotes };
 }

@@ -60,26 +60,6 @@ export async function writeFileAtomicParts(file: string, parts: AsyncIterable<st
   }
 }
 
-/** Synchronous twin of writeFileAtomic, for the few callers that cannot await. */
-export function writeFileAtomicSync(file: string, data: string | Uint8Array): void {
-  const dir = path.dirname(file);
-  mkdirpSync(dir);
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now()}.${counter++}.tmp`);
-  const fd = fs.openSync(tmp, 'wx');
-  try {
-    fs.writeFileSync(fd, data);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  try {
-    fs.renameSync(tmp, file);
-  } catch (e) {
-    fs.rmSync(tmp, { force: true });
-    throw e;
-  }
-}
-
 /**
  * Appends one record with a single O_APPEND write. POSIX makes each such write atomic with
  * respect to other appenders (for regular files on local disks), so lines from two processes

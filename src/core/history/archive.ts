@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { ulid } from 'ulid';
 import { appendLineAtomic, createExclusive, mkdirp } from '../fs/fsAtomic';
 import { Result, ok, err } from '../result';
+import { toPosixRelative } from '../workspace/relativePaths';
 
 /** Largest text archived in one call (bigger transcripts: split them). */
 export const MAX_ARCHIVE_BYTES = 20 * 1024 * 1024;
@@ -27,7 +28,7 @@ export function historyDir(agentDir: string): string {
 }
 
 function rel(agentDir: string, abs: string): string {
-  return path.relative(path.dirname(agentDir), abs).split(path.sep).join('/');
+  return toPosixRelative(path.dirname(agentDir), abs);
 }
 
 async function plainHistoryDir(agentDir: string): Promise<Result<string>> {

@@ -26,6 +26,8 @@ import { countTokens } from '../output/tokens';
 import { maskCommand } from '../tools/run';
 import { newScratchFile, ScratchWriter, type ScratchTarget } from '../tools/scratchOutput';
 import { fitsInline, surelyFitsBytes } from '../output/inline';
+import { toPosixRelative } from '../workspace/relativePaths';
+import { agentDirOf } from '../workspace/agentLayout';
 
 /** What Claude Code sends a hook on stdin (the fields we use). */
 export interface HookInput {
@@ -65,7 +67,7 @@ export interface HookSettings {
 
 /** Reads `.agent/config.yaml` of the project; defaults when missing or unreadable (a hook must not fail the tool). */
 export async function hookSettings(root: string): Promise<HookSettings> {
-  const f = await loadAgentConfig(path.join(root, '.agent'));
+  const f = await loadAgentConfig(agentDirOf(root));
   const values = f.ok ? f.value.values : new Map<string, unknown>();
   const { rules } = userRulesFor({ roots: [root], ...secretSettingsFrom((k) => values.get(k)) });
   return { config: f.ok ? toolConfigFromFile(f.value) : DEFAULT_TOOL_CONFIG, rules };
@@ -180,7 +182,7 @@ export async function report(root: string, file: string, exitCode: number, start
       return `(Agent Context could not read the saved output ${file}: ${(e as Error).message})`;
     }
   }
-  const rel = path.relative(root, file).split(path.sep).join('/');
+  const rel = toPosixRelative(root, file);
   if (complete && (size <= smallBytes(config) || small(scan!, config))) {
     const text = await fs.promises.readFile(file, 'utf8');
     await fs.promises.rm(file, { force: true });
@@ -203,7 +205,7 @@ export async function report(root: string, file: string, exitCode: number, start
 
 async function ledger(root: string, tool: string, command: string, output: string, rawTokens: number, text: string): Promise<void> {
   try {
-    await appendLedger(path.join(root, '.agent'), {
+    await appendLedger(agentDirOf(root), {
       time: new Date().toISOString(),
       tool,
       source: 'claude-code',

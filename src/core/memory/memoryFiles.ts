@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { toPosixRelative } from '../workspace/relativePaths';
 
 /** A free-form note in `.agent/memory/*.md`. */
 export interface MemoryFile {
@@ -40,7 +41,7 @@ export async function listMemoryFiles(agentDir: string): Promise<MemoryFile[]> {
       const first = head.split(/\r?\n/).find((l) => l.trim() !== '') ?? '';
       out.push({
         name,
-        path: path.relative(path.dirname(agentDir), abs).split(path.sep).join('/'),
+        path: toPosixRelative(path.dirname(agentDir), abs),
         bytes: st.size,
         mtimeMs: st.mtimeMs,
         title: first.replace(/^#+\s*/, '').trim().slice(0, 80),

@@ -17,8 +17,9 @@ import * as path from 'node:path';
 import { parseDocument, isMap, isScalar, Document } from 'yaml';
 import { writeFileAtomic, appendLineAtomic } from '../fs/fsAtomic';
 import { withFileLock } from '../fs/fileLock';
-import { Result, ok, err, FileError } from '../result';
+import { Result, ok, err } from '../result';
 import { checkMemoryEntry, MEMORY_LIMITS } from './memoryGuard';
+import { toPosixRelative } from '../workspace/relativePaths';
 
 /** One earlier value of an entry. */
 export interface MemoryVersion {
@@ -55,7 +56,7 @@ export function preferencesPath(agentDir: string): string {
 }
 
 function rel(agentDir: string, abs: string): string {
-  return path.relative(path.dirname(agentDir), abs).split(path.sep).join('/');
+  return toPosixRelative(path.dirname(agentDir), abs);
 }
 
 function str(v: unknown): string | undefined {
@@ -237,9 +238,4 @@ export async function markMemoryReviewed(agentDir: string, key: string): Promise
 /** Workspace-relative path of preferences.yaml, for references in tool results. */
 export function preferencesRelPath(agentDir: string): string {
   return rel(agentDir, preferencesPath(agentDir));
-}
-
-/** Returns a FileError message for an entry key, for callers that format their own errors. */
-export function memoryError(agentDir: string, message: string): FileError {
-  return { file: preferencesRelPath(agentDir), message };
 }

@@ -15,6 +15,7 @@ import { withFileLock } from '../fs/fileLock';
 import { appendHistoryRecord, historyDir } from '../history/archive';
 import { Result, ok, err } from '../result';
 import { checkpointPath, foldFile, type FoldSpec } from '../fs/appendFold';
+import { toPosixRelative } from '../workspace/relativePaths';
 
 /** One feature of the list. */
 export interface Feature {
@@ -61,7 +62,7 @@ export function featuresPath(agentDir: string): string {
 }
 
 function relPath(agentDir: string): string {
-  return path.relative(path.dirname(agentDir), featuresPath(agentDir)).split(path.sep).join('/');
+  return toPosixRelative(path.dirname(agentDir), featuresPath(agentDir));
 }
 
 /** Offset of the first syntax error in JSON text (Node 20's messages often omit it), or undefined. */

@@ -5,6 +5,7 @@ import { Result } from '../result';
 import { isMarkdownPlanName, parseMarkdownPlan, readPlanBytes } from './markdownPlan';
 import { parsePlan, Plan } from './planDocument';
 import type { PlanFileVersion } from './planEdit';
+import { toPosixRelative } from '../workspace/relativePaths';
 
 /** The Markdown plan next to plan.yaml (agents and Claude Code keep plans as Markdown checklists). */
 export const MARKDOWN_PLAN = 'plan.md';
@@ -40,7 +41,7 @@ export async function findPlanFiles(agentDir: string): Promise<string[]> {
 
 /** True when `file` (absolute) is at one of the plan locations of `agentDir`, whether or not it exists. */
 export function isPlanPath(agentDir: string, file: string): boolean {
-  const rel = path.relative(agentDir, file).split(path.sep).join('/');
+  const rel = toPosixRelative(agentDir, file);
   if ((PLAN_FILES as readonly string[]).includes(rel)) return true;
   const dir = path.posix.dirname(rel);
   return (PLAN_FOLDERS as readonly string[]).includes(dir) && isPlanName(dir, path.posix.basename(rel));

@@ -13,7 +13,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { appendLineAtomic } from '../fs/fsAtomic';
 import { Result, ok, err } from '../result';
-import { foldFile, type FoldSpec } from '../fs/appendFold';
+import { checkpointPath, foldFile, type FoldSpec } from '../fs/appendFold';
+import { toPosixRelative } from '../workspace/relativePaths';
 
 /** One entry of progress.md. */
 export interface ProgressEntry {
@@ -75,40 +76,109 @@ export async function readProgress(agentDir: string): Promise<ProgressEntry[]> {
   }
 }
 
-interface TailState {
-  total: number;
-  /** The last few entries as raw lines (the last one may still grow), oldest first. */
-  entries: { line: number; lines: string[] }[];
+/*
+ * The newest entries of `.agent/progress.md` without parsing the whole log: the Plan view shows the
+ * last few entries and the total, and must cost the same with 20,000 entries as with 20.
+ *
+ * The total and the line count come from a per-file tally (fs/appendFold.ts) that is extended
+ * with only the bytes appended since the last call (progress.md is append-only) and kept in
+ * `.agent/.cache/` between processes, so a new window does not read the whole log again; a file
+ * that shrank, was replaced (another inode) or rewritten is tallied again from the start. The
+ * entries themselves come from the end of the file, read backwards until one more heading than
+ * asked for has been seen.
+ */
+
+/** A line that starts an entry (the tally's quick test; parseProgress reads the heading itself). */
+const TALLY_HEADING_RE = /^##\s+\d{4}-\d\d-\d\d/;
+
+/** Entry headings among the tallied lines (the line count is the fold's own). */
+interface Tally {
+  headings: number;
 }
 
-/** Entries kept by the tail summary (the briefing shows at most 5; the view a few more). */
-export const PROGRESS_TAIL = 10;
-const MAX_ENTRY_LINES = 400;
-
-const TAIL_SPEC: FoldSpec<TailState> & { id: string } = {
-  id: 'progress-tail',
+const TALLY_SPEC: FoldSpec<Tally> & { id: string } = {
+  id: 'progress-tally',
   version: 1,
-  init: () => ({ total: 0, entries: [] }),
-  line(s, text, lineNo) {
-    if (HEADING_RE.test(text)) {
-      s.total++;
-      s.entries.push({ line: lineNo, lines: [text] });
-      if (s.entries.length > PROGRESS_TAIL) s.entries.shift();
-    } else {
-      const cur = s.entries[s.entries.length - 1];
-      if (cur && cur.lines.length < MAX_ENTRY_LINES) cur.lines.push(text);
-    }
+  init: () => ({ headings: 0 }),
+  line(s, text) {
+    if (text.startsWith('##') && TALLY_HEADING_RE.test(text)) s.headings++;
   },
 };
 
-/**
- * The number of entries and the last `n` (at most PROGRESS_TAIL) of progress.md, folded
- * incrementally: a call reads only what was appended since the previous one in this process.
- */
-export async function readProgressTail(agentDir: string, n = 5): Promise<{ total: number; entries: ProgressEntry[] }> {
-  const { state } = await foldFile(progressPath(agentDir), TAIL_SPEC).read();
-  const entries = state.entries.slice(-n).map((e) => ({ ...parseProgress(e.lines.join('\n'))[0], line: e.line }));
-  return { total: state.total, entries };
+/** Counts newlines and heading lines in `buf` (which starts at a line start and ends after a newline). */
+function tallyBytes(buf: Buffer): { lines: number; headings: number } {
+  let lines = 0;
+  let headings = 0;
+  let start = 0;
+  for (;;) {
+    const nl = buf.indexOf(10, start);
+    if (nl === -1) break;
+    // Only lines that start with "## " can be headings: test those few with the exact pattern.
+    if (buf[start] === 0x23 && buf[start + 1] === 0x23 && TALLY_HEADING_RE.test(buf.toString('utf8', start, Math.min(nl, start + 40)))) headings++;
+    lines++;
+    start = nl + 1;
+  }
+  return { lines, headings };
+}
+
+async function readRange(fh: fs.promises.FileHandle, from: number, to: number): Promise<Buffer> {
+  const buf = Buffer.alloc(to - from);
+  let got = 0;
+  while (got < buf.length) {
+    const { bytesRead } = await fh.read(buf, got, buf.length - got, from + got);
+    if (bytesRead === 0) break;
+    got += bytesRead;
+  }
+  return buf.subarray(0, got);
+}
+
+/** The newest `count` progress entries (newest last, with their real line numbers) and how many there are in all. */
+export async function readProgressTail(agentDir: string, count: number): Promise<{ entries: ProgressEntry[]; total: number }> {
+  const file = progressPath(agentDir);
+  let t: { size: number; lines: number; headings: number };
+  try {
+    const fold = await foldFile(file, TALLY_SPEC, checkpointPath(agentDir, 'progress-tally')).read();
+    t = { size: fold.offset, lines: fold.lines, headings: fold.state.headings };
+  } catch {
+    return { entries: [], total: 0 }; // unreadable (not a file, no permission): as if there were no log
+  }
+  let fh: fs.promises.FileHandle;
+  try {
+    fh = await fs.promises.open(file, 'r');
+  } catch {
+    return { entries: [], total: 0 };
+  }
+  try {
+    // Read backwards from the tallied end until count + 1 headings are in view (or the file start).
+    let from = t.size;
+    let chunk = 16 * 1024;
+    let tail = Buffer.alloc(0);
+    for (;;) {
+      const next = Math.max(0, from - chunk);
+      tail = Buffer.concat([await readRange(fh, next, from), tail]);
+      from = next;
+      chunk *= 2;
+      if (from === 0) break;
+      // Start at a line boundary so line numbers stay exact.
+      const nl = tail.indexOf(10);
+      if (nl === -1) continue;
+      const aligned = tail.subarray(nl + 1);
+      if (tallyBytes(aligned).headings > count) {
+        from += nl + 1;
+        tail = aligned;
+        break;
+      }
+    }
+    const tailLines = tallyBytes(tail).lines;
+    const offset = t.lines - tailLines;
+    const entries = parseProgress(tail.toString('utf8'))
+      .map((e) => ({ ...e, line: e.line + offset }))
+      .slice(-count);
+    // A tail that starts inside an entry yields a fragment without a heading: parseProgress drops it.
+    return { entries, total: t.headings };
+  } finally {
+    await fh.close();
+  }
 }
 
 /** Appends a dated entry (`## <ISO time> — title`, what was done, `Next:`) with one O_APPEND write. */
@@ -118,7 +188,7 @@ export async function appendProgress(
   opts: { now?: Date } = {},
 ): Promise<Result<{ path: string; entry: ProgressEntry }>> {
   const file = progressPath(agentDir);
-  const relPath = path.relative(path.dirname(agentDir), file).split(path.sep).join('/');
+  const relPath = toPosixRelative(path.dirname(agentDir), file);
   const title = (input.title ?? '').replace(/\s+/g, ' ').trim();
   if (!title) return err({ file: relPath, message: 'a progress entry needs a title (one line saying what was achieved)' });
   if (title.length > 200) return err({ file: relPath, message: `the title is ${title.length} characters; keep it under 200 and put details in "done"` });

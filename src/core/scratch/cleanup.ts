@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { agentDirOf, isInside } from '../workspace/agentLayout';
+import { agentDirOf } from '../workspace/agentLayout';
 import { findPlanFiles, isMarkdownPlan, parsePlanText } from '../plan/planFiles';
 import { err, formatFileError, ok, Result } from '../result';
 import { moveToTrash, TrashOptions } from '../fs/trash';
@@ -9,6 +9,7 @@ import { loadPins } from './pins';
 import { advanceRetention, isProtected, type OldestFirst, removalReasons, RemovalReason, type RetentionPolicy, type RetentionProgress } from './retention';
 import { ScratchIndex } from './scratchIndex';
 import { currentScratchIndex } from './sharedIndex';
+import { isInside } from '../workspace/relativePaths';
 
 /**
  * Paths cleanup must keep for this workspace root: every plan file and every evidence path the

@@ -1,6 +1,7 @@
 import type * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ScratchEntry } from './scratchEntry';
+import { toPosixRelative } from '../workspace/relativePaths';
 
 /*
  * The scratch index's in-memory tree: folders with their files, subtree totals, each folder's
@@ -201,7 +202,7 @@ export class ScratchTree {
 
   /** The path relative to the scratch folder, with forward slashes ('..' first or absolute when outside). */
   relOf(abs: string): string {
-    return path.relative(this.scratchDir, abs).split(path.sep).join('/');
+    return toPosixRelative(this.scratchDir, abs);
   }
 
   /** Empties the tree. */

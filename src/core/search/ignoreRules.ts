@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { toPosixRelative } from '../workspace/relativePaths';
 
 /*
  * Ignore rules for the built-in engines (ripgrep reads .gitignore itself). A root `.gitignore`
@@ -50,7 +51,7 @@ export async function gitignoreGlobsFor(folderRoot: string, root: string): Promi
 
 /** `files.exclude` keys (VS Code globs, folder-relative) made relative to `root` for fast-glob and ripgrep. */
 export function excludeGlobsFor(folderRoot: string, root: string, excludes: readonly string[]): string[] {
-  const below = path.relative(folderRoot, root).split(path.sep).join('/');
+  const below = toPosixRelative(folderRoot, root);
   const out: string[] = [];
   for (const e of excludes) {
     if (e.startsWith('**/') || !below) out.push(e);

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../fs/fsAtomic';
 import { err, ok, type FileError, type Result } from '../result';
+import { isInside } from '../workspace/relativePaths';
 
 /** The marker comments that delimit the managed block; each must stand on a line of its own. */
 export const BEGIN_MARKER = '<!-- agent-context:begin -->';
@@ -141,11 +142,6 @@ export async function readInstructionsRecord(root: string): Promise<Result<strin
   } catch (e) {
     return err({ file: INSTRUCTIONS_RECORD, line: 1, message: `invalid JSON (${(e as Error).message}); fix or delete the file` });
   }
-}
-
-function isInside(root: string, p: string): boolean {
-  const rel = path.relative(root, p);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
 async function upsertFile(root: string, realRoot: string, rel: string, had: Set<string>, seen: Set<string>): Promise<InstructionFileReport> {

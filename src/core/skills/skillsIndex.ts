@@ -1,8 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
-import { SKILL_SOURCES, toPosixRelative } from '../workspace/agentLayout';
+import { SKILL_SOURCES } from '../workspace/agentLayout';
 import { err, FileError, ok, Result } from '../result';
+import { toPosixRelative } from '../workspace/relativePaths';
 
 /** A skill found in one of the skill folders; `error` is set when its frontmatter is missing or broken. */
 export interface Skill {

@@ -1,9 +1,9 @@
-import * as path from 'node:path';
 import { AGENT_STATUSES, checkAgentId, rankAgents, readFindings, setAgentStatus, summarizeAgent, writeFinding, type AgentSummary, type Finding } from '../agents';
 import { cutToBytes } from '../output/reference';
 import { formatFileError } from '../result';
 import { defaultFolder } from '../workspace/workspacePaths';
 import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
+import { agentDirOf } from '../workspace/agentLayout';
 
 const utf8 = (s: string) => Buffer.byteLength(s, 'utf8');
 /** Most agents a listing shows (short lines: about 80 bytes each, so 40 fit the budget). */
@@ -46,7 +46,7 @@ function formatFindings(id: string, file: string, findings: Finding[]): string {
 export async function agentWorkspaceTool(input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
   const folder = defaultFolder(ctx.folders);
   if (!folder) return toolError('no workspace folder is open');
-  const agentDir = path.join(folder.path, '.agent');
+  const agentDir = agentDirOf(folder.path);
   const id = input.agentId;
   const bad = checkAgentId(id);
   if (bad) return toolError(bad);

@@ -29,3 +29,11 @@ export function allowListMatch(command: string, allowList: readonly string[]): s
   const norm = command.trim().replace(/\s+/g, ' ');
   return allowList.find((e) => e.trim() !== '' && entryRegex(e).test(norm));
 }
+
+/** Why a command may not run without asking, or undefined when the allow-list covers it. */
+export function runNeedsConfirmation(command: string, allowList: readonly string[]): string | undefined {
+  const op = compoundOperator(command);
+  if (op) return `it contains ${op}, so it always asks`;
+  if (!allowListMatch(command, allowList)) return 'it is not on the allow-list (agentContext.run.allowList)';
+  return undefined;
+}

@@ -5,8 +5,10 @@ import { ALWAYS_IGNORED, excludeGlobsFor } from '../search/ignoreRules';
 import { gitignoreFs, gitignoreTester } from '../search/gitignoreWalk';
 import { streamLines } from '../search/shellSpawner';
 import { searchDeps } from '../search/searchDeps';
-import { displayPath, isInsidePath, resolveWorkspacePath } from '../workspace/workspacePaths';
+import { displayPath, resolveWorkspacePath } from '../workspace/workspacePaths';
 import { toolError, type ToolContext, type ToolOutcome } from './toolContext';
+import { isInside } from '../workspace/relativePaths';
+import { agentDirOf } from '../workspace/agentLayout';
 
 const INLINE_BYTES = 4096;
 
@@ -36,7 +38,7 @@ export async function globTool(input: Record<string, unknown>, ctx: ToolContext)
   if (!r.ok) return toolError(`${r.error.file}: ${r.error.message}`);
   const where = r.value;
   if (!where.exists) return toolError(`${where.display}: no such folder`);
-  const inAgent = isInsidePath(path.join(where.folder.path, '.agent'), where.abs);
+  const inAgent = isInside(agentDirOf(where.folder.path), where.abs);
   const ignore = [...ALWAYS_IGNORED];
   if (!inAgent) {
     ignore.push(...excludeGlobsFor(where.folder.path, where.abs, ctx.filesExclude ?? []));

@@ -6,10 +6,12 @@ import { countTokens } from '../output/tokens';
 import { compileQuery, grep, type GrepHit, type GrepQuery } from '../search/grepEngine';
 import { CACHE_DIR } from '../fs/appendFold';
 import { excludeGlobsFor, gitignoreGlobsFor } from '../search/ignoreRules';
-import { displayPath, isInsidePath, resolveWorkspacePath } from '../workspace/workspacePaths';
+import { displayPath, resolveWorkspacePath } from '../workspace/workspacePaths';
 import { folderStamp, noteScratchCreated } from '../scratch/sharedIndex';
 import { newScratchFile } from './scratchOutput';
 import { toolError, type ToolContext, type ToolOutcome } from './toolContext';
+import { isInside, toPosixRelative } from '../workspace/relativePaths';
+import { agentDirOf } from '../workspace/agentLayout';
 
 /** Bytes of result lines returned inline before the rest goes to a scratch file. */
 const INLINE_RESULT_BYTES = 4096;
@@ -33,7 +35,7 @@ export async function grepTool(input: Record<string, unknown>, ctx: ToolContext)
     return toolError(input.path === undefined ? 'this workspace has no .agent/ folder yet; pass a path to search the workspace' : `${where.display}: no such file or folder`);
   }
   // .agent/ is searched whole: its .gitignore hides scratch and terminals from git, not from us.
-  const inAgent = isInsidePath(path.join(where.folder.path, '.agent'), where.abs);
+  const inAgent = isInside(agentDirOf(where.folder.path), where.abs);
   const excludes = inAgent ? [] : excludeGlobsFor(where.folder.path, where.abs, ctx.filesExclude ?? []);
   // The ledger repeats every earlier tool result and grep's own overflow lists repeat earlier
   // matches: searching them would echo old answers back (and double the count on every call).
@@ -122,10 +124,10 @@ export const GREP_LIST_EXT = '.grep.txt';
 
 /** Globs (relative to the search root) of what the tools wrote themselves: the ledger, grep's lists, summaries. */
 function ownOutputExcludes(folderRoot: string, root: string): string[] {
-  const agentDir = path.join(folderRoot, '.agent');
+  const agentDir = agentDirOf(folderRoot);
   const under = (dir: string, glob: string): string[] => {
     if (dir === root) return [glob];
-    return isInsidePath(root, dir) ? [`${path.relative(root, dir).split(path.sep).join('/')}/${glob}`] : [];
+    return isInside(root, dir) ? [`${toPosixRelative(root, dir)}/${glob}`] : [];
   };
   const history = path.join(agentDir, 'history');
   return [

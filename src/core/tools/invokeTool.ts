@@ -1,5 +1,4 @@
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { appendLedger, summarizeInput } from '../history/ledger';
 import { cutToBytes } from '../output/reference';
 import { countTokens } from '../output/tokens';
@@ -18,9 +17,11 @@ import { skillTool } from './skill';
 import { terminalTool } from './terminal';
 import { INLINE_MAX_BYTES, secretRulesOf, toolError, type ToolContext, type ToolHandler, type ToolOutcome } from './toolContext';
 import { toolDefinition, validateInput, type ToolDefinition } from './toolDefinitions';
+import type { ToolName } from './toolNames';
+import { agentDirOf } from '../workspace/agentLayout';
 
 /** Implementations by tool name; names and schemas live in toolDefinitions.ts. */
-export const TOOL_HANDLERS: Record<string, ToolHandler> = {
+export const TOOL_HANDLERS: Record<ToolName, ToolHandler> = {
   agentContext_run: runTool,
   agentContext_offload: offloadTool,
   agentContext_read: readTool,
@@ -67,14 +68,14 @@ export async function invokeTool(name: string, rawInput: unknown, ctx: ToolConte
   const def = toolDefinition(name);
   let outcome: ToolOutcome;
   const input = def ? coerce(def, rawInput ?? {}) : rawInput;
-  if (!def || !TOOL_HANDLERS[name]) outcome = toolError(`unknown tool "${name}"`);
+  if (!def) outcome = toolError(`unknown tool "${name}"`);
   else {
     const bad = validateInput(def, input);
     if (bad) outcome = toolError(bad);
     else if (ctx.signal.aborted) outcome = toolError('cancelled before it started');
     else {
       try {
-        outcome = await TOOL_HANDLERS[name](input as Record<string, unknown>, ctx);
+        outcome = await TOOL_HANDLERS[def.name](input as Record<string, unknown>, ctx);
       } catch (e) {
         ctx.log.error(`${name} failed: ${(e as Error).stack ?? e}`);
         outcome = toolError(`${name} failed unexpectedly: ${(e as Error).message}`);
@@ -91,7 +92,7 @@ export async function invokeTool(name: string, rawInput: unknown, ctx: ToolConte
 async function recordInLedger(name: string, input: unknown, outcome: ToolOutcome, ctx: ToolContext): Promise<void> {
   const folder = defaultFolder(ctx.folders);
   if (!folder) return;
-  const agentDir = path.join(folder.path, '.agent');
+  const agentDir = agentDirOf(folder.path);
   // Only where .agent/ exists: a tool call must not create the folder by itself.
   if (!fs.existsSync(agentDir)) return;
   try {

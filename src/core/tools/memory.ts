@@ -1,9 +1,9 @@
-import * as path from 'node:path';
 import { formatFileError } from '../result';
 import { forgetMemory, listMemory, preferencesRelPath, recallMemory, rememberMemory, type MemoryEntry } from '../memory';
 import { defaultFolder } from '../workspace/workspacePaths';
 import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 import { cutToBytes } from '../output/reference';
+import { agentDirOf } from '../workspace/agentLayout';
 
 function show(e: MemoryEntry): string {
   const meta = [e.source && `by ${e.source}`, e.updated && `updated ${e.updated}`, e.review && 'NEEDS REVIEW (contradicted an earlier value)'].filter(Boolean).join(', ');
@@ -14,7 +14,7 @@ function show(e: MemoryEntry): string {
 export async function memoryTool(input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
   const folder = defaultFolder(ctx.folders);
   if (!folder) return toolError('no workspace folder is open');
-  const agentDir = path.join(folder.path, '.agent');
+  const agentDir = agentDirOf(folder.path);
   const action = String(input.action);
   const key = typeof input.key === 'string' ? input.key : undefined;
   const file = preferencesRelPath(agentDir);

@@ -7,6 +7,8 @@ import { formatFileError } from '../result';
 import { defaultFolder } from '../workspace/workspacePaths';
 import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 import { PLAN_EXTRA_ACTIONS, planExtraAction } from './planProgress';
+import { toPosixRelative } from '../workspace/relativePaths';
+import { agentDirOf } from '../workspace/agentLayout';
 
 /** The plan as an agent reads it: objective, progress, one line per step (Markdown items indented by nesting). */
 export function formatPlanCompact(plan: Plan, shown: string): string {
@@ -32,16 +34,16 @@ export function formatPlanCompact(plan: Plan, shown: string): string {
 export async function planTool(input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
   const folder = defaultFolder(ctx.folders);
   if (!folder) return toolError('no workspace folder is open');
-  const agentDir = path.join(folder.path, '.agent');
+  const agentDir = agentDirOf(folder.path);
   // progress.md and features.json live beside the plan: no plan file is needed for them.
   if ((PLAN_EXTRA_ACTIONS as readonly unknown[]).includes(input.action)) return planExtraAction(String(input.action), input, agentDir, ctx);
   const files = await findPlanFiles(agentDir);
-  const relOf = (f: string): string => path.relative(folder.path, f).split(path.sep).join('/');
+  const relOf = (f: string): string => toPosixRelative(folder.path, f);
   let file: string | undefined;
   const want = typeof input.plan === 'string' ? input.plan.trim().replace(/^\.agent\//, '') : '';
   if (want) {
     file = files.find((f) => {
-      const r = path.relative(agentDir, f).split(path.sep).join('/');
+      const r = toPosixRelative(agentDir, f);
       return r === want || path.basename(f) === want || path.basename(f).replace(/\.(ya?ml|md|markdown)$/i, '') === want;
     });
     if (!file) return toolError(`no plan "${input.plan}". Plans: ${files.map(relOf).join(', ') || 'none'}`);

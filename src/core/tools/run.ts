@@ -16,14 +16,6 @@ const STDIO_GRACE_MS = 2000;
 /** After SIGTERM, how long before SIGKILL. */
 const KILL_GRACE_MS = 2000;
 
-/** Why a command may not run without asking, or undefined when the allow-list covers it. */
-export function runNeedsConfirmation(command: string, allowList: readonly string[]): string | undefined {
-  const op = compoundOperator(command);
-  if (op) return `it contains ${op}, so it always asks`;
-  if (!allowListMatch(command, allowList)) return 'it is not on the allow-list (agentContext.run.allowList)';
-  return undefined;
-}
-
 function killGroup(pid: number | undefined, sig: NodeJS.Signals): void {
   if (!pid) return;
   try {

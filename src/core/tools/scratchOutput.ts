@@ -8,6 +8,8 @@ import { type FolderStamp } from '../scratch/scratchIndex';
 import { folderStamp, noteScratchCreated } from '../scratch/sharedIndex';
 import { StreamingMasker, type UserPatterns } from '../secrets';
 import { defaultFolder, displayPath, type WorkspaceFolderRef } from '../workspace/workspacePaths';
+import { toPosixRelative } from '../workspace/relativePaths';
+import { agentDirOf } from '../workspace/agentLayout';
 
 /** Turns a command or name hint into a short file-name slug (`npm-run-test`). */
 export function slugify(hint: string): string {
@@ -34,9 +36,9 @@ export interface ScratchTarget {
 export function newScratchFile(folders: readonly WorkspaceFolderRef[], sub: string, hint: string, ext: string): ScratchTarget {
   const folder = defaultFolder(folders);
   if (!folder) throw new Error('no workspace folder is open');
-  const agentDir = path.join(folder.path, '.agent');
+  const agentDir = agentDirOf(folder.path);
   const abs = path.join(agentDir, sub, `${slugify(hint)}-${ulid()}${ext}`);
-  return { abs, display: displayPath(folders, folder, abs), rel: path.relative(folder.path, abs).split(path.sep).join('/'), agentDir };
+  return { abs, display: displayPath(folders, folder, abs), rel: toPosixRelative(folder.path, abs), agentDir };
 }
 
 /**

@@ -7,6 +7,8 @@ import { EXIT_UNKNOWN, formatExit, noStatusHint, shownCommandLine } from '../ter
 import { defaultFolder, displayPath } from '../workspace/workspacePaths';
 import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 import { formatNotesSection, listNotes, matchNotes } from '../notes/notes';
+import { toPosixRelative } from '../workspace/relativePaths';
+import { agentDirOf } from '../workspace/agentLayout';
 
 const RECENT = 3;
 
@@ -30,7 +32,7 @@ function lines(c: TerminalCommand): string {
 export async function terminalTool(input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
   const folder = defaultFolder(ctx.folders);
   if (!folder) return toolError('no workspace folder is open');
-  const agentDir = path.join(folder.path, '.agent');
+  const agentDir = agentDirOf(folder.path);
   const show = (relToAgent: string): string => displayPath(ctx.folders, folder, path.join(agentDir, relToAgent));
   const untrusted = ctx.trusted ? '' : 'Terminal capture is off: this workspace is not trusted (trust it to capture new output).\n';
   const list = await listTerminals(agentDir);
@@ -94,10 +96,10 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
   const others = c.parts.slice(0, -1).map((p) => `${show(p.file)} lines ${p.firstLine}–${p.lastLine ?? 'end'}`);
   const abs = path.join(agentDir, part.file);
   const end = part.lastLine ?? Number.MAX_SAFE_INTEGER;
-  const rel = path.relative(folder.path, abs).split(path.sep).join('/');
+  const rel = toPosixRelative(folder.path, abs);
   // Notes the user attached to this command (or to lines of it) travel with its reference, inside the byte bound.
   const { notes: all } = await listNotes(folder.path);
-  const cmdFile = path.relative(folder.path, path.join(agentDir, c.file)).split(path.sep).join('/');
+  const cmdFile = toPosixRelative(folder.path, path.join(agentDir, c.file));
   const noted = matchNotes(all, { path: cmdFile, startLine: c.headerLine, endLine: c.lastLine ?? Number.MAX_SAFE_INTEGER, terminal: n, command: c.command });
   const notesText = formatNotesSection(noted, Math.floor(ctx.config.referenceMaxBytes / 3));
   const withNotes = (t: string) => (notesText ? `${t}\n${notesText}` : t);
@@ -155,7 +157,7 @@ function formatListing(items: { t: TerminalInfo; s: TerminalSummary }[], notes: 
     block.push(`Terminal ${t.n} "${t.name}" (${show(t.file)}, ${t.sizeBytes.toLocaleString('en-US')} bytes${t.closed ? ', closed' : ', open'}${t.shellIntegration ? '' : ', no shell integration: commands not indexed'}): ${s.commands.toLocaleString('en-US')} command${s.commands === 1 ? '' : 's'}`);
     const recent = s.recent.slice(-RECENT);
     for (const c of recent) {
-      const file = path.relative(root, path.join(agentDir, c.file)).split(path.sep).join('/');
+      const file = toPosixRelative(root, path.join(agentDir, c.file));
       const noted = matchNotes(notes, { path: file, startLine: c.headerLine, endLine: c.lastLine ?? Number.MAX_SAFE_INTEGER, terminal: t.n, command: c.command }).length;
       block.push(`  #${c.command} ${status(c)} · ${cutToBytes(shownCommandLine(c.commandLine), 120)} · ${lines(c)}${noted ? ` · ${noted} note${noted === 1 ? '' : 's'} from the user` : ''}`);
     }

@@ -5,6 +5,10 @@
  * 1,500 tokens (with room for two more tools), so every word here must earn its place.
  */
 
+import type { ToolConfig } from '../config';
+import { runNeedsConfirmation } from './commandPolicy';
+import { TOOL_NAMES, type ToolName } from './toolNames';
+
 /** The subset of JSON Schema the tools use (and validateInput checks). */
 export interface JsonSchemaProp {
   /** Two types only for ids that are strings or numbers (a plan step's `id: 1`). */
@@ -24,7 +28,7 @@ export interface ToolInputSchema {
 
 /** One tool as every transport describes it. */
 export interface ToolDefinition {
-  name: string;
+  name: ToolName;
   /** `#name` in chat. */
   toolReferenceName: string;
   displayName: string;
@@ -33,6 +37,16 @@ export interface ToolDefinition {
   inputSchema: ToolInputSchema;
   /** Tools that change nothing never ask for confirmation. */
   readOnly: boolean;
+  /**
+   * Why this call must be confirmed by the user before it runs (undefined: it need not be), given
+   * the input and the tool settings. Editors ask with this reason; the MCP server leaves asking to
+   * its client and runs only what --allow-run or the allow-list permits.
+   */
+  confirmation?(input: Record<string, unknown>, config: ToolConfig): string | undefined;
+  /** How a call is shown to the user (undefined: by its display name): what it does, the code it runs, where, and the question when it asks. */
+  describe?(input: Record<string, unknown>): { action: string; code?: string; where?: string; question: string };
+  /** The call's output is echoed live to the user while it runs (agentContext_run's terminal). */
+  streamsOutput?: boolean;
 }
 
 const s = (description?: string): JsonSchemaProp => (description ? { type: 'string', description } : { type: 'string' });
@@ -42,17 +56,25 @@ const int = (description: string | undefined, minimum: number, maximum?: number)
 const idOrNumber = (description?: string): JsonSchemaProp => (description ? { type: ['string', 'integer'], description } : { type: ['string', 'integer'] });
 const bool = (description?: string): JsonSchemaProp => (description ? { type: 'boolean', description } : { type: 'boolean' });
 
-/** All tools, in the order they are listed. */
-export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
-  {
+/** Every tool's definition, keyed by name: the compiler insists on one per ToolName. */
+const DEFINITIONS: { [N in ToolName]: ToolDefinition & { name: N } } = {
+  agentContext_run: {
     name: 'agentContext_run',
     toolReferenceName: 'run',
     displayName: 'Run Command (output to file)',
     description: 'Run a bash command. Full output goes to a file; returns exit code, error lines and the file path. Use instead of a terminal for noisy commands.',
     inputSchema: { type: 'object', properties: { command: s(), cwd: s('workspace-relative'), timeoutSec: int('default 120', 1, 1800) }, required: ['command'] },
     readOnly: false,
+    confirmation: (input, config) => runNeedsConfirmation(String(input.command ?? ''), config.runAllowList),
+    describe: (input) => ({
+      action: 'Running',
+      code: String(input.command ?? ''),
+      where: `in ${typeof input.cwd === 'string' && input.cwd ? input.cwd : 'the workspace root'}. Output goes to .agent/scratch/tool_outputs/.`,
+      question: 'Run this command?',
+    }),
+    streamsOutput: true,
   },
-  {
+  agentContext_offload: {
     name: 'agentContext_offload',
     toolReferenceName: 'offload',
     displayName: 'Offload to Scratch',
@@ -60,7 +82,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     inputSchema: { type: 'object', properties: { content: s(), name: s('file name hint'), to: { type: 'string', enum: ['scratch', 'history'] } }, required: ['content'] },
     readOnly: false,
   },
-  {
+  agentContext_read: {
     name: 'agentContext_read',
     toolReferenceName: 'readLines',
     displayName: 'Read File Lines',
@@ -68,7 +90,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     inputSchema: { type: 'object', properties: { path: s(), offset: int('first line, 1-based', 1), limit: int('default 200', 1) }, required: ['path'] },
     readOnly: true,
   },
-  {
+  agentContext_grep: {
     name: 'agentContext_grep',
     toolReferenceName: 'grepAgent',
     displayName: 'Grep .agent and Workspace',
@@ -83,7 +105,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     },
     readOnly: true,
   },
-  {
+  agentContext_glob: {
     name: 'agentContext_glob',
     toolReferenceName: 'globFiles',
     displayName: 'Find Files',
@@ -91,7 +113,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     inputSchema: { type: 'object', properties: { pattern: s(), path: s(), maxResults: int(undefined, 1) }, required: ['pattern'] },
     readOnly: true,
   },
-  {
+  agentContext_terminal: {
     name: 'agentContext_terminal',
     toolReferenceName: 'terminalOutput',
     displayName: 'Terminal Output',
@@ -99,7 +121,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     inputSchema: { type: 'object', properties: { terminal: int(undefined, 1), command: idOrNumber() } },
     readOnly: true,
   },
-  {
+  agentContext_plan: {
     name: 'agentContext_plan',
     toolReferenceName: 'plan',
     displayName: 'Plan',
@@ -115,7 +137,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     },
     readOnly: false,
   },
-  {
+  agentContext_skill: {
     name: 'agentContext_skill',
     toolReferenceName: 'skill',
     displayName: 'Skills',
@@ -123,7 +145,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     inputSchema: { type: 'object', properties: { name: s() } },
     readOnly: true,
   },
-  {
+  agentContext_memory: {
     name: 'agentContext_memory',
     toolReferenceName: 'memory',
     displayName: 'Memory',
@@ -135,7 +157,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     },
     readOnly: false,
   },
-  {
+  agentContext_agentWorkspace: {
     name: 'agentContext_agentWorkspace',
     toolReferenceName: 'agentWorkspace',
     displayName: 'Sub-agent Workspace',
@@ -150,7 +172,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     },
     readOnly: false,
   },
-  {
+  agentContext_briefing: {
     name: 'agentContext_briefing',
     toolReferenceName: 'briefing',
     displayName: 'Briefing',
@@ -158,7 +180,7 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     inputSchema: { type: 'object', properties: {} },
     readOnly: true,
   },
-  {
+  agentContext_cleanup: {
     name: 'agentContext_cleanup',
     toolReferenceName: 'cleanupScratch',
     displayName: 'Clean Up Scratch',
@@ -166,14 +188,14 @@ export const TOOL_DEFINITIONS: readonly ToolDefinition[] = [
     inputSchema: { type: 'object', properties: { apply: bool() } },
     readOnly: false,
   },
-];
+};
 
-/** Tool names, for code that must name one. */
-export const TOOL_NAMES = TOOL_DEFINITIONS.map((d) => d.name);
+/** All tools, in the order they are listed. */
+export const TOOL_DEFINITIONS: readonly ToolDefinition[] = TOOL_NAMES.map((n) => DEFINITIONS[n]);
 
 /** The definition of a tool by name. */
 export function toolDefinition(name: string): ToolDefinition | undefined {
-  return TOOL_DEFINITIONS.find((d) => d.name === name);
+  return Object.prototype.hasOwnProperty.call(DEFINITIONS, name) ? DEFINITIONS[name as ToolName] : undefined;
 }
 
 /** Checks an input against a tool's schema; returns a message naming the bad field, or undefined. */

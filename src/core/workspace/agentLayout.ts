@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { AGENT_GITIGNORE } from './agentGitignore';
 import { createExclusive } from '../fs/fsAtomic';
 import { err, ok, Result } from '../result';
+import { toPosixRelative } from './relativePaths';
 
 /** The folder name, relative to a workspace folder root. */
 export const AGENT_DIR = '.agent';
@@ -147,7 +148,7 @@ export type ChangeArea = 'plan' | 'scratch' | 'skills' | 'agent';
  * give no area, so terminal output never refreshes these views.
  */
 export function classifyAgentPath(root: string, file: string, isPlan: (agentDir: string, file: string) => boolean): ChangeArea[] {
-  const rel = path.relative(root, file).split(path.sep).join('/');
+  const rel = toPosixRelative(root, file);
   if (rel === AGENT_DIR) return ['agent'];
   if (SKILL_SOURCES.some((s) => rel.startsWith(`${s}/`) || rel === s || s.startsWith(`${rel}/`))) return ['skills'];
   if (!rel.startsWith(`${AGENT_DIR}/`)) return [];
@@ -161,13 +162,3 @@ export function classifyAgentPath(root: string, file: string, isPlan: (agentDir:
   return rel.split('/').length > 2 ? [] : ['agent'];
 }
 
-/** True when `child` is `parent` or lies inside it (both absolute, compared lexically). */
-export function isInside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (rel !== '..' && !rel.startsWith('..' + path.sep) && !path.isAbsolute(rel));
-}
-
-/** A path relative to `root` with forward slashes, as shown to users and agents. */
-export function toPosixRelative(root: string, file: string): string {
-  return path.relative(root, file).split(path.sep).join('/');
-}

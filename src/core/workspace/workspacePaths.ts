@@ -1,6 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { err, ok, type Result } from '../result';
+import { isInside, toPosixRelative } from './relativePaths';
+import { agentDirOf } from './agentLayout';
 
 /*
  * Tool path arguments are workspace-relative. With several folders open, a path may start with a
@@ -33,17 +35,11 @@ export interface PathError {
   message: string;
 }
 
-/** True when `child` is `parent` or lies inside it (both absolute, compared lexically). */
-export function isInsidePath(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (rel !== '..' && !rel.startsWith('..' + path.sep) && !path.isAbsolute(rel));
-}
-
 /** The folder tools use when a path does not name one: the first with `.agent/`, else the first. */
 export function defaultFolder(folders: readonly WorkspaceFolderRef[]): WorkspaceFolderRef | undefined {
   for (const f of folders) {
     try {
-      if (fs.statSync(path.join(f.path, '.agent')).isDirectory()) return f;
+      if (fs.statSync(agentDirOf(f.path)).isDirectory()) return f;
     } catch {
       // no .agent here
     }
@@ -53,7 +49,7 @@ export function defaultFolder(folders: readonly WorkspaceFolderRef[]): Workspace
 
 /** Display form of an absolute path inside `folder` (prefixed with the folder name unless it is the default). */
 export function displayPath(folders: readonly WorkspaceFolderRef[], folder: WorkspaceFolderRef, abs: string): string {
-  const rel = path.relative(folder.path, abs).split(path.sep).join('/');
+  const rel = toPosixRelative(folder.path, abs);
   const def = defaultFolder(folders);
   if (folders.length > 1 && def && def.path !== folder.path) return rel ? `${folder.name}/${rel}` : folder.name;
   return rel || '.';
@@ -101,7 +97,7 @@ export async function resolveWorkspacePath(
   let abs: string;
   if (path.isAbsolute(raw) || /^~(\/|$)/.test(raw)) {
     abs = path.normalize(raw);
-    folder = folders.filter((f) => isInsidePath(f.path, abs)).sort((a, b) => b.path.length - a.path.length)[0];
+    folder = folders.filter((f) => isInside(f.path, abs)).sort((a, b) => b.path.length - a.path.length)[0];
     if (!folder) {
       return err({ file: raw, message: `absolute path outside the workspace is refused; use a path relative to ${folders.map((f) => f.name).join(' or ')}` });
     }
@@ -113,7 +109,7 @@ export async function resolveWorkspacePath(
       abs = path.resolve(folder.path, raw);
     }
   }
-  if (!isInsidePath(folder.path, abs)) return err({ file: raw, message: 'the path leads outside the workspace folder; refused' });
+  if (!isInside(folder.path, abs)) return err({ file: raw, message: 'the path leads outside the workspace folder; refused' });
   let rootReal: string;
   let target: { real: string; exists: boolean };
   try {
@@ -122,15 +118,15 @@ export async function resolveWorkspacePath(
   } catch (e) {
     return err({ file: raw, message: `cannot resolve: ${(e as Error).message}` });
   }
-  if (!isInsidePath(rootReal, target.real)) {
+  if (!isInside(rootReal, target.real)) {
     return err({ file: raw, message: `it is a symbolic link (or inside one) leading outside the workspace, to ${target.real}; refused` });
   }
   const display = displayPath(folders, folder, abs);
-  return ok({ abs, folder, rel: path.relative(folder.path, abs).split(path.sep).join('/'), display, exists: target.exists });
+  return ok({ abs, folder, rel: toPosixRelative(folder.path, abs), display, exists: target.exists });
 }
 
 /** The `.agent/` folder tools write to: the default folder's. */
 export function agentDirFor(folders: readonly WorkspaceFolderRef[]): string | undefined {
   const f = defaultFolder(folders);
-  return f ? path.join(f.path, '.agent') : undefined;
+  return f ? agentDirOf(f.path) : undefined;
 }

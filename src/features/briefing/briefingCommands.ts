@@ -48,8 +48,7 @@ async function showBriefing(docs: BriefingDocuments): Promise<string | undefined
   const roots = await agentRoots();
   const root = roots[0] ?? (await pickRoot('brief'));
   if (!root) return undefined;
-  const prefix = roots.length > 1 && root !== roots[0] ? `${root.name}/` : '';
-  const { text, tokens } = composeBriefing(await gatherBriefing(root.agentDir, { prefix }));
+  const { text, tokens } = composeBriefing(await gatherBriefing(root.agentDir));
   docs.set(`${text}\n\n<!-- ${tokens} tokens; the same text agentContext_briefing returns -->\n`);
   const doc = await vscode.workspace.openTextDocument(BriefingDocuments.uri);
   await vscode.window.showTextDocument(doc, { preview: true });

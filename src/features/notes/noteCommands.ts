@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { addNote, listNotes, type Note, type NoteTarget } from '../../core/notes/notes';
 import { registerNoteDecorations, type NoteDecorationProvider } from './noteDecorations';
 import { walkthroughContextKey } from '../../core/setup/walkthroughSignals';
+import { toPosixRelative } from '../../core/workspace/relativePaths';
 
 /** A target in editor terms: the file and, optionally, what within it. */
 interface UiTarget extends Omit<NoteTarget, 'path'> {
@@ -125,7 +126,7 @@ async function add(provider: NoteDecorationProvider, log: vscode.LogOutputChanne
     void vscode.window.showErrorMessage(`Agent Context: ${target.uri.fsPath} is not inside an open workspace folder; notes live in a folder's .agent/.`);
     return undefined;
   }
-  const rel = path.relative(folder.uri.fsPath, target.uri.fsPath).split(path.sep).join('/');
+  const rel = toPosixRelative(folder.uri.fsPath, target.uri.fsPath);
   if (text === undefined) {
     text = await vscode.window.showInputBox({
       title: `Note for the agent on ${describe(target, rel)}`,

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { NOTES_DIR, listNotes, matchNotes, notesTooltipMarkdown, type ListedNote } from '../../core/notes/notes';
+import { toPosixRelative } from '../../core/workspace/relativePaths';
 
 /**
  * Marks files that carry notes from the user with a badge and the notes in the tooltip, and keeps
@@ -57,7 +58,7 @@ export class NoteDecorationProvider implements vscode.FileDecorationProvider, vs
     const folder = vscode.workspace.getWorkspaceFolder(uri);
     const notes = folder ? this.byFolder.get(folder.uri.fsPath) : undefined;
     if (!folder || !notes) return [];
-    const rel = path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
+    const rel = toPosixRelative(folder.uri.fsPath, uri.fsPath);
     return matchNotes(notes, { path: rel, startLine, endLine, ...extra });
   }
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { progressPath, type ProgressEntry } from '../../core/plan/progress';
-import { readProgressTail } from '../../core/plan/progressTail';
+import { readProgressTail } from '../../core/plan/progress';
 import { checkFeatures, featuresPath, featuresSummary, type Feature, type FeatureSummary } from '../../core/plan/features';
 import { formatFileError } from '../../core/result';
 import { openAtLine } from '../../editor/agentFolderTree';

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { toPosixRelative } from '../../core/workspace/agentLayout';
 import { markdownChildren, markdownHasChildren, MarkdownParent } from '../../core/plan/markdownPlan';
 import { Plan, PlanStep, planProgress, StepStatus } from '../../core/plan/planDocument';
 import { PlanFileVersion } from '../../core/plan/planEdit';
@@ -9,6 +8,7 @@ import { registerTreeForTests } from '../../api';
 import { AgentFolder, AgentFolders, folderLabel, touches } from '../../editor/agentFolders';
 import { planExtraChildren, planExtraItem, planExtraNodes, type PlanExtraNode } from './planExtras';
 import { noteTooltip, onDidChangeNotes } from '../notes/noteDecorations';
+import { toPosixRelative } from '../../core/workspace/relativePaths';
 
 /** Tree nodes of the Plan view. */
 export type PlanNode =

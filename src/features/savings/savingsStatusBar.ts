@@ -1,9 +1,9 @@
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ledgerPath, ledgerReport } from '../../core/history/ledger';
 import { LedgerToday } from '../../core/history/ledgerToday';
 import { defaultFolder } from '../../core/workspace/workspacePaths';
 import { workspaceFolders } from '../../editor/settings';
+import { agentDirOf } from '../../core/workspace/agentLayout';
 
 /** How often the status bar re-reads the ledger's end without a file event. */
 const SAFETY_POLL_MS = 10_000;
@@ -29,7 +29,7 @@ export function registerSavingsStatusBar(context: vscode.ExtensionContext, log: 
 
   const update = async (): Promise<void> => {
     const folder = defaultFolder(workspaceFolders());
-    const dir = folder ? path.join(folder.path, '.agent') : undefined;
+    const dir = folder ? agentDirOf(folder.path) : undefined;
     if (dir !== agentDir) {
       agentDir = dir;
       // Reads only today's end of the ledger, then what is appended: never the whole history.
@@ -79,7 +79,7 @@ export function registerSavingsStatusBar(context: vscode.ExtensionContext, log: 
         return;
       }
       // From per-file totals folded incrementally (core/ledger.ts): any ledger size, every month.
-      const md = await ledgerReport(path.join(folder.path, '.agent'));
+      const md = await ledgerReport(agentDirOf(folder.path));
       const doc = await vscode.workspace.openTextDocument({ content: md, language: 'markdown' });
       await vscode.window.showTextDocument(doc, { preview: true });
     }),

@@ -1,12 +1,12 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { toPosixRelative } from '../../core/workspace/agentLayout';
 import { scratchDirOf } from '../../core/scratch/scratchEntry';
 import { setPinned } from '../../core/scratch/pins';
 import { formatFileError } from '../../core/result';
 import { deletePermanently, moveToTrash } from '../../core/fs/trash';
 import { AgentFolders } from '../../editor/agentFolders';
 import { ScratchNode, ScratchTreeProvider } from './scratchView';
+import { toPosixRelative } from '../../core/workspace/relativePaths';
 
 type FileNode = Extract<ScratchNode, { kind: 'file' | 'dir' }>;
 

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { agentDirOf, hasAgentFolder, isInside } from '../../core/workspace/agentLayout';
+import { agentDirOf, hasAgentFolder } from '../../core/workspace/agentLayout';
 import { mkdirp } from '../../core/fs/fsAtomic';
 import { maskSecrets, type UserPatterns } from '../../core/secrets';
 import { userRulesFor } from '../../core/secrets/gitleaks';
@@ -9,6 +9,7 @@ import { secretSettings } from '../../editor/settings';
 import { TERMINALS_DIR } from '../../core/terminal/terminalIndex';
 import { openTerminalCapture, type CommandCapture, type TerminalCapture } from '../../core/terminal/terminalCapture';
 import { EXIT_UNKNOWN, resolveExit } from '../../core/terminal/commandExit';
+import { isInside } from '../../core/workspace/relativePaths';
 
 /** How long a new terminal may take to activate shell integration before its file says it has none. */
 export const INTEGRATION_WAIT_MS = 10_000;

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import { invokeTool } from '../../core/tools/invokeTool';
-import { runNeedsConfirmation } from '../../core/tools/run';
 import type { ToolDefinition } from '../../core/tools/toolDefinitions';
 import type { RunTerminal } from './runTerminal';
 import { toolConfig } from '../../editor/settings';
@@ -21,24 +20,25 @@ export class LmTool implements vscode.LanguageModelTool<Input> {
   ) {}
 
   prepareInvocation(options: vscode.LanguageModelToolInvocationPrepareOptions<Input>): vscode.PreparedToolInvocation {
-    if (this.def.name !== 'agentContext_run') return { invocationMessage: `${this.def.displayName}` };
-    const command = String(options.input?.command ?? '');
-    const cwd = typeof options.input?.cwd === 'string' && options.input.cwd ? options.input.cwd : 'the workspace root';
-    const invocationMessage = new vscode.MarkdownString();
-    invocationMessage.appendText('Running ');
-    invocationMessage.appendCodeblock(command, 'sh');
-    // Untrusted: nothing runs, the tool says why; asking first would be pointless.
-    if (!vscode.workspace.isTrusted) return { invocationMessage };
-    const why = runNeedsConfirmation(command, toolConfig().runAllowList);
+    const input = options.input ?? {};
+    const shown = this.def.describe?.(input);
+    let invocationMessage: string | vscode.MarkdownString = this.def.displayName;
+    if (shown) {
+      invocationMessage = new vscode.MarkdownString();
+      invocationMessage.appendText(`${shown.action} `);
+      if (shown.code !== undefined) invocationMessage.appendCodeblock(shown.code, 'sh');
+    }
+    // Untrusted: nothing that changes anything runs (the tool says why), so asking first would be pointless.
+    const why = vscode.workspace.isTrusted ? this.def.confirmation?.(input, toolConfig()) : undefined;
     if (!why) return { invocationMessage };
     const message = new vscode.MarkdownString();
-    message.appendCodeblock(command, 'sh');
-    message.appendText(`in ${cwd}. Output goes to .agent/scratch/tool_outputs/. Asking because ${why}.`);
-    return { invocationMessage, confirmationMessages: { title: 'Run this command?', message } };
+    if (shown?.code !== undefined) message.appendCodeblock(shown.code, 'sh');
+    message.appendText(`${shown?.where ? `${shown.where} ` : ''}Asking because ${why}.`);
+    return { invocationMessage, confirmationMessages: { title: shown?.question ?? `${this.def.displayName}?`, message } };
   }
 
   async invoke(options: vscode.LanguageModelToolInvocationOptions<Input>, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
-    const run = this.def.name === 'agentContext_run' ? this.runTerminal?.observer() : undefined;
+    const run = this.def.streamsOutput ? this.runTerminal?.observer() : undefined;
     const { ctx, dispose } = toolContext(this.log, token, run ? { run } : {});
     try {
       const outcome = await invokeTool(this.def.name, options.input, ctx);

@@ -19,7 +19,7 @@ export function registerTools(context: vscode.ExtensionContext, log: vscode.LogO
   context.subscriptions.push(runTerminal);
   for (const def of TOOL_DEFINITIONS) {
     try {
-      context.subscriptions.push(vscode.lm.registerTool(def.name, new LmTool(def, log, onInvoked, def.name === 'agentContext_run' ? runTerminal : undefined)));
+      context.subscriptions.push(vscode.lm.registerTool(def.name, new LmTool(def, log, onInvoked, def.streamsOutput ? runTerminal : undefined)));
     } catch (e) {
       // A definition without its package.json entry: VS Code refuses it; the others still work.
       log.error(`could not register tool ${def.name}: ${(e as Error).message}`);

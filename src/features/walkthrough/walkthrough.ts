@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import * as path from 'node:path';
 import {
   WALKTHROUGH_SIGNALS,
   detectWalkthroughSignals,
@@ -7,6 +6,7 @@ import {
   walkthroughContextKey,
   type WalkthroughSignal,
 } from '../../core/setup/walkthroughSignals';
+import { toPosixRelative } from '../../core/workspace/relativePaths';
 
 /** The walkthrough's full id, as `workbench.action.openWalkthrough` takes it. */
 export const WALKTHROUGH_ID = 'agent-context.agent-context#agentContext.getStarted';
@@ -42,7 +42,7 @@ export function registerWalkthrough(context: vscode.ExtensionContext, log: vscod
         if (folder.uri.scheme !== 'file') continue;
         const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, signal.glob), false, false, true);
         const on = (uri: vscode.Uri) => {
-          const rel = path.relative(folder.uri.fsPath, uri.fsPath).split(path.sep).join('/');
+          const rel = toPosixRelative(folder.uri.fsPath, uri.fsPath);
           if (pathCompletesSignal(rel, signal.key)) complete(signal.key);
         };
         ds.push(w, w.onDidCreate(on), w.onDidChange(on));

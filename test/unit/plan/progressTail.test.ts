@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseProgress, progressPath } from '../../../src/core/plan/progress';
-import { readProgressTail } from '../../../src/core/plan/progressTail';
+import { readProgressTail } from '../../../src/core/plan/progress';
 
 function tmpAgent(): string {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-scale-'));
@@ -59,7 +59,7 @@ test('the progress tally is kept in .agent/.cache: a new process reads only what
   // checkpoint that claims 7 more headings than the file has: the child reports them, plus the 2 appended.
   fs.writeFileSync(cp, JSON.stringify({ ...saved, state: { headings: 3007 } }));
   fs.appendFileSync(file, progressText(2, 3000));
-  const child = (): { total: number; entries: { title: string }[] } => JSON.parse(execFileSync(process.execPath, ['-e', `require(${JSON.stringify(require.resolve('../../../src/core/plan/progressTail'))}).readProgressTail(${JSON.stringify(a)}, 2).then((r) => process.stdout.write(JSON.stringify(r)))`], { encoding: 'utf8' }));
+  const child = (): { total: number; entries: { title: string }[] } => JSON.parse(execFileSync(process.execPath, ['-e', `require(${JSON.stringify(require.resolve('../../../src/core/plan/progress'))}).readProgressTail(${JSON.stringify(a)}, 2).then((r) => process.stdout.write(JSON.stringify(r)))`], { encoding: 'utf8' }));
   const fromCheckpoint = child();
   assert.equal(fromCheckpoint.total, 3009);
   assert.deepEqual(fromCheckpoint.entries.map((e) => e.title), ['Entry 3000', 'Entry 3001']);

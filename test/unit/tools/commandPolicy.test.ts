@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { allowListMatch, compoundOperator } from '../../../src/core/tools/commandPolicy';
-import { runNeedsConfirmation } from '../../../src/core/tools/run';
+import { allowListMatch, compoundOperator, runNeedsConfirmation } from '../../../src/core/tools/commandPolicy';
 
 test('compound commands are recognised whatever the operator', () => {
   for (const [cmd, op] of [

@@ -3,7 +3,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { countTokens } from '../../../src/core/output/tokens';
-import { TOOL_DEFINITIONS } from '../../../src/core/tools/toolDefinitions';
+import { DEFAULT_TOOL_CONFIG } from '../../../src/core/config';
+import { TOOL_DEFINITIONS, toolDefinition } from '../../../src/core/tools/toolDefinitions';
+import { TOOL_NAMES } from '../../../src/core/tools/toolNames';
 import { TOOL_HANDLERS } from '../../../src/core/tools/invokeTool';
 import { repoRoot } from '../../repoRoot';
 
@@ -29,6 +31,21 @@ test('every definition has an implementation and the ten issue-5 tools keep thei
   }
   const refs = TOOL_DEFINITIONS.map((d) => d.toolReferenceName);
   assert.equal(new Set(refs).size, refs.length, 'toolReferenceName must be unique');
+});
+
+test('every tool is documented in docs/tools.md, and the list of names is the list of definitions', () => {
+  const docs = fs.readFileSync(path.join(repoRoot, 'docs/tools.md'), 'utf8');
+  assert.deepEqual(TOOL_DEFINITIONS.map((d) => d.name), [...TOOL_NAMES]);
+  for (const n of TOOL_NAMES) assert.match(docs, new RegExp(`\\b${n}\\b`), `docs/tools.md does not mention ${n}`);
+});
+
+test('only agentContext_run asks before it runs, and it asks for compound commands even when allow-listed', () => {
+  const config = { ...DEFAULT_TOOL_CONFIG, runAllowList: ['npm test', 'git *'] };
+  for (const d of TOOL_DEFINITIONS) if (d.name !== 'agentContext_run') assert.equal(d.confirmation, undefined, d.name);
+  const run = toolDefinition('agentContext_run')!;
+  assert.equal(run.confirmation!({ command: 'npm test' }, config), undefined);
+  assert.match(run.confirmation!({ command: 'git status && rm -rf x' }, config)!, /contains &&/);
+  assert.match(run.confirmation!({ command: 'make' }, config)!, /allow-list/);
 });
 
 test('all tool definitions together stay within 1,500 tokens of static context', () => {

@@ -3,9 +3,10 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { classifyAgentPath, findAgentFolders, initializeAgentFolder, isInside } from '../../../src/core/workspace/agentLayout';
+import { classifyAgentPath, findAgentFolders, initializeAgentFolder } from '../../../src/core/workspace/agentLayout';
 import { isPlanPath } from '../../../src/core/plan/planFiles';
 import { parsePlan } from '../../../src/core/plan/planDocument';
+import { isInside } from '../../../src/core/workspace/relativePaths';
 
 test('initializeAgentFolder creates the layout, a valid commented plan, README and .gitignore', async () => {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-init-'));
