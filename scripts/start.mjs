@@ -23,7 +23,7 @@ try {
     console.log('[start] building and packaging the extension (npm run package)');
     packageExtension();
   }
-  ensureDeps();
+  ensureDeps(['editor']);
   sweepOrphans((m) => console.log(`[start] ${m}`));
   const reused = fs.existsSync(folder);
   writeDemoWorkspace(folder);

@@ -143,7 +143,8 @@ const npx = (bin) => path.join(repoRoot, 'node_modules/.bin', bin);
 
 // The editor's dependencies install (cold: minutes, mostly native compiles) while lint, tsc and the
 // unit tests run; its progress lines ([ensure-deps] ...) may appear among theirs.
-const depsReady = opt.unitOnly ? undefined : ensureDepsInBackground();
+const depGroups = [...new Set(selected.map((r) => (r.client ? 'clients' : 'editor')))];
+const depsReady = opt.unitOnly ? undefined : ensureDepsInBackground(depGroups.length ? depGroups : ['editor']);
 
 if (!opt.integrationOnly && !opt.noLint) buildStep('lint (eslint)', npx('eslint'), ['src', 'test', 'scripts', ...(fs.existsSync(path.join(repoRoot, 'bench')) ? ['bench'] : [])]);
 if (!opt.noBuild) buildStep('type check + compile (tsc -p .)', npx('tsc'), ['-p', '.']);

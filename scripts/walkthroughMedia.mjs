@@ -48,7 +48,7 @@ const row = (title, text) => `${pane(title)} .monaco-list-row:has-text("${text}"
 let code = 0;
 try {
   if (!argv.includes('--no-build') || !fs.existsSync(VSIX)) packageExtension();
-  ensureDeps();
+  ensureDeps(['editor']);
   const folder = writeDemoWorkspace(path.join(base, 'rate-limiter'));
   const profile = demoProfile(path.join(base, 'profile'), { 'workbench.startupEditor': 'none', 'notifications.showExtensionsNotifications': true });
   server = await startCodeServer({ profile });

@@ -7,7 +7,7 @@ export const VIEWPORT = { width: 1400, height: 900 };
 
 /** Launches Chromium headless; returns { browser, context, page, close() }. */
 export async function launchBrowser({ headless = true } = {}) {
-  const deps = ensureDeps();
+  const deps = ensureDeps(['editor']);
   const profileDir = makeTempDir('chromium');
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: deps.CHROMIUM_BIN,

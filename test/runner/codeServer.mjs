@@ -61,7 +61,7 @@ export function prepareProfile(base, settings) {
 }
 
 function codeServerEnv(extraEnv) {
-  const deps = ensureDeps();
+  const deps = ensureDeps(['editor']);
   return {
     // Keep the editor's own terminals from inheriting npm's environment (a user's `npm install` in
     // the demo terminal would otherwise run with the outer npm's configuration and Node headers).
@@ -74,7 +74,7 @@ function codeServerEnv(extraEnv) {
 
 /** Installs .vsix files into the profile's extensions-dir (code-server --install-extension). */
 export function installExtensions(profile, vsixPaths) {
-  const deps = ensureDeps();
+  const deps = ensureDeps(['editor']);
   const r = spawnSync(
     deps.CODE_SERVER_BIN,
     [
@@ -98,7 +98,7 @@ export function installExtensions(profile, vsixPaths) {
  * `trust: false` leaves workspace trust enabled (restricted mode); otherwise it is disabled.
  */
 export async function startCodeServer({ profile, trust = true, env = {}, port, onOutput }) {
-  const deps = ensureDeps();
+  const deps = ensureDeps(['editor']);
   port = port ?? (await freePort());
   const args = [
     '--auth', 'none',

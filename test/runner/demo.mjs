@@ -146,5 +146,5 @@ export function demoProfile(base, overrides = {}) {
 /** Where the persistent demo profile lives (AGENT_CONTEXT_DEMO_DIR: elsewhere, e.g. a check's temp folder). */
 export function demoBase() {
   if (process.env.AGENT_CONTEXT_DEMO_DIR) return path.resolve(process.env.AGENT_CONTEXT_DEMO_DIR);
-  return path.join(ensureDeps().CACHE ?? path.join(process.env.HOME ?? '/tmp', '.cache/agent-context'), 'demo');
+  return path.join(ensureDeps(['editor']).CACHE ?? path.join(process.env.HOME ?? '/tmp', '.cache/agent-context'), 'demo');
 }

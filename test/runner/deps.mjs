@@ -7,7 +7,8 @@ import { OWNER_VAR, onCleanup, ownerMarker } from './processes.mjs';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-let cached;
+/** Results by the groups asked for ('editor', 'clients'). */
+const cachedBy = new Map();
 
 /** What ensure-deps.sh's exit codes mean, for the one-line summary at the end of npm test / npm start. */
 const EXIT_MEANING = {
@@ -48,12 +49,19 @@ function parseResult(status, signal, stdout) {
 
 const script = path.join(repoRoot, 'scripts/ensure-deps.sh');
 
-/** Runs ensure-deps.sh once per process; returns { CODE_SERVER_BIN, NODE24_DIR, CHROMIUM_BIN, CACHE }. */
-export function ensureDeps() {
-  if (cached) return cached;
-  const r = spawnSync('bash', [script], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  cached = parseResult(r.status, r.signal, r.stdout);
-  return cached;
+/**
+ * Runs ensure-deps.sh once per process; returns { CODE_SERVER_BIN, NODE24_DIR, CHROMIUM_BIN, CACHE }
+ * and, with the clients, the agent CLIs' paths (CLAUDE_BIN, CODEX_BIN, …). `groups`: what to install,
+ * 'editor' and/or 'clients' (default both; `npm start` needs only the editor).
+ */
+export function ensureDeps(groups = ['editor', 'clients']) {
+  const key = [...groups].sort().join(',');
+  // What a wider call already installed answers a narrower one.
+  for (const [k, v] of cachedBy) if (groups.every((g) => k.split(',').includes(g))) return v;
+  const r = spawnSync('bash', [script, ...groups], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  const result = parseResult(r.status, r.signal, r.stdout);
+  cachedBy.set(key, result);
+  return result;
 }
 
 let pending;
@@ -63,21 +71,24 @@ let pending;
  * lets a cold install (minutes of native compiles) overlap lint, tsc and the unit tests. Once it has
  * resolved, ensureDeps() answers from the cache. Do not call ensureDeps() while it is pending.
  */
-export function ensureDepsInBackground() {
-  if (cached) return Promise.resolve(cached);
+export function ensureDepsInBackground(groups = ['editor', 'clients']) {
+  const key = [...groups].sort().join(',');
+  const done = cachedBy.get('clients,editor') ?? cachedBy.get(key);
+  if (done) return Promise.resolve(done);
   if (!pending) {
     pending = new Promise((resolve, reject) => {
       // The runner's marker: if npm test stops early (a lint failure, Ctrl-C), the exit handler kills
       // the install with everything it started; a half-done install is redone next time (.complete).
-      const child = spawn('bash', [script], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, [OWNER_VAR]: ownerMarker() } });
+      const child = spawn('bash', [script, ...groups], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, [OWNER_VAR]: ownerMarker() } });
       onCleanup(() => {});
       let stdout = '';
       child.stdout.on('data', (d) => (stdout += d));
       child.on('error', reject);
       child.on('close', (status, signal) => {
         try {
-          cached = parseResult(status, signal, stdout);
-          resolve(cached);
+          const result = parseResult(status, signal, stdout);
+          cachedBy.set(key, result);
+          resolve(result);
         } catch (e) {
           reject(e);
         }

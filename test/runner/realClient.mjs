@@ -1,18 +1,39 @@
-// Runs a real-client run: an agent CLI (Claude Code) installed into the test cache, driven by a
-// scripted fake model API against our MCP server and hook (suites under test/realClient/, mocha
-// in this process; no editor). Same result shape as runIntegration, so npm test counts it.
+// Runs a real-client run: an agent CLI (Claude Code, Codex, Gemini CLI, Copilot CLI, opencode)
+// installed into the test cache, driven by a scripted fake model API against our MCP server and
+// hooks (suites under test/realClient/, mocha in this process; no editor). Same result shape as
+// runIntegration, so npm test counts it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
 import { ensureDeps, repoRoot } from './deps.mjs';
 import { killMarkedAndWait, makeTempDir, OWNER_VAR, ownerMarker, removeTempDir } from './processes.mjs';
 
-/** The client CLI, installed (once) into the test cache by scripts/ensure-deps.sh. */
+/**
+ * Per client: the env var its driver reads (test/realClient/<client>Cli.ts) ← the ensure-deps.sh
+ * value it comes from. The first pair is the binary, which must exist.
+ */
+const CLIENTS = {
+  'claude-code': [['AGENT_CONTEXT_CLAUDE_BIN', 'CLAUDE_BIN']],
+  'claude-code-current': [['AGENT_CONTEXT_CLAUDE_BIN', 'CLAUDE_CURRENT_BIN']],
+  codex: [['AGENT_CONTEXT_CODEX_BIN', 'CODEX_BIN']],
+  gemini: [['AGENT_CONTEXT_GEMINI_BIN', 'GEMINI_BIN']],
+  'copilot-cli': [['AGENT_CONTEXT_COPILOT_BIN', 'COPILOT_BIN'], ['AGENT_CONTEXT_COPILOT_CACHE', 'COPILOT_CACHE']],
+  opencode: [['AGENT_CONTEXT_OPENCODE_BIN', 'OPENCODE_BIN']],
+};
+
+/** The client CLI, installed (once) into the test cache by scripts/ensure-deps.sh: the env its driver reads. */
 export function ensureClient(client) {
-  if (client !== 'claude-code') throw new Error(`unknown client ${client}`);
-  const { CLAUDE_BIN } = ensureDeps();
-  if (!CLAUDE_BIN || !fs.existsSync(CLAUDE_BIN)) throw new Error(`scripts/ensure-deps.sh did not install Claude Code (CLAUDE_BIN=${CLAUDE_BIN ?? ''})`);
-  return { AGENT_CONTEXT_CLAUDE_BIN: CLAUDE_BIN };
+  const vars = CLIENTS[client];
+  if (!vars) throw new Error(`unknown client ${client} (known: ${Object.keys(CLIENTS).join(', ')})`);
+  const deps = ensureDeps(['clients']);
+  const env = { AGENT_CONTEXT_CLIENT: client };
+  for (const [to, from] of vars) {
+    if (!deps[from]) throw new Error(`scripts/ensure-deps.sh did not print ${from}`);
+    env[to] = deps[from];
+  }
+  const bin = env[vars[0][0]];
+  if (!fs.existsSync(bin)) throw new Error(`scripts/ensure-deps.sh did not install ${client} (${vars[0][1]}=${bin})`);
+  return env;
 }
 
 function suiteFiles(run) {

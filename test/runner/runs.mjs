@@ -21,8 +21,10 @@ const MAIN = fs.existsSync(path.join(fixtures, 'workspace')) ? 'workspace' : 'ha
  * @property {'dev'|'vsix'} extension  dev: extensionDevelopmentPath = the repo (dist/ bundle);
  *                                vsix: the packaged .vsix installed, a no-op driver extension as dev path
  * @property {Record<string, unknown>} [settings]  extra user settings for this run
- * @property {'claude-code'} [client]  a real-client run: no editor; the agent CLI is driven by a
- *                                scripted fake model API (suites: test/realClient/<include>.test.ts)
+ * @property {'claude-code'|'claude-code-current'|'codex'|'gemini'|'copilot-cli'|'opencode'} [client]
+ *                                a real-client run: no editor; the agent CLI (installed by
+ *                                scripts/ensure-deps.sh) is driven by a scripted fake model API
+ *                                (suites: test/realClient/<include>.test.ts)
  */
 
 /** @type {Run[]} */
@@ -34,8 +36,15 @@ export const runs = [
   { name: 'walkthrough', workspace: 'harness', include: ['walkthrough*'], trust: true, extension: 'dev' },
   { name: 'vsix', workspace: MAIN, include: ['vsix*'], trust: true, extension: 'vsix' },
   { name: 'restricted', workspace: MAIN, include: ['restricted*'], trust: false, extension: 'dev' },
-  // The Claude Code CLI (npm, cached like code-server) against a fake Messages API: our MCP server and Bash hook.
+  // The agent CLIs (npm, cached like code-server), each against a scripted fake model speaking its
+  // wire protocol: our MCP server, their own shell tools, our hooks. Claude Code twice: the pinned
+  // release and the current one.
   { name: 'claude-code', workspace: MAIN, include: ['claudeCode*'], trust: true, extension: 'dev', client: 'claude-code' },
+  { name: 'claude-code-current', workspace: MAIN, include: ['claudeCode*'], trust: true, extension: 'dev', client: 'claude-code-current' },
+  { name: 'codex', workspace: MAIN, include: ['codex*'], trust: true, extension: 'dev', client: 'codex' },
+  { name: 'gemini', workspace: MAIN, include: ['gemini*'], trust: true, extension: 'dev', client: 'gemini' },
+  { name: 'copilot-cli', workspace: MAIN, include: ['copilotCli*'], trust: true, extension: 'dev', client: 'copilot-cli' },
+  { name: 'opencode', workspace: MAIN, include: ['opencode*'], trust: true, extension: 'dev', client: 'opencode' },
 ];
 
 function globToRegExp(glob) {

@@ -26,9 +26,9 @@ function shims(opts: { installed: boolean; root: boolean; envDump?: string }): s
   return dir;
 }
 
-function run(env: Record<string, string>, cache: string) {
+function run(env: Record<string, string>, cache: string, args: string[] = []) {
   const started = Date.now();
-  const r = spawnSync('bash', [script], {
+  const r = spawnSync('bash', [script, ...args], {
     encoding: 'utf8',
     env: { ...process.env, AGENT_CONTEXT_CACHE: cache, npm_config_registry: deadRegistry, ...env },
     timeout: 120_000,
@@ -45,6 +45,9 @@ function cacheWithNode(): string {
   fs.writeFileSync(path.join(node, '.complete'), '');
   return cache;
 }
+
+/** The agent CLIs' cache folders (pinned versions). */
+const CLIENT_DIRS = ['claude-code-2.1.197', 'claude-code-2.1.332', 'codex-0.171.0', 'gemini-cli-0.61.0', 'copilot-cli-1.0.102', 'opencode-1.18.33'];
 
 describe('scripts/ensure-deps.sh', () => {
   before(async () => {
@@ -92,11 +95,30 @@ describe('scripts/ensure-deps.sh', () => {
     fs.writeFileSync(path.join(cs, 'code-server'), '#!/bin/sh\necho 4.139.1\n', { mode: 0o755 });
     // A temp folder of an install that was killed midway: swept on the next run.
     fs.mkdirSync(path.join(cache, '.code-server-4.139.1.tmp.abc123'));
-    const r = run({ PATH: `${shims({ installed: true, root: true })}:${process.env.PATH}` }, cache);
+    const r = run({ PATH: `${shims({ installed: true, root: true })}:${process.env.PATH}` }, cache, ['editor']);
     assert.equal(r.status, 4, r.stderr);
     assert.match(r.stderr, /cannot fetch code-server@4\.139\.1/);
     assert.doesNotMatch(r.stdout, /CODE_SERVER_BIN=/);
     assert.equal(fs.existsSync(path.join(cache, '.code-server-4.139.1.tmp.abc123')), false);
+  });
+
+  it('installs a missing agent CLI only when the clients are asked for, naming it when the registry does not answer', () => {
+    const cache = cacheWithNode();
+    const cs = path.join(cache, 'code-server-4.139.1');
+    fs.mkdirSync(path.join(cs, 'bin'), { recursive: true });
+    fs.writeFileSync(path.join(cs, '.complete'), '');
+    for (const name of CLIENT_DIRS.filter((n) => !n.startsWith('codex'))) {
+      fs.mkdirSync(path.join(cache, name, 'bin'), { recursive: true });
+      fs.writeFileSync(path.join(cache, name, '.complete'), '');
+    }
+    const PATH = `${shims({ installed: true, root: true })}:${process.env.PATH}`;
+    const editor = run({ PATH }, cache, ['editor']);
+    assert.equal(editor.status, 0, editor.stderr);
+    assert.doesNotMatch(editor.stdout, /CODEX_BIN=/);
+    const clients = run({ PATH }, cache, ['clients']);
+    assert.equal(clients.status, 4, clients.stderr);
+    assert.match(clients.stderr, /cannot fetch @openai\/codex@0\.171\.0/);
+    assert.doesNotMatch(clients.stderr, /cannot fetch @google/);
   });
 
   it('uses finished installs as they are, with the outer npm environment stripped from what it starts', () => {
@@ -104,9 +126,11 @@ describe('scripts/ensure-deps.sh', () => {
     const cs = path.join(cache, 'code-server-4.139.1');
     fs.mkdirSync(path.join(cs, 'bin'), { recursive: true });
     fs.writeFileSync(path.join(cs, '.complete'), '');
+    for (const name of CLIENT_DIRS) {
+      fs.mkdirSync(path.join(cache, name, 'bin'), { recursive: true });
+      fs.writeFileSync(path.join(cache, name, '.complete'), '');
+    }
     const cc = path.join(cache, 'claude-code-2.1.197');
-    fs.mkdirSync(path.join(cc, 'bin'), { recursive: true });
-    fs.writeFileSync(path.join(cc, '.complete'), '');
     const dump = path.join(tmp, 'env.txt');
     const outer = {
       npm_config_user_agent: 'npm/11.19.1 node/v20.20.2 linux x64 workspaces/false',
@@ -121,6 +145,8 @@ describe('scripts/ensure-deps.sh', () => {
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, new RegExp(`^CODE_SERVER_BIN=${cs}/bin/code-server$`, 'm'));
     assert.match(r.stdout, new RegExp(`^CLAUDE_BIN=${cc}/bin/claude$`, 'm'));
+    assert.match(r.stdout, new RegExp(`^CODEX_BIN=${cache}/codex-0.171.0/bin/codex$`, 'm'));
+    assert.match(r.stdout, new RegExp(`^COPILOT_CACHE=${cache}/copilot-cli-1.0.102/xdg-cache$`, 'm'));
     const seen = fs.readFileSync(dump, 'utf8');
     for (const k of Object.keys(outer)) assert.doesNotMatch(seen, new RegExp(`^${k}=`, 'm'), `${k} reached a child`);
     // How to reach the registry is kept: the nested npm needs it and it does not depend on the Node.

@@ -1,0 +1,73 @@
+/*
+ * Runs the real Codex CLI (`@openai/codex`, installed by scripts/ensure-deps.sh; AGENT_CONTEXT_CODEX_BIN)
+ * against the fake Responses API: a fresh CODEX_HOME whose config.toml names the fake provider and,
+ * unless the test brings its own set-up, our MCP server.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { baseEnv, binFrom, MCP_JS, runAgentProcess, tempDir, type AgentRun } from './agentProcess';
+import { startFakeModel, type ScriptTurn } from './fakeModel';
+import { openaiResponses } from './protocols';
+
+/** Codex offers a server named `agent-context` as the namespace `mcp__agent_context` (hyphen → underscore). */
+export const codexMcpTool = (name: string): string => `mcp__agent_context__${name}`;
+/** Codex's own shell tool. */
+export const CODEX_SHELL = 'exec_command';
+
+export interface CodexRunOptions {
+  workspace: string;
+  script: readonly ScriptTurn[];
+  home?: string;
+  /** Add our MCP server to config.toml (default true). */
+  mcp?: boolean;
+  /** More config.toml text (appended). */
+  config?: string;
+  /** Arguments before the prompt (default: no approvals, no sandbox, so the shell tool just runs). */
+  args?: string[];
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+export function codexBin(): string {
+  return binFrom('AGENT_CONTEXT_CODEX_BIN', 'codex');
+}
+
+const tomlString = (s: string): string => JSON.stringify(s);
+
+/** Writes `$CODEX_HOME/config.toml` for the fake provider at `url`; returns CODEX_HOME. */
+export function writeCodexConfig(home: string, url: string, o: { workspace: string; mcp?: boolean; config?: string }): string {
+  const codexHome = path.join(home, '.codex');
+  fs.mkdirSync(codexHome, { recursive: true });
+  // Top-level keys first: in TOML every key after a [table] header belongs to that table.
+  const top = ['model = "fake-model"', 'model_provider = "fake"'];
+  const tables = ['[model_providers.fake]', 'name = "fake"', `base_url = ${tomlString(`${url}/v1`)}`, 'wire_api = "responses"', 'env_key = "FAKE_API_KEY"', ''];
+  if (o.mcp !== false) {
+    tables.push('[mcp_servers.agent-context]', `command = ${tomlString(process.execPath)}`, `args = [${[MCP_JS, '--root', o.workspace, '--allow-run'].map(tomlString).join(', ')}]`, '');
+  }
+  if (o.config) tables.push(o.config);
+  const file = path.join(codexHome, 'config.toml');
+  // A set-up under test may have written the file already (mcp.js --setup codex): keep what is there.
+  const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  fs.writeFileSync(file, `${top.join('\n')}\n${before}\n${tables.join('\n')}\n`);
+  return codexHome;
+}
+
+/** One conversation: `codex exec --json`, the model scripted by `script`. */
+export async function runCodex(o: CodexRunOptions): Promise<AgentRun> {
+  const api = await startFakeModel([openaiResponses], o.script);
+  const home = o.home ?? tempDir('home-');
+  const codexHome = writeCodexConfig(home, api.url, o);
+  const args = ['exec', '--skip-git-repo-check', '--json', ...(o.args ?? ['--dangerously-bypass-approvals-and-sandbox']), 'Work on the task in this workspace.'];
+  const env = { ...baseEnv(home), CODEX_HOME: codexHome, FAKE_API_KEY: 'dummy', RUST_LOG: 'error', ...o.env };
+  return runAgentProcess({ bin: codexBin(), args, cwd: o.workspace, env, home, api, timeoutMs: o.timeoutMs });
+}
+
+/** Codex for the shared scenarios (agentScenarios.ts). */
+export const codexDriver = {
+  id: 'codex',
+  label: 'Codex CLI',
+  mcpTool: codexMcpTool,
+  shellTool: CODEX_SHELL,
+  shellInput: (command: string): Record<string, unknown> => ({ cmd: command }),
+  run: (o: { workspace: string; script: readonly ScriptTurn[] }): Promise<AgentRun> => runCodex(o),
+};

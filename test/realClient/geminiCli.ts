@@ -1,0 +1,78 @@
+/*
+ * Runs the real Gemini CLI (`@google/gemini-cli`, installed by scripts/ensure-deps.sh;
+ * AGENT_CONTEXT_GEMINI_BIN) against the fake Gemini API: a fresh GEMINI_CLI_HOME whose
+ * settings.json selects API-key auth and, unless the test brings its own set-up, our MCP server.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { baseEnv, binFrom, MCP_JS, runAgentProcess, tempDir, type AgentRun } from './agentProcess';
+import { startFakeModel, type ScriptTurn } from './fakeModel';
+import { gemini } from './protocols';
+import { unescapeJsonText } from './agentScenarios';
+
+/** Gemini offers a server named `agent-context` as `mcp_agent-context_<tool>`. */
+export const geminiMcpTool = (name: string): string => `mcp_agent-context_${name}`;
+/** Gemini's own shell tool. */
+export const GEMINI_SHELL = 'run_shell_command';
+
+export interface GeminiRunOptions {
+  workspace: string;
+  script: readonly ScriptTurn[];
+  home?: string;
+  /** Add our MCP server to the user settings (default true). */
+  mcp?: boolean;
+  /** More user settings (merged at the top level). */
+  settings?: Record<string, unknown>;
+  /** Arguments before -p (default: --yolo, without which the shell tool is not offered in -p). */
+  args?: string[];
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+export function geminiBin(): string {
+  return binFrom('AGENT_CONTEXT_GEMINI_BIN', 'gemini');
+}
+
+/** One conversation: `gemini -p … -o stream-json`, the model scripted by `script`. */
+export async function runGemini(o: GeminiRunOptions): Promise<AgentRun> {
+  const api = await startFakeModel([gemini], o.script);
+  const home = o.home ?? tempDir('home-');
+  const dir = path.join(home, '.gemini');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'settings.json');
+  const before = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+  const settings: Record<string, unknown> = {
+    ...before,
+    security: { auth: { selectedType: 'gemini-api-key' } },
+    general: { disableAutoUpdate: true, disableUpdateNag: true },
+    privacy: { usageStatisticsEnabled: false },
+    telemetry: { enabled: false },
+    ...o.settings,
+  };
+  if (o.mcp !== false) {
+    settings.mcpServers = { ...(before.mcpServers as object | undefined), 'agent-context': { command: process.execPath, args: [MCP_JS, '--root', o.workspace, '--allow-run'], trust: true } };
+  }
+  fs.writeFileSync(file, JSON.stringify(settings, null, 2));
+  const args = [...(o.args ?? ['--yolo']), '-m', 'gemini-2.5-pro', '-o', 'stream-json', '-p', 'Work on the task in this workspace.'];
+  const env = {
+    ...baseEnv(home),
+    GEMINI_API_KEY: 'dummy',
+    GOOGLE_GEMINI_BASE_URL: api.url,
+    GEMINI_CLI_HOME: home,
+    GEMINI_CLI_TRUST_WORKSPACE: 'true',
+    GEMINI_CLI_NO_RELAUNCH: 'true',
+    ...o.env,
+  };
+  return runAgentProcess({ bin: geminiBin(), args, cwd: o.workspace, env, home, api, timeoutMs: o.timeoutMs });
+}
+
+/** Gemini CLI for the shared scenarios (agentScenarios.ts): an isError result comes as escaped JSON. */
+export const geminiDriver = {
+  id: 'gemini',
+  label: 'Gemini CLI',
+  mcpTool: geminiMcpTool,
+  shellTool: GEMINI_SHELL,
+  shellInput: (command: string): Record<string, unknown> => ({ command, description: 'Run the command' }),
+  run: (o: { workspace: string; script: readonly ScriptTurn[] }): Promise<AgentRun> => runGemini(o),
+  unwrap: unescapeJsonText,
+};
