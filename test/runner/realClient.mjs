@@ -66,7 +66,12 @@ export async function runRealClient(run, { grep, keep } = {}) {
     for (const f of files) mocha.addFile(f);
     const results = { passed: 0, failed: 0, failures: [], tests: [] };
     await new Promise((resolve) => {
-      const runner = mocha.run(() => resolve());
+      // Unloaded afterwards: two runs (claude-code, claude-code-current) share the suite files, and a
+      // file still in require's cache would define no tests the second time.
+      const runner = mocha.run(() => {
+        mocha.unloadFiles();
+        resolve();
+      });
       runner.on('pass', (t) => {
         results.passed++;
         results.tests.push({ title: t.fullTitle(), durationMs: t.duration });
