@@ -19,7 +19,40 @@ async function post(action, body) {
 
 const report = (code, message) => post('exit', { code, message });
 
+/** True when the built-in Copilot Chat extension runs in this extension host. */
+function chatEnabled() {
+  const vscode = require('vscode');
+  return Boolean(vscode.extensions.getExtension('GitHub.copilot-chat'));
+}
+
+/**
+ * A fresh profile has the built-in chat extension disabled ("chat set up is not completed"). The
+ * command Chat: Manage Language Models enables it (in this extension host, or in a restarted one,
+ * where this driver starts again). Resolves once Copilot Chat runs here.
+ */
+async function enableChat() {
+  if (chatEnabled()) return;
+  const vscode = require('vscode');
+  await post('log', { line: '(enabling the built-in chat: Chat: Manage Language Models)' });
+  const enabled = new Promise((resolve) => {
+    const sub = vscode.extensions.onDidChange(() => {
+      if (chatEnabled()) {
+        sub.dispose();
+        resolve();
+      }
+    });
+  });
+  await post('runCommand', { title: 'Chat: Manage Language Models', timeout: 30000 });
+  await enabled;
+  // Close the Language Models editor the command opened.
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
+
 function activate() {
+  if (process.env.AGENT_CONTEXT_ENABLE_CHAT && !chatEnabled()) {
+    void enableChat().then(activate);
+    return;
+  }
   const modulePath = process.env.AGENT_CONTEXT_TESTS_MODULE;
   const results = process.env.AGENT_CONTEXT_TEST_RESULTS;
   if (!process.env.AGENT_CONTEXT_BRIDGE || !modulePath || !results) return;

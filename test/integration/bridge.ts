@@ -55,8 +55,8 @@ interface Timeout {
  * `:text-is("x")`, `>>` chaining. Every call throws with the bridge's error message on failure.
  */
 export const ui = {
-  /** Clicks the first element matching the selector (button 'right' opens context menus). */
-  click: (selector: string, opts: Timeout & { button?: 'left' | 'right' | 'middle'; clickCount?: number } = {}) =>
+  /** Clicks the first element matching the selector (button 'right' opens context menus; force: through an overlay). */
+  click: (selector: string, opts: Timeout & { button?: 'left' | 'right' | 'middle'; clickCount?: number; force?: boolean } = {}) =>
     call<true>('click', { selector, ...opts }),
   /** Waits until the first match is in this state (default 'visible'). */
   waitForSelector: (selector: string, opts: Timeout & { state?: 'visible' | 'hidden' | 'attached' | 'detached' } = {}) =>

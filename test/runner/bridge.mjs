@@ -167,7 +167,7 @@ export async function resetUi(page) {
 export function actions() {
   return {
     click: async (page, b) => {
-      await page.locator(b.selector).first().click({ timeout: b.timeout ?? DEFAULT_TIMEOUT, button: b.button ?? 'left', clickCount: b.clickCount ?? 1 });
+      await page.locator(b.selector).first().click({ timeout: b.timeout ?? DEFAULT_TIMEOUT, button: b.button ?? 'left', clickCount: b.clickCount ?? 1, force: b.force === true });
       return true;
     },
     waitForSelector: async (page, b) => {

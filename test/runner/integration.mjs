@@ -10,7 +10,7 @@ import { startBridge, saveScreenshot, safeName } from './bridge.mjs';
 import { editorSettings, installExtensions, prepareProfile, startCodeServer } from './codeServer.mjs';
 import { spawnSync } from 'node:child_process';
 import { repoRoot } from './deps.mjs';
-import { killMarkedAndWait, makeTempDir, onCleanup, removeTempDir } from './processes.mjs';
+import { freePort, killMarkedAndWait, makeTempDir, onCleanup, removeTempDir } from './processes.mjs';
 import { suiteFiles } from './runs.mjs';
 
 export const DRIVER_EXTENSION = path.join(repoRoot, 'test/driver');
@@ -163,6 +163,7 @@ export async function runIntegration(run, opts = {}) {
   try {
     const ws = copyFixture(run.workspace, base);
     const profile = prepareProfile(base, editorSettings(run.settings));
+    const chatEnv = run.chat ? await prepareChat(profile) : {};
     const vsixes = [driverVsix()];
     let devPath = repoRoot;
     if (run.extension === 'vsix') {
@@ -194,6 +195,7 @@ export async function runIntegration(run, opts = {}) {
       AGENT_CONTEXT_TEST_RESULTS: resultsFile,
       AGENT_CONTEXT_TEST_GREP: opts.grep ?? '',
       AGENT_CONTEXT_WORKSPACE: ws.path,
+      ...chatEnv,
     };
     const editor = editorLog(out, opts.verbose);
     const preparePage = async (p) => {
@@ -241,6 +243,23 @@ export async function runIntegration(run, opts = {}) {
     clearTimeout(startTimer);
     await cleanup();
   }
+}
+
+/**
+ * A run with `chat: true` drives VS Code's built-in Copilot agent: its "Custom Endpoint" model
+ * provider (no account, no key) points at a fake Chat Completions server that the suites start in
+ * the extension host on AGENT_CONTEXT_FAKE_MODEL_PORT (test/realClient/fakeModels/chatCompletions.ts).
+ * AGENT_CONTEXT_ENABLE_CHAT makes the driver enable the chat extension first (see test/driver).
+ */
+export async function prepareChat(profile) {
+  const port = await freePort();
+  const models = [{
+    name: 'Fake',
+    vendor: 'customendpoint',
+    models: [{ id: 'fake-model', name: 'Fake Model', url: `http://127.0.0.1:${port}/v1/chat/completions`, toolCalling: true, vision: false, maxInputTokens: 120000, maxOutputTokens: 8000 }],
+  }];
+  fs.writeFileSync(path.join(profile.userDataDir, 'User', 'chatLanguageModels.json'), JSON.stringify(models, null, 2));
+  return { AGENT_CONTEXT_FAKE_MODEL_PORT: String(port), AGENT_CONTEXT_ENABLE_CHAT: '1' };
 }
 
 function readResults(file) {

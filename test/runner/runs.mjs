@@ -21,6 +21,7 @@ const MAIN = fs.existsSync(path.join(fixtures, 'workspace')) ? 'workspace' : 'ha
  * @property {'dev'|'vsix'} extension  dev: extensionDevelopmentPath = the repo (dist/ bundle);
  *                                vsix: the packaged .vsix installed, a no-op driver extension as dev path
  * @property {Record<string, unknown>} [settings]  extra user settings for this run
+ * @property {boolean} [chat]   drive VS Code's built-in Copilot agent against a fake model (see prepareChat in integration.mjs)
  * @property {'claude-code'|'claude-code-current'|'codex'|'gemini'|'copilot-cli'|'opencode'} [client]
  *                                a real-client run: no editor; the agent CLI (installed by
  *                                scripts/ensure-deps.sh) is driven by a scripted fake model API
@@ -29,13 +30,16 @@ const MAIN = fs.existsSync(path.join(fixtures, 'workspace')) ? 'workspace' : 'ha
 
 /** @type {Run[]} */
 export const runs = [
-  { name: 'dev', workspace: MAIN, include: ['*'], exclude: ['vsix*', 'restricted*', 'walkthrough*', 'multiroot*'], trust: true, extension: 'dev' },
+  { name: 'dev', workspace: MAIN, include: ['*'], exclude: ['vsix*', 'restricted*', 'walkthrough*', 'multiroot*', 'copilot*'], trust: true, extension: 'dev' },
   // Multi-root: three folders, two with .agent/ (foundation's multiroot suite).
   { name: 'multiroot', workspace: 'multiroot/multi.code-workspace', include: ['multiroot*'], trust: true, extension: 'dev' },
   // The walkthrough's steps must start unchecked: a fresh editor on the minimal fixture (only .agent/).
   { name: 'walkthrough', workspace: 'harness', include: ['walkthrough*'], trust: true, extension: 'dev' },
   { name: 'vsix', workspace: MAIN, include: ['vsix*'], trust: true, extension: 'vsix' },
   { name: 'restricted', workspace: MAIN, include: ['restricted*'], trust: false, extension: 'dev' },
+  // VS Code's own agent (Copilot Chat, built into code-server) in Agent mode, its model a scripted fake
+  // Chat Completions server: what the agent offers, asks and sends back to the model for our tools.
+  { name: 'copilot', workspace: MAIN, include: ['copilot*'], trust: true, extension: 'dev', chat: true },
   // The agent CLIs (npm, cached like code-server), each against a scripted fake model speaking its
   // wire protocol: our MCP server, their own shell tools, our hooks. Claude Code twice: the pinned
   // release and the current one.

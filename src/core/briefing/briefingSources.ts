@@ -44,15 +44,16 @@ async function defaultTerminals(agentDir: string): Promise<{ failed: BriefingTer
     if (!last || last.exitCode === 0) continue;
     if (last.exitCode === null && last.exitUnknown !== EXIT_UNKNOWN.noStatus && last.exitUnknown !== EXIT_UNKNOWN.noEndEvent) continue;
     const part = last.parts[last.parts.length - 1] ?? { file: last.file, firstLine: last.firstLine, lastLine: last.lastLine };
-    const single = last.parts.length <= 1;
+    // The output's lines, as agentContext_terminal names them (the `>>>` header line is not output).
+    const empty = part.lastLine !== null && part.lastLine < part.firstLine;
     failed.push({
       path: toPosixRelative(path.dirname(agentDir), path.join(agentDir, part.file)),
       name: t.name,
       command: shownCommandLine(last.commandLine),
       exitCode: last.exitCode,
       ...(last.exitCode === null && last.exitUnknown ? { exitUnknown: last.exitUnknown } : {}),
-      startLine: single ? last.headerLine : part.firstLine,
-      endLine: part.lastLine ?? part.firstLine,
+      startLine: empty ? last.headerLine : part.firstLine,
+      endLine: empty ? last.headerLine : part.lastLine ?? part.firstLine,
       end: commandEndMs(last),
     });
   }

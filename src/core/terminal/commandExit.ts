@@ -69,5 +69,6 @@ export function noStatusHint(shell: string | null | undefined): string | undefin
  * from the screen, so it can be empty (or carry the subshell's output after a line break).
  */
 export function shownCommandLine(commandLine: string): string {
-  return commandLine.trim() === '' ? '(command line not reported by VS Code)' : commandLine;
+  // Trimmed: VS Code's agent starts its commands with a space (kept out of the shell history).
+  return commandLine.trim() === '' ? '(command line not reported by VS Code)' : commandLine.trim();
 }

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import { fenceData } from '../output/fence';
 import { cutToBytes } from '../output/reference';
+import { estimateTokensFromBytes } from '../output/tokens';
 import { resolveWorkspacePath } from '../workspace/workspacePaths';
 import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 
@@ -140,5 +141,6 @@ export async function readTool(input: Record<string, unknown>, ctx: ToolContext)
     tail = `\nMore: offset ${lastShown + 1}.`;
   }
   const text = `${fenceData(header, body.join('\n'))}${tail}`;
-  return { text };
+  // The file is what a plain read would have handed the model: its size is the raw cost.
+  return { text, rawTokens: estimateTokensFromBytes(st.size).tokens };
 }

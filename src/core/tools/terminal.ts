@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { buildReference, cutToBytes, formatDuration } from '../output/reference';
+import { cutToBytes, formatDuration, formatReference, scanFile } from '../output/reference';
 import { formatFileError } from '../result';
 import { listTerminals, readTerminalIndex, type TerminalCommand, type TerminalInfo } from '../terminal/terminalIndex';
 import { commandEndMs, lineOffsetBefore, terminalSummary, type TerminalSummary } from '../terminal/terminalSummary';
@@ -125,8 +125,10 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
     return { text: withNotes(`Terminal ${n} command #${c.command}: ${shownCommandLine(c.commandLine)}\n${status(c)}${c.durationMs !== null ? ` · ${formatDuration(c.durationMs)}` : ''} · no output (${show(part.file)} line ${c.headerLine}).${extra ? `\n${extra}` : ''}`) };
   }
   try {
-    const text = await buildReference(abs, { ...meta, range: { start: part.firstLine, end } }, ctx.signal, await lineOffsetBefore(agentDir, part.file, part.firstLine));
-    return { text: withNotes(untrusted + text) };
+    const range = { start: part.firstLine, end };
+    const scan = await scanFile(abs, range, ctx.signal, await lineOffsetBefore(agentDir, part.file, part.firstLine));
+    // The referenced output is what the model would otherwise have read: its tokens are the raw size.
+    return { text: withNotes(untrusted + formatReference(scan, { ...meta, range })), rawTokens: scan.tokens.tokens };
   } catch (e) {
     return toolError(`${show(part.file)}: cannot read: ${(e as Error).message}`);
   }

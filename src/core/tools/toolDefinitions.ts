@@ -6,7 +6,7 @@
  */
 
 import type { ToolConfig } from '../config';
-import { runNeedsConfirmation } from './commandPolicy';
+import { compoundOperator, runNeedsConfirmation } from './commandPolicy';
 import { TOOL_NAMES, type ToolName } from './toolNames';
 
 /** The subset of JSON Schema the tools use (and validateInput checks). */
@@ -43,6 +43,11 @@ export interface ToolDefinition {
    * its client and runs only what --allow-run or the allow-list permits.
    */
   confirmation?(input: Record<string, unknown>, config: ToolConfig): string | undefined;
+  /**
+   * Why this call must be asked about every time (undefined: the usual confirmation applies), even
+   * when the editor lets the user allow the tool for a session, a workspace or always.
+   */
+  alwaysAsk?(input: Record<string, unknown>): string | undefined;
   /** How a call is shown to the user (undefined: by its display name): what it does, the code it runs, where, and the question when it asks. */
   describe?(input: Record<string, unknown>): { action: string; code?: string; where?: string; question: string };
   /** The call's output is echoed live to the user while it runs (agentContext_run's terminal). */
@@ -66,6 +71,10 @@ const DEFINITIONS: { [N in ToolName]: ToolDefinition & { name: N } } = {
     inputSchema: { type: 'object', properties: { command: s(), cwd: s('workspace-relative'), timeoutSec: int('default 120', 1, 1800) }, required: ['command'] },
     readOnly: false,
     confirmation: (input, config) => runNeedsConfirmation(String(input.command ?? ''), config.runAllowList),
+    alwaysAsk: (input) => {
+      const op = compoundOperator(String(input.command ?? ''));
+      return op ? `it contains ${op}` : undefined;
+    },
     describe: (input) => ({
       action: 'Running',
       code: String(input.command ?? ''),
@@ -117,7 +126,7 @@ const DEFINITIONS: { [N in ToolName]: ToolDefinition & { name: N } } = {
     name: 'agentContext_terminal',
     toolReferenceName: 'terminalOutput',
     displayName: 'Terminal Output',
-    description: 'No args: list captured terminals and recent commands. With terminal (N) and command (last, lastFailed or index): exit code, error lines and the line range in .agent/terminals/N.txt.',
+    description: 'No args: list captured terminals (also the agent\'s own) and recent commands. command lastFailed or last: newest such command of any terminal, or of terminal N; a command number needs terminal. Gives exit code, error lines with numbers, line range in .agent/terminals/N.txt.',
     inputSchema: { type: 'object', properties: { terminal: int(undefined, 1), command: idOrNumber() } },
     readOnly: true,
   },

@@ -92,9 +92,17 @@ describe('language-model tools', function () {
     const marker = path.join(ws, 'tc-declined');
     const pending = invoke('agentContext_run', { command: 'echo hi && touch tc-declined' });
     pending.catch(() => undefined);
+    // A compound command: our own modal (VS Code's per-tool approvals cannot skip it).
     const dialog = await ui.dialog('Cancel');
-    assert.match(`${dialog.message} ${dialog.detail ?? ''}`, /Run this command\?|touch tc-declined/);
-    await assert.rejects(pending);
+    assert.match(`${dialog.message} ${dialog.detail ?? ''}`, /Run this command\?[^]*touch tc-declined[^]*always asks because it contains &&/);
+    assert.match(await pending, /^Not run: the user declined/);
+    assert.equal(fs.existsSync(marker), false, 'the command did not run');
+    // A plain command not on the allow-list: VS Code's confirmation, declined.
+    const plain = invoke('agentContext_run', { command: 'touch tc-declined' });
+    plain.catch(() => undefined);
+    const asked = await ui.dialog('Cancel');
+    assert.match(`${asked.message} ${asked.detail ?? ''}`, /Run this command\?/);
+    await assert.rejects(plain);
     assert.equal(fs.existsSync(marker), false, 'the command did not run');
   });
 
@@ -102,7 +110,7 @@ describe('language-model tools', function () {
     await settings().update('run.allowList', [...CASE_ALLOW_LIST, 'echo *'], vscode.ConfigurationTarget.Global);
     try {
       const pending = invoke('agentContext_run', { command: 'echo first && echo second' });
-      const dialog = await ui.dialog('Yes');
+      const dialog = await ui.dialog('Run');
       assert.match(`${dialog.message} ${dialog.detail ?? ''}`, /contains &&/);
       const text = await pending;
       assert.match(text, /```text\nfirst\nsecond\n```/);

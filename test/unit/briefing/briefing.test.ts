@@ -94,7 +94,9 @@ test('terminals come from the terminal index by default: only those whose last c
   const f = input.terminals.failed[0];
   assert.equal(f.command, 'npm test');
   const lines = fs.readFileSync(path.join(path.dirname(a), f.path), 'utf8').split('\n');
-  assert.match(lines[f.startLine - 1], /npm test/);
+  // The output's lines, as agentContext_terminal names them: the `>>> npm test` header is the line before.
+  assert.equal(lines[f.startLine - 1], 'running');
+  assert.match(lines[f.startLine - 2], /npm test/);
   assert.equal(lines[f.endLine - 1], 'FAIL x');
   assert.match(composeBriefing(input).text, /Terminals whose last command failed \(1 of 2\):\n  \.agent\/terminals\/\d+\.txt lines \d+-\d+: exit 1 `npm test`/);
 });

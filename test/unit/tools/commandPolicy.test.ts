@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { allowListMatch, compoundOperator, runNeedsConfirmation } from '../../../src/core/tools/commandPolicy';
+import { escapeMarkdown } from '../../../src/core/output/text';
 
 test('compound commands are recognised whatever the operator', () => {
   for (const [cmd, op] of [
@@ -23,4 +24,11 @@ test('the allow-list must match the whole command; * is the only wildcard; compo
   assert.match(runNeedsConfirmation('echo a && echo b', list)!, /contains &&/);
   assert.match(runNeedsConfirmation('rm x', list)!, /not on the allow-list/);
   assert.equal(runNeedsConfirmation('echo a', list), undefined);
+});
+
+test('escapeMarkdown keeps spaces as spaces (MarkdownString.appendText turns them into &nbsp;, so the chat cannot wrap)', () => {
+  const s = escapeMarkdown('in the workspace root. Output goes to .agent/scratch/tool_outputs/. Asking because it is not on the allow-list (agentContext.run.allowList).');
+  assert.doesNotMatch(s, /&nbsp;|\u00a0/);
+  assert.match(s, /^in the workspace root\\\. Output goes to \\\.agent\/scratch\/tool\\_outputs\/\\\. Asking because/);
+  assert.equal(escapeMarkdown('a*b_c[d](e) `f` #g'), 'a\\*b\\_c\\[d\\]\\(e\\) \\`f\\` \\#g');
 });

@@ -1,0 +1,189 @@
+/*
+ * VS Code's own agent (the built-in Copilot Chat, Agent mode) drives Agent Context for real: the
+ * model is a scripted fake Chat Completions server; prompts are typed into the chat and tool
+ * confirmations answered like a user would. Every assertion is on what the agent sent back to the
+ * model (the `tool` messages), i.e. what a real model would have read. Run:
+ *   node scripts/test.mjs --integration-only --run copilot
+ */
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { log, ui, waitFor } from '../bridge';
+import { answerConfirmation, CONFIRMATION, confirmationButtons, confirmationText, sendInNewChat, waitForResults, waitForTurnEnd } from '../chatHelpers';
+import { startFakeChatCompletions, type FakeChatCompletions, type ScriptTurn } from '../../realClient/fakeModels/chatCompletions';
+import { errorLinesSeen, errorLinesWithNumbers, writeNoisyBuild } from '../../realClient/claudeCli';
+import { TOOL_NAMES } from '../../../src/core/tools/toolDefinitions';
+
+const ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
+const settings = () => vscode.workspace.getConfiguration('agentContext');
+const build = 'bash build.sh';
+
+/** One conversation per scenario; the marker in the prompt picks the model's script. */
+const SCRIPTS: Record<string, ScriptTurn[]> = {
+  '[run-allow]': [
+    { tool: 'agentContext_run', input: { command: build } },
+    // After "Allow in this Session" VS Code asks no more for this tool: a compound command must still ask.
+    { tool: 'agentContext_run', input: { command: `${build} | tail -n 1` } },
+  ],
+  '[run-skip]': [{ tool: 'agentContext_run', input: { command: build } }],
+  '[run-allowlist]': [{ tool: 'agentContext_run', input: { command: build } }],
+  '[grep-read]': [
+    { tool: 'agentContext_grep', input: { pattern: 'TODO\\(rate-limit\\)', path: 'src' } },
+    (results) => {
+      const hit = /src\/limiter\.ts:(\d+):/.exec(results[results.length - 1]?.text ?? '');
+      const line = hit ? Number(hit[1]) : 1;
+      return { tool: 'agentContext_read', input: { path: 'src/limiter.ts', offset: Math.max(1, line - 3), limit: 7 } };
+    },
+  ],
+  '[own-terminal]': [
+    { tool: 'run_in_terminal', input: { command: build, explanation: 'Build the project', goal: 'Build', mode: 'sync', isBackground: false } },
+    { tool: 'agentContext_terminal', input: { command: 'lastFailed' } },
+    { tool: 'agentContext_briefing', input: {} },
+  ],
+  '[plan]': [
+    { tool: 'agentContext_plan', input: {} },
+    { tool: 'agentContext_briefing', input: {} },
+  ],
+};
+
+/** What the bench row reports: bytes and error lines that reached the model. */
+const measured: Record<string, unknown> = {};
+
+describe('Copilot agent (VS Code built-in) → Agent Context tools', function () {
+  this.timeout(240_000);
+  let fake: FakeChatCompletions;
+  let noisy: ReturnType<typeof writeNoisyBuild>;
+
+  before(async () => {
+    noisy = writeNoisyBuild(ws);
+    fs.writeFileSync(path.join(ws, 'src/limiter.ts'), Array.from({ length: 300 }, (_, i) => (i + 1 === 187 ? '  // TODO(rate-limit): refill the bucket per client' : `  const line${i + 1} = ${i + 1};`)).join('\n') + '\n');
+    fake = await startFakeChatCompletions((prompt) => Object.entries(SCRIPTS).find(([m]) => prompt.includes(m))?.[1], { port: Number(process.env.AGENT_CONTEXT_FAKE_MODEL_PORT) });
+  });
+
+  after(async () => {
+    await fake?.close();
+    log(`measured (bytes / error lines that reached the model): ${JSON.stringify(measured)}`);
+    for (const f of ['build.sh', 'src/limiter.ts']) fs.rmSync(path.join(ws, f), { force: true });
+  });
+
+  it('agentContext_run: the confirmation shows the command and wraps (no &nbsp;); Allow runs it and ≤ 2 KB with every error line and its number reaches the model', async () => {
+    const m = '[run-allow]';
+    await sendInNewChat(`${m} Build the project and tell me what failed.`);
+    const text = await confirmationText();
+    const html = await ui.evaluate<string>(`[...document.querySelectorAll('.chat-tool-invocation-part.has-confirmation .chat-confirmation-widget-message .rendered-markdown p')].map((p) => p.innerHTML).join('\\n')`);
+    const label = (await ui.attribute(CONFIRMATION, 'aria-label')) ?? '';
+    log(`  the user sees: ${JSON.stringify(text.slice(0, 300))}; buttons: ${(await confirmationButtons()).join(' | ')}`);
+    assert.match(label, /Run this command\?/);
+    assert.doesNotMatch(label, /&nbsp;/, label);
+    assert.match(text, /bash\sbuild\.sh/);
+    assert.match(html, /in the workspace root\. Output goes to \.agent\/scratch\/tool_outputs\/\. Asking because it is not on the allow-list/);
+    assert.doesNotMatch(html, /&nbsp;|\u00a0/, `spaces stay spaces, so the sentence wraps in the narrow chat panel: ${html}`);
+    await answerConfirmation('Allow in this Session');
+    const [r] = await waitForResults(fake, m, 1);
+    measured.agentContextRun = { bytes: r.bytes, errorLinesWithNumbers: errorLinesWithNumbers(r.text, noisy.errorLines) };
+    assert.ok(r.bytes <= 2048, `${r.bytes} bytes reached the model:\n${r.text}`);
+    assert.equal(errorLinesWithNumbers(r.text, noisy.errorLines), 3, r.text);
+    assert.match(r.text, /exit 1/);
+    assert.match(r.text, /\.agent\/scratch\/tool_outputs\/\S+\.txt/);
+  });
+
+  it('agentContext_run: a compound command still asks after "Allow in this Session" (our own dialog), and Cancel runs nothing', async () => {
+    const m = '[run-allow]';
+    const dialog = await ui.dialog('Cancel', { timeout: 60_000 });
+    log(`  compound: ${JSON.stringify(dialog)}`);
+    assert.match(dialog.message, /Run this compound command\?/);
+    assert.match(dialog.detail, /bash build\.sh \| tail -n 1[^]*contains \|/);
+    const results = await waitForResults(fake, m, 2);
+    assert.match(results[1].text, /^Not run: the user declined the compound command/);
+    await waitForTurnEnd(fake, m, 2);
+  });
+
+  it('agentContext_run: Skip runs nothing and the model is told', async () => {
+    const m = '[run-skip]';
+    const outputs = path.join(ws, '.agent/scratch/tool_outputs');
+    const before = fs.existsSync(outputs) ? fs.readdirSync(outputs).length : 0;
+    await sendInNewChat(`${m} Build the project.`);
+    await confirmationText();
+    await answerConfirmation('Skip');
+    const [r] = await waitForResults(fake, m, 1);
+    log(`  after Skip the model reads: ${JSON.stringify(r.text)}`);
+    assert.doesNotMatch(r.text, /tool_outputs|exit 1/);
+    assert.equal(fs.existsSync(outputs) ? fs.readdirSync(outputs).length : 0, before, 'nothing was run');
+    await waitForTurnEnd(fake, m, 1);
+  });
+
+  it('agentContext_run: a command on agentContext.run.allowList runs without a confirmation', async () => {
+    const m = '[run-allowlist]';
+    await settings().update('run.allowList', [build], vscode.ConfigurationTarget.Global);
+    try {
+      await sendInNewChat(`${m} Build the project.`);
+      const [r] = await waitForResults(fake, m, 1);
+      assert.equal(await ui.count(CONFIRMATION), 0);
+      assert.equal(errorLinesWithNumbers(r.text, noisy.errorLines), 3, r.text);
+      await waitForTurnEnd(fake, m, 1);
+    } finally {
+      await settings().update('run.allowList', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('offers all twelve tools, beside the built-in ones; their definitions\' size', () => {
+    const offered = fake.requests.find((r) => r.tools.length > 0)?.tools ?? [];
+    const ours = offered.filter((t) => t.name.startsWith('agentContext_'));
+    for (const t of TOOL_NAMES) assert.ok(ours.some((o) => o.name === t), `${t} offered (got ${ours.map((o) => o.name).join(', ')})`);
+    const bytes = ours.reduce((a, t) => a + t.bytes, 0);
+    const all = offered.reduce((a, t) => a + t.bytes, 0);
+    measured.toolDefinitions = { ours: ours.length, oursBytes: bytes, allTools: offered.length, allBytes: all };
+    log(`  offered ${offered.length} tools (${all} bytes of definitions); ours ${ours.length}, ${bytes} bytes`);
+    assert.ok(offered.some((t) => t.name === 'run_in_terminal'));
+  });
+
+  it('agentContext_grep finds a line, agentContext_read reads around it', async () => {
+    const m = '[grep-read]';
+    await sendInNewChat(`${m} Where is the rate-limit TODO?`);
+    const [grep, read] = await waitForResults(fake, m, 2);
+    assert.match(grep.text, /src\/limiter\.ts:187:.*TODO\(rate-limit\)/);
+    assert.match(read.text, /lines 184–190/);
+    assert.match(read.text, /187: {3}\/\/ TODO\(rate-limit\): refill the bucket per client/);
+    await waitForTurnEnd(fake, m, 2);
+  });
+
+  it('after the agent\'s OWN run_in_terminal ran the failing build, agentContext_terminal lastFailed gives every error line with its number, and the briefing the same lines', async () => {
+    const m = '[own-terminal]';
+    await sendInNewChat(`${m} Build the project in the terminal.`);
+    const text = await confirmationText();
+    log(`  run_in_terminal asks: ${JSON.stringify(text.slice(0, 200))}; buttons: ${(await confirmationButtons()).join(' | ')}`);
+    await answerConfirmation('Allow');
+    const [own, ours, briefing] = await waitForResults(fake, m, 3, 180_000);
+    // What VS Code's own tool handed the model, for the bench row.
+    const pointer = /(\/[^\s"'`]+)/.exec(own.text)?.[1];
+    const file = pointer && fs.existsSync(pointer) ? fs.readFileSync(pointer, 'utf8') : '';
+    measured.runInTerminal = { bytes: own.bytes, errorLinesSeen: errorLinesSeen(own.text, noisy.errorLines), file: pointer, fileBytes: file.length, errorLinesInFile: errorLinesSeen(file, noisy.errorLines), text: own.text.slice(0, 300) };
+    log(`  run_in_terminal gave the model ${own.bytes} bytes: ${JSON.stringify(own.text.slice(0, 400))}`);
+    const range = /(\.agent\/terminals\/\d+\.txt) lines (\d+)–(\d+)/.exec(ours.text);
+    assert.ok(range, ours.text);
+    // Line numbers of the terminal file: the output starts at line range[2].
+    const inFile = noisy.errorLines.map((e) => ({ n: Number(range[2]) + e.n - 1, text: e.text }));
+    measured.terminalLastFailed = { bytes: ours.bytes, errorLinesWithNumbers: errorLinesWithNumbers(ours.text, inFile) };
+    assert.equal(errorLinesWithNumbers(ours.text, inFile), 3, ours.text);
+    assert.ok(ours.bytes <= 2048, `${ours.bytes} bytes`);
+    assert.match(ours.text, /\nCommand: bash build\.sh \(cwd/, 'the agent\'s command, without its leading space');
+    assert.match(briefing.text, new RegExp(`${range[1].replace(/\./g, '\\.')} lines ${range[2]}-${range[3]}: exit 1 \`bash build\\.sh\``), briefing.text);
+    await waitForTurnEnd(fake, m, 3);
+  });
+
+  it('agentContext_plan and agentContext_briefing read the plan', async () => {
+    const m = '[plan]';
+    await sendInNewChat(`${m} What is the plan?`);
+    const [plan, briefing] = await waitForResults(fake, m, 2);
+    assert.match(plan.text, /Add rate limiting to the public API/);
+    assert.match(plan.text, /Choose a limiter/);
+    assert.match(briefing.text, /Add rate limiting to the public API/);
+    await waitForTurnEnd(fake, m, 2);
+  });
+
+  it('the chat shows no error', async () => {
+    await waitFor(async () => (await ui.count('.interactive-session .chat-response-loading')) === 0, { message: 'the chat is idle' });
+    assert.equal(await ui.count('.interactive-session .chat-error-message, .interactive-session .interactive-response-error-details'), 0);
+  });
+});
