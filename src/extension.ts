@@ -9,6 +9,7 @@ import { registerTools } from './features/tools/registerTools';
 import { registerTerminalCapture, stopTerminalCapture } from './features/terminals/registerTerminals';
 import { registerWorkspaceMemory } from './features/briefing/briefingCommands';
 import { registerClaudeCodeSetup } from './features/setup/setupClaudeCode';
+import { registerVscodeAgentSetup } from './features/setup/setupVscodeAgent';
 
 /** Entry point: one registration per feature, every disposable into context.subscriptions. */
 export function activate(context: vscode.ExtensionContext): AgentContextApi {
@@ -24,6 +25,7 @@ export function activate(context: vscode.ExtensionContext): AgentContextApi {
   registerTerminalCapture(context, log);
   registerWorkspaceMemory(context, log);
   registerClaudeCodeSetup(context, log);
+  registerVscodeAgentSetup(context, log);
   agentContextApi.activationMs = performance.now() - started;
   // The benchmark (row 7) reads this line from the editor's logs.
   log.info(`Agent Context activated in ${agentContextApi.activationMs.toFixed(1)} ms`);

@@ -4,12 +4,14 @@
  *   node claude-hook.js                      a PreToolUse or PostToolUse hook (JSON on stdin)
  *   node claude-hook.js capture <root> <file>                       (used inside a wrapped command)
  *   node claude-hook.js report <root> <file> <exit> <started> <b64> (used inside a wrapped command)
+ *   node claude-hook.js vscode               VS Code's agent: PostToolUse of run_in_terminal (core/hooks/vscodeAgent.ts)
  *
  * A hook must never break the tool call it observes: on any error it prints nothing and exits 0,
  * so Claude Code goes on with the call unchanged; the reason goes to stderr (Claude Code's debug log).
  */
 import * as path from 'node:path';
 import { capture, postToolUse, preToolUse, report, type HookInput } from '../core/hooks/bashHook';
+import { vscodeAgentPostToolUse, type VscodeHookInput } from '../core/hooks/vscodeAgent';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -26,6 +28,12 @@ async function main(argv: string[]): Promise<void> {
   if (mode === 'report') {
     const [root, file, exit, started, b64] = rest;
     process.stdout.write((await report(root, file, Number(exit), Number(started), b64 ?? '')) + '\n');
+    return;
+  }
+  if (mode === 'vscode') {
+    const input = JSON.parse(await readStdin()) as VscodeHookInput;
+    const out = await vscodeAgentPostToolUse(input, path.resolve(input.cwd || process.cwd()));
+    if (out) process.stdout.write(JSON.stringify(out));
     return;
   }
   const input = JSON.parse(await readStdin()) as HookInput;

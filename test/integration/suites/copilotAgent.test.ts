@@ -10,10 +10,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { log, ui, waitFor } from '../bridge';
-import { answerConfirmation, CONFIRMATION, confirmationButtons, confirmationText, sendInNewChat, waitForResults, waitForTurnEnd } from '../chatHelpers';
+import { answerConfirmation, CONFIRMATION, confirmationButtons, confirmationText, resultsFor, sendInNewChat, waitForResults, waitForTurnEnd } from '../chatHelpers';
 import { startFakeChatCompletions, type FakeChatCompletions, type ScriptTurn } from '../../realClient/fakeModels/chatCompletions';
 import { errorLinesSeen, errorLinesWithNumbers, writeNoisyBuild } from '../../realClient/claudeCli';
 import { TOOL_NAMES } from '../../../src/core/tools/toolDefinitions';
+import { VSCODE_HOOK_FILE } from '../../../src/core/setup/agents/vscodeAgent';
 
 const ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
 const settings = () => vscode.workspace.getConfiguration('agentContext');
@@ -23,7 +24,8 @@ const build = 'bash build.sh';
 const SCRIPTS: Record<string, ScriptTurn[]> = {
   '[run-allow]': [
     { tool: 'agentContext_run', input: { command: build } },
-    // After "Allow in this Session" VS Code asks no more for this tool: a compound command must still ask.
+    // After "Allow in this Session" VS Code asks no more for this tool, in any chat of the window:
+    // a compound command must still ask.
     { tool: 'agentContext_run', input: { command: `${build} | tail -n 1` } },
   ],
   '[run-skip]': [{ tool: 'agentContext_run', input: { command: build } }],
@@ -40,6 +42,10 @@ const SCRIPTS: Record<string, ScriptTurn[]> = {
     { tool: 'run_in_terminal', input: { command: build, explanation: 'Build the project', goal: 'Build', mode: 'sync', isBackground: false } },
     { tool: 'agentContext_terminal', input: { command: 'lastFailed' } },
     { tool: 'agentContext_briefing', input: {} },
+  ],
+  '[hook]': [
+    { tool: 'run_in_terminal', input: { command: build, explanation: 'Build the project', goal: 'Build', mode: 'sync', isBackground: false } },
+    { tool: 'run_in_terminal', input: { command: 'echo small-output', explanation: 'Say hello', goal: 'Check', mode: 'sync', isBackground: false } },
   ],
   '[plan]': [
     { tool: 'agentContext_plan', input: {} },
@@ -65,38 +71,6 @@ describe('Copilot agent (VS Code built-in) → Agent Context tools', function ()
     await fake?.close();
     log(`measured (bytes / error lines that reached the model): ${JSON.stringify(measured)}`);
     for (const f of ['build.sh', 'src/limiter.ts']) fs.rmSync(path.join(ws, f), { force: true });
-  });
-
-  it('agentContext_run: the confirmation shows the command and wraps (no &nbsp;); Allow runs it and ≤ 2 KB with every error line and its number reaches the model', async () => {
-    const m = '[run-allow]';
-    await sendInNewChat(`${m} Build the project and tell me what failed.`);
-    const text = await confirmationText();
-    const html = await ui.evaluate<string>(`[...document.querySelectorAll('.chat-tool-invocation-part.has-confirmation .chat-confirmation-widget-message .rendered-markdown p')].map((p) => p.innerHTML).join('\\n')`);
-    const label = (await ui.attribute(CONFIRMATION, 'aria-label')) ?? '';
-    log(`  the user sees: ${JSON.stringify(text.slice(0, 300))}; buttons: ${(await confirmationButtons()).join(' | ')}`);
-    assert.match(label, /Run this command\?/);
-    assert.doesNotMatch(label, /&nbsp;/, label);
-    assert.match(text, /bash\sbuild\.sh/);
-    assert.match(html, /in the workspace root\. Output goes to \.agent\/scratch\/tool_outputs\/\. Asking because it is not on the allow-list/);
-    assert.doesNotMatch(html, /&nbsp;|\u00a0/, `spaces stay spaces, so the sentence wraps in the narrow chat panel: ${html}`);
-    await answerConfirmation('Allow in this Session');
-    const [r] = await waitForResults(fake, m, 1);
-    measured.agentContextRun = { bytes: r.bytes, errorLinesWithNumbers: errorLinesWithNumbers(r.text, noisy.errorLines) };
-    assert.ok(r.bytes <= 2048, `${r.bytes} bytes reached the model:\n${r.text}`);
-    assert.equal(errorLinesWithNumbers(r.text, noisy.errorLines), 3, r.text);
-    assert.match(r.text, /exit 1/);
-    assert.match(r.text, /\.agent\/scratch\/tool_outputs\/\S+\.txt/);
-  });
-
-  it('agentContext_run: a compound command still asks after "Allow in this Session" (our own dialog), and Cancel runs nothing', async () => {
-    const m = '[run-allow]';
-    const dialog = await ui.dialog('Cancel', { timeout: 60_000 });
-    log(`  compound: ${JSON.stringify(dialog)}`);
-    assert.match(dialog.message, /Run this compound command\?/);
-    assert.match(dialog.detail, /bash build\.sh \| tail -n 1[^]*contains \|/);
-    const results = await waitForResults(fake, m, 2);
-    assert.match(results[1].text, /^Not run: the user declined the compound command/);
-    await waitForTurnEnd(fake, m, 2);
   });
 
   it('agentContext_run: Skip runs nothing and the model is told', async () => {
@@ -125,6 +99,36 @@ describe('Copilot agent (VS Code built-in) → Agent Context tools', function ()
     } finally {
       await settings().update('run.allowList', undefined, vscode.ConfigurationTarget.Global);
     }
+  });
+
+  it('agentContext_run: the confirmation shows the command and wraps (no &nbsp;); Allow runs it and ≤ 2 KB with every error line and its number reaches the model; a compound command still asks after "Allow in this Session" (our own dialog), and Cancel runs nothing', async () => {
+    const m = '[run-allow]';
+    await sendInNewChat(`${m} Build the project and tell me what failed.`);
+    const text = await confirmationText();
+    const html = await ui.evaluate<string>(`[...document.querySelectorAll('.chat-tool-invocation-part.has-confirmation .chat-confirmation-widget-message .rendered-markdown p')].map((p) => p.innerHTML).join('\\n')`);
+    const label = (await ui.attribute(CONFIRMATION, 'aria-label')) ?? '';
+    log(`  the user sees: ${JSON.stringify(text.slice(0, 300))}; buttons: ${(await confirmationButtons()).join(' | ')}`);
+    assert.match(label, /Run this command\?/);
+    assert.doesNotMatch(label, /&nbsp;/, label);
+    assert.match(text, /bash\sbuild\.sh/);
+    assert.match(html, /in the workspace root\. Output goes to \.agent\/scratch\/tool_outputs\/\. Asking because it is not on the allow-list/);
+    assert.doesNotMatch(html, /&nbsp;|\u00a0/, `spaces stay spaces, so the sentence wraps in the narrow chat panel: ${html}`);
+    await answerConfirmation('Allow in this Session');
+    const [r] = await waitForResults(fake, m, 1);
+    measured.agentContextRun = { bytes: r.bytes, errorLinesWithNumbers: errorLinesWithNumbers(r.text, noisy.errorLines) };
+    assert.ok(r.bytes <= 2048, `${r.bytes} bytes reached the model:\n${r.text}`);
+    assert.equal(errorLinesWithNumbers(r.text, noisy.errorLines), 3, r.text);
+    assert.match(r.text, /exit 1/);
+    assert.match(r.text, /\.agent\/scratch\/tool_outputs\/\S+\.txt/);
+
+    // The compound command: asked in our own dialog although the tool is now allowed for the session.
+    const dialog = await ui.dialog('Cancel', { timeout: 60_000 });
+    log(`  compound: ${JSON.stringify(dialog)}`);
+    assert.match(dialog.message, /Run this compound command\?/);
+    assert.match(dialog.detail, /bash build\.sh \| tail -n 1[^]*contains \|/);
+    const results = await waitForResults(fake, m, 2);
+    assert.match(results[1].text, /^Not run: the user declined the compound command/);
+    await waitForTurnEnd(fake, m, 2);
   });
 
   it('offers all twelve tools, beside the built-in ones; their definitions\' size', () => {
@@ -170,6 +174,44 @@ describe('Copilot agent (VS Code built-in) → Agent Context tools', function ()
     assert.match(ours.text, /\nCommand: bash build\.sh \(cwd/, 'the agent\'s command, without its leading space');
     assert.match(briefing.text, new RegExp(`${range[1].replace(/\./g, '\\.')} lines ${range[2]}-${range[3]}: exit 1 \`bash build\\.sh\``), briefing.text);
     await waitForTurnEnd(fake, m, 3);
+  });
+
+  it('set-up\'s hook (.github/hooks/agent-context-vscode.json): a large run_in_terminal result reaches the model with our reference (from the next turn on), a small one unchanged; the user is asked about their own command', async () => {
+    const m = '[hook]';
+    const written = await vscode.commands.executeCommand<{ file: string; changed: boolean }>('agentContext.setupVscodeAgent');
+    const file = path.join(ws, VSCODE_HOOK_FILE);
+    try {
+      assert.equal(written?.file, VSCODE_HOOK_FILE);
+      const text = fs.readFileSync(file, 'utf8');
+      assert.ok(JSON.parse(text).hooks.PostToolUse.length === 1, text);
+      assert.doesNotMatch(text, /"\/|\s\/(tmp|root|home|usr|work)\//, 'no absolute path in a file meant to be committed');
+      await sendInNewChat(`${m} Build the project in the terminal.`);
+      const asked = await confirmationText();
+      assert.match(asked, /^bash\sbuild\.sh/, `the user is asked about their own command: ${asked}`);
+      await answerConfirmation('Allow');
+      // `echo` may be auto-approved by VS Code's default rules; answer if it asks.
+      const [big, small] = await waitFor(async () => {
+        if (await ui.count(CONFIRMATION)) await answerConfirmation('Allow').catch(() => undefined);
+        const r = resultsFor(fake, m);
+        return r.length >= 2 ? r : undefined;
+      }, { timeout: 180_000, interval: 500, message: 'two run_in_terminal results' });
+      const range = /(\.agent\/terminals\/\d+\.txt) lines (\d+)–(\d+)/.exec(big.text);
+      assert.ok(range, big.text);
+      const inFile = noisy.errorLines.map((e) => ({ n: Number(range[2]) + e.n - 1, text: e.text }));
+      const context = /<PostToolUse-context>[^]*<\/PostToolUse-context>/.exec(big.text)?.[0] ?? '';
+      // VS Code appends the hook's context to the tool message after the request that follows the
+      // tool call was sent: that turn sees only the pointer, every later turn sees our reference.
+      measured.runInTerminalWithHook = { bytes: big.bytes, hookContextBytes: Buffer.byteLength(context), errorLinesWithNumbers: errorLinesWithNumbers(big.text, inFile), firstTurnHasContext: big.firstText.includes('PostToolUse-context') };
+      log(`  run_in_terminal with the hook gave the model ${big.bytes} bytes: ${JSON.stringify(big.text.slice(0, 700))}`);
+      assert.equal(errorLinesWithNumbers(context, inFile), 3, big.text);
+      assert.ok(Buffer.byteLength(context) <= 2048 + 200, `${Buffer.byteLength(context)} bytes of context`);
+      assert.match(small.text, /small-output/);
+      assert.doesNotMatch(small.text, /PostToolUse-context/);
+      await waitForTurnEnd(fake, m, 2);
+    } finally {
+      await vscode.commands.executeCommand('agentContext.undoVscodeAgent');
+    }
+    assert.equal(fs.existsSync(file), false, 'undo removes the hook file');
   });
 
   it('agentContext_plan and agentContext_briefing read the plan', async () => {

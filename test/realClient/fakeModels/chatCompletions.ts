@@ -22,6 +22,11 @@ export interface ToolResult {
   text: string;
   /** Size of `text` in UTF-8 bytes. */
   bytes: number;
+  /**
+   * The text as first sent back. A client may change a tool message in later requests (VS Code's
+   * agent appends a PostToolUse hook's context once the hook has answered); `text` is the latest.
+   */
+  firstText: string;
   /** The prompt of the conversation this call belongs to. */
   prompt: string;
 }
@@ -111,7 +116,7 @@ function completion(turn: Turn, id: string, model: string): object {
 export async function startFakeChatCompletions(scriptFor: ScriptFor, opts: { port?: number } = {}): Promise<FakeChatCompletions> {
   const results: ToolResult[] = [];
   const requests: RecordedRequest[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, ToolResult>();
   const issued = new Map<string, { tool: string; input: Record<string, unknown>; prompt: string }>();
 
   const server = http.createServer((req, res) => {
@@ -141,11 +146,18 @@ export async function startFakeChatCompletions(scriptFor: ScriptFor, opts: { por
       }));
       requests.push({ tools, messages, prompt, stream: body.stream === true });
       for (const m of messages) {
-        if (m.role !== 'tool' || !m.tool_call_id || seen.has(m.tool_call_id)) continue;
-        seen.add(m.tool_call_id);
-        const call = issued.get(m.tool_call_id);
+        if (m.role !== 'tool' || !m.tool_call_id) continue;
         const text = textOf(m.content);
-        results.push({ tool: call?.tool ?? '?', input: call?.input ?? {}, text, bytes: Buffer.byteLength(text, 'utf8'), prompt: call?.prompt ?? prompt });
+        const known = seen.get(m.tool_call_id);
+        if (known) {
+          known.text = text;
+          known.bytes = Buffer.byteLength(text, 'utf8');
+          continue;
+        }
+        const call = issued.get(m.tool_call_id);
+        const r = { tool: call?.tool ?? '?', input: call?.input ?? {}, text, bytes: Buffer.byteLength(text, 'utf8'), firstText: text, prompt: call?.prompt ?? prompt };
+        seen.set(m.tool_call_id, r);
+        results.push(r);
       }
       const model = body.model ?? 'fake-model';
       let turn: Turn = { text: 'ok' };

@@ -1,0 +1,84 @@
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { openTerminalCapture } from '../../../src/core/terminal/terminalCapture';
+import { vscodeAgentPostToolUse } from '../../../src/core/hooks/vscodeAgent';
+import { setUpVscodeAgent, undoVscodeAgent, vscodeHookCommand, VSCODE_HOOK_FILE } from '../../../src/core/setup/agents/vscodeAgent';
+
+async function mirroredBuild(): Promise<string> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-vscodehook-'));
+  const cap = await openTerminalCapture(path.join(root, '.agent/terminals'), { name: 'Copilot', shell: '/bin/bash', cwd: root, started: new Date(), shellIntegration: true }, { settleMs: 0 });
+  const c = cap.beginCommand({ commandLine: ' bash build.sh', cwd: root, started: new Date() });
+  c.write('\x1b]633;C\x07');
+  for (let i = 1; i <= 3000; i++) c.write(i === 1500 ? 'ld: error: undefined reference to bucket_refill\r\n' : `[${i}/3000] compiling module_${i}.c ... ok\r\n`);
+  c.end(1, new Date());
+  await cap.close(new Date());
+  return root;
+}
+
+const big = 'x'.repeat(20_000);
+
+test('PostToolUse of a large run_in_terminal result: our reference as additional context, error line with its number', async () => {
+  const root = await mirroredBuild();
+  const out = await vscodeAgentPostToolUse({ hook_event_name: 'PostToolUse', tool_name: 'run_in_terminal', tool_input: { command: 'bash build.sh' }, tool_response: big }, root, { waitMs: 0 }) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+  assert.equal(out.hookSpecificOutput.hookEventName, 'PostToolUse');
+  const ctx = out.hookSpecificOutput.additionalContext;
+  assert.match(ctx, /L\d+: ld: error: undefined reference to bucket_refill/);
+  assert.match(ctx, /exit 1/);
+  assert.ok(Buffer.byteLength(ctx) <= 2300, `${Buffer.byteLength(ctx)} bytes`);
+});
+
+test('PostToolUse does nothing for other tools, small results, or a command the mirror does not hold', async () => {
+  const root = await mirroredBuild();
+  assert.equal(await vscodeAgentPostToolUse({ tool_name: 'read_file', tool_input: {}, tool_response: big }, root, { waitMs: 0 }), undefined);
+  assert.equal(await vscodeAgentPostToolUse({ tool_name: 'run_in_terminal', tool_input: { command: 'bash build.sh' }, tool_response: 'small' }, root, { waitMs: 0 }), undefined);
+  assert.equal(await vscodeAgentPostToolUse({ tool_name: 'run_in_terminal', tool_input: { command: 'make' }, tool_response: big }, root, { waitMs: 0 }), undefined);
+});
+
+test('the hook file: valid JSON in Copilot\'s hook format, no path in it, idempotent; a foreign file is refused; undo removes only ours', async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-vscodesetup-'));
+  const first = await setUpVscodeAgent(root);
+  assert.ok(first.ok && first.value.changed);
+  const text = fs.readFileSync(path.join(root, VSCODE_HOOK_FILE), 'utf8');
+  const parsed = JSON.parse(text);
+  assert.equal(parsed.version, 1);
+  assert.equal(parsed.hooks.PostToolUse[0].type, 'command');
+  assert.doesNotMatch(text, new RegExp(root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  assert.doesNotMatch(text, /"\/|\s\/(tmp|root|home|usr|opt)\//);
+  const again = await setUpVscodeAgent(root);
+  assert.ok(again.ok && !again.value.changed);
+  assert.ok((await undoVscodeAgent(root)).ok);
+  assert.equal(fs.existsSync(path.join(root, VSCODE_HOOK_FILE)), false);
+  fs.writeFileSync(path.join(root, VSCODE_HOOK_FILE), '{"version":1,"hooks":{}}\n');
+  const refused = await setUpVscodeAgent(root);
+  assert.ok(!refused.ok);
+  assert.match(refused.error.message, /not Agent Context's hook file/);
+  assert.equal(fs.readFileSync(path.join(root, VSCODE_HOOK_FILE), 'utf8'), '{"version":1,"hooks":{}}\n');
+  assert.ok(!(await undoVscodeAgent(root)).ok);
+});
+
+test('the hook\'s shell gate: other tools and small results pass without starting Node, and it never fails', () => {
+  const gate = vscodeHookCommand();
+  // A Node that would fail loudly if started.
+  const env = { PATH: process.env.PATH ?? '', AGENT_CONTEXT_HOOK_JS: '/nonexistent/hook.js', AGENT_CONTEXT_HOOK_NODE: '/bin/false-node-must-not-run' };
+  for (const input of [
+    JSON.stringify({ hook_event_name: 'PostToolUse', tool_name: 'read_file', tool_input: {}, tool_response: 'x'.repeat(20_000) }),
+    JSON.stringify({ hook_event_name: 'PostToolUse', tool_name: 'run_in_terminal', tool_input: { command: 'ls' }, tool_response: 'a\nb' }),
+  ]) {
+    const r = spawnSync('sh', ['-c', gate], { input, env, encoding: 'utf8' });
+    assert.equal(r.status, 0);
+    assert.equal(r.stdout, '');
+    assert.equal(r.stderr, '');
+  }
+  // Without Agent Context (no variables) nothing runs either.
+  const none = spawnSync('sh', ['-c', gate], { input: JSON.stringify({ tool_name: 'run_in_terminal', tool_response: 'x'.repeat(20_000) }), env: { PATH: process.env.PATH ?? '' }, encoding: 'utf8' });
+  assert.equal(none.status, 0);
+  assert.equal(none.stdout, '');
+  // A large run_in_terminal result does reach the program (here a missing one: still exit 0).
+  const large = spawnSync('sh', ['-c', gate], { input: JSON.stringify({ tool_name: 'run_in_terminal', tool_response: 'x'.repeat(20_000) }), env, encoding: 'utf8' });
+  assert.equal(large.status, 0);
+  assert.match(large.stderr, /false-node-must-not-run/);
+});
