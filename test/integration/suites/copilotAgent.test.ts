@@ -13,7 +13,7 @@ import { log, ui, waitFor } from '../bridge';
 import { answerConfirmation, CONFIRMATION, confirmationButtons, confirmationText, resultsFor, sendInNewChat, waitForResults, waitForTurnEnd } from '../chatHelpers';
 import { startFakeChatCompletions, type FakeChatCompletions, type ScriptTurn } from '../../realClient/fakeModels/chatCompletions';
 import { errorLinesSeen, errorLinesWithNumbers, writeNoisyBuild } from '../../realClient/claudeCli';
-import { TOOL_NAMES } from '../../../src/core/tools/toolDefinitions';
+import { TOOL_NAMES } from '../../../src/core/tools/toolNames';
 import { VSCODE_HOOK_FILE } from '../../../src/core/setup/agents/vscodeAgent';
 
 const ws = vscode.workspace.workspaceFolders![0].uri.fsPath;
@@ -124,10 +124,10 @@ describe('Copilot agent (VS Code built-in) → Agent Context tools', function ()
     // The compound command: asked in our own dialog although the tool is now allowed for the session.
     const dialog = await ui.dialog('Cancel', { timeout: 60_000 });
     log(`  compound: ${JSON.stringify(dialog)}`);
-    assert.match(dialog.message, /Run this compound command\?/);
-    assert.match(dialog.detail, /bash build\.sh \| tail -n 1[^]*contains \|/);
+    assert.match(dialog.message, /Run this command\?/);
+    assert.match(dialog.detail, /bash build\.sh \| tail -n 1[^]*always asks because it contains \|/);
     const results = await waitForResults(fake, m, 2);
-    assert.match(results[1].text, /^Not run: the user declined the compound command/);
+    assert.match(results[1].text, /^Not run: the user declined `bash build\.sh \| tail -n 1` \(asked because it contains \|\)/);
     await waitForTurnEnd(fake, m, 2);
   });
 
