@@ -20,7 +20,7 @@ const SNIPPET_LINES = [
   '## Agent Context: the `.agent/` folder is your overflow memory',
   '- Plan: `.agent/plan.yaml`. After a context reset re-read it (or call `agentContext_briefing`). Keep step statuses current as you work.',
   '- Scratch: `.agent/scratch/` for working files; tool output is offloaded to `.agent/scratch/tool_outputs/`.',
-  '- Terminals: `.agent/terminals/N.txt` mirrors every terminal. Use `agentContext_terminal` to look at output instead of pasting it.',
+  '- Terminals: `.agent/terminals/N.txt` mirrors every terminal, yours too; after a failure `agentContext_terminal` `lastFailed` gives its error lines.',
   '- Skills: `.agent/skills/<name>/SKILL.md` (`agentContext_skill`). Memory: `.agent/memory/` (`agentContext_memory`).',
   '- Notes from the user: `.agent/human/notes/`. Follow them.',
   '- Run noisy commands (builds, tests, installs) with `agentContext_run`: you get a short reference, not the whole output.',
