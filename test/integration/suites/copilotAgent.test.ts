@@ -142,6 +142,20 @@ describe('Copilot agent (VS Code built-in) → Agent Context tools', function ()
     assert.ok(offered.some((t) => t.name === 'run_in_terminal'));
   });
 
+  it('our skill (chatSkills) and our custom agent (chatAgents) reach the agent\'s request', () => {
+    const req = fake.requests.find((r) => r.tools.length > 0);
+    assert.ok(req);
+    const all = JSON.stringify(req.messages) + JSON.stringify(req.tools);
+    const at = (needle: string): string => {
+      const i = all.indexOf(needle);
+      return i < 0 ? '(absent)' : all.slice(Math.max(0, i - 200), i + 200);
+    };
+    log(`  skill in the request: ${at('agent-context')}`);
+    log(`  custom agent in the request: ${at('Agent Context')}`);
+    assert.match(all, /<skill>\\n<name>agent-context<\/name>\\n<description>The workspace's \.agent\/ folder/, 'the skill is listed with its description');
+    assert.match(all, /<agent>\\n<name>Agent Context<\/name>\\n<description>Works like the default agent/, 'the custom agent is listed');
+  });
+
   it('agentContext_grep finds a line, agentContext_read reads around it', async () => {
     const m = '[grep-read]';
     await sendInNewChat(`${m} Where is the rate-limit TODO?`);
