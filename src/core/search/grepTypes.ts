@@ -28,4 +28,22 @@ export interface GrepQuery {
   ignoreGlobs: readonly string[];
   context: number;
   signal: AbortSignal;
+  /** How long ripgrep may run before it is stopped (default RIPGREP_TIMEOUT_MS). */
+  timeoutMs?: number;
+  /** Filled in by the engines: which one answered, what it could not read, whether it completed. */
+  report?: GrepReport;
 }
+
+/** What a search could not do, so an answer never claims more than was searched. */
+export interface GrepReport {
+  engine: 'ripgrep' | 'builtin';
+  /** Why ripgrep's answer was not used (it could not start, was killed, failed or hung). */
+  fallback?: string;
+  /** Files and folders that could not be read (the first UNREADABLE_KEPT), with the reason. */
+  unreadable: { path: string; reason: string }[];
+  /** All of them, also those not kept. */
+  unreadableCount: number;
+  /** Set when the search stopped before it had looked everywhere: why. */
+  incomplete?: string;
+}
+

@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ALWAYS_IGNORED, excludeGlobsFor } from '../search/ignoreRules';
 import { gitignoreFs, gitignoreTester } from '../search/gitignoreWalk';
+import { RIPGREP_TIMEOUT_MS } from '../search/grepEngine';
 import { streamLines } from '../search/shellSpawner';
 import { searchDeps } from '../search/searchDeps';
 import { displayPath, resolveWorkspacePath } from '../workspace/workspacePaths';
@@ -48,7 +49,7 @@ export async function globTool(input: Record<string, unknown>, ctx: ToolContext)
   // output arrives, overlapping its walk; after the built-in walk in batches that let other work run.
   let entries: Found[];
   try {
-    entries = (ctx.ripgrep && !inAgent ? await rgFiles(ctx.ripgrep, where.abs, where.folder.path, pattern, ignore, ctx.signal) : undefined) ?? (await statAll(where.abs, await fastGlobFiles(where.abs, where.folder.path, pattern, ignore, inAgent)));
+    entries = (ctx.ripgrep && !inAgent ? await rgFiles(ctx.ripgrep, where.abs, where.folder.path, pattern, ignore, ctx.signal, ctx.ripgrepTimeoutMs ?? RIPGREP_TIMEOUT_MS) : undefined) ?? (await statAll(where.abs, await fastGlobFiles(where.abs, where.folder.path, pattern, ignore, inAgent)));
   } catch (e) {
     return toolError(`invalid glob "${input.pattern}": ${(e as Error).message}`);
   }
@@ -124,7 +125,7 @@ const RG_THREADS = Math.max(1, Math.min(12, (os.availableParallelism?.() ?? os.c
  * so those matches are checked against the .gitignore files once more (a read and a test per
  * match's folder). undefined: ripgrep could not do it (the built-in walk is used).
  */
-async function rgFiles(rg: string, root: string, folderRoot: string, pattern: string, ignore: string[], signal: AbortSignal): Promise<Found[] | undefined> {
+async function rgFiles(rg: string, root: string, folderRoot: string, pattern: string, ignore: string[], signal: AbortSignal, timeoutMs: number): Promise<Found[] | undefined> {
   const args = ['--files', '--no-config', '--hidden', '--no-require-git', '--no-ignore-dot', '-g', '!.git', '-j', String(RG_THREADS)];
   // A type's globs are matched on the file name and cannot contain ':' (type:glob).
   const nameGlob = /^\*\*\/([^/:]+)$/.exec(pattern)?.[1];
@@ -141,7 +142,10 @@ async function rgFiles(rg: string, root: string, folderRoot: string, pattern: st
   const run = streamLines(rg, args, root, take);
   const onAbort = (): void => run.kill();
   signal.addEventListener('abort', onAbort, { once: true });
+  // A hung ripgrep is stopped (code null) and the built-in walk answers instead, as for one that failed.
+  const timer = setTimeout(() => run.kill(), timeoutMs);
   const code = await run.done;
+  clearTimeout(timer);
   signal.removeEventListener('abort', onAbort);
   if (code !== 0 && code !== 1) return undefined;
   return found;

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { mkdirp } from '../fs/fsAtomic';
 import { cutToBytes } from '../output/reference';
 import { countTokens } from '../output/tokens';
-import { compileQuery, grep, type GrepHit, type GrepQuery } from '../search/grepEngine';
+import { compileQuery, grep, MAX_GREP_HITS, newGrepReport, type GrepHit, type GrepQuery, type GrepReport } from '../search/grepEngine';
 import { CACHE_DIR } from '../fs/appendFold';
 import { excludeGlobsFor, gitignoreGlobsFor } from '../search/ignoreRules';
 import { displayPath, resolveWorkspacePath } from '../workspace/workspacePaths';
@@ -17,7 +17,7 @@ import { agentDirOf } from '../workspace/agentLayout';
 const INLINE_RESULT_BYTES = 4096;
 const LINE_TEXT_MAX = 240;
 /** Hard stop: a search matching more than this is cut (and says so). */
-const MAX_COLLECT = 200_000;
+const MAX_COLLECT = MAX_GREP_HITS;
 
 /** agentContext_grep: bounded `path:line: text` results; beyond the budget the full list goes to scratch. */
 export async function grepTool(input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
@@ -48,7 +48,10 @@ export async function grepTool(input: Record<string, unknown>, ctx: ToolContext)
     ignoreGlobs: inAgent ? [] : await gitignoreGlobsFor(where.folder.path, where.abs),
     context: (input.context as number | undefined) ?? 0,
     signal: ctx.signal,
+    timeoutMs: ctx.ripgrepTimeoutMs,
+    report: newGrepReport(),
   };
+  const report = q.report!;
   const maxResults = (input.maxResults as number | undefined) ?? ctx.config.grepMaxResults;
   const hits: GrepHit[] = [];
   let cut = false;
@@ -66,7 +69,13 @@ export async function grepTool(input: Record<string, unknown>, ctx: ToolContext)
   }
   if (ctx.signal.aborted) return toolError('cancelled');
   const what = `/${pattern}/${caseSensitive ? '' : 'i'}${literal ? ' (literal)' : ''} in ${where.display}${q.include ? ` (${q.include})` : ''}`;
-  if (hits.every((h) => h.context)) return { text: `No matches for ${what}.` };
+  const caveats = reportLines(report, (abs) => displayPath(ctx.folders, where.folder, abs));
+  const withCaveats = (t: string): string => (caveats.length ? `${t}\n${caveats.join('\n')}` : t);
+  if (hits.every((h) => h.context)) {
+    // "No matches" only after a search that looked everywhere; otherwise say what was not searched.
+    const none = report.incomplete ? `No matches found for ${what}, but the search did not complete.` : report.unreadableCount ? `No matches for ${what} in the files that could be read.` : `No matches for ${what}.`;
+    return { text: withCaveats(none) };
+  }
   // ripgrep searches in parallel and reports files in no fixed order: sort what is returned.
   hits.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
   const show = (abs: string): string => displayPath(ctx.folders, where.folder, abs);
@@ -94,7 +103,7 @@ export async function grepTool(input: Record<string, unknown>, ctx: ToolContext)
     if (!h.context) shownMatches++;
   }
   const summary = `${matches.toLocaleString('en-US')} match${matches === 1 ? '' : 'es'} in ${files.size} file${files.size === 1 ? '' : 's'} for ${what}${cut ? ` (stopped after ${MAX_COLLECT.toLocaleString('en-US')} lines; narrow the search)` : ''}`;
-  if (shown.length === lines.length) return { text: `${summary}:\n${lines.join('\n')}` };
+  if (shown.length === lines.length) return { text: withCaveats(`${summary}:\n${lines.join('\n')}`) };
   const all = lines.join('\n');
   // Over the budget: the full list goes to scratch, a bounded head and a reference come back.
   // The `.grep.txt` ending marks the tool's own lists, which later searches of a folder skip.
@@ -115,8 +124,22 @@ export async function grepTool(input: Record<string, unknown>, ctx: ToolContext)
     ...shown,
     `Full list: ${target.display} (${lines.length.toLocaleString('en-US')} lines, ${Buffer.byteLength(all, 'utf8').toLocaleString('en-US')} bytes)`,
     `Next: read lines ${shown.length + 1}–${Math.min(lines.length, shown.length + 100)} of ${target.display}, or narrow with path/glob.`,
+    ...caveats,
   ].join('\n');
   return { text: cutToBytes(text, 6 * 1024), outputPath: target.display, rawTokens };
+}
+
+/** The lines that tell the agent what the search could not do: engine fallback, unreadable files, an incomplete search. */
+function reportLines(r: GrepReport, show: (abs: string) => string): string[] {
+  const out: string[] = [];
+  if (r.incomplete) out.push(`Incomplete: ${r.incomplete}.`);
+  if (r.fallback) out.push(`Note: ${r.fallback}.`);
+  if (r.unreadableCount) {
+    const named = r.unreadable.slice(0, 5).map((u) => `${show(u.path)} (${u.reason})`).join(', ');
+    const more = r.unreadableCount - Math.min(5, r.unreadable.length);
+    out.push(`Not searched: ${r.unreadableCount} file${r.unreadableCount === 1 ? '' : 's'} or folder${r.unreadableCount === 1 ? '' : 's'} could not be read: ${named}${more > 0 ? `, and ${more} more` : ''}.`);
+  }
+  return out;
 }
 
 /** Ending of grep's own overflow lists in scratch/tool_outputs/ (never produced by slugs of other tools). */

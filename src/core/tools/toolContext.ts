@@ -29,6 +29,8 @@ export interface ToolContext {
   allowRun: boolean;
   /** Path of a ripgrep binary, if one was found; the built-in engine is used otherwise. */
   ripgrep?: string;
+  /** How long one ripgrep search may run before it is stopped and the built-in engine searches instead (default 20 s). */
+  ripgrepTimeoutMs?: number;
   /** `files.exclude` globs (VS Code); honoured when searching a workspace path. */
   filesExclude?: readonly string[];
   /** User secret patterns (regex sources) for masking offloaded output. */
