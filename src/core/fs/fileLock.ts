@@ -1,19 +1,75 @@
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
-import { mkdirp } from './fsAtomic';
+import { mkdirp, tempName } from './fsAtomic';
+import { withPath } from './fsErrors';
 
 /** A lock older than this is taken to be left over from a crashed process and is broken. */
 const STALE_MS = 10_000;
+/** An unreadable lock (not one this module writes) younger than this may still be someone's: wait for it. */
+const UNREADABLE_GRACE_MS = 1_000;
 const WAIT_MS = 15_000;
+const HOST = os.hostname();
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
+/** True when the lock's holder is known to be gone: a process of this machine that no longer exists. */
+function holderGone(text: string): boolean {
+  const [pidText, host] = text.trim().split(/\s+/);
+  const pid = Number(pidText);
+  if (!Number.isInteger(pid) || pid <= 0 || host !== HOST) return false;
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
 /**
- * Runs `fn` while holding `<file>.lock` (created with O_EXCL), so read-modify-write cycles on
- * one file from the extension and the MCP server at the same moment never lose an update.
- * A lock older than 10 s is considered stale and removed.
+ * Creates the lock file whole: written under a temp name, then linked into place (link fails when
+ * the lock exists, as O_EXCL does). A lock that cannot be written (a full disk) is never left
+ * behind empty for the next caller to wait on.
+ */
+async function tryCreate(lock: string): Promise<boolean> {
+  const tmp = path.join(path.dirname(lock), tempName(path.basename(lock)));
+  try {
+    await fs.promises.writeFile(tmp, `${process.pid} ${HOST}\n`, { flag: 'wx' });
+    try {
+      await fs.promises.link(tmp, lock);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EEXIST') return false;
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw e;
+      // No hard links here: O_EXCL, removing the lock again if its content cannot be written.
+      const fh = await fs.promises.open(lock, 'wx').catch((x: NodeJS.ErrnoException) => {
+        if (x.code === 'EEXIST') return undefined;
+        throw x;
+      });
+      if (!fh) return false;
+      try {
+        await fh.writeFile(`${process.pid} ${HOST}\n`);
+      } catch (w) {
+        await fh.close();
+        await fs.promises.rm(lock, { force: true });
+        throw w;
+      }
+      await fh.close();
+    }
+    return true;
+  } finally {
+    await fs.promises.rm(tmp, { force: true }).catch(() => undefined);
+  }
+}
+
+/**
+ * Runs `fn` while holding `<file>.lock`, so read-modify-write cycles on one file from the extension
+ * and the MCP server at the same moment never lose an update. The lock holds `<pid> <host>`: a
+ * lock whose process of this machine is gone (killed mid-write) is broken at once; one older than
+ * 10 s is taken to be stale whoever wrote it; one that cannot be read is given a second.
  */
 export async function withFileLock<T>(file: string, fn: () => Promise<T>): Promise<T> {
   const lock = path.join(path.dirname(file), `.${path.basename(file)}.lock`);
@@ -21,30 +77,27 @@ export async function withFileLock<T>(file: string, fn: () => Promise<T>): Promi
   const deadline = Date.now() + WAIT_MS;
   let delay = 5;
   for (;;) {
+    // A lock that cannot be written (a full disk) fails the call, naming the file it guards.
+    if (await tryCreate(lock).catch((e: unknown) => Promise.reject(withPath(e, file)))) break;
     try {
-      const fh = await fs.promises.open(lock, 'wx');
-      await fh.writeFile(`${process.pid}\n`);
-      await fh.close();
-      break;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      try {
-        const st = await fs.promises.stat(lock);
-        if (Date.now() - st.mtimeMs > STALE_MS) {
-          await fs.promises.rm(lock, { force: true });
-          continue;
-        }
-      } catch {
-        continue; // the holder just released it
+      const st = await fs.promises.stat(lock);
+      const text = await fs.promises.readFile(lock, 'utf8').catch(() => '');
+      const age = Date.now() - st.mtimeMs;
+      const unreadable = !/^\d+ \S+\s*$/.test(text);
+      if (age > STALE_MS || holderGone(text) || (unreadable && age > UNREADABLE_GRACE_MS)) {
+        await fs.promises.rm(lock, { force: true });
+        continue;
       }
-      if (Date.now() > deadline) throw new Error(`${lock} is held by another process; delete it if no Agent Context process is running`);
-      await sleep(delay);
-      delay = Math.min(delay * 2, 100);
+    } catch {
+      continue; // the holder just released it
     }
+    if (Date.now() > deadline) throw new Error(`${lock} is held by another process; delete it if no Agent Context process is running`);
+    await sleep(delay);
+    delay = Math.min(delay * 2, 100);
   }
   try {
     return await fn();
   } finally {
-    await fs.promises.rm(lock, { force: true });
+    await fs.promises.rm(lock, { force: true }).catch(() => undefined);
   }
 }

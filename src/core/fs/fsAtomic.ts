@@ -1,17 +1,131 @@
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterDirCreated } from '../workspace/agentGitignore';
+import { withPath } from './fsErrors';
 
 let counter = 0;
 
+/**
+ * Node's recursive mkdir reports ENOENT when a folder on the way cannot be created (a read-only
+ * file system, no permission): "ENOENT … mkdir" hid the real cause from users. This finds the
+ * first missing folder and creates it alone, which fails with the true code (EROFS, EACCES,
+ * ENOSPC, ENOTDIR).
+ */
+function trueMkdirError(dir: string, e: unknown): unknown {
+  if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return e;
+  let first = path.resolve(dir);
+  while (path.dirname(first) !== first && !fs.existsSync(path.dirname(first))) first = path.dirname(first);
+  try {
+    fs.mkdirSync(first);
+    fs.rmdirSync(first);
+  } catch (real) {
+    if ((real as NodeJS.ErrnoException).code && (real as NodeJS.ErrnoException).code !== 'EEXIST') return real;
+  }
+  return e;
+}
+
 /** `mkdir -p` that writes `.agent/.gitignore` when it creates `.agent/` or one of its ignored folders. */
 export async function mkdirp(dir: string): Promise<void> {
-  afterDirCreated(await fs.promises.mkdir(dir, { recursive: true }));
+  try {
+    afterDirCreated(await fs.promises.mkdir(dir, { recursive: true }));
+  } catch (e) {
+    throw trueMkdirError(dir, e);
+  }
 }
 
 /** Synchronous twin of mkdirp. */
 export function mkdirpSync(dir: string): void {
-  afterDirCreated(fs.mkdirSync(dir, { recursive: true }));
+  try {
+    afterDirCreated(fs.mkdirSync(dir, { recursive: true }));
+  } catch (e) {
+    throw trueMkdirError(dir, e);
+  }
+}
+
+/**
+ * Temp files of this process: `<base>.<pid>-<host>.<time>.<n>.tmp` (with a leading dot beside
+ * their target, so listings that skip dot files skip them). Pid and a tag of the host name let a
+ * later process tell the leftovers of a killed writer from a write in progress; a process of
+ * another machine or container (another tag: its pids mean nothing here) is left alone.
+ */
+const TEMP_NAME = /^\.?(.+)\.(\d+)(?:-([0-9a-f]{6}))?\.(\d+)\.\d+\.tmp$/;
+const HOST_TAG = createHash('sha1').update(os.hostname()).digest('hex').slice(0, 6);
+
+/** A temp name for `base` (a file name) in this process. */
+export function tempName(base: string, hidden = true): string {
+  return `${hidden ? '.' : ''}${base}.${process.pid}-${HOST_TAG}.${Date.now()}.${counter++}.tmp`;
+}
+
+/** True when a process with that pid exists on this machine (EPERM: it does, owned by another user). */
+function alive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Any temp file older than this is a leftover, whoever wrote it (a process of another machine on a shared folder). */
+const OLD_TEMP_MS = 6 * 3600_000;
+const swept = new Set<string>();
+
+/**
+ * Removes the temp files of writers that were killed mid-write from `dir` (once per folder per
+ * process): those of this machine whose process is gone, and any older than OLD_TEMP_MS.
+ * `only` limits it to temps of one target name. Never throws; returns how many were removed.
+ */
+export function sweepStaleTemps(dir: string, only?: string, now = Date.now()): number {
+  const key = `${dir}\0${only ?? ''}`;
+  if (swept.has(key)) return 0;
+  swept.add(key);
+  if (swept.size > 10_000) swept.clear();
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    const m = TEMP_NAME.exec(name);
+    if (!m || (only !== undefined && m[1] !== only)) continue;
+    const pid = Number(m[2]);
+    const age = now - Number(m[4]);
+    if (age > OLD_TEMP_MS || (m[3] === HOST_TAG && !alive(pid))) {
+      try {
+        fs.rmSync(path.join(dir, name), { force: true });
+        removed++;
+      } catch {
+        // read-only or gone: nothing to do
+      }
+    }
+  }
+  return removed;
+}
+
+/** Where streamed outputs are written until complete: `<.agent>/.cache/tmp/` (ignored by git, grep and the scratch index). */
+export function agentTempDir(agentDir: string): string {
+  return path.join(agentDir, '.cache', 'tmp');
+}
+
+/** Creates agentTempDir (and the .cache folder's own .gitignore) and sweeps it of killed writers' leftovers once. */
+export function ensureAgentTempDir(agentDir: string): string {
+  const dir = agentTempDir(agentDir);
+  mkdirpSync(dir);
+  const ignore = path.join(path.dirname(dir), '.gitignore');
+  if (!fs.existsSync(ignore)) {
+    try {
+      fs.writeFileSync(ignore, '*\n', { flag: 'wx' });
+    } catch {
+      // another process wrote it, or there is no room for it: git then shows .cache/, nothing worse
+    }
+  }
+  sweepStaleTemps(dir);
+  return dir;
 }
 
 /**
@@ -21,19 +135,21 @@ export function mkdirpSync(dir: string): void {
 export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
   const dir = path.dirname(file);
   await mkdirp(dir);
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now()}.${counter++}.tmp`);
+  sweepStaleTemps(dir, path.basename(file));
+  const tmp = path.join(dir, tempName(path.basename(file)));
   const fh = await fs.promises.open(tmp, 'wx');
   try {
-    await fh.writeFile(data);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  try {
+    try {
+      await fh.writeFile(data);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
     await fs.promises.rename(tmp, file);
   } catch (e) {
-    await fs.promises.rm(tmp, { force: true });
-    throw e;
+    // A full disk or a failed rename: the target keeps its old content, and no half file stays behind.
+    await fs.promises.rm(tmp, { force: true }).catch(() => undefined);
+    throw withPath(e, file);
   }
 }
 
@@ -44,7 +160,8 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
 export async function writeFileAtomicParts(file: string, parts: AsyncIterable<string> | Iterable<string>): Promise<void> {
   const dir = path.dirname(file);
   await mkdirp(dir);
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${Date.now()}.${counter++}.tmp`);
+  sweepStaleTemps(dir, path.basename(file));
+  const tmp = path.join(dir, tempName(path.basename(file)));
   const fh = await fs.promises.open(tmp, 'wx');
   try {
     try {
@@ -55,8 +172,8 @@ export async function writeFileAtomicParts(file: string, parts: AsyncIterable<st
     }
     await fs.promises.rename(tmp, file);
   } catch (e) {
-    await fs.promises.rm(tmp, { force: true });
-    throw e;
+    await fs.promises.rm(tmp, { force: true }).catch(() => undefined);
+    throw withPath(e, file);
   }
 }
 
@@ -64,31 +181,74 @@ export async function writeFileAtomicParts(file: string, parts: AsyncIterable<st
  * Appends one record with a single O_APPEND write. POSIX makes each such write atomic with
  * respect to other appenders (for regular files on local disks), so lines from two processes
  * never interleave within a line.
+ *
+ * A record cut short earlier (a writer killed mid-write, or a disk that filled up) leaves a last
+ * line without its newline: this record then starts on a line of its own, so the torn line stays
+ * one unreadable line that readers skip, and this one is whole (a text that starts with its own
+ * newline is taken to know what it does). A write that comes up short
+ * itself (the disk filled up during it) throws ENOSPC: the caller reports it.
  */
 export async function appendLineAtomic(file: string, line: string): Promise<void> {
   await mkdirp(path.dirname(file));
   const text = line.endsWith('\n') ? line : line + '\n';
-  const fh = await fs.promises.open(file, 'a');
+  const fh = await fs.promises.open(file, 'a+');
   try {
-    await fh.write(text);
+    const { size } = await fh.stat();
+    let out = text;
+    if (size > 0 && !text.startsWith('\n')) {
+      const last = Buffer.alloc(1);
+      await fh.read(last, 0, 1, size - 1);
+      if (last[0] !== 10) out = '\n' + text;
+    }
+    const bytes = Buffer.from(out, 'utf8');
+    const { bytesWritten } = await fh.write(bytes, 0, bytes.length).catch((e: unknown) => {
+      throw withPath(e, file);
+    });
+    if (bytesWritten < bytes.length) throw Object.assign(new Error(`ENOSPC: no space left on device, write '${file}' (${bytesWritten} of ${bytes.length} bytes written)`), { code: 'ENOSPC', path: file });
   } finally {
     await fh.close();
   }
 }
 
-/** Creates a file only if it does not exist yet (O_EXCL); returns false when it already exists. */
+/**
+ * Creates a file only if it does not exist yet; returns false when it already exists. The content
+ * is written under a temp name first and linked into place, so the file never exists half written
+ * (a full disk fails the call and leaves nothing).
+ */
 export async function createExclusive(file: string, data: string): Promise<boolean> {
-  await mkdirp(path.dirname(file));
+  const dir = path.dirname(file);
+  await mkdirp(dir);
+  if (fs.existsSync(file)) return false;
+  const tmp = path.join(dir, tempName(path.basename(file)));
   try {
-    const fh = await fs.promises.open(file, 'wx');
+    const fh = await fs.promises.open(tmp, 'wx');
     try {
       await fh.writeFile(data);
     } finally {
       await fh.close();
     }
+    // link() fails with EEXIST when the name is taken, as O_EXCL would.
+    try {
+      await fs.promises.link(tmp, file);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw e;
+      // No hard links on this file system: O_EXCL, and the partial file removed if the write fails.
+      const fh = await fs.promises.open(file, 'wx');
+      try {
+        await fh.writeFile(data);
+      } catch (w) {
+        await fh.close();
+        await fs.promises.rm(file, { force: true });
+        throw w;
+      }
+      await fh.close();
+    }
     return true;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw e;
+    throw withPath(e, file);
+  } finally {
+    await fs.promises.rm(tmp, { force: true }).catch(() => undefined);
   }
 }

@@ -21,33 +21,46 @@ export function isNotWritable(e: unknown): boolean {
   return c === 'EROFS' || c === 'EACCES' || c === 'EPERM';
 }
 
+/** The cause and what to do, without the file: `disk full (ENOSPC): free some space and try again`. */
+export function fsCause(e: unknown): string {
+  const c = errnoOf(e);
+  switch (c) {
+    case 'ENOSPC':
+      return 'disk full (ENOSPC): free some space and try again';
+    case 'EDQUOT':
+      return 'disk full: disk quota exceeded (EDQUOT): free some space and try again';
+    case 'EROFS':
+      return 'read-only file system (EROFS): the folder is mounted read-only';
+    case 'EACCES':
+    case 'EPERM':
+      return `permission denied (${c}): check the permissions of the file and its folder`;
+    case 'EFBIG':
+      return 'file too large (EFBIG): a file-size limit of this process or file system was reached';
+    case 'ENOTDIR':
+      return 'a path component is not a folder (ENOTDIR)';
+    case 'EISDIR':
+      return 'it is a folder, not a file (EISDIR)';
+    case 'EIO':
+      return 'input/output error (EIO): the disk or file system reported a fault';
+    default:
+      return (e as Error | undefined)?.message ?? String(e);
+  }
+}
+
 /**
  * One sentence for a failed write or read of `file` (the path as the user should see it):
  * `disk full (ENOSPC) writing .agent/scratch/x.txt: free some space and try again`.
  */
 export function describeFsError(e: unknown, file: string, doing: 'writing' | 'reading' | 'creating' = 'writing'): string {
-  const c = errnoOf(e);
-  switch (c) {
-    case 'ENOSPC':
-      return `disk full (ENOSPC) ${doing} ${file}: free some space and try again`;
-    case 'EDQUOT':
-      return `disk full: disk quota exceeded (EDQUOT) ${doing} ${file}: free some space and try again`;
-    case 'EROFS':
-      return `read-only file system (EROFS) ${doing} ${file}: the folder is mounted read-only`;
-    case 'EACCES':
-    case 'EPERM':
-      return `permission denied (${c}) ${doing} ${file}: check the permissions of the file and its folder`;
-    case 'EFBIG':
-      return `file too large (EFBIG) ${doing} ${file}: a file-size limit of this process or file system was reached`;
-    case 'ENOTDIR':
-      return `a path component is not a folder (ENOTDIR) ${doing} ${file}`;
-    case 'EISDIR':
-      return `${file} is a folder, not a file (EISDIR)`;
-    case 'EIO':
-      return `input/output error (EIO) ${doing} ${file}: the disk or file system reported a fault`;
-    default: {
-      const m = (e as Error | undefined)?.message ?? String(e);
-      return `${doing} ${file} failed: ${m}`;
-    }
-  }
+  const cause = fsCause(e);
+  const m = /^(.*?\))(?:: (.*))?$/.exec(cause);
+  if (!errnoOf(e) || !m) return `${doing} ${file} failed: ${cause}`;
+  return `${m[1]} ${doing} ${file}${m[2] ? `: ${m[2]}` : ''}`;
+}
+
+/** Adds the file to an error that lacks it (a write on an open file has no path), so callers can name it. */
+export function withPath<E>(e: E, file: string): E {
+  const x = e as NodeJS.ErrnoException;
+  if (x && typeof x === 'object' && !x.path) x.path = file;
+  return e;
 }

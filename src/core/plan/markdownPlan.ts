@@ -13,6 +13,7 @@ import * as fs from 'node:fs';
 import { writeFileAtomic } from '../fs/fsAtomic';
 import { err, ok, Result } from '../result';
 import { isStepStatus, Plan, PlanSection, PlanStep, StepStatus } from './planDocument';
+import { fsCause } from '../fs/fsErrors';
 
 /** Box character → status. */
 const MARK_STATUS: Readonly<Record<string, StepStatus>> = { ' ': 'pending', x: 'completed', X: 'completed', '/': 'in_progress', '~': 'in_progress', '!': 'blocked', '-': 'cancelled' };
@@ -358,7 +359,7 @@ export async function updateMarkdownPlanFile(
   try {
     await writeFileAtomic(file, out);
   } catch (e) {
-    return err({ file, message: `could not write: ${(e as Error).message}` });
+    return err({ file, message: `not changed: ${fsCause(e)}` });
   }
   return ok({ text: outText, plan, changed: true, step: after });
 }

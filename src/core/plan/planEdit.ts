@@ -4,6 +4,7 @@ import { writeFileAtomic } from '../fs/fsAtomic';
 import { err, ok, Result } from '../result';
 import { isMarkdownPlanName, updateMarkdownPlanFile } from './markdownPlan';
 import { isStepStatus, parsePlanSource, ParsedPlanSource, Plan, StepStatus, validatePlan } from './planDocument';
+import { fsCause } from '../fs/fsErrors';
 
 /** An edit to a plan file. Every edit touches only the bytes of the value it changes. */
 export type PlanEdit =
@@ -270,7 +271,7 @@ export async function updatePlanFile(file: string, edit: PlanEdit, expected?: Pa
   try {
     await writeFileAtomic(file, out.value);
   } catch (e) {
-    return err({ file, message: `could not write: ${(e as Error).message}` });
+    return err({ file, message: `not changed: ${fsCause(e)}` });
   }
   const plan = parsePlan2(out.value, file);
   return plan.ok ? ok({ text: out.value, plan: plan.value }) : plan;

@@ -1,14 +1,11 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { mkdirp } from '../fs/fsAtomic';
 import { cutToBytes } from '../output/reference';
 import { countTokens } from '../output/tokens';
 import { compileQuery, grep, MAX_GREP_HITS, newGrepReport, type GrepHit, type GrepQuery, type GrepReport } from '../search/grepEngine';
 import { CACHE_DIR } from '../fs/appendFold';
 import { excludeGlobsFor, gitignoreGlobsFor } from '../search/ignoreRules';
 import { displayPath, resolveWorkspacePath } from '../workspace/workspacePaths';
-import { folderStamp, noteScratchCreated } from '../scratch/sharedIndex';
-import { newScratchFile } from './scratchOutput';
+import { newScratchFile, writeScratchText } from './scratchOutput';
 import { toolError, type ToolContext, type ToolOutcome } from './toolContext';
 import { isInside, toPosixRelative } from '../workspace/relativePaths';
 import { agentDirOf } from '../workspace/agentLayout';
@@ -108,16 +105,13 @@ export async function grepTool(input: Record<string, unknown>, ctx: ToolContext)
   // Over the budget: the full list goes to scratch, a bounded head and a reference come back.
   // The `.grep.txt` ending marks the tool's own lists, which later searches of a folder skip.
   const target = newScratchFile(ctx.folders, 'scratch/tool_outputs', `grep ${pattern}`, GREP_LIST_EXT);
-  await mkdirp(path.dirname(target.abs));
-  const before = folderStamp(path.dirname(target.abs));
-  const fh = await fs.promises.open(target.abs, 'wx');
-  const after = folderStamp(path.dirname(target.abs)); // the creation is the folder's change; writing is not
   try {
-    await fh.writeFile(all + '\n');
-  } finally {
-    await fh.close();
+    await writeScratchText(target, all + '\n');
+  } catch (e) {
+    // The matches are right; only the full list could not be kept (a full disk): say so, show the head.
+    const text = [`${summary}; first ${shown.length} lines shown:`, ...shown, `The full list could not be saved: ${(e as Error).message}.`, ...caveats].join('\n');
+    return { text: cutToBytes(text, 6 * 1024) };
   }
-  await noteScratchCreated(target.agentDir, target.abs, before, after);
   const rawTokens = countTokens(all).tokens;
   const text = [
     `${summary}; first ${shown.length} lines shown:`,

@@ -1,8 +1,9 @@
 import * as fs from 'node:fs';
-import { appendLedger, summarizeInput } from '../history/ledger';
+import { appendLedger, ledgerPath, summarizeInput } from '../history/ledger';
+import { describeFsError, errnoOf } from '../fs/fsErrors';
 import { cutToBytes } from '../output/reference';
 import { countTokens } from '../output/tokens';
-import { defaultFolder } from '../workspace/workspacePaths';
+import { defaultFolder, displayPath } from '../workspace/workspacePaths';
 import { agentWorkspaceTool } from './agentWorkspace';
 import { briefingTool } from './briefing';
 import { cleanupTool } from './cleanup';
@@ -78,27 +79,39 @@ export async function invokeTool(name: string, rawInput: unknown, ctx: ToolConte
         outcome = await TOOL_HANDLERS[def.name](input as Record<string, unknown>, ctx);
       } catch (e) {
         ctx.log.error(`${name} failed: ${(e as Error).stack ?? e}`);
-        outcome = toolError(`${name} failed unexpectedly: ${(e as Error).message}`);
+        // A file system error names its file and cause the way users read them ("disk full (ENOSPC) writing …").
+        const file = (e as NodeJS.ErrnoException).path;
+        outcome = toolError(errnoOf(e) && file ? `${name} failed: ${describeFsError(e, shownPath(ctx, file))}` : `${name} failed unexpectedly: ${(e as Error).message}`);
       }
     }
   }
   if (Buffer.byteLength(outcome.text, 'utf8') > INLINE_MAX_BYTES) {
     outcome = { ...outcome, text: cutToBytes(outcome.text, INLINE_MAX_BYTES - 80) + '\n[result cut to stay under 6 KB]' };
   }
-  await recordInLedger(name, input, outcome, ctx);
+  const unrecorded = await recordInLedger(name, input, outcome, ctx);
+  // The call worked but left no trace in the ledger (a full disk): the agent and user hear of it.
+  if (unrecorded) outcome = { ...outcome, text: `${outcome.text}\nNote: this call was not recorded in the ledger: ${unrecorded}.` };
   return outcome;
 }
 
-async function recordInLedger(name: string, input: unknown, outcome: ToolOutcome, ctx: ToolContext): Promise<void> {
+/** An absolute path as tools print it (workspace-relative inside the default folder). */
+function shownPath(ctx: ToolContext, abs: string): string {
   const folder = defaultFolder(ctx.folders);
-  if (!folder) return;
+  return folder ? displayPath(ctx.folders, folder, abs) : abs;
+}
+
+/** Appends the call's ledger line; the reason when it could not (undefined when it was recorded or there is no .agent/). */
+async function recordInLedger(name: string, input: unknown, outcome: ToolOutcome, ctx: ToolContext): Promise<string | undefined> {
+  const folder = defaultFolder(ctx.folders);
+  if (!folder) return undefined;
   const agentDir = agentDirOf(folder.path);
   // Only where .agent/ exists: a tool call must not create the folder by itself.
-  if (!fs.existsSync(agentDir)) return;
+  if (!fs.existsSync(agentDir)) return undefined;
+  const time = (ctx.now?.() ?? new Date()).toISOString();
   try {
     const returnedTokens = countTokens(outcome.text).tokens;
     await appendLedger(agentDir, {
-      time: (ctx.now?.() ?? new Date()).toISOString(),
+      time,
       tool: name,
       source: ctx.source,
       // The ledger is on disk: the input (a command line, offloaded text) is masked like any output.
@@ -109,7 +122,10 @@ async function recordInLedger(name: string, input: unknown, outcome: ToolOutcome
       ok: !outcome.isError,
       text: outcome.text,
     });
+    return undefined;
   } catch (e) {
-    ctx.log.warn(`could not append to the ledger in .agent/history/: ${(e as Error).message}`);
+    const why = describeFsError(e, shownPath(ctx, ledgerPath(agentDir, time)));
+    ctx.log.warn(`the ledger: ${why}`);
+    return why;
   }
 }

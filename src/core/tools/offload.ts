@@ -4,7 +4,7 @@ import { newScratchFile, ScratchWriter } from './scratchOutput';
 import { secretRulesOf, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 
 /** Largest content accepted in one call (it came through the model's context anyway). */
-const MAX_CONTENT_BYTES = 20 * 1024 * 1024;
+export const MAX_CONTENT_BYTES = 20 * 1024 * 1024;
 
 function looksLikeJson(text: string): boolean {
   const t = text.trim();
@@ -28,7 +28,14 @@ export async function offloadTool(input: Record<string, unknown>, ctx: ToolConte
   const target = newScratchFile(ctx.folders, 'scratch', hint, ext);
   const writer = new ScratchWriter(target, secretRulesOf(ctx));
   writer.writeText(content);
-  const { scan, masked } = await writer.finish();
+  let done: Awaited<ReturnType<ScratchWriter['finish']>>;
+  try {
+    done = await writer.finish();
+  } catch (e) {
+    // Nothing is left in scratch: the file appears only when complete (AtomicFileStream).
+    return toolError(`${(e as Error).message}; nothing was saved.`);
+  }
+  const { scan, masked } = done;
   const text = formatReference(scan, { title: 'Saved', path: target.display, grepPath: target.rel, masked, maxBytes: ctx.config.referenceMaxBytes });
   return { text, outputPath: target.display, rawTokens: scan.tokens.tokens };
 }

@@ -56,6 +56,8 @@ export async function runTool(input: Record<string, unknown>, ctx: ToolContext):
   const shownCommand = maskCommand(command, rules);
   const target = newScratchFile(ctx.folders, 'scratch/tool_outputs', shownCommand.split(/\s+/).slice(0, 4).join(' '), '.txt');
   const writer = new ScratchWriter(target, rules);
+  // A folder that takes no file (read-only, no permission, no space for the name): nothing is run.
+  if (writer.failure) return toolError(`${writer.failure.message}. The command was not run: its output would have nowhere to go.`);
   writer.onText = ctx.run ? (t) => ctx.run!.data(t) : undefined;
   ctx.run?.start({ command: shownCommand, cwd: cwd.display, outputPath: target.display });
 
@@ -69,13 +71,17 @@ export async function runTool(input: Record<string, unknown>, ctx: ToolContext):
   });
   let timedOut = false;
   let cancelled = false;
+  let writeFailed = false;
   let killTimer: NodeJS.Timeout | undefined;
-  const stop = (why: 'timeout' | 'cancel'): void => {
+  const stop = (why: 'timeout' | 'cancel' | 'write'): void => {
     if (why === 'timeout') timedOut = true;
-    else cancelled = true;
+    else if (why === 'cancel') cancelled = true;
+    else writeFailed = true;
     killGroup(child.pid, 'SIGTERM');
     killTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS);
   };
+  // The output file failed (a full disk): the command's output can no longer be kept, so it is stopped at once.
+  writer.onFailure(() => stop('write'));
   const timer = setTimeout(() => stop('timeout'), timeoutSec * 1000);
   const onAbort = (): void => stop('cancel');
   ctx.signal.addEventListener('abort', onAbort, { once: true });
@@ -109,7 +115,15 @@ export async function runTool(input: Record<string, unknown>, ctx: ToolContext):
   if (killTimer) clearTimeout(killTimer);
   ctx.signal.removeEventListener('abort', onAbort);
   const durationMs = Date.now() - started;
-  const { scan, masked } = await writer.finish();
+  let finished: Awaited<ReturnType<ScratchWriter['finish']>>;
+  try {
+    finished = await writer.finish();
+  } catch (e) {
+    ctx.run?.end({ exitCode: result.code, signal: result.signal, timedOut, cancelled, durationMs });
+    const what = writeFailed ? `The command was stopped after ${formatDuration(durationMs)} (process group killed)` : `The command ${result.code !== null ? `exited ${result.code}` : `was killed by ${result.signal}`} after ${formatDuration(durationMs)}`;
+    return toolError(`${(e as Error).message}. ${what}; its output was not saved.`);
+  }
+  const { scan, masked } = finished;
   ctx.run?.end({ exitCode: result.code, signal: result.signal, timedOut, cancelled, durationMs });
   if (result.error) return { ...toolError(`could not start bash: ${result.error.message}`), outputPath: target.display };
 

@@ -1,8 +1,7 @@
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { ulid } from 'ulid';
-import { mkdirpSync } from '../fs/fsAtomic';
+import { AtomicFileStream, type AtomicWriteError } from '../fs/atomicStream';
 import { OutputScanner, type OutputScan } from '../output/reference';
 import { type FolderStamp } from '../scratch/scratchIndex';
 import { folderStamp, noteScratchCreated } from '../scratch/sharedIndex';
@@ -44,34 +43,31 @@ export function newScratchFile(folders: readonly WorkspaceFolderRef[], sub: stri
 /**
  * Streams output to a scratch file through secret masking, scanning it for the reference on the
  * way (one pass, bounded memory). The file holds the output byte for byte except masked spans.
+ * It is written under a temp name (AtomicFileStream) and appears in scratch only when finish()
+ * completes it: a failed or killed write never leaves a partial file posing as a whole one.
  */
 export class ScratchWriter {
   private readonly decoder = new StringDecoder('utf8');
   private readonly masker: StreamingMasker;
   private readonly scanner = new OutputScanner();
-  private readonly out: fs.WriteStream;
-  private readonly opened: Promise<void>;
-  private failed: Error | undefined;
-  /** The folder's stamps right before and right after the file was created (see noteScratchCreated). */
-  private readonly before: FolderStamp | undefined;
-  private after: FolderStamp | undefined;
+  private readonly file: AtomicFileStream;
   /** Masked text emitted so far, for live viewers. */
   onText?: (text: string) => void;
 
   /** `rules`: the user's masking rules (secretRulesOf); the built-in ones always apply. */
   constructor(readonly target: ScratchTarget, rules?: UserPatterns) {
     this.masker = new StreamingMasker(rules);
-    mkdirpSync(path.dirname(target.abs));
-    this.before = folderStamp(path.dirname(target.abs));
-    this.out = fs.createWriteStream(target.abs, { flags: 'wx' });
-    this.opened = new Promise((resolve, reject) => {
-      this.out.once('open', () => {
-        this.after = folderStamp(path.dirname(target.abs));
-        resolve();
-      });
-      this.out.once('error', reject);
-    });
-    this.out.on('error', (e) => (this.failed = e));
+    this.file = new AtomicFileStream(target.abs, target.agentDir, target.display);
+  }
+
+  /** The write's failure (a full disk, a read-only folder), as soon as it happens; its message names the file. */
+  get failure(): AtomicWriteError | undefined {
+    return this.file.failure;
+  }
+
+  /** Calls `f` once when the write fails (at once if it already has). */
+  onFailure(f: (e: AtomicWriteError) => void): void {
+    this.file.onFailure(f);
   }
 
   /** Writes bytes (decoded as UTF-8 across chunk boundaries); returns false when the caller should wait for drain(). */
@@ -88,23 +84,55 @@ export class ScratchWriter {
     if (!masked) return true;
     this.scanner.push(masked);
     this.onText?.(masked);
-    return this.out.write(masked);
+    return this.file.write(masked);
   }
 
-  /** Resolves when the file stream can take more. */
+  /** Resolves when the file stream can take more (or the write failed). */
   drain(): Promise<void> {
-    return new Promise((resolve) => this.out.once('drain', () => resolve()));
+    return this.file.drain();
   }
 
-  /** Flushes decoder and masker, closes the file, returns the scan and the masked count. */
+  /**
+   * Flushes decoder and masker, completes the file (renamed into scratch), returns the scan and
+   * the masked count. Throws an AtomicWriteError naming the file when it could not be written;
+   * nothing is then left in scratch.
+   */
   async finish(): Promise<{ scan: OutputScan; masked: number }> {
     this.emit(this.masker.push(this.decoder.end()));
     this.emit(this.masker.flush());
-    await this.opened;
-    await new Promise<void>((resolve, reject) => this.out.end((e?: Error | null) => (e ? reject(e) : resolve())));
-    if (this.failed) throw this.failed;
-    // This process's scratch index (if it has one) takes the file in without listing its folder again.
-    await noteScratchCreated(this.target.agentDir, this.target.abs, this.before, this.after);
+    const dir = path.dirname(this.target.abs);
+    let before: FolderStamp | undefined;
+    let after: FolderStamp | undefined;
+    // The rename is the folder's one change: this process's scratch index takes the file in without listing the folder again.
+    await this.file.commit((rename) => {
+      before = folderStamp(dir);
+      rename();
+      after = folderStamp(dir);
+    });
+    await noteScratchCreated(this.target.agentDir, this.target.abs, before, after);
     return { scan: this.scanner.end(), masked: this.masker.count };
   }
+
+  /** Gives up: nothing appears in scratch. */
+  discard(): Promise<void> {
+    return this.file.discard();
+  }
+}
+
+/**
+ * Writes a whole text to a new scratch file (grep's full lists): under a temp name, renamed into
+ * place when complete, the scratch index told. Throws an AtomicWriteError naming the file.
+ */
+export async function writeScratchText(target: ScratchTarget, text: string): Promise<void> {
+  const f = new AtomicFileStream(target.abs, target.agentDir, target.display);
+  f.write(text);
+  const dir = path.dirname(target.abs);
+  let before: FolderStamp | undefined;
+  let after: FolderStamp | undefined;
+  await f.commit((rename) => {
+    before = folderStamp(dir);
+    rename();
+    after = folderStamp(dir);
+  });
+  await noteScratchCreated(target.agentDir, target.abs, before, after);
 }
