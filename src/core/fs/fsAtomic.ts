@@ -193,13 +193,8 @@ export async function appendLineAtomic(file: string, line: string): Promise<void
   const text = line.endsWith('\n') ? line : line + '\n';
   const fh = await fs.promises.open(file, 'a+');
   try {
-    const { size } = await fh.stat();
     let out = text;
-    if (size > 0 && !text.startsWith('\n')) {
-      const last = Buffer.alloc(1);
-      await fh.read(last, 0, 1, size - 1);
-      if (last[0] !== 10) out = '\n' + text;
-    }
+    if (!text.startsWith('\n') && !(await endsWithNewline(fh))) out = '\n' + text;
     const bytes = Buffer.from(out, 'utf8');
     const { bytesWritten } = await fh.write(bytes, 0, bytes.length).catch((e: unknown) => {
       throw withPath(e, file);
@@ -208,6 +203,26 @@ export async function appendLineAtomic(file: string, line: string): Promise<void
   } finally {
     await fh.close();
   }
+}
+
+/**
+ * Whether an open file is empty or ends with a newline. Another process's append may be in flight
+ * (its bytes visible in part for a moment): a last byte that is not a newline counts as a torn line
+ * only when the file stays that way for a moment.
+ */
+async function endsWithNewline(fh: fs.promises.FileHandle): Promise<boolean> {
+  const last = Buffer.alloc(1);
+  let size = -1;
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const now = (await fh.stat()).size;
+    if (now === 0) return true;
+    await fh.read(last, 0, 1, now - 1);
+    if (last[0] === 10) return true;
+    if (now === size) return false;
+    size = now;
+    await new Promise((r) => setTimeout(r, 5 * (attempt + 1)));
+  }
+  return false;
 }
 
 /**
