@@ -39,10 +39,18 @@ export interface ToolConfig {
   offloadThresholdTokens: number;
   referenceMaxBytes: number;
   runAllowList: string[];
+  /**
+   * The user's rules for VS Code's agent terminal (`chat.tools.terminal.autoApprove`, user settings
+   * only): also an allow-list for agentContext_run, and a rule that denies always wins.
+   */
+  terminalAutoApprove?: TerminalRules;
   runDefaultTimeoutSec: number;
   readDefaultLines: number;
   grepMaxResults: number;
 }
+
+/** `chat.tools.terminal.autoApprove`: command prefix or `/regex/flags` → true (approve), false (deny), or an object with `approve`. */
+export type TerminalRules = Record<string, unknown>;
 
 /** Defaults of every tool setting. */
 export const DEFAULT_TOOL_CONFIG: ToolConfig = {

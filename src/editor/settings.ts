@@ -13,10 +13,12 @@ export function workspaceFolders(): WorkspaceFolderRef[] {
   return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ name: f.name, path: f.uri.fsPath }));
 }
 
-/** The tool settings from `agentContext.*`. */
+/** The tool settings from `agentContext.*`, and the user's own agent-terminal rules. */
 export function toolConfig(): ToolConfig {
   const c = vscode.workspace.getConfiguration('agentContext');
-  return toolConfigFrom((k) => c.get(k));
+  // User settings only, as VS Code's agent itself reads them: a workspace may not widen what runs unasked.
+  const rules = vscode.workspace.getConfiguration('chat.tools.terminal').inspect<Record<string, unknown>>('autoApprove')?.globalValue;
+  return { ...toolConfigFrom((k) => c.get(k)), ...(rules && typeof rules === 'object' ? { terminalAutoApprove: rules } : {}) };
 }
 
 /** The user's secret-masking settings (agentContext.terminals.secretPatterns, agentContext.secrets.gitleaksConfig). */

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
-import { SKILL_SOURCES } from '../workspace/agentLayout';
+import { HOME_SKILL_SOURCES, SKILL_SOURCES } from '../workspace/agentLayout';
 import { err, FileError, ok, Result } from '../result';
 import { toPosixRelative } from '../workspace/relativePaths';
 
@@ -12,10 +12,10 @@ export interface Skill {
   description: string;
   /** Absolute path of SKILL.md. */
   file: string;
-  /** Workspace-relative path with forward slashes. */
+  /** Workspace-relative path with forward slashes (`~/…` for a skill in the home folder). */
   rel: string;
-  /** The folder it came from: `.agent/skills`, `.github/skills` or `.claude/skills`. */
-  source: (typeof SKILL_SOURCES)[number];
+  /** The folder it came from: `.agent/skills`, `.github/skills`, `.claude/skills`, `.agents/skills`, or `~/.copilot/skills`… */
+  source: string;
   error?: FileError;
 }
 
@@ -43,11 +43,17 @@ export function parseSkillFrontmatter(text: string, file: string): Result<{ name
   return ok({ name: name.trim(), description: description.trim().replace(/\s+/g, ' ') });
 }
 
-/** Loads every `<source>/<name>/SKILL.md` of a workspace root; broken files are listed with their error. */
-export async function loadSkills(workspaceRoot: string): Promise<Skill[]> {
+/**
+ * Loads every `<source>/<name>/SKILL.md` of a workspace root (and, given `home`, of the home skill
+ * folders VS Code's agent loads); broken files are listed with their error.
+ */
+export async function loadSkills(workspaceRoot: string, opts: { home?: string } = {}): Promise<Skill[]> {
   const out: Skill[] = [];
-  for (const source of SKILL_SOURCES) {
-    const dir = path.join(workspaceRoot, source);
+  const sources: { source: string; dir: string; base: string; prefix: string }[] = [
+    ...SKILL_SOURCES.map((source) => ({ source, dir: path.join(workspaceRoot, source), base: workspaceRoot, prefix: '' })),
+    ...(opts.home ? HOME_SKILL_SOURCES.map((s) => ({ source: `~/${s}`, dir: path.join(opts.home!, s), base: opts.home!, prefix: '~/' })) : []),
+  ];
+  for (const { source, dir, base, prefix } of sources) {
     const entries = await fs.promises.readdir(dir, { withFileTypes: true }).catch(() => []);
     const names = entries.filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => e.name).sort();
     const found = await Promise.all(
@@ -59,7 +65,7 @@ export async function loadSkills(workspaceRoot: string): Promise<Skill[]> {
         } catch {
           return undefined; // a folder without SKILL.md is not a skill
         }
-        const rel = toPosixRelative(workspaceRoot, file);
+        const rel = prefix + toPosixRelative(base, file);
         const fm = parseSkillFrontmatter(text, rel);
         return fm.ok ? { ...fm.value, file, rel, source } : { name: folder, description: '', file, rel, source, error: fm.error };
       }),

@@ -5,6 +5,8 @@
  * asks too, which is the safe side.
  */
 
+import type { TerminalRules } from '../config';
+
 const COMPOUND = /;|&|\||\$\(|`|>|<|\n|\r/;
 
 /** The operator that makes a command compound (`;`, `&&`, `||`, `|`, `$(`, backtick, `&`, a redirect, a newline), if any. */
@@ -30,10 +32,44 @@ export function allowListMatch(command: string, allowList: readonly string[]): s
   return allowList.find((e) => e.trim() !== '' && entryRegex(e).test(norm));
 }
 
-/** Why a command may not run without asking, or undefined when the allow-list covers it. */
-export function runNeedsConfirmation(command: string, allowList: readonly string[]): string | undefined {
+/** The rule of `chat.tools.terminal.autoApprove` deciding `command`: deny wins over approve; undefined when none matches. */
+export function terminalRuleDecision(command: string, rules: TerminalRules | undefined): { approve: boolean; rule: string } | undefined {
+  if (!rules || typeof rules !== 'object') return undefined;
+  const norm = command.trim().replace(/\s+/g, ' ');
+  let approved: string | undefined;
+  for (const [key, raw] of Object.entries(rules)) {
+    const approve = typeof raw === 'boolean' ? raw : raw && typeof raw === 'object' && typeof (raw as { approve?: unknown }).approve === 'boolean' ? (raw as { approve: boolean }).approve : undefined;
+    if (approve === undefined || !ruleMatches(key, norm)) continue;
+    if (!approve) return { approve: false, rule: key };
+    approved ??= key;
+  }
+  return approved === undefined ? undefined : { approve: true, rule: approved };
+}
+
+function ruleMatches(key: string, command: string): boolean {
+  const re = /^\/(.+)\/([dgimsuy]*)$/.exec(key);
+  if (re) {
+    try {
+      return new RegExp(re[1], re[2].replace('g', '')).test(command);
+    } catch {
+      return false; // a rule VS Code cannot use either
+    }
+  }
+  const k = key.trim().replace(/\s+/g, ' ');
+  // VS Code's rule semantics: a command prefix (its sub-commands and arguments follow a space).
+  return k !== '' && (command === k || command.startsWith(`${k} `));
+}
+
+/**
+ * Why a command may not run without asking, or undefined when an allow-list covers it: our
+ * `agentContext.run.allowList` or an approving rule of the user's `chat.tools.terminal.autoApprove`.
+ * Compound commands and commands a terminal rule denies always ask.
+ */
+export function runNeedsConfirmation(command: string, allowList: readonly string[], terminalRules?: TerminalRules): string | undefined {
   const op = compoundOperator(command);
   if (op) return `it contains ${op}, so it always asks`;
-  if (!allowListMatch(command, allowList)) return 'it is not on the allow-list (agentContext.run.allowList)';
-  return undefined;
+  const rule = terminalRuleDecision(command, terminalRules);
+  if (rule && !rule.approve) return `your chat.tools.terminal.autoApprove rule "${rule.rule}" denies it`;
+  if (allowListMatch(command, allowList) || rule?.approve) return undefined;
+  return 'it is not on the allow-list (agentContext.run.allowList, or an approving chat.tools.terminal.autoApprove rule)';
 }

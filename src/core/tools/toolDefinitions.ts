@@ -70,7 +70,7 @@ const DEFINITIONS: { [N in ToolName]: ToolDefinition & { name: N } } = {
     description: 'Run a bash command. Full output goes to a file; returns exit code, error lines and the file path. Use instead of a terminal for noisy commands.',
     inputSchema: { type: 'object', properties: { command: s(), cwd: s('workspace-relative'), timeoutSec: int('default 120', 1, 1800) }, required: ['command'] },
     readOnly: false,
-    confirmation: (input, config) => runNeedsConfirmation(String(input.command ?? ''), config.runAllowList),
+    confirmation: (input, config) => runNeedsConfirmation(String(input.command ?? ''), config.runAllowList, config.terminalAutoApprove),
     alwaysAsk: (input) => {
       const op = compoundOperator(String(input.command ?? ''));
       return op ? `it contains ${op}` : undefined;

@@ -25,7 +25,9 @@ export const LAYOUT = {
 } as const;
 
 /** Skill folders relative to a workspace root, in display order. */
-export const SKILL_SOURCES = ['.agent/skills', '.github/skills', '.claude/skills'] as const;
+export const SKILL_SOURCES = ['.agent/skills', '.github/skills', '.claude/skills', '.agents/skills'] as const;
+/** Skill folders in the user's home that VS Code's agent (and Copilot CLI / Claude Code) load too. */
+export const HOME_SKILL_SOURCES = ['.copilot/skills', '.claude/skills', '.agents/skills'] as const;
 
 /** The `.agent/` folder of a workspace root. */
 export function agentDirOf(root: string): string {

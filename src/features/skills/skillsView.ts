@@ -1,3 +1,4 @@
+import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { formatFileError } from '../../core/result';
 import { loadSkills, Skill } from '../../core/skills/skillsIndex';
@@ -45,7 +46,8 @@ export class SkillsTreeProvider implements vscode.TreeDataProvider<SkillNode>, v
   }
 
   private async sourcesOf(folder: AgentFolder): Promise<SkillNode[]> {
-    const skills = await loadSkills(folder.root);
+    // The home folders VS Code's agent loads skills from too (~/.copilot/skills, ~/.claude/skills, ~/.agents/skills).
+    const skills = await loadSkills(folder.root, { home: os.homedir() });
     const bySource = new Map<Skill['source'], Skill[]>();
     for (const s of skills) bySource.set(s.source, [...(bySource.get(s.source) ?? []), s]);
     return [...bySource].map(([source, list]) => ({ kind: 'source', folder, source, skills: list }));

@@ -30,6 +30,9 @@ const SCRIPTS: Record<string, ScriptTurn[]> = {
   ],
   '[run-skip]': [{ tool: 'agentContext_run', input: { command: build } }],
   '[run-allowlist]': [{ tool: 'agentContext_run', input: { command: build } }],
+  '[rule-allow]': [{ tool: 'agentContext_run', input: { command: build } }],
+  '[rule-deny]': [{ tool: 'agentContext_run', input: { command: build } }],
+  '[rule-workspace]': [{ tool: 'agentContext_run', input: { command: build } }],
   '[grep-read]': [
     { tool: 'agentContext_grep', input: { pattern: 'TODO\\(rate-limit\\)', path: 'src' } },
     (results) => {
@@ -97,6 +100,37 @@ describe('Copilot agent (VS Code built-in) → Agent Context tools', function ()
       assert.equal(errorLinesWithNumbers(r.text, noisy.errorLines), 3, r.text);
       await waitForTurnEnd(fake, m, 1);
     } finally {
+      await settings().update('run.allowList', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('agentContext_run honours the user\'s chat.tools.terminal.autoApprove: an approving rule runs it unasked, a denying rule asks even over our allow-list, a workspace rule is ignored', async () => {
+    const terminal = () => vscode.workspace.getConfiguration('chat.tools.terminal');
+    try {
+      await terminal().update('autoApprove', { [build]: true }, vscode.ConfigurationTarget.Global);
+      await sendInNewChat('[rule-allow] Build the project.');
+      const [allowed] = await waitForResults(fake, '[rule-allow]', 1);
+      assert.equal(errorLinesWithNumbers(allowed.text, noisy.errorLines), 3, allowed.text);
+      await waitForTurnEnd(fake, '[rule-allow]', 1);
+
+      await terminal().update('autoApprove', { bash: false }, vscode.ConfigurationTarget.Global);
+      await settings().update('run.allowList', [build], vscode.ConfigurationTarget.Global);
+      await sendInNewChat('[rule-deny] Build the project.');
+      const asked = (await ui.attribute(CONFIRMATION, 'aria-label', { timeout: 60_000 })) ?? '';
+      assert.match(asked, /chat\.tools\.terminal\.autoApprove rule "bash" denies it/, asked);
+      await answerConfirmation('Skip');
+      await waitForTurnEnd(fake, '[rule-deny]', 1);
+
+      await terminal().update('autoApprove', undefined, vscode.ConfigurationTarget.Global);
+      await settings().update('run.allowList', undefined, vscode.ConfigurationTarget.Global);
+      await terminal().update('autoApprove', { [build]: true }, vscode.ConfigurationTarget.Workspace);
+      await sendInNewChat('[rule-workspace] Build the project.');
+      await confirmationText();
+      await answerConfirmation('Skip');
+      await waitForTurnEnd(fake, '[rule-workspace]', 1);
+    } finally {
+      await terminal().update('autoApprove', undefined, vscode.ConfigurationTarget.Global);
+      await terminal().update('autoApprove', undefined, vscode.ConfigurationTarget.Workspace);
       await settings().update('run.allowList', undefined, vscode.ConfigurationTarget.Global);
     }
   });

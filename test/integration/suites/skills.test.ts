@@ -53,4 +53,30 @@ describe('Skills view', () => {
     fs.rmSync(path.join(wsRoot(), '.claude'), { recursive: true });
     await waitForTree('agentContext.skills', (n) => n.length === 2, 'back to two groups');
   });
+  it('shows .agents/skills and the home folders VS Code\'s agent loads (~/.copilot/skills, ~/.claude/skills, ~/.agents/skills), grouped by source', async () => {
+    const home = process.env.HOME!;
+    const made = [path.join(wsRoot(), '.agents'), path.join(home, '.copilot/skills'), path.join(home, '.agents')];
+    const put = (dir: string, name: string): void => {
+      fs.mkdirSync(path.join(dir, name), { recursive: true });
+      fs.writeFileSync(path.join(dir, name, 'SKILL.md'), `---\nname: ${name}\ndescription: From ${dir}.\n---\n`);
+    };
+    try {
+      put(path.join(wsRoot(), '.agents/skills'), 'ws-agents-skill');
+      put(path.join(home, '.copilot/skills'), 'home-copilot-skill');
+      put(path.join(home, '.agents/skills'), 'home-agents-skill');
+      await vscode.commands.executeCommand('agentContext.skills.refresh');
+      const nodes = await waitForTree('agentContext.skills', (n) => (n.length === 5 ? n : undefined), 'five source groups');
+      assert.deepEqual(nodes.map((n) => [n.label, n.children.map((c) => c.label).join(',')]), [
+        ['.agent/skills', 'broken-skill,pdf-extract'],
+        ['.github/skills', 'code-review'],
+        ['.agents/skills', 'ws-agents-skill'],
+        ['~/.copilot/skills', 'home-copilot-skill'],
+        ['~/.agents/skills', 'home-agents-skill'],
+      ]);
+    } finally {
+      for (const d of made) fs.rmSync(d, { recursive: true, force: true });
+      await vscode.commands.executeCommand('agentContext.skills.refresh');
+    }
+    await waitForTree('agentContext.skills', (n) => n.length === 2, 'back to two groups');
+  });
 });

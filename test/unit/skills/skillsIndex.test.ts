@@ -55,3 +55,23 @@ test('frontmatter without name or description names what is missing', () => {
 test('no skill folders at all gives an empty list', async () => {
   assert.deepEqual(await loadSkills(fs.mkdtempSync(path.join(os.tmpdir(), 'ac-noskills-'))), []);
 });
+
+test('loadSkills reads .agents/skills and, given the home folder, ~/.copilot/skills, ~/.claude/skills and ~/.agents/skills, each with its source', async () => {
+  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-skills-ws-'));
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-skills-home-'));
+  const put = (root: string, dir: string, name: string): void => {
+    fs.mkdirSync(path.join(root, dir, name), { recursive: true });
+    fs.writeFileSync(path.join(root, dir, name, 'SKILL.md'), `---\nname: ${name}\ndescription: d ${name}\n---\nbody\n`);
+  };
+  put(ws, '.agents/skills', 'ws-agents');
+  put(home, '.copilot/skills', 'h-copilot');
+  put(home, '.claude/skills', 'h-claude');
+  put(home, '.agents/skills', 'h-agents');
+  assert.deepEqual((await loadSkills(ws)).map((s) => `${s.source} ${s.name} ${s.rel}`), ['.agents/skills ws-agents .agents/skills/ws-agents/SKILL.md']);
+  assert.deepEqual((await loadSkills(ws, { home })).map((s) => `${s.source} ${s.name} ${s.rel}`), [
+    '.agents/skills ws-agents .agents/skills/ws-agents/SKILL.md',
+    '~/.copilot/skills h-copilot ~/.copilot/skills/h-copilot/SKILL.md',
+    '~/.claude/skills h-claude ~/.claude/skills/h-claude/SKILL.md',
+    '~/.agents/skills h-agents ~/.agents/skills/h-agents/SKILL.md',
+  ]);
+});

@@ -32,3 +32,17 @@ test('escapeMarkdown keeps spaces as spaces (MarkdownString.appendText turns the
   assert.match(s, /^in the workspace root\\\. Output goes to \\\.agent\/scratch\/tool\\_outputs\/\\\. Asking because/);
   assert.equal(escapeMarkdown('a*b_c[d](e) `f` #g'), 'a\\*b\\_c\\[d\\]\\(e\\) \\`f\\` \\#g');
 });
+
+test('chat.tools.terminal.autoApprove rules (user settings) are an allow-list too, and a denying rule wins', () => {
+  const rules = { 'npm test': true, '/^make( |$)/': true, 'npm test -- --update-snapshots': false, rm: { approve: false }, git: null };
+  assert.equal(runNeedsConfirmation('npm test', [], rules), undefined);
+  assert.equal(runNeedsConfirmation('npm test --grep x', [], rules), undefined, 'a prefix rule covers arguments');
+  assert.equal(runNeedsConfirmation('make all', [], rules), undefined, 'a /regex/ rule');
+  assert.match(runNeedsConfirmation('npm test -- --update-snapshots', [], rules) ?? '', /rule "npm test -- --update-snapshots" denies it/);
+  assert.match(runNeedsConfirmation('rm -rf build', ['rm *'], rules) ?? '', /rule "rm" denies it/, 'deny wins over our own allow-list');
+  assert.match(runNeedsConfirmation('npm testing', [], rules) ?? '', /not on the allow-list/, 'a prefix ends at a space');
+  assert.match(runNeedsConfirmation('git status', [], rules) ?? '', /not on the allow-list/, 'null: no rule');
+  assert.match(runNeedsConfirmation('npm test && rm x', ['*'], rules) ?? '', /contains &&/, 'compound commands always ask');
+  assert.equal(runNeedsConfirmation('echo hi', ['echo *'], undefined), undefined);
+  assert.match(runNeedsConfirmation('make', [], { '/[/': true }) ?? '', /not on the allow-list/, 'a broken regex matches nothing');
+});
