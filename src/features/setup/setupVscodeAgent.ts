@@ -28,6 +28,13 @@ export function registerVscodeAgentSetup(context: vscode.ExtensionContext, log: 
         return void vscode.window.showErrorMessage(`Agent Context: VS Code's agent was not set up: ${formatFileError(r.error)}`);
       }
       log.info(`Set Up VS Code Agent in ${folder.uri.fsPath}: ${r.value.changed ? 'wrote' : 'unchanged'} ${r.value.file}`);
+      // The file is written either way; say in one line why the agent will not use it yet.
+      const off = hooksOff();
+      if (off) {
+        const warning = `Agent Context: wrote ${VSCODE_HOOK_FILE}, but ${off}.`;
+        void vscode.window.showWarningMessage(warning);
+        return { ...r.value, warning };
+      }
       void vscode.window.showInformationMessage(r.value.changed
         ? `Agent Context: wrote ${VSCODE_HOOK_FILE}. A large run_in_terminal output now reaches the model with our reference (error lines with their numbers). Undo: "Agent Context: Remove VS Code Agent Hook".`
         : `Agent Context: VS Code's agent was already set up (${VSCODE_HOOK_FILE}).`);
@@ -42,4 +49,12 @@ export function registerVscodeAgentSetup(context: vscode.ExtensionContext, log: 
       return r.value;
     }),
   );
+}
+
+/** Why VS Code's agent would not run the hook now (chat turned off, hooks off), or undefined. */
+function hooksOff(): string | undefined {
+  const chat = vscode.workspace.getConfiguration('chat');
+  if (chat.get<boolean>('disableAIFeatures') === true) return 'chat is turned off (chat.disableAIFeatures), so VS Code\'s agent does not run';
+  if (chat.get<boolean>('useHooks') === false) return 'VS Code\'s agent runs no hooks while chat.useHooks is off';
+  return undefined;
 }
