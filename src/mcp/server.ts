@@ -13,7 +13,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as os from 'node:os';
 import { setUpClaudeCode } from '../core/setup/agents/claudeCode';
@@ -24,6 +23,7 @@ import { findRipgrep } from '../core/search/findRipgrep';
 import { invokeTool } from '../core/tools/invokeTool';
 import { TOOL_DEFINITIONS } from '../core/tools/toolDefinitions';
 import { agentDirFor, type WorkspaceFolderRef } from '../core/workspace/workspacePaths';
+import { LimitedStdioServerTransport, MAX_REQUEST_BYTES } from './stdioTransport';
 
 const VERSION = '0.1.0';
 
@@ -145,7 +145,7 @@ async function main(): Promise<void> {
     });
     return { content: [{ type: 'text' as const, text: outcome.text }], isError: outcome.isError === true || outcome.commandFailed === true };
   });
-  await server.connect(new StdioServerTransport());
+  await server.connect(new LimitedStdioServerTransport(process.stdin, process.stdout, MAX_REQUEST_BYTES, (m) => log.warn(m)));
 }
 
 main().catch((e) => {

@@ -20,7 +20,8 @@ function looksLikeJson(text: string): boolean {
 /** agentContext_offload: saves text or JSON under .agent/scratch/ (masked), returns a reference. */
 export async function offloadTool(input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
   const content = String(input.content ?? '');
-  if (Buffer.byteLength(content, 'utf8') > MAX_CONTENT_BYTES) return toolError('content is over 20 MB; split it into several offloads');
+  const bytes = Buffer.byteLength(content, 'utf8');
+  if (bytes > MAX_CONTENT_BYTES) return toolError(`content is ${(bytes / 1048576).toFixed(1)} MB, over the 20 MB one offload takes; nothing was saved. Split it into several offloads`);
   if (input.to === 'history') return archiveToHistory(content, typeof input.name === 'string' ? input.name : undefined, ctx);
   const hint = typeof input.name === 'string' && input.name.trim() ? input.name.replace(/\.(json|txt|md)$/i, '') : content.slice(0, 40);
   const ext = looksLikeJson(content) ? '.json' : /\.md$/i.test(String(input.name ?? '')) ? '.md' : '.txt';
