@@ -7,6 +7,8 @@ export interface McpSession {
   call(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<{ text: string; isError: boolean }>;
   listTools(): Promise<string[]>;
   close(): Promise<void>;
+  /** The server process's pid (fault tests kill it). */
+  pid: number | null;
 }
 
 /** Starts `node <serverJs> --root <ws> [...extra]` and connects the SDK client to it. */
@@ -29,5 +31,8 @@ export async function startMcp(serverJs: string, ws: string, extra: string[] = [
       return (await client.listTools()).tools.map((t) => t.name);
     },
     close: () => client.close(),
+    get pid() {
+      return transport.pid;
+    },
   };
 }

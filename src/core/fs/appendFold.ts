@@ -58,6 +58,8 @@ interface Checkpoint<S> {
 
 const BLOCK = 1024 * 1024;
 const FINGERPRINT_BYTES = 64;
+/** Lines longer than this are folded as their first LONG_LINE bytes (no record of ours is anywhere near it). */
+const LONG_LINE = 4 * 1024 * 1024;
 const CHECKPOINT_FORMAT = 1;
 
 /** Folds an append-only file incrementally; one instance per file and spec (see foldFile). */
@@ -147,6 +149,9 @@ export class AppendFold<S> {
   private async foldFrom(fh: fs.promises.FileHandle, cp: Checkpoint<S>, size: number): Promise<void> {
     let pos = cp.offset;
     let carry: Buffer = Buffer.alloc(0);
+    // A line longer than LONG_LINE (garbage, a file of NULs) is folded as its first LONG_LINE bytes:
+    // carrying it whole would copy it again with every block read (quadratic; a 2 GB line never ends).
+    let longLine = false;
     // Sized to what is to be read (at most a block), uninitialised: only the bytes read are used.
     // A zero-filled 1 MB block per read made a small file's first read (an agent's findings.md,
     // hundreds of them when a view lists agents) cost as much as reading a megabyte.
@@ -155,7 +160,24 @@ export class AppendFold<S> {
       const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, size - pos), pos);
       if (bytesRead === 0) break;
       pos += bytesRead;
-      const chunk = carry.length ? Buffer.concat([carry, buf.subarray(0, bytesRead)]) : buf.subarray(0, bytesRead);
+      const block = buf.subarray(0, bytesRead);
+      if (longLine) {
+        const nl = block.indexOf(10);
+        if (nl < 0) continue;
+        // The long line ends here: fold its head, go on after it.
+        const lineStart = cp.offset;
+        cp.lines++;
+        this.spec.line(cp.state, carry.toString('utf8'), cp.lines, lineStart);
+        const end = pos - bytesRead + nl + 1;
+        cp.offset = end;
+        cp.tail = block.subarray(Math.max(0, nl + 1 - FINGERPRINT_BYTES), nl + 1).toString('base64');
+        longLine = false;
+        carry = Buffer.alloc(0);
+        // Fold the rest of this block normally (re-read from `end`).
+        pos = end;
+        continue;
+      }
+      const chunk = carry.length ? Buffer.concat([carry, block]) : block;
       const chunkStart = pos - chunk.length;
       let start = 0;
       for (let nl = chunk.indexOf(10, start); nl >= 0; nl = chunk.indexOf(10, start)) {
@@ -169,8 +191,9 @@ export class AppendFold<S> {
         cp.offset = pos - (chunk.length - start);
         cp.tail = Buffer.concat([Buffer.from(cp.tail, 'base64'), chunk.subarray(Math.max(0, start - FINGERPRINT_BYTES), start)]).subarray(-FINGERPRINT_BYTES).toString('base64');
       }
-      // A line longer than the block is carried whole (copied, since buf is reused).
-      carry = Buffer.from(chunk.subarray(start));
+      // A line longer than the block is carried whole (copied, since buf is reused) up to LONG_LINE.
+      carry = Buffer.from(chunk.subarray(start, start + LONG_LINE));
+      if (chunk.length - start > LONG_LINE) longLine = true;
     }
   }
 

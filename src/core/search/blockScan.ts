@@ -8,6 +8,8 @@ import type { GrepHit, GrepQuery } from './grepTypes';
 
 const BLOCK_BYTES = 4 * 1024 * 1024;
 const BINARY_PROBE_BYTES = 8192;
+/** Longest line the built-in engine searches; a file with a longer one is named as not searched. */
+const MAX_LINE_BYTES = 256 * 1024 * 1024;
 const CONTEXT_TEXT_MAX = 1000;
 
 interface NumberedLine { n: number; text: string }
@@ -154,6 +156,11 @@ export async function* scanFile(read: BlockRead, file: string, sc: BlockScanner)
   for (;;) {
     if (sc.q.signal.aborted) return;
     if (carry === sc.buf.length) {
+      // A line longer than the buffer. NULs in it mean a binary file (GNU grep and ripgrep say the same
+      // of NULs anywhere; only this case is checked, so ordinary files pay nothing for it); past
+      // MAX_LINE_BYTES the file is given up and named, instead of growing the buffer without end.
+      if (sc.buf.includes(0)) return;
+      if (sc.buf.length * 2 > MAX_LINE_BYTES) throw Object.assign(new Error(`a line longer than ${MAX_LINE_BYTES / 1048576} MB`), { code: 'ELINE', reason: `a line longer than ${MAX_LINE_BYTES / 1048576} MB: not searched` });
       const bigger = Buffer.alloc(sc.buf.length * 2); // one line longer than the buffer
       sc.buf.copy(bigger, 0, 0, carry);
       sc.buf = bigger;

@@ -120,7 +120,7 @@ async function* grepFile(file: string, scanner: BlockScanner, report: GrepReport
     // A read that fails part-way (EIO, a file on a vanished mount): the hits so far stand, the file is named.
     const code = (e as NodeJS.ErrnoException).code;
     if (!code) throw e;
-    noteUnreadable(report, file, code);
+    noteUnreadable(report, file, (e as { reason?: string }).reason ?? code);
   } finally {
     fs.closeSync(fd);
   }

@@ -16,6 +16,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { err, ok, type FileError, type Result } from '../result';
 import { formatExit } from './commandExit';
+import { fsCause } from '../fs/fsErrors';
 
 export const TERMINALS_DIR = 'terminals';
 
@@ -91,6 +92,8 @@ export interface TerminalInfo {
   /** The file ends with the `# terminal closed` note. */
   closed: boolean;
   sizeBytes: number;
+  /** Set when `N.txt` exists but could not be read (a folder in its place, no permission): what went wrong. */
+  error?: string;
 }
 
 /** Header lines of N.txt, in order. */
@@ -193,6 +196,7 @@ async function readTerminalInfo(dir: string, name: string, names: ReadonlySet<st
   const previousFile = names.has(`${n}.1.txt`) ? `${TERMINALS_DIR}/${n}.1.txt` : null;
   try {
     const st = await fs.promises.stat(file);
+    if (!st.isFile()) throw Object.assign(new Error('not a regular file'), { code: st.isDirectory() ? 'EISDIR' : 'EINVAL' });
     const known = infoMemo.get(file, st);
     if (known) return { ...known, previousFile };
     const { head, tail } = await readEdges(file, st.size);
@@ -210,8 +214,13 @@ async function readTerminalInfo(dir: string, name: string, names: ReadonlySet<st
     };
     infoMemo.set(file, st, info);
     return { ...info, previousFile };
-  } catch {
-    return undefined; // removed between readdir and stat (cleanup, rotation): skip it
+  } catch (e) {
+    // Removed between readdir and stat (cleanup, rotation): skip it. Anything else is a terminal that cannot be read: say so.
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    return {
+      n, name: `terminal ${n}`, shell: null, cwd: null, started: null, shellIntegration: false, file: `${TERMINALS_DIR}/${name}`, previousFile, closed: true, sizeBytes: 0,
+      error: `cannot be read: ${fsCause(e)}`,
+    };
   }
 }
 

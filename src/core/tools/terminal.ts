@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cutToBytes, formatDuration, formatReference, scanFile } from '../output/reference';
 import { formatFileError } from '../result';
@@ -11,6 +12,8 @@ import { toPosixRelative } from '../workspace/relativePaths';
 import { agentDirOf } from '../workspace/agentLayout';
 
 const RECENT = 3;
+/** A terminal file larger than this is not one capture wrote (it rotates at 10 MB): references to it are refused. */
+const MAX_REFERENCED_FILE_BYTES = 256 * 1024 * 1024;
 
 function status(c: TerminalCommand): string {
   if (c.status === 'running') return 'running';
@@ -66,6 +69,7 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
     n = input.terminal as number;
     const t = list.value.find((x) => x.n === n);
     if (!t) return toolError(`no captured terminal ${n}; captured: ${list.value.map((x) => x.n).join(', ') || 'none'}`);
+    if (t.error) return toolError(`${show(t.file)} ${t.error}`);
     shell = t.shell;
     const sum = await terminalSummary(agentDir, n);
     if (sum.commands === 0) return toolError(`terminal ${n} has no indexed commands (shell integration off?); grep ${show(t.file)} instead`);
@@ -95,6 +99,11 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
   const part = c.parts[c.parts.length - 1] ?? { file: c.file, firstLine: c.firstLine, lastLine: c.lastLine };
   const others = c.parts.slice(0, -1).map((p) => `${show(p.file)} lines ${p.firstLine}–${p.lastLine ?? 'end'}`);
   const abs = path.join(agentDir, part.file);
+  // Capture rotates its files at 10 MB: one far larger was not written by it, and reading it line by line could take minutes.
+  const size = (await fs.promises.stat(abs).catch(() => undefined))?.size ?? 0;
+  if (size > MAX_REFERENCED_FILE_BYTES) {
+    return toolError(`${show(part.file)} is ${(size / 1048576).toFixed(0)} MB, far beyond the 10 MB at which terminal capture starts a new file, so it was not written by Agent Context and its line numbers cannot be trusted: read it with agentContext_read (offset/limit) or grep it`);
+  }
   const end = part.lastLine ?? Number.MAX_SAFE_INTEGER;
   const rel = toPosixRelative(folder.path, abs);
   // Notes the user attached to this command (or to lines of it) travel with its reference, inside the byte bound.
@@ -156,6 +165,15 @@ function formatListing(items: { t: TerminalInfo; s: TerminalSummary }[], notes: 
   let shown = 0;
   for (const { t, s } of ordered) {
     const block: string[] = [];
+    if (t.error) {
+      block.push(`Terminal ${t.n}: ${show(t.file)} ${t.error}`);
+      const text = block.join('\n');
+      if (used + Buffer.byteLength(text) + 1 > budget) break;
+      out.push(text);
+      used += Buffer.byteLength(text) + 1;
+      shown++;
+      continue;
+    }
     block.push(`Terminal ${t.n} "${t.name}" (${show(t.file)}, ${t.sizeBytes.toLocaleString('en-US')} bytes${t.closed ? ', closed' : ', open'}${t.shellIntegration ? '' : ', no shell integration: commands not indexed'}): ${s.commands.toLocaleString('en-US')} command${s.commands === 1 ? '' : 's'}`);
     const recent = s.recent.slice(-RECENT);
     for (const c of recent) {

@@ -89,3 +89,15 @@ for (const kind of ['killed', 'execFormat', 'missing', 'hang'] as BrokenRipgrep[
     assert.match(r.text, /^1 file match \*\.ts in \., newest first:\nsrc\/main\.ts/, r.text);
   });
 }
+
+test('built-in engine: a file of NULs past its first 8 KB is skipped as binary at once; other files still searched', async () => {
+  const { root } = workspaceWithMatches();
+  const big = path.join(root, 'sparse.log');
+  fs.writeFileSync(big, 'ERROR at the top\n'.repeat(600)); // 10 KB of text, then 2 GB of NULs without a newline
+  fs.truncateSync(big, 2 * 1024 * 1024 * 1024);
+  const t0 = Date.now();
+  const r = await grepTool({ pattern: 'ERROR', path: '.' }, toolContext(root));
+  assert.ok(Date.now() - t0 < 30_000, `took ${Date.now() - t0} ms`);
+  assert.match(r.text, /app\.log:2: ERROR: disk on fire/);
+  fs.rmSync(big);
+});
