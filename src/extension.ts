@@ -1,31 +1,40 @@
 import * as vscode from 'vscode';
-import { agentContextApi, AgentContextApi } from './api';
-import { registerInitializeCommand } from './features/setup/initialize';
-import { registerAgentViews } from './features/sidebar';
-import { registerAddInstructionsCommand } from './features/setup/addInstructions';
+import { agentContextApi, type AgentContextApi } from './api';
+import { AgentFeed } from './editor/agentFeed';
+import { registerAgents } from './features/agents/agentsView';
+import { registerBriefing } from './features/briefing/briefingCommands';
+import { registerMemory } from './features/memory/memoryView';
 import { registerNotes } from './features/notes/noteCommands';
-import { registerWalkthrough } from './features/walkthrough/walkthrough';
+import { registerPlan } from './features/plan/registerPlan';
+import { registerSavings } from './features/savings/savingsStatusBar';
+import { registerScratch } from './features/scratch/registerScratch';
+import { registerSetup } from './features/setup/registerSetup';
+import { registerSkills } from './features/skills/registerSkills';
+import { registerTerminals, stopTerminalCapture } from './features/terminals/registerTerminals';
 import { registerTools } from './features/tools/registerTools';
-import { registerTerminalCapture, stopTerminalCapture } from './features/terminals/registerTerminals';
-import { registerWorkspaceMemory } from './features/briefing/briefingCommands';
-import { registerClaudeCodeSetup } from './features/setup/setupClaudeCode';
-import { registerVscodeAgentSetup } from './features/setup/setupVscodeAgent';
+import { registerWalkthrough } from './features/walkthrough/walkthrough';
 
-/** Entry point: one registration per feature, every disposable into context.subscriptions. */
+/**
+ * Entry point: the log, the one change feed of `.agent/` folders, then one registration per
+ * feature (src/features/<feature>/); every disposable goes into context.subscriptions.
+ */
 export function activate(context: vscode.ExtensionContext): AgentContextApi {
   const started = performance.now();
   const log = vscode.window.createOutputChannel('Agent Context', { log: true });
-  context.subscriptions.push(log);
-  registerInitializeCommand(context, log);
-  registerAgentViews(context, log);
-  registerAddInstructionsCommand(context, log);
-  registerNotes(context, log);
-  registerWalkthrough(context, log);
-  registerTools(context, log);
-  registerTerminalCapture(context, log);
-  registerWorkspaceMemory(context, log);
-  registerClaudeCodeSetup(context, log);
-  registerVscodeAgentSetup(context, log);
+  const feed = new AgentFeed(log);
+  context.subscriptions.push(log, feed);
+  registerSetup(context, log);
+  registerPlan(context, log, feed);
+  registerScratch(context, log, feed);
+  registerSkills(context, log, feed);
+  registerTerminals(context, log, feed);
+  registerMemory(context, log, feed);
+  registerAgents(context, feed);
+  registerNotes(context, log, feed);
+  registerBriefing(context, log);
+  const toolInvoked = registerTools(context, log);
+  registerSavings(context, log, feed, toolInvoked);
+  registerWalkthrough(context, log, feed, toolInvoked);
   agentContextApi.activationMs = performance.now() - started;
   // The benchmark (row 7) reads this line from the editor's logs.
   log.info(`Agent Context activated in ${agentContextApi.activationMs.toFixed(1)} ms`);

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { findAgentFolders } from '../core/workspace/agentLayout';
+import { findAgentFolders, type ChangeArea } from '../core/workspace/agentLayout';
+import type { AgentFeed } from './agentFeed';
 
 /** A workspace folder that has `.agent/`. */
 export interface AgentRoot {
@@ -23,35 +24,21 @@ export function openAtLine(file: string, line?: number): vscode.Command {
 }
 
 /**
- * Base of the Memory and Agents views: owns the change event, a file watcher on the given
- * `.agent/` sub-paths and one debounced refresh (about 200 ms after the last event).
+ * Base of the Memory and Agents views: owns the change event and refreshes when the change feed
+ * reports its area (the feed debounces; folders added or removed arrive as whole-folder changes).
  */
 export abstract class AgentFolderTree<T> implements vscode.TreeDataProvider<T>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<T | undefined | void>();
   readonly onDidChangeTreeData = this.changed.event;
-  private timer: NodeJS.Timeout | undefined;
   protected readonly disposables: vscode.Disposable[] = [];
 
-  constructor(globs: string[]) {
-    for (const g of globs) {
-      const w = vscode.workspace.createFileSystemWatcher(`**/.agent/${g}`);
-      const schedule = () => this.scheduleRefresh();
-      this.disposables.push(w, w.onDidCreate(schedule), w.onDidChange(schedule), w.onDidDelete(schedule));
-    }
-    this.disposables.push(vscode.workspace.onDidChangeWorkspaceFolders(() => this.refresh()));
+  constructor(feed: AgentFeed, area: ChangeArea) {
+    this.disposables.push(feed.on([area], () => this.refresh()));
   }
 
   /** Re-reads everything now. */
   refresh(): void {
     this.changed.fire();
-  }
-
-  private scheduleRefresh(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.refresh();
-    }, 200);
   }
 
   abstract getTreeItem(element: T): vscode.TreeItem;
@@ -66,7 +53,6 @@ export abstract class AgentFolderTree<T> implements vscode.TreeDataProvider<T>, 
   }
 
   dispose(): void {
-    if (this.timer) clearTimeout(this.timer);
     this.changed.dispose();
     for (const d of this.disposables) d.dispose();
   }

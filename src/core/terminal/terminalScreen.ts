@@ -14,6 +14,9 @@
  *   whole screen), and that have been so for `idleCommitMs`. Such a row keeps its place on the
  *   screen (later absolute positions still land where they would), but edits to it are no longer
  *   recorded. This bounds how long a slow server's log line waits in memory.
+ *
+ * Kept as one unit of about 600 lines: every edit below reads and writes the same rows, cursor,
+ * scroll region and redraw area, and split across files that state would have to be shared.
  */
 import { codePointWidth, stringWidth } from './cellWidth';
 

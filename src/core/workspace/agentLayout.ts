@@ -140,16 +140,32 @@ export async function initializeAgentFolder(root: string): Promise<Result<Initia
   }
 }
 
-/** What part of a workspace folder a changed path belongs to, so views refresh only when it matters. */
-export type ChangeArea = 'plan' | 'scratch' | 'skills' | 'agent';
+/**
+ * What part of a workspace folder a changed path belongs to, so each view, decoration and status
+ * item refreshes only when it matters; `agent` is `.agent/` itself or one of its top-level entries
+ * (everything may have changed).
+ */
+export type ChangeArea = 'plan' | 'scratch' | 'skills' | 'terminals' | 'memory' | 'agents' | 'notes' | 'history' | 'agent';
+
+/** How a path changed, as a file watcher reports it. */
+export type ChangeKind = 'created' | 'changed' | 'deleted';
+
+/** Sub-folders of `.agent/` whose every change belongs to one area. */
+const AREA_FOLDERS: readonly [string, ChangeArea][] = [
+  [LAYOUT.memory, 'memory'],
+  [LAYOUT.agents, 'agents'],
+  ['human', 'notes'],
+  [LAYOUT.history, 'history'],
+];
 
 /**
  * Classifies a changed path under a workspace root: plan files, scratch (and pins.json), skill
- * folders (and `.github`/`.claude` themselves), or `agent` for `.agent/` and its top-level entries.
- * Deeper paths elsewhere in `.agent/` (terminals/N.txt, memory/...) and the rest of the workspace
- * give no area, so terminal output never refreshes these views.
+ * folders (and `.github`/`.claude` themselves), a terminal mirror appearing or going (not its
+ * appends: the window's own capture reports those, and an append must never refresh a view),
+ * memory, sub-agents, notes from the user, history (the tool ledger), or `agent` for `.agent/` and
+ * its top-level entries. The rest of the workspace gives no area.
  */
-export function classifyAgentPath(root: string, file: string, isPlan: (agentDir: string, file: string) => boolean): ChangeArea[] {
+export function classifyAgentPath(root: string, file: string, isPlan: (agentDir: string, file: string) => boolean, kind: ChangeKind = 'changed'): ChangeArea[] {
   const rel = toPosixRelative(root, file);
   if (rel === AGENT_DIR) return ['agent'];
   if (SKILL_SOURCES.some((s) => rel.startsWith(`${s}/`) || rel === s || s.startsWith(`${rel}/`))) return ['skills'];
@@ -161,6 +177,10 @@ export function classifyAgentPath(root: string, file: string, isPlan: (agentDir:
   // The progress log and the feature list show in the Plan view only: an appended progress entry
   // must not make every view re-read (the Scratch view re-scanning 100,000 files, say).
   if (rel === `${AGENT_DIR}/progress.md` || rel === `${AGENT_DIR}/features.json`) return ['plan'];
-  return rel.split('/').length > 2 ? [] : ['agent'];
+  const parts = rel.split('/');
+  if (parts.length === 2) return ['agent'];
+  if (parts[1] === LAYOUT.terminals) return kind === 'changed' ? [] : ['terminals'];
+  const folder = AREA_FOLDERS.find(([f]) => parts[1] === f);
+  return folder ? [folder[1]] : [];
 }
 

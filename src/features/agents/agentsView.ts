@@ -3,6 +3,8 @@ import * as path from 'node:path';
 import { readFindings, recentAgents, type AgentSummary, type Finding } from '../../core/agents';
 import { AgentFolderTree, openAtLine, type AgentRoot } from '../../editor/agentFolderTree';
 import { clip } from '../../core/output/text';
+import { registerTreeForTests } from '../../api';
+import type { AgentFeed } from '../../editor/agentFeed';
 
 type Node =
   | { kind: 'folder'; root: AgentRoot }
@@ -27,8 +29,8 @@ const STATUS_ICON: Record<string, [string, string?]> = {
 
 /** The Agents view (`agentContext.agents`): sub-agents with status and progress, most recently active first and paged; findings and files as children. */
 export class AgentsView extends AgentFolderTree<Node> {
-  constructor() {
-    super(['agents/**']);
+  constructor(feed: AgentFeed) {
+    super(feed, 'agents');
   }
 
   getTreeItem(n: Node): vscode.TreeItem {
@@ -130,10 +132,11 @@ export class AgentsView extends AgentFolderTree<Node> {
 }
 
 /** Registers the Agents view. */
-export function registerAgentsView(context: vscode.ExtensionContext): AgentsView {
-  const view = new AgentsView();
+export function registerAgents(context: vscode.ExtensionContext, feed: AgentFeed): AgentsView {
+  const view = new AgentsView(feed);
   context.subscriptions.push(
     view,
+    registerTreeForTests('agentContext.agents', view),
     vscode.window.createTreeView('agentContext.agents', { treeDataProvider: view }),
     vscode.commands.registerCommand('agentContext.agents.refresh', () => view.refresh()),
   );

@@ -5,9 +5,6 @@ import { gatherBriefing } from '../../core/briefing/briefingSources';
 import { acceptFeatures, checkFeatures } from '../../core/plan/features';
 import { archiveText } from '../../core/history/archive';
 import { formatFileError } from '../../core/result';
-import { registerTreeForTests } from '../../api';
-import { registerMemoryView } from '../memory/memoryView';
-import { registerAgentsView } from '../agents/agentsView';
 import { agentRoots, type AgentRoot } from '../../editor/agentFolderTree';
 
 async function pickRoot(purpose: string): Promise<AgentRoot | undefined> {
@@ -113,16 +110,12 @@ async function acceptCommand(log: vscode.LogOutputChannel, onDone: () => void): 
   return true;
 }
 
-/** Memory and Agents views, and the briefing / archive-to-history / accept-feature-list commands. */
-export function registerWorkspaceMemory(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
-  const memory = registerMemoryView(context, log);
-  const agents = registerAgentsView(context);
+/** The briefing / archive-to-history / accept-feature-list commands. */
+export function registerBriefing(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
   const docs = new BriefingDocuments();
   context.subscriptions.push(
     docs,
     vscode.workspace.registerTextDocumentContentProvider(BriefingDocuments.scheme, docs),
-    registerTreeForTests('agentContext.memory', memory),
-    registerTreeForTests('agentContext.agents', agents),
     vscode.commands.registerCommand('agentContext.briefing', () => showBriefing(docs)),
     vscode.commands.registerCommand('agentContext.archiveToHistory', (text?: unknown) => archiveCommand(log, text)),
     vscode.commands.registerCommand('agentContext.acceptFeatures', () =>

@@ -4,6 +4,8 @@ import { forgetMemory, listMemory, listMemoryFiles, markMemoryReviewed, preferen
 import { formatFileError } from '../../core/result';
 import { AgentFolderTree, openAtLine, type AgentRoot } from '../../editor/agentFolderTree';
 import { clip } from '../../core/output/text';
+import { registerTreeForTests } from '../../api';
+import type { AgentFeed } from '../../editor/agentFeed';
 
 type Node =
   | { kind: 'folder'; root: AgentRoot }
@@ -15,8 +17,8 @@ type Node =
 
 /** The Memory view (`agentContext.memory`): preferences.yaml entries (review marks) and memory/*.md notes. */
 export class MemoryView extends AgentFolderTree<Node> {
-  constructor() {
-    super(['memory/**']);
+  constructor(feed: AgentFeed) {
+    super(feed, 'memory');
   }
 
   getTreeItem(n: Node): vscode.TreeItem {
@@ -92,14 +94,15 @@ export class MemoryView extends AgentFolderTree<Node> {
 }
 
 /** Registers the Memory view and its edit / delete / mark-reviewed commands. */
-export function registerMemoryView(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): MemoryView {
-  const view = new MemoryView();
+export function registerMemory(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, feed: AgentFeed): MemoryView {
+  const view = new MemoryView(feed);
   const tree = vscode.window.createTreeView('agentContext.memory', { treeDataProvider: view });
   type EntryNode = Extract<Node, { kind: 'entry' }>;
   const isEntry = (n: unknown): n is EntryNode => !!n && (n as Node).kind === 'entry';
   context.subscriptions.push(
     view,
     tree,
+    registerTreeForTests('agentContext.memory', view),
     vscode.commands.registerCommand('agentContext.memory.refresh', () => view.refresh()),
     vscode.commands.registerCommand('agentContext.memory.edit', async (n?: unknown) => {
       if (!isEntry(n)) return void vscode.window.showInformationMessage('Agent Context: choose a memory entry in the Memory view to edit.');

@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { addNote, listNotes, type Note, type NoteTarget } from '../../core/notes/notes';
 import { registerNoteDecorations, type NoteDecorationProvider } from './noteDecorations';
+import type { AgentFeed } from '../../editor/agentFeed';
 import { walkthroughContextKey } from '../../core/setup/walkthroughSignals';
 import { toPosixRelative } from '../../core/workspace/relativePaths';
 
@@ -148,8 +149,8 @@ async function add(provider: NoteDecorationProvider, log: vscode.LogOutputChanne
 }
 
 /** Registers the note decorations and the commands "Add Note for the Agent…" and "Show Notes for the Agent". */
-export function registerNotes(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
-  const provider = registerNoteDecorations(context, log);
+export function registerNotes(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, feed: AgentFeed): void {
+  const provider = registerNoteDecorations(context, log, feed);
   context.subscriptions.push(
     vscode.commands.registerCommand('agentContext.notes.add', async (arg?: unknown) => {
       try {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { NOTES_DIR, listNotes, matchNotes, notesTooltipMarkdown, type ListedNote } from '../../core/notes/notes';
+import type { AgentFeed } from '../../editor/agentFeed';
+import { listNotes, matchNotes, notesTooltipMarkdown, type ListedNote } from '../../core/notes/notes';
 import { toPosixRelative } from '../../core/workspace/relativePaths';
 
 /**
@@ -14,18 +15,12 @@ export class NoteDecorationProvider implements vscode.FileDecorationProvider, vs
   /** Fires after the notes were re-read (a note added, edited or deleted). */
   readonly onDidChangeNotes = this.notesChanged.event;
   private byFolder = new Map<string, ListedNote[]>(); // folder fsPath → notes
-  private timer: NodeJS.Timeout | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly log: vscode.LogOutputChannel) {
-    const watcher = vscode.workspace.createFileSystemWatcher(`**/${NOTES_DIR}/*.md`);
-    const schedule = () => this.scheduleRefresh();
-    this.disposables.push(watcher, watcher.onDidCreate(schedule), watcher.onDidChange(schedule), watcher.onDidDelete(schedule));
-    // The notes folder coming or going: a note written right after its folder was created can fire
-    // no event of its own (the folder is not watched yet), and the refresh reads the folder anyway.
-    const dirs = vscode.workspace.createFileSystemWatcher(`**/{${NOTES_DIR},${path.posix.dirname(NOTES_DIR)}}`, false, true, false);
-    this.disposables.push(dirs, dirs.onDidCreate(schedule), dirs.onDidDelete(schedule));
-    this.disposables.push(vscode.workspace.onDidChangeWorkspaceFolders(schedule));
+  constructor(private readonly log: vscode.LogOutputChannel, feed: AgentFeed) {
+    // Notes added, edited or deleted (by this window or any other process), the notes folder
+    // coming or going, folders added or removed: the change feed reports each as `notes` or `agent`.
+    this.disposables.push(feed.on(['notes'], () => this.refresh().catch((e: unknown) => this.log.error(`reading notes failed: ${String(e)}`))));
   }
 
   /** Re-reads the notes of every workspace folder and refreshes the decorations. */
@@ -43,14 +38,6 @@ export class NoteDecorationProvider implements vscode.FileDecorationProvider, vs
     this.byFolder = next;
     this.changed.fire([...touched].map((p) => vscode.Uri.file(p)));
     this.notesChanged.fire();
-  }
-
-  private scheduleRefresh(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.refresh().catch((e: unknown) => this.log.error(`reading notes failed: ${String(e)}`));
-    }, 200);
   }
 
   /** The notes covering a file (and optionally lines of it or a terminal command), from memory. */
@@ -72,7 +59,6 @@ export class NoteDecorationProvider implements vscode.FileDecorationProvider, vs
   }
 
   dispose(): void {
-    if (this.timer) clearTimeout(this.timer);
     for (const d of this.disposables) d.dispose();
     this.changed.dispose();
     this.notesChanged.dispose();
@@ -85,8 +71,8 @@ let current: NoteDecorationProvider | undefined;
 const anyNotesChanged = new vscode.EventEmitter<void>();
 
 /** Registers the provider; views then call noteTooltip() when they build a tree item. */
-export function registerNoteDecorations(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): NoteDecorationProvider {
-  const provider = new NoteDecorationProvider(log);
+export function registerNoteDecorations(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, feed: AgentFeed): NoteDecorationProvider {
+  const provider = new NoteDecorationProvider(log, feed);
   current = provider;
   context.subscriptions.push(provider.onDidChangeNotes(() => anyNotesChanged.fire()));
   context.subscriptions.push(provider, vscode.window.registerFileDecorationProvider(provider), {
@@ -94,8 +80,7 @@ export function registerNoteDecorations(context: vscode.ExtensionContext, log: v
       if (current === provider) current = undefined;
     },
   });
-  // Off the activation path: the first read happens after activate() returns.
-  setTimeout(() => provider.refresh().catch((e: unknown) => log.error(`reading notes failed: ${String(e)}`)), 0);
+  // The first read comes with the feed's first look at the folders, after activate() returns.
   return provider;
 }
 

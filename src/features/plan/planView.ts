@@ -5,7 +5,7 @@ import { PlanFileVersion } from '../../core/plan/planEdit';
 import { findPlanFiles, loadPlanFile } from '../../core/plan/planFiles';
 import { FileError } from '../../core/result';
 import { registerTreeForTests } from '../../api';
-import { AgentFolder, AgentFolders, folderLabel, touches } from '../../editor/agentFolders';
+import { AgentFolder, AgentFeed, folderLabel, touches } from '../../editor/agentFeed';
 import { planExtraChildren, planExtraItem, planExtraNodes, type PlanExtraNode } from './planExtras';
 import { noteTooltip, onDidChangeNotes } from '../notes/noteDecorations';
 import { toPosixRelative } from '../../core/workspace/relativePaths';
@@ -43,7 +43,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
   private readonly sub: vscode.Disposable;
   private readonly notesSub: vscode.Disposable;
 
-  constructor(private readonly folders: AgentFolders) {
+  constructor(private readonly folders: AgentFeed) {
     this.sub = folders.onDidChange((c) => {
       if (touches(c, 'plan')) this.refresh();
     });
@@ -202,7 +202,7 @@ export function openAt(file: string, line: number): vscode.Command {
 }
 
 /** Registers the Plan view (and its test hook). */
-export function createPlanView(context: vscode.ExtensionContext, folders: AgentFolders): PlanTreeProvider {
+export function createPlanView(context: vscode.ExtensionContext, folders: AgentFeed): PlanTreeProvider {
   const provider = new PlanTreeProvider(folders);
   const view = vscode.window.createTreeView('agentContext.plan', { treeDataProvider: provider, showCollapseAll: true });
   context.subscriptions.push(provider, view, registerTreeForTests('agentContext.plan', provider));

@@ -4,6 +4,9 @@ import { LedgerToday } from '../../core/history/ledgerToday';
 import { defaultFolder } from '../../core/workspace/workspacePaths';
 import { workspaceFolders } from '../../editor/settings';
 import { agentDirOf } from '../../core/workspace/agentLayout';
+import type { AgentFeed } from '../../editor/agentFeed';
+import { debounce } from '../../editor/debounce';
+import type { ToolInvoked } from '../tools/registerTools';
 
 /** How often the status bar re-reads the ledger's end without a file event. */
 const SAFETY_POLL_MS = 10_000;
@@ -18,14 +21,13 @@ function short(n: number): string {
  * Status-bar item: tokens the tools kept out of the agent's context today (raw − returned, from
  * the ledger in .agent/history/, including MCP calls), opening the per-tool/per-day report.
  */
-export function registerSavingsStatusBar(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): { refresh(): void } {
+export function registerSavings(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, feed: AgentFeed, toolInvoked: vscode.Event<ToolInvoked>): void {
   const item = vscode.window.createStatusBarItem('agentContext.savings', vscode.StatusBarAlignment.Right, 90);
   item.name = 'Agent Context: Tokens Kept Out';
   item.command = 'agentContext.showToolReport';
   context.subscriptions.push(item);
   let follower: LedgerToday | undefined;
   let agentDir: string | undefined;
-  let timer: NodeJS.Timeout | undefined;
 
   const update = async (): Promise<void> => {
     const folder = defaultFolder(workspaceFolders());
@@ -48,28 +50,15 @@ export function registerSavingsStatusBar(context: vscode.ExtensionContext, log: 
     if (s.hasEntries) item.show();
     else item.hide();
   };
-  const refresh = (): void => {
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => void update().catch((e) => log.warn(`savings status: ${(e as Error).message}`)), 300);
-  };
-  // tools*.jsonl: the ledger may be split by month (tools-YYYY-MM.jsonl).
-  const watcher = vscode.workspace.createFileSystemWatcher('**/.agent/history/tools*.jsonl');
-  context.subscriptions.push(watcher, watcher.onDidChange(refresh), watcher.onDidCreate(refresh), watcher.onDidDelete(refresh));
-  // The history folder coming or going: the first ledger line, written right after the folder was
-  // created, can fire no event of its own (the new folder is not watched yet); the poll finds it.
-  const dirWatcher = vscode.workspace.createFileSystemWatcher('**/.agent/history', false, true, false);
-  context.subscriptions.push(dirWatcher, dirWatcher.onDidCreate(refresh), dirWatcher.onDidDelete(refresh));
-  context.subscriptions.push(vscode.workspace.onDidChangeWorkspaceFolders(refresh));
+  const refresh = debounce(() => void update().catch((e) => log.warn(`savings status: ${(e as Error).message}`)), 300);
+  // Ledger lines from this window's tools and from MCP servers and hooks (the ledger may be split by
+  // month), the history folder coming or going, folders added or removed: all reach the feed.
+  context.subscriptions.push(refresh, feed.on(['history'], refresh), toolInvoked(refresh));
   // File watchers can drop or coalesce events (a busy machine, network file systems): a slow poll
   // keeps the count right anyway. Each poll is a stat and a read of what was appended, if anything.
   const safety = setInterval(refresh, SAFETY_POLL_MS);
   safety.unref?.();
-  context.subscriptions.push({
-    dispose: () => {
-      if (timer) clearTimeout(timer);
-      clearInterval(safety);
-    },
-  });
+  context.subscriptions.push({ dispose: () => clearInterval(safety) });
 
   context.subscriptions.push(
     vscode.commands.registerCommand('agentContext.showToolReport', async () => {
@@ -85,5 +74,4 @@ export function registerSavingsStatusBar(context: vscode.ExtensionContext, log: 
     }),
   );
   refresh();
-  return { refresh };
 }

@@ -4,7 +4,7 @@ import { scratchDirOf } from '../../core/scratch/scratchEntry';
 import { DEFAULT_RETENTION, RetentionPolicy } from '../../core/scratch/retention';
 import { formatFileError } from '../../core/result';
 import { deletePermanently } from '../../core/fs/trash';
-import { AgentFolder, AgentFolders } from '../../editor/agentFolders';
+import { AgentFolder, AgentFeed } from '../../editor/agentFeed';
 import { ScratchTreeProvider } from './scratchView';
 
 /** Extra paths cleanup must keep (e.g. open terminals' files); features add theirs with addCleanupProtection. */
@@ -49,7 +49,7 @@ function combine(reports: CleanupReport[], dryRun: boolean): string {
  * Runs cleanup on every folder with `.agent/`. Files with no usable trash are deleted only
  * after the user agrees in a modal dialog (`interactive`), never at startup.
  */
-export async function runCleanup(folders: AgentFolders, log: vscode.LogOutputChannel, opts: { dryRun: boolean; interactive: boolean }): Promise<CleanupResult> {
+export async function runCleanup(folders: AgentFeed, log: vscode.LogOutputChannel, opts: { dryRun: boolean; interactive: boolean }): Promise<CleanupResult> {
   await folders.ready;
   const reports: CleanupReport[] = [];
   const errors: string[] = [];
@@ -91,7 +91,7 @@ export async function runCleanup(folders: AgentFolders, log: vscode.LogOutputCha
 }
 
 /** Registers Clean Up Scratch, its dry run, and the optional cleanup at startup. */
-export function registerCleanupCommands(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, folders: AgentFolders, scratch: ScratchTreeProvider): void {
+export function registerCleanupCommands(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, folders: AgentFeed, scratch: ScratchTreeProvider): void {
   context.subscriptions.push(
     vscode.commands.registerCommand('agentContext.scratch.cleanup', async (): Promise<CleanupResult | undefined> => {
       if (!vscode.workspace.isTrusted) {

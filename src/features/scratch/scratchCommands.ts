@@ -4,7 +4,7 @@ import { scratchDirOf } from '../../core/scratch/scratchEntry';
 import { setPinned } from '../../core/scratch/pins';
 import { formatFileError } from '../../core/result';
 import { deletePermanently, moveToTrash } from '../../core/fs/trash';
-import { AgentFolders } from '../../editor/agentFolders';
+import { AgentFeed } from '../../editor/agentFeed';
 import { ScratchNode, ScratchTreeProvider } from './scratchView';
 import { toPosixRelative } from '../../core/workspace/relativePaths';
 
@@ -19,7 +19,7 @@ function targets(node: ScratchNode | undefined, selected: readonly ScratchNode[]
 const pathOf = (n: FileNode) => (n.kind === 'file' ? n.entry.path : n.abs);
 
 /** Registers the Scratch view's item commands: delete to trash, pin/unpin, reveal, copy path, refresh. */
-export function registerScratchCommands(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, folders: AgentFolders, provider: ScratchTreeProvider): void {
+export function registerScratchCommands(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, folders: AgentFeed, provider: ScratchTreeProvider): void {
   const readOnly = () => {
     if (vscode.workspace.isTrusted) return false;
     void vscode.window.showWarningMessage('Agent Context: this workspace is in Restricted Mode; scratch is read-only.');

@@ -7,7 +7,7 @@ import { followScratchEvents, scratchIndexChanged, sharedScratchIndex } from '..
 import { KeyedState } from '../../core/keyedState';
 import { estimateTokensFromBytes, formatTokens } from '../../core/output/tokens';
 import { registerTreeForTests } from '../../api';
-import { AgentFolder, AgentFolders, folderLabel, touches } from '../../editor/agentFolders';
+import { AgentFolder, AgentFeed, folderLabel, touches } from '../../editor/agentFeed';
 import { noteTooltip, onDidChangeNotes } from '../notes/noteDecorations';
 
 /** One folder of scratch with its subtree totals. */
@@ -74,14 +74,14 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
   /** Called with the totals after each scan (for the view's description). */
   onTotals: ((files: number, bytes: number) => void) | undefined;
 
-  constructor(private readonly folders: AgentFolders) {
+  constructor(private readonly folders: AgentFeed) {
     // Every scratch event below goes to the shared index, whether the view or a tool built it.
     followScratchEvents();
     this.sub = folders.onDidChange((c) => {
       if (!touches(c, 'scratch')) return;
       for (const ch of c) {
         if (!ch.areas.has('scratch') && !ch.areas.has('agent')) continue;
-        const pinsChanged = !ch.paths || [...ch.paths].some((p) => path.basename(p) === 'pins.json');
+        const pinsChanged = ch.areas.has('agent') || !ch.paths || [...ch.paths].some((p) => path.basename(p) === 'pins.json');
         // Known paths: one lstat each. Unknown or too many (or .agent/ itself came or went): revalidate
         // the whole index, which still lists only folders that changed.
         const paths = ch.areas.has('agent') || !ch.paths || ch.paths.size > MAX_UPDATE_PATHS ? undefined : ch.paths;
@@ -241,7 +241,7 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
 }
 
 /** Registers the Scratch view; its description shows file count and total size. */
-export function createScratchView(context: vscode.ExtensionContext, folders: AgentFolders): ScratchTreeProvider {
+export function createScratchView(context: vscode.ExtensionContext, folders: AgentFeed): ScratchTreeProvider {
   const provider = new ScratchTreeProvider(folders);
   const view = vscode.window.createTreeView('agentContext.scratch', { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true });
   provider.onTotals = (files, bytes) => {

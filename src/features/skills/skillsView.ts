@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { formatFileError } from '../../core/result';
 import { loadSkills, Skill } from '../../core/skills/skillsIndex';
 import { registerTreeForTests } from '../../api';
-import { AgentFolder, AgentFolders, folderLabel, touches } from '../../editor/agentFolders';
+import { AgentFolder, AgentFeed, folderLabel, touches } from '../../editor/agentFeed';
 
 /** Tree nodes of the Skills view. */
 export type SkillNode =
@@ -17,7 +17,7 @@ export class SkillsTreeProvider implements vscode.TreeDataProvider<SkillNode>, v
   readonly onDidChangeTreeData = this.emitter.event;
   private readonly sub: vscode.Disposable;
 
-  constructor(private readonly folders: AgentFolders) {
+  constructor(private readonly folders: AgentFeed) {
     this.sub = folders.onDidChange((c) => {
       if (touches(c, 'skills')) this.refresh();
     });
@@ -97,7 +97,7 @@ export class SkillsTreeProvider implements vscode.TreeDataProvider<SkillNode>, v
 }
 
 /** Registers the Skills view. */
-export function createSkillsView(context: vscode.ExtensionContext, folders: AgentFolders): SkillsTreeProvider {
+export function createSkillsView(context: vscode.ExtensionContext, folders: AgentFeed): SkillsTreeProvider {
   const provider = new SkillsTreeProvider(folders);
   const view = vscode.window.createTreeView('agentContext.skills', { treeDataProvider: provider, showCollapseAll: true });
   context.subscriptions.push(provider, view, registerTreeForTests('agentContext.skills', provider));

@@ -10,6 +10,7 @@ import { TERMINALS_DIR } from '../../core/terminal/terminalIndex';
 import { openTerminalCapture, type CommandCapture, type TerminalCapture } from '../../core/terminal/terminalCapture';
 import { EXIT_UNKNOWN, resolveExit } from '../../core/terminal/commandExit';
 import { isInside } from '../../core/workspace/relativePaths';
+import { readWithoutMicrotaskRace } from './shellExecutionRead';
 
 /** How long a new terminal may take to activate shell integration before its file says it has none. */
 export const INTEGRATION_WAIT_MS = 10_000;
@@ -71,35 +72,6 @@ async function* until<T>(stream: AsyncIterable<T>, stopped: Promise<void>): Asyn
       return;
     }
     yield r.value;
-  }
-}
-
-/**
- * execution.read(), with its subscription made before this call returns.
- *
- * In VS Code (checked in 1.139) read() creates an AsyncIterableObject whose executor, the code
- * that subscribes to the execution's data, runs in a queueMicrotask callback. When the execution's
- * start and its first data reach the extension host in one IPC batch (fast commands on a busy
- * machine), the data is emitted before that microtask and is lost: half of the quick commands in
- * our integration runs lost all their output. Running that one callback synchronously, only for
- * the duration of this call, closes the gap; a VS Code that does this differently is unaffected.
- */
-export function readNow(execution: vscode.TerminalShellExecution): AsyncIterable<string> {
-  const g = globalThis as { queueMicrotask: (cb: () => void) => void };
-  const original = g.queueMicrotask;
-  g.queueMicrotask = (cb) => {
-    try {
-      cb();
-    } catch (e) {
-      original(() => {
-        throw e;
-      });
-    }
-  };
-  try {
-    return execution.read();
-  } finally {
-    g.queueMicrotask = original;
   }
 }
 
@@ -310,7 +282,7 @@ export class CaptureManager implements vscode.Disposable {
     const t = this.track(e.terminal);
     if (!t) return;
     // read() only yields data written after its first call: call it now, consume it later.
-    const stream = readNow(e.execution);
+    const stream = readWithoutMicrotaskRace(e.execution);
     const startedAt = new Date();
     let endEvent: { exitCode: number | undefined } | undefined;
     let endedAt: Date | undefined;

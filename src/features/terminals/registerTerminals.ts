@@ -2,15 +2,16 @@ import * as vscode from 'vscode';
 import { addCleanupProtection } from '../scratch/cleanupCommands';
 import { createTerminalsView } from './terminalsView';
 import { CaptureManager } from './captureManager';
+import type { AgentFeed } from '../../editor/agentFeed';
 
 let active: CaptureManager | undefined;
 
 /** Terminal capture into `.agent/terminals/` and the Terminals view. */
-export function registerTerminalCapture(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): CaptureManager {
+export function registerTerminals(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, feed: AgentFeed): CaptureManager {
   const manager = new CaptureManager(log);
   active = manager;
   context.subscriptions.push(manager, addCleanupProtection(() => manager.protectedPaths()));
-  createTerminalsView(context, manager);
+  createTerminalsView(context, manager, feed);
   return manager;
 }
 

@@ -6,6 +6,8 @@ import { listTerminalsPage, readTerminalIndexTail, type TerminalCommand, type Te
 import { formatExit } from '../../core/terminal/commandExit';
 import type { CaptureManager } from './captureManager';
 import { noteTooltip, onDidChangeNotes } from '../notes/noteDecorations';
+import type { AgentFeed } from '../../editor/agentFeed';
+import { debounce } from '../../editor/debounce';
 
 export const TERMINALS_VIEW_ID = 'agentContext.terminals';
 export const OPEN_TERMINAL_LINE_COMMAND = 'agentContext.terminals.openAtLine';
@@ -47,26 +49,16 @@ function exitText(c: TerminalCommand): string {
 export class TerminalsTreeProvider implements vscode.TreeDataProvider<TerminalsNode>, vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<TerminalsNode | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
-  private timer: NodeJS.Timeout | undefined;
-  private readonly subs: vscode.Disposable[] = [];
+  /** Debounced refresh (commands end in bursts). */
+  readonly refresh = debounce(() => this.emitter.fire(undefined), 300);
+  private readonly subs: vscode.Disposable[] = [this.refresh];
 
-  constructor(private readonly manager: CaptureManager) {
+  constructor(private readonly manager: CaptureManager, feed: AgentFeed) {
     this.subs.push(manager.onDidChange(() => this.refresh()));
     this.subs.push(onDidChangeNotes(() => this.refresh())); // notes from the user show in tooltips
-    for (const f of vscode.workspace.workspaceFolders ?? []) {
-      // Files from other windows and earlier sessions: react to files appearing and going, not to every append.
-      const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(f, '.agent/terminals/*.txt'), false, true, false);
-      this.subs.push(w, w.onDidCreate(() => this.refresh()), w.onDidDelete(() => this.refresh()));
-    }
-  }
-
-  /** Debounced refresh (commands end in bursts). */
-  refresh(): void {
-    if (this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = undefined;
-      this.emitter.fire(undefined);
-    }, 300);
+    // Mirrors from other windows and earlier sessions appearing or going, in any folder, also one added later
+    // (the feed reports terminals only for files created or deleted, never for an append).
+    this.subs.push(feed.on(['terminals'], () => this.refresh()));
   }
 
   async getChildren(node?: TerminalsNode): Promise<TerminalsNode[]> {
@@ -175,7 +167,6 @@ export class TerminalsTreeProvider implements vscode.TreeDataProvider<TerminalsN
   }
 
   dispose(): void {
-    if (this.timer) clearTimeout(this.timer);
     for (const s of this.subs) s.dispose();
     this.emitter.dispose();
   }
@@ -194,8 +185,8 @@ async function openAtLine(file: string, line: number): Promise<void> {
 }
 
 /** Registers the Terminals view and its open-at-line command. */
-export function createTerminalsView(context: vscode.ExtensionContext, manager: CaptureManager): TerminalsTreeProvider {
-  const provider = new TerminalsTreeProvider(manager);
+export function createTerminalsView(context: vscode.ExtensionContext, manager: CaptureManager, feed: AgentFeed): TerminalsTreeProvider {
+  const provider = new TerminalsTreeProvider(manager, feed);
   const view = vscode.window.createTreeView(TERMINALS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
   context.subscriptions.push(
     provider,

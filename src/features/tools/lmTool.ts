@@ -16,7 +16,7 @@ export class LmTool implements vscode.LanguageModelTool<Input> {
   constructor(
     private readonly def: ToolDefinition,
     private readonly log: vscode.LogOutputChannel,
-    private readonly onInvoked: () => void,
+    private readonly onInvoked: (ok: boolean) => void,
     private readonly runTerminal?: RunTerminal,
   ) {}
 
@@ -46,12 +46,14 @@ export class LmTool implements vscode.LanguageModelTool<Input> {
     if (declined) return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(declined)]);
     const run = this.def.streamsOutput ? this.runTerminal?.observer() : undefined;
     const { ctx, dispose } = toolContext(this.log, token, run ? { run } : {});
+    let ok = false;
     try {
       const outcome = await invokeTool(this.def.name, options.input, ctx);
+      ok = outcome.isError !== true;
       return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(outcome.text)]);
     } finally {
       dispose();
-      this.onInvoked();
+      this.onInvoked(ok);
     }
   }
 }

@@ -31,7 +31,7 @@ describe('Terminal capture', function () {
 
   it('records printf "a\\rb\\n" typed into the terminal as b', async () => {
     const { cmd, output } = await run(t, 'printf "a\\rb\\n"', { type: true });
-    assert.equal(cmd.outputMissing, null, 'VS Code delivered the data (readNow subscribes in time)');
+    assert.equal(cmd.outputMissing, null, 'VS Code delivered the data (readWithoutMicrotaskRace subscribes in time)');
     assert.deepEqual(output, ['b']);
     assert.equal(cmd.commandLine, 'printf "a\\rb\\n"');
     assert.equal(cmd.exitCode, 0);

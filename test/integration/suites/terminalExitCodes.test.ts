@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { EXIT_UNKNOWN } from '../../../src/core/terminal/commandExit';
-import { readNow } from '../../../src/features/terminals/captureManager';
+import { readWithoutMicrotaskRace } from '../../../src/features/terminals/shellExecutionRead';
 import { agentApi } from '../agentViewsHelpers';
 import { waitFor } from '../bridge';
 import { closeTerminal, commandsOf, infoOf, openTerminal, run, terminalsDir, type OpenTerminal } from '../terminalHelpers';
@@ -33,7 +33,7 @@ async function startSleeping(t: OpenTerminal, marker: string): Promise<void> {
       if (e.terminal !== t.terminal) return;
       void (async () => {
         let data = '';
-        for await (const d of readNow(e.execution)) {
+        for await (const d of readWithoutMicrotaskRace(e.execution)) {
           data += d;
           if (data.includes(`${marker}\r\n`)) return resolve();
         }
@@ -79,7 +79,7 @@ describe('Terminal exit codes', function () {
         vscode.window.onDidStartTerminalShellExecution((e) => {
           if (e.terminal !== t.terminal) return;
           void (async () => {
-            for await (const d of readNow(e.execution)) data += d;
+            for await (const d of readWithoutMicrotaskRace(e.execution)) data += d;
           })();
         }),
         vscode.window.onDidEndTerminalShellExecution((e) => {

@@ -50,7 +50,7 @@ test('isInside is not fooled by names starting with dots or by ..', () => {
   assert.ok(!isInside('/w', '/wx'));
 });
 
-test('classifyAgentPath routes changes to the views that show them, and ignores terminal output', () => {
+test('classifyAgentPath routes changes to the views that show them, and ignores appends to terminal mirrors', () => {
   const root = '/ws';
   const c = (rel: string) => classifyAgentPath(root, path.join(root, rel), isPlanPath);
   assert.deepEqual(c('.agent'), ['agent']);
@@ -61,8 +61,14 @@ test('classifyAgentPath routes changes to the views that show them, and ignores 
   assert.deepEqual(c('.agent/pins.json'), ['scratch']);
   assert.deepEqual(c('.agent/skills/x/SKILL.md'), ['skills']);
   assert.deepEqual(c('.claude/skills/x/SKILL.md'), ['skills']);
-  assert.deepEqual(c('.agent/terminals/1.txt'), []);
+  assert.deepEqual(c('.agent/terminals/1.txt'), [], 'an append to a mirror refreshes nothing');
+  assert.deepEqual(classifyAgentPath(root, path.join(root, '.agent/terminals/2.txt'), isPlanPath, 'created'), ['terminals']);
+  assert.deepEqual(classifyAgentPath(root, path.join(root, '.agent/terminals/2.txt'), isPlanPath, 'deleted'), ['terminals']);
   assert.deepEqual(c('.agent/terminals'), ['agent']);
+  assert.deepEqual(c('.agent/memory/preferences.yaml'), ['memory']);
+  assert.deepEqual(c('.agent/agents/a1/status.json'), ['agents']);
+  assert.deepEqual(c('.agent/human/notes/n1.md'), ['notes']);
+  assert.deepEqual(c('.agent/history/tools-2026-12.jsonl'), ['history']);
   // Shown in the Plan view only: an appended progress entry must not make the Scratch view re-scan.
   assert.deepEqual(c('.agent/progress.md'), ['plan']);
   assert.deepEqual(c('.agent/features.json'), ['plan']);

@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { AGENT_DIR, agentDirOf, ChangeArea, classifyAgentPath, hasAgentFolder } from '../core/workspace/agentLayout';
+import { AGENT_DIR, agentDirOf, classifyAgentPath, hasAgentFolder, type ChangeArea, type ChangeKind } from '../core/workspace/agentLayout';
 import { isPlanPath } from '../core/plan/planFiles';
+import { debounce } from './debounce';
 
 /** A workspace folder that has an `.agent/` folder. */
 export interface AgentFolder {
@@ -17,7 +18,8 @@ export interface AgentFolderChange {
   areas: ReadonlySet<ChangeArea>;
   /**
    * The changed paths (absolute), so a view can update just those; undefined when unknown (a
-   * command's refresh) or too many (over MAX_PATHS in one batch): then re-read everything.
+   * command's refresh, a folder added) or too many (over MAX_PATHS in one batch). With `agent`
+   * among the areas, views re-read everything whatever the paths.
    */
   paths?: ReadonlySet<string>;
 }
@@ -35,15 +37,19 @@ const DEBOUNCE_MS = 200;
 const WATCH_GLOBS = [AGENT_DIR, `${AGENT_DIR}/**`, '*/skills/**', '.github', '.claude'];
 
 /** Classifies a changed path (see classifyAgentPath in the core). */
-export function changeAreas(root: string, file: string): ChangeArea[] {
-  return classifyAgentPath(root, file, isPlanPath);
+export function changeAreas(root: string, file: string, kind?: ChangeKind): ChangeArea[] {
+  return classifyAgentPath(root, file, isPlanPath, kind);
 }
 
 /**
- * The workspace folders and which of them have `.agent/`. FileSystemWatchers on `.agent/**` and
- * the skill folders of each folder feed one debounced refresh (no polling).
+ * The one change feed of the sidebar: the workspace folders, which of them have `.agent/`, and one
+ * set of FileSystemWatchers per folder (`.agent/**` and the skill folders) whose events are
+ * classified by area (plan, scratch, skills, terminals, memory, agents, notes, history) and
+ * published in one debounced batch. Every view, the note decorations, the status bar and the
+ * walkthrough subscribe here instead of watching on their own; folders added or removed while the
+ * editor runs get their watchers at once.
  */
-export class AgentFolders implements vscode.Disposable {
+export class AgentFeed implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<AgentFolderChange[]>();
   /** Fires about 200 ms after the last file event, with every folder that changed. */
   readonly onDidChange = this.emitter.event;
@@ -52,7 +58,7 @@ export class AgentFolders implements vscode.Disposable {
   private pending = new Map<string, Set<ChangeArea>>();
   /** Changed paths per root; null once unknown or too many for this batch. */
   private pendingPaths = new Map<string, Set<string> | null>();
-  private timer: NodeJS.Timeout | undefined;
+  private readonly flushSoon = debounce(() => void this.flush(), DEBOUNCE_MS);
   private readonly subs: vscode.Disposable[] = [];
   /** Resolves once the first look at the workspace folders is done. */
   readonly ready: Promise<void>;
@@ -82,10 +88,10 @@ export class AgentFolders implements vscode.Disposable {
     this.watchers = [];
     const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
     for (const folder of roots) {
-      const on = (uri: vscode.Uri) => this.queue(folder.uri.fsPath, changeAreas(folder.uri.fsPath, uri.fsPath), uri.fsPath);
+      const on = (kind: ChangeKind) => (uri: vscode.Uri) => this.queue(folder.uri.fsPath, changeAreas(folder.uri.fsPath, uri.fsPath, kind), uri.fsPath);
       for (const glob of WATCH_GLOBS) {
         const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, glob));
-        this.watchers.push(w, w.onDidCreate(on), w.onDidChange(on), w.onDidDelete(on));
+        this.watchers.push(w, w.onDidCreate(on('created')), w.onDidChange(on('changed')), w.onDidDelete(on('deleted')));
       }
     }
     this.present.clear();
@@ -115,12 +121,10 @@ export class AgentFolders implements vscode.Disposable {
     const paths = this.pendingPaths.has(root) ? this.pendingPaths.get(root)! : new Set<string>();
     if (paths && changedPath !== undefined && paths.size < MAX_PATHS) paths.add(changedPath);
     this.pendingPaths.set(root, paths && changedPath !== undefined && paths.size < MAX_PATHS ? paths : null);
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.flush(), DEBOUNCE_MS);
+    this.flushSoon();
   }
 
   private async flush(): Promise<void> {
-    this.timer = undefined;
     const batch = [...this.pending];
     const batchPaths = new Map(this.pendingPaths);
     this.pending.clear();
@@ -136,11 +140,19 @@ export class AgentFolders implements vscode.Disposable {
       }
     }
     if (flipped) await this.publish();
-    this.emitter.fire(batch.map(([root, areas]) => ({ root, areas, paths: areas.has('agent') ? undefined : (batchPaths.get(root) ?? undefined) })));
+    this.emitter.fire(batch.map(([root, areas]) => ({ root, areas, paths: batchPaths.get(root) ?? undefined })));
+  }
+
+  /** Calls `listener` with the batches that touch one of `areas` (or the whole `.agent/` folder). */
+  on(areas: readonly ChangeArea[], listener: (changes: AgentFolderChange[]) => void): vscode.Disposable {
+    return this.onDidChange((changes) => {
+      const mine = changes.filter((c) => c.areas.has('agent') || areas.some((a) => c.areas.has(a)));
+      if (mine.length > 0) listener(mine);
+    });
   }
 
   dispose(): void {
-    if (this.timer) clearTimeout(this.timer);
+    this.flushSoon.dispose();
     for (const d of [...this.watchers, ...this.subs, this.emitter]) d.dispose();
   }
 }
