@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { mkdirp, writeFileAtomic } from '../fs/fsAtomic';
 import { nullLogger, type Logger } from '../log';
+import { describeFsError, isDiskFull } from '../fs/fsErrors';
 import { EXIT_UNKNOWN } from './commandExit';
 import { formatCommandFooter, formatCommandHeader, formatHeader, oneLine, type IndexRecord } from './terminalIndex';
 
@@ -30,7 +31,20 @@ export interface CaptureWriterOptions {
   /** Write at once when this much output is pending. Default 16 KB (what is pending is memory; see BACKLOG_BYTES). */
   flushBytes?: number;
   logger?: Logger;
+  /**
+   * Told when the disk fills up (capture pauses: output is dropped, counted, and marked in the file
+   * with DISK_FULL_MARK when space returns) and when capture resumes. Once per pause, not per chunk.
+   */
+  onDiskFull?: (e: { file: string; resumed: boolean; lostLines: number }) => void;
+  /** How often a paused capture tries to write again. Default 2 s. */
+  resumeRetryMs?: number;
 }
+
+/** Free space a paused capture waits for before it writes again. */
+const RESUME_FREE_BYTES = 256 * 1024;
+
+/** The line a capture writes where output was lost because the disk was full. */
+export const DISK_FULL_MARK = '[capture paused: disk full]';
 
 export interface CommandStart {
   commandLine: string;
@@ -107,6 +121,16 @@ export class CaptureWriter {
   private readonly flushMs: number;
   private readonly flushBytes: number;
   private readonly log: Logger;
+  private readonly opts: CaptureWriterOptions;
+  /** What of N.txt is known to be on disk (whole chunks, so always at a line's end). */
+  private diskBytes: number;
+  private diskLines: number;
+  /** Set while the disk is full: output is counted and dropped until a write succeeds again. */
+  private paused: { since: Date; atLines: number; lostLines: number; timer?: NodeJS.Timeout } | undefined;
+  /** The latest record of each command that is not in the index yet (written or dropped in a pause). */
+  private readonly unindexed = new Map<number, IndexRecord>();
+  /** Commands whose `>>>` line was lost in a pause. */
+  private readonly headerLost = new Set<number>();
 
   constructor(
     readonly dir: string,
@@ -121,10 +145,18 @@ export class CaptureWriter {
     this.lines = countLines(headerText);
     this.bytes = Buffer.byteLength(headerText);
     this.headerBytes = this.bytes;
+    this.diskBytes = this.bytes;
+    this.diskLines = this.lines;
     this.maxBytes = Math.max(64 * 1024, opts.maxFileBytes ?? 10 * 1024 * 1024);
     this.flushMs = opts.flushMs ?? 250;
     this.flushBytes = opts.flushBytes ?? 16 * 1024;
     this.log = opts.logger ?? nullLogger;
+    this.opts = opts;
+  }
+
+  /** True while capture is paused because the disk is full. */
+  get pausedForDiskFull(): boolean {
+    return this.paused !== undefined;
   }
 
   /** Bytes handed to the disk queue but not written yet (backpressure for fast producers). */
@@ -142,6 +174,7 @@ export class CaptureWriter {
     if (this.closed) return 0;
     if (this.current) this.endCommand(undefined, 0, start.started, undefined, EXIT_UNKNOWN.superseded);
     const k = ++this.commands;
+    if (this.paused) this.headerLost.add(k);
     this.put(formatCommandHeader(k, start.started, start.cwd, start.commandLine) + '\n');
     const record: IndexRecord = {
       v: 1, command: k, status: 'running', file: `${this.n}.txt`, commandLine: oneLine(start.commandLine), cwd: start.cwd ?? null,
@@ -197,9 +230,14 @@ export class CaptureWriter {
       this.pending = [];
       this.pendingBytes = 0;
       this.inFlight += size;
+      const lines = countLines(text);
       this.enqueue(async () => {
         try {
-          await this.fh.write(text);
+          // Output accounted before a pause began, or during one, is lost: counted, not written.
+          if (this.paused) return;
+          await this.writeAll(text, size);
+          this.diskBytes += size;
+          this.diskLines += lines;
         } finally {
           this.inFlight -= size;
         }
@@ -211,15 +249,137 @@ export class CaptureWriter {
   /** Finalises the file: ends a running command (exit unknown, for `reason`), notes the close, flushes, closes. */
   async close(at: Date = new Date(), reason: string = EXIT_UNKNOWN.terminalClosed): Promise<void> {
     if (this.closed) return this.chain;
+    // A paused capture tries once more, so the mark and the closing note land if there is room now.
+    if (this.paused) {
+      this.enqueue(() => this.tryResume());
+      await this.chain;
+    }
     this.endCommand(undefined, 0, at, undefined, reason);
     this.note(`terminal closed at ${at.toISOString()}`);
     this.closed = true;
+    if (this.paused?.timer) clearTimeout(this.paused.timer);
     await this.flush();
     this.enqueue(() => this.fh.close());
     return this.chain;
   }
 
+  /**
+   * One write of a whole chunk at the end of what is on disk (positional: after a pause cut the file
+   * back, the handle's own position would leave a hole); a short write (the disk filled up part-way) is ENOSPC.
+   */
+  private async writeAll(text: string, size: number): Promise<void> {
+    const { bytesWritten } = await this.fh.write(text, this.diskBytes, 'utf8');
+    if (bytesWritten < size) throw Object.assign(new Error(`ENOSPC: no space left on device, write (${bytesWritten} of ${size} bytes)`), { code: 'ENOSPC' });
+  }
+
+  /**
+   * The disk is full: what is not on disk is given up (counted), the file is cut back to its last
+   * whole chunk, and capture pauses until a write succeeds again (tryResume, every resumeRetryMs).
+   */
+  private async pause(e: unknown): Promise<void> {
+    const lost = Math.max(0, this.lines - this.diskLines);
+    this.pending = [];
+    this.pendingBytes = 0;
+    if (this.paused) this.paused.lostLines += lost;
+    else {
+      this.paused = { since: new Date(), atLines: this.diskLines, lostLines: lost };
+      this.log.warn(`terminal capture paused for ${this.file}: ${describeFsError(e, this.file)}. Output is counted and marked when space returns.`);
+      this.opts.onDiskFull?.({ file: this.file, resumed: false, lostLines: lost });
+    }
+    this.lines = this.diskLines;
+    this.bytes = this.diskBytes;
+    // Records kept for a rotation must not point past what is on disk (tryResume adds the right ones).
+    const at = this.paused.atLines;
+    this.records = this.records.filter((r) => r.headerLine <= at && (r.lastLine ?? 0) <= at);
+    await this.fh.truncate(this.diskBytes).catch(() => undefined);
+    this.scheduleResume();
+  }
+
+  private scheduleResume(): void {
+    const p = this.paused;
+    if (!p || p.timer || this.closed) return;
+    p.timer = setTimeout(() => {
+      p.timer = undefined;
+      this.enqueue(() => this.tryResume());
+    }, this.opts.resumeRetryMs ?? 2000);
+    p.timer.unref?.();
+  }
+
+  /**
+   * Writes the mark where output was lost and what the index needs to stay true: commands that
+   * ended in the pause get their `<<<` line after the mark (the mark is their last output line),
+   * commands whose `>>>` line was lost get one there. Then the records the index missed. On a full
+   * disk again, the file is cut back and the pause goes on.
+   */
+  private async tryResume(): Promise<void> {
+    const p = this.paused;
+    if (!p) return;
+    // Cutting the file back frees a little room by itself: resume only when the disk has real room
+    // again, or the capture would pause and resume with every chunk.
+    const free = await fs.promises.statfs(this.dir).then((st) => st.bavail * st.bsize, () => Number.POSITIVE_INFINITY);
+    if (free < RESUME_FREE_BYTES) {
+      this.scheduleResume();
+      return;
+    }
+    const at = new Date();
+    const out: string[] = [];
+    let line = this.diskLines;
+    const add = (t: string): number => {
+      out.push(t + '\n');
+      return ++line;
+    };
+    const mark = add(`${DISK_FULL_MARK} ${p.lostLines.toLocaleString('en-US')} line${p.lostLines === 1 ? '' : 's'} of output lost from ${p.since.toISOString()} to ${at.toISOString()}; capture resumed`);
+    const records: IndexRecord[] = [];
+    for (const [k, rec] of [...this.unindexed].sort((a, b) => a[0] - b[0])) {
+      const headerOnDisk = !this.headerLost.has(k) && rec.headerLine <= p.atLines;
+      let r: IndexRecord = rec;
+      if (!headerOnDisk) {
+        const h = add(formatCommandHeader(k, new Date(rec.started), rec.cwd ?? undefined, rec.commandLine, undefined, 'its output before this line was lost: disk full'));
+        r = { ...rec, headerLine: h, firstLine: h + 1, lastLine: rec.status === 'done' ? h : null, diskFull: true };
+        if (rec.status === 'done') add(formatCommandFooter(k, rec.exitCode ?? undefined, rec.durationMs ?? 0, rec.secretsMasked, undefined, rec.exitUnknown));
+      } else if (rec.status === 'done' && (rec.lastLine ?? 0) + 1 > p.atLines) {
+        // It ended in the pause: the mark is its last output line, its `<<<` line follows.
+        r = { ...rec, lastLine: mark, diskFull: true };
+        add(formatCommandFooter(k, rec.exitCode ?? undefined, rec.durationMs ?? 0, rec.secretsMasked, undefined, rec.exitUnknown));
+      } else if (rec.status !== 'done' && (rec.lastLine === null || rec.lastLine > p.atLines)) {
+        r = { ...rec, diskFull: true };
+      }
+      records.push(r);
+      if (this.current?.k === k) this.current.record = { ...this.current.record, headerLine: r.headerLine, firstLine: r.firstLine, diskFull: true };
+    }
+    // A command still running whose records are all on disk: its range now holds the mark.
+    if (this.current && !this.unindexed.has(this.current.k)) this.current.record = { ...this.current.record, diskFull: true };
+    const text = out.join('');
+    const size = Buffer.byteLength(text);
+    const indexText = records.map((r) => JSON.stringify(r) + '\n').join('');
+    try {
+      await this.writeAll(text, size);
+      if (indexText) await fs.promises.appendFile(this.indexFile, indexText);
+    } catch (e) {
+      await this.fh.truncate(this.diskBytes).catch(() => undefined);
+      if (!isDiskFull(e)) throw e;
+      this.scheduleResume();
+      return;
+    }
+    this.diskBytes += size;
+    this.diskLines = line;
+    this.bytes = this.diskBytes;
+    this.lines = this.diskLines;
+    for (const r of records) this.records.push(r);
+    this.unindexed.clear();
+    this.headerLost.clear();
+    this.paused = undefined;
+    this.log.info(`terminal capture resumed for ${this.file} (${p.lostLines} lines lost while the disk was full)`);
+    this.opts.onDiskFull?.({ file: this.file, resumed: true, lostLines: p.lostLines });
+  }
+
   private put(text: string, size = Buffer.byteLength(text)): void {
+    if (this.paused) {
+      // Dropped while the disk is full: only counted, for the mark.
+      this.paused.lostLines += countLines(text);
+      this.scheduleResume();
+      return;
+    }
     this.pending.push(text);
     this.pendingBytes += size;
     this.bytes += size;
@@ -242,9 +402,18 @@ export class CaptureWriter {
       try {
         await op();
       } catch (e) {
+        // A full disk pauses capture (resumed when there is room again); anything else stops this terminal.
+        if (isDiskFull(e)) {
+          try {
+            await this.pause(e);
+            return;
+          } catch {
+            // fall through: stop
+          }
+        }
         // Capture must never break the terminal: log once and stop writing this terminal.
         this.failed = true;
-        this.log.error(`terminal capture stopped for ${this.file}: ${(e as Error).message}. Check disk space and permissions of ${this.dir}.`);
+        this.log.error(`terminal capture stopped for ${this.file}: ${describeFsError(e, this.file)}. Check disk space and permissions of ${this.dir}.`);
       }
     });
   }
@@ -252,9 +421,19 @@ export class CaptureWriter {
   private addRecord(r: IndexRecord): void {
     // The index never points at lines that are not on disk yet: the text goes first.
     void this.flush();
+    this.unindexed.set(r.command, r);
+    if (this.paused) {
+      this.scheduleResume();
+      return;
+    }
     this.records.push(r);
     const line = JSON.stringify(r) + '\n';
-    this.enqueue(() => fs.promises.appendFile(this.indexFile, line));
+    this.enqueue(async () => {
+      // In a pause the record waits: tryResume writes what the index missed, with lines that exist.
+      if (this.paused) return;
+      await fs.promises.appendFile(this.indexFile, line);
+      if (this.unindexed.get(r.command) === r) this.unindexed.delete(r.command);
+    });
   }
 
   /** N.txt becomes N.1.txt (replacing the previous one) and a fresh N.txt starts with the header. */
@@ -281,6 +460,8 @@ export class CaptureWriter {
       await fs.promises.rename(this.file, prev);
       this.fh = await fs.promises.open(this.file, 'w');
       await this.fh.write(headerText);
+      this.diskBytes = Buffer.byteLength(headerText);
+      this.diskLines = countLines(headerText);
       await writeFileAtomic(this.indexFile, indexText);
     });
     if (cur) {

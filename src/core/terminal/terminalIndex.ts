@@ -46,6 +46,8 @@ export interface IndexRecord {
   secretsMasked: number;
   /** VS Code did not deliver the command's data: 'all' of it, or its 'start' (see docs/terminal-format.md); absent otherwise. */
   outputMissing?: 'all' | 'start';
+  /** Part of the command's output was lost because the disk was full (a `[capture paused: disk full]` line marks where); absent otherwise. */
+  diskFull?: true;
 }
 
 /** A command as tools see it: the final state plus where its output lies (more than one part after a rotation). */
@@ -62,6 +64,8 @@ export interface TerminalCommand {
   secretsMasked: number;
   /** VS Code did not deliver all (or the start) of this command's data: the output shown is not the whole output. */
   outputMissing: 'all' | 'start' | null;
+  /** Part of the output was lost while the disk was full (a `[capture paused: disk full]` line marks where). */
+  diskFull: boolean;
   /** Path relative to the .agent folder of the file holding the start of the output, e.g. `terminals/3.txt`. */
   file: string;
   headerLine: number;
@@ -120,8 +124,8 @@ export function oneLine(s: string): string {
 }
 
 /** The `>>> command K ...` line (without newline). */
-export function formatCommandHeader(k: number, started: Date, cwd: string | undefined, commandLine: string, continuedFrom?: string): string {
-  const cont = continuedFrom ? ` (continued from ${continuedFrom})` : '';
+export function formatCommandHeader(k: number, started: Date, cwd: string | undefined, commandLine: string, continuedFrom?: string, note?: string): string {
+  const cont = continuedFrom ? ` (continued from ${continuedFrom})` : note ? ` (${note})` : '';
   return `>>> command ${k}${cont} | started ${started.toISOString()} | cwd ${oneLine(cwd ?? 'unknown')} | $ ${oneLine(commandLine)}`;
 }
 
@@ -419,6 +423,7 @@ export function commandFromRecords(command: number, recs: readonly IndexRecord[]
     durationMs: last.durationMs ?? null,
     secretsMasked: last.secretsMasked ?? 0,
     outputMissing: last.outputMissing === 'all' || last.outputMissing === 'start' ? last.outputMissing : null,
+    diskFull: recs.some((r) => r.diskFull === true),
     file: `${TERMINALS_DIR}/${first.file}`,
     headerLine: first.headerLine,
     firstLine: first.firstLine,

@@ -125,6 +125,7 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
       c.status === 'running' ? `Still running (started ${c.started}).` : '',
       c.status === 'done' && c.exitCode === null ? `Exit status unknown: ${c.exitUnknown ?? 'not recorded'}.${c.exitUnknown === EXIT_UNKNOWN.noStatus ? ` ${noStatusHint(shell) ?? ''}` : ''}`.trim() : '',
       others.length ? `Earlier output: ${others.join(', ')}.` : '',
+      c.diskFull ? 'Part of its output was lost while the disk was full (see the [capture paused: disk full] line).' : '',
       unknownNote,
     ].filter(Boolean).join(' ') || undefined,
     maxBytes: ctx.config.referenceMaxBytes - (notesText ? Buffer.byteLength(notesText) + 1 : 0),

@@ -89,6 +89,9 @@ export class CaptureManager implements vscode.Disposable {
   private settings: Settings;
   private readonly ends = new WeakMap<vscode.TerminalShellExecution, (code: number | undefined) => void>();
   private lastRuleWarning = '';
+  /** Terminal files whose capture is paused because the disk is full (one warning while any is). */
+  private readonly diskFull = new Set<string>();
+  private diskFullWarnedAt = 0;
 
   constructor(private readonly log: vscode.LogOutputChannel) {
     this.settings = this.readSettings();
@@ -240,10 +243,23 @@ export class CaptureManager implements vscode.Disposable {
         started: t.openedAt,
         shellIntegration: t.terminal.shellIntegration !== undefined,
       },
-      { maxFileBytes: this.settings.maxFileBytes, userPatterns: this.settings.patterns, logger: this.log },
+      { maxFileBytes: this.settings.maxFileBytes, userPatterns: this.settings.patterns, logger: this.log, onDiskFull: (e) => this.diskFullChanged(e) },
     );
     this.log.info(`Capturing terminal "${t.terminal.name}" into ${cap.writer.file}`);
     return cap;
+  }
+
+  /** One warning when the disk fills up, however many terminals and chunks meet it; a log line when capture resumes. */
+  private diskFullChanged(e: { file: string; resumed: boolean; lostLines: number }): void {
+    const wasFull = this.diskFull.size > 0;
+    if (e.resumed) this.diskFull.delete(e.file);
+    else this.diskFull.add(e.file);
+    // One warning per full disk, not per chunk, terminal or brief recovery (at most one in 10 minutes).
+    if (!wasFull && this.diskFull.size > 0 && Date.now() - this.diskFullWarnedAt > 600_000) {
+      this.diskFullWarnedAt = Date.now();
+      void vscode.window.showWarningMessage(`Agent Context: the disk is full, so terminal output is not being saved (${path.dirname(e.file)}). Capture resumes by itself when space is freed, and marks the gap with "[capture paused: disk full]".`);
+    }
+    if (wasFull && this.diskFull.size === 0) this.log.info('Terminal capture resumed: disk space is available again.');
   }
 
   private cwdOf(terminal: vscode.Terminal): string | undefined {

@@ -230,3 +230,64 @@ test('grep whose full list does not fit on the disk: the matches, the head and t
     w.done();
   }
 });
+
+test('terminal capture on a full disk: pauses once, marks the loss with [capture paused: disk full], resumes when space returns; the index stays true', opts, async () => {
+  const { openTerminalCapture } = await import('../../../src/core/terminal/terminalCapture.js');
+  const { readTerminalIndex } = await import('../../../src/core/terminal/terminalIndex.js');
+  const w = smallWorkspace(2 * 1024 * 1024);
+  try {
+    const events: { resumed: boolean; lostLines: number }[] = [];
+    const cap = await openTerminalCapture(path.join(w.agentDir, 'terminals'), { name: 'bash', started: new Date(), shellIntegration: true }, {
+      settleMs: 0, flushMs: 5, resumeRetryMs: 50, onDiskFull: (e) => events.push({ resumed: e.resumed, lostLines: e.lostLines }),
+    });
+    const run = async (k: number, lines: number, exit: number): Promise<void> => {
+      const c = cap.beginCommand({ commandLine: `build ${k}`, cwd: '/w', started: new Date() });
+      c.write('\x1b]633;C\x07');
+      for (let i = 0; i < lines; i++) c.write(`command ${k} output line ${i}\r\n`);
+      c.end(exit, new Date());
+      await cap.writer.flush();
+    };
+    await run(1, 100, 0);
+    const filler = fillDisk(w.root, 0);
+    await run(2, 2000, 1); // begins before the disk is noticed full, ends in the pause
+    await run(3, 500, 0); // wholly inside the pause
+    const c4 = cap.beginCommand({ commandLine: 'server', cwd: '/w', started: new Date() });
+    c4.write('\x1b]633;C\x07');
+    for (let i = 0; i < 300; i++) c4.write(`server line ${i}\r\n`);
+    await cap.writer.flush();
+    assert.deepEqual(events.map((e) => e.resumed), [false], 'one notice for the whole pause, not one per chunk');
+    fs.rmSync(filler);
+    for (let i = 0; i < 100 && !events.some((e) => e.resumed); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(events.map((e) => e.resumed), [false, true]);
+    for (let i = 0; i < 5; i++) c4.write(`server line after ${i}\r\n`);
+    c4.end(0, new Date());
+    await run(5, 3, 2);
+    await cap.close();
+    const file = path.join(w.agentDir, 'terminals', '1.txt');
+    const lines = fs.readFileSync(file, 'utf8').split('\n');
+    const marks = lines.filter((l) => l.startsWith('[capture paused: disk full] '));
+    assert.equal(marks.length, 1);
+    assert.match(marks[0], /^\[capture paused: disk full\] [\d,]+ lines? of output lost from .* to .*; capture resumed$/);
+    const idx = await readTerminalIndex(w.agentDir, 1);
+    assert.ok(idx.ok);
+    assert.deepEqual(idx.value.problems, []);
+    assert.deepEqual(idx.value.commands.map((c) => c.command), [1, 2, 3, 4, 5]);
+    for (const c of idx.value.commands) {
+      assert.match(lines[c.headerLine - 1], new RegExp(`^>>> command ${c.command}[ |]`), `header of ${c.command}`);
+      assert.match(lines[c.lastLine!], new RegExp(`^<<< command ${c.command} \\| exit ${c.exitCode}`), `footer of ${c.command}`);
+    }
+    assert.deepEqual(idx.value.commands.map((c) => c.diskFull), [false, true, true, true, false]);
+    assert.deepEqual(idx.value.commands.map((c) => c.exitCode), [1, 2, 3, 4, 5].map((k) => (k === 2 ? 1 : k === 5 ? 2 : 0)));
+    const c4done = idx.value.commands[3];
+    assert.deepEqual(lines.slice(c4done.lastLine! - 5, c4done.lastLine!), [0, 1, 2, 3, 4].map((i) => `server line after ${i}`));
+    // Its `>>>` line was lost in the pause: a new one follows the mark and says so.
+    assert.ok(lines.indexOf(marks[0]) < c4done.headerLine - 1);
+    assert.match(lines[c4done.headerLine - 1], /^>>> command 4 \(its output before this line was lost: disk full\) \|/);
+    // Command 2 began before the pause: the mark is the last line of its range.
+    const c2 = idx.value.commands[1];
+    assert.match(lines[c2.lastLine! - 1], /^\[capture paused: disk full\]/);
+    assert.equal(lines[idx.value.commands[0].lastLine! - 1], 'command 1 output line 99');
+  } finally {
+    w.done();
+  }
+});
