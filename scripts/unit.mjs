@@ -5,6 +5,7 @@
 // --all both; `npm test` runs both. Node 20 has no glob support in --test, so files are listed here.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 const args = process.argv.slice(2);
@@ -29,5 +30,7 @@ if (chosen.length === 0) {
   console.error(`no ${tiers.join('/')} test files under out/test${filter ? ` matching ${filter}` : ''} (run tsc -p . first)`);
   process.exit(1);
 }
-const r = spawnSync(process.execPath, ['--test', '--test-reporter=spec', ...chosen], { stdio: 'inherit' });
+// One test file per core at a time (node's default is one fewer than the cores: serial on two).
+const concurrency = Math.max(1, os.availableParallelism());
+const r = spawnSync(process.execPath, ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...chosen], { stdio: 'inherit' });
 process.exit(r.status ?? 1);

@@ -1,6 +1,6 @@
 // One table of tool cases, run with the same expectations over both transports: vscode.lm.invokeTool
 // in the real editor (test/integration/suites/tools.test.ts) and the SDK's MCP client over stdio
-// (same suite, spawning dist/mcp.js; and test/unit/mcp/transport.test.ts, spawning the tsc
+// (same suite, spawning dist/mcp.js; and test/slow/mcp/transport.test.ts, spawning the tsc
 // build of the server). No vscode import here.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
