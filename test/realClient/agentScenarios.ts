@@ -4,17 +4,22 @@
  * on what the CLI sent back to the fake model, i.e. what a real model would have read.
  */
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { ledgerPath } from '../../src/core/history/ledger';
 import { TOOL_NAMES } from '../../src/core/tools/toolNames';
-import { copyFixture, errorLinesSeen, errorLinesWithNumbers, resultOf, writeNoisyBuild, type AgentRun } from './agentProcess';
+import { copyFixture, errorLinesSeen, errorLinesWithNumbers, MCP_JS, resultOf, tempDir, writeNoisyBuild, type AgentRun } from './agentProcess';
 import type { ScriptTurn } from './fakeModel';
 import { recordMeasure } from './measure';
 
 /** How one agent CLI is driven. */
 export interface AgentDriver {
-  /** The set-up name (`--setup <id>`), also the key of its measurements. */
+  /** The set-up name (`--setup <id>`), also the ledger's `source`. */
   id: string;
+  /** The key of its measurements (default: id; the run of Claude Code's current release differs). */
+  key?: string;
   /** Shown in test titles. */
   label: string;
   /** The name under which the CLI offers one of our MCP tools to the model. */
@@ -61,14 +66,14 @@ export function describeAgentBasics(d: AgentDriver): void {
       const offered = run.requests.find((r) => r.toolNames.some((n) => n.includes('agentContext_')))?.toolNames ?? [];
       const missing = TOOL_NAMES.filter((t) => !offered.includes(d.mcpTool(t)));
       assert.deepEqual(missing, [], `offered: ${offered.join(', ')}`);
-      recordMeasure(d.id, 'toolsOffered', TOOL_NAMES.length - missing.length);
+      recordMeasure(d.key ?? d.id, 'toolsOffered', TOOL_NAMES.length - missing.length);
     });
 
     it('agentContext_run on a 60,000-line failing build: ≤ 2 KB reaches the model with every error line and its number', () => {
       const r = resultOf(run, d.mcpTool('agentContext_run'));
       const text = d.unwrap ? d.unwrap(r.text) : r.text;
       const errors = errorLinesWithNumbers(text, noisy.errorLines);
-      recordMeasure(d.id, 'mcpRun', { bytes: r.bytes, errors, isError: r.isError });
+      recordMeasure(d.key ?? d.id, 'mcpRun', { bytes: r.bytes, errors, isError: r.isError });
       assert.ok(r.bytes <= 2048, `${r.bytes} bytes reached the model:\n${r.text}`);
       assert.equal(errors, 3, text);
       assert.match(text, /exit 1/);
@@ -79,9 +84,148 @@ export function describeAgentBasics(d: AgentDriver): void {
     it(`its own shell tool (${d.shellTool}) on the same build, without our hook: none of the three error lines reach the model`, () => {
       const r = resultOf(run, d.shellTool);
       const seen = errorLinesSeen(r.text, noisy.errorLines);
-      recordMeasure(d.id, 'shellWithoutHook', { bytes: r.bytes, errors: seen, isError: r.isError });
+      recordMeasure(d.key ?? d.id, 'shellWithoutHook', { bytes: r.bytes, errors: seen, isError: r.isError });
       assert.equal(seen, 0, r.text.slice(0, 500));
       assert.ok(r.bytes > 0);
+    });
+  });
+}
+
+/** How an agent runs with what `mcp.js --setup <id>` wrote, and with permission rules that allow only some commands. */
+export interface HookDriver extends AgentDriver {
+  /**
+   * One conversation with the set-up's configuration (no MCP server of the test's own). `allow`:
+   * the user's permission rules allow only these commands (prefixes) in the shell tool and ask
+   * about, or refuse, every other one; undefined: everything is allowed.
+   */
+  runSetUp(o: { workspace: string; home: string; script: readonly ScriptTurn[]; allow?: readonly string[] }): Promise<AgentRun & { asked?: string[] }>;
+  /** The output text of a shell result without the agent's own framing (exit code lines, chunk ids…). */
+  outputOf(text: string): string;
+}
+
+/** Runs `node dist/mcp.js --root <ws> --setup <agent>` with HOME=home, as a user would. */
+export function setUpWith(agent: string, workspace: string, home: string, env: Record<string, string> = {}): void {
+  const r = spawnSync(process.execPath, [MCP_JS, '--root', workspace, '--setup', agent], { encoding: 'utf8', env: { ...process.env, HOME: home, ...env } });
+  assert.equal(r.status, 0, `--setup ${agent}: ${r.stderr}${r.stdout}`);
+}
+
+const GH = 'ghp' + '_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
+const AWS_SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
+const STRIPE = 'sk' + '_live_' + '4eC39HqLyjWDarjtT1zdp7dc';
+/** The three secrets of the small-output scenario, and the command that prints them. */
+export const SECRETS = { values: [GH, AWS_SECRET, STRIPE], command: `echo "GITHUB_TOKEN=${GH}"; echo "aws_secret_access_key = ${AWS_SECRET}"; echo "STRIPE_KEY=${STRIPE}"` };
+
+/** Files under `dir` (recursively) holding any of `needles`. */
+function filesHolding(dir: string, needles: readonly string[]): string[] {
+  const out: string[] = [];
+  if (!fs.existsSync(dir)) return out;
+  for (const f of fs.readdirSync(dir, { recursive: true }).map(String)) {
+    const p = path.join(dir, f);
+    if (fs.statSync(p).isFile() && needles.some((n) => fs.readFileSync(p, 'latin1').includes(n))) out.push(p);
+  }
+  return out;
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? (s[Math.floor((s.length - 1) / 2)] + s[Math.ceil((s.length - 1) / 2)]) / 2 : NaN;
+};
+
+/** How many trivial calls each timing run makes (the median of them is reported). */
+const TIMED_CALLS = 5;
+
+/**
+ * The agent's own shell tool with our hook, set up by `mcp.js --setup`: the noisy failing build,
+ * a small output, secrets, the user's permission rules in both directions, the added time.
+ */
+export function describeShellHook(d: HookDriver): void {
+  describe(`${d.label}'s own shell tool with the Agent Context hook (mcp.js --setup ${d.id})`, function () {
+    let ws: string;
+    let noisy: ReturnType<typeof writeNoisyBuild>;
+    let hooked: AgentRun & { asked?: string[] };
+    let plain: AgentRun;
+    const shell = (command: string): ScriptTurn => ({ tool: d.shellTool, input: d.shellInput(command) });
+    const timed = Array.from({ length: TIMED_CALLS }, (_, i) => shell(`echo timed-${i}`));
+
+    before(async function () {
+      this.timeout(600_000);
+      ws = copyFixture('workspace');
+      noisy = writeNoisyBuild(ws);
+      const home = tempDir('home-');
+      setUpWith(d.id, ws, home);
+      hooked = await d.runSetUp({
+        workspace: ws,
+        home,
+        allow: ['bash build.sh', 'echo'],
+        script: [
+          shell('bash build.sh'),
+          shell('echo small-output-stays'),
+          shell(SECRETS.command),
+          shell('touch not-allowed.txt'),
+          { tool: d.mcpTool('agentContext_briefing'), input: {} },
+          ...timed,
+          { text: 'Done.' },
+        ],
+      });
+      // The same calls without the hook: the reference for the bytes and for the added time.
+      const plainWs = copyFixture('workspace');
+      writeNoisyBuild(plainWs);
+      plain = await d.run({ workspace: plainWs, script: [shell('bash build.sh'), shell(SECRETS.command), ...timed, { text: 'Done.' }] });
+    });
+
+    it('the noisy failing build reaches the model as our reference: ≤ 2 KB, every error line with its number, the full output saved', () => {
+      const r = resultOf(hooked, d.shellTool, 0);
+      const base = resultOf(plain, d.shellTool, 0);
+      const errors = errorLinesWithNumbers(r.text, noisy.errorLines);
+      recordMeasure(d.key ?? d.id, 'shellWithHook', { bytes: r.bytes, errors, isError: r.isError });
+      recordMeasure(d.key ?? d.id, 'shellWithoutHook', { bytes: base.bytes, errors: errorLinesSeen(base.text, noisy.errorLines), isError: base.isError });
+      assert.ok(r.bytes <= 2048, `${r.bytes} bytes:\n${r.text}`);
+      assert.equal(errors, 3, r.text);
+      const saved = /Output saved: (\S+)/.exec(r.text)![1];
+      assert.equal(fs.readFileSync(path.join(ws, saved), 'utf8').split('\n').length - 1, 60_000);
+      assert.match(fs.readFileSync(ledgerPath(path.join(ws, '.agent')), 'utf8'), new RegExp(`"source":"${d.id}"`));
+    });
+
+    it('a small output reaches the model unchanged', () => {
+      const r = resultOf(hooked, d.shellTool, 1);
+      assert.equal(d.outputOf(r.text), 'small-output-stays');
+    });
+
+    it('secrets in a small output: 0 of 3 reach the model (3 of 3 without the hook), and no file under .agent/ holds them', () => {
+      const r = resultOf(hooked, d.shellTool, 2);
+      const base = resultOf(plain, d.shellTool, 1);
+      const seen = SECRETS.values.filter((s) => r.text.includes(s)).length;
+      const seenWithout = SECRETS.values.filter((s) => base.text.includes(s)).length;
+      recordMeasure(d.key ?? d.id, 'secrets', { withHook: seen, withoutHook: seenWithout });
+      assert.equal(seenWithout, 3, base.text);
+      assert.equal(seen, 0, r.text);
+      assert.deepEqual(filesHolding(path.join(ws, '.agent'), SECRETS.values), []);
+    });
+
+    it('the user\'s permission rules decide, not the hook: `bash build.sh` (allowed) ran without a prompt; `touch` (not allowed) did not run', () => {
+      assert.ok(!fs.existsSync(path.join(ws, 'not-allowed.txt')), 'touch ran although the rules do not allow it');
+      const refused = resultOf(hooked, d.shellTool, 3);
+      assert.doesNotMatch(refused.text, /Output saved/);
+      if (hooked.asked) {
+        // What the user was asked about: their own command, never a wrapper.
+        assert.deepEqual(hooked.asked, ['touch not-allowed.txt']);
+      }
+      recordMeasure(d.key ?? d.id, 'permissions', { allowedRan: true, deniedRan: false, askedShows: hooked.asked ?? null });
+    });
+
+    it('the MCP server the set-up configured serves the tools', () => {
+      const r = resultOf(hooked, d.mcpTool('agentContext_briefing'));
+      assert.match(d.unwrap ? d.unwrap(r.text) : r.text, /Add rate limiting to the public API/);
+    });
+
+    it('the hook\'s added time per trivial call (median, reported)', () => {
+      const off = 4; // calls before the timed ones in the hooked script
+      const withHook = hooked.results.filter((r) => r.tool === d.shellTool).slice(off).map((r) => r.ms);
+      const without = plain.results.filter((r) => r.tool === d.shellTool).slice(2).map((r) => r.ms);
+      assert.equal(withHook.length, TIMED_CALLS);
+      assert.equal(without.length, TIMED_CALLS);
+      const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
+      recordMeasure(d.key ?? d.id, 'hookAddedMs', { withHook: median(withHook), without: median(without), added: median(withHook) - median(without), calls: TIMED_CALLS, load });
     });
   });
 }

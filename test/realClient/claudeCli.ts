@@ -6,10 +6,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { baseEnv, binFrom, MCP_JS, repoRoot, runAgentProcess, tempDir, type AgentRun } from './agentProcess';
+import type { HookDriver } from './agentScenarios';
 import { startFakeMessagesApi, type ScriptTurn } from './fakeMessagesApi';
 
 export { copyFixture, errorLinesSeen, errorLinesWithNumbers, MCP_JS, repoRoot, resultOf, tempDir, writeNoisyBuild } from './agentProcess';
-export const HOOK_JS = path.join(repoRoot, 'dist/claude-hook.js');
+export const HOOK_JS = path.join(repoRoot, 'dist/agent-hook.js');
 
 /** Tool names as Claude Code offers our MCP tools to the model. */
 export const mcpTool = (name: string): string => `mcp__agent-context__${name}`;
@@ -61,3 +62,39 @@ export async function runClaude(o: ClaudeRunOptions): Promise<ClaudeRun> {
   };
   return runAgentProcess({ bin: claudeBin(), args, cwd: o.workspace, env, home, api, timeoutMs: o.timeoutMs ?? 120_000 });
 }
+
+/** Claude Code for the shared scenarios (agentScenarios.ts): the pinned or the current release, by run. */
+export const claudeDriver: HookDriver = {
+  id: 'claude-code',
+  // Read per call: the module stays loaded from one run (claude-code) to the next (claude-code-current).
+  get key(): string {
+    return process.env.AGENT_CONTEXT_CLIENT ?? 'claude-code';
+  },
+  label: 'Claude Code',
+  mcpTool,
+  shellTool: 'Bash',
+  shellInput: (command) => ({ command, description: 'Run the command' }),
+  run: (o) => runClaude(o),
+  outputOf: (text) => text,
+  async runSetUp(o) {
+    // Claude Code's --permission-prompt-tool stands for the user being asked: a small MCP server
+    // that records each question and answers no.
+    const log = path.join(o.home, 'asked.jsonl');
+    const cfg = path.join(o.home, 'ask-mcp.json');
+    fs.writeFileSync(cfg, JSON.stringify({ mcpServers: { ask: { command: process.execPath, args: [path.join(repoRoot, 'out/test/realClient/permissionPromptServer.js')] } } }));
+    const allowed = o.allow ? o.allow.map((a) => `Bash(${a}:*)`).join(' ') : 'Bash';
+    const run = await runClaude({
+      workspace: o.workspace,
+      home: o.home,
+      script: o.script,
+      mcpConfig: false,
+      allowedTools: `${allowed} mcp__agent-context`,
+      args: ['--mcp-config', cfg, '--permission-prompt-tool', 'mcp__ask__prompt'],
+      env: { AGENT_CONTEXT_PROMPT_LOG: log },
+    });
+    const asked = fs.existsSync(log)
+      ? fs.readFileSync(log, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { tool_name?: string; input?: { command?: string } }).filter((q) => q.tool_name === 'Bash').map((q) => String(q.input?.command))
+      : [];
+    return { ...run, asked };
+  },
+};

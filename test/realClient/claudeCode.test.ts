@@ -9,8 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { openTerminalCapture } from '../../src/core/terminal/terminalCapture';
 import { TOOL_NAMES } from '../../src/core/tools/toolNames';
-import { copyFixture, errorLinesSeen, errorLinesWithNumbers, MCP_JS, mcpTool, resultOf, runClaude, tempDir, writeNoisyBuild, type ClaudeRun } from './claudeCli';
-import { ledgerPath } from '../../src/core/history/ledger';
+import { copyFixture, errorLinesWithNumbers, mcpTool, resultOf, runClaude, writeNoisyBuild, type ClaudeRun } from './claudeCli';
 import { recordMeasure } from './measure';
 
 /** The run's client: the pinned (claude-code) or the current release (claude-code-current). */
@@ -140,68 +139,5 @@ describe('Claude Code → a command that runs 65 s', function () {
     assert.equal(r.isError, false, r.text);
     assert.match(r.text, /exit 0/);
     assert.match(r.text, /slept-65-seconds/);
-  });
-});
-
-describe('Claude Code\'s own Bash with the Agent Context hook (Set Up Claude Code)', function () {
-  let ws: string;
-  let home: string;
-  let noisy: ReturnType<typeof writeNoisyBuild>;
-  let hooked: ClaudeRun;
-
-  before(async function () {
-    this.timeout(240_000);
-    ws = copyFixture('workspace');
-    home = tempDir('home-');
-    noisy = writeNoisyBuild(ws);
-    // The documented way without VS Code: configures hook, plansDirectory and the MCP server (local scope).
-    const setup = spawnSync(process.execPath, [MCP_JS, '--root', ws, '--setup-claude-code'], { encoding: 'utf8', env: { ...process.env, HOME: home } });
-    assert.equal(setup.status, 0, setup.stderr);
-    hooked = await runClaude({
-      workspace: ws,
-      home,
-      mcpConfig: false, // only what the setup configured
-      script: [
-        { tool: 'Bash', input: { command: noisy.script, description: 'Build the project' } },
-        { tool: 'Bash', input: { command: 'echo small-output-stays', description: 'Echo' } },
-        { tool: mcpTool('agentContext_briefing'), input: {} },
-        { text: 'Done.' },
-      ],
-    });
-  });
-
-  it('the noisy failing build reaches the model in ≤ 2 KB with every error line and its number, still flagged as failed', () => {
-    const r = resultOf(hooked, 'Bash', 0);
-    recordMeasure(AGENT, 'bashWithHook', { bytes: r.bytes, errors: errorLinesWithNumbers(r.text, noisy.errorLines), isError: r.isError });
-    assert.ok(r.bytes <= 2048, `${r.bytes} bytes:\n${r.text}`);
-    assert.equal(errorLinesWithNumbers(r.text, noisy.errorLines), 3, r.text);
-    assert.equal(r.isError, true);
-    assert.match(r.text, /Exit code 1/);
-    const saved = /Output saved: (\S+)/.exec(r.text)![1];
-    assert.equal(fs.readFileSync(path.join(ws, saved), 'utf8').split('\n').length - 1, 60_000);
-    const ledger = fs.readFileSync(ledgerPath(path.join(ws, '.agent')), 'utf8');
-    assert.match(ledger, /"tool":"Bash","source":"claude-code"/);
-  });
-
-  it('a small output reaches the model untouched', () => {
-    const r = resultOf(hooked, 'Bash', 1);
-    assert.equal(r.text, 'small-output-stays');
-    assert.equal(r.isError, false);
-  });
-
-  it('the MCP server configured at local scope (no --mcp-config) serves the tools', () => {
-    const r = resultOf(hooked, mcpTool('agentContext_briefing'));
-    assert.match(r.text, /Add rate limiting to the public API/);
-  });
-
-  it('baseline, the same build through Bash without the hook: none of the three error lines reach the model', async function () {
-    this.timeout(240_000);
-    const plain = copyFixture('workspace');
-    const build = writeNoisyBuild(plain);
-    const base = await runClaude({ workspace: plain, script: [{ tool: 'Bash', input: { command: build.script, description: 'Build the project' } }, { text: 'Done.' }] });
-    const r = resultOf(base, 'Bash');
-    recordMeasure(AGENT, 'bashBaseline', { bytes: r.bytes, errors: errorLinesSeen(r.text, build.errorLines), isError: r.isError });
-    assert.equal(errorLinesSeen(r.text, build.errorLines), 0, r.text.slice(0, 500));
-    assert.ok(r.bytes > 2048);
   });
 });

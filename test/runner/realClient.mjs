@@ -51,7 +51,7 @@ export async function runRealClient(run, { grep, keep } = {}) {
   const tmp = makeTempDir(run.name);
   const measure = path.join(tmp, 'measure.json');
   try {
-    for (const f of [path.join(repoRoot, 'dist/mcp.js'), path.join(repoRoot, 'dist/claude-hook.js')]) {
+    for (const f of [path.join(repoRoot, 'dist/mcp.js'), path.join(repoRoot, 'dist/agent-hook.js')]) {
       if (!fs.existsSync(f)) throw new Error(`${path.relative(repoRoot, f)} is missing: build first (node esbuild.mjs)`);
     }
     Object.assign(process.env, ensureClient(run.client), {

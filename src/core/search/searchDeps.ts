@@ -1,5 +1,5 @@
 // The packages of dist/search-deps.js (src/core/search/searchDepsEntry.ts), loaded on first use. In the
-// bundles that file sits beside extension.js, mcp.js and claude-hook.js; tests and benchmarks run
+// bundles that file sits beside extension.js, mcp.js and agent-hook.js; tests and benchmarks run
 // from out/ and load the packages themselves.
 import * as path from 'node:path';
 

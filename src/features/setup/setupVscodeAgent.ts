@@ -12,7 +12,7 @@ import { formatFileError } from '../../core/result';
 export function registerVscodeAgentSetup(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
   const exportHookEnv = (): void => {
     if (!vscode.workspace.isTrusted) return;
-    process.env[HOOK_ENV.js] = path.join(context.extensionPath, 'dist', 'claude-hook.js');
+    process.env[HOOK_ENV.js] = path.join(context.extensionPath, 'dist', 'agent-hook.js');
     process.env[HOOK_ENV.node] = process.execPath;
   };
   exportHookEnv();

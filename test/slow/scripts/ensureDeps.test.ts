@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { repoRoot } from '../../repoRoot';
 
 const script = path.join(repoRoot, 'scripts/ensure-deps.sh');
-const APT = 'chromium g++ make python3 libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev ripgrep';
+const APT = 'chromium g++ make python3 libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev ripgrep zsh';
 
 let tmp: string;
 let deadRegistry: string;

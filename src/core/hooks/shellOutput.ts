@@ -1,0 +1,214 @@
+/*
+ * The hook core every agent shares: what the model reads of one of the agent's own shell commands.
+ * The shell side (dist/agent-context-shell.sh, sourced by the agent's shell before the command;
+ * dist/agent-hook.sh for hook protocols) hands a small output without a secret candidate over
+ * itself; everything else comes here:
+ *   - a small output: masked, handed over whole (no file);
+ *   - a large one: masked into .agent/scratch/tool_outputs/, and the model reads the same
+ *     reference agentContext_run gives (exit code, every error line with its number, the path),
+ *     plus a ledger line.
+ * The input is the unmasked output as a stream; it is masked before anything is written.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import { DEFAULT_TOOL_CONFIG, loadAgentConfig, secretSettingsFrom, toolConfigFromFile, type ToolConfig } from '../config';
+import { writeFileAtomic } from '../fs/fsAtomic';
+import { CACHE_DIR } from '../fs/appendFold';
+import { appendLedger } from '../history/ledger';
+import { fitsInline, surelyFitsBytes } from '../output/inline';
+import { formatReference } from '../output/reference';
+import { countTokens } from '../output/tokens';
+import { maskSecrets, type UserPatterns } from '../secrets';
+import { userRulesFor } from '../secrets/gitleaks';
+import { maskCommand } from '../tools/run';
+import { newScratchFile, ScratchWriter } from '../tools/scratchOutput';
+import { agentDirOf } from '../workspace/agentLayout';
+
+/** Settings of the workspace's `.agent/config.yaml` that the hooks honour. */
+export interface HookSettings {
+  config: ToolConfig;
+  /** The user's masking rules (config patterns, a gitleaks config); the built-in ones always apply. */
+  rules: UserPatterns | undefined;
+}
+
+/** Reads `.agent/config.yaml` of the project; defaults when missing or unreadable (a hook must not fail the tool). */
+export async function hookSettings(root: string): Promise<HookSettings> {
+  const f = await loadAgentConfig(agentDirOf(root));
+  const values = f.ok ? f.value.values : new Map<string, unknown>();
+  const { rules } = userRulesFor({ roots: [root], ...secretSettingsFrom((k) => values.get(k)) });
+  return { config: f.ok ? toolConfigFromFile(f.value) : DEFAULT_TOOL_CONFIG, rules };
+}
+
+/** Where the shell side reads what config.yaml means for its fast path (stale once config.yaml is newer). */
+export function fastPathFile(root: string): string {
+  return path.join(agentDirOf(root), CACHE_DIR, 'shell-hook.conf');
+}
+
+/**
+ * The fast path's settings as the shell reads them: `<bytes> <1|0>`: outputs up to that many bytes
+ * may be handed over by the shell, and 0 when the user has masking rules of their own (the shell's
+ * prefilter only knows the built-in ones, so every output then goes through Node).
+ */
+export function fastPathLine(s: HookSettings): string {
+  return `${surelyFitsBytes(s.config.offloadThresholdTokens)} ${s.rules && s.rules.rules.length > 0 ? 0 : 1}\n`;
+}
+
+/** Writes the fast path's settings when they changed (errors ignored: the shell then keeps asking Node). */
+export async function saveFastPath(root: string, s: HookSettings): Promise<void> {
+  const file = fastPathFile(root);
+  const line = fastPathLine(s);
+  try {
+    if ((await fs.promises.readFile(file, 'utf8').catch(() => '')) === line) {
+      // Same answer: touch it, so it is newer than config.yaml again.
+      const now = new Date();
+      await fs.promises.utimes(file, now, now);
+      return;
+    }
+    await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    await writeFileAtomic(file, line);
+  } catch {
+    // a cache, not a result
+  }
+}
+
+/** One shell command's output, as the hook got it. */
+export interface ShellOutputInput {
+  /** The workspace folder (where .agent/ is). */
+  root: string;
+  /** The agent (ledger `source`): claude-code, codex, gemini, opencode, copilot-cli… */
+  agent: string;
+  /** The command as the user gave it (masked here before it is shown or recorded). */
+  command: string;
+  /** Undefined when the agent does not say (Copilot CLI drops it for a large output). */
+  exitCode?: number;
+  durationMs?: number;
+  /** The unmasked output. */
+  output: AsyncIterable<Buffer | string>;
+  /** The ledger's tool name. */
+  tool?: string;
+}
+
+/** What the model should read instead of the output, and whether it differs from the output. */
+export interface ShellOutputResult {
+  text: string;
+  /** A reference to a saved file (false: the output itself, masked). */
+  offloaded: boolean;
+  /** Secrets masked. */
+  masked: number;
+}
+
+/**
+ * Masks the output and decides what the model reads: the output itself when it fits inline
+ * (fitsInline, the rule agentContext_run uses), else a reference to the masked copy under
+ * .agent/scratch/tool_outputs/. Small outputs are held in memory only; nothing unmasked is written.
+ */
+export async function shellOutput(o: ShellOutputInput, settings?: HookSettings): Promise<ShellOutputResult> {
+  const s = settings ?? (await hookSettings(o.root));
+  const { config, rules } = s;
+  const small = surelyFitsBytes(config.offloadThresholdTokens);
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  let writer: ScratchWriter | undefined;
+  const command = maskCommand(o.command, rules);
+  const open = (): ScratchWriter => new ScratchWriter(newScratchFile([{ name: path.basename(o.root), path: o.root }], 'scratch/tool_outputs', command.split(/\s+/).slice(0, 4).join(' ') || 'shell', '.txt'), rules);
+  for await (const c of o.output) {
+    const buf = typeof c === 'string' ? Buffer.from(c, 'utf8') : c;
+    if (writer) {
+      if (!writer.writeBytes(buf)) await writer.drain();
+      continue;
+    }
+    chunks.push(buf);
+    bytes += buf.length;
+    // Past what surely fits, and past what can fit at all (the inline byte ceiling): to the file.
+    if (bytes > Math.max(small, 8 * 1024)) {
+      writer = open();
+      for (const b of chunks.splice(0)) if (!writer.writeBytes(b)) await writer.drain();
+    }
+  }
+  if (!writer) {
+    const decoder = new StringDecoder('utf8');
+    const text = decoder.write(Buffer.concat(chunks)) + decoder.end();
+    const m = maskSecrets(text, rules);
+    if (bytes <= small || fitsInline({ tokens: countTokens(m.text), bytes: Buffer.byteLength(m.text) }, config.offloadThresholdTokens)) {
+      return { text: m.text, offloaded: false, masked: m.count };
+    }
+    writer = open();
+    writer.writeText(text);
+  }
+  const { scan, masked } = await writer.finish();
+  if (fitsInline(scan, config.offloadThresholdTokens)) {
+    const text = await fs.promises.readFile(writer.target.abs, 'utf8');
+    await fs.promises.rm(writer.target.abs, { force: true });
+    return { text, offloaded: false, masked };
+  }
+  const reference = formatReference(scan, {
+    title: 'Output saved',
+    path: writer.target.rel,
+    command,
+    exitCode: o.exitCode,
+    durationMs: o.durationMs,
+    masked,
+    note: o.exitCode === undefined ? 'Exit code: not reported by the agent for a large output.' : undefined,
+    maxBytes: config.referenceMaxBytes,
+  });
+  try {
+    await appendLedger(agentDirOf(o.root), {
+      time: new Date().toISOString(),
+      tool: o.tool ?? 'shell',
+      source: o.agent,
+      input: JSON.stringify({ command }).slice(0, 300),
+      output: writer.target.rel,
+      rawTokens: scan.tokens.tokens,
+      returnedTokens: countTokens(reference).tokens,
+      ok: true,
+      text: reference,
+    });
+  } catch {
+    // The ledger is a record, not the result: a failure here must not cost the agent its output.
+  }
+  return { text: reference, offloaded: true, masked };
+}
+
+/**
+ * The shell capture's file (cap.<pid of its shell> in a 0700 folder in RAM), once Node has it open
+ * as stdin: removed, and with it the captures of shells that are gone (killed before they could
+ * empty theirs). Errors are ignored: the shell empties its own file in any case.
+ */
+export function releaseCapture(file: string | undefined): void {
+  if (!file || !/^cap\.\d+$/.test(path.basename(file))) return;
+  const dir = path.dirname(file);
+  try {
+    fs.rmSync(file, { force: true });
+    for (const name of fs.readdirSync(dir)) {
+      const pid = /^cap\.(\d+)$/.exec(name)?.[1];
+      if (pid && !alive(Number(pid))) fs.rmSync(path.join(dir, name), { force: true });
+    }
+  } catch {
+    // a cleanup, not a result
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The workspace folder for a working directory: the nearest ancestor holding `.agent/` (undefined: none). */
+export function rootFor(cwd: string): string | undefined {
+  let d = path.resolve(cwd);
+  for (;;) {
+    try {
+      if (fs.statSync(path.join(d, '.agent')).isDirectory()) return d;
+    } catch {
+      // not here
+    }
+    const up = path.dirname(d);
+    if (up === d) return undefined;
+    d = up;
+  }
+}

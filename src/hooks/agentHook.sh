@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Agent Context: the hook entry point agents run (dist/agent-hook.sh <agent> <event>), in shell so
+# that a call it has nothing to do with costs a shell start and nothing more: no Node unless there
+# is work (a large output, a secret candidate). Never fails the agent's call: exits 0.
+#
+#   agent-hook.sh claude-code SessionStart   puts the shell capture in front of every Bash command
+#                                            (appends to $CLAUDE_ENV_FILE); nothing else
+#   agent-hook.sh copilot-cli postToolUse    replaces a large `bash` result by our reference, masks
+#                                            secrets in a small one (Copilot CLI's JSON on stdin)
+#
+# Other agents and VS Code's own agent may read the same hook files (VS Code runs Claude Code and
+# Copilot-format hooks on every tool call): anything that is not the named agent's own shell tool
+# is left alone at once.
+
+__ac_dir=${BASH_SOURCE[0]%/*}
+__ac_node=${AGENT_CONTEXT_NODE:-node}
+
+# Sets __ac_r to the workspace: AGENT_CONTEXT_ROOT, else the nearest folder above $1 holding .agent/
+# (empty: none). No subshell: a process start is the cost that counts here.
+__ac_root() {
+  local d=${AGENT_CONTEXT_ROOT:-$1}
+  __ac_r=
+  if [ -n "${AGENT_CONTEXT_ROOT-}" ]; then [ -d "$d/.agent" ] && __ac_r=$d; return; fi
+  while [ -n "$d" ]; do
+    [ -d "$d/.agent" ] && { __ac_r=$d; return; }
+    d=${d%/*}
+  done
+}
+
+# True when a text may be handed over by the shell: no keyword of the built-in masking rules in it
+# (see agent-context-shell.sh), and the user has no masking rules of their own.
+__ac_clean() {
+  local root=$1 text=$2 re small=2000 fast=1 conf
+  [ -f "$root/.gitleaks.toml" ] && return 1
+  if [ -f "$root/.agent/config.yaml" ]; then
+    conf=$root/.agent/.cache/shell-hook.conf
+    [ -f "$conf" ] && [ ! "$root/.agent/config.yaml" -nt "$conf" ] && read -r small fast <"$conf" || return 1
+    [ "$fast" = 1 ] || return 1
+  fi
+  read -r re <"$__ac_dir/secret-keywords.ere" || return 1
+  ! [[ ${text,,} =~ $re ]]
+}
+
+case "${1-}:${2-}" in
+  claude-code:SessionStart)
+    # Only Claude Code gives this file; VS Code's agent running the same hook has none.
+    [ -n "${CLAUDE_ENV_FILE-}" ] || exit 0
+    __ac_q() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
+    {
+      printf 'export AGENT_CONTEXT_AGENT=claude-code AGENT_CONTEXT_NODE=%s' "$(__ac_q "$__ac_node")"
+      [ -n "${CLAUDE_PROJECT_DIR-}" ] && printf ' AGENT_CONTEXT_ROOT=%s' "$(__ac_q "$CLAUDE_PROJECT_DIR")"
+      printf '\n. %s\n' "$(__ac_q "$__ac_dir/agent-context-shell.sh")"
+    } >>"$CLAUDE_ENV_FILE"
+    ;;
+  copilot-cli:postToolUse)
+    IFS= read -r -d '' __ac_in
+    case $__ac_in in *'"toolName":"bash"'*) ;; *) exit 0 ;; esac
+    __ac_root "$PWD"
+    [ -n "$__ac_r" ] || exit 0
+    case $__ac_in in
+      *'"textResultForLlm":"Output too large to read at once'*) ;;
+      # JSON escapes a quote and a backslash: undone first, so a keyword with a quote still matches.
+      *) __ac_t=${__ac_in//\\\"/\"}; __ac_clean "$__ac_r" "${__ac_t//\\\\/\\}" && exit 0 ;;
+    esac
+    printf '%s' "$__ac_in" | AGENT_CONTEXT_ROOT=$__ac_r "$__ac_node" "$__ac_dir/agent-hook.js" copilot-cli postToolUse
+    ;;
+esac
+exit 0

@@ -1,0 +1,173 @@
+# Agent Context: offloads the output of an agent's own shell command (dist/agent-context-shell.sh).
+#
+# Sourced by the shell an agent starts for each command, BEFORE the command runs:
+#   - Claude Code: a SessionStart hook appends `. <this file>` to $CLAUDE_ENV_FILE, whose text
+#     Claude Code puts in front of every Bash command (same shell process);
+#   - Codex, Gemini CLI, opencode: BASH_ENV=<this file> in the environment of their shell tool.
+# The command text is never rewritten: what the agent's permission rules were checked against and
+# what the user was shown is the user's own command.
+#
+# How: this shell runs the same `-c` string again in a child shell (the command exactly as given,
+# with the same $0 and arguments, marked AGENT_CONTEXT_CAPTURE=1 so that nothing is done twice),
+# with its stdout and stderr in a file of a 0700 folder in RAM ($XDG_RUNTIME_DIR or /dev/shm), then
+# prints what the model should read and exits with the child's status:
+#   - small output without a secret candidate: the output itself (builtins only, no process start);
+#   - otherwise Node (agent-hook.js shell-report) masks it, and a large output becomes the same
+#     reference agentContext_run gives (every error line with its number, the masked output under
+#     .agent/scratch/tool_outputs/).
+# Every process start counts here (one costs more than all the rest together on a loaded machine):
+# the child shell is the only one on the fast path. So the capture file is named after this shell
+# (cap.<pid>) and emptied with a redirection instead of removed with rm; Node removes it when it
+# runs, and sweeps the files of shells that are gone, as does one fast-path call in 64.
+# Where no RAM-backed folder exists, the output goes through a Node masking pipe instead, and
+# nothing unmasked touches a disk.
+# It does nothing (the command runs as it would without it) in an interactive shell, a terminal,
+# any shell but bash and zsh, a nested shell, a command that puts something in the background,
+# and where no .agent/ folder is found.
+
+[ -n "${AGENT_CONTEXT_CAPTURE-}" ] && return 0
+case $- in *i*) return 0 ;; esac
+if [ -n "${BASH_VERSION-}" ]; then
+  __ac_s=${BASH_EXECUTION_STRING-}
+  __ac_sh=$BASH
+  __ac_0=$0
+  __ac_dir=${BASH_SOURCE[0]%/*}
+elif [ -n "${ZSH_VERSION-}" ]; then
+  __ac_s=${ZSH_EXECUTION_STRING-}
+  # No command substitution (a process start): the shell's path from its name.
+  case $ZSH_NAME in */*) __ac_sh=$ZSH_NAME ;; *) __ac_sh=${commands[$ZSH_NAME]-} ;; esac
+  [ -n "$__ac_sh" ] || __ac_sh=/bin/zsh
+  # In a sourced file zsh's $0 is the file's name; the shell's own is kept here.
+  __ac_0=${ZSH_ARGZERO:-zsh}
+  __ac_dir=${${(%):-%x}%/*}
+  setopt nullglob
+else
+  return 0
+fi
+[ -n "$__ac_s" ] || return 0
+[ -t 1 ] && return 0
+# The workspace: AGENT_CONTEXT_ROOT (set by the agent's configuration), else the nearest folder
+# above the working folder holding .agent/.
+__ac_root=${AGENT_CONTEXT_ROOT-}
+if [ -z "$__ac_root" ]; then
+  __ac_d=$PWD
+  while [ -n "$__ac_d" ]; do
+    if [ -d "$__ac_d/.agent" ]; then __ac_root=$__ac_d; break; fi
+    __ac_d=${__ac_d%/*}
+  done
+fi
+[ -n "$__ac_root" ] && [ -d "$__ac_root/.agent" ] || return 0
+# Codex runs the command through a wrapper that ends by exec'ing the shell that runs it: that shell
+# sources this file too, with the command alone.
+case $__ac_s in *__CODEX_SNAPSHOT_*) return 0 ;; esac
+# A command that starts something in the background: its output would outlive the capture.
+__ac_t=${__ac_s//&&/}
+__ac_t=${__ac_t//>&/}
+__ac_t=${__ac_t//&>/}
+__ac_t=${__ac_t//<&/}
+__ac_t=${__ac_t//|&/}
+case $__ac_t in *'&'*) return 0 ;; esac
+# Nothing below is done twice: the child and every shell the command starts leave things alone.
+export AGENT_CONTEXT_CAPTURE=1
+unset BASH_ENV
+__ac_node=${AGENT_CONTEXT_NODE:-node}
+__ac_hook=$__ac_dir/agent-hook.js
+command -v "$__ac_node" >/dev/null 2>&1 && [ -f "$__ac_hook" ] || { unset AGENT_CONTEXT_CAPTURE; return 0; }
+__ac_start=${EPOCHREALTIME-}
+
+# AGENT_CONTEXT_RUNTIME_DIR names the folder instead (`none`: there is none; for tests and for
+# machines whose /dev/shm is not memory).
+__ac_ram=
+__ac_try() { [ -z "$__ac_ram" ] && [ -n "$1" ] && [ "$1" != none ] && [ -d "$1" ] && [ -w "$1" ] && __ac_ram=$1; }
+if [ -n "${AGENT_CONTEXT_RUNTIME_DIR-}" ]; then
+  __ac_try "$AGENT_CONTEXT_RUNTIME_DIR"
+else
+  __ac_try "${XDG_RUNTIME_DIR-}"
+  __ac_try /dev/shm
+fi
+if [ -z "$__ac_ram" ]; then
+  # No RAM-backed folder: the output streams through the masker into .agent/ (never unmasked on disk).
+  "$__ac_sh" -c "$__ac_s" "$__ac_0" "$@" 2>&1 | AGENT_CONTEXT_ROOT=$__ac_root AGENT_CONTEXT_EXEC=${__ac_s:0:16384} "$__ac_node" "$__ac_hook" shell-pipe
+  # The command's status, read before any other command resets it (bash: PIPESTATUS, zsh: pipestatus).
+  __ac_st=${PIPESTATUS[0]:-${pipestatus[1]}}
+  exit "$__ac_st"
+fi
+
+__ac_d=$__ac_ram/agent-context-${UID:-0}
+[ -d "$__ac_d" ] || mkdir -m 700 "$__ac_d" 2>/dev/null
+# Ours, a real folder (not a link someone else left in a shared /dev/shm), closed to others: else
+# leave things alone. The file's own mode does not matter inside it.
+if [ -L "$__ac_d" ] || [ ! -O "$__ac_d" ]; then
+  unset AGENT_CONTEXT_CAPTURE
+  return 0
+fi
+__ac_cap=$__ac_d/cap.$$
+if ! { : >"$__ac_cap"; } 2>/dev/null; then
+  unset AGENT_CONTEXT_CAPTURE
+  return 0
+fi
+
+# The same $0 and arguments, so that the command's own messages read as without the capture
+# ("bash: line 1: foo: command not found").
+"$__ac_sh" -c "$__ac_s" "$__ac_0" "$@" <&0 >"$__ac_cap" 2>&1 &
+__ac_pid=$!
+trap 'kill -TERM "$__ac_pid" 2>/dev/null' TERM INT HUP
+wait "$__ac_pid"
+__ac_st=$?
+# wait returns early when a trapped signal arrives: wait again until the child is gone.
+while kill -0 "$__ac_pid" 2>/dev/null; do
+  wait "$__ac_pid"
+  __ac_st=$?
+done
+trap - TERM INT HUP
+
+__ac_small=2000
+__ac_fast=1
+if [ -f "$__ac_root/.gitleaks.toml" ]; then
+  __ac_fast=0
+elif [ -f "$__ac_root/.agent/config.yaml" ]; then
+  # What config.yaml means for this path (a threshold, the user's own secret rules) is read by
+  # Node, which leaves its answer here; it is stale once config.yaml is newer.
+  __ac_conf=$__ac_root/.agent/.cache/shell-hook.conf
+  if [ -f "$__ac_conf" ] && [ ! "$__ac_root/.agent/config.yaml" -nt "$__ac_conf" ] && read -r __ac_small __ac_fast <"$__ac_conf"; then :; else __ac_fast=0; fi
+fi
+# Empties the capture (a redirection, no process), and in one call of 64 removes the captures of
+# shells that are gone (a shell killed with SIGKILL cannot clean up after itself).
+__ac_done() {
+  : >"$__ac_cap"
+  [ $((RANDOM % 64)) = 0 ] || return 0
+  local f p dead=()
+  for f in "$__ac_d"/cap.*; do
+    p=${f##*/cap.}
+    [ "$p" = "$$" ] || kill -0 "$p" 2>/dev/null || dead+=("$f")
+  done
+  [ ${#dead[@]} = 0 ] || rm -f -- "${dead[@]}"
+}
+# The fast path, builtins only: the output is at most __ac_small bytes, holds no NUL, and no
+# keyword of the masking rules (secret-keywords.ere: the keyword scan in front of every built-in
+# rule, so an output without any is returned unchanged by the masker too), so it is handed over
+# exactly as it is.
+if [ "$__ac_fast" = 1 ] && read -r __ac_re <"$__ac_dir/secret-keywords.ere"; then
+  if [ -n "${BASH_VERSION-}" ]; then
+    # read stops at a NUL (-d '') or after __ac_small + 1 bytes with status 0; 1 means it reached the end.
+    if ! IFS= LC_ALL=C read -r -d '' -n "$((__ac_small + 1))" __ac_out <"$__ac_cap" && ! [[ ${__ac_out,,} =~ $__ac_re ]]; then
+      printf '%s' "$__ac_out"
+      __ac_done
+      exit "$__ac_st"
+    fi
+  elif zmodload zsh/system 2>/dev/null; then
+    setopt no_multibyte
+    __ac_out=
+    sysread -s "$((__ac_small + 1))" __ac_out <"$__ac_cap"
+    if [ "${#__ac_out}" -le "$__ac_small" ] && [[ $__ac_out != *$'\0'* ]] && ! [[ ${(L)__ac_out} =~ $__ac_re ]]; then
+      print -rn -- "$__ac_out"
+      __ac_done
+      exit "$__ac_st"
+    fi
+  fi
+fi
+# Node removes the capture once it has it open (and sweeps those of shells that are gone).
+# The command text goes to Node in the environment (cut: an environment string has a size limit).
+AGENT_CONTEXT_ROOT=$__ac_root AGENT_CONTEXT_EXEC=${__ac_s:0:16384} AGENT_CONTEXT_CAPTURE_FILE=$__ac_cap "$__ac_node" "$__ac_hook" shell-report "$__ac_st" "$__ac_start" <"$__ac_cap"
+[ -e "$__ac_cap" ] && : >"$__ac_cap"
+exit "$__ac_st"

@@ -1,0 +1,207 @@
+// The shell capture (src/hooks/shellCapture.sh → dist/agent-context-shell.sh) in real bash and zsh,
+// started the two ways agents start it: sourced at the top of the `-c` string (Claude Code's
+// CLAUDE_ENV_FILE) and through BASH_ENV (Codex, Gemini CLI, opencode). Node's part is the compiled
+// hook program (out/src/hooks/main.js).
+import { describe, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { secretPrefilterEre } from '../../../src/core/hooks/secretPrefilter';
+import { ledgerPath } from '../../../src/core/history/ledger';
+import { repoRoot } from '../../repoRoot';
+
+const tmp = (p: string): string => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), p)));
+
+/** A dist/ folder as the build makes it: the two scripts, the prefilter, the hook program. */
+export function fakeDist(): string {
+  const dist = tmp('ac-dist-');
+  fs.copyFileSync(path.join(repoRoot, 'src/hooks/shellCapture.sh'), path.join(dist, 'agent-context-shell.sh'));
+  fs.copyFileSync(path.join(repoRoot, 'src/hooks/agentHook.sh'), path.join(dist, 'agent-hook.sh'));
+  fs.writeFileSync(path.join(dist, 'secret-keywords.ere'), `${secretPrefilterEre()}\n`);
+  fs.writeFileSync(path.join(dist, 'agent-hook.js'), `require(${JSON.stringify(path.join(repoRoot, 'out/src/hooks/main.js'))});\n`);
+  return dist;
+}
+
+/**
+ * zsh comes with the Debian packages scripts/ensure-deps.sh installs first; `npm test` runs that
+ * install beside the unit tests, so on a new machine zsh may still be on its way: wait for it.
+ */
+function waitForShell(name: string): void {
+  const until = Date.now() + 180_000;
+  while (spawnSync('sh', ['-c', `command -v ${name}`]).status !== 0) {
+    if (Date.now() > until) throw new Error(`${name} is not installed: scripts/ensure-deps.sh installs it (Debian package ${name})`);
+    spawnSync('sleep', ['2']);
+  }
+}
+waitForShell('zsh');
+
+const dist = fakeDist();
+const ram = tmp('ac-ram-');
+
+function workspace(): string {
+  const ws = tmp('ac-ws-');
+  fs.mkdirSync(path.join(ws, '.agent'));
+  return ws;
+}
+
+/** Runs `command` as an agent's shell does, with the capture in front of it. */
+function run(shell: 'bash' | 'zsh', ws: string, command: string, how: 'env-file' | 'bash-env' = 'env-file', env: Record<string, string> = {}): { stdout: string; stderr: string; status: number | null } {
+  const snippet = path.join(dist, 'agent-context-shell.sh');
+  const s = how === 'env-file' ? `. '${snippet}'\n: && eval '${command.replace(/'/g, `'\\''`)}' < /dev/null` : command;
+  // stdin /dev/null as the agents give it: a socket on stdin (Node's default pipes) makes bash
+  // behave as a remote shell, which reads ~/.bashrc instead of BASH_ENV.
+  const r = spawnSync(shell, ['-c', s], {
+    cwd: ws,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin`,
+      HOME: ws,
+      AGENT_CONTEXT_ROOT: ws,
+      AGENT_CONTEXT_AGENT: 'test-agent',
+      AGENT_CONTEXT_RUNTIME_DIR: ram,
+      ...(how === 'bash-env' ? { BASH_ENV: snippet } : {}),
+      ...env,
+    },
+  });
+  return { stdout: r.stdout, stderr: r.stderr, status: r.status };
+}
+
+const saved = (ws: string): string[] => {
+  const d = path.join(ws, '.agent/scratch/tool_outputs');
+  return fs.existsSync(d) ? fs.readdirSync(d) : [];
+};
+/** Captures in the RAM folder that still hold output (an emptied one, kept for the next command of that shell's pid, holds none). */
+const leftInRam = (): string[] => fs.readdirSync(ram, { recursive: true }).map(String).filter((f) => f.includes('cap.') && fs.statSync(path.join(ram, f)).size > 0);
+
+const GH = 'ghp' + '_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
+const AWS = 'aws_secret_access_key = ' + 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
+const STRIPE = 'sk' + '_live_' + '4eC39HqLyjWDarjtT1zdp7dc';
+const BUILD = 'for i in $(seq 1 3000); do echo "step $i ok"; done; echo "error: first"; echo "FATAL: second"; for i in $(seq 1 3000); do echo "step $i ok"; done; exit 2';
+
+for (const shell of ['bash', 'zsh'] as const) {
+  describe(`shell capture in ${shell}`, () => {
+    test('a small output reaches the model exactly as it was (stderr merged in order, no newline added), the exit code is kept, nothing is kept anywhere', () => {
+      const ws = workspace();
+      const r = run(shell, ws, 'echo hello; echo oops >&2; printf "no newline"; exit 3');
+      assert.equal(r.status, 3);
+      assert.equal(r.stdout, 'hello\noops\nno newline');
+      assert.deepEqual(saved(ws), []);
+      assert.deepEqual(leftInRam(), []);
+    });
+
+    test('a large failing output becomes the reference: exit code, every error line with its number, the output saved masked', () => {
+      const ws = workspace();
+      const r = run(shell, ws, `${BUILD.replace('echo "error: first"', `echo "error: first ${GH}"`)}`);
+      assert.equal(r.status, 2);
+      assert.ok(Buffer.byteLength(r.stdout) <= 2048, `${Buffer.byteLength(r.stdout)} bytes:\n${r.stdout}`);
+      assert.match(r.stdout, /exit 2/);
+      assert.match(r.stdout, /L3001: error: first \[MASKED:github-token\]/);
+      assert.match(r.stdout, /L3002: FATAL: second/);
+      const files = saved(ws);
+      assert.equal(files.length, 1);
+      const text = fs.readFileSync(path.join(ws, '.agent/scratch/tool_outputs', files[0]), 'utf8');
+      assert.equal(text.split('\n').length - 1, 6002);
+      assert.ok(!text.includes(GH));
+      assert.match(fs.readFileSync(ledgerPath(path.join(ws, '.agent')), 'utf8'), /"source":"test-agent"/);
+      assert.deepEqual(leftInRam(), []);
+    });
+
+    test('secrets in a small output are masked (GitHub token, AWS secret key, Stripe live key: 0 of 3 reach the model), nothing written under .agent/', () => {
+      const ws = workspace();
+      const r = run(shell, ws, `echo "${GH}"; echo "${AWS}"; echo "${STRIPE}"`);
+      assert.equal(r.status, 0);
+      for (const s of [GH, 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY', STRIPE]) assert.ok(!r.stdout.includes(s), r.stdout);
+      assert.equal((r.stdout.match(/\[MASKED:/g) ?? []).length, 3, r.stdout);
+      const all = fs.readdirSync(path.join(ws, '.agent'), { recursive: true }).map(String);
+      for (const f of all) {
+        const p = path.join(ws, '.agent', f);
+        if (fs.statSync(p).isFile()) assert.ok(!fs.readFileSync(p, 'utf8').includes(GH), p);
+      }
+      assert.deepEqual(leftInRam(), []);
+    });
+
+    test('the command keeps its own EXIT trap, cd and exit; stdin reaches it', () => {
+      const ws = workspace();
+      fs.mkdirSync(path.join(ws, 'sub'));
+      const a = run(shell, ws, 'trap "echo trapped" EXIT; echo body; exit 4');
+      assert.equal(a.status, 4);
+      assert.equal(a.stdout, 'body\ntrapped\n');
+      fs.writeFileSync(path.join(ws, 'in.txt'), 'from stdin\n');
+      const stdin = fs.openSync(path.join(ws, 'in.txt'), 'r');
+      const b = spawnSync(shell, ['-c', `. '${path.join(dist, 'agent-context-shell.sh')}'\ncat; cd sub && pwd`], { cwd: ws, stdio: [stdin, 'pipe', 'pipe'], encoding: 'utf8', env: { PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin`, HOME: ws, AGENT_CONTEXT_ROOT: ws, AGENT_CONTEXT_RUNTIME_DIR: ram } });
+      fs.closeSync(stdin);
+      assert.equal(b.stdout, `from stdin\n${path.join(ws, 'sub')}\n`);
+    });
+
+    test('left alone: a command that starts something in the background, a shell inside our own run, no .agent/ folder', () => {
+      const ws = workspace();
+      const big = 'seq 1 5000';
+      assert.equal(run(shell, ws, `${big} & wait`).stdout.split('\n').length, 5001);
+      assert.equal(run(shell, ws, big, 'env-file', { AGENT_CONTEXT_CAPTURE: 'off' }).stdout.split('\n').length, 5001);
+      const none = tmp('ac-none-');
+      assert.equal(run(shell, none, big, 'env-file', { AGENT_CONTEXT_ROOT: '' }).stdout.split('\n').length, 5001);
+      assert.match(run(shell, ws, `${big} 2>&1 && echo ok`).stdout, /Output saved/);
+    });
+  });
+}
+
+describe('shell capture through BASH_ENV (Codex, Gemini CLI, opencode)', () => {
+  test('the agent\'s `bash -c` is captured once: the shells the command starts are not', () => {
+    const ws = workspace();
+    fs.writeFileSync(path.join(ws, 'inner.sh'), '#!/bin/bash\nseq 1 4000\nbash -c "echo nested-ok"\n', { mode: 0o755 });
+    const r = run('bash', ws, './inner.sh; exit 5', 'bash-env');
+    assert.equal(r.status, 5);
+    assert.match(r.stdout, /Output saved/);
+    const text = fs.readFileSync(path.join(ws, '.agent/scratch/tool_outputs', saved(ws)[0]), 'utf8');
+    assert.match(text, /\n4000\nnested-ok\n$/);
+    assert.equal(run('bash', ws, 'echo small', 'bash-env').stdout, 'small\n');
+  });
+
+  test('without a RAM-backed folder the output streams through the masker (the exit code is kept)', () => {
+    for (const [shell, how] of [['bash', 'bash-env'], ['zsh', 'env-file']] as const) {
+      const ws = workspace();
+      const small = run(shell, ws, `echo "${GH}"; exit 6`, how, { AGENT_CONTEXT_RUNTIME_DIR: 'none' });
+      assert.equal(small.status, 6, shell);
+      assert.match(small.stdout, /^\[MASKED:github-token\]\n$/);
+      const large = run(shell, ws, BUILD, how, { AGENT_CONTEXT_RUNTIME_DIR: 'none' });
+      assert.equal(large.status, 2, shell);
+      assert.match(large.stdout, /L3001: error: first/);
+    }
+  });
+
+  test('the user\'s own masking rules (.agent/config.yaml) always take the Node path, and apply', () => {
+    const ws = workspace();
+    fs.writeFileSync(path.join(ws, '.agent/config.yaml'), 'terminals:\n  secretPatterns:\n    - "internal-[0-9]{6}"\n');
+    const r = run('bash', ws, 'echo "id internal-123456 here"', 'bash-env');
+    assert.equal(r.stdout, 'id [MASKED:custom] here\n');
+    // The fast path's answer is kept for next time: not fast (user rules).
+    assert.match(fs.readFileSync(path.join(ws, '.agent/.cache/shell-hook.conf'), 'utf8'), /^\d+ 0\n$/);
+  });
+
+  test('a capture left by a killed shell is removed by the next command that starts Node; the capture Node read is removed', () => {
+    const ws = workspace();
+    const dir = path.join(ram, `agent-context-${process.getuid?.() ?? 0}`);
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // A pid no process has (above the kernel's pid_max).
+    fs.writeFileSync(path.join(dir, 'cap.99999999'), 'secret left behind');
+    run('bash', ws, 'echo x', 'bash-env');
+    assert.equal(fs.existsSync(path.join(dir, 'cap.99999999')), true, 'the fast path starts no process to remove it');
+    run('bash', ws, `echo "${GH}"`, 'bash-env');
+    assert.deepEqual(fs.readdirSync(dir).filter((f) => f === 'cap.99999999' || fs.statSync(path.join(dir, f)).size > 0), []);
+  });
+
+  test('the command sees the shell\'s own $0 and arguments, so its messages read as without the capture', () => {
+    const ws = workspace();
+    for (const shell of ['bash', 'zsh'] as const) {
+      const how = shell === 'bash' ? 'bash-env' : 'env-file';
+      const command = 'no-such-command-here; echo "$0"';
+      const plain = run(shell, ws, command, how, { AGENT_CONTEXT_CAPTURE: 'off' });
+      const r = run(shell, ws, command, how);
+      assert.match(plain.stderr, /no-such-command-here/);
+      assert.equal(r.stdout, plain.stderr + plain.stdout, shell);
+    }
+  });
+});
