@@ -8,6 +8,7 @@ import { countTokens } from '../output/tokens';
 import { NOTES_DIR, formatNoteForAgent, type ListedNote } from '../notes/notes';
 import { clip } from '../output/text';
 import { formatExit } from '../terminal/commandExit';
+import { countLabel } from '../output/humanize';
 
 /** The hard bound of a briefing, in o200k tokens. */
 export const BRIEFING_MAX_TOKENS = 1500;
@@ -19,9 +20,9 @@ export interface BriefingPlan {
   status?: string;
   done: number;
   total: number;
-  /** The step in progress, else the first pending one. */
-  current?: { id: string; description: string; status: string; line: number };
-  /** Steps after the current one that are still pending. */
+  /** Every step in progress (in file order), else the first pending one; empty when none is left. */
+  current: { id: string; description: string; status: string; line: number }[];
+  /** The pending steps not in `current`, in file order. */
   upcoming: { id: string; description: string; line: number }[];
   blocked: { id: string; description: string; line: number }[];
   /** Set when the plan could not be parsed. */
@@ -64,20 +65,16 @@ export interface BriefingInput {
 
 /** Items per list at each detail level; the composer walks down until the text fits. */
 const LEVELS = [
-  { upcoming: 3, progress: 3, failing: 3, diff: 6, terminals: 5, skills: 15, keys: 30, notes: 5, agents: 8, text: 160 },
-  { upcoming: 2, progress: 2, failing: 2, diff: 4, terminals: 3, skills: 10, keys: 20, notes: 3, agents: 5, text: 120 },
-  { upcoming: 1, progress: 2, failing: 1, diff: 3, terminals: 3, skills: 6, keys: 12, notes: 2, agents: 3, text: 90 },
-  { upcoming: 0, progress: 1, failing: 1, diff: 2, terminals: 2, skills: 3, keys: 6, notes: 1, agents: 2, text: 70 },
-  { upcoming: 0, progress: 1, failing: 0, diff: 1, terminals: 1, skills: 0, keys: 0, notes: 0, agents: 0, text: 60 },
+  { now: 6, upcoming: 3, progress: 3, failing: 3, diff: 6, terminals: 5, skills: 15, keys: 30, notes: 5, agents: 8, text: 160 },
+  { now: 4, upcoming: 2, progress: 2, failing: 2, diff: 4, terminals: 3, skills: 10, keys: 20, notes: 3, agents: 5, text: 120 },
+  { now: 3, upcoming: 1, progress: 2, failing: 1, diff: 3, terminals: 3, skills: 6, keys: 12, notes: 2, agents: 3, text: 90 },
+  { now: 2, upcoming: 0, progress: 1, failing: 1, diff: 2, terminals: 2, skills: 3, keys: 6, notes: 1, agents: 2, text: 70 },
+  { now: 1, upcoming: 0, progress: 1, failing: 0, diff: 1, terminals: 1, skills: 0, keys: 0, notes: 0, agents: 0, text: 60 },
 ];
 type Level = (typeof LEVELS)[number];
 
 function more(total: number, shown: number, where: string): string[] {
   return total > shown ? [`  … ${total - shown} more in ${where}`] : [];
-}
-
-function mb(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
 }
 
 function compose(b: BriefingInput, L: Level, maxPlans: number): string {
@@ -93,8 +90,10 @@ function compose(b: BriefingInput, L: Level, maxPlans: number): string {
       continue;
     }
     out.push(`Plan ${p.path}: ${p.done}/${p.total} done${p.status ? `, ${p.status}` : ''} — ${clip(p.objective ?? '', L.text)}`);
-    if (p.current) out.push(`  Now: step ${p.current.id} [${p.current.status}] ${clip(p.current.description, L.text)} (${p.path}:${p.current.line})`);
-    else if (p.total > 0) out.push('  No pending step left.');
+    // Every step in progress is named: the one left out may be the one carrying the user's note.
+    for (const s of p.current.slice(0, L.now)) out.push(`  Now: step ${s.id} [${s.status}] ${clip(s.description, L.text)} (${p.path}:${s.line})`);
+    out.push(...more(p.current.length, Math.min(L.now, p.current.length), `${p.path} (in progress)`));
+    if (p.current.length === 0 && p.total > 0) out.push('  No pending step left.');
     for (const s of p.blocked.slice(0, 2)) out.push(`  Blocked: step ${s.id} ${clip(s.description, L.text)} (${p.path}:${s.line})`);
     for (const s of p.upcoming.slice(0, L.upcoming)) out.push(`  Then: step ${s.id} ${clip(s.description, L.text)} (${p.path}:${s.line})`);
   }
@@ -137,7 +136,7 @@ function compose(b: BriefingInput, L: Level, maxPlans: number): string {
     out.push(...more(t.failed.length, Math.min(L.terminals, t.failed.length), `${t.folder}/ (terminal tool, command lastFailed)`));
   } else if (t.total) out.push(`Terminals: ${t.total} captured in ${t.folder}/, none whose last command failed.`);
 
-  out.push(`Scratch ${b.scratch.path}/: ${b.scratch.files} files, ${mb(b.scratch.bytes)}.`);
+  out.push(`Scratch ${b.scratch.path}/: ${countLabel(b.scratch.files, b.scratch.bytes, ', ')}.`);
 
   if (b.skills.length) {
     out.push(`Skills (${b.skills.length}; load one with the skill tool):`);

@@ -83,26 +83,27 @@ export async function gatherBriefing(agentDir: string, opts: { providers?: Brief
     const p = rel(file);
     const r = await loadPlanFile(file, p);
     if (!r.ok) {
-      plans.push({ path: p, done: 0, total: 0, upcoming: [], blocked: [], error: formatFileError(r.error) });
+      plans.push({ path: p, done: 0, total: 0, current: [], upcoming: [], blocked: [], error: formatFileError(r.error) });
       continue;
     }
     const plan = r.value.plan;
     if (plan.format === 'markdown' && plan.steps.length === 0) {
-      outlines.push({ plan: { path: p, objective: plan.objective, done: 0, total: 0, upcoming: [], blocked: [], outline: true }, mtimeMs: r.value.version.mtimeMs });
+      outlines.push({ plan: { path: p, objective: plan.objective, done: 0, total: 0, current: [], upcoming: [], blocked: [], outline: true }, mtimeMs: r.value.version.mtimeMs });
       continue;
     }
     const { done, total } = planProgress(plan);
-    const curIdx = plan.steps.findIndex((s) => s.status === 'in_progress');
-    const idx = curIdx >= 0 ? curIdx : plan.steps.findIndex((s) => s.status === 'pending');
-    const cur = idx >= 0 ? plan.steps[idx] : undefined;
+    const inProgress = plan.steps.filter((s) => s.status === 'in_progress');
+    const pending = plan.steps.filter((s) => s.status === 'pending');
+    // Every step in progress, else the first pending one; the pending rest follow in file order.
+    const now = inProgress.length ? inProgress : pending.slice(0, 1);
     plans.push({
       path: p,
       objective: plan.objective,
       status: plan.status,
       done,
       total,
-      current: cur && { id: cur.id, description: cur.description, status: cur.status, line: cur.line },
-      upcoming: plan.steps.slice(idx + 1).filter((s) => s.status === 'pending').slice(0, 5).map((s) => ({ id: s.id, description: s.description, line: s.line })),
+      current: now.map((s) => ({ id: s.id, description: s.description, status: s.status, line: s.line })),
+      upcoming: pending.filter((s) => !now.includes(s)).slice(0, 5).map((s) => ({ id: s.id, description: s.description, line: s.line })),
       blocked: plan.steps.filter((s) => s.status === 'blocked').slice(0, 5).map((s) => ({ id: s.id, description: s.description, line: s.line })),
     });
   }

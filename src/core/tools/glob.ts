@@ -10,6 +10,7 @@ import { displayPath, resolveWorkspacePath } from '../workspace/workspacePaths';
 import { toolError, type ToolContext, type ToolOutcome } from './toolContext';
 import { isInside } from '../workspace/relativePaths';
 import { agentDirOf } from '../workspace/agentLayout';
+import { formatBytes } from '../output/humanize';
 
 const INLINE_BYTES = 4096;
 
@@ -21,11 +22,6 @@ function ago(ms: number): string {
   return `${Math.round(s / 86_400)} d ago`;
 }
 
-function size(b: number): string {
-  if (b < 1024) return `${b} B`;
-  if (b < 1024 * 1024) return `${(b / 1024).toFixed(1)} KB`;
-  return `${(b / 1024 / 1024).toFixed(1)} MB`;
-}
 
 /** agentContext_glob: files matching a glob under a workspace path, newest first, bounded. */
 export async function globTool(input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
@@ -63,7 +59,7 @@ export async function globTool(input: Record<string, unknown>, ctx: ToolContext)
   let used = 0;
   for (const e of entries) {
     if (out.length >= maxResults) break;
-    const line = `${displayPath(ctx.folders, where.folder, path.join(where.abs, e.path))} · ${size(e.stats?.size ?? 0)} · ${ago(now - (e.stats?.mtimeMs ?? now))}`;
+    const line = `${displayPath(ctx.folders, where.folder, path.join(where.abs, e.path))} · ${formatBytes(e.stats?.size ?? 0)} · ${ago(now - (e.stats?.mtimeMs ?? now))}`;
     const b = Buffer.byteLength(line, 'utf8') + 1;
     if (used + b > INLINE_BYTES) break;
     out.push(line);

@@ -7,6 +7,7 @@ import { followScratchEvents, scratchIndexChanged, sharedScratchIndex } from '..
 import { KeyedState } from '../../core/keyedState';
 import { estimateTokensFromBytes, formatTokens } from '../../core/output/tokens';
 import { registerTreeForTests } from '../../api';
+import { countLabel, formatAge, formatBytes, formatLocalTime } from '../../core/output/humanize';
 import { AgentFolder, AgentFeed, folderLabel, touches } from '../../editor/agentFeed';
 import { noteTooltip, onDidChangeNotes } from '../notes/noteDecorations';
 
@@ -31,31 +32,10 @@ const MAX_UPDATE_PATHS = 500;
 export type ScratchNode =
   | { kind: 'root'; folder: AgentFolder }
   | { kind: 'dir'; folder: AgentFolder; dir: DirIndex; abs: string }
-  | { kind: 'file'; folder: AgentFolder; entry: ScratchEntry; pinned: boolean }
+  /** `now`: when its page was listed, so files with equal times show equal ages. */
+  | { kind: 'file'; folder: AgentFolder; entry: ScratchEntry; pinned: boolean; now: number }
   /** "… N older files": expands to the next page of a folder's files. */
   | { kind: 'older'; folder: AgentFolder; rel: string; offset: number; older: number };
-
-/** Formats a byte size for people: `512 B`, `3.4 KB`, `12.0 MB`. */
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
-  if (n < 1024 ** 3) return `${(n / 1024 / 1024).toFixed(1)} MB`;
-  return `${(n / 1024 ** 3).toFixed(1)} GB`;
-}
-
-/** `1 file · 12 B`, `10,003 files · 39.1 KB`. */
-export function countLabel(files: number, bytes: number): string {
-  return `${files.toLocaleString('en-US')} file${files === 1 ? '' : 's'} · ${formatBytes(bytes)}`;
-}
-
-/** Formats an age: `just now`, `5m`, `3h`, `2d`. */
-export function formatAge(ms: number): string {
-  const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return 'just now';
-  if (s < 3600) return `${Math.floor(s / 60)}m`;
-  if (s < 86400) return `${Math.floor(s / 3600)}h`;
-  return `${Math.floor(s / 86400)}d`;
-}
 
 /** The Scratch view: files under `.agent/scratch/` with size, age and estimated tokens, newest first. */
 export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>, vscode.Disposable {
@@ -186,7 +166,8 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
     }
     await st.index.ensureFiles(rel, offset + FILE_PAGE);
     const page = st.index.filesPage(rel, offset, FILE_PAGE);
-    for (const entry of page.entries) out.push({ kind: 'file', folder, entry, pinned: st.pinned.has(entry.path) });
+    const now = Date.now();
+    for (const entry of page.entries) out.push({ kind: 'file', folder, entry, pinned: st.pinned.has(entry.path), now });
     const older = page.total - offset - page.entries.length;
     if (older > 0) out.push({ kind: 'older', folder, rel, offset: offset + FILE_PAGE, older });
     return out;
@@ -207,7 +188,7 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
       item.iconPath = new vscode.ThemeIcon('root-folder');
       const s = this.resolved.get(node.folder.root);
       if (s) item.description = countLabel(s.index.totals().files, s.index.totals().bytes);
-      item.tooltip = path.join(node.folder.agentDir, 'scratch');
+      item.tooltip = vscode.workspace.asRelativePath(path.join(node.folder.agentDir, 'scratch'));
       item.contextValue = 'scratchRoot';
       return item;
     }
@@ -215,17 +196,18 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
       const item = new vscode.TreeItem(vscode.Uri.file(node.abs), vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `scratch-dir:${node.abs}`;
       item.description = countLabel(node.dir.count, node.dir.bytes);
+      item.tooltip = `${vscode.workspace.asRelativePath(node.abs)}\n${item.description}`;
       item.contextValue = 'scratchFolder';
       return item;
     }
     const e = node.entry;
     const item = new vscode.TreeItem(vscode.Uri.file(e.path), vscode.TreeItemCollapsibleState.None);
     item.id = `scratch-file:${e.path}`;
-    const parts = [formatBytes(e.size), formatAge(Date.now() - e.mtimeMs), formatTokens(estimateTokensFromBytes(e.size))];
+    const parts = [formatBytes(e.size), formatAge(node.now - e.mtimeMs), formatTokens(estimateTokensFromBytes(e.size))];
     if (node.pinned) parts.unshift('pinned');
     if (e.symlink) parts.unshift('symlink, not followed');
     item.description = parts.join(' · ');
-    item.tooltip = `${path.join('.agent/scratch', e.rel)}\n${parts.join('\n')}\nmodified ${new Date(e.mtimeMs).toLocaleString()}`;
+    item.tooltip = `${vscode.workspace.asRelativePath(e.path)}\n${parts.join('\n')}\nmodified ${formatLocalTime(e.mtimeMs)}`;
     item.tooltip = noteTooltip(vscode.Uri.file(e.path), item.tooltip) ?? item.tooltip;
     item.contextValue = e.symlink ? 'scratchSymlink' : node.pinned ? 'scratchFile.pinned' : 'scratchFile';
     if (e.symlink) item.iconPath = new vscode.ThemeIcon('file-symlink-file');

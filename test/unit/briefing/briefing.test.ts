@@ -60,7 +60,7 @@ test('briefing of a small folder: current step with its line, progress tail, fea
   assert.match(text, /Features \.agent\/features\.json: 1\/2 passing\./);
   assert.match(text, /Not passing: #0 Memory view lists entries/);
   assert.match(text, /\.agent\/terminals\/2\.txt lines 40-95: exit 1 `npm test`/);
-  assert.match(text, /Scratch \.agent\/scratch\/: 1 files, 5 KB/);
+  assert.match(text, /Scratch \.agent\/scratch\/: 1 file, 4.9 KB/);
   assert.match(text, /release: How to cut a release \(\.agent\/skills\/release\/SKILL\.md\)/);
   assert.match(text, /Memory \.agent\/memory\/preferences\.yaml \(1 keys.*: test-command/);
   assert.match(text, /scout: working 25%, 1 findings/);
@@ -172,4 +172,40 @@ test('composeBriefing never exceeds a small cap either', async () => {
     const { tokens, text } = composeBriefing(input, cap);
     assert.ok(tokens <= cap, `${tokens} > ${cap}: ${text}`);
   }
+});
+
+test('two steps in progress: the briefing names both, then the next pending one', async () => {
+  const a = tmpAgent();
+  fs.writeFileSync(path.join(a, 'plan.yaml'), `objective: "Ship it"
+steps:
+  - id: 1
+    description: "Core"
+    status: completed
+  - id: 2
+    description: "Docs"
+    status: pending
+  - id: 3
+    description: "Views"
+    status: in_progress
+  - id: 4
+    description: "Wire the note the user left"
+    status: in_progress
+  - id: 5
+    description: "Release"
+    status: pending
+`);
+  const { text } = composeBriefing(await gatherBriefing(a));
+  assert.match(text, /Now: step 3 \[in_progress\] Views \(\.agent\/plan\.yaml:9\)/);
+  assert.match(text, /Now: step 4 \[in_progress\] Wire the note the user left \(\.agent\/plan\.yaml:12\)/);
+  // Pending steps after the first in-progress one follow, and a pending step before it is not lost either.
+  assert.match(text, /Then: step 5 Release/);
+  assert.match(text, /Then: step 2 Docs|Pending before: step 2 Docs/);
+});
+
+test('scratch sizes read as the Scratch view shows them: 420 B, not 1 KB', async () => {
+  const a = tmpAgent();
+  fs.mkdirSync(path.join(a, 'scratch'));
+  fs.writeFileSync(path.join(a, 'scratch', 'x.txt'), 'x'.repeat(420));
+  const { text } = composeBriefing(await gatherBriefing(a));
+  assert.match(text, /Scratch \.agent\/scratch\/: 1 file, 420 B\./);
 });

@@ -1,0 +1,35 @@
+/**
+ * Sizes, counts and ages as people read them. One formatter for the briefing, the tools' messages
+ * and the views, so a size reads the same everywhere ("420 B" in the Scratch view and the briefing).
+ */
+
+/** A byte size: `420 B`, `3.4 KB`, `12.0 MB`, `1.2 GB` (binary units; under 1 KB in bytes). */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(1)} KB`;
+  if (n < 1024 ** 3) return `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return `${(n / 1024 ** 3).toFixed(1)} GB`;
+}
+
+/** `1 file · 12 B`, `10,003 files · 39.1 KB` (`sep` between the count and the size). */
+export function countLabel(files: number, bytes: number, sep = ' · '): string {
+  return `${files.toLocaleString('en-US')} file${files === 1 ? '' : 's'}${sep}${formatBytes(bytes)}`;
+}
+
+/**
+ * An age that cannot be misread: `just now` (under a minute), `1 min ago`, `3 h ago`, `2 d ago`.
+ * Callers that show several ages take `now` once per render, so equal times show equal ages.
+ */
+export function formatAge(ms: number): string {
+  const s = Math.max(0, Math.floor(ms / 1000));
+  if (s < 60) return 'just now';
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86_400) return `${Math.floor(s / 3600)} h ago`;
+  return `${Math.floor(s / 86_400)} d ago`;
+}
+
+/** A local date and time for tooltips (`toLocaleString` of the host), never raw UTC ISO. */
+export function formatLocalTime(t: number | string | Date): string {
+  const d = t instanceof Date ? t : new Date(t);
+  return Number.isNaN(d.getTime()) ? String(t) : d.toLocaleString();
+}

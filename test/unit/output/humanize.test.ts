@@ -1,0 +1,24 @@
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { countLabel, formatAge, formatBytes } from '../../../src/core/output/humanize';
+
+test('sizes under 1 KB read in bytes; larger ones in KB/MB/GB with one decimal', () => {
+  assert.equal(formatBytes(0), '0 B');
+  assert.equal(formatBytes(420), '420 B');
+  assert.equal(formatBytes(1023), '1023 B');
+  assert.equal(formatBytes(5000), '4.9 KB');
+  assert.equal(formatBytes(3 * 1024 * 1024), '3.0 MB');
+  assert.equal(formatBytes(2 * 1024 ** 3), '2.0 GB');
+  assert.equal(countLabel(1, 420), '1 file · 420 B');
+  assert.equal(countLabel(10_003, 40_000, ', '), '10,003 files, 39.1 KB');
+});
+
+test('ages cannot be misread: "1 min ago", not "1m"; under a minute is "just now"', () => {
+  assert.equal(formatAge(0), 'just now');
+  assert.equal(formatAge(59_999), 'just now');
+  assert.equal(formatAge(60_000), '1 min ago');
+  assert.equal(formatAge(59 * 60_000 + 59_000), '59 min ago');
+  assert.equal(formatAge(3 * 3600_000), '3 h ago');
+  assert.equal(formatAge(2 * 86_400_000 + 5), '2 d ago');
+  assert.equal(formatAge(-5000), 'just now'); // a clock a little ahead is not "in the future"
+});
