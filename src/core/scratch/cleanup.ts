@@ -10,6 +10,7 @@ import { advanceRetention, isProtected, type OldestFirst, removalReasons, Remova
 import { ScratchIndex } from './scratchIndex';
 import { currentScratchIndex } from './sharedIndex';
 import { isInside } from '../workspace/relativePaths';
+import { formatAge, formatBytes } from '../output/humanize';
 
 /**
  * Paths cleanup must keep for this workspace root: every plan file and every evidence path the
@@ -78,7 +79,9 @@ export interface CleanupReport {
   /** Files that would have gone but have no usable trash: nothing was done; ask, then deletePermanently. */
   noTrash: CleanupItem[];
   failed: { path: string; message: string }[];
-  /** "Removed N files (X MB), kept K pinned". */
+  /** What the policy looked at: every file, its limits, and the oldest file it could remove (pinned and protected ones aside). */
+  scope?: { files: number; bytes: number; oldestRemovableMs?: number; now: number; policy: RetentionPolicy };
+  /** "Removed N files (X MB), kept K pinned"; with nothing to remove, which limits keep the files. */
   summary: string;
 }
 
@@ -128,6 +131,9 @@ export async function cleanupScratch(opts: CleanupOptions): Promise<Result<Clean
     return { rel, path: path.join(scratchDir, ...rel.split('/')), size: f.size, reason: why[k] };
   });
   const kept = keptCounts(index, keep);
+  let oldest = 0;
+  while (oldest < n && isKept(oldest)) oldest++;
+  const scope = { files: index.totals().files, bytes: index.totals().bytes, oldestRemovableMs: oldest < n ? files.mtimeMs(oldest) : undefined, now, policy: opts.policy };
   const report: CleanupReport = {
     dryRun: opts.dryRun ?? false,
     removed: [],
@@ -137,6 +143,7 @@ export async function cleanupScratch(opts: CleanupOptions): Promise<Result<Clean
     keptProtected: kept.protected,
     noTrash: [],
     failed: [],
+    scope,
     summary: '',
   };
   if (report.dryRun) {
@@ -180,10 +187,21 @@ export function summarizeCleanup(r: CleanupReport): CleanupReport {
   return r;
 }
 
+/** Why nothing goes: each limit beside what the folder holds ("the oldest changed 2 h ago (limit 24 h), 3 files (limit 500), 420 B (limit 200 MB)"). */
+function withinLimits(sc: NonNullable<CleanupReport['scope']>): string {
+  if (sc.files === 0) return '.agent/scratch/ is empty';
+  const p = sc.policy;
+  const age = sc.oldestRemovableMs === undefined ? 'no file that is not pinned or protected' : `the oldest unpinned file changed ${formatAge(sc.now - sc.oldestRemovableMs)} (limit ${p.maxAgeHours} h)`;
+  return `every limit is met: ${age}, ${sc.files.toLocaleString('en-US')} file${sc.files === 1 ? '' : 's'} (limit ${p.maxFiles.toLocaleString('en-US')}), ${formatBytes(sc.bytes)} (limit ${p.maxTotalMB} MB)`;
+}
+
 function summaryText(r: CleanupReport): string {
   const n = r.removedCount;
-  const files = `${n} file${n === 1 ? '' : 's'} (${formatMB(r.removedBytes)})`;
-  let s = r.dryRun ? `Would remove ${files}, keep ${r.keptPinned} pinned` : `Removed ${files}, kept ${r.keptPinned} pinned`;
+  const files = `${n} file${n === 1 ? '' : 's'} (${formatBytes(r.removedBytes)})`;
+  let s: string;
+  if (n === 0 && r.noTrash.length === 0 && r.failed.length === 0 && r.scope) {
+    s = `${r.dryRun ? 'Would remove' : 'Removed'} nothing${r.scope.files === 0 ? ': ' : '; '}${withinLimits(r.scope)}; ${r.dryRun ? 'keep' : 'kept'} ${r.keptPinned} pinned`;
+  } else s = r.dryRun ? `Would remove ${files}, keep ${r.keptPinned} pinned` : `Removed ${files}, kept ${r.keptPinned} pinned`;
   if (r.keptProtected > 0) s += ` and ${r.keptProtected} protected (plans, evidence)`;
   if (r.noTrash.length > 0) s += `; ${r.noTrash.length} not removed because no trash is available`;
   if (r.failed.length > 0) s += `; ${r.failed.length} could not be removed`;

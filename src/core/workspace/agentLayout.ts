@@ -107,6 +107,8 @@ export { AGENT_GITIGNORE } from './agentGitignore';
 /** What initializeAgentFolder created; files that already existed are left alone and listed in `kept`. */
 export interface InitializeOutcome {
   agentDir: string;
+  /** Whether `.agent/` was there before. */
+  existed: boolean;
   created: string[];
   kept: string[];
 }
@@ -121,6 +123,7 @@ export async function initializeAgentFolder(root: string): Promise<Result<Initia
     if (st && !st.isDirectory()) {
       return err({ file: agentDir, message: 'exists but is not a folder; rename or remove it, then initialize again' });
     }
+    const existed = st !== undefined;
     for (const dir of [LAYOUT.scratch, LAYOUT.toolOutputs, LAYOUT.terminals, LAYOUT.skills, LAYOUT.memory, LAYOUT.agents, LAYOUT.history]) {
       await fs.promises.mkdir(path.join(agentDir, dir), { recursive: true });
     }
@@ -134,10 +137,25 @@ export async function initializeAgentFolder(root: string): Promise<Result<Initia
       if (await createExclusive(file, content)) created.push(file);
       else kept.push(file);
     }
-    return ok({ agentDir, created, kept });
+    return ok({ agentDir, existed, created, kept });
   } catch (e) {
     return err({ file: agentDir, message: `could not create: ${(e as Error).message}` });
   }
+}
+
+const INIT_FILE_NAMES: Record<string, string> = { [LAYOUT.plan]: 'an example plan (plan.yaml)', [LAYOUT.readme]: 'README.md', [LAYOUT.gitignore]: '.gitignore' };
+
+function listed(items: string[]): string {
+  return items.length <= 1 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+/** What Initialize did, as the user reads it: which files it created and which existing ones it kept untouched. */
+export function describeInitialize(o: InitializeOutcome, folderName: string): string {
+  const created = o.created.map((f) => INIT_FILE_NAMES[path.basename(f)] ?? path.basename(f));
+  const kept = o.kept.map((f) => path.basename(f));
+  if (!o.existed) return `Created .agent/ in ${folderName} with ${listed(created)}.`;
+  if (created.length === 0) return `.agent/ in ${folderName} already has ${listed(kept)}; nothing was changed.`;
+  return `Added ${listed(created)} to the existing .agent/ in ${folderName}${kept.length ? `; kept the existing ${listed(kept)} unchanged` : ''}.`;
 }
 
 /**

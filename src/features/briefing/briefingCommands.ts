@@ -6,6 +6,8 @@ import { acceptFeatures, checkFeatures } from '../../core/plan/features';
 import { archiveText } from '../../core/history/archive';
 import { formatFileError } from '../../core/result';
 import { agentRoots, type AgentRoot } from '../../editor/agentFolderTree';
+import { formatBytes } from '../../core/output/humanize';
+import { clip } from '../../core/output/text';
 
 async function pickRoot(purpose: string): Promise<AgentRoot | undefined> {
   const roots = await agentRoots();
@@ -67,13 +69,23 @@ async function archiveCommand(log: vscode.LogOutputChannel, given?: unknown): Pr
   }
   const root = await pickRoot('archive into');
   if (!root) return undefined;
+  // History is append-only: show what would go in and ask first.
+  const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+  const first = text.split('\n').find((l) => l.trim()) ?? '';
+  const from = title ? `${editor && !editor.selection.isEmpty ? 'the selection in ' : ''}${title}` : 'the given text';
+  const pick = await vscode.window.showWarningMessage(
+    `Archive ${formatBytes(Buffer.byteLength(text))} (${lines.toLocaleString('en-US')} line${lines === 1 ? '' : 's'}) from ${from} into ${root.name}'s .agent/history/?`,
+    { modal: true, detail: `It starts with: "${clip(first, 120)}"\n\nHistory is append-only: Agent Context never edits or removes an archived session.` },
+    'Archive',
+  );
+  if (pick !== 'Archive') return undefined;
   const r = await archiveText(root.agentDir, text, { title, source: 'command' });
   if (!r.ok) {
     void vscode.window.showErrorMessage(`Agent Context: could not archive: ${formatFileError(r.error)}`);
     return undefined;
   }
   log.info(`archived ${r.value.bytes} bytes to ${r.value.path}`);
-  void vscode.window.showInformationMessage(`Archived to ${r.value.path} (append-only).`, 'Open').then((o) => {
+  void vscode.window.showInformationMessage(`Agent Context: archived to ${r.value.path} (append-only).`, 'Open').then((o) => {
     if (o) void vscode.window.showTextDocument(vscode.Uri.file(path.join(root.root, r.value.path)));
   });
   return r.value.path;

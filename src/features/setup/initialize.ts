@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { hasAgentFolder, initializeAgentFolder, InitializeOutcome, LAYOUT } from '../../core/workspace/agentLayout';
+import { describeInitialize, hasAgentFolder, initializeAgentFolder, InitializeOutcome, LAYOUT } from '../../core/workspace/agentLayout';
 import { formatFileError } from '../../core/result';
 import { offerAgentInstructions } from './addInstructions';
 
@@ -39,10 +39,7 @@ export function registerInitializeCommand(context: vscode.ExtensionContext, log:
         return undefined;
       }
       log.info(`initialized ${r.value.agentDir}: created ${r.value.created.length}, kept ${r.value.kept.length}`);
-      const what = r.value.created.length > 0
-        ? `Created .agent/ in ${folder.name} with an example plan, README.md and .gitignore.`
-        : `.agent/ in ${folder.name} already had its files; nothing was overwritten.`;
-      void vscode.window.showInformationMessage(what);
+      void vscode.window.showInformationMessage(`Agent Context: ${describeInitialize(r.value, folder.name)}`);
       const plan = path.join(r.value.agentDir, LAYOUT.plan);
       if (r.value.created.includes(plan)) await vscode.window.showTextDocument(vscode.Uri.file(plan), { preview: true });
       offerAgentInstructions(context, folder.uri, log); // once per workspace, non-modal

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { writeFileAtomic } from '../../core/fs/fsAtomic';
-import { MCP_CLIENT_TARGETS, mcpClientConfig, type McpClient } from '../../core/setup/mcpClientConfig';
+import { MCP_CLIENT_TARGETS, mcpClientCommand, mcpClientConfig, type McpClient } from '../../core/setup/mcpClientConfig';
 import { workspaceFolders } from '../../editor/settings';
 
 /**
@@ -48,9 +48,17 @@ export function registerMcpSetup(context: vscode.ExtensionContext, log: vscode.L
       const text = mcpClientConfig(pick, mcpJs, roots);
       await vscode.env.clipboard.writeText(text);
       log.info(`MCP config for ${pick} copied; server at ${mcpJs}`);
+      // The clipboard holds the file's content only; the CLI's own command is offered on its own button.
+      const cli = mcpClientCommand(pick, mcpJs, roots);
+      const copyCli = 'Copy CLI Command Instead';
       void vscode.window.showInformationMessage(
-        `Agent Context: MCP configuration copied. Paste it into ${MCP_CLIENT_TARGETS[pick]}. Commands run only if you add --allow-run or list them under run.allowList in .agent/config.yaml.`,
-      );
+        `Agent Context: MCP configuration copied. Paste it into ${MCP_CLIENT_TARGETS[pick]}${cli ? ', or copy the claude mcp add command instead' : ''}. Commands run only if you add --allow-run or list them under run.allowList in .agent/config.yaml.`,
+        ...(cli ? [copyCli] : []),
+      ).then(async (choice) => {
+        if (choice !== copyCli || !cli) return;
+        await vscode.env.clipboard.writeText(cli);
+        void vscode.window.showInformationMessage(`Agent Context: copied "${cli}". Run it in a terminal in the project.`);
+      });
     }),
   );
 

@@ -81,13 +81,26 @@ describe('Briefing, progress, features and history', () => {
   it('Archive Text to History archives the active editor as a new, never rewritten session file', async () => {
     const doc = await vscode.workspace.openTextDocument({ content: 'User: how do we limit?\nAgent: token bucket.\n' });
     await vscode.window.showTextDocument(doc);
-    const rel = await vscode.commands.executeCommand<string>('agentContext.archiveToHistory');
+    // Append-only: it asks first, showing the size and the first line; Cancel archives nothing.
+    const sessions = () => (fs.existsSync(agent('history')) ? fs.readdirSync(agent('history')).length : 0);
+    const before = sessions();
+    const cancelled = vscode.commands.executeCommand<string>('agentContext.archiveToHistory');
+    const asked = await ui.dialog('Cancel');
+    assert.match(asked.message, /^Archive 44 B \(2 lines\) from Untitled-\d+ into \S+'s \.agent\/history\/\?$/);
+    assert.match(asked.detail, /It starts with: "User: how do we limit\?"/);
+    assert.equal(await cancelled, undefined);
+    assert.equal(sessions(), before);
+    const archiving = vscode.commands.executeCommand<string>('agentContext.archiveToHistory');
+    await ui.dialog('Archive');
+    const rel = await archiving;
     assert.match(rel ?? '', /^\.agent\/history\/session-[0-9A-Z]{26}\.md$/);
     created.push(rel!.replace(/^\.agent\//, ''));
     const abs = path.join(wsRoot(), rel!);
     const first = fs.readFileSync(abs, 'utf8');
     assert.ok(first.endsWith('User: how do we limit?\nAgent: token bucket.\n'));
-    const again = await vscode.commands.executeCommand<string>('agentContext.archiveToHistory');
+    const archivingAgain = vscode.commands.executeCommand<string>('agentContext.archiveToHistory');
+    await ui.dialog('Archive');
+    const again = await archivingAgain;
     assert.notEqual(again, rel);
     created.push(again!.replace(/^\.agent\//, ''));
     assert.equal(fs.readFileSync(abs, 'utf8'), first);

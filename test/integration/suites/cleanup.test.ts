@@ -45,7 +45,7 @@ describe('Clean Up Scratch', () => {
     const old = put('old-dry.txt', 10, 30);
     const res = await vscode.commands.executeCommand<CleanupResult>('agentContext.scratch.cleanupDryRun');
     assert.deepEqual(res.reports[0].removed.map((r) => r.rel), ['old-dry.txt']);
-    assert.match(res.summary, /^Would remove 1 file \(0\.0 MB\), keep 0 pinned/);
+    assert.match(res.summary, /^Would remove 1 file \(10 B\), keep 0 pinned/);
     assert.ok(fs.existsSync(old));
     fs.rmSync(old);
   });

@@ -177,7 +177,8 @@ describe('language-model tools', function () {
   it('Copy MCP Server Configuration puts a working configuration on the clipboard', async () => {
     await vscode.commands.executeCommand('agentContext.copyMcpConfig', 'claude');
     const text = await vscode.env.clipboard.readText();
-    const cfg = JSON.parse(text.slice(0, text.indexOf('\n\n'))) as { mcpServers: Record<string, { command: string; args: string[] }> };
+    // Pasted into .mcp.json as the message says, the whole clipboard must be valid JSON.
+    const cfg = JSON.parse(text) as { mcpServers: Record<string, { command: string; args: string[] }> };
     const server = cfg.mcpServers['agent-context'];
     assert.deepEqual(server.args.slice(1), ['--root', ws]);
     const copied = server.args[0];

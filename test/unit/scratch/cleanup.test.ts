@@ -147,11 +147,11 @@ test('cleanupScratch trashes by policy and keeps pinned files, plan files, evide
   assert.ok(dry.ok, dry.ok ? '' : dry.error.message);
   assert.deepEqual(dry.value.removed.map((r) => r.rel), ['link.txt', 'old one.txt', 'sub/old2.txt']);
   assert.ok(fs.existsSync(path.join(scratch, 'old one.txt')), 'a dry run removes nothing');
-  assert.match(dry.value.summary, /^Would remove 3 files/);
+  assert.match(dry.value.summary, /^Would remove 3 files \(3\.0 KB\)/);
 
   const r = await cleanupScratch({ workspaceRoot: ws, policy: DEFAULT_RETENTION, now: NOW, trash: { xdgDataHome: data } });
   assert.ok(r.ok, r.ok ? '' : r.error.message);
-  assert.equal(r.value.summary, 'Removed 3 files (0.0 MB), kept 1 pinned and 2 protected (plans, evidence)');
+  assert.equal(r.value.summary, 'Removed 3 files (3.0 KB), kept 1 pinned and 2 protected (plans, evidence)');
   assert.deepEqual(fs.readdirSync(scratch).sort(), ['current_plan.yaml', 'fresh.txt', 'pinned.md', 'proof.txt', 'sub']);
   assert.equal(fs.readFileSync(path.join(outside, 'target.txt'), 'utf8'), 'keep me');
   const trashed = fs.readdirSync(path.join(data, 'Trash/files')).sort();
@@ -180,7 +180,7 @@ test('cleanupScratch with no usable trash removes nothing and says so, for the c
   assert.ok(r.ok);
   assert.deepEqual(r.value.removed, []);
   assert.deepEqual(r.value.noTrash.map((f) => f.rel), ['old.txt']);
-  assert.equal(r.value.summary, 'Removed 0 files (0.0 MB), kept 0 pinned; 1 not removed because no trash is available');
+  assert.equal(r.value.summary, 'Removed 0 files (0 B), kept 0 pinned; 1 not removed because no trash is available');
   assert.ok(fs.existsSync(old));
 });
 
@@ -256,4 +256,22 @@ test('the dry run over the shared index decides as a fresh scan does, with pinne
     assert.match(cut.value.summary, new RegExp(`^Would remove ${want.remove.length} files`));
   }
   fs.rmSync(ws, { recursive: true });
+});
+
+test('a dry run with nothing to remove says which limits keep the files, sizes under 1 KB in bytes', async () => {
+  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-clean-none-'));
+  const scratch = path.join(ws, '.agent', 'scratch');
+  put(scratch, 'a.txt', 300, 2);
+  put(scratch, 'b.txt', 120, 1);
+  const pinned = put(scratch, 'old-pinned.txt', 0, 100);
+  assert.ok((await setPinned(path.join(ws, '.agent'), pinned, true)).ok);
+  const dry = await cleanupScratch({ workspaceRoot: ws, policy: DEFAULT_RETENTION, now: NOW, dryRun: true });
+  assert.ok(dry.ok, dry.ok ? '' : dry.error.message);
+  // Not "Would remove 0 files (0.0 MB)": the old file is pinned, the oldest other one is 2 h old.
+  assert.equal(dry.value.summary, 'Would remove nothing; every limit is met: the oldest unpinned file changed 2 h ago (limit 24 h), 3 files (limit 500), 420 B (limit 200 MB); keep 1 pinned');
+  const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-clean-empty-'));
+  fs.mkdirSync(path.join(empty, '.agent', 'scratch'), { recursive: true });
+  const e = await cleanupScratch({ workspaceRoot: empty, policy: DEFAULT_RETENTION, now: NOW, dryRun: true });
+  assert.ok(e.ok);
+  assert.equal(e.value.summary, 'Would remove nothing: .agent/scratch/ is empty; keep 0 pinned');
 });

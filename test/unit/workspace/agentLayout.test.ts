@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { classifyAgentPath, findAgentFolders, initializeAgentFolder } from '../../../src/core/workspace/agentLayout';
+import { classifyAgentPath, describeInitialize, findAgentFolders, initializeAgentFolder } from '../../../src/core/workspace/agentLayout';
 import { isPlanPath } from '../../../src/core/plan/planFiles';
 import { parsePlan } from '../../../src/core/plan/planDocument';
 import { isInside } from '../../../src/core/workspace/relativePaths';
@@ -22,6 +22,10 @@ test('initializeAgentFolder creates the layout, a valid commented plan, README a
   assert.match(fs.readFileSync(path.join(agent, 'README.md'), 'utf8'), /scratch\//);
   assert.deepEqual(fs.readFileSync(path.join(agent, '.gitignore'), 'utf8').trim().split('\n').slice(0, 3), ['scratch/', 'terminals/', 'history/']);
   assert.equal(r.value.created.length, 3);
+  assert.equal(describeInitialize(r.value, 'app'), 'Created .agent/ in app with an example plan (plan.yaml), README.md and .gitignore.');
+  const again = await initializeAgentFolder(ws);
+  assert.ok(again.ok);
+  assert.equal(describeInitialize(again.value, 'app'), '.agent/ in app already has plan.yaml, README.md and .gitignore; nothing was changed.');
 });
 
 test('initializeAgentFolder never overwrites existing files', async () => {
@@ -32,6 +36,8 @@ test('initializeAgentFolder never overwrites existing files', async () => {
   assert.ok(r.ok);
   assert.equal(fs.readFileSync(path.join(ws, '.agent/plan.yaml'), 'utf8'), 'objective: mine\n');
   assert.deepEqual(r.value.kept, [path.join(ws, '.agent/plan.yaml')]);
+  // The message says what was created and what was kept, not "created … with an example plan".
+  assert.equal(describeInitialize(r.value, 'app'), 'Added README.md and .gitignore to the existing .agent/ in app; kept the existing plan.yaml unchanged.');
   fs.writeFileSync(path.join(ws, 'file'), '');
   const bad = await initializeAgentFolder(path.join(ws, 'file'));
   assert.ok(!bad.ok);
