@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { mkdirp, tempName } from './fsAtomic';
+import { createExclusive, mkdirp } from './fsAtomic';
 import { withPath } from './fsErrors';
 
 /** A lock older than this is taken to be left over from a crashed process and is broken. */
@@ -30,39 +30,12 @@ function holderGone(text: string): boolean {
 }
 
 /**
- * Creates the lock file whole: written under a temp name, then linked into place (link fails when
- * the lock exists, as O_EXCL does). A lock that cannot be written (a full disk) is never left
- * behind empty for the next caller to wait on.
+ * Creates the lock file whole (createExclusive: written under a temp name, then linked into
+ * place), so a lock that cannot be written (a full disk) is never left behind empty for the next
+ * caller to wait on. False when another holder has it.
  */
-async function tryCreate(lock: string): Promise<boolean> {
-  const tmp = path.join(path.dirname(lock), tempName(path.basename(lock)));
-  try {
-    await fs.promises.writeFile(tmp, `${process.pid} ${HOST}\n`, { flag: 'wx' });
-    try {
-      await fs.promises.link(tmp, lock);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'EEXIST') return false;
-      if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw e;
-      // No hard links here: O_EXCL, removing the lock again if its content cannot be written.
-      const fh = await fs.promises.open(lock, 'wx').catch((x: NodeJS.ErrnoException) => {
-        if (x.code === 'EEXIST') return undefined;
-        throw x;
-      });
-      if (!fh) return false;
-      try {
-        await fh.writeFile(`${process.pid} ${HOST}\n`);
-      } catch (w) {
-        await fh.close();
-        await fs.promises.rm(lock, { force: true });
-        throw w;
-      }
-      await fh.close();
-    }
-    return true;
-  } finally {
-    await fs.promises.rm(tmp, { force: true }).catch(() => undefined);
-  }
+function tryCreate(lock: string): Promise<boolean> {
+  return createExclusive(lock, `${process.pid} ${HOST}\n`);
 }
 
 /**

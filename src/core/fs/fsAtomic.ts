@@ -133,24 +133,7 @@ export function ensureAgentTempDir(agentDir: string): string {
  * so a reader (or a crash) never sees half a file.
  */
 export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
-  const dir = path.dirname(file);
-  await mkdirp(dir);
-  sweepStaleTemps(dir, path.basename(file));
-  const tmp = path.join(dir, tempName(path.basename(file)));
-  const fh = await fs.promises.open(tmp, 'wx');
-  try {
-    try {
-      await fh.writeFile(data);
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await fs.promises.rename(tmp, file);
-  } catch (e) {
-    // A full disk or a failed rename: the target keeps its old content, and no half file stays behind.
-    await fs.promises.rm(tmp, { force: true }).catch(() => undefined);
-    throw withPath(e, file);
-  }
+  await writeThroughTemp(file, (fh) => fh.writeFile(data));
 }
 
 /**
@@ -158,6 +141,13 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array): 
  * between pieces), so a large file is never built as one string.
  */
 export async function writeFileAtomicParts(file: string, parts: AsyncIterable<string> | Iterable<string>): Promise<void> {
+  await writeThroughTemp(file, async (fh) => {
+    for await (const part of parts) if (part) await fh.write(part);
+  });
+}
+
+/** The one temp-fsync-rename sequence behind both atomic writers; `fill` writes the content. */
+async function writeThroughTemp(file: string, fill: (fh: fs.promises.FileHandle) => Promise<unknown>): Promise<void> {
   const dir = path.dirname(file);
   await mkdirp(dir);
   sweepStaleTemps(dir, path.basename(file));
@@ -165,13 +155,14 @@ export async function writeFileAtomicParts(file: string, parts: AsyncIterable<st
   const fh = await fs.promises.open(tmp, 'wx');
   try {
     try {
-      for await (const part of parts) if (part) await fh.write(part);
+      await fill(fh);
       await fh.sync();
     } finally {
       await fh.close();
     }
     await fs.promises.rename(tmp, file);
   } catch (e) {
+    // A full disk or a failed rename: the target keeps its old content, and no half file stays behind.
     await fs.promises.rm(tmp, { force: true }).catch(() => undefined);
     throw withPath(e, file);
   }
