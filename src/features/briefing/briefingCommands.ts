@@ -7,6 +7,7 @@ import { archiveText } from '../../core/history/archive';
 import { formatFileError } from '../../core/result';
 import { agentRoots, type AgentRoot } from '../../editor/agentFolderTree';
 import { formatBytes } from '../../core/output/humanize';
+import { ReadOnlyDocument } from '../../editor/readOnlyDocument';
 import { clip } from '../../core/output/text';
 
 async function pickRoot(purpose: string): Promise<AgentRoot | undefined> {
@@ -20,37 +21,13 @@ async function pickRoot(purpose: string): Promise<AgentRoot | undefined> {
   return pick?.root;
 }
 
-/** Read-only documents for the briefing: nothing to save, no "save changes?" prompt on close. */
-class BriefingDocuments implements vscode.TextDocumentContentProvider {
-  static readonly scheme = 'agent-context-briefing';
-  static readonly uri = vscode.Uri.from({ scheme: BriefingDocuments.scheme, path: '/Briefing.md' });
-  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
-  readonly onDidChange = this.changed.event;
-  private text = '';
-
-  set(text: string): void {
-    this.text = text;
-    this.changed.fire(BriefingDocuments.uri);
-  }
-
-  provideTextDocumentContent(): string {
-    return this.text;
-  }
-
-  dispose(): void {
-    this.changed.dispose();
-  }
-}
-
 /** The briefing of the first `.agent/` folder (the one tools use), shown read-only; returns its text. */
-async function showBriefing(docs: BriefingDocuments): Promise<string | undefined> {
+async function showBriefing(docs: ReadOnlyDocument): Promise<string | undefined> {
   const roots = await agentRoots();
   const root = roots[0] ?? (await pickRoot('brief'));
   if (!root) return undefined;
   const { text, tokens } = composeBriefing(await gatherBriefing(root.agentDir));
-  docs.set(`${text}\n\n<!-- ${tokens} tokens; the same text agentContext_briefing returns -->\n`);
-  const doc = await vscode.workspace.openTextDocument(BriefingDocuments.uri);
-  await vscode.window.showTextDocument(doc, { preview: true });
+  await docs.show(`${text}\n\n<!-- ${tokens} tokens; the same text agentContext_briefing returns -->\n`);
   return text;
 }
 
@@ -124,10 +101,9 @@ async function acceptCommand(log: vscode.LogOutputChannel, onDone: () => void): 
 
 /** The briefing / archive-to-history / accept-feature-list commands. */
 export function registerBriefing(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
-  const docs = new BriefingDocuments();
+  const docs = new ReadOnlyDocument('agent-context-briefing', 'Briefing.md');
   context.subscriptions.push(
     docs,
-    vscode.workspace.registerTextDocumentContentProvider(BriefingDocuments.scheme, docs),
     vscode.commands.registerCommand('agentContext.briefing', () => showBriefing(docs)),
     vscode.commands.registerCommand('agentContext.archiveToHistory', (text?: unknown) => archiveCommand(log, text)),
     vscode.commands.registerCommand('agentContext.acceptFeatures', () =>

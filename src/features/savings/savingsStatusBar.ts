@@ -6,6 +6,7 @@ import { workspaceFolders } from '../../editor/settings';
 import { agentDirOf } from '../../core/workspace/agentLayout';
 import type { AgentFeed } from '../../editor/agentFeed';
 import { debounce } from '../../editor/debounce';
+import { ReadOnlyDocument } from '../../editor/readOnlyDocument';
 import type { ToolInvoked } from '../tools/registerTools';
 
 /** How often the status bar re-reads the ledger's end without a file event. */
@@ -42,10 +43,16 @@ export function registerSavings(context: vscode.ExtensionContext, log: vscode.Lo
       return;
     }
     const s = await follower.poll();
+    const calls = `${s.today.calls} tool call${s.today.calls === 1 ? '' : 's'}`;
     item.text = `$(fold-down) ${short(s.today.savedTokens)} tokens kept out`;
+    // Read aloud instead of the text, which would say "fold-down" for the icon.
+    item.accessibilityInformation = {
+      label: `Agent Context kept ${s.today.savedTokens.toLocaleString('en-US')} tokens out of the agent's context today, in ${calls}. Activate for the report per tool and per day.`,
+      role: 'button',
+    };
     item.tooltip = new vscode.MarkdownString(
       `**Agent Context** kept **${s.today.savedTokens.toLocaleString('en-US')}** tokens out of the agent's context today ` +
-        `(${s.today.calls} tool call${s.today.calls === 1 ? '' : 's'}: ${s.today.rawTokens.toLocaleString('en-US')} raw → ${s.today.returnedTokens.toLocaleString('en-US')} returned).\n\nClick for the report per tool and per day.`,
+        `(${calls}: ${s.today.rawTokens.toLocaleString('en-US')} raw → ${s.today.returnedTokens.toLocaleString('en-US')} returned).\n\nClick for the report per tool and per day.`,
     );
     if (s.hasEntries) item.show();
     else item.hide();
@@ -60,7 +67,9 @@ export function registerSavings(context: vscode.ExtensionContext, log: vscode.Lo
   safety.unref?.();
   context.subscriptions.push({ dispose: () => clearInterval(safety) });
 
+  const report = new ReadOnlyDocument('agent-context-report', 'Tool Report.md');
   context.subscriptions.push(
+    report,
     vscode.commands.registerCommand('agentContext.showToolReport', async () => {
       const folder = defaultFolder(workspaceFolders());
       if (!folder) {
@@ -68,9 +77,8 @@ export function registerSavings(context: vscode.ExtensionContext, log: vscode.Lo
         return;
       }
       // From per-file totals folded incrementally (core/ledger.ts): any ledger size, every month.
-      const md = await ledgerReport(agentDirOf(folder.path));
-      const doc = await vscode.workspace.openTextDocument({ content: md, language: 'markdown' });
-      await vscode.window.showTextDocument(doc, { preview: true });
+      // Read-only (not a dirty "Untitled-1" that asks to be saved on close).
+      await report.show(await ledgerReport(agentDirOf(folder.path)));
     }),
   );
   refresh();

@@ -204,11 +204,39 @@ describe('language-model tools', function () {
     assert.ok(rows.length > 0);
   });
 
-  it('the status bar shows tokens kept out of context and opens the report', async () => {
+  it('the status bar shows tokens kept out of context and opens the report read-only', async () => {
     await waitFor(async () => (await ui.texts('.statusbar-item')).some((t) => /tokens kept out/.test(t)), { timeout: 15_000, message: 'the savings item is shown' });
     await vscode.commands.executeCommand('agentContext.showToolReport');
     const doc = await waitFor(() => vscode.window.activeTextEditor?.document, { message: 'the report opened' });
     assert.match(doc.getText(), /\| agentContext_run \| \d+ \|/);
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    // Not an "Untitled-1" that asks to be saved on close.
+    assert.notEqual(doc.uri.scheme, 'untitled');
+    assert.equal(doc.isDirty, false);
+    assert.equal(doc.languageId, 'markdown');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('savings status: after the terminal tool answers a large build log with a reference, the status bar counts the log as kept out', async () => {
+    // What a screen reader announces: the full number, not "fold-down" or Markdown.
+    const label = async (): Promise<string> => (await ui.attribute('[aria-label^="Agent Context kept "]', 'aria-label', { timeout: 15_000 })) ?? '';
+    const kept = (l: string): number => Number(/^Agent Context kept ([\d,]+) tokens out of the agent's context today/.exec(l)?.[1]?.replace(/,/g, '') ?? NaN);
+    const before = kept(await label());
+    assert.ok(Number.isFinite(before), await label());
+    const t = await openTerminal('savings');
+    try {
+      await run(t, 'for i in $(seq 1 3000); do echo "[$i/3000] compiling src/module_$i.c with -O2 ... ok"; done; echo "error: tc-savings link failed" >&2; false', { timeout: 60_000 });
+      const answer = await invoke('agentContext_terminal', { terminal: t.n, command: 'lastFailed' });
+      assert.ok(Buffer.byteLength(answer) < 8 * 1024, `a reference, not the log (${Buffer.byteLength(answer)} bytes)`);
+      const entry = ledger(ws).reverse().find((e) => e.tool === 'agentContext_terminal') as unknown as { rawTokens: number; returnedTokens: number };
+      assert.ok(entry.rawTokens > 30_000, `raw ${entry.rawTokens}: the referenced 3,000-line log`);
+      const after = await waitFor(async () => {
+        const n = kept(await label());
+        return n >= before + entry.rawTokens - entry.returnedTokens ? n : undefined;
+      }, { timeout: 20_000, message: 'the status bar adds the saving of the terminal answer' });
+      assert.ok(after > 0);
+      assert.ok((await ui.texts('.statusbar-item')).some((x) => /[1-9][\d.]*k? tokens kept out/.test(x)), 'the visible text shows a non-zero count');
+    } finally {
+      await closeTerminal(t);
+    }
   });
 });

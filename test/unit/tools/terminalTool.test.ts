@@ -67,3 +67,13 @@ test('the ledger records the referenced output as the raw size of agentContext_t
   assert.ok(savedBy(term) > 10_000, `saved ${savedBy(term)}`);
   assert.ok(read.rawTokens > 10 * read.returnedTokens, `read: raw ${read.rawTokens}, returned ${read.returnedTokens}`);
 });
+
+test('the ledger records the full match list as the raw size of an agentContext_grep answered with a reference', async () => {
+  const { root, ctx } = await agentRanBuild();
+  const r = await invokeTool('agentContext_grep', { pattern: 'compiling', path: '.agent/terminals' }, ctx);
+  assert.match(r.text, /Full list: \.agent\/scratch\/tool_outputs\//);
+  const { entries } = await readLedger(path.join(root, '.agent'));
+  const grep = entries.find((e) => e.tool === 'agentContext_grep');
+  assert.ok(grep);
+  assert.ok(grep.rawTokens > 10 * grep.returnedTokens, `grep: raw ${grep.rawTokens}, returned ${grep.returnedTokens}`);
+});
