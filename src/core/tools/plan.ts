@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { planProgress, type Plan, type StepStatus } from '../plan/planDocument';
 import { updatePlanFile, type PlanEdit } from '../plan/planEdit';
@@ -30,6 +31,33 @@ export function formatPlanCompact(plan: Plan, shown: string): string {
   return cutToBytes(out.join('\n'), INLINE_MAX_BYTES - 300);
 }
 
+/** How many other plans are named with title and progress; the rest are counted. */
+const OTHER_PLANS_SHOWN = 8;
+
+/**
+ * One line per plan, most recently changed first: `- path: title (done/total done)`, a plan that
+ * cannot be read with its reason. Only the first OTHER_PLANS_SHOWN are parsed, so a folder of a
+ * thousand plans costs their stats, not their parsing.
+ */
+async function planLines(files: string[], relOf: (f: string) => string): Promise<string[]> {
+  const dated = await Promise.all(files.map(async (f) => ({ f, t: (await fs.promises.stat(f).catch(() => undefined))?.mtimeMs ?? 0 })));
+  dated.sort((a, b) => b.t - a.t || a.f.localeCompare(b.f));
+  const lines: string[] = [];
+  for (const { f } of dated.slice(0, OTHER_PLANS_SHOWN)) {
+    const shown = relOf(f);
+    const r = await loadPlanFile(f, shown);
+    if (!r.ok) {
+      lines.push(`- ${shown}: cannot be read (${r.error.message})`);
+      continue;
+    }
+    const p = planProgress(r.value.plan);
+    const progress = p.total ? ` (${p.done}/${p.total} done)` : r.value.plan.format === 'markdown' ? ' (no checklist)' : '';
+    lines.push(`- ${shown}: ${r.value.plan.objective || '(no title)'}${progress}`);
+  }
+  if (dated.length > OTHER_PLANS_SHOWN) lines.push(`- … and ${dated.length - OTHER_PLANS_SHOWN} more in ${[...new Set(dated.slice(OTHER_PLANS_SHOWN).map(({ f }) => path.posix.dirname(relOf(f))))].join(', ')}`);
+  return lines;
+}
+
 /** agentContext_plan: reads the plan compactly or edits it (byte-preserving, atomic). */
 export async function planTool(input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
   const folder = defaultFolder(ctx.folders);
@@ -52,7 +80,7 @@ export async function planTool(input: Record<string, unknown>, ctx: ToolContext)
   } else {
     // plan.yaml first, then plan.md: the agent's own plan wins over the ones kept in plans/.
     file = files.find((f) => f === path.join(agentDir, 'plan.yaml')) ?? files.find((f) => f === path.join(agentDir, MARKDOWN_PLAN)) ?? (files.length === 1 ? files[0] : undefined);
-    if (!file) return { text: `Several plans; pass plan to choose one:\n${files.map(relOf).join('\n')}` };
+    if (!file) return { text: `Several plans; pass plan to choose one:\n${(await planLines(files, relOf)).join('\n')}` };
   }
   const shown = relOf(file);
   const action = (input.action as string | undefined) ?? 'get';
@@ -85,7 +113,12 @@ export async function planTool(input: Record<string, unknown>, ctx: ToolContext)
   if (!edit) {
     const loaded = await loadPlanFile(file, shown);
     if (!loaded.ok) return toolError(`${formatFileError(loaded.error)}. Fix the file; nothing was changed.`);
-    return { text: formatPlanCompact(loaded.value.plan, shown) };
+    const current = formatPlanCompact(loaded.value.plan, shown);
+    // Without a plan named, the agent must learn that the others exist: each with title, progress, path.
+    const others = want ? [] : files.filter((f) => f !== file);
+    if (!others.length) return { text: current };
+    const list = `Other plans (pass plan to read one):\n${(await planLines(others, relOf)).join('\n')}`;
+    return { text: cutToBytes(`${current}\n\n${list}`, INLINE_MAX_BYTES - 300) };
   }
   const r = await updatePlanFile(file, edit);
   if (!r.ok) return toolError(formatFileError({ ...r.error, file: shown }));

@@ -140,7 +140,7 @@ const DEFINITIONS: { [N in ToolName]: ToolDefinition & { name: N } } = {
       properties: {
         action: { type: 'string', enum: ['get', 'setStatus', 'setNotes', 'addStep', 'logProgress', 'setPasses'] },
         stepId: idOrNumber(), status: { type: 'string', enum: ['pending', 'in_progress', 'completed', 'blocked', 'cancelled'] },
-        notes: s(), description: s(), plan: s('plan file, if several'),
+        notes: s(), description: s(), plan: s('plan file; get without it lists the others'),
         next: s(), feature: int(undefined, 0), passes: bool(),
       },
     },

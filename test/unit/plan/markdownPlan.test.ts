@@ -222,8 +222,10 @@ test('agentContext_plan reads a Markdown plan and sets an item by number or text
   fs.writeFileSync(file, original);
   fs.writeFileSync(path.join(agent, 'plans', 'zany-lightning.md'), readBytes('claude-plan-mode.md'));
   const ctx = ctxFor(root);
+  fs.utimesSync(file, new Date('2026-01-02'), new Date('2026-01-02'));
   let r = await invokeTool('agentContext_plan', {}, ctx);
-  assert.match(r.text, /Several plans; pass plan to choose one:\n\.agent\/plans\/release\.md\n\.agent\/plans\/zany-lightning\.md/);
+  // Newest first, each with its title and progress.
+  assert.match(r.text, /^Several plans; pass plan to choose one:\n- \.agent\/plans\/zany-lightning\.md: Plan: Add rate limiting to the public API \(no checklist\)\n- \.agent\/plans\/release\.md: Release checklist \(2\/8 done\)$/);
   r = await invokeTool('agentContext_plan', { plan: 'release' }, ctx);
   assert.ok(!r.isError, r.text);
   assert.match(r.text, /^Plan \.agent\/plans\/release\.md \(Markdown checklist\): Release checklist\n2\/8 done\n\[1\] completed: Bump the version\n\[2\] pending: Update the changelog\n {2}\[3\] completed: Credit contributors\n/);
@@ -257,4 +259,26 @@ test('agentContext_plan reads a Markdown plan and sets an item by number or text
   fs.utimesSync(path.join(agent, 'plans', 'aaa-older.md'), new Date('2026-01-01'), new Date('2026-01-01'));
   const order = [...composeBriefing(await gatherBriefing(agent)).text.matchAll(/^Plan (\S+?):? /gm)].map((m) => m[1]);
   assert.deepEqual(order, ['.agent/plans/release.md', '.agent/plans/zany-lightning.md', '.agent/plans/aaa-older.md']);
+});
+
+test('agentContext_plan without a plan named reads the current plan and lists the others (title, progress, path), newest first, the rest counted', async () => {
+  const agent = await tmpAgent();
+  const root = path.dirname(agent);
+  fs.writeFileSync(path.join(agent, 'plan.yaml'), 'objective: Ship the parser\nsteps:\n  - id: "1"\n    description: Write it\n    status: in_progress\n');
+  fs.mkdirSync(path.join(agent, 'plans'), { recursive: true });
+  fs.writeFileSync(path.join(agent, 'plans', 'refactor-auth.md'), '# Refactor auth\n\n- [x] Split the module\n- [ ] Move the tokens\n- [ ] Delete the old path\n');
+  fs.writeFileSync(path.join(agent, 'plans', 'broken.yaml'), 'objective: [unclosed\n');
+  fs.utimesSync(path.join(agent, 'plans', 'broken.yaml'), new Date('2026-01-01'), new Date('2026-01-01'));
+  const ctx = ctxFor(root);
+  let r = await invokeTool('agentContext_plan', {}, ctx);
+  assert.ok(!r.isError, r.text);
+  assert.match(r.text, /^Plan \.agent\/plan\.yaml: Ship the parser\n0\/1 done\n\[1\] in_progress: Write it\n\nOther plans \(pass plan to read one\):\n- \.agent\/plans\/refactor-auth\.md: Refactor auth \(1\/3 done\)\n- \.agent\/plans\/broken\.yaml: cannot be read \(/);
+  // Naming a plan reads that one alone.
+  r = await invokeTool('agentContext_plan', { plan: 'refactor-auth' }, ctx);
+  assert.doesNotMatch(r.text, /Other plans/);
+  // A thousand-plan folder: eight named, the rest counted, the answer stays small.
+  for (let i = 0; i < 40; i++) fs.writeFileSync(path.join(agent, 'plans', `p${String(i).padStart(2, '0')}.md`), `# Plan ${i}\n\n- [ ] a\n`);
+  r = await invokeTool('agentContext_plan', {}, ctx);
+  assert.equal([...r.text.matchAll(/^- \.agent\/plans\//gm)].length, 8, r.text);
+  assert.match(r.text, /^- … and 34 more in \.agent\/plans$/m);
 });
