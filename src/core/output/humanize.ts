@@ -28,8 +28,9 @@ export function formatAge(ms: number): string {
   return `${Math.floor(s / 86_400)} d ago`;
 }
 
-/** A local date and time for tooltips (`toLocaleString` of the host), never raw UTC ISO. */
+/** A local date and time for tooltips (`toLocaleString` of the host), never raw UTC ISO; a bare date or unparsable text stays as written. */
 export function formatLocalTime(t: number | string | Date): string {
+  if (typeof t === 'string' && !/^\d{4}-\d\d-\d\dT\d/.test(t)) return t;
   const d = t instanceof Date ? t : new Date(t);
   return Number.isNaN(d.getTime()) ? String(t) : d.toLocaleString();
 }

@@ -48,6 +48,24 @@ export function resolveExit(e: ExitEvidence): RecordedExit {
   return { exitCode: null, reason: e.cutShort ?? EXIT_UNKNOWN.noEndEvent };
 }
 
+/** Every way a command can stand, for views that give each its own icon (a Record over this type). */
+export type ExitKind = 'running' | 'succeeded' | 'failed' | 'closedByExit' | 'terminalClosed' | 'captureStopped' | 'captureFailed' | 'noStatus';
+
+/**
+ * How a command stands: a command that closed its own terminal (`exit`, `logout`) ends with the
+ * terminal, which is its success, not an unknown status.
+ */
+export function exitKind(c: { status: 'running' | 'done'; exitCode: number | null; exitUnknown: string | null; commandLine: string }): ExitKind {
+  if (c.status === 'running') return 'running';
+  if (c.exitCode === 0) return 'succeeded';
+  if (c.exitCode !== null) return 'failed';
+  const why = c.exitUnknown ?? '';
+  if (why === EXIT_UNKNOWN.terminalClosed) return /^\s*(exit|logout)(\s+\d+)?\s*;?\s*$/.test(c.commandLine) ? 'closedByExit' : 'terminalClosed';
+  if (why.startsWith(EXIT_UNKNOWN.captureStopped(''))) return 'captureStopped';
+  if (why === EXIT_UNKNOWN.captureFailed) return 'captureFailed';
+  return 'noStatus';
+}
+
 /** `exit 3`, or `exit ? (<reason>)`: the text used in N.txt's closing line and by the tools. */
 export function formatExit(exitCode: number | null | undefined, reason?: string | null): string {
   if (exitCode !== null && exitCode !== undefined) return `exit ${exitCode}`;

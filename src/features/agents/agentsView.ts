@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { formatLocalTime } from '../../core/output/humanize';
 import * as path from 'node:path';
 import { readFindings, recentAgents, type AgentSummary, type Finding } from '../../core/agents';
 import { AgentFolderTree, openAtLine, type AgentRoot } from '../../editor/agentFolderTree';
@@ -48,7 +49,7 @@ export class AgentsView extends AgentFolderTree<Node> {
         const [icon, color] = STATUS_ICON[s?.status ?? ''] ?? ['person'];
         it.iconPath = a.statusError ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')) : new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
         const md = new vscode.MarkdownString(`**${a.id}** — ${a.folder}/\n\n`);
-        if (s) md.appendMarkdown(`${s.status}, ${Math.round(s.progress * 100)}%${s.updated ? `, updated ${s.updated}` : ''}\n\n${s.details ? clip(s.details, 400) : ''}`);
+        if (s) md.appendMarkdown(`${s.status}, ${Math.round(s.progress * 100)}%${s.updated ? `, updated ${formatLocalTime(s.updated)}` : ''}\n\n${s.details ? clip(s.details, 400) : ''}`);
         if (a.statusError) md.appendMarkdown(`status.json: ${a.statusError}`);
         it.tooltip = md;
         it.contextValue = 'agent';
@@ -67,7 +68,7 @@ export class AgentsView extends AgentFolderTree<Node> {
       case 'finding': {
         const f = n.finding;
         const it = new vscode.TreeItem(clip(f.text.split('\n')[0] || '(empty)', 80), vscode.TreeItemCollapsibleState.None);
-        it.description = f.time.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+        it.description = formatLocalTime(f.time);
         it.tooltip = new vscode.MarkdownString().appendCodeblock(clip(f.text, 1500), 'markdown');
         it.iconPath = new vscode.ThemeIcon('note');
         it.command = openAtLine(path.join(n.root.root, n.agent.folder, 'findings.md'), f.line);

@@ -4,6 +4,7 @@ import { forgetMemory, listMemory, listMemoryFiles, markMemoryReviewed, preferen
 import { formatFileError } from '../../core/result';
 import { AgentFolderTree, openAtLine, type AgentRoot } from '../../editor/agentFolderTree';
 import { clip } from '../../core/output/text';
+import { formatBytes, formatLocalTime } from '../../core/output/humanize';
 import { registerTreeForTests } from '../../api';
 import type { AgentFeed } from '../../editor/agentFeed';
 
@@ -32,13 +33,14 @@ export class MemoryView extends AgentFolderTree<Node> {
       case 'entry': {
         const e = n.entry;
         const it = new vscode.TreeItem(e.key, vscode.TreeItemCollapsibleState.None);
-        it.description = (e.review ? '⚠ review · ' : '') + clip(e.value, 80);
+        // The warning icon marks the entry once; the words say what it asks for (no second ⚠ glyph).
+        it.description = (e.review ? 'needs review · ' : '') + clip(e.value, 80);
         const md = new vscode.MarkdownString();
         md.appendMarkdown(`**${e.key}**\n\n`);
         md.appendCodeblock(e.value, 'text');
-        md.appendMarkdown(`\n${e.source ? `by ${e.source}` : ''}${e.updated ? ` · updated ${e.updated}` : ''}\n`);
+        md.appendMarkdown(`\n${e.source ? `by ${e.source}` : ''}${e.updated ? ` · updated ${formatLocalTime(e.updated)}` : ''}\n`);
         if (e.review) md.appendMarkdown('\n\n**Needs review**: this value contradicted an earlier one (below). Edit it or mark it reviewed.\n');
-        for (const h of [...e.history].reverse().slice(0, 5)) md.appendMarkdown(`\n- was \`${clip(h.value, 100).replace(/`/g, "'")}\`${h.updated ? ` (${h.updated})` : ''}`);
+        for (const h of [...e.history].reverse().slice(0, 5)) md.appendMarkdown(`\n- was \`${clip(h.value, 100).replace(/`/g, "'")}\`${h.updated ? ` (${formatLocalTime(h.updated)})` : ''}`);
         it.tooltip = md;
         it.iconPath = e.review ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')) : new vscode.ThemeIcon('symbol-key');
         it.contextValue = e.review ? 'memoryEntryReview' : 'memoryEntry';
@@ -57,7 +59,7 @@ export class MemoryView extends AgentFolderTree<Node> {
         const it = new vscode.TreeItem(vscode.Uri.file(abs), vscode.TreeItemCollapsibleState.None);
         it.label = n.file.name;
         it.description = n.file.title;
-        it.tooltip = `${n.file.path} · ${n.file.bytes.toLocaleString('en-US')} bytes`;
+        it.tooltip = `${n.file.path} · ${formatBytes(n.file.bytes)}`;
         it.contextValue = 'memoryNote';
         it.command = openAtLine(abs, 1);
         return it;

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { formatLocalTime } from '../../core/output/humanize';
 import * as path from 'node:path';
 import { progressPath, type ProgressEntry } from '../../core/plan/progress';
 import { readProgressTail } from '../../core/plan/progress';
@@ -65,8 +66,8 @@ export function planExtraItem(n: PlanExtraNode): vscode.TreeItem {
     case 'progressEntry': {
       const e = n.entry;
       const it = new vscode.TreeItem(clip(e.title || '(untitled)', 80), vscode.TreeItemCollapsibleState.None);
-      it.description = e.date.replace('T', ' ');
-      const md = new vscode.MarkdownString(`**${e.date} — ${e.title}**\n\n`);
+      it.description = formatLocalTime(e.date);
+      const md = new vscode.MarkdownString(`**${formatLocalTime(e.date)} — ${e.title}**\n\n`);
       if (e.done) md.appendText(clip(e.done, 800) + '\n\n');
       if (e.next) md.appendMarkdown(`**Next:** `).appendText(clip(e.next, 400));
       it.tooltip = md;

@@ -106,7 +106,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
         const item = new vscode.TreeItem(folderLabel(node.folder), vscode.TreeItemCollapsibleState.Expanded);
         item.id = `folder:${node.folder.root}`;
         item.iconPath = new vscode.ThemeIcon('root-folder');
-        item.tooltip = node.folder.root;
+        item.tooltip = vscode.workspace.asRelativePath(node.folder.agentDir);
         item.contextValue = 'agentFolder';
         return item;
       }
@@ -132,19 +132,22 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
         const nested = md && markdownHasChildren(node.plan!, step.id);
         const item = new vscode.TreeItem(step.description || `Step ${step.id}`, nested ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
         item.id = `step:${node.file}#${step.id}`;
-        item.description = statusLabel(step.status);
+        // The icon shows the status; the row's width goes to the description. The tooltip has the
+        // full description (the label may be cut) and the status in words, as the screen reader does.
         const [icon, color] = STATUS_ICON[step.status];
         item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
-        item.tooltip = [md ? `Item ${step.id} (line ${step.line}) — ${statusLabel(step.status)}` : `Step ${step.id} — ${statusLabel(step.status)}`, step.notes?.trimEnd(), step.evidence?.length ? `Evidence: ${step.evidence.join(', ')}` : undefined]
+        const where = `${toPosixRelative(node.folder.root, node.file)}:${step.line}`;
+        item.tooltip = [step.description, `${md ? 'Item' : 'Step'} ${step.id} · ${statusLabel(step.status)} · ${where}`, step.notes?.trimEnd(), step.evidence?.length ? `Evidence: ${step.evidence.join(', ')}` : undefined]
           .filter(Boolean)
           .join('\n\n');
+        item.accessibilityInformation = { label: `${step.description || `Step ${step.id}`}, ${statusLabel(step.status)}` };
         // Markdown items add `.markdown`: their context menu offers Toggle Checkbox.
         item.contextValue = `planStep.${step.status}${md ? '.markdown' : ''}`;
         item.command = openAt(node.file, step.line);
         const noted = noteTooltip(vscode.Uri.file(node.file), item.tooltip, { step: String(step.id), startLine: step.line, endLine: step.line });
         if (noted) {
           item.tooltip = noted;
-          item.description = `${item.description} · ✎ note`;
+          item.description = '✎ note';
         }
         return item;
       }

@@ -3,7 +3,8 @@ import * as vscode from 'vscode';
 import { registerTreeForTests } from '../../api';
 import { agentDirOf, hasAgentFolder } from '../../core/workspace/agentLayout';
 import { listTerminalsPage, readTerminalIndexTail, type TerminalCommand, type TerminalInfo } from '../../core/terminal/terminalIndex';
-import { formatExit } from '../../core/terminal/commandExit';
+import { exitKind, formatExit, type ExitKind } from '../../core/terminal/commandExit';
+import { formatLocalTime } from '../../core/output/humanize';
 import type { CaptureManager } from './captureManager';
 import { noteTooltip, onDidChangeNotes } from '../notes/noteDecorations';
 import type { AgentFeed } from '../../editor/agentFeed';
@@ -27,12 +28,22 @@ export const COMMAND_PAGE = 200;
 /** Terminals per page (live ones first, then newest). */
 export const TERMINAL_PAGE = 50;
 
+/** An icon for every way a command can stand (the compiler insists on each): none is a bare "?". */
+const EXIT_ICONS: Record<ExitKind, [string, string?]> = {
+  running: ['loading~spin'],
+  succeeded: ['pass', 'testing.iconPassed'],
+  failed: ['error', 'testing.iconFailed'],
+  closedByExit: ['sign-out'],
+  terminalClosed: ['close'],
+  captureStopped: ['debug-pause'],
+  captureFailed: ['warning', 'list.warningForeground'],
+  noStatus: ['circle-outline'],
+};
+
 function statusIcon(c: TerminalCommand | undefined): vscode.ThemeIcon {
   if (!c) return new vscode.ThemeIcon('terminal');
-  if (c.status === 'running') return new vscode.ThemeIcon('loading~spin');
-  if (c.exitCode === 0) return new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
-  if (c.exitCode === null) return new vscode.ThemeIcon('question');
-  return new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
+  const [icon, color] = EXIT_ICONS[exitKind(c)];
+  return new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
 }
 
 function short(s: string, n = 60): string {
@@ -41,6 +52,7 @@ function short(s: string, n = 60): string {
 
 function exitText(c: TerminalCommand): string {
   if (c.status === 'running') return 'running';
+  if (exitKind(c) === 'closedByExit') return 'closed the terminal';
   const d = c.durationMs === null ? '' : ` · ${(c.durationMs / 1000).toFixed(1)}s`;
   return `${formatExit(c.exitCode, c.exitUnknown)}${d}${c.outputMissing === 'all' ? ' · output not delivered by VS Code' : c.outputMissing === 'start' ? ' · start of output not delivered' : ''}`;
 }
@@ -139,8 +151,8 @@ export class TerminalsTreeProvider implements vscode.TreeDataProvider<TerminalsN
       item.contextValue = `agentContext.terminal.${state}`;
       item.tooltip = new vscode.MarkdownString(
         [
-          `**${info.name}** — .agent/${info.file}`,
-          `shell ${info.shell ?? '?'} · started ${info.started ?? '?'} · ${state}`,
+          `**${info.name}** — ${vscode.workspace.asRelativePath(path.join(node.agentDir, info.file))}`,
+          `shell ${info.shell ?? 'unknown'} · started ${info.started ? formatLocalTime(info.started) : 'unknown'} · ${state}`,
           info.shellIntegration ? '' : '\n\n$(warning) Shell integration was not active: VS Code delivers no output for this terminal, so nothing is recorded.',
           node.last ? `\n\nlast: \`${node.last.commandLine}\` — ${exitText(node.last)}` : '',
         ].join('\n'),
@@ -156,7 +168,7 @@ export class TerminalsTreeProvider implements vscode.TreeDataProvider<TerminalsN
     item.contextValue = 'agentContext.terminalCommand';
     const file = path.join(node.agentDir, cmd.file);
     const range = cmd.lastLine === null ? `${cmd.firstLine}–` : `${cmd.firstLine}–${cmd.lastLine}`;
-    item.tooltip = `${cmd.commandLine}\ncwd ${cmd.cwd ?? '?'} · started ${cmd.started}\n.agent/${cmd.file} lines ${range}`;
+    item.tooltip = `${cmd.commandLine}\n${exitText(cmd)}\ncwd ${cmd.cwd ?? 'unknown'} · started ${formatLocalTime(cmd.started)}\n${vscode.workspace.asRelativePath(file)} lines ${range}`;
     const noted = noteTooltip(vscode.Uri.file(file), item.tooltip, { startLine: cmd.headerLine, endLine: cmd.lastLine ?? Number.MAX_SAFE_INTEGER, terminal: node.info.n, command: cmd.command });
     if (noted) {
       item.tooltip = noted;

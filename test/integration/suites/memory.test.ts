@@ -26,7 +26,7 @@ describe('Memory view and agentContext_memory', () => {
     const replaced = await invoke('agentContext_memory', { action: 'remember', key: 'it-test-command', value: 'npm run test:unit' });
     assert.match(replaced, /Replaced it-test-command .*was: npm test.*flagged for the user to review/);
     const node = await waitForNodes('agentContext.memory', (n) => n.find((x) => x.label === 'it-test-command' && x.contextValue === 'memoryEntryReview'), 'entry marked for review');
-    assert.equal(node.description, '⚠ review · npm run test:unit');
+    assert.equal(node.description, 'needs review · npm run test:unit');
     assert.equal(node.icon, 'warning');
     assert.match(node.tooltip ?? '', /was `npm test`/);
     const rows = await waitForPaneRow('Memory', 'it-test-command');

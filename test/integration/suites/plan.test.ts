@@ -6,8 +6,8 @@ import { ui, waitFor } from '../bridge';
 import { agentApi, flatten, paneSelector, paneRows, SnapshotNode, waitForRow, waitForTree, wsRoot } from '../agentViewsHelpers';
 
 const planFile = () => path.join(wsRoot(), '.agent/plan.yaml');
-/** A step's status as its row shows it (other features may append e.g. ` · ✎ note`). */
-const statusOf = (n: SnapshotNode) => n.description?.split(' · ')[0];
+/** A step's status in words, from its tooltip ("Step 2 · in progress · .agent/plan.yaml:9"): the row itself shows it by the icon only. */
+const statusOf = (n: SnapshotNode) => /^(?:Step|Item) \S+ · ([a-z ]+) · /m.exec(n.tooltip ?? '')?.[1];
 /** The plan-file nodes (other features add nodes such as Recent progress after them). */
 const planNodes = (n: SnapshotNode[]) => n.filter((x) => ['planFile', 'planError', 'planEmpty'].includes(x.contextValue ?? ''));
 
@@ -36,6 +36,9 @@ describe('Plan view', () => {
       ],
     );
     assert.match(top.children[1].tooltip ?? '', /Token bucket is simpler\./);
+    // The row does not repeat the status the icon shows; the tooltip starts with the full description.
+    assert.ok(top.children.every((s) => !s.description), top.children.map((s) => s.description).join(' | '));
+    assert.match(top.children[1].tooltip ?? '', /^Choose a limiter \(token bucket vs sliding window\)\n\nStep \S+ · in progress · \.agent\/plan\.yaml:\d+/);
     const rows = await waitForRow('Plan', 'Implement the middleware');
     assert.ok(rows.some((r) => r.includes('Add rate limiting to the public API') && r.includes('1/4 done')), rows.join(' | '));
   });

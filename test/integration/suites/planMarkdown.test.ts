@@ -88,7 +88,7 @@ describe('Markdown plans in the Plan view', () => {
     assert.deepEqual(plan.children.map((c) => [c.label, c.contextValue]), [['Build', 'planSection'], ['Release', 'planSection']]);
     const rows = flatten(plan.children).filter((n) => n.contextValue?.startsWith('planStep.'));
     assert.deepEqual(
-      rows.map((s) => [s.label, s.description?.split(' · ')[0], s.icon, s.contextValue]),
+      rows.map((s) => [s.label, /^Item \S+ · ([a-z ]+) · /m.exec(s.tooltip ?? '')?.[1], s.icon, s.contextValue]),
       [
         ['Write the middleware', 'completed', 'pass-filled', 'planStep.completed.markdown'],
         ['Register it for /api/public', 'pending', 'circle-large-outline', 'planStep.pending.markdown'],
@@ -117,10 +117,7 @@ describe('Markdown plans in the Plan view', () => {
     assert.equal(diffs.length, 1, `one byte differs, saw ${diffs.length}`);
     assert.equal(after.toString('utf8'), CHECKLIST.replace('- [ ] Register it', '- [x] Register it'));
     await waitForTree('agentContext.plan', (n) => mdPlan(n, 'Ship the rate limiter')?.description?.startsWith('2/4 done'), 'progress shows 2/4 done');
-    await waitFor(async () => (await paneRows('Plan')).some((r) => r.includes('Register it for /api/public') && r.includes('completed')), {
-      timeout: 20_000,
-      message: 'the row shows the item completed',
-    });
+    await waitForTree('agentContext.plan', (n) => flatten(n).find((x) => x.label === 'Register it for /api/public' && x.icon === 'pass-filled'), 'the row shows the item completed (its icon)');
   });
 
   it('agentContext_plan reads the checklist and the briefing names the first unchecked item', async () => {

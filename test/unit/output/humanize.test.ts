@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { countLabel, formatAge, formatBytes } from '../../../src/core/output/humanize';
+import { countLabel, formatAge, formatBytes, formatLocalTime } from '../../../src/core/output/humanize';
 
 test('sizes under 1 KB read in bytes; larger ones in KB/MB/GB with one decimal', () => {
   assert.equal(formatBytes(0), '0 B');
@@ -21,4 +21,12 @@ test('ages cannot be misread: "1 min ago", not "1m"; under a minute is "just now
   assert.equal(formatAge(3 * 3600_000), '3 h ago');
   assert.equal(formatAge(2 * 86_400_000 + 5), '2 d ago');
   assert.equal(formatAge(-5000), 'just now'); // a clock a little ahead is not "in the future"
+});
+
+test('times in tooltips are local, not raw UTC ISO; a bare date stays as written', () => {
+  const iso = '2026-11-29T10:00:00.000Z';
+  assert.equal(formatLocalTime(iso), new Date(iso).toLocaleString());
+  assert.doesNotMatch(formatLocalTime(iso), /T10:00:00/);
+  assert.equal(formatLocalTime('2026-11-29'), '2026-11-29');
+  assert.equal(formatLocalTime('soon'), 'soon');
 });

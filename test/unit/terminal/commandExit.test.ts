@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { EXIT_UNKNOWN, formatExit, noStatusHint, resolveExit } from '../../../src/core/terminal/commandExit';
+import { EXIT_UNKNOWN, exitKind, formatExit, noStatusHint, resolveExit } from '../../../src/core/terminal/commandExit';
 import { openTerminalCapture } from '../../../src/core/terminal/terminalCapture';
 import { parseTerminalIndex, readTerminalIndex } from '../../../src/core/terminal/terminalIndex';
 import { terminalTool } from '../../../src/core/tools/terminal';
@@ -147,4 +147,20 @@ test('the briefing lists terminals whose last command failed or had no status, n
   const { text } = composeBriefing(await gatherBriefing(path.join(root, '.agent')));
   assert.match(text, /Terminals whose last command failed or has no exit status \(2 of 3\):\n  \.agent\/terminals\/2\.txt lines \d+-\d+: exit \? \(no status from the shell\) `\(cd web && npm test\)`\n  \.agent\/terminals\/1\.txt lines \d+-\d+: exit 2 `make`/);
   fs.rmSync(root, { recursive: true });
+});
+
+const done = (commandLine: string, exitCode: number | null, exitUnknown: string | null = null) => ({ status: 'done' as const, commandLine, exitCode, exitUnknown });
+
+test('every exit state has its own kind: `exit` closing the terminal is not an unknown status', () => {
+  assert.equal(exitKind({ status: 'running', commandLine: 'sleep 9', exitCode: null, exitUnknown: null }), 'running');
+  assert.equal(exitKind(done('true', 0)), 'succeeded');
+  assert.equal(exitKind(done('false', 1)), 'failed');
+  assert.equal(exitKind(done('exit', null, EXIT_UNKNOWN.terminalClosed)), 'closedByExit');
+  assert.equal(exitKind(done(' exit 3', null, EXIT_UNKNOWN.terminalClosed)), 'closedByExit');
+  assert.equal(exitKind(done('logout', null, EXIT_UNKNOWN.terminalClosed)), 'closedByExit');
+  assert.equal(exitKind(done('npm run dev', null, EXIT_UNKNOWN.terminalClosed)), 'terminalClosed');
+  assert.equal(exitKind(done('exit-code-check', null, EXIT_UNKNOWN.terminalClosed)), 'terminalClosed');
+  assert.equal(exitKind(done('make', null, EXIT_UNKNOWN.captureStopped('window closing'))), 'captureStopped');
+  assert.equal(exitKind(done('make', null, EXIT_UNKNOWN.captureFailed)), 'captureFailed');
+  for (const why of [EXIT_UNKNOWN.noStatus, EXIT_UNKNOWN.noEndEvent, EXIT_UNKNOWN.superseded, EXIT_UNKNOWN.unspecified]) assert.equal(exitKind(done('(cd x; make)', null, why)), 'noStatus');
 });
