@@ -27,7 +27,8 @@ export function registerVscodeAgentSetup(context: vscode.ExtensionContext, log: 
         log.error(`Set Up VS Code Agent: ${formatFileError(r.error)}`);
         return void vscode.window.showErrorMessage(`Agent Context: VS Code's agent was not set up: ${formatFileError(r.error)}`);
       }
-      log.info(`Set Up VS Code Agent in ${folder.uri.fsPath}: ${r.value.changed ? 'wrote' : 'unchanged'} ${r.value.file}`);
+      const skills = await addSkillsLocation(context);
+      log.info(`Set Up VS Code Agent in ${folder.uri.fsPath}: ${r.value.changed ? 'wrote' : 'unchanged'} ${r.value.file}; ${skills ? 'added' : 'kept'} "${SKILLS_LOCATION}" in chat.${SKILLS_SETTING} (user settings)`);
       // The file is written either way; say in one line why the agent will not use it yet.
       const off = hooksOff();
       if (off) {
@@ -36,19 +37,57 @@ export function registerVscodeAgentSetup(context: vscode.ExtensionContext, log: 
         return { ...r.value, warning };
       }
       void vscode.window.showInformationMessage(r.value.changed
-        ? `Agent Context: wrote ${VSCODE_HOOK_FILE}. A large run_in_terminal output now reaches the model with our reference (error lines with their numbers). Undo: "Agent Context: Remove VS Code Agent Hook".`
-        : `Agent Context: VS Code's agent was already set up (${VSCODE_HOOK_FILE}).`);
-      return r.value;
+        ? `Agent Context: wrote ${VSCODE_HOOK_FILE}. A large run_in_terminal output now reaches the model with our reference (error lines with their numbers), and the agent loads the skills in ${SKILLS_LOCATION}. Undo: "Agent Context: Remove VS Code Agent Hook".`
+        : `Agent Context: VS Code's agent was already set up (${VSCODE_HOOK_FILE}, skills from ${SKILLS_LOCATION}).`);
+      return { ...r.value, skillsLocationAdded: skills };
     }),
     vscode.commands.registerCommand('agentContext.undoVscodeAgent', async () => {
       const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
       if (!folder) return undefined;
       const r = await undoVscodeAgent(folder.uri.fsPath);
       if (!r.ok) return void vscode.window.showErrorMessage(`Agent Context: ${formatFileError(r.error)}`);
+      await removeSkillsLocation(context);
       void vscode.window.showInformationMessage(r.value.removed ? `Agent Context: removed ${VSCODE_HOOK_FILE}.` : `Agent Context: there was no ${VSCODE_HOOK_FILE}.`);
       return r.value;
     }),
   );
+}
+
+/** VS Code's setting of extra skill folders, resolved against each workspace folder (chat.agentSkillsLocations). */
+const SKILLS_SETTING = 'agentSkillsLocations';
+const SKILLS_LOCATION = '.agent/skills';
+/** Set when the set-up added SKILLS_LOCATION, so the undo removes only what it added. */
+const SKILLS_ADDED = 'agentContext.vscodeAgent.skillsLocationAdded';
+
+type Locations = Record<string, boolean>;
+
+/**
+ * Lets VS Code's agent load `.agent/skills` natively: `".agent/skills": true` in the user's
+ * chat.agentSkillsLocations. User scope, so nothing is committed and no workspace trust is needed
+ * (the setting is restricted in a workspace); VS Code merges it with its default folders
+ * (.github/skills, .claude/skills…). The user's own entry for the folder, true or false, is kept.
+ * VS Code marks the setting as going away with its "Local agent harness"; until then it is the
+ * only route for a folder of the workspace (chatSkills takes only files inside the extension).
+ */
+async function addSkillsLocation(context: vscode.ExtensionContext): Promise<boolean> {
+  const chat = vscode.workspace.getConfiguration('chat');
+  const user = chat.inspect<Locations>(SKILLS_SETTING)?.globalValue;
+  if (user && Object.prototype.hasOwnProperty.call(user, SKILLS_LOCATION)) return false;
+  await chat.update(SKILLS_SETTING, { ...(user ?? {}), [SKILLS_LOCATION]: true }, vscode.ConfigurationTarget.Global);
+  await context.globalState.update(SKILLS_ADDED, true);
+  return true;
+}
+
+/** Undo of addSkillsLocation: the entry goes only when the set-up added it and it is still true. */
+async function removeSkillsLocation(context: vscode.ExtensionContext): Promise<void> {
+  if (!context.globalState.get<boolean>(SKILLS_ADDED)) return;
+  const chat = vscode.workspace.getConfiguration('chat');
+  const user = chat.inspect<Locations>(SKILLS_SETTING)?.globalValue;
+  if (user?.[SKILLS_LOCATION] === true) {
+    const rest = Object.fromEntries(Object.entries(user).filter(([k]) => k !== SKILLS_LOCATION));
+    await chat.update(SKILLS_SETTING, Object.keys(rest).length ? rest : undefined, vscode.ConfigurationTarget.Global);
+  }
+  await context.globalState.update(SKILLS_ADDED, undefined);
 }
 
 /** Why VS Code's agent would not run the hook now (chat turned off, hooks off), or undefined. */

@@ -188,6 +188,8 @@ describe('Copilot agent (VS Code built-in) → Agent Context tools', function ()
     log(`  custom agent in the request: ${at('Agent Context')}`);
     assert.match(all, /<skill>\\n<name>agent-context<\/name>\\n<description>The workspace's \.agent\/ folder/, 'the skill is listed with its description');
     assert.match(all, /<agent>\\n<name>Agent Context<\/name>\\n<description>Works like the default agent/, 'the custom agent is listed');
+    // The workspace's own .agent/skills come in only with the set-up (the [hook] scenario).
+    assert.doesNotMatch(all, /<name>pdf-extract<\/name>/, 'a skill of .agent/skills before the set-up');
   });
 
   it('agentContext_grep finds a line, agentContext_read reads around it', async () => {
@@ -233,6 +235,7 @@ describe('Copilot agent (VS Code built-in) → Agent Context tools', function ()
       const text = fs.readFileSync(file, 'utf8');
       assert.ok(JSON.parse(text).hooks.PostToolUse.length === 1, text);
       assert.doesNotMatch(text, /"\/|\s\/(tmp|root|home|usr|work)\//, 'no absolute path in a file meant to be committed');
+      assert.equal(vscode.workspace.getConfiguration('chat').inspect<Record<string, boolean>>('agentSkillsLocations')?.globalValue?.['.agent/skills'], true, 'the set-up adds .agent/skills to the user\'s chat.agentSkillsLocations');
       await sendInNewChat(`${m} Build the project in the terminal.`);
       const asked = await confirmationText();
       assert.match(asked, /^bash\sbuild\.sh/, `the user is asked about their own command: ${asked}`);
@@ -255,11 +258,15 @@ describe('Copilot agent (VS Code built-in) → Agent Context tools', function ()
       assert.ok(Buffer.byteLength(context) <= 2048 + 200, `${Buffer.byteLength(context)} bytes of context`);
       assert.match(small.text, /small-output/);
       assert.doesNotMatch(small.text, /PostToolUse-context/);
+      // .agent/skills loaded natively: the agent lists the workspace's skill with its description.
+      const req = fake.requests.find((r) => r.prompt.includes(m) && r.tools.length > 0);
+      assert.match(JSON.stringify(req?.messages ?? ''), /<skill>\\n<name>pdf-extract<\/name>\\n<description>Extract text and tables from PDF files/, 'the skill of .agent/skills is in the agent\'s request');
       await waitForTurnEnd(fake, m, 2);
     } finally {
       await vscode.commands.executeCommand('agentContext.undoVscodeAgent');
     }
     assert.equal(fs.existsSync(file), false, 'undo removes the hook file');
+    assert.equal(vscode.workspace.getConfiguration('chat').inspect<Record<string, boolean>>('agentSkillsLocations')?.globalValue?.['.agent/skills'], undefined, 'undo removes the skills folder it added');
   });
 
   it('agentContext_plan and agentContext_briefing read the plan', async () => {
