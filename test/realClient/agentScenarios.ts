@@ -98,7 +98,7 @@ export interface HookDriver extends AgentDriver {
    * the user's permission rules allow only these commands (prefixes) in the shell tool and ask
    * about, or refuse, every other one; undefined: everything is allowed.
    */
-  runSetUp(o: { workspace: string; home: string; script: readonly ScriptTurn[]; allow?: readonly string[] }): Promise<AgentRun & { asked?: string[] }>;
+  runSetUp(o: { workspace: string; home: string; script: readonly ScriptTurn[]; allow?: readonly string[] }): Promise<AgentRun & { asked?: string[]; shown?: string[] }>;
   /** The output text of a shell result without the agent's own framing (exit code lines, chunk ids…). */
   outputOf(text: string): string;
 }
@@ -142,7 +142,7 @@ export function describeShellHook(d: HookDriver): void {
   describe(`${d.label}'s own shell tool with the Agent Context hook (mcp.js --setup ${d.id})`, function () {
     let ws: string;
     let noisy: ReturnType<typeof writeNoisyBuild>;
-    let hooked: AgentRun & { asked?: string[] };
+    let hooked: AgentRun & { asked?: string[]; shown?: string[] };
     let plain: AgentRun;
     const shell = (command: string): ScriptTurn => ({ tool: d.shellTool, input: d.shellInput(command) });
     const timed = Array.from({ length: TIMED_CALLS }, (_, i) => shell(`echo timed-${i}`));
@@ -210,7 +210,12 @@ export function describeShellHook(d: HookDriver): void {
         // What the user was asked about: their own command, never a wrapper.
         assert.deepEqual(hooked.asked, ['touch not-allowed.txt']);
       }
-      recordMeasure(d.key ?? d.id, 'permissions', { allowedRan: true, deniedRan: false, askedShows: hooked.asked ?? null });
+      if (hooked.shown) {
+        // What the agent showed the user for each call: their own command, never a wrapper.
+        assert.ok(hooked.shown.some((c) => c.includes('bash build.sh')), hooked.shown.join('\n'));
+        assert.deepEqual(hooked.shown.filter((c) => /agent-context|__ac_|AGENT_CONTEXT/.test(c)), []);
+      }
+      recordMeasure(d.key ?? d.id, 'permissions', { allowedRan: true, deniedRan: false, askedShows: hooked.asked ?? null, shown: hooked.shown?.slice(0, 2) ?? null, refused: refused.text.slice(0, 200) });
     });
 
     it('the MCP server the set-up configured serves the tools', () => {

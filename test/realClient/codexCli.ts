@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { baseEnv, binFrom, MCP_JS, runAgentProcess, tempDir, type AgentRun } from './agentProcess';
+import type { HookDriver } from './agentScenarios';
 import { startFakeModel, type ScriptTurn } from './fakeModel';
 import { openaiResponses } from './protocols';
 
@@ -62,12 +63,49 @@ export async function runCodex(o: CodexRunOptions): Promise<AgentRun> {
   return runAgentProcess({ bin: codexBin(), args, cwd: o.workspace, env, home, api, timeoutMs: o.timeoutMs });
 }
 
+/** The commands Codex showed (its `command_execution` events on stdout), as the user sees them. */
+export function codexShownCommands(stdout: string): string[] {
+  const shown: string[] = [];
+  for (const line of stdout.split('\n')) {
+    try {
+      const e = JSON.parse(line) as { type?: string; item?: { type?: string; command?: string } };
+      if (e.type === 'item.started' && e.item?.type === 'command_execution' && e.item.command) shown.push(e.item.command);
+    } catch {
+      // not an event line
+    }
+  }
+  return shown;
+}
+
 /** Codex for the shared scenarios (agentScenarios.ts). */
-export const codexDriver = {
+export const codexDriver: HookDriver = {
   id: 'codex',
   label: 'Codex CLI',
   mcpTool: codexMcpTool,
   shellTool: CODEX_SHELL,
   shellInput: (command: string): Record<string, unknown> => ({ cmd: command }),
   run: (o: { workspace: string; script: readonly ScriptTurn[] }): Promise<AgentRun> => runCodex(o),
+  // exec_command's result: "Chunk ID…\nWall time…\nProcess exited with code N\n…\nOutput:\n<output>".
+  outputOf: (text) => text.slice(text.indexOf('Output:\n') + 'Output:\n'.length).replace(/\n$/, ''),
+  async runSetUp(o) {
+    // What the user has: Codex trusts the folder (its first-start question; it reads the project's
+    // .codex/config.toml, which the set-up wrote, only then) and, with `allow`, rules that let only
+    // those commands run unasked: prefix_rule(decision="allow") in ~/.codex/rules/, with everything
+    // else in the read-only sandbox (Codex's own way to refuse what the rules do not allow).
+    const codexHome = path.join(o.home, '.codex');
+    fs.mkdirSync(path.join(codexHome, 'rules'), { recursive: true });
+    if (o.allow) {
+      const rules = o.allow.map((a) => `prefix_rule(pattern=${JSON.stringify(a.split(' '))}, decision="allow")`).join('\n');
+      fs.writeFileSync(path.join(codexHome, 'rules', 'user.rules'), `${rules}\n`);
+    }
+    const run = await runCodex({
+      workspace: o.workspace,
+      home: o.home,
+      script: o.script,
+      mcp: false,
+      config: `[projects.${tomlString(o.workspace)}]\ntrust_level = "trusted"\n`,
+      args: o.allow ? ['-s', 'read-only'] : undefined,
+    });
+    return { ...run, shown: codexShownCommands(run.stdout) };
+  },
 };
