@@ -195,6 +195,8 @@ export async function runIntegration(run, opts = {}) {
       AGENT_CONTEXT_TEST_RESULTS: resultsFile,
       AGENT_CONTEXT_TEST_GREP: opts.grep ?? '',
       AGENT_CONTEXT_WORKSPACE: ws.path,
+      // Where the editor keeps its state: a test that writes what another extension would (Copilot's session memory).
+      AGENT_CONTEXT_USER_DATA: profile.userDataDir,
       ...chatEnv,
     };
     const editor = editorLog(out, opts.verbose);

@@ -50,6 +50,7 @@ const SCRIPTS: Record<string, ScriptTurn[]> = {
     { tool: 'run_in_terminal', input: { command: build, explanation: 'Build the project', goal: 'Build', mode: 'sync', isBackground: false } },
     { tool: 'run_in_terminal', input: { command: 'echo small-output', explanation: 'Say hello', goal: 'Check', mode: 'sync', isBackground: false } },
   ],
+  '[copilot-plan-read]': [{ tool: 'agentContext_plan', input: {} }],
   '[plan]': [
     { tool: 'agentContext_plan', input: {} },
     { tool: 'agentContext_briefing', input: {} },
@@ -277,6 +278,40 @@ describe('Copilot agent (VS Code built-in) → Agent Context tools', function ()
     assert.match(plan.text, /Choose a limiter/);
     assert.match(briefing.text, /Add rate limiting to the public API/);
     await waitForTurnEnd(fake, m, 2);
+  });
+
+  it('the plan VS Code\'s Plan agent keeps in its session memory (Copilot\'s workspace storage) is mirrored into .agent/plans/, and agentContext_plan lists it', async () => {
+    // Copilot Chat 0.67 writes /memories/session/plan.md to <workspace storage>/github.copilot-chat/
+    // memory-tool/memories/<session>/plan.md (its memory tool; read from its source). That tool is
+    // not offered to a custom-endpoint model without a GitHub sign-in, so the test writes the file
+    // where the Plan agent would, and the real extension host has to notice it outside the workspace.
+    const storage = path.join(process.env.AGENT_CONTEXT_USER_DATA!, 'User', 'workspaceStorage');
+    // code-server names each window's folder by an id, with meta.json {id, name} (desktop VS Code: workspace.json).
+    const mine = fs.readdirSync(storage).find((h) => {
+      const meta = path.join(storage, h, 'meta.json');
+      return fs.existsSync(meta) && JSON.parse(fs.readFileSync(meta, 'utf8')).name === path.basename(ws);
+    });
+    assert.ok(mine, `this window's workspace storage under ${storage}`);
+    const session = path.join(storage, mine, 'github.copilot-chat', 'memory-tool', 'memories', 'dnNjb2RlLWNoYXQtc2Vzc2lvbg');
+    fs.mkdirSync(session, { recursive: true });
+    fs.writeFileSync(path.join(session, 'plan.md'), '# Plan: Cache the rate limiter\n\n## Steps\n1. [ ] Measure the hit rate\n2. [ ] Add the cache\n');
+    const plans = path.join(ws, '.agent', 'plans');
+    const mirror = path.join(plans, 'copilot-dnNjb2RlLWNoYXQtc2Vzc2lvbg.md');
+    try {
+      await waitFor(() => fs.existsSync(mirror), { timeout: 20_000, message: `${mirror} (the mirror of the session plan)` });
+      assert.match(fs.readFileSync(mirror, 'utf8'), /^<!-- Mirrored by Agent Context from VS Code's Plan agent[^\n]*-->\n# Plan: Cache the rate limiter\n/);
+      // The agent updates its plan: the mirror follows.
+      fs.writeFileSync(path.join(session, 'plan.md'), '# Plan: Cache the rate limiter\n\n## Steps\n1. [x] Measure the hit rate\n2. [ ] Add the cache\n');
+      await waitFor(() => /1\. \[x\] Measure/.test(fs.readFileSync(mirror, 'utf8')), { timeout: 20_000, message: 'the mirror follows the update' });
+      const r = '[copilot-plan-read]';
+      await sendInNewChat(`${r} Which plans are there?`);
+      const [plan] = await waitForResults(fake, r, 1);
+      assert.match(plan.text, /- \.agent\/plans\/copilot-dnNjb2RlLWNoYXQtc2Vzc2lvbg\.md: Plan: Cache the rate limiter \(1\/2 done\)/, plan.text);
+      await waitForTurnEnd(fake, r, 1);
+    } finally {
+      fs.rmSync(mirror, { force: true });
+      fs.rmSync(session, { recursive: true, force: true });
+    }
   });
 
   it('the chat shows no error', async () => {

@@ -1,0 +1,45 @@
+/*
+ * Plans that agents keep outside the workspace, mirrored into `.agent/plans/` so the Plan view, the
+ * briefing, agentContext_plan and every other agent see them. VS Code's Plan agent (Copilot Chat)
+ * keeps its plan as `/memories/session/plan.md`, a file in Copilot's workspace storage that the user
+ * never sees and that is cleaned up with the session's memory. The mirror is a copy with a header
+ * naming its source: the agent keeps writing its own file, the copy follows it, and a copy stays
+ * when the agent's file is cleaned up (nothing the agent planned is lost).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { writeFileAtomic } from '../fs/fsAtomic';
+import { err, ok, type Result } from '../result';
+import { LAYOUT } from '../workspace/agentLayout';
+
+/** A plan larger than this is not mirrored (the plan reader refuses files over 1 MB). */
+export const MIRROR_MAX_BYTES = 1024 * 1024;
+
+/** The mirror's file name: `<agent>-<session>.md`, the session cut to a safe, short name. */
+export function mirroredPlanName(agent: string, session: string): string {
+  const safe = session.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^\.+/, '').slice(0, 40) || 'session';
+  return `${agent}-${safe}.md`;
+}
+
+/** The first line of a mirror: where the plan comes from and where to edit it. */
+export function mirrorHeader(source: string): string {
+  return `<!-- Mirrored by Agent Context from ${source}. The agent updates its own file and this copy follows it: edit the plan there, not here. -->\n`;
+}
+
+/**
+ * Writes (or refreshes) the mirror of one agent plan in `<agentDir>/plans/`, atomically; unchanged
+ * text writes nothing. `changed` says whether the file was written.
+ */
+export async function mirrorPlan(agentDir: string, name: string, text: string, source: string): Promise<Result<{ file: string; changed: boolean }>> {
+  const file = path.join(agentDir, LAYOUT.plans, name);
+  if (Buffer.byteLength(text) > MIRROR_MAX_BYTES) return err({ file, message: `not mirrored: the plan from ${source} is over 1 MB` });
+  const want = mirrorHeader(source) + text;
+  const have = await fs.promises.readFile(file, 'utf8').catch(() => undefined);
+  if (have === want) return ok({ file, changed: false });
+  try {
+    await writeFileAtomic(file, want);
+  } catch (e) {
+    return err({ file, message: `cannot write the mirrored plan: ${(e as Error).message}` });
+  }
+  return ok({ file, changed: true });
+}
