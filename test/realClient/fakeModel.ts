@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 export type Turn = { tool: string; input: Record<string, unknown> } | { text: string };
 
 /** A scripted turn, or one computed from the tool results so far (e.g. read around a grep hit). */
-export type ScriptTurn = Turn | ((results: readonly ToolResult[]) => Turn);
+export type ScriptTurn<R = ToolResult> = Turn | ((results: readonly R[]) => Turn);
 
 /** What the client sent back for one tool call. */
 export interface ToolResult {

@@ -7,12 +7,11 @@
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ScriptTurn as AnyScriptTurn, Turn } from '../fakeModel';
 
-/** One model turn: call a tool, or answer with text (which ends the agent's loop). */
-export type Turn = { tool: string; input: Record<string, unknown> } | { text: string };
-
-/** A scripted turn, or one computed from this conversation's tool results so far. */
-export type ScriptTurn = Turn | ((results: readonly ToolResult[]) => Turn);
+export type { Turn };
+/** A scripted turn (the script format of every fake model), or one computed from this conversation's tool results so far. */
+export type ScriptTurn = AnyScriptTurn<ToolResult>;
 
 /** What the client sent back for one tool call. */
 export interface ToolResult {
