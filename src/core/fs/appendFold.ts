@@ -42,7 +42,8 @@ export interface FoldResult<S> {
   rebuilt: boolean;
 }
 
-interface Checkpoint<S> {
+/** Where a fold stands in its file: the file's identity and stamp, the folded prefix and its fingerprint, and the state. */
+export interface FoldCheckpoint<S> {
   v: number;
   spec: number;
   dev: number;
@@ -64,7 +65,7 @@ const CHECKPOINT_FORMAT = 1;
 
 /** Folds an append-only file incrementally; one instance per file and spec (see foldFile). */
 export class AppendFold<S> {
-  private cp: Checkpoint<S> | undefined;
+  private cp: FoldCheckpoint<S> | undefined;
   private loaded = false;
   private savedOffset = 0;
   private busy: Promise<unknown> = Promise.resolve();
@@ -82,14 +83,10 @@ export class AppendFold<S> {
     return run;
   }
 
-  private fresh(st: { dev: number; ino: number }): Checkpoint<S> {
-    return { v: CHECKPOINT_FORMAT, spec: this.spec.version, dev: st.dev, ino: st.ino, offset: 0, lines: 0, size: 0, mtimeMs: 0, tail: '', state: this.spec.init() };
-  }
-
-  private async loadCheckpoint(): Promise<Checkpoint<S> | undefined> {
+  private async loadCheckpoint(): Promise<FoldCheckpoint<S> | undefined> {
     if (!this.opts.checkpoint) return undefined;
     try {
-      const o = JSON.parse(await fs.promises.readFile(this.opts.checkpoint, 'utf8')) as Checkpoint<S>;
+      const o = JSON.parse(await fs.promises.readFile(this.opts.checkpoint, 'utf8')) as FoldCheckpoint<S>;
       if (o && o.v === CHECKPOINT_FORMAT && o.spec === this.spec.version && typeof o.offset === 'number' && typeof o.tail === 'string' && o.state !== undefined) {
         this.savedOffset = o.offset;
         return o;
@@ -115,89 +112,13 @@ export class AppendFold<S> {
       this.cp = undefined;
       return { state: this.spec.init(), lines: 0, offset: 0, rebuilt: had };
     }
-    let cp = this.cp;
-    let rebuilt = false;
-    if (cp && cp.size === st.size && cp.mtimeMs === st.mtimeMs && cp.ino === st.ino && cp.dev === st.dev) {
-      return { state: cp.state, lines: cp.lines, offset: cp.offset, rebuilt };
-    }
-    const fh = await fs.promises.open(this.file, 'r');
-    try {
-      if (!cp || cp.ino !== st.ino || cp.dev !== st.dev || st.size < cp.offset || !(await this.tailMatches(fh, cp))) {
-        rebuilt = true;
-        cp = this.fresh(st);
-      }
-      this.cp = cp;
-      await this.foldFrom(fh, cp, st.size);
-      cp.size = st.size;
-      cp.mtimeMs = st.mtimeMs;
-    } finally {
-      await fh.close();
-    }
+    const { cp, rebuilt } = await advanceFold(this.file, this.spec, this.cp, st);
+    this.cp = cp;
     await this.maybeSave(cp);
     return { state: cp.state, lines: cp.lines, offset: cp.offset, rebuilt };
   }
 
-  private async tailMatches(fh: fs.promises.FileHandle, cp: Checkpoint<S>): Promise<boolean> {
-    if (cp.offset === 0) return true;
-    const want = Buffer.from(cp.tail, 'base64');
-    const got = Buffer.alloc(want.length);
-    const { bytesRead } = await fh.read(got, 0, want.length, cp.offset - want.length);
-    return bytesRead === want.length && got.equals(want);
-  }
-
-  /** Folds complete lines from cp.offset up to `size` (bytes past it, appended meanwhile, wait for the next read). */
-  private async foldFrom(fh: fs.promises.FileHandle, cp: Checkpoint<S>, size: number): Promise<void> {
-    let pos = cp.offset;
-    let carry: Buffer = Buffer.alloc(0);
-    // A line longer than LONG_LINE (garbage, a file of NULs) is folded as its first LONG_LINE bytes:
-    // carrying it whole would copy it again with every block read (quadratic; a 2 GB line never ends).
-    let longLine = false;
-    // Sized to what is to be read (at most a block), uninitialised: only the bytes read are used.
-    // A zero-filled 1 MB block per read made a small file's first read (an agent's findings.md,
-    // hundreds of them when a view lists agents) cost as much as reading a megabyte.
-    const buf = Buffer.allocUnsafe(Math.max(1, Math.min(BLOCK, size - pos)));
-    while (pos < size) {
-      const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, size - pos), pos);
-      if (bytesRead === 0) break;
-      pos += bytesRead;
-      const block = buf.subarray(0, bytesRead);
-      if (longLine) {
-        const nl = block.indexOf(10);
-        if (nl < 0) continue;
-        // The long line ends here: fold its head, go on after it.
-        const lineStart = cp.offset;
-        cp.lines++;
-        this.spec.line(cp.state, carry.toString('utf8'), cp.lines, lineStart);
-        const end = pos - bytesRead + nl + 1;
-        cp.offset = end;
-        cp.tail = block.subarray(Math.max(0, nl + 1 - FINGERPRINT_BYTES), nl + 1).toString('base64');
-        longLine = false;
-        carry = Buffer.alloc(0);
-        // Fold the rest of this block normally (re-read from `end`).
-        pos = end;
-        continue;
-      }
-      const chunk = carry.length ? Buffer.concat([carry, block]) : block;
-      const chunkStart = pos - chunk.length;
-      let start = 0;
-      for (let nl = chunk.indexOf(10, start); nl >= 0; nl = chunk.indexOf(10, start)) {
-        const end = nl > start && chunk[nl - 1] === 13 ? nl - 1 : nl;
-        cp.lines++;
-        this.spec.line(cp.state, chunk.toString('utf8', start, end), cp.lines, chunkStart + start);
-        start = nl + 1;
-      }
-      // Offset and fingerprint advance only past complete lines.
-      if (start > 0) {
-        cp.offset = pos - (chunk.length - start);
-        cp.tail = Buffer.concat([Buffer.from(cp.tail, 'base64'), chunk.subarray(Math.max(0, start - FINGERPRINT_BYTES), start)]).subarray(-FINGERPRINT_BYTES).toString('base64');
-      }
-      // A line longer than the block is carried whole (copied, since buf is reused) up to LONG_LINE.
-      carry = Buffer.from(chunk.subarray(start, start + LONG_LINE));
-      if (chunk.length - start > LONG_LINE) longLine = true;
-    }
-  }
-
-  private async maybeSave(cp: Checkpoint<S>): Promise<void> {
+  private async maybeSave(cp: FoldCheckpoint<S>): Promise<void> {
     const file = this.opts.checkpoint;
     if (!file) return;
     const every = this.opts.checkpointEveryBytes ?? 256 * 1024;
@@ -213,6 +134,104 @@ export class AppendFold<S> {
     }
   }
 }
+
+/** A checkpoint at the start of a file (nothing folded yet). */
+function freshCheckpoint<S>(spec: FoldSpec<S>, st: { dev: number; ino: number }): FoldCheckpoint<S> {
+  return { v: CHECKPOINT_FORMAT, spec: spec.version, dev: st.dev, ino: st.ino, offset: 0, lines: 0, size: 0, mtimeMs: 0, tail: '', state: spec.init() };
+}
+
+/** True when `o` looks like a checkpoint this code made for `spec` (one read from disk may be anything). */
+export function isFoldCheckpoint<S>(o: unknown, spec: FoldSpec<S>): o is FoldCheckpoint<S> {
+  const c = o as FoldCheckpoint<S>;
+  return typeof c === 'object' && c !== null && c.v === CHECKPOINT_FORMAT && c.spec === spec.version && typeof c.offset === 'number' && typeof c.lines === 'number'
+    && typeof c.tail === 'string' && typeof c.dev === 'number' && typeof c.ino === 'number' && typeof c.size === 'number' && typeof c.mtimeMs === 'number' && c.state !== undefined && c.state !== null;
+}
+
+/**
+ * Brings `cp` (undefined: nothing folded yet) up to date with `file`, whose stat `st` the caller
+ * took just before: unchanged (same identity, size and mtime) gives `cp` back; an append folds only
+ * the new complete lines into `cp` (mutated); a file replaced, truncated or rewritten in place
+ * starts over from byte 0 (`rebuilt`). The stateless core of AppendFold, for callers that keep many
+ * checkpoints in one file of their own (the terminal catalog).
+ */
+export async function advanceFold<S>(file: string, spec: FoldSpec<S>, cp: FoldCheckpoint<S> | undefined, st: fs.Stats): Promise<{ cp: FoldCheckpoint<S>; rebuilt: boolean }> {
+  if (cp && cp.size === st.size && cp.mtimeMs === st.mtimeMs && cp.ino === st.ino && cp.dev === st.dev) return { cp, rebuilt: false };
+  let rebuilt = false;
+  const fh = await fs.promises.open(file, 'r');
+  try {
+    if (!cp || cp.ino !== st.ino || cp.dev !== st.dev || st.size < cp.offset || !(await tailMatches(fh, cp))) {
+      rebuilt = true;
+      cp = freshCheckpoint(spec, st);
+    }
+    await foldFrom(fh, spec, cp, st.size);
+    cp.size = st.size;
+    cp.mtimeMs = st.mtimeMs;
+  } finally {
+    await fh.close();
+  }
+  return { cp, rebuilt };
+}
+
+async function tailMatches<S>(fh: fs.promises.FileHandle, cp: FoldCheckpoint<S>): Promise<boolean> {
+  if (cp.offset === 0) return true;
+  const want = Buffer.from(cp.tail, 'base64');
+  const got = Buffer.alloc(want.length);
+  const { bytesRead } = await fh.read(got, 0, want.length, cp.offset - want.length);
+  return bytesRead === want.length && got.equals(want);
+}
+
+/** Folds complete lines from cp.offset up to `size` (bytes past it, appended meanwhile, wait for the next read). */
+async function foldFrom<S>(fh: fs.promises.FileHandle, spec: FoldSpec<S>, cp: FoldCheckpoint<S>, size: number): Promise<void> {
+  let pos = cp.offset;
+  let carry: Buffer = Buffer.alloc(0);
+  // A line longer than LONG_LINE (garbage, a file of NULs) is folded as its first LONG_LINE bytes:
+  // carrying it whole would copy it again with every block read (quadratic; a 2 GB line never ends).
+  let longLine = false;
+  // Sized to what is to be read (at most a block), uninitialised: only the bytes read are used.
+  // A zero-filled 1 MB block per read made a small file's first read (an agent's findings.md,
+  // hundreds of them when a view lists agents) cost as much as reading a megabyte.
+  const buf = Buffer.allocUnsafe(Math.max(1, Math.min(BLOCK, size - pos)));
+  while (pos < size) {
+    const { bytesRead } = await fh.read(buf, 0, Math.min(buf.length, size - pos), pos);
+    if (bytesRead === 0) break;
+    pos += bytesRead;
+    const block = buf.subarray(0, bytesRead);
+    if (longLine) {
+      const nl = block.indexOf(10);
+      if (nl < 0) continue;
+      // The long line ends here: fold its head, go on after it.
+      const lineStart = cp.offset;
+      cp.lines++;
+      spec.line(cp.state, carry.toString('utf8'), cp.lines, lineStart);
+      const end = pos - bytesRead + nl + 1;
+      cp.offset = end;
+      cp.tail = block.subarray(Math.max(0, nl + 1 - FINGERPRINT_BYTES), nl + 1).toString('base64');
+      longLine = false;
+      carry = Buffer.alloc(0);
+      // Fold the rest of this block normally (re-read from `end`).
+      pos = end;
+      continue;
+    }
+    const chunk = carry.length ? Buffer.concat([carry, block]) : block;
+    const chunkStart = pos - chunk.length;
+    let start = 0;
+    for (let nl = chunk.indexOf(10, start); nl >= 0; nl = chunk.indexOf(10, start)) {
+      const end = nl > start && chunk[nl - 1] === 13 ? nl - 1 : nl;
+      cp.lines++;
+      spec.line(cp.state, chunk.toString('utf8', start, end), cp.lines, chunkStart + start);
+      start = nl + 1;
+    }
+    // Offset and fingerprint advance only past complete lines.
+    if (start > 0) {
+      cp.offset = pos - (chunk.length - start);
+      cp.tail = Buffer.concat([Buffer.from(cp.tail, 'base64'), chunk.subarray(Math.max(0, start - FINGERPRINT_BYTES), start)]).subarray(-FINGERPRINT_BYTES).toString('base64');
+    }
+    // A line longer than the block is carried whole (copied, since buf is reused) up to LONG_LINE.
+    carry = Buffer.from(chunk.subarray(start, start + LONG_LINE));
+    if (chunk.length - start > LONG_LINE) longLine = true;
+  }
+}
+
 
 const folds = new Map<string, AppendFold<unknown>>();
 
