@@ -35,7 +35,7 @@ describe('Scratch view', () => {
     const nodes = await waitForTree('agentContext.scratch', (n) => (n.length === 3 && n[2]?.label === 'endpoints.md' ? n : undefined), 'scratch root lists the folder then files newest first');
     assert.deepEqual(nodes.map((n) => [n.label, n.collapsible]), [['tool_outputs', true], ['limiter-notes.md', false], ['endpoints.md', false]]);
     assert.equal(nodes[0].description, '1 file · 107 B');
-    assert.equal(nodes[2].description, '75 B · 2h · ≈19 tokens');
+    assert.equal(nodes[2].description, '75 B · 2 h ago · ≈19 tokens');
     assert.equal(nodes[2].resourceUri, path.join(scratch(), 'endpoints.md'));
     assert.equal(nodes[0].children[0].label, 'search-endpoints.txt');
     await waitForRow('Scratch', 'endpoints.md');
