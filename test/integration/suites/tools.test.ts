@@ -234,7 +234,7 @@ describe('language-model tools', function () {
         return n >= before + entry.rawTokens - entry.returnedTokens ? n : undefined;
       }, { timeout: 20_000, message: 'the status bar adds the saving of the terminal answer' });
       assert.ok(after > 0);
-      assert.ok((await ui.texts('.statusbar-item')).some((x) => /[1-9][\d.]*k? tokens kept out/.test(x)), 'the visible text shows a non-zero count');
+      assert.ok((await ui.texts('.statusbar-item')).some((x) => /[1-9][\d.]*[kMG]? tokens kept out/.test(x)), 'the visible text shows a non-zero count');
     } finally {
       await closeTerminal(t);
     }
