@@ -12,3 +12,17 @@ export function clip(s: string, n: number): string {
 export function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, '\\$&');
 }
+
+/** The prefix every notification toast starts with, once (VS Code shows toasts from all extensions together). */
+export const NOTICE_PREFIX = 'Agent Context: ';
+
+/**
+ * The one rule for notification text: toasts and dialogs render no Markdown, so code spans lose
+ * their backticks (`.agent/` reads .agent/); a toast starts with "Agent Context: " exactly once,
+ * while a modal dialog (a question about the action the user just chose) has no prefix.
+ */
+export function noticeText(text: string, opts: { modal?: boolean } = {}): string {
+  const plain = text.replace(/`([^`\n]+)`/g, '$1');
+  const bare = plain.startsWith(NOTICE_PREFIX) ? plain.slice(NOTICE_PREFIX.length) : plain;
+  return opts.modal ? bare : NOTICE_PREFIX + bare;
+}

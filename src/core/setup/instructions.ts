@@ -205,15 +205,15 @@ export async function applyInstructions(root: string): Promise<Result<Instructio
   return ok(reports);
 }
 
-/** One line per file for a notification: `AGENTS.md: added; CLAUDE.md: opted out (…)`. */
+/** One sentence per file for a notification: `added the Agent Context section to AGENTS.md; CLAUDE.md left alone, opted out (…)`. */
 export function formatInstructionReports(reports: InstructionFileReport[]): string {
-  const label: Record<InstructionFileReport['action'], string> = {
-    created: 'created',
-    added: 'added',
-    updated: 'updated',
-    unchanged: 'already up to date',
-    optedOut: 'opted out',
-    error: 'not changed',
+  const say: Record<InstructionFileReport['action'], (f: string) => string> = {
+    created: (f) => `created ${f} with the Agent Context section`,
+    added: (f) => `added the Agent Context section to ${f}`,
+    updated: (f) => `updated the Agent Context section in ${f}`,
+    unchanged: (f) => `${f} is already up to date`,
+    optedOut: (f) => `${f} left alone, opted out`,
+    error: (f) => `${f} not changed`,
   };
-  return reports.map((r) => `${r.file}: ${label[r.action]}${r.message ? ` (${r.message})` : ''}`).join('; ');
+  return reports.map((r) => `${say[r.action](r.file)}${r.message ? ` (${r.message})` : ''}`).join('; ');
 }

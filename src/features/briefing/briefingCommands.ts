@@ -9,11 +9,12 @@ import { agentRoots, type AgentRoot } from '../../editor/agentFolderTree';
 import { formatBytes } from '../../core/output/humanize';
 import { ReadOnlyDocument } from '../../editor/readOnlyDocument';
 import { clip } from '../../core/output/text';
+import { notify } from '../../editor/notify';
 
 async function pickRoot(purpose: string): Promise<AgentRoot | undefined> {
   const roots = await agentRoots();
   if (roots.length === 0) {
-    void vscode.window.showErrorMessage(`Agent Context: no workspace folder has a .agent folder, so there is nothing to ${purpose}. Run "Agent Context: Initialize .agent Folder" first.`);
+    void notify.error(`no workspace folder has a .agent folder, so there is nothing to ${purpose}. Run "Agent Context: Initialize .agent Folder" first.`);
     return undefined;
   }
   if (roots.length === 1) return roots[0];
@@ -41,7 +42,7 @@ async function archiveCommand(log: vscode.LogOutputChannel, given?: unknown): Pr
     title = path.basename(editor.document.fileName);
   }
   if (!text) {
-    void vscode.window.showInformationMessage('Agent Context: open or select the text to archive (a chat transcript pasted into an editor works), then run "Archive Text to History" again.');
+    void notify.info('open or select the text to archive (a chat transcript pasted into an editor works), then run "Archive Text to History" again.');
     return undefined;
   }
   const root = await pickRoot('archive into');
@@ -50,7 +51,7 @@ async function archiveCommand(log: vscode.LogOutputChannel, given?: unknown): Pr
   const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
   const first = text.split('\n').find((l) => l.trim()) ?? '';
   const from = title ? `${editor && !editor.selection.isEmpty ? 'the selection in ' : ''}${title}` : 'the given text';
-  const pick = await vscode.window.showWarningMessage(
+  const pick = await notify.warn(
     `Archive ${formatBytes(Buffer.byteLength(text))} (${lines.toLocaleString('en-US')} line${lines === 1 ? '' : 's'}) from ${from} into ${root.name}'s .agent/history/?`,
     { modal: true, detail: `It starts with: "${clip(first, 120)}"\n\nHistory is append-only: Agent Context never edits or removes an archived session.` },
     'Archive',
@@ -58,11 +59,11 @@ async function archiveCommand(log: vscode.LogOutputChannel, given?: unknown): Pr
   if (pick !== 'Archive') return undefined;
   const r = await archiveText(root.agentDir, text, { title, source: 'command' });
   if (!r.ok) {
-    void vscode.window.showErrorMessage(`Agent Context: could not archive: ${formatFileError(r.error)}`);
+    void notify.error(`could not archive: ${formatFileError(r.error)}`);
     return undefined;
   }
   log.info(`archived ${r.value.bytes} bytes to ${r.value.path}`);
-  void vscode.window.showInformationMessage(`Agent Context: archived to ${r.value.path} (append-only).`, 'Open').then((o) => {
+  void notify.info(`archived to ${r.value.path} (append-only).`, 'Open').then((o) => {
     if (o) void vscode.window.showTextDocument(vscode.Uri.file(path.join(root.root, r.value.path)));
   });
   return r.value.path;
@@ -74,16 +75,16 @@ async function acceptCommand(log: vscode.LogOutputChannel, onDone: () => void): 
   if (!root) return false;
   const st = await checkFeatures(root.agentDir);
   if (!st.ok) {
-    void vscode.window.showErrorMessage(`Agent Context: ${formatFileError(st.error)} — fix the file first.`);
+    void notify.error(`${formatFileError(st.error)} — fix the file first.`);
     return false;
   }
   if (!st.value || !st.value.tampered) {
-    void vscode.window.showInformationMessage(st.value ? `${st.value.path} matches its accepted version; nothing to accept.` : 'There is no .agent/features.json.');
+    void notify.info(st.value ? `${st.value.path} matches its accepted version; nothing to accept.` : 'There is no .agent/features.json.');
     return false;
   }
   const lines = st.value.diffText.split('\n');
   const shown = lines.slice(0, 15).join('\n') + (lines.length > 15 ? `\n… and ${lines.length - 15} more` : '');
-  const pick = await vscode.window.showWarningMessage(
+  const pick = await notify.warn(
     `Accept the changed feature list?`,
     { modal: true, detail: `${st.value.path} differs from the last accepted version:\n\n${shown}\n\nAccepting makes this the list tools work from.` },
     'Accept',
@@ -91,7 +92,7 @@ async function acceptCommand(log: vscode.LogOutputChannel, onDone: () => void): 
   if (pick !== 'Accept') return false;
   const r = await acceptFeatures(root.agentDir, { by: 'user' });
   if (!r.ok) {
-    void vscode.window.showErrorMessage(`Agent Context: ${formatFileError(r.error)}`);
+    void notify.error(`${formatFileError(r.error)}`);
     return false;
   }
   log.info(`feature list accepted (${r.value.total} features) in ${root.agentDir}`);

@@ -7,6 +7,7 @@ import { clip } from '../../core/output/text';
 import { formatBytes, formatLocalTime } from '../../core/output/humanize';
 import { registerTreeForTests } from '../../api';
 import type { AgentFeed } from '../../editor/agentFeed';
+import { notify } from '../../editor/notify';
 
 type Node =
   | { kind: 'folder'; root: AgentRoot }
@@ -107,31 +108,31 @@ export function registerMemory(context: vscode.ExtensionContext, log: vscode.Log
     registerTreeForTests('agentContext.memory', view),
     vscode.commands.registerCommand('agentContext.memory.refresh', () => view.refresh()),
     vscode.commands.registerCommand('agentContext.memory.edit', async (n?: unknown) => {
-      if (!isEntry(n)) return void vscode.window.showInformationMessage('Agent Context: choose a memory entry in the Memory view to edit.');
+      if (!isEntry(n)) return void notify.info('choose a memory entry in the Memory view to edit.');
       const value = await vscode.window.showInputBox({ title: `Edit memory "${n.entry.key}"`, value: n.entry.value, prompt: 'The old value is kept in the entry history.' });
       if (value === undefined || value === n.entry.value) return;
       const r = await rememberMemory(n.root.agentDir, n.entry.key, value, { source: 'user' });
-      if (!r.ok) return void vscode.window.showErrorMessage(`Agent Context: could not save "${n.entry.key}": ${formatFileError(r.error)}`);
+      if (!r.ok) return void notify.error(`could not save "${n.entry.key}": ${formatFileError(r.error)}`);
       log.info(`memory: ${n.entry.key} edited by the user`);
       view.refresh();
     }),
     vscode.commands.registerCommand('agentContext.memory.delete', async (n?: unknown) => {
-      if (!isEntry(n)) return void vscode.window.showInformationMessage('Agent Context: choose a memory entry in the Memory view to delete.');
-      const pick = await vscode.window.showWarningMessage(
+      if (!isEntry(n)) return void notify.info('choose a memory entry in the Memory view to delete.');
+      const pick = await notify.warn(
         `Delete memory "${n.entry.key}"?`,
         { modal: true, detail: `${n.entry.value}\n\nA copy is kept in .agent/history/memory-forgotten.jsonl.` },
         'Delete',
       );
       if (pick !== 'Delete') return;
       const r = await forgetMemory(n.root.agentDir, n.entry.key);
-      if (!r.ok) return void vscode.window.showErrorMessage(`Agent Context: could not delete "${n.entry.key}": ${formatFileError(r.error)}`);
+      if (!r.ok) return void notify.error(`could not delete "${n.entry.key}": ${formatFileError(r.error)}`);
       log.info(`memory: ${n.entry.key} deleted by the user`);
       view.refresh();
     }),
     vscode.commands.registerCommand('agentContext.memory.markReviewed', async (n?: unknown) => {
       if (!isEntry(n)) return;
       const r = await markMemoryReviewed(n.root.agentDir, n.entry.key);
-      if (!r.ok) return void vscode.window.showErrorMessage(`Agent Context: ${formatFileError(r.error)}`);
+      if (!r.ok) return void notify.error(`${formatFileError(r.error)}`);
       view.refresh();
     }),
   );

@@ -4,6 +4,7 @@ import { toggledStatus } from '../../core/plan/markdownPlan';
 import { updatePlanFile } from '../../core/plan/planEdit';
 import { formatFileError, Result } from '../../core/result';
 import { PlanNode, PlanTreeProvider, statusLabel } from './planView';
+import { notify } from '../../editor/notify';
 
 /** Command ids that set a step's status, one per status (context menu of a step). */
 export const STATUS_COMMANDS: Record<StepStatus, string> = {
@@ -21,18 +22,18 @@ export const TOGGLE_ITEM_COMMAND = 'agentContext.plan.toggleItem';
 export function registerPlanCommands(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, provider: PlanTreeProvider): void {
   const setStatus = async (node: PlanNode | undefined, status: StepStatus): Promise<Result<unknown> | undefined> => {
     if (!node || node.kind !== 'step') {
-      void vscode.window.showInformationMessage('Agent Context: right-click a step in the Plan view to change its status.');
+      void notify.info('right-click a step in the Plan view to change its status.');
       return undefined;
     }
     if (!vscode.workspace.isTrusted) {
-      void vscode.window.showWarningMessage('Agent Context: this workspace is in Restricted Mode; the plan is read-only.');
+      void notify.warn('this workspace is in Restricted Mode; the plan is read-only.');
       return undefined;
     }
     const r = await updatePlanFile(node.file, { kind: 'setStatus', stepId: node.step.id, status }, node.version);
     if (r.ok) log.info(`${node.file}: step ${node.step.id} → ${status}`);
     else {
       log.warn(formatFileError(r.error));
-      void vscode.window.showErrorMessage(`Agent Context: could not mark step ${node.step.id} ${statusLabel(status)}: ${formatFileError(r.error)}`);
+      void notify.error(`could not mark step ${node.step.id} ${statusLabel(status)}: ${formatFileError(r.error)}`);
     }
     provider.refresh();
     return r;

@@ -8,6 +8,7 @@ import type { AgentFeed } from '../../editor/agentFeed';
 import { debounce } from '../../editor/debounce';
 import { ReadOnlyDocument } from '../../editor/readOnlyDocument';
 import type { ToolInvoked } from '../tools/registerTools';
+import { notify } from '../../editor/notify';
 
 /** How often the status bar re-reads the ledger's end without a file event. */
 const SAFETY_POLL_MS = 10_000;
@@ -73,7 +74,7 @@ export function registerSavings(context: vscode.ExtensionContext, log: vscode.Lo
     vscode.commands.registerCommand('agentContext.showToolReport', async () => {
       const folder = defaultFolder(workspaceFolders());
       if (!folder) {
-        void vscode.window.showInformationMessage('Agent Context: open a folder with .agent/ to see the tool report.');
+        void notify.info('open a folder with .agent/ to see the tool report.');
         return;
       }
       // From per-file totals folded incrementally (core/ledger.ts): any ledger size, every month.

@@ -7,6 +7,7 @@ import { deletePermanently, moveToTrash } from '../../core/fs/trash';
 import { AgentFeed } from '../../editor/agentFeed';
 import { ScratchNode, ScratchTreeProvider } from './scratchView';
 import { toPosixRelative } from '../../core/workspace/relativePaths';
+import { notify } from '../../editor/notify';
 
 type FileNode = Extract<ScratchNode, { kind: 'file' | 'dir' }>;
 
@@ -22,7 +23,7 @@ const pathOf = (n: FileNode) => (n.kind === 'file' ? n.entry.path : n.abs);
 export function registerScratchCommands(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, folders: AgentFeed, provider: ScratchTreeProvider): void {
   const readOnly = () => {
     if (vscode.workspace.isTrusted) return false;
-    void vscode.window.showWarningMessage('Agent Context: this workspace is in Restricted Mode; scratch is read-only.');
+    void notify.warn('this workspace is in Restricted Mode; scratch is read-only.');
     return true;
   };
   context.subscriptions.push(
@@ -33,7 +34,7 @@ export function registerScratchCommands(context: vscode.ExtensionContext, log: v
       const paths = nodes.map(pathOf);
       const res = await moveToTrash(paths);
       if (res.noTrash.length > 0) {
-        const answer = await vscode.window.showWarningMessage(
+        const answer = await notify.warn(
           `No trash is available for ${res.noTrash.length === 1 ? path.basename(res.noTrash[0]) : `${res.noTrash.length} items`} on this system. Delete permanently?`,
           { modal: true },
           'Delete Permanently',
@@ -46,7 +47,7 @@ export function registerScratchCommands(context: vscode.ExtensionContext, log: v
       }
       for (const f of res.failed) {
         log.warn(`delete ${f.path}: ${f.message}`);
-        void vscode.window.showErrorMessage(`Agent Context: could not delete ${path.basename(f.path)}: ${f.message}`);
+        void notify.error(`could not delete ${path.basename(f.path)}: ${f.message}`);
       }
       log.info(`scratch: moved ${res.trashed.length} item(s) to the trash`);
       provider.refresh();
@@ -74,7 +75,7 @@ export function registerScratchCommands(context: vscode.ExtensionContext, log: v
     for (const n of nodes) {
       const r = await setPinned(n.folder.agentDir, pathOf(n), pinned);
       if (!r.ok) {
-        void vscode.window.showErrorMessage(`Agent Context: could not ${pinned ? 'pin' : 'unpin'} ${path.basename(pathOf(n))}: ${formatFileError(r.error)}`);
+        void notify.error(`could not ${pinned ? 'pin' : 'unpin'} ${path.basename(pathOf(n))}: ${formatFileError(r.error)}`);
         break;
       }
     }

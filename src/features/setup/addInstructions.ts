@@ -10,6 +10,7 @@ import {
   type InstructionFileReport,
 } from '../../core/setup/instructions';
 import { formatFileError } from '../../core/result';
+import { notify } from '../../editor/notify';
 
 const OFFERED_KEY = 'agentContext.instructions.offered';
 
@@ -26,7 +27,7 @@ async function addInstructions(folder: vscode.WorkspaceFolder, log: vscode.LogOu
   if (!result.ok) {
     const msg = formatFileError(result.error);
     log.error(`add instructions: ${msg}`);
-    void vscode.window.showErrorMessage(`Agent Context: could not add agent instructions: ${msg}`);
+    void notify.error(`could not add agent instructions: ${msg}`);
     return undefined;
   }
   const reports = result.value;
@@ -34,7 +35,7 @@ async function addInstructions(folder: vscode.WorkspaceFolder, log: vscode.LogOu
   log.info(`add instructions in ${folder.uri.fsPath}: ${summary}`);
   const written = reports.find((r) => r.action === 'created' || r.action === 'added' || r.action === 'updated');
   const show = (m: string, ...items: string[]) =>
-    reports.some((r) => r.action === 'error') ? vscode.window.showWarningMessage(m, ...items) : vscode.window.showInformationMessage(m, ...items);
+    reports.some((r) => r.action === 'error') ? notify.warn(m, ...items) : notify.info(m, ...items);
   void show(`Agent Context: ${summary}`, ...(written ? ['Open'] : [])).then((choice) => {
     if (choice === 'Open' && written) void vscode.window.showTextDocument(vscode.Uri.joinPath(folder.uri, written.file));
   });
@@ -48,7 +49,7 @@ export function registerAddInstructionsCommand(context: vscode.ExtensionContext,
       const folder = await pickFolder(arg);
       if (!folder) {
         if (!vscode.workspace.workspaceFolders?.length) {
-          void vscode.window.showErrorMessage('Agent Context: open a folder first, then add agent instructions.');
+          void notify.error('open a folder first, then add agent instructions.');
         }
         return undefined;
       }
@@ -80,8 +81,8 @@ export function offerAgentInstructions(context: vscode.ExtensionContext, folderU
   void (async () => {
     if (await alreadyHandled(folderUri.fsPath)) return;
     await context.workspaceState.update(OFFERED_KEY, true);
-    const choice = await vscode.window.showInformationMessage(
-      'Agent Context: add a short block to AGENTS.md (and CLAUDE.md or .github/copilot-instructions.md if present) telling agents how to use .agent/?',
+    const choice = await notify.info(
+      'add a short block to AGENTS.md (and CLAUDE.md or .github/copilot-instructions.md if present) telling agents how to use .agent/?',
       'Add Agent Instructions',
       'Not Now',
     );

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { describeInitialize, hasAgentFolder, initializeAgentFolder, InitializeOutcome, LAYOUT } from '../../core/workspace/agentLayout';
 import { formatFileError } from '../../core/result';
 import { offerAgentInstructions } from './addInstructions';
+import { notify } from '../../editor/notify';
 
 async function pickFolder(arg: unknown): Promise<vscode.WorkspaceFolder | undefined> {
   const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
@@ -23,11 +24,11 @@ export function registerInitializeCommand(context: vscode.ExtensionContext, log:
   context.subscriptions.push(
     vscode.commands.registerCommand('agentContext.initialize', async (arg?: unknown): Promise<InitializeOutcome | undefined> => {
       if (!vscode.workspace.workspaceFolders?.length) {
-        void vscode.window.showErrorMessage('Agent Context: open a folder first, then run "Initialize .agent Folder".');
+        void notify.error('open a folder first, then run "Initialize .agent Folder".');
         return undefined;
       }
       if (!vscode.workspace.isTrusted) {
-        void vscode.window.showWarningMessage('Agent Context: this workspace is in Restricted Mode; trust it to create the .agent folder.');
+        void notify.warn('this workspace is in Restricted Mode; trust it to create the .agent folder.');
         return undefined;
       }
       const folder = await pickFolder(arg);
@@ -35,11 +36,11 @@ export function registerInitializeCommand(context: vscode.ExtensionContext, log:
       const r = await initializeAgentFolder(folder.uri.fsPath);
       if (!r.ok) {
         log.error(formatFileError(r.error));
-        void vscode.window.showErrorMessage(`Agent Context: could not initialize .agent/: ${formatFileError(r.error)}`);
+        void notify.error(`could not initialize .agent/: ${formatFileError(r.error)}`);
         return undefined;
       }
       log.info(`initialized ${r.value.agentDir}: created ${r.value.created.length}, kept ${r.value.kept.length}`);
-      void vscode.window.showInformationMessage(`Agent Context: ${describeInitialize(r.value, folder.name)}`);
+      void notify.info(`${describeInitialize(r.value, folder.name)}`);
       const plan = path.join(r.value.agentDir, LAYOUT.plan);
       if (r.value.created.includes(plan)) await vscode.window.showTextDocument(vscode.Uri.file(plan), { preview: true });
       offerAgentInstructions(context, folder.uri, log); // once per workspace, non-modal

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { writeFileAtomic } from '../../core/fs/fsAtomic';
 import { MCP_CLIENT_TARGETS, mcpClientCommand, mcpClientConfig, type McpClient } from '../../core/setup/mcpClientConfig';
 import { workspaceFolders } from '../../editor/settings';
+import { notify } from '../../editor/notify';
 
 /**
  * Copies dist/mcp.js and the agents' hook program and scripts (agent-hook.js, agent-hook.sh,
@@ -26,7 +27,7 @@ export function registerMcpSetup(context: vscode.ExtensionContext, log: vscode.L
     vscode.commands.registerCommand('agentContext.copyMcpConfig', async (preset?: McpClient) => {
       const roots = workspaceFolders().map((f) => f.path);
       if (roots.length === 0) {
-        void vscode.window.showErrorMessage('Agent Context: open a workspace folder first; the MCP server serves that folder.');
+        void notify.error('open a workspace folder first; the MCP server serves that folder.');
         return;
       }
       const pick = preset ?? (await vscode.window.showQuickPick(
@@ -42,7 +43,7 @@ export function registerMcpSetup(context: vscode.ExtensionContext, log: vscode.L
       try {
         mcpJs = await installServerCopy(context);
       } catch (e) {
-        void vscode.window.showErrorMessage(`Agent Context: could not copy the MCP server to ${context.globalStorageUri.fsPath}: ${(e as Error).message}`);
+        void notify.error(`could not copy the MCP server to ${context.globalStorageUri.fsPath}: ${(e as Error).message}`);
         return;
       }
       const text = mcpClientConfig(pick, mcpJs, roots);
@@ -51,13 +52,13 @@ export function registerMcpSetup(context: vscode.ExtensionContext, log: vscode.L
       // The clipboard holds the file's content only; the CLI's own command is offered on its own button.
       const cli = mcpClientCommand(pick, mcpJs, roots);
       const copyCli = 'Copy CLI Command Instead';
-      void vscode.window.showInformationMessage(
-        `Agent Context: MCP configuration copied. Paste it into ${MCP_CLIENT_TARGETS[pick]}${cli ? ', or copy the claude mcp add command instead' : ''}. Commands run only if you add --allow-run or list them under run.allowList in .agent/config.yaml.`,
+      void notify.info(
+        `MCP configuration copied. Paste it into ${MCP_CLIENT_TARGETS[pick]}${cli ? ', or copy the claude mcp add command instead' : ''}. Commands run only if you add --allow-run or list them under run.allowList in .agent/config.yaml.`,
         ...(cli ? [copyCli] : []),
       ).then(async (choice) => {
         if (choice !== copyCli || !cli) return;
         await vscode.env.clipboard.writeText(cli);
-        void vscode.window.showInformationMessage(`Agent Context: copied "${cli}". Run it in a terminal in the project.`);
+        void notify.info(`copied "${cli}". Run it in a terminal in the project.`);
       });
     }),
   );

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { AGENT_SETUPS, agentsFound, setUpAgent, undoAgent, type AgentSetup } from '../../core/setup/agents';
 import { formatFileError } from '../../core/result';
 import { installServerCopy } from './mcpSetup';
+import { notify } from '../../editor/notify';
 
 async function pickFolder(title: string): Promise<vscode.WorkspaceFolder | undefined> {
   const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
@@ -42,7 +43,7 @@ export function registerAgentSetup(context: vscode.ExtensionContext, log: vscode
   const run = async (undo: boolean, preset?: string): Promise<unknown> => {
     const title = undo ? 'Undo Agent Set-Up' : 'Set Up Agent';
     if (!undo && !vscode.workspace.isTrusted) {
-      void vscode.window.showWarningMessage('Agent Context: this workspace is in Restricted Mode; trust it to set up an agent (the set-up adds a hook that runs with the agent\'s shell commands).');
+      void notify.warn('this workspace is in Restricted Mode; trust it to set up an agent (the set-up adds a hook that runs with the agent\'s shell commands).');
       return undefined;
     }
     const id = preset ?? (await vscode.window.showQuickPick(agentItems(), { title, placeHolder: 'Which agent?' }))?.id;
@@ -51,14 +52,14 @@ export function registerAgentSetup(context: vscode.ExtensionContext, log: vscode
     if (!agent) return undefined;
     const folder = await pickFolder(title);
     if (!folder) {
-      if (!vscode.workspace.workspaceFolders?.length) void vscode.window.showErrorMessage(`Agent Context: open a folder first, then run "${title}".`);
+      if (!vscode.workspace.workspaceFolders?.length) void notify.error(`open a folder first, then run "${title}".`);
       return undefined;
     }
     let dist: string;
     try {
       dist = path.dirname(await installServerCopy(context));
     } catch (e) {
-      void vscode.window.showErrorMessage(`Agent Context: could not copy the hook and MCP server to ${context.globalStorageUri.fsPath}: ${(e as Error).message}`);
+      void notify.error(`could not copy the hook and MCP server to ${context.globalStorageUri.fsPath}: ${(e as Error).message}`);
       return undefined;
     }
     // `node` from PATH: agents run hooks and MCP servers in the user's shell environment, and the
@@ -66,12 +67,12 @@ export function registerAgentSetup(context: vscode.ExtensionContext, log: vscode
     const r = undo ? await undoAgent(agent, folder.uri.fsPath, os.homedir()) : await setUpAgent(agent, folder.uri.fsPath, os.homedir(), { node: 'node', dist });
     if (!r.ok) {
       log.error(`${title} (${agent.label}): ${formatFileError(r.error)}`);
-      void vscode.window.showErrorMessage(`Agent Context: ${agent.label} was not ${undo ? 'restored' : 'set up'}: ${formatFileError(r.error)}`);
+      void notify.error(`${agent.label} was not ${undo ? 'restored' : 'set up'}: ${formatFileError(r.error)}`);
       return undefined;
     }
     log.info(`${title} (${agent.label}) in ${folder.uri.fsPath}: changed ${r.value.changed.join(', ') || 'nothing'}; unchanged ${r.value.unchanged.join(', ') || 'nothing'}${r.value.notes.length ? `; ${r.value.notes.join(' ')}` : ''}`);
     const notes = r.value.notes.length ? ` ${r.value.notes.join(' ')}` : '';
-    void vscode.window.showInformationMessage(
+    void notify.info(
       undo
         ? `Agent Context: removed what the set-up added for ${agent.label} in ${folder.name}.${notes}`
         : r.value.changed.length === 0

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { HOOK_ENV, setUpVscodeAgent, undoVscodeAgent, VSCODE_HOOK_FILE } from '../../core/setup/agents/vscodeAgent';
 import { formatFileError } from '../../core/result';
+import { notify } from '../../editor/notify';
 
 /**
  * VS Code's own agent (Copilot Chat): the hook file of core/setup/agents/vscodeAgent.ts, and the two
@@ -20,12 +21,12 @@ export function registerVscodeAgentSetup(context: vscode.ExtensionContext, log: 
     vscode.workspace.onDidGrantWorkspaceTrust(exportHookEnv),
     vscode.commands.registerCommand('agentContext.setupVscodeAgent', async () => {
       const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
-      if (!folder) return void vscode.window.showErrorMessage('Agent Context: open a folder first, then set up VS Code\'s agent.');
-      if (!vscode.workspace.isTrusted) return void vscode.window.showWarningMessage('Agent Context: this workspace is in Restricted Mode; trust it to set up VS Code\'s agent (the set-up adds a hook).');
+      if (!folder) return void notify.error('open a folder first, then set up VS Code\'s agent.');
+      if (!vscode.workspace.isTrusted) return void notify.warn('this workspace is in Restricted Mode; trust it to set up VS Code\'s agent (the set-up adds a hook).');
       const r = await setUpVscodeAgent(folder.uri.fsPath);
       if (!r.ok) {
         log.error(`Set Up VS Code Agent: ${formatFileError(r.error)}`);
-        return void vscode.window.showErrorMessage(`Agent Context: VS Code's agent was not set up: ${formatFileError(r.error)}`);
+        return void notify.error(`VS Code's agent was not set up: ${formatFileError(r.error)}`);
       }
       const skills = await addSkillsLocation(context);
       log.info(`Set Up VS Code Agent in ${folder.uri.fsPath}: ${r.value.changed ? 'wrote' : 'unchanged'} ${r.value.file}; ${skills ? 'added' : 'kept'} "${SKILLS_LOCATION}" in chat.${SKILLS_SETTING} (user settings)`);
@@ -33,10 +34,10 @@ export function registerVscodeAgentSetup(context: vscode.ExtensionContext, log: 
       const off = hooksOff();
       if (off) {
         const warning = `Agent Context: wrote ${VSCODE_HOOK_FILE}, but ${off}.`;
-        void vscode.window.showWarningMessage(warning);
+        void notify.warn(warning);
         return { ...r.value, warning };
       }
-      void vscode.window.showInformationMessage(r.value.changed
+      void notify.info(r.value.changed
         ? `Agent Context: wrote ${VSCODE_HOOK_FILE}. A large run_in_terminal output now reaches the model with our reference (error lines with their numbers), and the agent loads the skills in ${SKILLS_LOCATION}. Undo: "Agent Context: Remove VS Code Agent Hook".`
         : `Agent Context: VS Code's agent was already set up (${VSCODE_HOOK_FILE}, skills from ${SKILLS_LOCATION}).`);
       return { ...r.value, skillsLocationAdded: skills };
@@ -45,9 +46,9 @@ export function registerVscodeAgentSetup(context: vscode.ExtensionContext, log: 
       const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
       if (!folder) return undefined;
       const r = await undoVscodeAgent(folder.uri.fsPath);
-      if (!r.ok) return void vscode.window.showErrorMessage(`Agent Context: ${formatFileError(r.error)}`);
+      if (!r.ok) return void notify.error(`Agent Context: ${formatFileError(r.error)}`);
       await removeSkillsLocation(context);
-      void vscode.window.showInformationMessage(r.value.removed ? `Agent Context: removed ${VSCODE_HOOK_FILE}.` : `Agent Context: there was no ${VSCODE_HOOK_FILE}.`);
+      void notify.info(r.value.removed ? `Agent Context: removed ${VSCODE_HOOK_FILE}.` : `Agent Context: there was no ${VSCODE_HOOK_FILE}.`);
       return r.value;
     }),
   );

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { formatSkillIndex } from '../../core/skills/skillsIndex';
 import { SkillsTreeProvider } from './skillsView';
+import { notify } from '../../editor/notify';
 
 /** Registers "Copy Skill Index" (the compact `name: description (path)` list) and refresh. */
 export function registerSkillsCommands(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, provider: SkillsTreeProvider): void {
@@ -18,7 +19,7 @@ export function registerSkillsCommands(context: vscode.ExtensionContext, log: vs
       const broken = all.reduce((s, a) => s + a.skills.filter((k) => k.error).length, 0);
       await vscode.env.clipboard.writeText(text);
       log.info(`copied skill index: ${count} skills`);
-      void vscode.window.showInformationMessage(
+      void notify.info(
         count === 0 ? 'Agent Context: no skills with valid frontmatter to copy.' : `Copied the index of ${count} skill${count === 1 ? '' : 's'}${broken ? ` (${broken} with broken frontmatter left out)` : ''}.`,
       );
       return text;

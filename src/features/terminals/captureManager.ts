@@ -11,6 +11,7 @@ import { openTerminalCapture, type CommandCapture, type TerminalCapture } from '
 import { EXIT_UNKNOWN, resolveExit } from '../../core/terminal/commandExit';
 import { isInside } from '../../core/workspace/relativePaths';
 import { readWithoutMicrotaskRace } from './shellExecutionRead';
+import { notify } from '../../editor/notify';
 
 /** How long a new terminal may take to activate shell integration before its file says it has none. */
 export const INTEGRATION_WAIT_MS = 10_000;
@@ -149,7 +150,7 @@ export class CaptureManager implements vscode.Disposable {
     const warning = errors.join('\n');
     if (errors.length > 0 && warning !== this.lastRuleWarning) {
       for (const e of errors) this.log.warn(`secret masking: ${e}`);
-      void vscode.window.showWarningMessage(`Agent Context: ${errors.length} secret masking rule(s) were ignored (the others apply): ${errors[0]}`);
+      void notify.warn(`${errors.length} secret masking rule(s) were ignored (the others apply): ${errors[0]}`);
     }
     this.lastRuleWarning = warning;
     const mb = c.get<number>('maxFileMB', 10);
@@ -257,7 +258,7 @@ export class CaptureManager implements vscode.Disposable {
     // One warning per full disk, not per chunk, terminal or brief recovery (at most one in 10 minutes).
     if (!wasFull && this.diskFull.size > 0 && Date.now() - this.diskFullWarnedAt > 600_000) {
       this.diskFullWarnedAt = Date.now();
-      void vscode.window.showWarningMessage(`Agent Context: the disk is full, so terminal output is not being saved (${path.dirname(e.file)}). Capture resumes by itself when space is freed, and marks the gap with "[capture paused: disk full]".`);
+      void notify.warn(`the disk is full, so terminal output is not being saved (${path.dirname(e.file)}). Capture resumes by itself when space is freed, and marks the gap with "[capture paused: disk full]".`);
     }
     if (wasFull && this.diskFull.size === 0) this.log.info('Terminal capture resumed: disk space is available again.');
   }

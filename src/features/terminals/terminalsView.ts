@@ -9,6 +9,7 @@ import type { CaptureManager } from './captureManager';
 import { noteTooltip, onDidChangeNotes } from '../notes/noteDecorations';
 import type { AgentFeed } from '../../editor/agentFeed';
 import { debounce } from '../../editor/debounce';
+import { notify } from '../../editor/notify';
 
 export const TERMINALS_VIEW_ID = 'agentContext.terminals';
 export const OPEN_TERMINAL_LINE_COMMAND = 'agentContext.terminals.openAtLine';
@@ -192,7 +193,7 @@ async function openAtLine(file: string, line: number): Promise<void> {
     const editor = await vscode.window.showTextDocument(doc, { preview: true, selection: new vscode.Range(l, 0, l, 0) });
     editor.revealRange(new vscode.Range(l, 0, l, 0), vscode.TextEditorRevealType.AtTop);
   } catch (e) {
-    void vscode.window.showErrorMessage(`Agent Context: cannot open ${file}: ${(e as Error).message}. The file may have been rotated or cleaned up; refresh the Terminals view.`);
+    void notify.error(`cannot open ${file}: ${(e as Error).message}. The file may have been rotated or cleaned up; refresh the Terminals view.`);
   }
 }
 
