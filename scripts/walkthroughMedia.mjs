@@ -114,7 +114,7 @@ try {
   await shot(page, 'instructions', ['.part.editor .editor-instance']);
 
   // 6. Cleanup and its report.
-  await runCommand(page, 'Agent Context: Clean Up Scratch');
+  await runCommand(page, 'Agent Context: Clean Up Scratch Now (No Preview)');
   let report = '.notification-toast';
   try {
     await page.locator(report).first().waitFor({ state: 'visible', timeout: 8_000 });

@@ -17,7 +17,7 @@ This workspace shows **Agent Context**. Open the *Agent Context* entry in the Ac
 - **Scratch** lists the agent's working files in \`.agent/scratch/\`; pin one, or clean up.
 - **Skills** lists \`.agent/skills/*/SKILL.md\`.
 
-Then open a terminal (Ctrl+\`) and run \`./noisy-build.sh\`: it prints 2,000 lines with two
+Then open a terminal (\`\` Ctrl+\` \`\`, or Terminal > New Terminal) and run \`./noisy-build.sh\`: it prints 2,000 lines with two
 errors. The terminal is mirrored under \`.agent/terminals/\`, and the agent can ask for the
 failing command's lines instead of the whole dump.
 `,

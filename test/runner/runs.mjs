@@ -33,8 +33,9 @@ export const runs = [
   { name: 'dev', workspace: MAIN, include: ['*'], exclude: ['vsix*', 'restricted*', 'walkthrough*', 'multiroot*', 'copilot*'], trust: true, extension: 'dev' },
   // Multi-root: three folders, two with .agent/ (foundation's multiroot suite).
   { name: 'multiroot', workspace: 'multiroot/multi.code-workspace', include: ['multiroot*'], trust: true, extension: 'dev' },
-  // The walkthrough's steps must start unchecked: a fresh editor on the minimal fixture (only .agent/).
-  { name: 'walkthrough', workspace: 'harness', include: ['walkthrough*'], trust: true, extension: 'dev' },
+  // The walkthrough in a fresh editor profile, on a folder whose .agent/ already has a pinned scratch file
+  // (state present before the walkthrough opens must show as done; every other step starts unchecked).
+  { name: 'walkthrough', workspace: 'walkthrough', include: ['walkthrough*'], trust: true, extension: 'dev' },
   { name: 'vsix', workspace: MAIN, include: ['vsix*'], trust: true, extension: 'vsix' },
   { name: 'restricted', workspace: MAIN, include: ['restricted*'], trust: false, extension: 'dev' },
   // VS Code's own agent (Copilot Chat, built into code-server) in Agent mode, its model a scripted fake

@@ -55,6 +55,8 @@ export interface CleanupOptions {
   dryRun?: boolean;
   /** A dry run lists at most this many of the files that would go (all are counted). */
   listLimit?: number;
+  /** Remove only these (absolute paths, e.g. the ones a confirmed dry run listed); files the policy no longer selects stay. */
+  only?: ReadonlySet<string>;
   trash?: TrashOptions;
 }
 
@@ -159,6 +161,7 @@ export async function cleanupScratch(opts: CleanupOptions): Promise<Result<Clean
     // Each folder resolved once, not once per file (99,000 files in one folder at a time).
     const parents = new Map<string, Promise<string | undefined>>();
     for (const r of items) {
+      if (opts.only && !opts.only.has(r.path)) continue;
       const dir = path.dirname(r.path);
       let parent = parents.get(dir);
       if (!parent) parents.set(dir, (parent = fs.promises.realpath(dir).catch(() => undefined)));

@@ -2,18 +2,41 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 /**
- * The files whose appearance completes a step of the "Get started with Agent Context" walkthrough.
- * Each `key` becomes the context key `agentContext.walkthrough.<key>` that package.json's
- * `completionEvents` (`onContext:...`) wait for; `glob` is relative to a workspace folder.
+ * What completes a step of the "Get started with Agent Context" walkthrough: the file whose
+ * appearance proves the step's action succeeded (`glob`, relative to a workspace folder), or, for
+ * `cleanedUp`, the cleanup command reporting success (no file proves it). Each `key` becomes the
+ * context key `agentContext.walkthrough.<key>` that package.json's `completionEvents` wait for
+ * (see walkthroughCompletionEvents: two values per key, so a step still checks when the key was
+ * already set before VS Code registered the walkthrough).
  */
 export const WALKTHROUGH_SIGNALS = [
   { key: 'agentFolder', glob: '.agent' },
   { key: 'instructions', glob: '.agent/instructions.json' },
-  { key: 'terminalCaptured', glob: '.agent/terminals/*.txt' },
+  // The index gets its first record when a command's capture begins (N.txt alone is an open terminal).
+  { key: 'terminalCaptured', glob: '.agent/terminals/*.index.jsonl' },
   { key: 'toolUsed', glob: '.agent/history/tools*.jsonl' },
   { key: 'pinned', glob: '.agent/pins.json' },
   { key: 'noted', glob: '.agent/human/notes/*.md' },
+  { key: 'cleanedUp', glob: undefined },
 ] as const;
+
+/** The internal command (not in the palette) other features run when a step's action succeeded: `(key)`. */
+export const WALKTHROUGH_SIGNAL_COMMAND = 'agentContext.walkthrough.signal';
+
+/**
+ * The two values a signal's context key alternates between once the signal holds. VS Code's
+ * walkthrough service records an `onContext:` expression that is already true when it registers the
+ * walkthrough as "seen this session" without checking the step, and never checks it later; it
+ * registers lazily (when a Welcome or walkthrough page first opens), so the extension cannot know
+ * when. Flipping the key between two values, each with its own completion event, makes the next
+ * flip after registration check the step.
+ */
+export const SIGNAL_VALUES = [1, 2] as const;
+
+/** The `completionEvents` of package.json for a signal (a unit test keeps them in sync). */
+export function walkthroughCompletionEvents(key: WalkthroughSignal): string[] {
+  return SIGNAL_VALUES.map((v) => `onContext:${walkthroughContextKey(key)} == ${v}`);
+}
 
 /** A walkthrough signal's key. */
 export type WalkthroughSignal = (typeof WALKTHROUGH_SIGNALS)[number]['key'];
@@ -23,7 +46,8 @@ export function walkthroughContextKey(key: WalkthroughSignal): string {
   return `agentContext.walkthrough.${key}`;
 }
 
-function matches(root: string, glob: string): boolean {
+function matches(root: string, glob: string | undefined): boolean {
+  if (glob === undefined) return false;
   const star = glob.indexOf('*');
   if (star === -1) return fs.existsSync(path.join(root, glob));
   // Only `dir/prefix*suffix` shapes are used: one readdir, no recursive walk.
@@ -43,7 +67,8 @@ export function detectWalkthroughSignals(root: string): WalkthroughSignal[] {
 
 /** True when a workspace-relative path (`/`-separated) is one that completes the signal. */
 export function pathCompletesSignal(rel: string, key: WalkthroughSignal): boolean {
-  const glob = WALKTHROUGH_SIGNALS.find((s) => s.key === key)?.glob ?? '';
+  const glob = WALKTHROUGH_SIGNALS.find((s) => s.key === key)?.glob;
+  if (glob === undefined) return false;
   const star = glob.indexOf('*');
   if (star === -1) return rel === glob;
   const dir = path.posix.dirname(glob);

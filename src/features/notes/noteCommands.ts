@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import { addNote, listNotes, type Note, type NoteTarget } from '../../core/notes/notes';
 import { registerNoteDecorations, type NoteDecorationProvider } from './noteDecorations';
 import type { AgentFeed } from '../../editor/agentFeed';
-import { walkthroughContextKey } from '../../core/setup/walkthroughSignals';
+import { WALKTHROUGH_SIGNAL_COMMAND } from '../../core/setup/walkthroughSignals';
+import { pickNoteTarget } from './noteTargets';
 import { toPosixRelative } from '../../core/workspace/relativePaths';
 
 /** A target in editor terms: the file and, optionally, what within it. */
@@ -118,6 +119,16 @@ async function add(provider: NoteDecorationProvider, log: vscode.LogOutputChanne
   } else {
     target = arg === undefined || arg instanceof vscode.Uri ? editorTarget(arg) : targetFromElement(arg);
   }
+  if (!target && arg === undefined) {
+    // From the palette or the walkthrough, with no editor: ask which item the note is about.
+    const picked = await pickNoteTarget(vscode.workspace.workspaceFolders ?? []);
+    if (picked === undefined) return undefined;
+    if (picked === 'none') {
+      void vscode.window.showInformationMessage('Agent Context: there is nothing to add a note to yet. Notes attach to a plan step, a scratch file, a terminal command or lines in an editor: create one of those first.');
+      return undefined;
+    }
+    target = targetFromElement(picked.element);
+  }
   if (!target) {
     void vscode.window.showErrorMessage('Agent Context: select a plan step, scratch file, terminal command or lines in an editor, then add the note.');
     return undefined;
@@ -134,6 +145,7 @@ async function add(provider: NoteDecorationProvider, log: vscode.LogOutputChanne
       prompt: 'Agents see this note whenever a tool shows them this item, and in the briefing.',
       placeHolder: 'e.g. this failure is a flaky network, ignore it',
       validateInput: (v) => (v.trim() === '' ? 'Write what the agent should know.' : undefined),
+      ignoreFocusOut: true, // a half-written note survives a click elsewhere (and the walkthrough page taking the focus)
     });
     if (text === undefined) return undefined;
   }
@@ -155,9 +167,9 @@ export function registerNotes(context: vscode.ExtensionContext, log: vscode.LogO
     vscode.commands.registerCommand('agentContext.notes.add', async (arg?: unknown) => {
       try {
         const note = await add(provider, log, arg);
-        // The walkthrough's "Leave a note" step: complete it at once; the notes-folder watcher in
-        // commands/walkthrough.ts still covers notes written by other processes.
-        if (note) void vscode.commands.executeCommand('setContext', walkthroughContextKey('noted'), true);
+        // The walkthrough's "Leave a note" step: complete it at once (only when a note was saved);
+        // the change feed still covers notes written by other processes.
+        if (note) void vscode.commands.executeCommand(WALKTHROUGH_SIGNAL_COMMAND, 'noted');
         return note;
       } catch (e) {
         log.error(`adding a note failed: ${String(e)}`);

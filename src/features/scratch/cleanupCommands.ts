@@ -6,6 +6,8 @@ import { formatFileError } from '../../core/result';
 import { deletePermanently } from '../../core/fs/trash';
 import { AgentFolder, AgentFeed } from '../../editor/agentFeed';
 import { ScratchTreeProvider } from './scratchView';
+import { describeCleanupPreview } from '../../core/scratch/cleanupPreview';
+import { WALKTHROUGH_SIGNAL_COMMAND } from '../../core/setup/walkthroughSignals';
 
 /** Extra paths cleanup must keep (e.g. open terminals' files); features add theirs with addCleanupProtection. */
 const protectors: (() => readonly string[])[] = [];
@@ -33,6 +35,8 @@ export function retentionPolicyFor(folder: AgentFolder): RetentionPolicy {
 export interface CleanupResult {
   summary: string;
   reports: CleanupReport[];
+  /** The folder of each report (same order). */
+  folders: AgentFolder[];
   errors: string[];
 }
 
@@ -49,9 +53,10 @@ function combine(reports: CleanupReport[], dryRun: boolean): string {
  * Runs cleanup on every folder with `.agent/`. Files with no usable trash are deleted only
  * after the user agrees in a modal dialog (`interactive`), never at startup.
  */
-export async function runCleanup(folders: AgentFeed, log: vscode.LogOutputChannel, opts: { dryRun: boolean; interactive: boolean }): Promise<CleanupResult> {
+export async function runCleanup(folders: AgentFeed, log: vscode.LogOutputChannel, opts: { dryRun: boolean; interactive: boolean; only?: ReadonlySet<string> }): Promise<CleanupResult> {
   await folders.ready;
   const reports: CleanupReport[] = [];
+  const done: AgentFolder[] = [];
   const errors: string[] = [];
   const extra = protectors.flatMap((p) => {
     try {
@@ -61,7 +66,7 @@ export async function runCleanup(folders: AgentFeed, log: vscode.LogOutputChanne
     }
   });
   for (const folder of folders.folders) {
-    const r = await cleanupScratch({ workspaceRoot: folder.root, policy: retentionPolicyFor(folder), extraProtected: extra, dryRun: opts.dryRun });
+    const r = await cleanupScratch({ workspaceRoot: folder.root, policy: retentionPolicyFor(folder), extraProtected: extra, dryRun: opts.dryRun, only: opts.only });
     if (!r.ok) {
       errors.push(formatFileError(r.error));
       continue;
@@ -84,15 +89,49 @@ export async function runCleanup(folders: AgentFeed, log: vscode.LogOutputChanne
       }
     }
     reports.push(rep);
+    done.push(folder);
     log.info(`cleanup ${opts.dryRun ? '(dry run) ' : ''}${folder.root}: ${rep.summary}`);
     for (const f of rep.failed) log.warn(`cleanup: ${f.path}: ${f.message}`);
   }
-  return { summary: reports.length > 0 ? combine(reports, opts.dryRun) : '', reports, errors };
+  return { summary: reports.length > 0 ? combine(reports, opts.dryRun) : '', reports, folders: done, errors };
 }
 
-/** Registers Clean Up Scratch, its dry run, and the optional cleanup at startup. */
+/**
+ * Clean Up Scratch…, the Scratch view's primary action: a dry run first, then a modal listing what
+ * would go (and which rule keeps the rest) with a "Move N Files to Trash" button; only the listed
+ * files are moved, and only after that click. Returns the cleanup, or undefined when declined.
+ */
+async function reviewAndClean(folders: AgentFeed, log: vscode.LogOutputChannel, scratch: ScratchTreeProvider): Promise<CleanupResult | undefined> {
+  if (!vscode.workspace.isTrusted) {
+    void vscode.window.showWarningMessage('Agent Context: this workspace is in Restricted Mode; trust it to clean up scratch.');
+    return undefined;
+  }
+  const dry = await runCleanup(folders, log, { dryRun: true, interactive: false });
+  for (const e of dry.errors) void vscode.window.showErrorMessage(`Agent Context: ${e}`);
+  if (dry.reports.length === 0) return undefined;
+  const multi = folders.folders.length > 1;
+  const inputs = dry.reports.map((report, i) => ({ folder: multi ? dry.folders[i].folder.name : undefined, report, policy: retentionPolicyFor(dry.folders[i]) }));
+  const preview = describeCleanupPreview(inputs);
+  if (!preview.button) {
+    void vscode.window.showInformationMessage(preview.message, { modal: true, detail: preview.detail });
+    if (dry.errors.length === 0) void vscode.commands.executeCommand(WALKTHROUGH_SIGNAL_COMMAND, 'cleanedUp');
+    return dry;
+  }
+  const answer = await vscode.window.showWarningMessage(preview.message, { modal: true, detail: preview.detail }, preview.button);
+  if (answer !== preview.button) return undefined;
+  const only = new Set(dry.reports.flatMap((r) => r.removed.map((f) => f.path)));
+  const res = await runCleanup(folders, log, { dryRun: false, interactive: true, only });
+  scratch.refresh();
+  for (const e of res.errors) void vscode.window.showErrorMessage(`Agent Context: ${e}`);
+  if (res.reports.length > 0) void vscode.window.showInformationMessage(res.summary);
+  if (res.reports.length > 0 && res.errors.length === 0) void vscode.commands.executeCommand(WALKTHROUGH_SIGNAL_COMMAND, 'cleanedUp');
+  return res;
+}
+
+/** Registers Clean Up Scratch… (reviewed), Clean Up Scratch Now (no preview), the dry run, and the optional cleanup at startup. */
 export function registerCleanupCommands(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, folders: AgentFeed, scratch: ScratchTreeProvider): void {
   context.subscriptions.push(
+    vscode.commands.registerCommand('agentContext.scratch.cleanupReview', () => reviewAndClean(folders, log, scratch)),
     vscode.commands.registerCommand('agentContext.scratch.cleanup', async (): Promise<CleanupResult | undefined> => {
       if (!vscode.workspace.isTrusted) {
         void vscode.window.showWarningMessage('Agent Context: this workspace is in Restricted Mode; trust it to clean up scratch.');
@@ -102,6 +141,7 @@ export function registerCleanupCommands(context: vscode.ExtensionContext, log: v
       scratch.refresh();
       for (const e of res.errors) void vscode.window.showErrorMessage(`Agent Context: ${e}`);
       if (res.reports.length > 0) void vscode.window.showInformationMessage(res.summary);
+      if (res.reports.length > 0 && res.errors.length === 0) void vscode.commands.executeCommand(WALKTHROUGH_SIGNAL_COMMAND, 'cleanedUp');
       return res;
     }),
     vscode.commands.registerCommand('agentContext.scratch.cleanupDryRun', async (): Promise<CleanupResult> => {

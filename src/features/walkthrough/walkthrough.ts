@@ -1,5 +1,13 @@
 import * as vscode from 'vscode';
-import { detectWalkthroughSignals, pathCompletesSignal, walkthroughContextKey, WALKTHROUGH_SIGNALS, type WalkthroughSignal } from '../../core/setup/walkthroughSignals';
+import {
+  detectWalkthroughSignals,
+  pathCompletesSignal,
+  SIGNAL_VALUES,
+  walkthroughContextKey,
+  WALKTHROUGH_SIGNAL_COMMAND,
+  WALKTHROUGH_SIGNALS,
+  type WalkthroughSignal,
+} from '../../core/setup/walkthroughSignals';
 import { toPosixRelative } from '../../core/workspace/relativePaths';
 import type { AgentFeed } from '../../editor/agentFeed';
 import type { ToolInvoked } from '../tools/registerTools';
@@ -7,58 +15,86 @@ import type { ToolInvoked } from '../tools/registerTools';
 /** The walkthrough's full id, as `workbench.action.openWalkthrough` takes it. */
 export const WALKTHROUGH_ID = 'agent-context.agent-context#agentContext.getStarted';
 
-const EXISTING_DELAY_MS = 10_000;
+/**
+ * VS Code registers the walkthrough (with a race of up to 5 s against its experiment service) only
+ * when a Welcome or walkthrough page first needs it; a flip this long after such a page appears is
+ * after the registration.
+ */
+const AFTER_PAGE_OPENS_MS = 6_000;
+
+/** The Welcome page and the walkthrough page are editors without a public input type. */
+function isWelcomeTab(tab: vscode.Tab): boolean {
+  return tab.input === undefined && (/^Welcome$/.test(tab.label) || /^Walkthrough\b/.test(tab.label) || tab.label.includes('Agent Context'));
+}
 
 /**
- * Sets the context keys the walkthrough's `onContext:` completion events wait for, when the file
- * that proves a step was done appears (a terminal capture, a tool ledger line, a pin, a note), as
- * the change feed reports it; a tool call made in this editor completes "Try a tool" at once.
- * Once every step is done the subscription ends, so nothing stays on the terminal's write path.
+ * Sets the context keys the walkthrough's completion events wait for, only when the step's action
+ * succeeded: the file that proves it appeared (a command captured, a tool ledger line, a pin, a
+ * note, `.agent/` itself) as the change feed reports it, a tool call made in this editor, or a
+ * feature reporting success through WALKTHROUGH_SIGNAL_COMMAND (the cleanup, a note). What is
+ * already on disk counts too. Each held key flips between two values (SIGNAL_VALUES) whenever a
+ * Welcome/walkthrough page appears and once more a few seconds later, so a step whose key was set
+ * before VS Code registered the walkthrough still checks when the page opens.
  */
 export function registerWalkthrough(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, feed: AgentFeed, toolInvoked: vscode.Event<ToolInvoked>): void {
-  const done = new Set<WalkthroughSignal>();
-  const complete = (key: WalkthroughSignal): void => {
-    if (done.has(key)) return;
-    done.add(key);
-    void vscode.commands.executeCommand('setContext', walkthroughContextKey(key), true);
-    log.debug(`walkthrough: ${key} done`);
-    if (done.size === WALKTHROUGH_SIGNALS.length) subs.dispose();
+  const held = new Map<WalkthroughSignal, number>();
+  const setKey = (key: WalkthroughSignal, value: number) => {
+    held.set(key, value);
+    void vscode.commands.executeCommand('setContext', walkthroughContextKey(key), value);
   };
-
-  // What is already there counts too (a user who captured terminals before opening the walkthrough),
-  // but not at once: VS Code registers an extension's walkthrough asynchronously (up to ~5 s after
-  // start-up, waiting on its experiment service), and a completion context key that is already true
-  // at registration is recorded without checking the step, and never checks it later in the session.
-  let existingChecked = false;
+  const complete = (key: WalkthroughSignal): void => {
+    if (held.has(key)) return;
+    log.debug(`walkthrough: ${key} done`);
+    setKey(key, SIGNAL_VALUES[0]);
+  };
+  const flipAll = (): void => {
+    for (const [key, v] of held) setKey(key, v === SIGNAL_VALUES[0] ? SIGNAL_VALUES[1] : SIGNAL_VALUES[0]);
+  };
   const detectExisting = (root: string): void => {
     for (const key of detectWalkthroughSignals(root)) complete(key);
   };
+  const detectAll = (): void => {
+    // `.agent/` may be missing, and other signals still count in a folder without it.
+    for (const f of vscode.workspace.workspaceFolders ?? []) if (f.uri.scheme === 'file') detectExisting(f.uri.fsPath);
+  };
 
-  const subs = vscode.Disposable.from(
+  let flipTimer: NodeJS.Timeout | undefined;
+  let pageOpen = false;
+  const onTabs = (): void => {
+    const open = vscode.window.tabGroups.all.some((g) => g.tabs.some(isWelcomeTab));
+    if (open && !pageOpen) {
+      detectAll();
+      flipAll();
+      clearTimeout(flipTimer);
+      flipTimer = setTimeout(flipAll, AFTER_PAGE_OPENS_MS);
+    }
+    pageOpen = open;
+  };
+
+  context.subscriptions.push(
     feed.onDidChange((changes) => {
       for (const c of changes) {
         // A whole folder (start-up, a folder added, too many paths at once): look at what is there.
         if (!c.paths) {
-          if (existingChecked) detectExisting(c.root);
+          detectExisting(c.root);
           continue;
         }
         for (const p of c.paths) {
           const rel = toPosixRelative(c.root, p);
-          for (const s of WALKTHROUGH_SIGNALS) if (!done.has(s.key) && pathCompletesSignal(rel, s.key)) complete(s.key);
+          for (const s of WALKTHROUGH_SIGNALS) if (!held.has(s.key) && pathCompletesSignal(rel, s.key)) complete(s.key);
         }
       }
     }),
     toolInvoked((t) => {
       if (t.ok) complete('toolUsed');
     }),
+    vscode.window.tabGroups.onDidChangeTabs(onTabs),
+    { dispose: () => clearTimeout(flipTimer) },
+    vscode.commands.registerCommand(WALKTHROUGH_SIGNAL_COMMAND, (key: unknown) => {
+      if (WALKTHROUGH_SIGNALS.some((s) => s.key === key)) complete(key as WalkthroughSignal);
+    }),
+    vscode.commands.registerCommand('agentContext.openWalkthrough', () => vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false)),
   );
-  const timer = setTimeout(() => {
-    existingChecked = true;
-    for (const f of feed.folders) detectExisting(f.root);
-    // `.agent/` itself may be missing, and other signals still count in a folder without it.
-    for (const f of vscode.workspace.workspaceFolders ?? []) if (f.uri.scheme === 'file') detectExisting(f.uri.fsPath);
-  }, EXISTING_DELAY_MS);
-  context.subscriptions.push(subs, { dispose: () => clearTimeout(timer) }, vscode.commands.registerCommand('agentContext.openWalkthrough', () =>
-    vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false),
-  ));
+  detectAll();
+  onTabs();
 }

@@ -50,7 +50,7 @@ describe('Clean Up Scratch', () => {
     fs.rmSync(old);
   });
 
-  it('title bar button removes old files to the trash, keeps pinned and evidence, and reports it', async () => {
+  it('title bar trash can lists what would go and why, moves nothing when declined, and only the listed files after "Move N Files to Trash"', async () => {
     // endpoints.md is evidence of step 1 in plan.yaml: old, but kept.
     const t = Date.now() / 1000 - 100 * HOUR;
     fs.utimesSync(path.join(scratch(), 'endpoints.md'), t, t);
@@ -59,9 +59,23 @@ describe('Clean Up Scratch', () => {
     const pinned = put('keep-me.md', 10, 100);
     fs.writeFileSync(path.join(wsRoot(), '.agent/pins.json'), JSON.stringify({ pinned: ['scratch/keep-me.md'] }));
     await waitForRow('Scratch', 'old-a.log');
+    const trashCan = `${paneSelector('Scratch')} .pane-header .actions-container a.action-label[aria-label="Clean Up Scratch…"]`;
     // Title bar actions show when the view has focus (or on hover): select a row first.
     await ui.click(`${paneSelector('Scratch')} .monaco-list-row:has-text("limiter-notes.md")`);
-    await ui.click(`${paneSelector('Scratch')} .pane-header .actions-container a.action-label[aria-label="Clean Up Scratch"]`);
+    await ui.click(trashCan);
+    const declined = await ui.dialog('Cancel');
+    assert.equal(declined.message, 'Move 2 scratch files (1.5 MB) to the trash?');
+    assert.ok(declined.buttons.includes('Move 2 Files to Trash'), `buttons: ${declined.buttons.join(', ')}`);
+    assert.match(declined.detail, /old-a\.log \(1\.0 MB, older than 24 hours\)/);
+    assert.match(declined.detail, /logs\/old-b\.log \(512\.0 KB, older than 24 hours\)/);
+    assert.match(declined.detail, /Kept: 1 pinned, 1 protected \(plans, evidence, open terminals\); the limits remove files older than 24 hours, beyond 500 files, beyond 200 MB/);
+    assert.ok(!declined.detail.includes('keep-me.md') && !declined.detail.includes('endpoints.md'), 'pinned and evidence files are not listed');
+    assert.ok(fs.existsSync(path.join(scratch(), 'old-a.log')) && fs.existsSync(path.join(scratch(), 'logs/old-b.log')), 'nothing moved after Cancel');
+
+    await ui.click(`${paneSelector('Scratch')} .monaco-list-row:has-text("limiter-notes.md")`);
+    await ui.click(trashCan);
+    const confirmed = await ui.dialog('Move 2 Files to Trash');
+    assert.equal(confirmed.message, 'Move 2 scratch files (1.5 MB) to the trash?');
     await waitFor(() => !fs.existsSync(path.join(scratch(), 'old-a.log')), { timeout: 20_000, message: 'old-a.log moved out of scratch' });
     // The test editor sends extension notifications to the notification centre without a toast.
     await vscode.commands.executeCommand('notifications.showList');
@@ -69,7 +83,7 @@ describe('Clean Up Scratch', () => {
       timeout: 20_000,
       message: 'a notification reports the cleanup',
     });
-    assert.equal(toast, 'Removed 2 files (1.5 MB), kept 1 pinned and 1 protected (plans, evidence)');
+    assert.match(toast, /^Removed 2 files \(1\.5 MB\), kept 1 pinned and 1 protected \(plans, evidence\)$/);
     await vscode.commands.executeCommand('notifications.clearAll');
     await vscode.commands.executeCommand('notifications.hideList');
     assert.ok(!fs.existsSync(path.join(scratch(), 'old-a.log')));
@@ -84,6 +98,14 @@ describe('Clean Up Scratch', () => {
     fs.rmSync(pinned);
     fs.rmSync(path.join(scratch(), 'logs'), { recursive: true });
     await ui.press('Escape');
+  });
+
+  it('with nothing over the limits, the trash can says so and names the limits', async () => {
+    const pending = vscode.commands.executeCommand('agentContext.scratch.cleanupReview');
+    const shown = await ui.dialog('OK');
+    await pending;
+    assert.equal(shown.message, 'Nothing to clean up in scratch.');
+    assert.match(shown.detail, /the limits remove files older than 24 hours, beyond 500 files, beyond 200 MB \(agentContext\.scratch\.\* settings\), and every other file is within them/i);
   });
 
   it('follows agentContext.scratch.maxFiles: removes the oldest until within the limit', async () => {

@@ -275,3 +275,15 @@ test('a dry run with nothing to remove says which limits keep the files, sizes u
   assert.ok(e.ok);
   assert.equal(e.value.summary, 'Would remove nothing: .agent/scratch/ is empty; keep 0 pinned');
 });
+
+test('cleanupScratch with `only` (a confirmed preview) moves just those files, even if the policy now selects more', async () => {
+  const ws = tmp('ac-only-');
+  const data = tmp('ac-only-xdg-');
+  const scratch = path.join(ws, '.agent/scratch');
+  const listed = put(scratch, 'listed.txt', 10, 48);
+  put(scratch, 'aged-since.txt', 10, 30);
+  const r = await cleanupScratch({ workspaceRoot: ws, policy: DEFAULT_RETENTION, now: NOW, only: new Set([listed]), trash: { xdgDataHome: data } });
+  assert.ok(r.ok, r.ok ? '' : r.error.message);
+  assert.deepEqual(r.value.removed.map((x) => x.rel), ['listed.txt']);
+  assert.deepEqual(fs.readdirSync(scratch), ['aged-since.txt']);
+});

@@ -1,0 +1,95 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { findPlanFiles, loadPlanFile } from '../../core/plan/planFiles';
+import { scanScratch } from '../../core/scratch/inventory';
+import { listTerminalsPage, readTerminalIndexTail } from '../../core/terminal/terminalIndex';
+import { agentDirOf, hasAgentFolder } from '../../core/workspace/agentLayout';
+import { toPosixRelative } from '../../core/workspace/relativePaths';
+
+/** What the Quick Pick offers: each item carries the same element the views pass to the command. */
+export interface NoteTargetItem extends vscode.QuickPickItem {
+  element?: unknown;
+}
+
+const MAX_SCRATCH = 30;
+const MAX_TERMINALS = 5;
+const COMMANDS_PER_TERMINAL = 10;
+const MAX_STEPS = 200;
+
+function short(s: string, n = 80): string {
+  const one = s.replace(/\s+/g, ' ').trim();
+  return one.length > n ? one.slice(0, n - 1) + '…' : one;
+}
+
+/**
+ * The items a note can be attached to when "Add Note for the Agent…" runs without a target (from
+ * the palette or the walkthrough): plan steps, scratch files (newest first) and the last commands
+ * of the newest captured terminals, grouped by separators. Each item's `element` has the shape of
+ * the view node it stands for, so `targetFromElement` reads it like a right-click in that view.
+ */
+export async function listNoteTargets(folders: readonly vscode.WorkspaceFolder[]): Promise<NoteTargetItem[]> {
+  const steps: NoteTargetItem[] = [];
+  const scratch: NoteTargetItem[] = [];
+  const commands: NoteTargetItem[] = [];
+  const multi = folders.length > 1;
+  for (const folder of folders) {
+    if (folder.uri.scheme !== 'file') continue;
+    const root = folder.uri.fsPath;
+    if (!(await hasAgentFolder(root))) continue;
+    const agentDir = agentDirOf(root);
+    const where = (rel: string) => (multi ? `${folder.name}: ${rel}` : rel);
+    for (const file of await findPlanFiles(agentDir)) {
+      const rel = toPosixRelative(root, file);
+      const loaded = await loadPlanFile(file, rel);
+      if (!loaded.ok) continue;
+      for (const step of loaded.value.plan.steps) {
+        if (steps.length >= MAX_STEPS) break;
+        steps.push({ label: `$(list-ordered) ${short(step.description)}`, description: `step ${step.id} · ${step.status.replace('_', ' ')}`, detail: where(`${rel}:${step.line}`), element: { kind: 'step', step, file } });
+      }
+    }
+    const inv = await scanScratch(agentDir);
+    for (const f of inv.files.slice(0, MAX_SCRATCH)) {
+      scratch.push({ label: `$(file) ${f.rel}`, description: 'scratch file', detail: where(toPosixRelative(root, f.path)), element: { kind: 'file', entry: { path: f.path } } });
+    }
+    const page = await listTerminalsPage(agentDir, { count: MAX_TERMINALS });
+    if (!page.ok) continue;
+    for (const info of page.value.terminals) {
+      const tail = await readTerminalIndexTail(agentDir, info.n, { count: COMMANDS_PER_TERMINAL });
+      if (!tail.ok) continue;
+      for (const cmd of [...tail.value.commands].reverse()) {
+        const exit = cmd.status === 'running' ? 'running' : cmd.exitCode === null ? 'exit unknown' : `exit ${cmd.exitCode}`;
+        commands.push({
+          label: `$(terminal) ${short(cmd.commandLine || '(empty command line)')}`,
+          description: `terminal ${info.n} (${info.name}), command ${cmd.command} · ${exit}`,
+          detail: where(path.posix.join('.agent', cmd.file)),
+          element: { kind: 'command', agentDir, info, cmd },
+        });
+      }
+    }
+  }
+  const out: NoteTargetItem[] = [];
+  const group = (label: string, items: NoteTargetItem[]) => {
+    if (items.length === 0) return;
+    out.push({ label, kind: vscode.QuickPickItemKind.Separator }, ...items);
+  };
+  group('Plan steps', steps);
+  group('Scratch files', scratch);
+  group('Terminal commands', commands);
+  return out;
+}
+
+/** Asks which item the note is for; undefined when there is nothing to pick or the user cancelled. */
+export async function pickNoteTarget(folders: readonly vscode.WorkspaceFolder[]): Promise<{ element: unknown } | 'none' | undefined> {
+  const items = await listNoteTargets(folders);
+  if (items.length === 0) return 'none';
+  const pick = await vscode.window.showQuickPick(items, {
+    title: 'Add Note for the Agent',
+    placeHolder: 'Which item is the note about? (a plan step, a scratch file or a terminal command)',
+    matchOnDescription: true,
+    matchOnDetail: true,
+    // Opened from the walkthrough's button, the page takes the focus back as it re-renders: a
+    // picker that closed on focus loss vanished before the user could choose.
+    ignoreFocusOut: true,
+  });
+  return pick ? { element: pick.element } : undefined;
+}
