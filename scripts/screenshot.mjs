@@ -1,6 +1,7 @@
-// npm run screenshot: runs the demo headless (fresh profile, fresh copy of the demo workspace),
-// opens the Agent Context container and saves media/screenshot-sidebar.png.
-//   node scripts/screenshot.mjs [--no-build] [--out media/screenshot-sidebar.png]
+// npm run screenshot: runs the demo headless (fresh profile, fresh copy of the demo workspace) in a
+// 1500×950 window, opens the Agent Context container as a new user sees it (default view sizes
+// and collapsed states) and saves media/screenshot-sidebar.png, the README's screenshot.
+//   node scripts/screenshot.mjs [--no-build] [--out media/screenshot-sidebar.png] [--size 1500x950]
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { launchBrowser } from '../test/runner/browser.mjs';
@@ -13,6 +14,12 @@ import { killMarkedAndWait, makeTempDir, onCleanup, removeTempDir } from '../tes
 const argv = process.argv.slice(2);
 const outIndex = argv.indexOf('--out');
 const out = path.resolve(repoRoot, outIndex >= 0 ? argv[outIndex + 1] : 'media/screenshot-sidebar.png');
+const sizeIndex = argv.indexOf('--size');
+const [width, height] = (sizeIndex >= 0 ? argv[sizeIndex + 1] : '1500x950').split('x').map(Number);
+if (!(width > 0 && height > 0)) {
+  console.error('[screenshot] --size takes WIDTHxHEIGHT, e.g. 1500x950');
+  process.exit(2);
+}
 
 const base = makeTempDir('screenshot');
 let server;
@@ -31,7 +38,7 @@ try {
   const folder = writeDemoWorkspace(path.join(base, 'rate-limiter'));
   const profile = demoProfile(path.join(base, 'profile'), { 'workbench.startupEditor': 'none' });
   server = await startCodeServer({ profile });
-  browser = await launchBrowser();
+  browser = await launchBrowser({ viewport: { width, height } });
   const { page } = browser;
   await page.goto(`${server.url}/?folder=${encodeURIComponent(folder)}`);
   await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
@@ -60,7 +67,7 @@ try {
   await resetUi(page);
   fs.mkdirSync(path.dirname(out), { recursive: true });
   await page.screenshot({ path: out });
-  console.log(`[screenshot] saved ${path.relative(process.cwd(), out)}`);
+  console.log(`[screenshot] saved ${path.relative(process.cwd(), out)} (${width}×${height})`);
 } catch (e) {
   console.error(`[screenshot] failed: ${e.stack ?? e}`);
   code = 1;

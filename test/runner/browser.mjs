@@ -5,14 +5,14 @@ import { OWNER_VAR, makeTempDir, ownerMarker, removeTempDir } from './processes.
 
 export const VIEWPORT = { width: 1400, height: 900 };
 
-/** Launches Chromium headless; returns { browser, context, page, close() }. */
-export async function launchBrowser({ headless = true } = {}) {
+/** Launches Chromium headless (window size VIEWPORT unless `viewport` is given); returns { browser, context, page, close() }. */
+export async function launchBrowser({ headless = true, viewport = VIEWPORT } = {}) {
   const deps = ensureDeps(['editor']);
   const profileDir = makeTempDir('chromium');
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: deps.CHROMIUM_BIN,
     headless,
-    viewport: VIEWPORT,
+    viewport,
     env: { ...process.env, [OWNER_VAR]: ownerMarker() },
     args: [
       '--no-sandbox',

@@ -96,7 +96,9 @@ export class AgentsView extends AgentFolderTree<Node> {
   }
 
   async getChildren(n?: Node): Promise<Node[]> {
-    if (!n) return this.rootNodes((root) => ({ kind: 'folder', root }), (root) => this.folderChildren(root));
+    // Nothing at the top (one folder, empty): the view's welcome content (package.json viewsWelcome)
+    // explains it; in a multi-root workspace each empty folder keeps its one-line note.
+    if (!n) return (await this.rootNodes((root) => ({ kind: 'folder', root }), (root) => this.folderChildren(root))).filter((x) => x.kind !== 'empty');
     switch (n.kind) {
       case 'folder':
         return this.folderChildren(n.root);

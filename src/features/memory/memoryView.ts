@@ -78,7 +78,9 @@ export class MemoryView extends AgentFolderTree<Node> {
   }
 
   async getChildren(n?: Node): Promise<Node[]> {
-    if (!n) return this.rootNodes((root) => ({ kind: 'folder', root }), (root) => this.folderChildren(root));
+    // Nothing at the top (one folder, empty): the view's welcome content (package.json viewsWelcome)
+    // explains it; in a multi-root workspace each empty folder keeps its one-line note.
+    if (!n) return (await this.rootNodes((root) => ({ kind: 'folder', root }), (root) => this.folderChildren(root))).filter((x) => x.kind !== 'empty');
     if (n.kind === 'folder') return this.folderChildren(n.root);
     if (n.kind === 'notes') return n.files.map((file) => ({ kind: 'note', root: n.root, file }));
     return [];

@@ -6,6 +6,8 @@ import * as vscode from 'vscode';
 import { ui, waitFor } from '../bridge';
 import { agentApi, paneSelector, waitForRow, waitForTree, wsRoot } from '../agentViewsHelpers';
 
+const HIDDEN_UNTIL_AGENT = ['Scratch', 'Skills', 'Terminals', 'Memory', 'Agents'];
+
 describe('Initialize and the welcome view', () => {
   const backup = path.join(os.tmpdir(), `ac-it-agent-backup-${process.pid}`);
   before(async () => {
@@ -26,7 +28,12 @@ describe('Initialize and the welcome view', () => {
     fs.rmSync(path.join(wsRoot(), '.agent'), { recursive: true });
     const welcome = `${paneSelector('Plan')} .welcome-view-content`;
     await ui.waitForSelector(welcome, { timeout: 20_000 });
-    assert.match(await ui.text(welcome), /This workspace has no \.agent folder yet/);
+    assert.match(await ui.text(welcome), /This folder has no \.agent folder yet/);
+    // One welcome, one Initialize button; the other views wait for .agent/ (hidden by their `when`).
+    await waitFor(async () => (await ui.count(HIDDEN_UNTIL_AGENT.map((t) => `.part.sidebar .pane-header[aria-label^="${t}"]`).join(', '))) === 0, {
+      message: 'Scratch, Skills, Terminals, Memory and Agents are hidden without .agent/',
+    });
+    assert.equal(await ui.count('.part.sidebar .welcome-view-content .monaco-button:has-text("Initialize .agent Folder")'), 1, 'one Initialize button in the container');
     assert.deepEqual(await (await agentApi()).treeSnapshot('agentContext.plan'), []);
     assert.deepEqual(await (await agentApi()).treeSnapshot('agentContext.scratch'), []);
     const errors = await ui.texts('.notification-toast .notification-list-item-message');
@@ -40,6 +47,14 @@ describe('Initialize and the welcome view', () => {
     assert.match(fs.readFileSync(path.join(agent, 'README.md'), 'utf8'), /overflow memory/);
     await waitForRow('Plan', 'Describe what this task should achieve');
     await ui.waitForSelector(welcome, { state: 'hidden', timeout: 20_000 });
+    for (const t of HIDDEN_UNTIL_AGENT) await ui.waitForSelector(`.part.sidebar .pane-header[aria-label^="${t}"]`, { timeout: 20_000 });
+    // An empty view explains itself with welcome content, not a fake, clipped tree row.
+    const memory = paneSelector('Memory');
+    const collapsed = (await ui.attribute(`${memory} .pane-header`, 'aria-expanded')) === 'false';
+    if (collapsed) await ui.click(`${memory} .pane-header`);
+    assert.match(await ui.text(`${memory} .welcome-view-content`), /^Nothing remembered yet\. Facts and preferences an agent saves/);
+    assert.equal(await ui.count(`${memory} .monaco-list-row`), 0, 'no tree rows in the empty Memory view');
+    if (collapsed) await ui.click(`${memory} .pane-header`);
     await waitFor(() => vscode.window.activeTextEditor?.document.uri.fsPath === path.join(agent, 'plan.yaml'), { message: 'the example plan is opened' });
   });
 
