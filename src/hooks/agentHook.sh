@@ -7,6 +7,8 @@
 #                                            (appends to $CLAUDE_ENV_FILE); nothing else
 #   agent-hook.sh copilot-cli postToolUse    replaces a large `bash` result by our reference, masks
 #                                            secrets in a small one (Copilot CLI's JSON on stdin)
+#   agent-hook.sh gemini AfterTool           the same for Gemini CLI's run_shell_command (its JSON on
+#                                            stdin; answers {"decision":"deny","reason":<reference>})
 #
 # Other agents and VS Code's own agent may read the same hook files (VS Code runs Claude Code and
 # Copilot-format hooks on every tool call): anything that is not the named agent's own shell tool
@@ -63,6 +65,30 @@ case "${1-}:${2-}" in
       *) __ac_t=${__ac_in//\\\"/\"}; __ac_clean "$__ac_r" "${__ac_t//\\\\/\\}" && exit 0 ;;
     esac
     printf '%s' "$__ac_in" | AGENT_CONTEXT_ROOT=$__ac_r "$__ac_node" "$__ac_dir/agent-hook.js" copilot-cli postToolUse
+    ;;
+  gemini:AfterTool)
+    # At most 8 KB read by the shell (bash reads a pipe a byte at a time): a larger input is an
+    # output Node must look at, and goes to it whole.
+    if LC_ALL=C IFS= read -r -d '' -N 8192 __ac_in; then __ac_whole=0; else __ac_whole=1; fi
+    case $__ac_in in *'"tool_name":"run_shell_command"'*) ;; *) [ "$__ac_whole" = 0 ] || exit 0 ;; esac
+    __ac_root "$PWD"
+    [ -n "$__ac_r" ] || exit 0
+    if [ "$__ac_whole" = 1 ]; then
+      # The whole input is here: the output (llmContent, JSON-escaped, so never shorter than the
+      # output) may be handed over as it is when it is small and holds no secret candidate.
+      __ac_re='"llmContent":"(([^"\\]|\\.)*)"'
+      if [[ $__ac_in =~ $__ac_re ]]; then
+        __ac_t=${BASH_REMATCH[1]}
+        __ac_small=2000
+        __ac_conf=$__ac_r/.agent/.cache/shell-hook.conf
+        [ -f "$__ac_conf" ] && read -r __ac_small _ <"$__ac_conf"
+        if [ "${#__ac_t}" -le "$__ac_small" ]; then
+          __ac_t=${__ac_t//\\\"/\"}
+          __ac_clean "$__ac_r" "${__ac_t//\\\\/\\}" && exit 0
+        fi
+      fi
+    fi
+    { printf '%s' "$__ac_in"; [ "$__ac_whole" = 0 ] && cat; } | AGENT_CONTEXT_ROOT=$__ac_r "$__ac_node" "$__ac_dir/agent-hook.js" gemini AfterTool
     ;;
 esac
 exit 0

@@ -8,6 +8,7 @@
  *                                                     model reads
  *   node agent-hook.js shell-pipe                     the same, streaming (no RAM-backed folder)
  *   node agent-hook.js copilot-cli postToolUse        Copilot CLI's hook JSON on stdin
+ *   node agent-hook.js gemini AfterTool               Gemini CLI's hook JSON on stdin
  *   node agent-hook.js vscode                         VS Code's agent: PostToolUse of run_in_terminal (core/hooks/vscodeAgent.ts)
  *   node agent-hook.js prefilter                      prints the secret prefilter (build step)
  *
@@ -17,6 +18,7 @@
 import * as path from 'node:path';
 import { copilotPostToolUse, type CopilotPostToolUseInput } from '../core/hooks/copilotCli';
 import { commandFromExecString } from '../core/hooks/execString';
+import { geminiAfterTool, type GeminiAfterToolInput } from '../core/hooks/gemini';
 import { secretPrefilterEre } from '../core/hooks/secretPrefilter';
 import { vscodeAgentPostToolUse, type VscodeHookInput } from '../core/hooks/vscodeAgent';
 import { hookSettings, releaseCapture, rootFor, saveFastPath, shellOutput } from '../core/hooks/shellOutput';
@@ -72,6 +74,14 @@ async function main(argv: string[]): Promise<void> {
       const root = workspaceRoot(input.cwd ?? process.cwd());
       if (!root || rest[0] !== 'postToolUse') return;
       const out = await copilotPostToolUse(input, root);
+      if (out) process.stdout.write(JSON.stringify(out));
+      return;
+    }
+    case 'gemini': {
+      const input = JSON.parse(await readStdin()) as GeminiAfterToolInput;
+      const root = workspaceRoot(input.cwd ?? process.cwd());
+      if (!root || rest[0] !== 'AfterTool') return;
+      const out = await geminiAfterTool(input, root);
       if (out) process.stdout.write(JSON.stringify(out));
       return;
     }

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { baseEnv, binFrom, MCP_JS, runAgentProcess, tempDir, type AgentRun } from './agentProcess';
 import { startFakeModel, type ScriptTurn } from './fakeModel';
 import { gemini } from './protocols';
-import { unescapeJsonText } from './agentScenarios';
+import { unescapeJsonText, type HookDriver } from './agentScenarios';
 
 /** Gemini offers a server named `agent-context` as `mcp_agent-context_<tool>`. */
 export const geminiMcpTool = (name: string): string => `mcp_agent-context_${name}`;
@@ -67,7 +67,7 @@ export async function runGemini(o: GeminiRunOptions): Promise<AgentRun> {
 }
 
 /** Gemini CLI for the shared scenarios (agentScenarios.ts): an isError result comes as escaped JSON. */
-export const geminiDriver = {
+export const geminiDriver: HookDriver = {
   id: 'gemini',
   label: 'Gemini CLI',
   mcpTool: geminiMcpTool,
@@ -75,4 +75,20 @@ export const geminiDriver = {
   shellInput: (command: string): Record<string, unknown> => ({ command, description: 'Run the command' }),
   run: (o: { workspace: string; script: readonly ScriptTurn[] }): Promise<AgentRun> => runGemini(o),
   unwrap: unescapeJsonText,
+  // run_shell_command's result: "Output: <output>" then Gemini's own lines (exit code, process group).
+  outputOf: (text) => text.replace(/^<untrusted_context>\n([\s\S]*)\n<\/untrusted_context>$/, '$1').replace(/^Output: /, '').replace(/\n(?:Exit Code|Process Group PGID): [^\n]*/g, ''),
+  async runSetUp(o) {
+    // What the user has: with `allow`, a policy of their own (~/.gemini/policies/, the user tier,
+    // which outranks every built-in rule, --yolo's allow-all included) that allows only those
+    // commands in run_shell_command and denies every other one. (-p without --yolo offers no shell
+    // tool at all, so --yolo is the only way to drive the shell tool headless.)
+    if (o.allow) {
+      const dir = path.join(o.home, '.gemini', 'policies');
+      fs.mkdirSync(dir, { recursive: true });
+      const allow = o.allow.map((a) => `[[rule]]\ntoolName = "run_shell_command"\ncommandPrefix = ${JSON.stringify(a)}\ndecision = "allow"\npriority = 200\n`).join('\n');
+      fs.writeFileSync(path.join(dir, 'user.toml'), `${allow}\n[[rule]]\ntoolName = "run_shell_command"\ndecision = "deny"\npriority = 100\n`);
+    }
+    const run = await runGemini({ workspace: o.workspace, home: o.home, script: o.script, mcp: false });
+    return run;
+  },
 };

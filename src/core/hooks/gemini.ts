@@ -1,0 +1,58 @@
+/*
+ * Gemini CLI's hook protocol. Its shell tool runs `bash -c '<wrapper around the command>'` inside a
+ * terminal (node-pty) in interactive sessions, where the shell capture leaves commands alone, and
+ * the environment only comes from .env files that a new one would shadow; and a BeforeTool
+ * `tool_input` rewrite has Gemini append "[System] Tool input parameters … were modified" to the
+ * result and refuse any `$()`, backticks or `<()`. Its AfterTool hook, run after the command with
+ * the whole result (before Gemini cuts it to 40 KB), can replace what the model reads
+ * (`decision: "deny"` + `reason`: the model reads "Tool result blocked: <reason>", flagged as an
+ * error) without touching the command, so the user's policy and confirmation see their own command:
+ *   - a large output: masked into .agent/scratch/tool_outputs/, replaced by our reference (every
+ *     error line with its number, the exit code);
+ *   - a small one: masked; replaced only when a secret was found.
+ * Checked with Gemini CLI 0.61.0 (hook input: {tool_name, tool_input:{command}, tool_response:
+ * {llmContent, returnDisplay, error}, cwd}; llmContent, inside <untrusted_context> tags: "Output: <output>" then optional lines
+ * "Error: …", "Exit Code: N", "Signal: …", "Background PIDs: …", "Process Group PGID: N").
+ */
+import { shellOutput, type HookSettings } from './shellOutput';
+
+/** What Gemini CLI sends an AfterTool hook (the fields used). */
+export interface GeminiAfterToolInput {
+  tool_name?: string;
+  tool_input?: { command?: unknown } | unknown;
+  tool_response?: { llmContent?: unknown };
+  cwd?: string;
+}
+
+const TRAILER = /\n(?:Error|Exit Code|Signal|Background PIDs|Process Group PGID): [^\n]*$/;
+
+/** Splits the shell tool's llmContent into the output and Gemini's trailing lines (exit code…). */
+export function splitGeminiShellResult(wrapped: string): { output: string; trailer: string; exitCode: number | undefined } | undefined {
+  // Gemini 0.61 wraps every tool result it hands the model in <untrusted_context> tags.
+  const text = /^<untrusted_context>\n([\s\S]*)\n<\/untrusted_context>$/.exec(wrapped)?.[1] ?? wrapped;
+  if (!text.startsWith('Output: ')) return undefined;
+  let body = text.slice('Output: '.length);
+  const tail: string[] = [];
+  for (let m = TRAILER.exec(body); m; m = TRAILER.exec(body)) {
+    tail.unshift(m[0].slice(1));
+    body = body.slice(0, m.index);
+  }
+  const exit = tail.map((l) => /^Exit Code: (\d+)$/.exec(l)).find(Boolean);
+  const exitCode = exit ? Number(exit[1]) : tail.some((l) => l.startsWith('Signal: ')) ? undefined : 0;
+  return { output: body === '(empty)' ? '' : body, trailer: tail.filter((l) => !l.startsWith('Process Group PGID: ')).join('\n'), exitCode };
+}
+
+/** The hook's stdout for one AfterTool (undefined: leave the result as it is). */
+export async function geminiAfterTool(input: GeminiAfterToolInput, root: string, settings?: HookSettings): Promise<object | undefined> {
+  if (input.tool_name !== 'run_shell_command' || typeof input.tool_response?.llmContent !== 'string') return undefined;
+  const parts = splitGeminiShellResult(input.tool_response.llmContent);
+  if (!parts) return undefined;
+  const args = (input.tool_input ?? {}) as { command?: unknown };
+  const command = typeof args.command === 'string' ? args.command : '';
+  // Gemini drops the output's last line end; given back, so the saved copy has the command's lines.
+  const output = parts.output && !parts.output.endsWith('\n') ? `${parts.output}\n` : parts.output;
+  const r = await shellOutput({ root, agent: 'gemini', command, exitCode: parts.exitCode, output: (async function* () { yield output; })(), tool: 'run_shell_command' }, settings);
+  if (!r.offloaded && r.masked === 0) return undefined;
+  const reason = r.offloaded ? r.text.replace(/\n$/, '') : `Output: ${r.text.replace(/\n$/, '')}${parts.trailer ? `\n${parts.trailer}` : ''}`;
+  return { decision: 'deny', reason };
+}

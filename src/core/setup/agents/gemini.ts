@@ -1,0 +1,134 @@
+/*
+ * Gemini CLI's set-up, in the project's Gemini settings <root>/.gemini/settings.json (git-excluded
+ * when the set-up creates or first edits it: it holds machine-specific paths; a committed one is
+ * refused, with the lines to add by hand):
+ *   - mcpServers["agent-context"]: our MCP server for this folder, without `trust` (Gemini keeps
+ *     asking before our tools as before any other: the user's confirmation is not skipped);
+ *   - hooks.AfterTool (matcher run_shell_command): agent-hook.sh gemini AfterTool, which replaces a
+ *     large result by our reference and masks secrets (core/hooks/gemini.ts says why an AfterTool
+ *     hook and not BASH_ENV or a BeforeTool rewrite: the command is never touched, so Gemini's
+ *     policy and its confirmation see the user's own command).
+ * Not set: general.plan.directory. Gemini accepts a folder inside the project, but its Plan Mode
+ * may write only where its policy allows (by default its own temp folder): pointing it into
+ * .agent/plans/ would also take a policy rule allowing writes there, which widens what Plan Mode may
+ * do; left to the user.
+ */
+import * as path from 'node:path';
+import { err, ok, type Result } from '../../result';
+import { emptyRecord, type AgentSetup, type SetupPlan, type SetupRecord } from './agentSetup';
+import { MCP_SERVER_NAME } from './claudeCode';
+import { gitExcludeEdit, hookCommand, jsonSet, jsonUnset, mcpCommand, missingPrefix, parseJsonObject, readText, trackedByGit, type FileEdit, type SetupPaths } from './configFiles';
+
+const SETTINGS = path.join('.gemini', 'settings.json');
+const EVENT = 'AfterTool';
+const MATCHER = 'run_shell_command';
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** A hook group all of whose commands are ours. */
+function oursGroup(g: unknown): boolean {
+  if (!isObject(g) || !Array.isArray(g.hooks) || g.hooks.length === 0) return false;
+  return g.hooks.every((h) => isObject(h) && typeof h.command === 'string' && /agent-hook\.sh gemini\b/.test(h.command));
+}
+
+/** Our AfterTool entry. */
+export function geminiHookEntry(paths: SetupPaths): Json {
+  return { matcher: MATCHER, hooks: [{ name: 'agent-context', type: 'command', command: hookCommand(paths, 'gemini', EVENT) }] };
+}
+
+/** Our MCP server entry. */
+export function geminiServerEntry(root: string, paths: SetupPaths): Json {
+  // --allow-run: Gemini asks before each call of an untrusted server's tools, so its own
+  // confirmation is the gate for agentContext_run, as it is for run_shell_command.
+  return { ...mcpCommand(root, paths, true) };
+}
+
+/**
+ * The edited settings text: our server and AfterTool hook in place (`paths`), or taken out (undo;
+ * `created` lists the key paths the set-up created, joined by '/', to remove when left empty).
+ * Returns the text and the key paths created.
+ */
+export function editGeminiSettings(text: string | undefined, file: string, root: string, paths: SetupPaths | undefined, created: readonly string[] = []): Result<{ text: string | undefined; created: string[] }> {
+  const parsed = parseJsonObject(text, file, true);
+  if (!parsed.ok) return parsed;
+  const s = parsed.value;
+  if (s.hooks !== undefined && !isObject(s.hooks)) return err({ file, message: '"hooks" is not an object; fix it, then run the set-up again. Nothing was changed.' });
+  const list = (s.hooks as Json | undefined)?.[EVENT];
+  if (list !== undefined && !Array.isArray(list)) return err({ file, message: `"hooks.${EVENT}" is not a list; fix it, then run the set-up again. Nothing was changed.` });
+  if (s.mcpServers !== undefined && !isObject(s.mcpServers)) return err({ file, message: '"mcpServers" is not an object; fix it, then run the set-up again. Nothing was changed.' });
+  const groups = (list ?? []) as unknown[];
+  const serverAt = ['mcpServers', MCP_SERVER_NAME];
+  let out = text;
+  const added: string[] = [];
+  if (!paths) {
+    for (let i = groups.length - 1; i >= 0; i--) if (oursGroup(groups[i])) out = jsonSet(out, ['hooks', EVENT, i], undefined);
+    const after = parseJsonObject(out, file, true);
+    if (after.ok && Array.isArray((after.value.hooks as Json | undefined)?.[EVENT]) && ((after.value.hooks as Json)[EVENT] as unknown[]).length === 0 && created.includes(`hooks/${EVENT}`)) out = jsonSet(out, ['hooks', EVENT], undefined);
+    const after2 = parseJsonObject(out, file, true);
+    if (after2.ok && isObject(after2.value.hooks) && Object.keys(after2.value.hooks).length === 0 && created.includes('hooks')) out = jsonSet(out, ['hooks'], undefined);
+    const prefix = created.map((k) => k.split('/')).find((p) => p.length <= serverAt.length && serverAt.slice(0, p.length).join('/') === p.join('/'));
+    out = jsonUnset(out, file, serverAt, prefix, true);
+    return ok({ text: out, created: [] });
+  }
+  const server = geminiServerEntry(root, paths);
+  const have = (s.mcpServers as Json | undefined)?.[MCP_SERVER_NAME];
+  if (JSON.stringify(have) !== JSON.stringify(server)) {
+    const miss = missingPrefix(s, serverAt);
+    if (miss && miss.length < serverAt.length) added.push(miss.join('/'));
+    out = jsonSet(out, serverAt, server);
+  }
+  const entry = geminiHookEntry(paths);
+  const at = groups.findIndex(oursGroup);
+  if (at < 0) {
+    if (s.hooks === undefined) {
+      out = jsonSet(out, ['hooks'], { [EVENT]: [entry] });
+      added.push('hooks', `hooks/${EVENT}`);
+    } else if (list === undefined) {
+      out = jsonSet(out, ['hooks', EVENT], [entry]);
+      added.push(`hooks/${EVENT}`);
+    } else out = jsonSet(out, ['hooks', EVENT, groups.length], entry);
+  } else if (JSON.stringify(groups[at]) !== JSON.stringify(entry)) {
+    out = jsonSet(out, ['hooks', EVENT, at], entry);
+  }
+  return ok({ text: out, created: added });
+}
+
+async function plan(root: string, home: string, paths: SetupPaths | undefined, record?: SetupRecord): Promise<Result<SetupPlan>> {
+  const file = path.join(root, SETTINGS);
+  const rel = SETTINGS.split(path.sep).join('/');
+  const st = await readText(file);
+  if (!st.ok) return st;
+  const prior = (record?.keys ?? []).filter((k) => k.startsWith(`${file}#`)).map((k) => k.slice(file.length + 1));
+  if (paths && trackedByGit(root, rel) && !(st.value ?? '').includes('agent-hook.sh gemini')) {
+    const lines = JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: geminiServerEntry(root, paths) }, hooks: { [EVENT]: [geminiHookEntry(paths)] } }, null, 2);
+    return err({ file, message: `is committed to git, and the set-up writes machine-specific paths: untrack it, or merge these entries into it by hand. Nothing was changed.\n${lines}` });
+  }
+  const e = editGeminiSettings(st.value, file, root, paths, prior);
+  if (!e.ok) return e;
+  const rec = emptyRecord();
+  rec.keys.push(...e.value.created.map((k) => `${file}#${k}`));
+  let after = e.value.text;
+  if (!paths && record?.created.includes(file) && after !== undefined && /^\s*\{\s*\}\s*$/.test(after)) after = undefined;
+  if (paths && st.value === undefined) rec.created.push(file);
+  const edits: (FileEdit | undefined)[] = [{ file, before: st.value, after }];
+  const notes: string[] = [];
+  if (paths) {
+    const ex = await gitExcludeEdit(root, rel);
+    if (ex) rec.excluded.push(`/${rel}`);
+    edits.push(ex);
+    notes.push(`Gemini CLI reads ${rel} only in a folder it trusts, and names the new AfterTool hook in a warning the first time it runs it.`);
+  } else if (record?.excluded.includes(`/${rel}`)) {
+    edits.push(await gitExcludeEdit(root, rel, true));
+  }
+  return ok({ edits, record: rec, notes });
+}
+
+export const geminiSetup: AgentSetup = {
+  id: 'gemini',
+  label: 'Gemini CLI',
+  binary: 'gemini',
+  homeFolder: '.gemini',
+  plan: (root, home, paths) => plan(root, home, paths),
+  planUndo: (root, home, record) => plan(root, home, undefined, record),
+};
