@@ -70,6 +70,9 @@ try {
   await runCommand(page, 'Terminal: Create New Terminal');
   await page.locator('.terminal-wrapper.active .xterm-rows').waitFor({ state: 'visible', timeout: 30_000 });
   await page.waitForTimeout(3000); // shell integration
+  // A short prompt: the default `user@host:/tmp/…/rate-limiter$` wrapped the command lines into a garble.
+  await terminalType(page, "PS1='$ '; clear");
+  await page.waitForTimeout(500);
   await terminalType(page, 'echo "fetching registry..."; echo "error: ECONNRESET while fetching lodash"; false');
   await terminalType(page, 'git --version');
   const termRow = `${pane('Terminals')} .monaco-list-row[aria-level="1"]`;
