@@ -18,6 +18,7 @@ import { rowScale } from './rowScale';
 import { rowScratch } from './rowScratch';
 import { rowSecrets } from './rowSecrets';
 import { rowStatic } from './rowStatic';
+import { rowTerminals } from './rowTerminals';
 import { mergeRows, parseResults, rowNumber } from './resultsFile';
 
 const log = (s: string): void => void process.stderr.write(`[bench] ${s}\n`);
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
   await step('9', 'scale study: tool calls over MCP on generated S/M/L .agent/ folders', () =>
     rowScale([['S', 1], ['M', 10], ['L', 100]].map(([label, k]) => ({ label: label as string, scale: (k as number) * scale })), process.env.BENCH_RG || undefined, log));
   await step('10', `scale study in the extension host (real editor, ${EDITOR_STARTS} starts per level)`, () => rowEditor(log, want('7')), true);
+  await step('14', 'terminals dimension: tool calls over MCP with 10 / 1,000 / 10,000 terminal files, cold and warm', () => rowTerminals(log));
   await step('11', 'Claude Code (real CLI, fake model API): its Bash with our hook vs without', () => rowClaudeCode(repo, workDir));
 
   rows.sort((a, b) => Number(rowNumber(a.id)) - Number(rowNumber(b.id))); // 7a may come from row 10's editors

@@ -74,6 +74,26 @@ export function scaleCounts(scale: Scale): ScaleCounts {
   };
 }
 
+/**
+ * The terminals dimension of issue 22: many terminal files, everything else at the scale given to
+ * generateAgentFolder. Terminal 1 is the long-lived one (open since the start of the history, with
+ * `longLived` commands), the two highest-numbered are open with a few commands, terminal 2 and every 40th hold
+ * a few hundred commands, and the rest are closed agent terminals of 1–12 commands.
+ */
+export interface TerminalsDimension {
+  terminals: number;
+  /** Commands in terminal 1 (default 20,000). */
+  longLived?: number;
+}
+
+/** Commands per terminal (index n - 1) and the open terminals of a terminals dimension (deterministic). */
+function terminalsPlan(d: TerminalsDimension): { commands: number[]; live: Set<number> } {
+  const r = rng(22);
+  const commands = Array.from({ length: d.terminals }, (_, i) => (i === 0 ? d.longLived ?? 20_000 : i === 1 || (i + 1) % 40 === 0 ? 300 : 1 + Math.floor(r() * 12)));
+  const live = new Set([1, d.terminals - 1, d.terminals].filter((n) => n >= 1));
+  return { commands, live };
+}
+
 /** What generateAgentFolder wrote. */
 export interface GeneratedFolder {
   /** The workspace root (holds `.agent/`). */
@@ -120,8 +140,15 @@ function pad(n: number, w: number): string {
  * `.agent/` there is replaced). `now` fixes the end of the generated history (default: the current
  * time, so retention and "today" behave as they would for a real user).
  */
-export async function generateAgentFolder(root: string, scale: Scale, seed = 15, now = new Date()): Promise<GeneratedFolder> {
+export async function generateAgentFolder(root: string, scale: Scale, seed = 15, now = new Date(), opts: { terminals?: TerminalsDimension } = {}): Promise<GeneratedFolder> {
   const c = scaleCounts(scale);
+  const td = opts.terminals;
+  const plan = td ? terminalsPlan(td) : undefined;
+  if (plan) {
+    c.terminals = td!.terminals;
+    c.liveTerminals = plan.live.size;
+    c.commandsPerTerminal = Math.max(...plan.commands);
+  }
   const r = rng(seed);
   const pick = <T>(a: readonly T[]): T => a[Math.floor(r() * a.length)];
   const word = (): string => pick(WORDS);
@@ -174,23 +201,28 @@ export async function generateAgentFolder(root: string, scale: Scale, seed = 15,
 
   // Terminals: N.txt (header, command blocks) and N.index.jsonl (running + done per command).
   const failedTerminals: number[] = [];
+  // The newest failure as agentContext_terminal lastFailed picks it: per terminal its last failed
+  // command in file order, then across terminals the latest end (start + duration), later terminals winning ties.
   let lastFailure = { terminal: 0, command: 0, time: 0 };
   let planted = 0;
   const tdir = path.join(agentDir, 'terminals');
+  const commandsOf = (n: number): number => plan?.commands[n - 1] ?? c.commandsPerTerminal;
   for (let n = 1; n <= c.terminals; n++) {
-    const live = n > c.terminals - c.liveTerminals;
+    const live = plan ? plan.live.has(n) : n > c.terminals - c.liveTerminals;
+    const commands = commandsOf(n);
+    let termFailure: { command: number; time: number } | undefined;
     const started0 = at(n / (c.terminals + 2));
     let text = formatHeader({ name: n === 1 ? 'bash' : `bash ${n}`, n, shell: '/bin/bash', cwd: '/work/app', started: started0, shellIntegration: true });
     let lines = text.split('\n').length - 1;
     const chunks: string[] = [text];
     const index: string[] = [];
     let lastExit = 0;
-    for (let k = 1; k <= c.commandsPerTerminal; k++) {
+    for (let k = 1; k <= commands; k++) {
       // Terminal n's commands fill its share of the history; live ones run up to now.
-      const frac = (n / (c.terminals + 2)) + ((k / c.commandsPerTerminal) * (live ? 1 - n / (c.terminals + 2) : 1 / (c.terminals + 2)));
+      const frac = (n / (c.terminals + 2)) + ((k / commands) * (live ? 1 - n / (c.terminals + 2) : 1 / (c.terminals + 2)));
       const started = at(Math.min(1, frac));
       const cmd = pick(COMMANDS);
-      const last = k === c.commandsPerTerminal;
+      const last = k === commands;
       // The last command fails in every fourth terminal; elsewhere about 1 in 20 fail.
       const exit = last ? (n % 4 === 0 ? 1 : 0) : r() < 0.05 ? 1 + Math.floor(r() * 2) : 0;
       const header = formatCommandHeader(k, started, '/work/app', cmd);
@@ -212,8 +244,9 @@ export async function generateAgentFolder(root: string, scale: Scale, seed = 15,
       const base: IndexRecord = { v: 1, command: k, status: 'running', file: `${n}.txt`, commandLine: cmd, cwd: '/work/app', started: started.toISOString(), headerLine, firstLine, lastLine: null, exitCode: null, durationMs: null, secretsMasked: 0 };
       index.push(JSON.stringify(base), JSON.stringify({ ...base, status: 'done', lastLine, exitCode: exit, durationMs: dur }));
       lastExit = exit;
-      if (exit && started.getTime() >= lastFailure.time) lastFailure = { terminal: n, command: k, time: started.getTime() };
+      if (exit) termFailure = { command: k, time: started.getTime() + dur };
     }
+    if (termFailure && termFailure.time >= lastFailure.time) lastFailure = { terminal: n, ...termFailure };
     if (lastExit) failedTerminals.push(n);
     if (!live) chunks.push(`# terminal closed at ${at((n + 1) / (c.terminals + 2)).toISOString()}\n`);
     text = chunks.join('');

@@ -59,3 +59,33 @@ test('a generated folder parses with the readers, with the promised counts', asy
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
+
+test('the terminals dimension: as many terminal files as asked, one long-lived, and the newest failure named as the terminal tool finds it', async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'scalegen-t-'));
+  try {
+    const g = await generateAgentFolder(root, 0.1, 7, new Date(), { terminals: { terminals: 90, longLived: 500 } });
+    const terms = await listTerminals(g.agentDir);
+    assert.ok(terms.ok);
+    assert.equal(terms.value.length, 90);
+    assert.deepEqual(terms.value.filter((t) => !t.closed).map((t) => t.n), [1, 89, 90]);
+    // The newest failure, from the files: per terminal its last failed command, then the latest end across terminals.
+    let best: { n: number; command: number; end: number } | undefined;
+    const counts: number[] = [];
+    for (const t of terms.value) {
+      const idx = await readTerminalIndex(g.agentDir, t.n);
+      assert.ok(idx.ok);
+      assert.deepEqual(idx.value.problems, []);
+      counts.push(idx.value.commands.length);
+      const failed = idx.value.commands.filter((c) => c.exitCode !== 0).pop();
+      const end = failed ? Date.parse(failed.started) + (failed.durationMs ?? 0) : -1;
+      if (failed && (!best || end >= best.end)) best = { n: t.n, command: failed.command, end };
+    }
+    assert.equal(counts[0], 500);
+    assert.equal(counts[1], 300);
+    assert.equal(counts[39], 300);
+    assert.ok(counts.slice(2, 39).every((k) => k >= 1 && k <= 12));
+    assert.deepEqual(g.lastFailure, { terminal: best!.n, command: best!.command });
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
