@@ -52,7 +52,12 @@ export interface BriefingInput {
   plans: BriefingPlan[];
   progress: { path: string; total: number; entries: { date: string; title: string; next?: string; line: number }[] };
   features?: { path: string; passing: number; total: number; tampered: boolean; diff: string[]; failing: { index: number; description: string }[]; error?: string };
-  terminals: { folder: string; failed: BriefingTerminal[]; total: number };
+  /**
+   * `failed`: terminals whose last command failed, newest failure first (at least the first
+   * MAX_FAILED_TERMINALS_SHOWN of them); `failedTotal` / `failedUnknown` describe all of them when
+   * `failed` holds only the first few (default: the list's length / whether any in it has no exit code).
+   */
+  terminals: { folder: string; failed: BriefingTerminal[]; total: number; failedTotal?: number; failedUnknown?: boolean };
   scratch: { path: string; files: number; bytes: number };
   skills: { name: string; description: string; path: string }[];
   memory: { path: string; keys: string[]; review: string[]; notes: { path: string; title: string }[]; error?: string };
@@ -72,6 +77,9 @@ const LEVELS = [
   { now: 1, upcoming: 0, progress: 1, failing: 0, diff: 1, terminals: 1, skills: 0, keys: 0, notes: 0, agents: 0, text: 60 },
 ];
 type Level = (typeof LEVELS)[number];
+
+/** The most failed terminals any detail level lists (gatherers need not detail more). */
+export const MAX_FAILED_TERMINALS_SHOWN = Math.max(...LEVELS.map((l) => l.terminals));
 
 function more(total: number, shown: number, where: string): string[] {
   return total > shown ? [`  … ${total - shown} more in ${where}`] : [];
@@ -129,11 +137,12 @@ function compose(b: BriefingInput, L: Level, maxPlans: number): string {
   }
 
   const t = b.terminals;
-  if (t.failed.length) {
-    const unknown = t.failed.some((x) => x.exitCode === null);
-    out.push(`Terminals whose last command failed${unknown ? ' or has no exit status' : ''} (${t.failed.length} of ${t.total}):`);
+  const failedTotal = t.failedTotal ?? t.failed.length;
+  if (failedTotal) {
+    const unknown = t.failedUnknown ?? t.failed.some((x) => x.exitCode === null);
+    out.push(`Terminals whose last command failed${unknown ? ' or has no exit status' : ''} (${failedTotal} of ${t.total}):`);
     for (const x of t.failed.slice(0, L.terminals)) out.push(`  ${x.path} lines ${x.startLine}-${x.endLine}: ${formatExit(x.exitCode, x.exitUnknown)} \`${clip(x.command, L.text / 2)}\``);
-    out.push(...more(t.failed.length, Math.min(L.terminals, t.failed.length), `${t.folder}/ (terminal tool, command lastFailed)`));
+    out.push(...more(failedTotal, Math.min(L.terminals, t.failed.length), `${t.folder}/ (terminal tool, command lastFailed)`));
   } else if (t.total) out.push(`Terminals: ${t.total} captured in ${t.folder}/, none whose last command failed.`);
 
   out.push(`Scratch ${b.scratch.path}/: ${countLabel(b.scratch.files, b.scratch.bytes, ', ')}.`);

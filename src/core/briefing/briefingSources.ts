@@ -1,6 +1,6 @@
 /** Gathers the briefing's input from a `.agent/` folder (each source read defensively: one broken file never hides the rest). */
 import * as path from 'node:path';
-import type { BriefingInput, BriefingPlan, BriefingTerminal } from './briefing';
+import { MAX_FAILED_TERMINALS_SHOWN, type BriefingInput, type BriefingPlan, type BriefingTerminal } from './briefing';
 import { findPlanFiles, loadPlanFile } from '../plan/planFiles';
 import { planProgress } from '../plan/planDocument';
 import { currentScratchIndex } from '../scratch/sharedIndex';
@@ -12,14 +12,15 @@ import { listHistory, historyDir } from '../history/archive';
 import { formatFileError } from '../result';
 import { loadSkills } from '../skills/skillsIndex';
 import { listNotes } from '../notes/notes';
-import { commandEndMs, terminalSummaries } from '../terminal/terminalSummary';
+import { terminalSummary } from '../terminal/terminalSummary';
+import { terminalCatalog } from '../terminal/terminalCatalog';
 import { EXIT_UNKNOWN, shownCommandLine } from '../terminal/commandExit';
 import { toPosixRelative } from '../workspace/relativePaths';
 
 /** Optional sources owned by other features, injected so the briefing does not depend on their internals. */
 export interface BriefingProviders {
   /** Terminals whose last command failed, and how many terminals there are (default: the terminal index files). */
-  terminals?: (agentDir: string) => Promise<{ failed: BriefingTerminal[]; total: number }>;
+  terminals?: (agentDir: string) => Promise<{ failed: BriefingTerminal[]; total: number; failedTotal?: number; failedUnknown?: boolean }>;
   /** The skill index (default: loadSkills over .agent/.github/.claude skill folders). */
   skills?: (workspaceRoot: string) => Promise<{ name: string; description: string; path: string }[]>;
 }
@@ -28,21 +29,30 @@ async function defaultSkills(root: string): Promise<{ name: string; description:
   return (await loadSkills(root)).filter((s) => !s.error).map((s) => ({ name: s.name, description: s.description, path: s.rel }));
 }
 
+/** A finished command that counts as a failure in the briefing: a non-zero exit, or no exit status although it ran to its end. */
+function isFailure(c: { exitCode: number | null; exitUnknown: string | null }): boolean {
+  if (c.exitCode !== null) return c.exitCode !== 0;
+  return c.exitUnknown === EXIT_UNKNOWN.noStatus || c.exitUnknown === EXIT_UNKNOWN.noEndEvent;
+}
+
 /**
  * Terminals whose last finished command exited non-zero, or ran to its end without an exit status
  * (the shell reported none: in bash a line that starts with a subshell), with its line range; most
- * recent failure first, from the per-terminal summaries.
+ * recent failure first. Which terminals and how many come from the terminal catalog (no terminal's
+ * files are read unless they changed); only the few the briefing lists are read in detail.
  */
-async function defaultTerminals(agentDir: string): Promise<{ failed: BriefingTerminal[]; total: number }> {
-  const list = await terminalSummaries(agentDir);
-  if (!list.ok) return { failed: [], total: 0 };
-  const failed: (BriefingTerminal & { end: number })[] = [];
+async function defaultTerminals(agentDir: string): Promise<{ failed: BriefingTerminal[]; total: number; failedTotal: number; failedUnknown: boolean }> {
+  const cat = await terminalCatalog(agentDir);
+  if (!cat.ok) return { failed: [], total: 0, failedTotal: 0, failedUnknown: false };
   // Newest terminal first on equal times (the sort below is stable).
-  for (const { info: t, summary } of [...list.value].reverse()) {
+  const failing = [...cat.value].reverse().filter((x) => x.brief.lastDone && isFailure(x.brief.lastDone));
+  failing.sort((a, b) => b.brief.lastDone!.endMs - a.brief.lastDone!.endMs);
+  const failed: BriefingTerminal[] = [];
+  for (const { info: t } of failing.slice(0, MAX_FAILED_TERMINALS_SHOWN)) {
+    const summary = await terminalSummary(agentDir, t.n);
     // The last finished command: a running one after it does not hide the failure.
     const last = [...summary.recent].reverse().find((c) => c.status === 'done');
-    if (!last || last.exitCode === 0) continue;
-    if (last.exitCode === null && last.exitUnknown !== EXIT_UNKNOWN.noStatus && last.exitUnknown !== EXIT_UNKNOWN.noEndEvent) continue;
+    if (!last || !isFailure(last)) continue; // changed since the catalog looked
     const part = last.parts[last.parts.length - 1] ?? { file: last.file, firstLine: last.firstLine, lastLine: last.lastLine };
     // The output's lines, as agentContext_terminal names them (the `>>>` header line is not output).
     const empty = part.lastLine !== null && part.lastLine < part.firstLine;
@@ -54,11 +64,9 @@ async function defaultTerminals(agentDir: string): Promise<{ failed: BriefingTer
       ...(last.exitCode === null && last.exitUnknown ? { exitUnknown: last.exitUnknown } : {}),
       startLine: empty ? last.headerLine : part.firstLine,
       endLine: empty ? last.headerLine : part.lastLine ?? part.firstLine,
-      end: commandEndMs(last),
     });
   }
-  failed.sort((a, b) => b.end - a.end);
-  return { failed: failed.map(({ end: _end, ...x }) => x), total: list.value.length };
+  return { failed, total: cat.value.length, failedTotal: failing.length, failedUnknown: failing.some((x) => x.brief.lastDone!.exitCode === null) };
 }
 
 async function safe<T>(f: () => Promise<T>, fallback: T): Promise<T> {

@@ -191,40 +191,60 @@ async function readEdges(file: string, size: number): Promise<{ head: string; ta
   }
 }
 
+/** N of a file name `N.txt` (undefined for any other name, `N.1.txt` included). */
+export function terminalFileNumber(name: string): number | undefined {
+  const m = FILE_RE.exec(name);
+  return m ? Number(m[1]) : undefined;
+}
+
+/** The error that `N.txt` exists but is not a regular file (a folder in its place). */
+export function notRegularFile(st: fs.Stats): Error {
+  return Object.assign(new Error('not a regular file'), { code: st.isDirectory() ? 'EISDIR' : 'EINVAL' });
+}
+
+/** The header facts of terminal file `file` (`N.txt`, a regular file whose stat is `st`): reads its head and tail. */
+export async function readTerminalHeaderInfo(file: string, n: number, st: fs.Stats): Promise<Omit<TerminalInfo, 'previousFile'>> {
+  const known = infoMemo.get(file, st);
+  if (known) return known;
+  const { head, tail } = await readEdges(file, st.size);
+  const h = parseTerminalHeader(head);
+  const info: Omit<TerminalInfo, 'previousFile'> = {
+    n,
+    name: h['terminal'] ?? `terminal ${n}`,
+    shell: h['shell'] ?? null,
+    cwd: h['cwd'] ?? null,
+    started: h['started'] ?? null,
+    shellIntegration: (h['shell integration'] ?? '').startsWith('active') || /# shell integration became active/.test(tail + head),
+    file: `${TERMINALS_DIR}/${path.basename(file)}`,
+    closed: /# terminal closed at [^\n]*\n?$/.test(tail),
+    sizeBytes: st.size,
+  };
+  infoMemo.set(file, st, info);
+  return info;
+}
+
+/** What the lists show for a terminal file that exists but cannot be read. */
+export function unreadableTerminal(n: number, previousFile: string | null, e: unknown): TerminalInfo {
+  return {
+    n, name: `terminal ${n}`, shell: null, cwd: null, started: null, shellIntegration: false, file: `${TERMINALS_DIR}/${n}.txt`, previousFile, closed: true, sizeBytes: 0,
+    error: `cannot be read: ${fsCause(e)}`,
+  };
+}
+
 /** The header facts of one `N.txt` (undefined when the name is not `N.txt` or the file vanished). */
 async function readTerminalInfo(dir: string, name: string, names: ReadonlySet<string>): Promise<TerminalInfo | undefined> {
-  const m = FILE_RE.exec(name);
-  if (!m) return undefined;
-  const n = Number(m[1]);
+  const n = terminalFileNumber(name);
+  if (n === undefined) return undefined;
   const file = path.join(dir, name);
   const previousFile = names.has(`${n}.1.txt`) ? `${TERMINALS_DIR}/${n}.1.txt` : null;
   try {
     const st = await fs.promises.stat(file);
-    if (!st.isFile()) throw Object.assign(new Error('not a regular file'), { code: st.isDirectory() ? 'EISDIR' : 'EINVAL' });
-    const known = infoMemo.get(file, st);
-    if (known) return { ...known, previousFile };
-    const { head, tail } = await readEdges(file, st.size);
-    const h = parseTerminalHeader(head);
-    const info: Omit<TerminalInfo, 'previousFile'> = {
-      n,
-      name: h['terminal'] ?? `terminal ${n}`,
-      shell: h['shell'] ?? null,
-      cwd: h['cwd'] ?? null,
-      started: h['started'] ?? null,
-      shellIntegration: (h['shell integration'] ?? '').startsWith('active') || /# shell integration became active/.test(tail + head),
-      file: `${TERMINALS_DIR}/${name}`,
-      closed: /# terminal closed at [^\n]*\n?$/.test(tail),
-      sizeBytes: st.size,
-    };
-    infoMemo.set(file, st, info);
-    return { ...info, previousFile };
+    if (!st.isFile()) throw notRegularFile(st);
+    return { ...(await readTerminalHeaderInfo(file, n, st)), previousFile };
   } catch (e) {
     // Removed between readdir and stat (cleanup, rotation): skip it. Anything else is a terminal that cannot be read: say so.
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    return {
-      n, name: `terminal ${n}`, shell: null, cwd: null, started: null, shellIntegration: false, file: `${TERMINALS_DIR}/${name}`, previousFile, closed: true, sizeBytes: 0,
-      error: `cannot be read: ${fsCause(e)}`,
-    };
+    return unreadableTerminal(n, previousFile, e);
   }
 }
 
@@ -250,6 +270,14 @@ export async function listTerminalsPage(agentDir: string, opts: { count: number;
   const page = numbers.slice(skip, skip + opts.count);
   const infos = await Promise.all(page.map((k) => readTerminalInfo(dir, `${k}.txt`, set)));
   return ok({ terminals: infos.filter((i): i is TerminalInfo => i !== undefined), total: numbers.length });
+}
+
+/** Terminal N alone (its `N.txt` header facts), without listing the folder; undefined when there is no `N.txt`. */
+export async function readOneTerminal(agentDir: string, n: number): Promise<TerminalInfo | undefined> {
+  const dir = path.join(agentDir, TERMINALS_DIR);
+  const names = new Set([`${n}.txt`]);
+  if (fs.existsSync(path.join(dir, `${n}.1.txt`))) names.add(`${n}.1.txt`);
+  return readTerminalInfo(dir, `${n}.txt`, names);
 }
 
 /** Lists the captured terminals under `<agentDir>/terminals`, by number. A missing folder is an empty list. */

@@ -2,8 +2,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cutToBytes, formatDuration, formatReference, scanFile } from '../output/reference';
 import { formatFileError } from '../result';
-import { listTerminals, readTerminalIndex, type TerminalCommand, type TerminalInfo } from '../terminal/terminalIndex';
-import { commandEndMs, lineOffsetBefore, terminalSummary, type TerminalSummary } from '../terminal/terminalSummary';
+import { listTerminals, readOneTerminal, readTerminalIndex, type TerminalCommand, type TerminalInfo } from '../terminal/terminalIndex';
+import { terminalCatalog, type CatalogTerminal } from '../terminal/terminalCatalog';
+import { lineOffsetBefore, terminalSummary } from '../terminal/terminalSummary';
 import { EXIT_UNKNOWN, formatExit, noStatusHint, shownCommandLine } from '../terminal/commandExit';
 import { defaultFolder, displayPath } from '../workspace/workspacePaths';
 import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
@@ -38,14 +39,14 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
   const agentDir = agentDirOf(folder.path);
   const show = (relToAgent: string): string => displayPath(ctx.folders, folder, path.join(agentDir, relToAgent));
   const untrusted = ctx.trusted ? '' : 'Terminal capture is off: this workspace is not trusted (trust it to capture new output).\n';
-  const list = await listTerminals(agentDir);
-  if (!list.ok) return toolError(formatFileError(list.error));
   const which = String(input.command ?? 'last').trim().replace(/^#/, '');
   if (input.terminal === undefined && input.command === undefined) {
-    if (list.value.length === 0) return { text: `${untrusted}No captured terminals in .agent/terminals/ yet.` };
-    const summaries = await Promise.all(list.value.map(async (t) => ({ t, s: await terminalSummary(agentDir, t.n) })));
+    // Which terminals there are and how they rank come from the catalog; only the ones shown are read in detail.
+    const cat = await terminalCatalog(agentDir);
+    if (!cat.ok) return toolError(formatFileError(cat.error));
+    if (cat.value.length === 0) return { text: `${untrusted}No captured terminals in .agent/terminals/ yet.` };
     const { notes } = await listNotes(folder.path); // notes from the user (src/core/notes/notes.ts)
-    return { text: untrusted + formatListing(summaries, notes, show, folder.path, agentDir, INLINE_MAX_BYTES - 200 - Buffer.byteLength(untrusted)) };
+    return { text: untrusted + (await formatListing(cat.value, notes, show, folder.path, agentDir, INLINE_MAX_BYTES - 200 - Buffer.byteLength(untrusted))) };
   }
   let n: number;
   let c: TerminalCommand | undefined;
@@ -53,22 +54,29 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
   let unknownNote = '';
   let shell: string | null = null;
   if (input.terminal === undefined) {
-    // No terminal given: the most recent failure (or command) across all terminals.
+    // No terminal given: the most recent failure (or command) across all terminals, found in the catalog, then read from that terminal.
     if (which !== 'lastFailed' && which !== 'last') return toolError(`command ${input.command} needs terminal (the N of .agent/terminals/N.txt); without it, use last or lastFailed`);
-    const summaries = await Promise.all(list.value.map((t) => terminalSummary(agentDir, t.n)));
-    let best: { n: number; c: TerminalCommand } | undefined;
-    for (const s of summaries) {
-      const x = which === 'lastFailed' ? s.lastFailed : s.last;
-      if (x && (!best || commandEndMs(x) >= commandEndMs(best.c))) best = { n: s.n, c: x };
+    const cat = await terminalCatalog(agentDir);
+    if (!cat.ok) return toolError(formatFileError(cat.error));
+    let best: { t: TerminalInfo; endMs: number } | undefined;
+    for (const { info, brief } of cat.value) {
+      const x = which === 'lastFailed' ? brief.lastFailed : brief.last;
+      if (x && (!best || x.endMs >= best.endMs)) best = { t: info, endMs: x.endMs };
     }
-    if (!best) return { text: `${untrusted}${which === 'lastFailed' ? 'No failed command' : 'No command'} in any of the ${list.value.length} captured terminal${list.value.length === 1 ? '' : 's'}.` };
-    n = best.n;
-    c = best.c;
-    shell = list.value.find((x) => x.n === best!.n)?.shell ?? null;
+    const sum = best && (await terminalSummary(agentDir, best.t.n));
+    const found = sum && (which === 'lastFailed' ? sum.lastFailed : sum.last);
+    if (!best || !found) return { text: `${untrusted}${which === 'lastFailed' ? 'No failed command' : 'No command'} in any of the ${cat.value.length} captured terminal${cat.value.length === 1 ? '' : 's'}.` };
+    n = best.t.n;
+    c = found;
+    shell = best.t.shell;
   } else {
     n = input.terminal as number;
-    const t = list.value.find((x) => x.n === n);
-    if (!t) return toolError(`no captured terminal ${n}; captured: ${list.value.map((x) => x.n).join(', ') || 'none'}`);
+    const t = Number.isInteger(n) && n >= 0 ? await readOneTerminal(agentDir, n) : undefined;
+    if (!t) {
+      const list = await listTerminals(agentDir);
+      if (!list.ok) return toolError(formatFileError(list.error));
+      return toolError(`no captured terminal ${n}; captured: ${list.value.map((x) => x.n).join(', ') || 'none'}`);
+    }
     if (t.error) return toolError(`${show(t.file)} ${t.error}`);
     shell = t.shell;
     const sum = await terminalSummary(agentDir, n);
@@ -147,24 +155,25 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
 type Noted = Awaited<ReturnType<typeof listNotes>>['notes'];
 
 /** Terminals that matter now come first: live ones (newest activity first), then those whose last command failed, then the rest by recency. */
-function rank(a: { t: TerminalInfo; s: TerminalSummary }): number {
-  if (!a.t.closed) return 0;
-  if (a.s.last && a.s.last.status === 'done' && a.s.last.exitCode !== null && a.s.last.exitCode !== 0) return 1;
+function rank(a: CatalogTerminal): number {
+  if (!a.info.closed) return 0;
+  const last = a.brief.last;
+  if (last && last.status === 'done' && last.exitCode !== null && last.exitCode !== 0) return 1;
   return 2;
 }
 
-/** The no-argument listing, within `budget` bytes; what does not fit is counted and named. */
-function formatListing(items: { t: TerminalInfo; s: TerminalSummary }[], notes: Noted, show: (rel: string) => string, root: string, agentDir: string, budget: number): string {
-  const recency = (x: { s: TerminalSummary }): number => (x.s.last ? commandEndMs(x.s.last) : 0);
-  const ordered = [...items].sort((a, b) => rank(a) - rank(b) || recency(b) - recency(a) || b.t.n - a.t.n);
-  const live = items.filter((x) => !x.t.closed).length;
+/** The no-argument listing, within `budget` bytes; what does not fit is counted and named. Only the terminals shown are read in detail. */
+async function formatListing(items: CatalogTerminal[], notes: Noted, show: (rel: string) => string, root: string, agentDir: string, budget: number): Promise<string> {
+  const recency = (x: CatalogTerminal): number => x.brief.last?.endMs ?? 0;
+  const ordered = [...items].sort((a, b) => rank(a) - rank(b) || recency(b) - recency(a) || b.info.n - a.info.n).map((x) => ({ t: x.info }));
+  const live = items.filter((x) => !x.info.closed).length;
   const failing = items.filter((x) => rank(x) === 1).length;
   const head = `${items.length} captured terminal${items.length === 1 ? '' : 's'} (${live} open, ${failing} closed with a failed last command); open ones first, newest activity first:`;
   const tail = 'Details of one: terminal N with command last, lastFailed or #; without terminal, command lastFailed finds the latest failure anywhere.';
   const out: string[] = [head];
   let used = Buffer.byteLength(head) + Buffer.byteLength(tail) + 200;
   let shown = 0;
-  for (const { t, s } of ordered) {
+  for (const { t } of ordered) {
     const block: string[] = [];
     if (t.error) {
       block.push(`Terminal ${t.n}: ${show(t.file)} ${t.error}`);
@@ -175,6 +184,7 @@ function formatListing(items: { t: TerminalInfo; s: TerminalSummary }[], notes: 
       shown++;
       continue;
     }
+    const s = await terminalSummary(agentDir, t.n);
     block.push(`Terminal ${t.n} "${t.name}" (${show(t.file)}, ${t.sizeBytes.toLocaleString('en-US')} bytes${t.closed ? ', closed' : ', open'}${t.shellIntegration ? '' : ', no shell integration: commands not indexed'}): ${s.commands.toLocaleString('en-US')} command${s.commands === 1 ? '' : 's'}`);
     const recent = s.recent.slice(-RECENT);
     for (const c of recent) {

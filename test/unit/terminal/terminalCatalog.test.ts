@@ -1,0 +1,173 @@
+// The terminal catalog (src/core/terminal/terminalCatalog.ts): its answers equal a fresh reading of
+// the files after appends, truncation, deletion, rotation and a corrupt or foreign catalog file, and
+// a new process that finds the catalog reads no terminal file that did not change.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { generateAgentFolder } from '../../../bench/scaleGen';
+import { catalogPath, resetTerminalCatalogs, terminalCatalog, type BriefCommand } from '../../../src/core/terminal/terminalCatalog';
+import { commandEndMs } from '../../../src/core/terminal/terminalSummary';
+import { formatCommandFooter, formatCommandHeader, listTerminals, readTerminalIndex, type IndexRecord, type TerminalCommand } from '../../../src/core/terminal/terminalIndex';
+
+async function folder(terminals = 40): Promise<{ root: string; agentDir: string }> {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ac-catalog-')));
+  const g = await generateAgentFolder(root, 0.1, 5, new Date('2026-06-01T12:00:00Z'), { terminals: { terminals, longLived: 400 } });
+  return { root, agentDir: g.agentDir };
+}
+
+const brief = (c: TerminalCommand | undefined): BriefCommand | null =>
+  c ? { command: c.command, status: c.status, exitCode: c.exitCode, exitUnknown: c.exitUnknown, endMs: commandEndMs(c) } : null;
+
+/** What the catalog must say, computed from the files alone (every file read whole). */
+async function fresh(agentDir: string): Promise<unknown> {
+  const list = await listTerminals(agentDir);
+  assert.ok(list.ok);
+  const out = [];
+  for (const info of list.value) {
+    const idx = await readTerminalIndex(agentDir, info.n);
+    assert.ok(idx.ok);
+    const cmds = idx.value.commands;
+    const failed = cmds.filter((c) => c.status === 'done' && c.exitCode !== null && c.exitCode !== 0);
+    out.push({
+      info,
+      brief: { commands: cmds.length, last: brief(cmds[cmds.length - 1]), lastDone: brief(cmds.filter((c) => c.status === 'done').pop()), lastFailed: brief(failed.pop()) },
+    });
+  }
+  return out;
+}
+
+async function catalog(agentDir: string): Promise<unknown> {
+  const r = await terminalCatalog(agentDir);
+  assert.ok(r.ok);
+  return r.value;
+}
+
+/** Appends one command to terminal n as the capture writer does; `done: false` leaves it running. */
+function appendCommand(agentDir: string, n: number, k: number, exit: number, done = true): void {
+  const txt = path.join(agentDir, 'terminals', `${n}.txt`);
+  const lines = fs.readFileSync(txt, 'utf8').split('\n').length - 1;
+  const started = new Date('2026-06-01T13:00:00Z').getTime() + k * 1000;
+  fs.appendFileSync(txt, `${formatCommandHeader(k, new Date(started), '/w', `make t${k}`)}\nout\n${done ? formatCommandFooter(k, exit, 500, 0) + '\n' : ''}`);
+  const base: IndexRecord = { v: 1, command: k, status: 'running', file: `${n}.txt`, commandLine: `make t${k}`, cwd: '/w', started: new Date(started).toISOString(), headerLine: lines + 1, firstLine: lines + 2, lastLine: null, exitCode: null, durationMs: null, secretsMasked: 0 };
+  const idx = path.join(agentDir, 'terminals', `${n}.index.jsonl`);
+  fs.appendFileSync(idx, JSON.stringify(base) + '\n');
+  if (done) fs.appendFileSync(idx, JSON.stringify({ ...base, status: 'done', lastLine: lines + 2, exitCode: exit, durationMs: 500 }) + '\n');
+}
+
+const commandsOf = async (agentDir: string, n: number): Promise<number> => (await readTerminalIndex(agentDir, n)).ok ? ((await readTerminalIndex(agentDir, n)) as { value: { commands: unknown[] } }).value.commands.length : 0;
+
+test('the catalog equals a fresh reading of the files, in this process and in a new one, after appends, truncation, deletion and rotation', async () => {
+  resetTerminalCatalogs();
+  const { root, agentDir } = await folder();
+  const dir = path.join(agentDir, 'terminals');
+  try {
+    assert.deepEqual(await catalog(agentDir), await fresh(agentDir));
+    assert.ok(fs.existsSync(catalogPath(agentDir)), 'the first build is saved');
+
+    // Appends: a failure in a closed terminal, a command still running in the long-lived one.
+    appendCommand(agentDir, 7, (await commandsOf(agentDir, 7)) + 1, 3);
+    appendCommand(agentDir, 1, 401, 0, false);
+    assert.deepEqual(await catalog(agentDir), await fresh(agentDir));
+
+    // Truncation: terminal 2's index cut to its first 10 lines, rewritten in place (same inode).
+    const idx2 = path.join(dir, '2.index.jsonl');
+    fs.writeFileSync(idx2, fs.readFileSync(idx2, 'utf8').split('\n').slice(0, 10).join('\n') + '\n');
+    // Rewritten in place to the same size with other content: terminal 3's exit codes flipped.
+    const idx3 = path.join(dir, '3.index.jsonl');
+    const t3 = fs.readFileSync(idx3, 'utf8');
+    fs.writeFileSync(idx3, t3.replace(/"exitCode":0/g, '"exitCode":7'));
+    // Deletion: terminal 5 gone, terminal 6's index gone.
+    fs.rmSync(path.join(dir, '5.txt'));
+    fs.rmSync(path.join(dir, '5.index.jsonl'));
+    fs.rmSync(path.join(dir, '6.index.jsonl'));
+    // Rotation: 4.txt becomes 4.1.txt, a new 4.txt and an index rewritten under a new inode.
+    fs.renameSync(path.join(dir, '4.txt'), path.join(dir, '4.1.txt'));
+    fs.writeFileSync(path.join(dir, '4.txt'), '# Agent Context terminal capture\n# terminal: bash 4\n# number: 4\n# continued: earlier output is in 4.1.txt\n');
+    const idx4 = path.join(dir, '4.index.jsonl');
+    const rotated = fs.readFileSync(idx4, 'utf8').split('\n').filter(Boolean).map((l) => JSON.stringify({ ...JSON.parse(l), file: '4.1.txt' })).join('\n') + '\n';
+    fs.rmSync(idx4);
+    fs.writeFileSync(idx4, rotated);
+    appendCommand(agentDir, 4, 9999, 1);
+    // A new terminal.
+    fs.copyFileSync(path.join(dir, '8.txt'), path.join(dir, '41.txt'));
+    fs.copyFileSync(path.join(dir, '8.index.jsonl'), path.join(dir, '41.index.jsonl'));
+
+    const want = await fresh(agentDir);
+    assert.deepEqual(await catalog(agentDir), want, 'this process');
+    resetTerminalCatalogs();
+    assert.deepEqual(await catalog(agentDir), want, 'a new process with the catalog file');
+    // A new process that finds the catalog written before these changes.
+    const before = fs.readFileSync(catalogPath(agentDir), 'utf8');
+    appendCommand(agentDir, 9, (await commandsOf(agentDir, 9)) + 1, 2);
+    fs.writeFileSync(idx2, '');
+    resetTerminalCatalogs();
+    fs.writeFileSync(catalogPath(agentDir), before);
+    assert.deepEqual(await catalog(agentDir), await fresh(agentDir), 'a new process with a stale catalog file');
+  } finally {
+    resetTerminalCatalogs();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a corrupt, truncated or foreign catalog file is ignored and rebuilt; an entry that no longer matches its file is read again', async () => {
+  resetTerminalCatalogs();
+  const { root, agentDir } = await folder(12);
+  try {
+    const want = await fresh(agentDir);
+    await catalog(agentDir);
+    const good = fs.readFileSync(catalogPath(agentDir), 'utf8');
+    const parsed = JSON.parse(good) as { terminals: { n: number; txt: number[]; info: { name: string }; idx: { size: number; offset: number; state: { count: number } } }[]; v: number };
+    const forged = (f: (o: typeof parsed) => void): string => {
+      const o = JSON.parse(good) as typeof parsed;
+      f(o);
+      return JSON.stringify(o);
+    };
+    const variants: [string, string][] = [
+      ['garbage', 'not json {'],
+      ['truncated', good.slice(0, Math.floor(good.length / 2))],
+      ['an array', '[]'],
+      ['another version', forged((o) => { o.v = 99; o.terminals[0].idx.state.count = 12345; })],
+      // Same version, written when the files were longer (since truncated): neither entry part may be believed.
+      ['a stale entry', forged((o) => { o.terminals[2].idx.size += 1000; o.terminals[2].idx.offset += 1000; o.terminals[2].idx.state.count = 12345; o.terminals[2].txt[2] += 1000; o.terminals[2].info.name = 'forged'; })],
+      ['a malformed entry', forged((o) => { (o.terminals[3] as unknown as { info: unknown }).info = 'x'; (o.terminals[4].idx.state as unknown as { last: unknown }).last = 5; })],
+    ];
+    for (const [what, text] of variants) {
+      resetTerminalCatalogs();
+      fs.writeFileSync(catalogPath(agentDir), text);
+      assert.deepEqual(await catalog(agentDir), want, what);
+      // The rebuilt catalog replaced the bad one.
+      resetTerminalCatalogs();
+      assert.deepEqual(await catalog(agentDir), want, `${what}, then a new process`);
+    }
+  } finally {
+    resetTerminalCatalogs();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a new process that finds the catalog opens only the terminal files that changed', async () => {
+  resetTerminalCatalogs();
+  const { root, agentDir } = await folder(30);
+  const realOpen = fs.promises.open;
+  const opened: string[] = [];
+  try {
+    await catalog(agentDir);
+    appendCommand(agentDir, 11, (await commandsOf(agentDir, 11)) + 1, 1);
+    resetTerminalCatalogs();
+    fs.promises.open = (async (...args: Parameters<typeof realOpen>) => {
+      opened.push(path.basename(String(args[0])));
+      return realOpen(...args);
+    }) as typeof realOpen;
+    const r = await catalog(agentDir);
+    fs.promises.open = realOpen;
+    const terminalFiles = opened.filter((f) => /^\d+\.(txt|index\.jsonl)$/.test(f));
+    assert.deepEqual([...new Set(terminalFiles)].sort(), ['11.index.jsonl', '11.txt']);
+    assert.deepEqual(r, await fresh(agentDir));
+  } finally {
+    fs.promises.open = realOpen;
+    resetTerminalCatalogs();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
