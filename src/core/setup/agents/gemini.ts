@@ -8,20 +8,28 @@
  *     large result by our reference and masks secrets (core/hooks/gemini.ts says why an AfterTool
  *     hook and not BASH_ENV or a BeforeTool rewrite: the command is never touched, so Gemini's
  *     policy and its confirmation see the user's own command).
- * Not set: general.plan.directory. Gemini accepts a folder inside the project, but its Plan Mode
- * may write only where its policy allows (by default its own temp folder): pointing it into
- * .agent/plans/ would also take a policy rule allowing writes there, which widens what Plan Mode may
- * do; left to the user.
+ *   - general.plan.directory → .agent/plans when the user has none: Gemini's Plan Mode writes its
+ *     plans where the Plan view, the briefing and the other agents read them. Plan Mode may write
+ *     only .md files inside its plans directory (write_file checks that itself), and its built-in
+ *     policy allows those writes by absolute path only for its own temp folder: a plan written as
+ *     <root>/.agent/plans/x.md would be refused. So the set-up also adds a user-tier policy rule
+ *     (~/.gemini/policies/agent-context-plans-<id>.toml, one file per project: workspace policies
+ *     are switched off in Gemini 0.61) allowing write_file/replace in Plan Mode for exactly
+ *     <root>/.agent/plans/<name>.md: what Gemini allows for its own plans folder, nothing more.
  */
+import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { err, ok, type Result } from '../../result';
 import { emptyRecord, type AgentSetup, type SetupPlan, type SetupRecord } from './agentSetup';
-import { MCP_SERVER_NAME } from './claudeCode';
-import { gitExcludeEdit, hookCommand, jsonSet, jsonUnset, mcpCommand, missingPrefix, parseJsonObject, readText, trackedByGit, type FileEdit, type SetupPaths } from './configFiles';
+import { CLAUDE_PLANS_DIR, MCP_SERVER_NAME } from './claudeCode';
+import { gitExcludeEdit, hookCommand, jsonSet, jsonUnset, mcpCommand, missingPrefix, parseJsonObject, readText, trackedByGit, valueAt, type FileEdit, type SetupPaths } from './configFiles';
 
 const SETTINGS = path.join('.gemini', 'settings.json');
 const EVENT = 'AfterTool';
 const MATCHER = 'run_shell_command';
+const PLAN_AT = ['general', 'plan', 'directory'];
+/** The first line of our policy file: how an undo without a record knows the file is ours. */
+const POLICY_HEAD = '# Agent Context (mcp.js --setup gemini; --undo gemini removes this file):';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -49,10 +57,15 @@ export function geminiServerEntry(root: string, paths: SetupPaths): Json {
  * `created` lists the key paths the set-up created, joined by '/', to remove when left empty).
  * Returns the text and the key paths created.
  */
-export function editGeminiSettings(text: string | undefined, file: string, root: string, paths: SetupPaths | undefined, created: readonly string[] = []): Result<{ text: string | undefined; created: string[] }> {
+export function editGeminiSettings(text: string | undefined, file: string, root: string, paths: SetupPaths | undefined, created: readonly string[] = []): Result<{ text: string | undefined; created: string[]; notes: string[] }> {
   const parsed = parseJsonObject(text, file, true);
   if (!parsed.ok) return parsed;
   const s = parsed.value;
+  const general = s.general;
+  if (general !== undefined && !isObject(general)) return err({ file, message: '"general" is not an object; fix it, then run the set-up again. Nothing was changed.' });
+  if (isObject(general) && general.plan !== undefined && !isObject(general.plan)) return err({ file, message: '"general.plan" is not an object; fix it, then run the set-up again. Nothing was changed.' });
+  const notes: string[] = [];
+  const planPrefix = created.map((k) => k.split('/')).find((p) => p.length <= PLAN_AT.length && PLAN_AT.slice(0, p.length).join('/') === p.join('/'));
   if (s.hooks !== undefined && !isObject(s.hooks)) return err({ file, message: '"hooks" is not an object; fix it, then run the set-up again. Nothing was changed.' });
   const list = (s.hooks as Json | undefined)?.[EVENT];
   if (list !== undefined && !Array.isArray(list)) return err({ file, message: `"hooks.${EVENT}" is not a list; fix it, then run the set-up again. Nothing was changed.` });
@@ -69,7 +82,9 @@ export function editGeminiSettings(text: string | undefined, file: string, root:
     if (after2.ok && isObject(after2.value.hooks) && Object.keys(after2.value.hooks).length === 0 && created.includes('hooks')) out = jsonSet(out, ['hooks'], undefined);
     const prefix = created.map((k) => k.split('/')).find((p) => p.length <= serverAt.length && serverAt.slice(0, p.length).join('/') === p.join('/'));
     out = jsonUnset(out, file, serverAt, prefix, true);
-    return ok({ text: out, created: [] });
+    // The plan directory only when this set-up gave it its value, and it still has it.
+    if (planPrefix && valueAt(s, PLAN_AT) === CLAUDE_PLANS_DIR) out = jsonUnset(out, file, PLAN_AT, planPrefix, true);
+    return ok({ text: out, created: [], notes });
   }
   const server = geminiServerEntry(root, paths);
   const have = (s.mcpServers as Json | undefined)?.[MCP_SERVER_NAME];
@@ -91,7 +106,46 @@ export function editGeminiSettings(text: string | undefined, file: string, root:
   } else if (JSON.stringify(groups[at]) !== JSON.stringify(entry)) {
     out = jsonSet(out, ['hooks', EVENT, at], entry);
   }
-  return ok({ text: out, created: added });
+  const plan = valueAt(s, PLAN_AT);
+  if (plan === undefined) {
+    const miss = missingPrefix(s, PLAN_AT)!;
+    // The objects on the way go in with the value (one edit, formatted like the file).
+    out = jsonSet(out, miss, PLAN_AT.slice(miss.length).reduceRight<unknown>((v, k) => ({ [k]: v }), CLAUDE_PLANS_DIR));
+    added.push(miss.join('/'));
+  } else if (plan !== CLAUDE_PLANS_DIR) {
+    notes.push(`Kept your general.plan.directory (${String(plan)}) in ${file}: Gemini's plans stay there, not in ${CLAUDE_PLANS_DIR}.`);
+  }
+  return ok({ text: out, created: added, notes });
+}
+
+/** Where the Plan Mode rule for `root` lives: Gemini's user policies (GEMINI_CLI_HOME moves its home), one file per project. */
+export function geminiPlanPolicyFile(root: string, home: string): string {
+  const id = createHash('sha256').update(root).digest('hex').slice(0, 12);
+  return path.join(process.env.GEMINI_CLI_HOME || home, '.gemini', 'policies', `agent-context-plans-${id}.toml`);
+}
+
+/**
+ * The policy rule letting Plan Mode write <root>/.agent/plans/<name>.md by absolute path (Gemini's
+ * built-in rules do that for its own temp plans folder only; a relative name works either way).
+ * write_file still refuses any path outside the plans directory in Plan Mode.
+ */
+export function geminiPlanPolicy(root: string): string {
+  const dir = JSON.stringify(path.join(root, ...CLAUDE_PLANS_DIR.split('/'))).slice(1, -1);
+  const esc = dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // Gemini matches argsPattern against the arguments as JSON, each key between NUL characters.
+  const pattern = `\\x00"file_path":"${esc}[\\\\/]+[\\w-]+\\.md"\\x00`;
+  return [
+    `${POLICY_HEAD}`,
+    `# lets Gemini's Plan Mode write its plans into ${JSON.stringify(path.join(root, CLAUDE_PLANS_DIR))} (general.plan.directory there),`,
+    '# as its built-in rules do for its own temp plans folder.',
+    '[[rule]]',
+    'toolName = ["write_file", "replace"]',
+    'decision = "allow"',
+    'priority = 70',
+    'modes = ["plan"]',
+    `argsPattern = ${JSON.stringify(pattern)}`,
+    '',
+  ].join('\n');
 }
 
 async function plan(root: string, home: string, paths: SetupPaths | undefined, record?: SetupRecord): Promise<Result<SetupPlan>> {
@@ -102,7 +156,7 @@ async function plan(root: string, home: string, paths: SetupPaths | undefined, r
   const prior = (record?.keys ?? []).filter((k) => k.startsWith(`${file}#`)).map((k) => k.slice(file.length + 1));
   if (paths && trackedByGit(root, rel) && !(st.value ?? '').includes('agent-hook.sh gemini')) {
     const lines = JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: geminiServerEntry(root, paths) }, hooks: { [EVENT]: [geminiHookEntry(paths)] } }, null, 2);
-    return err({ file, message: `is committed to git, and the set-up writes machine-specific paths: untrack it, or merge these entries into it by hand. Nothing was changed.\n${lines}` });
+    return err({ file, message: `is committed to git, and the set-up writes machine-specific paths: untrack it, or merge these entries into it by hand ("general": { "plan": { "directory": "${CLAUDE_PLANS_DIR}" } } has none and can be committed). Nothing was changed.\n${lines}` });
   }
   const e = editGeminiSettings(st.value, file, root, paths, prior);
   if (!e.ok) return e;
@@ -120,6 +174,22 @@ async function plan(root: string, home: string, paths: SetupPaths | undefined, r
     notes.push(`Gemini CLI reads ${rel} only in a folder it trusts, and names the new AfterTool hook in a warning the first time it runs it.`);
   } else if (record?.excluded.includes(`/${rel}`)) {
     edits.push(await gitExcludeEdit(root, rel, true));
+  }
+  notes.push(...e.value.notes);
+  // The Plan Mode rule, while the plan directory is .agent/plans (the user's own value too).
+  const policyFile = geminiPlanPolicyFile(root, home);
+  const pt = await readText(policyFile);
+  if (!pt.ok) return pt;
+  const planDir = after === undefined ? undefined : valueAt((parseJsonObject(after, file, true) as { ok: true; value: Json }).value, PLAN_AT);
+  if (paths && planDir === CLAUDE_PLANS_DIR) {
+    if (pt.value !== undefined && !pt.value.startsWith(POLICY_HEAD)) {
+      notes.push(`${policyFile} is not the set-up's: left as it is; Gemini's Plan Mode may then write plans in ${CLAUDE_PLANS_DIR} by file name only.`);
+    } else {
+      edits.push({ file: policyFile, before: pt.value, after: geminiPlanPolicy(root) });
+      if (pt.value === undefined) rec.created.push(policyFile);
+    }
+  } else if (pt.value?.startsWith(POLICY_HEAD) && (!paths || planDir !== CLAUDE_PLANS_DIR)) {
+    edits.push({ file: policyFile, before: pt.value, after: undefined });
   }
   return ok({ edits, record: rec, notes });
 }

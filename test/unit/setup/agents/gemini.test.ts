@@ -1,11 +1,13 @@
-// Gemini CLI's set-up (its project settings.json: MCP server and the AfterTool hook), without Gemini itself.
-import { describe, test } from 'node:test';
+// Gemini CLI's set-up (its project settings.json: MCP server, the AfterTool hook, the plan folder;
+// the Plan Mode policy rule), without Gemini itself (the real CLI runs it in the gemini test run).
+import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { editGeminiSettings, geminiSetup } from '../../../../src/core/setup/agents/gemini';
+import { parseTomlFile } from '../../../../src/core/setup/agents/codex';
+import { editGeminiSettings, geminiPlanPolicy, geminiPlanPolicyFile, geminiSetup } from '../../../../src/core/setup/agents/gemini';
 import { setUpAgent, undoAgent } from '../../../../src/core/setup/agents/agentSetup';
 
 const paths = { node: '/usr/bin/node', dist: '/opt/ac' };
@@ -44,7 +46,44 @@ describe('Gemini settings edits', () => {
   });
 });
 
+describe('Gemini plan folder', () => {
+  test('general.plan.directory → .agent/plans when the user has none, inside their own general/plan objects; theirs is kept, with a note', () => {
+    assert.equal(JSON.parse(edited(undefined)).general.plan.directory, '.agent/plans');
+    const mine = '{\n  "general": {\n    "vimMode": true,\n    "plan": { "modelRouting": false }\n  }\n}\n';
+    const once = JSON.parse(edited(mine));
+    assert.deepEqual(once.general, { vimMode: true, plan: { modelRouting: false, directory: '.agent/plans' } });
+    const theirs = editGeminiSettings('{ "general": { "plan": { "directory": "docs/plans" } } }', 'f', '/ws', paths);
+    assert.ok(theirs.ok);
+    if (theirs.ok) {
+      assert.equal(JSON.parse(theirs.value.text!).general.plan.directory, 'docs/plans');
+      assert.match(theirs.value.notes.join(' '), /Kept your general\.plan\.directory \(docs\/plans\)/);
+    }
+    assert.equal(editGeminiSettings('{ "general": { "plan": true } }', 'f', '/ws', paths).ok, false);
+  });
+
+  test('the Plan Mode rule allows write_file/replace of <root>/.agent/plans/<name>.md in plan mode only, nothing else', () => {
+    const root = '/home/u/my proj (1)';
+    const t = parseTomlFile(geminiPlanPolicy(root), 'p.toml');
+    assert.ok(t.ok, t.ok ? '' : t.error.message);
+    const rules = (t.ok ? t.value.rule : []) as { toolName: string[]; decision: string; modes: string[]; argsPattern: string }[];
+    assert.equal(rules.length, 1);
+    assert.deepEqual([rules[0].toolName, rules[0].decision, rules[0].modes], [['write_file', 'replace'], 'allow', ['plan']]);
+    // Gemini matches the pattern against the arguments as JSON, each key between NUL characters.
+    const re = new RegExp(rules[0].argsPattern);
+    const args = (file: string): string => `\0${JSON.stringify('file_path')}:${JSON.stringify(file)}\0`;
+    assert.ok(re.test(args(`${root}/.agent/plans/rate-limiting.md`)));
+    for (const no of [`${root}/src/x.md`, `${root}/.agent/plans/../x.md`, `${root}/.agent/plans/x.ts`, '/other/.agent/plans/x.md', `${root}x/.agent/plans/x.md`]) assert.equal(re.test(args(no)), false, no);
+  });
+});
+
 describe('Gemini set-up and undo', () => {
+  // Gemini's home comes from GEMINI_CLI_HOME when set: the tests' own home instead.
+  const saved = process.env.GEMINI_CLI_HOME;
+  before(() => delete process.env.GEMINI_CLI_HOME);
+  after(() => {
+    if (saved !== undefined) process.env.GEMINI_CLI_HOME = saved;
+  });
+
   test('writes settings.json once and git-excludes it; undo gives back the file and the exclude byte for byte', async () => {
     const root = tmp('gm-root-');
     const home = tmp('gm-home-');
@@ -56,7 +95,10 @@ describe('Gemini set-up and undo', () => {
     const exclude = fs.readFileSync(path.join(root, '.git/info/exclude'), 'utf8');
     const first = await setUpAgent(geminiSetup, root, home, paths);
     assert.ok(first.ok, first.ok ? '' : first.error.message);
-    assert.equal(first.value.changed.length, 2);
+    const policy = geminiPlanPolicyFile(root, home);
+    assert.deepEqual(first.value.changed.sort(), [file, path.join(root, '.git/info/exclude'), policy].sort());
+    assert.ok(policy.startsWith(path.join(home, '.gemini/policies/')), policy);
+    assert.equal(fs.readFileSync(policy, 'utf8'), geminiPlanPolicy(root));
     const second = await setUpAgent(geminiSetup, root, home, paths);
     assert.ok(second.ok);
     assert.deepEqual(second.value.changed, []);
@@ -64,6 +106,26 @@ describe('Gemini set-up and undo', () => {
     assert.ok(undone.ok, undone.ok ? '' : undone.error.message);
     assert.equal(fs.readFileSync(file, 'utf8'), mine);
     assert.equal(fs.readFileSync(path.join(root, '.git/info/exclude'), 'utf8'), exclude);
+    assert.equal(fs.existsSync(policy), false);
+  });
+
+  test('a plan directory of the user\'s own stays through set-up and undo, and gets no Plan Mode rule; .agent/plans of their own keeps its value after the undo', async () => {
+    const root = tmp('gm-root-');
+    const home = tmp('gm-home-');
+    fs.mkdirSync(path.join(root, '.gemini'));
+    const file = path.join(root, '.gemini/settings.json');
+    fs.writeFileSync(file, '{ "general": { "plan": { "directory": "docs/plans" } } }\n');
+    assert.ok((await setUpAgent(geminiSetup, root, home, paths)).ok);
+    assert.equal(fs.existsSync(geminiPlanPolicyFile(root, home)), false);
+    assert.ok((await undoAgent(geminiSetup, root, home)).ok);
+    assert.equal(fs.readFileSync(file, 'utf8'), '{ "general": { "plan": { "directory": "docs/plans" } } }\n');
+
+    fs.writeFileSync(file, '{ "general": { "plan": { "directory": ".agent/plans" } } }\n');
+    assert.ok((await setUpAgent(geminiSetup, root, home, paths)).ok);
+    assert.ok(fs.existsSync(geminiPlanPolicyFile(root, home)));
+    assert.ok((await undoAgent(geminiSetup, root, home)).ok);
+    assert.equal(fs.readFileSync(file, 'utf8'), '{ "general": { "plan": { "directory": ".agent/plans" } } }\n');
+    assert.equal(fs.existsSync(geminiPlanPolicyFile(root, home)), false);
   });
 
   test('a settings.json the set-up created is removed by the undo; a committed one is refused with the entries to add', async () => {
