@@ -8,7 +8,8 @@
  * rules are untouched: the hook runs after the command and only adds text.
  */
 import * as path from 'node:path';
-import { listTerminals, type TerminalCommand } from '../terminal/terminalIndex';
+import { type TerminalCommand } from '../terminal/terminalIndex';
+import { terminalCatalog, type CatalogTerminal } from '../terminal/terminalCatalog';
 import { terminalSummary } from '../terminal/terminalSummary';
 import { terminalTool } from '../tools/terminal';
 import { DEFAULT_TOOL_CONFIG } from '../config';
@@ -33,12 +34,25 @@ export const VSCODE_TERMINAL_TOOL = 'run_in_terminal';
  */
 export const VSCODE_INLINE_BYTES = 8 * 1024;
 
-/** The newest finished command in the mirror whose command line is `command` (VS Code adds a leading space). */
+/** Terminals whose latest commands findCommand reads: the command has just ended, so its terminal is among those with the newest activity. */
+const NEWEST_TERMINALS = 8;
+
+/** When a terminal last did something, from the catalog (0: no command). */
+function activityMs(t: CatalogTerminal): number {
+  return Math.max(t.brief.last?.endMs ?? 0, t.brief.lastDone?.endMs ?? 0);
+}
+
+/**
+ * The newest finished command in the mirror whose command line is `command` (VS Code adds a leading
+ * space). Only the terminals with the newest activity are read (the catalog knows which without
+ * reading any): a year of terminals costs the hook a stat per file, not a read of each.
+ */
 async function findCommand(agentDir: string, command: string): Promise<{ n: number; c: TerminalCommand } | undefined> {
-  const list = await listTerminals(agentDir);
+  const list = await terminalCatalog(agentDir);
   if (!list.ok) return undefined;
+  const newest = list.value.filter((t) => !t.info.error && t.brief.commands > 0).sort((a, b) => activityMs(b) - activityMs(a) || b.info.n - a.info.n).slice(0, NEWEST_TERMINALS);
   let best: { n: number; c: TerminalCommand } | undefined;
-  for (const t of list.value) {
+  for (const { info: t } of newest) {
     const s = await terminalSummary(agentDir, t.n);
     for (const c of s.recent) {
       if (c.status !== 'done' || c.commandLine.trim() !== command) continue;

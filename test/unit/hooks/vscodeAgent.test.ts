@@ -6,10 +6,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { openTerminalCapture } from '../../../src/core/terminal/terminalCapture';
 import { vscodeAgentPostToolUse } from '../../../src/core/hooks/vscodeAgent';
+import { resetTerminalCatalogs, terminalCatalog } from '../../../src/core/terminal/terminalCatalog';
+import { generateAgentFolder } from '../../../bench/scaleGen';
 import { setUpVscodeAgent, undoVscodeAgent, vscodeHookCommand, VSCODE_HOOK_FILE } from '../../../src/core/setup/agents/vscodeAgent';
 
-async function mirroredBuild(): Promise<string> {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-vscodehook-'));
+async function mirroredBuild(root = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-vscodehook-'))): Promise<string> {
   const cap = await openTerminalCapture(path.join(root, '.agent/terminals'), { name: 'Copilot', shell: '/bin/bash', cwd: root, started: new Date(), shellIntegration: true }, { settleMs: 0 });
   const c = cap.beginCommand({ commandLine: ' bash build.sh', cwd: root, started: new Date() });
   c.write('\x1b]633;C\x07');
@@ -29,6 +30,35 @@ test('PostToolUse of a large run_in_terminal result: our reference as additional
   assert.match(ctx, /L\d+: ld: error: undefined reference to bucket_refill/);
   assert.match(ctx, /exit 1/);
   assert.ok(Buffer.byteLength(ctx) <= 2300, `${Buffer.byteLength(ctx)} bytes`);
+});
+
+test('PostToolUse among many older terminals: the same reference, and only the terminals with the newest activity are opened', async () => {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ac-vscodehook-many-')));
+  await generateAgentFolder(root, 0.1, 5, new Date('2026-06-01T12:00:00Z'), { terminals: { terminals: 60, longLived: 50 } });
+  await mirroredBuild(root);
+  // The extension or an MCP server keeps the catalog; the hook is a new process that finds it.
+  resetTerminalCatalogs();
+  assert.ok((await terminalCatalog(path.join(root, '.agent'))).ok);
+  resetTerminalCatalogs();
+  const realOpen = fs.promises.open;
+  const opened = new Set<number>();
+  fs.promises.open = (async (...args: Parameters<typeof realOpen>) => {
+    const m = /^(\d+)\.(?:1\.)?(?:txt|index\.jsonl)$/.exec(path.basename(String(args[0])));
+    if (m && path.basename(path.dirname(String(args[0]))) === 'terminals') opened.add(Number(m[1]));
+    return realOpen(...args);
+  }) as typeof realOpen;
+  let out: { hookSpecificOutput: { additionalContext: string } };
+  try {
+    out = await vscodeAgentPostToolUse({ hook_event_name: 'PostToolUse', tool_name: 'run_in_terminal', tool_input: { command: 'bash build.sh' }, tool_response: big }, root, { waitMs: 0 }) as typeof out;
+  } finally {
+    fs.promises.open = realOpen;
+    resetTerminalCatalogs();
+  }
+  assert.match(out.hookSpecificOutput.additionalContext, /L\d+: ld: error: undefined reference to bucket_refill/);
+  assert.match(out.hookSpecificOutput.additionalContext, /\.agent\/terminals\/61\.txt/);
+  assert.ok(opened.has(61), `the build's terminal 61 was read: ${[...opened].join(', ')}`);
+  assert.ok(opened.size <= 8, `${opened.size} terminals opened: ${[...opened].sort((a, b) => a - b).join(', ')}`);
+  fs.rmSync(root, { recursive: true, force: true });
 });
 
 test('PostToolUse does nothing for other tools, small results, or a command the mirror does not hold', async () => {
