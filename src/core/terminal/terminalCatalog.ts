@@ -22,10 +22,10 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { advanceFold, CACHE_DIR, isFoldCheckpoint, type FoldCheckpoint, type FoldSpec } from '../fs/appendFold';
+import { advanceFold, advanceFoldSync, CACHE_DIR, isFoldCheckpoint, type FoldCheckpoint, type FoldSpec } from '../fs/appendFold';
 import { createExclusive, writeFileAtomic } from '../fs/fsAtomic';
 import { err, ok, type Result } from '../result';
-import { notRegularFile, readTerminalHeaderInfo, terminalFileNumber, TERMINALS_DIR, unreadableTerminal, type IndexRecord, type TerminalInfo } from './terminalIndex';
+import { notRegularFile, readTerminalHeaderInfo, readTerminalHeaderInfoSync, terminalFileNumber, TERMINALS_DIR, unreadableTerminal, type IndexRecord, type TerminalInfo } from './terminalIndex';
 
 /** A command as the catalog keeps it: what ordering and counting across terminals needs. */
 export interface BriefCommand {
@@ -133,6 +133,10 @@ const WRITE_NOW_CHANGES = 20;
 const WRITE_DELAY_MS = 2000;
 /** Files read at once when many terminals changed (a first build). */
 const READ_CONCURRENCY = 32;
+/** Synchronous reads of changed terminals go on for at most this long between yields to the event loop. */
+const SLICE_MS = 20;
+/** An index with more than this to fold is read asynchronously (a sync read of it would block too long). */
+const SYNC_FOLD_MAX = 256 * 1024;
 /** Sync stats between yields to the event loop (the extension host must not block for long). */
 const STATS_PER_SLICE = 2000;
 
@@ -244,7 +248,7 @@ async function refresh(agentDir: string, c: Catalog): Promise<Result<CatalogTerm
   }
   numbers.sort((a, b) => a - b);
   // Pass 1: a stat of each N.txt and N.index.jsonl against the catalog; what differs is read in pass 2.
-  type Slot = { n: number; info?: TerminalInfo; txtSt?: fs.Stats; needInfo: boolean; needIdx: boolean; brief?: CompactState };
+  type Slot = { n: number; info?: TerminalInfo; txtSt?: fs.Stats; idxSt?: fs.Stats; needInfo: boolean; needIdx: boolean; brief?: CompactState };
   const slots: Slot[] = [];
   let changed = 0;
   for (let i = 0; i < numbers.length; i++) {
@@ -279,7 +283,10 @@ async function refresh(agentDir: string, c: Catalog): Promise<Result<CatalogTerm
           changed++;
         }
       } else if (entry?.idx && entry.idx.dev === idxSt.dev && entry.idx.ino === idxSt.ino && entry.idx.size === idxSt.size && entry.idx.mtimeMs === idxSt.mtimeMs) slot.brief = entry.idx.state;
-      else slot.needIdx = true;
+      else {
+        slot.needIdx = true;
+        slot.idxSt = idxSt;
+      }
     } catch {
       slot.needIdx = true; // cannot even stat it: the read in pass 2 decides
     }
@@ -294,20 +301,24 @@ async function refresh(agentDir: string, c: Catalog): Promise<Result<CatalogTerm
       changed++;
     }
   }
-  // Pass 2: read what changed (of an index only appended to, only what was appended).
-  await pool(slots.filter((s) => s.needInfo || s.needIdx), READ_CONCURRENCY, async (s) => {
+  // Pass 2: read what changed (of an index only appended to, only what was appended). Synchronous
+  // reads in slices of SLICE_MS (a first build reads 20,000 small files: async dispatch alone took
+  // seconds); an index with more than SYNC_FOLD_MAX bytes to fold is read asynchronously afterwards.
+  const read = async (s: Slot, sync: boolean): Promise<void> => {
     const old = c.entries.get(s.n);
     const previousFile = set.has(`${s.n}.1.txt`) ? `${TERMINALS_DIR}/${s.n}.1.txt` : null;
     // An unreadable N.txt (s.info set with its error in pass 1) is not kept: it is checked again next time.
     let kept: Pick<Entry, 'txt' | 'info'> | undefined = old && !s.needInfo && !s.info?.error ? old : undefined;
     if (s.needInfo) {
       try {
-        const info = await readTerminalHeaderInfo(path.join(dir, `${s.n}.txt`), s.n, s.txtSt!);
+        const file = path.join(dir, `${s.n}.txt`);
+        const info = sync ? readTerminalHeaderInfoSync(file, s.n, s.txtSt!) : await readTerminalHeaderInfo(file, s.n, s.txtSt!);
         kept = { txt: keyOf(s.txtSt!), info };
         s.info = { ...info, previousFile };
       } catch (e) {
         s.info = unreadableTerminal(s.n, previousFile, e);
       }
+      s.needInfo = false;
     }
     let idx = old?.idx ?? null;
     if (s.needIdx) {
@@ -316,18 +327,38 @@ async function refresh(agentDir: string, c: Catalog): Promise<Result<CatalogTerm
       const from = old?.idx ?? undefined;
       if (old) old.idx = null; // folded in place: never kept half-updated if the read fails
       try {
-        const { cp } = await advanceFold(file, SPEC, from, await fs.promises.stat(file));
-        s.brief = cp.state;
-        idx = cp;
+        const st = s.idxSt ?? fs.statSync(file);
+        const r = sync ? advanceFoldSync(file, SPEC, from, st, SYNC_FOLD_MAX) : await advanceFold(file, SPEC, from, st);
+        if (!r) {
+          // More to fold than one sync read takes: the async pass does it.
+          if (old) old.idx = from ?? null;
+          if (kept) c.entries.set(s.n, { n: s.n, txt: kept.txt, info: kept.info, idx: from ?? null });
+          big.push(s);
+          return;
+        }
+        s.brief = r.cp.state;
+        idx = r.cp;
       } catch {
         // Gone since the stat, or unreadable: no commands known (the terminal tool names the problem when asked for that terminal).
         s.brief = EMPTY;
         idx = null;
       }
+      s.needIdx = false;
     }
     if (kept) c.entries.set(s.n, { n: s.n, txt: kept.txt, info: kept.info, idx });
     else c.entries.delete(s.n);
-  });
+  };
+  const big: Slot[] = [];
+  let sliceStart = performance.now();
+  for (const s of slots) {
+    if (!s.needInfo && !s.needIdx) continue;
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await new Promise((r) => setImmediate(r));
+      sliceStart = performance.now();
+    }
+    await read(s, true);
+  }
+  await pool(big, READ_CONCURRENCY, (s) => read(s, false));
   const out: CatalogTerminal[] = [];
   for (const s of slots) if (s.info) out.push({ info: s.info, brief: briefFrom(s.brief ?? EMPTY) });
   if (changed > 0) {

@@ -206,9 +206,37 @@ export function notRegularFile(st: fs.Stats): Error {
 export async function readTerminalHeaderInfo(file: string, n: number, st: fs.Stats): Promise<Omit<TerminalInfo, 'previousFile'>> {
   const known = infoMemo.get(file, st);
   if (known) return known;
-  const { head, tail } = await readEdges(file, st.size);
+  const info = headerInfo(file, n, st, await readEdges(file, st.size));
+  infoMemo.set(file, st, info);
+  return info;
+}
+
+/** readTerminalHeaderInfo with synchronous reads (a few µs each), for callers that read thousands in slices. */
+export function readTerminalHeaderInfoSync(file: string, n: number, st: fs.Stats): Omit<TerminalInfo, 'previousFile'> {
+  const known = infoMemo.get(file, st);
+  if (known) return known;
+  const info = headerInfo(file, n, st, readEdgesSync(file, st.size));
+  infoMemo.set(file, st, info);
+  return info;
+}
+
+function readEdgesSync(file: string, size: number): { head: string; tail: string } {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const head = Buffer.alloc(Math.min(size, 4096));
+    fs.readSync(fd, head, 0, head.length, 0);
+    const tailLen = Math.min(size, 200);
+    const tail = Buffer.alloc(tailLen);
+    fs.readSync(fd, tail, 0, tailLen, size - tailLen);
+    return { head: head.toString('utf8'), tail: tail.toString('utf8') };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function headerInfo(file: string, n: number, st: fs.Stats, { head, tail }: { head: string; tail: string }): Omit<TerminalInfo, 'previousFile'> {
   const h = parseTerminalHeader(head);
-  const info: Omit<TerminalInfo, 'previousFile'> = {
+  return {
     n,
     name: h['terminal'] ?? `terminal ${n}`,
     shell: h['shell'] ?? null,
@@ -219,8 +247,6 @@ export async function readTerminalHeaderInfo(file: string, n: number, st: fs.Sta
     closed: /# terminal closed at [^\n]*\n?$/.test(tail),
     sizeBytes: st.size,
   };
-  infoMemo.set(file, st, info);
-  return info;
 }
 
 /** What the lists show for a terminal file that exists but cannot be read. */

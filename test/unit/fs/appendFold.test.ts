@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
-import { AppendFold, type FoldSpec } from '../../../src/core/fs/appendFold';
+import { advanceFold, advanceFoldSync, AppendFold, type FoldCheckpoint, type FoldSpec } from '../../../src/core/fs/appendFold';
 
 interface S {
   count: number;
@@ -175,4 +175,42 @@ test('a line of 200 MB (garbage, a file of NULs) is folded as its head in linear
   assert.equal(seen[1].len, 4 * 1024 * 1024);
   assert.ok(Date.now() - t0 < 20_000, `took ${Date.now() - t0} ms`);
   fs.rmSync(dir, { recursive: true });
+});
+
+test('advanceFoldSync gives what advanceFold gives through appends, a partial line, truncation, rotation and a rewrite; more than maxBytes is left to advanceFold', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-foldsync-'));
+  const file = path.join(dir, 'log.jsonl');
+  const line = (i: number): string => JSON.stringify({ tag: `t${i % 3}`, i }) + '\n';
+  let a: FoldCheckpoint<S> | undefined;
+  let b: FoldCheckpoint<S> | undefined;
+  const step = async (what: string): Promise<void> => {
+    const st = fs.statSync(file);
+    const r = await advanceFold(file, spec, a, st);
+    const q = advanceFoldSync(file, spec, b, st);
+    assert.ok(q, what);
+    a = r.cp;
+    b = q.cp;
+    assert.deepEqual(b, a, what);
+    assert.equal(q.rebuilt, r.rebuilt, what);
+    assert.deepEqual(b.state, fullRead(file), what);
+  };
+  fs.writeFileSync(file, Array.from({ length: 50 }, (_, i) => line(i)).join(''));
+  await step('first read');
+  fs.appendFileSync(file, line(50) + '{"tag":"t9","i":');
+  await step('an append ending in a partial line');
+  fs.appendFileSync(file, '7}\n');
+  await step('the partial line completed');
+  fs.truncateSync(file, 100);
+  await step('truncated');
+  fs.renameSync(file, file + '.1');
+  fs.writeFileSync(file, line(1) + line(2));
+  await step('rotated');
+  fs.writeFileSync(file, line(3) + line(4));
+  await step('rewritten in place to the same size');
+  // Too much to fold in one sync read: undefined, and the checkpoint is not touched.
+  const before = JSON.stringify(b);
+  fs.appendFileSync(file, Array.from({ length: 100 }, (_, i) => line(i)).join(''));
+  assert.equal(advanceFoldSync(file, spec, b, fs.statSync(file), 64), undefined);
+  assert.equal(JSON.stringify(b), before);
+  fs.rmSync(dir, { recursive: true, force: true });
 });

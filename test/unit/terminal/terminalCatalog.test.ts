@@ -4,6 +4,8 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+// The module object itself (the namespace import is a read-only copy): its openSync can be watched.
+import fsModule = require('node:fs');
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { generateAgentFolder } from '../../../bench/scaleGen';
@@ -151,6 +153,7 @@ test('a new process that finds the catalog opens only the terminal files that ch
   resetTerminalCatalogs();
   const { root, agentDir } = await folder(30);
   const realOpen = fs.promises.open;
+  const realOpenSync = fsModule.openSync;
   const opened: string[] = [];
   try {
     await catalog(agentDir);
@@ -160,13 +163,19 @@ test('a new process that finds the catalog opens only the terminal files that ch
       opened.push(path.basename(String(args[0])));
       return realOpen(...args);
     }) as typeof realOpen;
+    fsModule.openSync = ((...args: Parameters<typeof realOpenSync>) => {
+      opened.push(path.basename(String(args[0])));
+      return realOpenSync(...args);
+    }) as typeof realOpenSync;
     const r = await catalog(agentDir);
     fs.promises.open = realOpen;
+    fsModule.openSync = realOpenSync;
     const terminalFiles = opened.filter((f) => /^\d+\.(txt|index\.jsonl)$/.test(f));
     assert.deepEqual([...new Set(terminalFiles)].sort(), ['11.index.jsonl', '11.txt']);
     assert.deepEqual(r, await fresh(agentDir));
   } finally {
     fs.promises.open = realOpen;
+    fsModule.openSync = realOpenSync;
     resetTerminalCatalogs();
     fs.rmSync(root, { recursive: true, force: true });
   }
