@@ -5,13 +5,14 @@
 import type { AgentId, AgentSetup } from './agentSetup';
 import { claudeCodeSetup } from './claudeCode';
 import { codexSetup } from './codex';
+import { copilotCliSetup } from './copilotCli';
 import { geminiSetup } from './gemini';
 
 export { agentsFound, setUpAgent, undoAgent, type AgentId, type AgentSetup } from './agentSetup';
 export type { SetupOutcome, SetupPaths } from './configFiles';
 
 /** Every agent's set-up, in the order they are offered. */
-export const AGENT_SETUPS: readonly AgentSetup[] = [claudeCodeSetup, codexSetup, geminiSetup];
+export const AGENT_SETUPS: readonly AgentSetup[] = [claudeCodeSetup, codexSetup, geminiSetup, copilotCliSetup];
 
 /** The set-up of an agent id; undefined for an unknown one. */
 export function agentSetup(id: string): AgentSetup | undefined {

@@ -1,0 +1,168 @@
+/*
+ * GitHub Copilot CLI's set-up:
+ *   - <root>/.github/mcp.json, mcpServers["agent-context"]: our MCP server for this folder (Copilot
+ *     CLI's workspace MCP file, read once the user trusts the folder; its tools appear as
+ *     agent-context-*). Git-excluded: it holds machine-specific paths; a committed one is refused,
+ *     with the entry to add by hand. (Not .mcp.json: Claude Code reads that one too.)
+ *   - $COPILOT_HOME/settings.json (default ~/.copilot), hooks.postToolUse: agent-hook.sh copilot-cli
+ *     postToolUse, which replaces a large `bash` result by our reference and masks secrets
+ *     (core/hooks/copilotCli.ts says why a postToolUse hook: Copilot CLI starts its shell with
+ *     BASH_ENV dropped, and a preToolUse `modifiedArgs` would change the command its permission
+ *     check and the user see). User scope, because Copilot CLI runs repository hook files
+ *     (.github/hooks) in `-p` only when asked to and VS Code's agent runs them on every tool call;
+ *     the hook holds no project path and does nothing where no .agent/ folder is found, so one entry
+ *     serves every project set up. The undo removes it only when this set-up added it.
+ * No plan folder: Copilot CLI keeps its plan in its session state ($COPILOT_HOME/session-state/<id>/plan.md)
+ * and has no setting to move it.
+ */
+import * as path from 'node:path';
+import { err, ok, type Result } from '../../result';
+import { emptyRecord, type AgentSetup, type SetupPlan, type SetupRecord } from './agentSetup';
+import { MCP_SERVER_NAME } from './claudeCode';
+import { gitExcludeEdit, hookCommand, jsonSet, jsonUnset, mcpCommand, missingPrefix, parseJsonObject, readText, trackedByGit, valueAt, type FileEdit, type SetupPaths } from './configFiles';
+
+const MCP_FILE = path.join('.github', 'mcp.json');
+const EVENT = 'postToolUse';
+const SERVER_AT = ['mcpServers', MCP_SERVER_NAME];
+/** Recorded when the set-up added the user-scope hook (another project's set-up may have put it there first). */
+const HOOK_ADDED = 'hook-added';
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** Copilot CLI's home: $COPILOT_HOME, else ~/.copilot. */
+export function copilotHome(home: string): string {
+  return process.env.COPILOT_HOME || path.join(home, '.copilot');
+}
+
+/** Our hook entry in settings.json. */
+export function copilotHookEntry(paths: SetupPaths): Json {
+  return { type: 'command', bash: hookCommand(paths, 'copilot-cli', EVENT), timeoutSec: 30 };
+}
+
+/** An entry of ours (this set-up's, whatever the paths in it). */
+const oursHook = (h: unknown): boolean => isObject(h) && typeof h.bash === 'string' && /agent-hook\.sh copilot-cli postToolUse\b/.test(h.bash);
+const oursServer = (v: unknown): boolean => isObject(v) && Array.isArray(v.args) && v.args.some((a) => typeof a === 'string' && /(?:^|[\\/])mcp\.js$/.test(a));
+
+/**
+ * The edited .github/mcp.json: our server in place (`paths`), or taken out (`created`: the key path
+ * the set-up created, to remove when left empty). Returns the text and the path prefix it created.
+ */
+export function editCopilotMcp(text: string | undefined, file: string, root: string, paths: SetupPaths | undefined, created?: readonly string[]): Result<{ text: string | undefined; created?: string[] }> {
+  const parsed = parseJsonObject(text, file, false);
+  if (!parsed.ok) return parsed;
+  const s = parsed.value;
+  if (s.mcpServers !== undefined && !isObject(s.mcpServers)) return err({ file, message: '"mcpServers" is not an object; fix it, then run the set-up again. Nothing was changed.' });
+  const have = valueAt(s, SERVER_AT);
+  if (!paths) return ok({ text: have !== undefined && oursServer(have) ? jsonUnset(text, file, SERVER_AT, created, false) : text });
+  if (have !== undefined && !oursServer(have)) {
+    return err({ file, message: `already configures an MCP server named "${MCP_SERVER_NAME}" of its own; remove it (or rename it), then run the set-up again. Nothing was changed.` });
+  }
+  // --allow-run: Copilot CLI asks before each MCP tool call unless the user allowed the tool or
+  // server, so its own permission prompt is the gate for agentContext_run, as it is for bash.
+  const entry = mcpCommand(root, paths, true);
+  if (JSON.stringify(have) === JSON.stringify(entry)) return ok({ text });
+  return ok({ text: jsonSet(text, SERVER_AT, entry), created: missingPrefix(s, SERVER_AT)?.map(String) });
+}
+
+/**
+ * The edited $COPILOT_HOME/settings.json: our postToolUse entry in place (replaced when its command
+ * changed), or (`paths` undefined, `remove`) taken out. Returns the text, whether the entry was
+ * added (not there before), and the key path prefix created.
+ */
+export function editCopilotSettings(text: string | undefined, file: string, paths: SetupPaths | undefined, created?: readonly string[]): Result<{ text: string | undefined; added: boolean; created?: string[] }> {
+  const parsed = parseJsonObject(text, file, true);
+  if (!parsed.ok) return parsed;
+  const s = parsed.value;
+  if (s.hooks !== undefined && !isObject(s.hooks)) return err({ file, message: '"hooks" is not an object; fix it, then run the set-up again. Nothing was changed.' });
+  const list = (s.hooks as Json | undefined)?.[EVENT];
+  if (list !== undefined && !Array.isArray(list)) return err({ file, message: `"hooks.${EVENT}" is not a list; fix it, then run the set-up again. Nothing was changed.` });
+  const entries = (list ?? []) as unknown[];
+  const at = entries.findIndex(oursHook);
+  let out = text;
+  if (!paths) {
+    if (at < 0) return ok({ text, added: false });
+    // From the last index, so the earlier ones keep theirs; then the containers the set-up created, when empty.
+    for (let i = entries.length - 1; i >= 0; i--) if (oursHook(entries[i])) out = jsonSet(out, ['hooks', EVENT, i], undefined);
+    const hooksPath = ['hooks', EVENT];
+    if (created && created.length <= hooksPath.length) {
+      for (let n = hooksPath.length; n >= created.length; n--) {
+        const p = parseJsonObject(out, file, true);
+        const v = p.ok ? valueAt(p.value, hooksPath.slice(0, n)) : undefined;
+        const empty = Array.isArray(v) ? v.length === 0 : isObject(v) && Object.keys(v).length === 0;
+        if (!empty) break;
+        out = jsonSet(out, hooksPath.slice(0, n), undefined);
+      }
+    }
+    return ok({ text: out, added: false });
+  }
+  const entry = copilotHookEntry(paths);
+  if (at >= 0) {
+    if (JSON.stringify(entries[at]) !== JSON.stringify(entry)) out = jsonSet(out, ['hooks', EVENT, at], entry);
+    return ok({ text: out, added: false });
+  }
+  if (s.hooks === undefined) return ok({ text: jsonSet(out, ['hooks'], { [EVENT]: [entry] }), added: true, created: ['hooks'] });
+  if (list === undefined) return ok({ text: jsonSet(out, ['hooks', EVENT], [entry]), added: true, created: ['hooks', EVENT] });
+  return ok({ text: jsonSet(out, ['hooks', EVENT, entries.length], entry), added: true });
+}
+
+async function plan(root: string, home: string, paths: SetupPaths | undefined, record?: SetupRecord): Promise<Result<SetupPlan>> {
+  const mcpFile = path.join(root, MCP_FILE);
+  const rel = MCP_FILE.split(path.sep).join('/');
+  const settingsFile = path.join(copilotHome(home), 'settings.json');
+  const mt = await readText(mcpFile);
+  if (!mt.ok) return mt;
+  const st = await readText(settingsFile);
+  if (!st.ok) return st;
+  const prefixOf = (file: string): string[] | undefined => record?.keys.filter((k) => k.startsWith(`${file}#`) && !k.endsWith(`#${HOOK_ADDED}`)).map((k) => k.slice(file.length + 1).split('\0'))[0];
+
+  const current = parseJsonObject(mt.value, mcpFile, false);
+  if (paths && current.ok && !oursServer(valueAt(current.value, SERVER_AT)) && trackedByGit(root, rel)) {
+    const lines = JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: mcpCommand(root, paths, true) } }, null, 2);
+    return err({ file: mcpFile, message: `is committed to git, and the set-up writes machine-specific paths: add this to ${path.join(copilotHome(home), 'mcp-config.json')} (your own; the server then serves this folder in every project) instead, or untrack the file. Nothing was changed.\n${lines}` });
+  }
+  const m = editCopilotMcp(mt.value, mcpFile, root, paths, prefixOf(mcpFile));
+  if (!m.ok) return m;
+  // The user-scope hook: taken out by an undo only when this set-up put it there.
+  const removeHook = !paths && (record?.keys.includes(`${settingsFile}#${HOOK_ADDED}`) ?? false);
+  const h: Result<{ text: string | undefined; added: boolean; created?: string[] }> = paths || removeHook ? editCopilotSettings(st.value, settingsFile, paths, prefixOf(settingsFile)) : ok({ text: st.value, added: false });
+  if (!h.ok) return h;
+
+  const rec = emptyRecord();
+  // Path steps joined by NUL (a server name may hold a slash).
+  if (m.value.created) rec.keys.push(`${mcpFile}#${m.value.created.join('\0')}`);
+  if (h.value.added) rec.keys.push(`${settingsFile}#${HOOK_ADDED}`);
+  if (h.value.created) rec.keys.push(`${settingsFile}#${h.value.created.join('\0')}`);
+  let mcpAfter = m.value.text;
+  if (!paths && record?.created.includes(mcpFile) && mcpAfter !== undefined && /^\s*\{\s*\}\s*$/.test(mcpAfter)) mcpAfter = undefined;
+  let settingsAfter = h.value.text;
+  if (removeHook && record?.created.includes(settingsFile) && settingsAfter !== undefined && /^\s*\{\s*\}\s*$/.test(settingsAfter)) settingsAfter = undefined;
+  if (paths && mt.value === undefined) rec.created.push(mcpFile);
+  if (paths && st.value === undefined) rec.created.push(settingsFile);
+  const edits: (FileEdit | undefined)[] = [{ file: mcpFile, before: mt.value, after: mcpAfter }, { file: settingsFile, before: st.value, after: settingsAfter }];
+  const notes: string[] = [];
+  if (paths) {
+    const ex = await gitExcludeEdit(root, rel);
+    if (ex) rec.excluded.push(`/${rel}`);
+    edits.push(ex);
+    notes.push(`Copilot CLI reads ${rel} only in a folder you trusted (its first-start question); the set-up does not decide that for you. The output hook is in ${settingsFile} and serves every folder with an .agent/ folder.`);
+  } else {
+    if (record?.excluded.includes(`/${rel}`)) edits.push(await gitExcludeEdit(root, rel, true));
+    if (removeHook && settingsAfter !== st.value) notes.push(`Removed the output hook from ${settingsFile}: it served every project with an .agent/ folder; run the set-up again in a project that still wants Copilot CLI's shell output offloaded.`);
+    const settings = parseJsonObject(st.value, settingsFile, true);
+    const list = settings.ok ? valueAt(settings.value, ['hooks', EVENT]) : undefined;
+    if (!removeHook && Array.isArray(list) && list.some(oursHook)) {
+      notes.push(`Kept the output hook in ${settingsFile}: this set-up did not add it (another project's did, or you did); remove the agent-hook.sh copilot-cli entry by hand if no project needs it.`);
+    }
+  }
+  return ok({ edits, record: rec, notes });
+}
+
+export const copilotCliSetup: AgentSetup = {
+  id: 'copilot-cli',
+  label: 'GitHub Copilot CLI',
+  binary: 'copilot',
+  homeFolder: '.copilot',
+  plan: (root, home, paths) => plan(root, home, paths),
+  planUndo: (root, home, record) => plan(root, home, undefined, record),
+};
