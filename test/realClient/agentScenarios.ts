@@ -101,6 +101,8 @@ export interface HookDriver extends AgentDriver {
   runSetUp(o: { workspace: string; home: string; script: readonly ScriptTurn[]; allow?: readonly string[] }): Promise<AgentRun & { asked?: string[]; shown?: string[] }>;
   /** The output text of a shell result without the agent's own framing (exit code lines, chunk ids…). */
   outputOf(text: string): string;
+  /** How many of the three secrets the agent masks by itself, without our hook (default 0). */
+  ownMasking?: number;
 }
 
 /** Runs `node dist/mcp.js --root <ws> --setup <agent>` with HOME=home, as a user would. */
@@ -191,13 +193,13 @@ export function describeShellHook(d: HookDriver): void {
       assert.equal(d.outputOf(r.text), 'small-output-stays');
     });
 
-    it('secrets in a small output: 0 of 3 reach the model (3 of 3 without the hook), and no file under .agent/ holds them', () => {
+    it(`secrets in a small output: 0 of 3 reach the model (${3 - (d.ownMasking ?? 0)} of 3 without the hook), and no file under .agent/ holds them`, () => {
       const r = resultOf(hooked, d.shellTool, 2);
       const base = resultOf(plain, d.shellTool, 1);
       const seen = SECRETS.values.filter((s) => r.text.includes(s)).length;
       const seenWithout = SECRETS.values.filter((s) => base.text.includes(s)).length;
       recordMeasure(d.key ?? d.id, 'secrets', { withHook: seen, withoutHook: seenWithout });
-      assert.equal(seenWithout, 3, base.text);
+      assert.equal(seenWithout, 3 - (d.ownMasking ?? 0), base.text);
       assert.equal(seen, 0, r.text);
       assert.deepEqual(filesHolding(path.join(ws, '.agent'), SECRETS.values), []);
     });

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { baseEnv, binFrom, MCP_JS, runAgentProcess, tempDir, type AgentRun } from './agentProcess';
 import { startFakeModel, type ScriptTurn } from './fakeModel';
 import { anthropicCountTokens, anthropicMessages, chatCompletions } from './protocols';
+import type { HookDriver } from './agentScenarios';
 
 /** Copilot CLI offers a server named `agent-context` as `agent-context-<tool>`. */
 export const copilotMcpTool = (name: string): string => `agent-context-${name}`;
@@ -62,12 +63,37 @@ export async function runCopilot(o: CopilotRunOptions): Promise<AgentRun> {
   return runAgentProcess({ bin: copilotBin(), args, cwd: o.workspace, env, home, api, timeoutMs: o.timeoutMs });
 }
 
+/**
+ * One conversation with what `mcp.js --setup copilot-cli` wrote (.github/mcp.json in the project,
+ * the hook in $COPILOT_HOME/settings.json) and what the user has: Copilot trusts the folder
+ * (config.json trustedFolders, its first-start question) and, with `allow`, lets only those shell
+ * commands and our MCP server run unasked (--allow-tool; in -p anything else is refused, there is
+ * no one to ask); without it, --allow-all-tools.
+ */
+export async function runCopilotSetUp(o: { workspace: string; home: string; script: readonly ScriptTurn[]; allow?: readonly string[] }): Promise<AgentRun> {
+  const copilotHome = path.join(o.home, '.copilot');
+  fs.mkdirSync(copilotHome, { recursive: true });
+  const config = path.join(copilotHome, 'config.json');
+  const before = fs.existsSync(config) ? (JSON.parse(fs.readFileSync(config, 'utf8')) as Record<string, unknown>) : {};
+  fs.writeFileSync(config, JSON.stringify({ ...before, trustedFolders: [o.workspace] }));
+  // Copilot's shell rules name a command, not a prefix of its words: `shell(bash build.sh)` allows
+  // nothing (checked), so "bash build.sh" becomes shell(bash), the closest rule a user can write.
+  const rule = (a: string): string => `shell(${a.split(' ')[0]})`;
+  const args = o.allow ? [...o.allow.flatMap((a) => ['--allow-tool', rule(a)]), '--allow-tool', 'agent-context'] : ['--allow-all-tools'];
+  return runCopilot({ workspace: o.workspace, home: o.home, script: o.script, mcp: false, args });
+}
+
 /** Copilot CLI for the shared scenarios (agentScenarios.ts). */
-export const copilotDriver = {
+export const copilotDriver: HookDriver = {
   id: 'copilot-cli',
   label: 'GitHub Copilot CLI',
   mcpTool: copilotMcpTool,
   shellTool: COPILOT_SHELL,
   shellInput: (command: string): Record<string, unknown> => ({ command, description: 'Run the command' }),
   run: (o: { workspace: string; script: readonly ScriptTurn[] }): Promise<AgentRun> => runCopilot(o),
+  // bash's result: the output, then "<shellId: N completed with exit code N>".
+  outputOf: (text) => text.replace(/\n?<shellId: [^>]*>\s*$/, ''),
+  // Copilot CLI masks a GITHUB_TOKEN=… value itself (as "******"); the AWS and Stripe keys it passes on.
+  ownMasking: 1,
+  runSetUp: (o) => runCopilotSetUp(o),
 };
