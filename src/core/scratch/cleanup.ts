@@ -87,11 +87,6 @@ export interface CleanupReport {
   summary: string;
 }
 
-/** Formats bytes as MB with one decimal, the unit the settings use. */
-export function formatMB(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
-
 /**
  * Runs the retention policy on `.agent/scratch/` of a workspace root and moves what it selects
  * to the OS trash. Shared by the command, the agentContext_cleanup tool and the MCP server.

@@ -1,4 +1,5 @@
-import { cleanupScratch, formatMB } from '../scratch/cleanup';
+import { cleanupScratch } from '../scratch/cleanup';
+import { formatBytes } from '../output/humanize';
 import { DEFAULT_RETENTION } from '../scratch/retention';
 import { cutToBytes } from '../output/reference';
 import { formatFileError } from '../result';
@@ -25,7 +26,7 @@ export async function cleanupTool(input: Record<string, unknown>, ctx: ToolConte
     `${rep.summary}.`,
     `Policy: files older than ${policy.maxAgeHours} h, beyond ${policy.maxFiles} files or ${policy.maxTotalMB} MB go (oldest first); pinned files, plans and their evidence stay.`,
   ];
-  for (const x of rep.removed.slice(0, SHOWN)) out.push(`${apply ? 'removed' : 'would remove'} .agent/scratch/${x.rel} (${formatMB(x.size)}, ${WHY[x.reason]})`);
+  for (const x of rep.removed.slice(0, SHOWN)) out.push(`${apply ? 'removed' : 'would remove'} .agent/scratch/${x.rel} (${formatBytes(x.size)}, ${WHY[x.reason]})`);
   if (rep.removedCount > SHOWN) out.push(`… and ${rep.removedCount - SHOWN} more`);
   for (const f of rep.failed.slice(0, 10)) out.push(`failed: ${f.path}: ${f.message}`);
   if (rep.noTrash.length) out.push(`${rep.noTrash.length} file(s) kept: no trash is available here; remove them with the "Clean Up Scratch" command, which asks before deleting permanently.`);

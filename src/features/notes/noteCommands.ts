@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { notify } from '../../editor/notify';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { addNote, listNotes, type Note, type NoteTarget } from '../../core/notes/notes';
@@ -124,18 +125,18 @@ async function add(provider: NoteDecorationProvider, log: vscode.LogOutputChanne
     const picked = await pickNoteTarget(vscode.workspace.workspaceFolders ?? []);
     if (picked === undefined) return undefined;
     if (picked === 'none') {
-      void vscode.window.showInformationMessage('Agent Context: there is nothing to add a note to yet. Notes attach to a plan step, a scratch file, a terminal command or lines in an editor: create one of those first.');
+      void notify.info('Agent Context: there is nothing to add a note to yet. Notes attach to a plan step, a scratch file, a terminal command or lines in an editor: create one of those first.');
       return undefined;
     }
     target = targetFromElement(picked.element);
   }
   if (!target) {
-    void vscode.window.showErrorMessage('Agent Context: select a plan step, scratch file, terminal command or lines in an editor, then add the note.');
+    void notify.error('Agent Context: select a plan step, scratch file, terminal command or lines in an editor, then add the note.');
     return undefined;
   }
   const folder = vscode.workspace.getWorkspaceFolder(target.uri);
   if (!folder) {
-    void vscode.window.showErrorMessage(`Agent Context: ${target.uri.fsPath} is not inside an open workspace folder; notes live in a folder's .agent/.`);
+    void notify.error(`Agent Context: ${target.uri.fsPath} is not inside an open workspace folder; notes live in a folder's .agent/.`);
     return undefined;
   }
   const rel = toPosixRelative(folder.uri.fsPath, target.uri.fsPath);
@@ -152,7 +153,7 @@ async function add(provider: NoteDecorationProvider, log: vscode.LogOutputChanne
   const { uri: _uri, label: _label, ...where } = target;
   const r = await addNote(folder.uri.fsPath, { ...where, path: rel, text, author });
   if (!r.ok) {
-    void vscode.window.showErrorMessage(`Agent Context: the note was not saved: ${r.error}`);
+    void notify.error(`Agent Context: the note was not saved: ${r.error}`);
     return undefined;
   }
   log.info(`note ${r.value.file} added on ${describe(target, rel)}`);
@@ -173,7 +174,7 @@ export function registerNotes(context: vscode.ExtensionContext, log: vscode.LogO
         return note;
       } catch (e) {
         log.error(`adding a note failed: ${String(e)}`);
-        void vscode.window.showErrorMessage(`Agent Context: the note was not saved: ${(e as Error).message}`);
+        void notify.error(`Agent Context: the note was not saved: ${(e as Error).message}`);
         return undefined;
       }
     }),
@@ -191,7 +192,7 @@ export function registerNotes(context: vscode.ExtensionContext, log: vscode.LogO
         }
       }
       if (items.length === 0) {
-        void vscode.window.showInformationMessage('Agent Context: no notes yet. Right-click a plan step, scratch file or terminal command to add one.');
+        void notify.info('Agent Context: no notes yet. Right-click a plan step, scratch file or terminal command to add one.');
         return;
       }
       const pick = await vscode.window.showQuickPick(items.reverse(), { placeHolder: 'Notes for the agent (newest first): pick one to open it' });

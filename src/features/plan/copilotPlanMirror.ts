@@ -8,55 +8,70 @@ import { debounce } from '../../editor/debounce';
 
 /** Where Copilot Chat's memory tool keeps `/memories/session/<file>`: <its workspace storage>/memory-tool/memories/<session>/. */
 const COPILOT_STORAGE = 'github.copilot-chat';
-const SESSION_PLAN = /(?:^|\/)memory-tool\/memories\/([^/]+)\/plan\.md$/;
 
 /**
  * Mirrors the plan of VS Code's Plan agent (`/memories/session/plan.md`, in Copilot Chat's workspace
  * storage, beside this extension's own) into `.agent/plans/copilot-<session>.md` of the first folder
- * that has `.agent/`. Watched from outside the workspace; read once at start for plans written while
- * the extension was not running. Nothing happens in a window without a workspace or `.agent/`.
+ * that has `.agent/`. Watched from outside the workspace. Any event under the memory tool's folder
+ * (a session folder created, a file written) rescans its few session folders: a watcher can miss a
+ * file written into a folder created a moment before (inotify watches a new folder only once it has
+ * seen it), and the folder's own event still arrives. Files whose size and time are unchanged are not
+ * read again. Also read once at start, for plans written while the extension was not running.
+ * Nothing happens in a window without a workspace or `.agent/`.
  */
 export function registerCopilotPlanMirror(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
   const storage = context.storageUri;
   if (!storage || storage.scheme !== 'file' || !vscode.workspace.isTrusted) return;
   const workspaceStorage = path.dirname(storage.fsPath);
-  const pending = new Set<string>();
+  const seen = new Map<string, string>(); // plan.md -> size:mtime when last mirrored
   const agentDir = (): string | undefined => {
     const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file' && fs.existsSync(agentDirOf(f.uri.fsPath)));
     return folder ? agentDirOf(folder.uri.fsPath) : undefined;
   };
-  const flush = debounce(() => void mirrorPending(), 300);
-  const mirrorPending = async (): Promise<void> => {
-    const dir = agentDir();
-    const files = [...pending];
-    pending.clear();
-    if (!dir) return;
-    for (const file of files) {
-      const m = SESSION_PLAN.exec(file.split(path.sep).join('/'));
-      if (!m) continue;
-      const text = await fs.promises.readFile(file, 'utf8').catch(() => undefined);
-      if (text === undefined) continue; // cleaned up by Copilot: the mirror stays
-      const r = await mirrorPlan(dir, mirroredPlanName('copilot', m[1]), text, `VS Code's Plan agent (Copilot Chat: /memories/session/plan.md of chat session ${m[1]})`);
-      if (!r.ok) log.warn(`Copilot plan mirror: ${formatFileError(r.error)}`);
-      else if (r.value.changed) log.info(`Copilot plan mirrored to ${path.relative(path.dirname(dir), r.value.file)}`);
+  let running: Promise<void> | undefined;
+  let again = false;
+  const scan = (): void => {
+    if (running) {
+      again = true;
+      return;
     }
+    running = mirrorAll()
+      .catch((e) => log.warn(`Copilot plan mirror: ${String(e)}`))
+      .finally(() => {
+        running = undefined;
+        if (again) {
+          again = false;
+          scan();
+        }
+      });
   };
-  const note = (uri: vscode.Uri): void => {
-    pending.add(uri.fsPath);
-    flush();
-  };
-  const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(workspaceStorage), '*/memory-tool/memories/*/plan.md'));
-  context.subscriptions.push(watcher, watcher.onDidCreate(note), watcher.onDidChange(note), flush);
-  // Plans written while Agent Context was not running: a few small folders, read once after start.
-  const start = setTimeout(() => {
+  const mirrorAll = async (): Promise<void> => {
+    const dir = agentDir();
+    if (!dir) return;
     for (const owner of safeList(workspaceStorage).filter((n) => n.toLowerCase() === COPILOT_STORAGE)) {
       const memories = path.join(workspaceStorage, owner, 'memory-tool', 'memories');
       for (const session of safeList(memories)) {
         const file = path.join(memories, session, 'plan.md');
-        if (fs.existsSync(file)) note(vscode.Uri.file(file));
+        const st = await fs.promises.stat(file).catch(() => undefined);
+        if (!st?.isFile()) continue; // no plan in this session, or cleaned up by Copilot: a mirror stays
+        const key = `${st.size}:${st.mtimeMs}`;
+        if (seen.get(file) === key) continue;
+        const text = await fs.promises.readFile(file, 'utf8').catch(() => undefined);
+        if (text === undefined) continue;
+        const r = await mirrorPlan(dir, mirroredPlanName('copilot', session), text, `VS Code's Plan agent (Copilot Chat: /memories/session/plan.md of chat session ${session})`);
+        if (!r.ok) {
+          log.warn(`Copilot plan mirror: ${formatFileError(r.error)}`);
+          continue;
+        }
+        seen.set(file, key);
+        if (r.value.changed) log.info(`Copilot plan mirrored to ${path.relative(path.dirname(dir), r.value.file)}`);
       }
     }
-  }, 2000);
+  };
+  const flush = debounce(scan, 300);
+  const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(workspaceStorage), '*/memory-tool/**'));
+  context.subscriptions.push(watcher, watcher.onDidCreate(flush), watcher.onDidChange(flush), flush);
+  const start = setTimeout(flush, 2000);
   context.subscriptions.push({ dispose: () => clearTimeout(start) });
 }
 

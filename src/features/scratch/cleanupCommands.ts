@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
-import { cleanupScratch, CleanupReport, formatMB, summarizeCleanup } from '../../core/scratch/cleanup';
+import { notify } from '../../editor/notify';
+import { cleanupScratch, CleanupReport, summarizeCleanup } from '../../core/scratch/cleanup';
+import { formatBytes } from '../../core/output/humanize';
 import { scratchDirOf } from '../../core/scratch/scratchEntry';
 import { DEFAULT_RETENTION, RetentionPolicy } from '../../core/scratch/retention';
 import { formatFileError } from '../../core/result';
@@ -45,7 +47,7 @@ function combine(reports: CleanupReport[], dryRun: boolean): string {
   const bytes = reports.reduce((s, r) => s + r.removedBytes, 0);
   const pinned = reports.reduce((s, r) => s + r.keptPinned, 0);
   if (reports.length === 1) return reports[0].summary;
-  const files = `${n} file${n === 1 ? '' : 's'} (${formatMB(bytes)})`;
+  const files = `${n} file${n === 1 ? '' : 's'} (${formatBytes(bytes)})`;
   return dryRun ? `Would remove ${files}, keep ${pinned} pinned` : `Removed ${files}, kept ${pinned} pinned`;
 }
 
@@ -73,7 +75,7 @@ export async function runCleanup(folders: AgentFeed, log: vscode.LogOutputChanne
     }
     const rep = r.value;
     if (rep.noTrash.length > 0 && opts.interactive) {
-      const answer = await vscode.window.showWarningMessage(
+      const answer = await notify.warn(
         `No trash is available for ${rep.noTrash.length} scratch file${rep.noTrash.length === 1 ? '' : 's'} in ${folder.folder.name} (this system or file system has none). Delete them permanently?`,
         { modal: true, detail: rep.noTrash.slice(0, 10).map((f) => f.rel).join('\n') + (rep.noTrash.length > 10 ? `\n… and ${rep.noTrash.length - 10} more` : '') },
         'Delete Permanently',
@@ -103,27 +105,27 @@ export async function runCleanup(folders: AgentFeed, log: vscode.LogOutputChanne
  */
 async function reviewAndClean(folders: AgentFeed, log: vscode.LogOutputChannel, scratch: ScratchTreeProvider): Promise<CleanupResult | undefined> {
   if (!vscode.workspace.isTrusted) {
-    void vscode.window.showWarningMessage('Agent Context: this workspace is in Restricted Mode; trust it to clean up scratch.');
+    void notify.warn('Agent Context: this workspace is in Restricted Mode; trust it to clean up scratch.');
     return undefined;
   }
   const dry = await runCleanup(folders, log, { dryRun: true, interactive: false });
-  for (const e of dry.errors) void vscode.window.showErrorMessage(`Agent Context: ${e}`);
+  for (const e of dry.errors) void notify.error(`Agent Context: ${e}`);
   if (dry.reports.length === 0) return undefined;
   const multi = folders.folders.length > 1;
   const inputs = dry.reports.map((report, i) => ({ folder: multi ? dry.folders[i].folder.name : undefined, report, policy: retentionPolicyFor(dry.folders[i]) }));
   const preview = describeCleanupPreview(inputs);
   if (!preview.button) {
-    void vscode.window.showInformationMessage(preview.message, { modal: true, detail: preview.detail });
+    void notify.info(preview.message, { modal: true, detail: preview.detail });
     if (dry.errors.length === 0) void vscode.commands.executeCommand(WALKTHROUGH_SIGNAL_COMMAND, 'cleanedUp');
     return dry;
   }
-  const answer = await vscode.window.showWarningMessage(preview.message, { modal: true, detail: preview.detail }, preview.button);
+  const answer = await notify.warn(preview.message, { modal: true, detail: preview.detail }, preview.button);
   if (answer !== preview.button) return undefined;
   const only = new Set(dry.reports.flatMap((r) => r.removed.map((f) => f.path)));
   const res = await runCleanup(folders, log, { dryRun: false, interactive: true, only });
   scratch.refresh();
-  for (const e of res.errors) void vscode.window.showErrorMessage(`Agent Context: ${e}`);
-  if (res.reports.length > 0) void vscode.window.showInformationMessage(res.summary);
+  for (const e of res.errors) void notify.error(`Agent Context: ${e}`);
+  if (res.reports.length > 0) void notify.info(res.summary);
   if (res.reports.length > 0 && res.errors.length === 0) void vscode.commands.executeCommand(WALKTHROUGH_SIGNAL_COMMAND, 'cleanedUp');
   return res;
 }
@@ -134,22 +136,22 @@ export function registerCleanupCommands(context: vscode.ExtensionContext, log: v
     vscode.commands.registerCommand('agentContext.scratch.cleanupReview', () => reviewAndClean(folders, log, scratch)),
     vscode.commands.registerCommand('agentContext.scratch.cleanup', async (): Promise<CleanupResult | undefined> => {
       if (!vscode.workspace.isTrusted) {
-        void vscode.window.showWarningMessage('Agent Context: this workspace is in Restricted Mode; trust it to clean up scratch.');
+        void notify.warn('Agent Context: this workspace is in Restricted Mode; trust it to clean up scratch.');
         return undefined;
       }
       const res = await runCleanup(folders, log, { dryRun: false, interactive: true });
       scratch.refresh();
-      for (const e of res.errors) void vscode.window.showErrorMessage(`Agent Context: ${e}`);
-      if (res.reports.length > 0) void vscode.window.showInformationMessage(res.summary);
+      for (const e of res.errors) void notify.error(`Agent Context: ${e}`);
+      if (res.reports.length > 0) void notify.info(res.summary);
       if (res.reports.length > 0 && res.errors.length === 0) void vscode.commands.executeCommand(WALKTHROUGH_SIGNAL_COMMAND, 'cleanedUp');
       return res;
     }),
     vscode.commands.registerCommand('agentContext.scratch.cleanupDryRun', async (): Promise<CleanupResult> => {
       const res = await runCleanup(folders, log, { dryRun: true, interactive: false });
-      for (const e of res.errors) void vscode.window.showErrorMessage(`Agent Context: ${e}`);
+      for (const e of res.errors) void notify.error(`Agent Context: ${e}`);
       if (res.reports.length === 0) return res;
       const lines = res.reports.flatMap((r) => r.removed.map((f) => `${f.path}  (${f.reason}, ${f.size} bytes)`));
-      void vscode.window.showInformationMessage(`${res.summary}.`, ...(lines.length > 0 ? ['Show List'] : [])).then(async (a) => {
+      void notify.info(`${res.summary}.`, ...(lines.length > 0 ? ['Show List'] : [])).then(async (a) => {
         if (a !== 'Show List') return;
         const doc = await vscode.workspace.openTextDocument({ content: `${res.summary}\n\n${lines.join('\n')}\n`, language: 'plaintext' });
         await vscode.window.showTextDocument(doc, { preview: true });

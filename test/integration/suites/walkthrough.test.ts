@@ -85,6 +85,22 @@ describe('walkthrough: Get started with Agent Context', () => {
     assert.equal(await checked('note'), false, 'the note step is not checked after a dismissed action');
   });
 
+  /**
+   * Types into the quick input as a user does, and checks the box holds exactly that text: the
+   * walkthrough page re-renders and takes the focus back for a moment, so a keystroke can land on
+   * the page instead (a note saved as "lkthrough note" failed a CI run). Retyped until it holds.
+   */
+  async function typeInto(input: string, text: string): Promise<void> {
+    const value = () => ui.evaluate<string>(`document.querySelector(${JSON.stringify(input)})?.value ?? ''`);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await ui.press('End', { selector: input }); // focus only: the input is not "stable" for a click while the page re-renders
+      if (attempt > 0) await ui.press('Control+A', { selector: input });
+      await ui.type(text);
+      if ((await value()) === text) return;
+    }
+    assert.equal(await value(), text, 'the quick input holds what was typed');
+  }
+
   it('checks "Leave a note" once a target is picked and a note saved', async () => {
     await openStep('note');
     await ui.click(button('note', 'Add Note for the Agent'));
@@ -92,8 +108,7 @@ describe('walkthrough: Get started with Agent Context', () => {
     await ui.waitForSelector('.quick-input-widget .monaco-list-row:has-text("kept.md")');
     // Pick it as a user at the keyboard would: filter the list, then Enter (focus the input first:
     // the walkthrough page keeps the focus on its button).
-    await ui.press('End', { selector: input }); // focus only: the input is not "stable" for a click while the page re-renders
-    await ui.type('kept.md');
+    await typeInto(input, 'kept.md');
     // Enter accepts the focused row: wait until the filtered list has focused kept.md.
     await ui.waitForSelector('.quick-input-widget .monaco-list-row.focused:has-text("kept.md")');
     await ui.press('Enter', { selector: input });
@@ -104,8 +119,7 @@ describe('walkthrough: Get started with Agent Context', () => {
     }, { message: 'the note input box for kept.md is shown' }).catch((e) => {
       throw new Error(`${(e as Error).message}; quick input title and placeholder: ${seen.join(' | ')}`);
     });
-    await ui.press('End', { selector: input }); // focus only: the input is not "stable" for a click while the page re-renders
-    await ui.type('walkthrough note');
+    await typeInto(input, 'walkthrough note');
     await ui.press('Enter', { selector: input });
     await waitFor(() => noteCount() === 1, { message: 'the note was written under .agent/human/notes/' });
     const note = fs.readFileSync(path.join(notesDir(), fs.readdirSync(notesDir()).find((f) => f.endsWith('.md'))!), 'utf8');
