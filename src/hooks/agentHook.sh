@@ -4,7 +4,8 @@
 # is work (a large output, a secret candidate). Never fails the agent's call: exits 0.
 #
 #   agent-hook.sh claude-code SessionStart   puts the shell capture in front of every Bash command
-#                                            (appends to $CLAUDE_ENV_FILE); nothing else
+#                                            (appends to $CLAUDE_ENV_FILE) and prints the briefing
+#                                            as additional context (also after a compaction)
 #   agent-hook.sh copilot-cli postToolUse    replaces a large `bash` result by our reference, masks
 #                                            secrets in a small one (Copilot CLI's JSON on stdin)
 #   agent-hook.sh gemini AfterTool           the same for Gemini CLI's run_shell_command (its JSON on
@@ -53,6 +54,12 @@ case "${1-}:${2-}" in
       [ -n "${CLAUDE_PROJECT_DIR-}" ] && printf ' AGENT_CONTEXT_ROOT=%s' "$(__ac_q "$CLAUDE_PROJECT_DIR")"
       printf '\n. %s\n' "$(__ac_q "$__ac_dir/agent-context-shell.sh")"
     } >>"$CLAUDE_ENV_FILE"
+    # The briefing as additional context: at startup, resume and /clear, and again right after a
+    # compaction (source "compact"), so the plan's current step survives it. Once per session
+    # start, so a Node start is fine here.
+    __ac_root "${CLAUDE_PROJECT_DIR:-$PWD}"
+    [ -n "$__ac_r" ] || exit 0
+    AGENT_CONTEXT_ROOT=$__ac_r "$__ac_node" "$__ac_dir/agent-hook.js" claude-code SessionStart
     ;;
   copilot-cli:postToolUse)
     IFS= read -r -d '' __ac_in

@@ -9,6 +9,8 @@
  *   node agent-hook.js shell-pipe                     the same, streaming (no RAM-backed folder)
  *   node agent-hook.js copilot-cli postToolUse        Copilot CLI's hook JSON on stdin
  *   node agent-hook.js gemini AfterTool               Gemini CLI's hook JSON on stdin
+ *   node agent-hook.js claude-code SessionStart       Claude Code's SessionStart JSON on stdin: prints
+ *                                                     the briefing as additional context (core/hooks/sessionStart.ts)
  *   node agent-hook.js vscode                         VS Code's agent: PostToolUse of run_in_terminal (core/hooks/vscodeAgent.ts)
  *   node agent-hook.js prefilter                      prints the secret prefilter (build step)
  *
@@ -20,6 +22,7 @@ import { copilotPostToolUse, type CopilotPostToolUseInput } from '../core/hooks/
 import { commandFromExecString } from '../core/hooks/execString';
 import { geminiAfterTool, type GeminiAfterToolInput } from '../core/hooks/gemini';
 import { secretPrefilterEre } from '../core/hooks/secretPrefilter';
+import { claudeSessionStart } from '../core/hooks/sessionStart';
 import { vscodeAgentPostToolUse, type VscodeHookInput } from '../core/hooks/vscodeAgent';
 import { hookSettings, releaseCapture, rootFor, saveFastPath, shellOutput } from '../core/hooks/shellOutput';
 
@@ -75,6 +78,19 @@ async function main(argv: string[]): Promise<void> {
       if (!root || rest[0] !== 'postToolUse') return;
       const out = await copilotPostToolUse(input, root);
       if (out) process.stdout.write(JSON.stringify(out));
+      return;
+    }
+    case 'claude-code': {
+      const text = await readStdin();
+      let input: unknown = {};
+      try {
+        input = JSON.parse(text);
+      } catch {
+        // no source named: the briefing is the same, its first line says "at the start"
+      }
+      const root = workspaceRoot(process.cwd());
+      if (!root || rest[0] !== 'SessionStart') return;
+      process.stdout.write(JSON.stringify(await claudeSessionStart(input, root)));
       return;
     }
     case 'gemini': {

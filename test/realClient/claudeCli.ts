@@ -25,8 +25,10 @@ export interface ClaudeRunOptions {
   /** Start our MCP server through --mcp-config (default true); false: whatever the settings configure. */
   mcpConfig?: boolean;
   allowedTools?: string;
-  /** More CLI arguments (e.g. --permission-prompt-tool). */
+  /** More CLI arguments (e.g. --permission-prompt-tool, --resume <session>). */
   args?: string[];
+  /** The user's prompt (default: a task prompt); a slash command such as `/compact` works too. */
+  prompt?: string;
   env?: Record<string, string>;
   timeoutMs?: number;
 }
@@ -40,7 +42,7 @@ export function claudeBin(): string {
 export async function runClaude(o: ClaudeRunOptions): Promise<ClaudeRun> {
   const api = await startFakeMessagesApi(o.script);
   const home = o.home ?? tempDir('home-');
-  const args = ['-p', 'Work on the task in this workspace.', '--output-format', 'stream-json', '--verbose', '--allowedTools', o.allowedTools ?? 'Bash Read Grep mcp__agent-context', ...(o.args ?? [])];
+  const args = ['-p', o.prompt ?? 'Work on the task in this workspace.', '--output-format', 'stream-json', '--verbose', '--allowedTools', o.allowedTools ?? 'Bash Read Grep mcp__agent-context', ...(o.args ?? [])];
   if (o.mcpConfig !== false) {
     const cfg = path.join(home, 'mcp-config.json');
     fs.writeFileSync(cfg, JSON.stringify({ mcpServers: { 'agent-context': { command: process.execPath, args: [MCP_JS, '--root', o.workspace, '--allow-run'] } } }));
@@ -61,6 +63,13 @@ export async function runClaude(o: ClaudeRunOptions): Promise<ClaudeRun> {
     ...o.env,
   };
   return runAgentProcess({ bin: claudeBin(), args, cwd: o.workspace, env, home, api, timeoutMs: o.timeoutMs ?? 120_000 });
+}
+
+/** The session id Claude Code printed in its stream-json output (for --resume). */
+export function sessionIdOf(run: ClaudeRun): string {
+  const id = /"session_id":"([0-9a-f-]{36})"/.exec(run.stdout)?.[1];
+  if (!id) throw new Error(`no session_id in Claude Code's output (exit ${run.exitCode}): ${run.stderr.slice(-800)}${run.stdout.slice(-800)}`);
+  return id;
 }
 
 /** Claude Code for the shared scenarios (agentScenarios.ts): the pinned or the current release, by run. */

@@ -5,6 +5,8 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { sessionStartContext } from '../../../src/core/hooks/sessionStart';
+import { countTokens } from '../../../src/core/output/tokens';
 import { fakeDist } from './shellCapture.test';
 
 const dist = fakeDist();
@@ -68,6 +70,40 @@ test('Claude Code SessionStart: the shell capture goes into $CLAUDE_ENV_FILE; wi
   const none = hook(['claude-code', 'SessionStart'], '{}', ws, {});
   assert.equal(none.status, 0);
   assert.equal(none.stdout, '');
+});
+
+test('Claude Code SessionStart: the briefing goes to the model as additional context, saying why (startup, compact), within 1,500 tokens', () => {
+  const ws = workspace();
+  fs.writeFileSync(path.join(ws, '.agent/plan.yaml'), 'objective: "Ship the limiter"\nsteps:\n  - id: 1\n    description: "Write the bucket"\n    status: completed\n  - id: 2\n    description: "Wire the middleware"\n    status: in_progress\n  - id: 3\n    description: "Load-test it"\n    status: pending\n');
+  const envFile = path.join(ws, 'env.sh');
+  const context = (source: string, cwd = ws): string => {
+    const r = hook(['claude-code', 'SessionStart'], JSON.stringify({ hook_event_name: 'SessionStart', source, cwd }), cwd, { CLAUDE_ENV_FILE: envFile, CLAUDE_PROJECT_DIR: ws });
+    assert.equal(r.status, 0);
+    const out = JSON.parse(r.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+    assert.equal(out.hookSpecificOutput.hookEventName, 'SessionStart');
+    return out.hookSpecificOutput.additionalContext;
+  };
+  const start = context('startup');
+  assert.match(start, /^Agent Context put this briefing here at the start of this session/);
+  assert.match(start, /Plan \.agent\/plan\.yaml: 1\/3 done .* Ship the limiter/);
+  assert.match(start, /Now: step 2 \[in_progress\] Wire the middleware \(\.agent\/plan\.yaml:\d+\)/);
+  assert.ok(countTokens(start).tokens <= 1500);
+  assert.match(context('compact'), /^Agent Context put this briefing here right after the conversation was compacted/);
+  // A project without .agent/: the capture is set up, nothing is said to the model.
+  const bare = tmp('ac-bare-');
+  const r = hook(['claude-code', 'SessionStart'], '{"source":"startup"}', bare, { CLAUDE_ENV_FILE: path.join(bare, 'env.sh'), CLAUDE_PROJECT_DIR: bare });
+  assert.equal(r.status, 0);
+  assert.equal(r.stdout, '');
+});
+
+test('Claude Code SessionStart: a briefing of a huge plan is still cut to 1,500 tokens in all', async () => {
+  const ws = workspace();
+  const steps = Array.from({ length: 400 }, (_, i) => `  - id: ${i + 1}\n    description: "${'Refactor the module and its many tests carefully '.repeat(3)}${i + 1}"\n    status: ${i < 50 ? 'in_progress' : 'pending'}\n`).join('');
+  fs.writeFileSync(path.join(ws, '.agent/plan.yaml'), `objective: "${'A very long objective '.repeat(40)}"\nsteps:\n${steps}`);
+  const { text, tokens } = await sessionStartContext(ws, 'compact');
+  assert.ok(tokens <= 1500, `${tokens} tokens`);
+  assert.equal(countTokens(text).tokens, tokens);
+  assert.match(text, /Now: step 1 /);
 });
 
 test('a call it has nothing to do with (another agent\'s hook file, any tool) exits 0 without output', () => {

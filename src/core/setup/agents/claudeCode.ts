@@ -3,7 +3,8 @@
  *   - <root>/.claude/settings.local.json: a SessionStart hook (agent-hook.sh claude-code
  *     SessionStart) that puts the shell capture in front of every Bash command through
  *     $CLAUDE_ENV_FILE, so Bash output is offloaded without the command being rewritten (Claude
- *     Code checks the user's permission rules against the command as given); `plansDirectory` →
+ *     Code checks the user's permission rules against the command as given), and hands the model
+ *     the briefing at every session start, after a compaction too (core/hooks/sessionStart.ts); `plansDirectory` →
  *     .agent/plans (Claude Code writes its plans there, the Plan view shows them). Entries of the
  *     earlier hook (PreToolUse/PostToolUse → claude-hook.js, which rewrote the command) are removed.
  *   - ~/.claude.json, projects[<root>].mcpServers["agent-context"]: the MCP server at local scope

@@ -1,0 +1,46 @@
+/*
+ * The briefing handed to an agent when a session starts, is resumed or cleared, and right after its
+ * context was compacted (issue 21, "Surviving compaction"): users lose their plan and rules when an
+ * agent compacts; a session-start hook that fires again after the compaction puts the plan's
+ * current step and the paths to read back in front of the model.
+ *   - Claude Code: SessionStart (source startup | resume | clear | compact; PreCompact cannot add
+ *     context, but SessionStart fires with source "compact" once the summary is in place), output
+ *     `hookSpecificOutput.additionalContext`.
+ * The text is the agentContext_briefing of the folder (≤ BRIEFING_MAX_TOKENS in all, this line
+ * included), so what the agent reads after a reset is what the tool would have told it.
+ */
+import { composeBriefing, BRIEFING_MAX_TOKENS } from '../briefing/briefing';
+import { gatherBriefing } from '../briefing/briefingSources';
+import { countTokens } from '../output/tokens';
+import { agentDirOf } from '../workspace/agentLayout';
+
+/** Why the session (re)started, as the agents name it. */
+export type SessionSource = 'startup' | 'resume' | 'clear' | 'compact';
+
+const WHEN: Record<SessionSource, string> = {
+  startup: 'at the start of this session',
+  resume: 'as this session was resumed',
+  clear: 'after the conversation was cleared',
+  compact: 'right after the conversation was compacted',
+};
+
+/** The source named in a hook's JSON input (`source`), if it is one of the known ones. */
+export function sessionSourceOf(input: unknown): SessionSource | undefined {
+  const s = input && typeof input === 'object' ? (input as { source?: unknown }).source : undefined;
+  return typeof s === 'string' && s in WHEN ? (s as SessionSource) : undefined;
+}
+
+/** The text to put in front of the model: one line saying why, then the briefing; the whole ≤ maxTokens. */
+export async function sessionStartContext(root: string, source: SessionSource | undefined, maxTokens = BRIEFING_MAX_TOKENS): Promise<{ text: string; tokens: number }> {
+  const head = `Agent Context put this briefing here ${WHEN[source ?? 'startup']}: the plan's current step and the files that hold the state. Read the paths it names before going on.`;
+  const headTokens = countTokens(`${head}\n`).tokens;
+  const briefing = composeBriefing(await gatherBriefing(agentDirOf(root)), maxTokens - headTokens);
+  const text = `${head}\n${briefing.text}`;
+  return { text, tokens: countTokens(text).tokens };
+}
+
+/** Claude Code's SessionStart answer: the briefing as additional context. */
+export async function claudeSessionStart(input: unknown, root: string): Promise<object> {
+  const { text } = await sessionStartContext(root, sessionSourceOf(input));
+  return { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } };
+}
