@@ -236,3 +236,77 @@ export function describeShellHook(d: HookDriver): void {
     });
   });
 }
+
+/**
+ * Two agents on one workspace and its one `.agent/` (issue 21 §4, cross-agent): what `first` saved
+ * with agentContext_run is found by `second`'s agentContext_grep, and a plan step set by either one
+ * shows in the other's briefing. Three sessions: first, second, first again. Asserted on what each
+ * CLI sent back to its fake model.
+ */
+export function describeCrossAgent(first: AgentDriver, second: AgentDriver): void {
+  describe(`${first.label} and ${second.label} on one .agent/`, function () {
+    let ws: string;
+    let noisy: ReturnType<typeof writeNoisyBuild>;
+    let a: AgentRun;
+    let b: AgentRun;
+    let a2: AgentRun;
+    const text = (d: AgentDriver, run: AgentRun, tool: string, nth = 0): string => {
+      const r = resultOf(run, d.mcpTool(tool), nth);
+      return d.unwrap ? d.unwrap(r.text) : r.text;
+    };
+
+    before(async function () {
+      this.timeout(400_000);
+      ws = copyFixture('workspace');
+      noisy = writeNoisyBuild(ws);
+      // first: runs the failing build through our tool, finishes step 2 and starts step 3.
+      a = await first.run({
+        workspace: ws,
+        script: [
+          { tool: first.mcpTool('agentContext_run'), input: { command: noisy.script } },
+          { tool: first.mcpTool('agentContext_plan'), input: { action: 'setStatus', stepId: 2, status: 'completed' } },
+          { tool: first.mcpTool('agentContext_plan'), input: { action: 'setStatus', stepId: 3, status: 'in_progress' } },
+          { text: 'Build fails; step 3 started.' },
+        ],
+      });
+      // second, a new session of another agent: looks for the error in what is saved, reads the
+      // briefing, finishes step 3 and starts step 4.
+      b = await second.run({
+        workspace: ws,
+        script: [
+          { tool: second.mcpTool('agentContext_grep'), input: { pattern: 'error TS2345|undefined reference|FATAL ERROR' } },
+          { tool: second.mcpTool('agentContext_briefing'), input: {} },
+          { tool: second.mcpTool('agentContext_plan'), input: { action: 'setStatus', stepId: 3, status: 'completed' } },
+          { tool: second.mcpTool('agentContext_plan'), input: { action: 'setStatus', stepId: 4, status: 'in_progress' } },
+          { text: 'Step 4 started.' },
+        ],
+      });
+      // first again, a new session: its briefing shows what the other agent did.
+      a2 = await first.run({ workspace: ws, script: [{ tool: first.mcpTool('agentContext_briefing'), input: {} }, { text: 'Done.' }] });
+    });
+
+    it(`${first.label}'s agentContext_run saved the build's output; ${second.label}'s agentContext_grep finds its three error lines there, with their line numbers`, () => {
+      const run = text(first, a, 'agentContext_run');
+      const saved = /Output saved: (\S+)/.exec(run)?.[1];
+      assert.ok(saved, run);
+      const grep = text(second, b, 'agentContext_grep');
+      const found = noisy.errorLines.filter((e) => grep.includes(`${saved}:${e.n}: ${e.text}`)).length;
+      recordMeasure('cross-agent', 'grepOfSavedOutput', { saved, errors: found, bytes: Buffer.byteLength(grep) });
+      assert.equal(found, 3, `grep result:\n${grep}`);
+    });
+
+    it(`the plan step ${first.label} started shows in ${second.label}'s briefing`, () => {
+      const briefing = text(second, b, 'agentContext_briefing');
+      assert.match(briefing, /Plan \.agent\/plan\.yaml: 2\/4 done/);
+      assert.match(briefing, /Now: step 3 \[in_progress\] Implement the middleware \(\.agent\/plan\.yaml:\d+\)/);
+    });
+
+    it(`and the step ${second.label} started shows in ${first.label}'s next session`, () => {
+      assert.equal(resultOf(b, second.mcpTool('agentContext_plan'), 1).isError, false);
+      const briefing = text(first, a2, 'agentContext_briefing');
+      assert.match(briefing, /Plan \.agent\/plan\.yaml: 3\/4 done/);
+      assert.match(briefing, /Now: step 4 \[in_progress\] Load-test with 1,000 clients/);
+      recordMeasure('cross-agent', 'briefings', { second: Buffer.byteLength(text(second, b, 'agentContext_briefing')), firstAgain: Buffer.byteLength(briefing) });
+    });
+  });
+}

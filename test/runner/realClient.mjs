@@ -10,7 +10,7 @@ import { killMarkedAndWait, makeTempDir, OWNER_VAR, ownerMarker, removeTempDir }
 
 /**
  * Per client: the env var its driver reads (test/realClient/<client>Cli.ts) ← the ensure-deps.sh
- * value it comes from. The first pair is the binary, which must exist.
+ * value it comes from. Every `*_BIN` is a binary, which must exist.
  */
 const CLIENTS = {
   'claude-code': [['AGENT_CONTEXT_CLAUDE_BIN', 'CLAUDE_BIN']],
@@ -19,6 +19,8 @@ const CLIENTS = {
   gemini: [['AGENT_CONTEXT_GEMINI_BIN', 'GEMINI_BIN']],
   'copilot-cli': [['AGENT_CONTEXT_COPILOT_BIN', 'COPILOT_BIN'], ['AGENT_CONTEXT_COPILOT_CACHE', 'COPILOT_CACHE']],
   opencode: [['AGENT_CONTEXT_OPENCODE_BIN', 'OPENCODE_BIN']],
+  // test/realClient/crossAgent.test.ts: Codex and Claude Code (the pinned release) on one workspace.
+  'cross-agent': [['AGENT_CONTEXT_CODEX_BIN', 'CODEX_BIN'], ['AGENT_CONTEXT_CLAUDE_BIN', 'CLAUDE_BIN']],
 };
 
 /** The client CLI, installed (once) into the test cache by scripts/ensure-deps.sh: the env its driver reads. */
@@ -31,8 +33,9 @@ export function ensureClient(client) {
     if (!deps[from]) throw new Error(`scripts/ensure-deps.sh did not print ${from}`);
     env[to] = deps[from];
   }
-  const bin = env[vars[0][0]];
-  if (!fs.existsSync(bin)) throw new Error(`scripts/ensure-deps.sh did not install ${client} (${vars[0][1]}=${bin})`);
+  for (const [to, from] of vars.filter(([to]) => to.endsWith('_BIN'))) {
+    if (!fs.existsSync(env[to])) throw new Error(`scripts/ensure-deps.sh did not install ${client} (${from}=${env[to]})`);
+  }
   return env;
 }
 

@@ -22,10 +22,10 @@ const MAIN = fs.existsSync(path.join(fixtures, 'workspace')) ? 'workspace' : 'ha
  *                                vsix: the packaged .vsix installed, a no-op driver extension as dev path
  * @property {Record<string, unknown>} [settings]  extra user settings for this run
  * @property {boolean} [chat]   drive VS Code's built-in Copilot agent against a fake model (see prepareChat in integration.mjs)
- * @property {'claude-code'|'claude-code-current'|'codex'|'gemini'|'copilot-cli'|'opencode'} [client]
+ * @property {'claude-code'|'claude-code-current'|'codex'|'gemini'|'copilot-cli'|'opencode'|'cross-agent'} [client]
  *                                a real-client run: no editor; the agent CLI (installed by
  *                                scripts/ensure-deps.sh) is driven by a scripted fake model API
- *                                (suites: test/realClient/<include>.test.ts)
+ *                                (suites: test/realClient/<include>.test.ts); cross-agent: several CLIs
  */
 
 /** @type {Run[]} */
@@ -50,6 +50,9 @@ export const runs = [
   { name: 'gemini', workspace: MAIN, include: ['gemini*'], trust: true, extension: 'dev', client: 'gemini' },
   { name: 'copilot-cli', workspace: MAIN, include: ['copilotCli*'], trust: true, extension: 'dev', client: 'copilot-cli' },
   { name: 'opencode', workspace: MAIN, include: ['opencode*'], trust: true, extension: 'dev', client: 'opencode' },
+  // Two of them on one workspace: what one saved, the other's grep finds; a plan step one sets, the
+  // other's briefing shows (Codex and Claude Code: the cheapest to start).
+  { name: 'cross-agent', workspace: MAIN, include: ['crossAgent*'], trust: true, extension: 'dev', client: 'cross-agent' },
 ];
 
 function globToRegExp(glob) {
