@@ -10,6 +10,7 @@ import { registerTreeForTests } from '../../api';
 import { countLabel, formatAge, formatBytes, formatLocalTime } from '../../core/output/humanize';
 import { AgentFolder, AgentFeed, folderLabel, touches } from '../../editor/agentFeed';
 import { noteTooltip, onDidChangeNotes } from '../notes/noteDecorations';
+import { toPosixRelative } from '../../core/workspace/relativePaths';
 
 /** One folder of scratch with its subtree totals. */
 interface DirIndex {
@@ -35,7 +36,9 @@ export type ScratchNode =
   /** `now`: when its page was listed, so files with equal times show equal ages. */
   | { kind: 'file'; folder: AgentFolder; entry: ScratchEntry; pinned: boolean; now: number }
   /** "… N older files": expands to the next page of a folder's files. */
-  | { kind: 'older'; folder: AgentFolder; rel: string; offset: number; older: number };
+  | { kind: 'older'; folder: AgentFolder; rel: string; offset: number; older: number }
+  /** A folder the index could not list (no permission, a symlinked scratch folder): shown, not hidden. */
+  | { kind: 'problem'; folder: AgentFolder; file: string; message: string };
 
 /** The Scratch view: files under `.agent/scratch/` with size, age and estimated tokens, newest first. */
 export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>, vscode.Disposable {
@@ -156,8 +159,17 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
   private async childrenOf(folder: AgentFolder, rel: string, offset: number): Promise<ScratchNode[]> {
     const st = await this.stateOf(folder);
     const dir = st.index.folder(rel);
-    if (!dir) return [];
     const out: ScratchNode[] = [];
+    if (offset === 0) {
+      // What the index could not list in this folder (at the top also the scratch folder itself) is
+      // marked, so an empty-looking view is never mistaken for an empty folder.
+      for (const e of st.index.errors) {
+        const where = toPosixRelative(st.index.scratchDir, e.file);
+        const parent = where === '' || where.startsWith('..') ? '' : path.posix.dirname(where).replace(/^\.$/, '');
+        if (parent === rel) out.push({ kind: 'problem', folder, file: e.file, message: e.message });
+      }
+    }
+    if (!dir) return out;
     if (offset === 0) {
       for (const d of dir.subdirs) {
         const sub = st.index.folder(d);
@@ -174,6 +186,17 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
   }
 
   getTreeItem(node: ScratchNode): vscode.TreeItem {
+    if (node.kind === 'problem') {
+      const rel = vscode.workspace.asRelativePath(node.file);
+      const item = new vscode.TreeItem(rel, vscode.TreeItemCollapsibleState.None);
+      item.id = `scratch-problem:${node.file}`;
+      item.description = `cannot be listed: ${node.message}`;
+      item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
+      item.tooltip = `${rel}: ${node.message}`;
+      item.accessibilityInformation = { label: `${rel} cannot be listed: ${node.message}` };
+      item.contextValue = 'scratchProblem';
+      return item;
+    }
     if (node.kind === 'older') {
       const item = new vscode.TreeItem(`… ${node.older.toLocaleString('en-US')} older file${node.older === 1 ? '' : 's'}`, vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `scratch-older:${node.folder.root}:${node.rel}@${node.offset}`;

@@ -138,6 +138,18 @@ export class TerminalsTreeProvider implements vscode.TreeDataProvider<TerminalsN
       item.iconPath = new vscode.ThemeIcon('warning');
       return item;
     }
+    if (node.kind === 'terminal' && node.info.error) {
+      // N.txt exists but cannot be read (a folder in its place, no permission): say so, no commands to list.
+      const { info } = node;
+      const item = new vscode.TreeItem(`${info.name} (${info.n})`, vscode.TreeItemCollapsibleState.None);
+      item.id = `${node.agentDir}#${info.n}`;
+      item.description = info.error;
+      item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('list.errorForeground'));
+      item.tooltip = `${vscode.workspace.asRelativePath(path.join(node.agentDir, info.file))} ${info.error}`;
+      item.accessibilityInformation = { label: `${info.name} (${info.n}): ${info.error}` };
+      item.contextValue = 'agentContext.terminal.unreadable';
+      return item;
+    }
     if (node.kind === 'terminal') {
       const { info } = node;
       const label = `${info.name} (${info.n})`;

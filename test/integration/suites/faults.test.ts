@@ -8,6 +8,7 @@ import * as vscode from 'vscode';
 import { ui, waitFor } from '../bridge';
 import { commandsOf, openTerminal, run, terminalsDir } from '../terminalHelpers';
 import { fillDisk } from '../../faultKit';
+import { agentApi, flatten, waitForRow, waitForTree } from '../agentViewsHelpers';
 
 const WARNING = 'the disk is full, so terminal output is not being saved';
 
@@ -58,6 +59,37 @@ describe('Faults in the editor', () => {
       await vscode.commands.executeCommand('notifications.clearAll');
       await vscode.commands.executeCommand('notifications.hideList');
       await ui.resetUi();
+    }
+  });
+  it('the views mark what cannot be read: a terminal file replaced by a folder, a scratch folder that is a symbolic link', async function () {
+    this.timeout(90_000);
+    const bad = path.join(terminalsDir(), '9001.txt');
+    const scratch = path.join(path.dirname(terminalsDir()), 'scratch');
+    const moved = `${scratch}.faults-test`;
+    const elsewhere = fs.mkdtempSync(path.join(path.dirname(path.dirname(terminalsDir())), '..', 'outside-scratch-'));
+    fs.mkdirSync(bad, { recursive: true });
+    try {
+      // Terminals: the unreadable terminal is listed with the reason, not as a terminal without shell integration.
+      const node = await waitForTree('agentContext.terminals', (nodes) => flatten(nodes).find((n) => n.label === 'terminal 9001 (9001)'), 'terminal 9001 in the Terminals view');
+      assert.match(node.description ?? '', /^cannot be read: .*\(EISDIR\)$/, JSON.stringify(node));
+      assert.equal(node.icon, 'error');
+      assert.ok(!/shell integration/.test(`${node.description} ${node.tooltip}`), JSON.stringify(node));
+      await waitForRow('Terminals', 'cannot be read');
+      // Scratch: a symlinked scratch folder is not followed, and the view says so instead of looking empty.
+      fs.writeFileSync(path.join(elsewhere, 'secret-elsewhere.txt'), 'outside the workspace\n');
+      if (fs.existsSync(scratch)) fs.renameSync(scratch, moved);
+      fs.symlinkSync(elsewhere, scratch);
+      await vscode.commands.executeCommand('agentContext.scratch.refresh');
+      const problem = await waitForTree('agentContext.scratch', (nodes) => flatten(nodes).find((n) => /cannot be listed/.test(n.description ?? '')), 'a problem row in the Scratch view');
+      assert.match(problem.description ?? '', /symbolic link; it is not followed/);
+      const listed = flatten(await (await agentApi()).treeSnapshot('agentContext.scratch'));
+      assert.ok(!listed.some((n) => n.label.includes('secret-elsewhere')), 'nothing outside the workspace is listed');
+    } finally {
+      fs.rmSync(bad, { recursive: true, force: true });
+      if (fs.lstatSync(scratch, { throwIfNoEntry: false })?.isSymbolicLink()) fs.unlinkSync(scratch);
+      if (fs.existsSync(moved)) fs.renameSync(moved, scratch);
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+      await vscode.commands.executeCommand('agentContext.scratch.refresh');
     }
   });
 });
