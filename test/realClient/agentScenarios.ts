@@ -134,7 +134,7 @@ const median = (xs: number[]): number => {
 };
 
 /** How many trivial calls each timing run makes (the median of them is reported). */
-const TIMED_CALLS = 5;
+const TIMED_CALLS = 9;
 
 /**
  * The agent's own shell tool with our hook, set up by `mcp.js --setup`: the noisy failing build,
