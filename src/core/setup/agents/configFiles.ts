@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { applyEdits, format, modify, parse, printParseErrorCode, type FormattingOptions, type JSONPath, type ParseError } from 'jsonc-parser';
+import { applyEdits, findNodeAtLocation, format, modify, parse, parseTree, printParseErrorCode, type FormattingOptions, type JSONPath, type ParseError } from 'jsonc-parser';
 import { mkdirp, writeFileAtomic } from '../../fs/fsAtomic';
 import { err, ok, type FileError, type Result } from '../../result';
 
@@ -76,6 +76,15 @@ function formatting(text: string): FormattingOptions {
  */
 export function jsonSet(text: string | undefined, at: JSONPath, value: unknown): string {
   const base = text === undefined || !text.trim() ? '{}\n' : text;
+  // jsonc-parser 3.3.1 removes the last element of an array after another one a character short:
+  // [1,2,3] without index 2 became [1,23], and [{..},{..}] lost the first object's closing brace.
+  // That removal is done here: from the end of the element before it to the end of its own.
+  const last = at[at.length - 1];
+  if (value === undefined && typeof last === 'number' && last > 0) {
+    const arr = findNodeAtLocation(parseTree(base, [], { allowTrailingComma: true, disallowComments: false }) ?? { type: 'null', offset: 0, length: 0 }, at.slice(0, -1));
+    const items = arr?.type === 'array' ? arr.children ?? [] : [];
+    if (last === items.length - 1) return base.slice(0, items[last - 1].offset + items[last - 1].length) + base.slice(items[last].offset + items[last].length);
+  }
   const edits = modify(base, at, value, {});
   let out = applyEdits(base, edits);
   if (value !== undefined) {
