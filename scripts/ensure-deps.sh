@@ -134,10 +134,17 @@ npm24() {
   env PATH="$NODE24_DIR/bin:$PATH" npm_config_nodedir="$NODE24_DIR" "$NODE24_DIR/bin/npm" "$@"
 }
 
+# npm's install-script policy for a global install (no package.json to hold allowScripts): strict,
+# with exactly the listed packages allowed ("-": none).
+allow_scripts() {
+  echo --strict-allow-scripts
+  [ "$1" = - ] || echo "--allow-scripts=$1"
+}
+
 # Installs an npm package globally into "$CACHE/<name>" with Node 24's npm, once: into a temp
 # folder, checked by `<check> <folder>` (a function or command), marked .complete, then renamed into
 # place. Later runs use it as is; a folder without the marker is removed and installed again.
-#   npm_install_cached <name> <spec> <check> [extra npm install args...]
+#   npm_install_cached <name> <spec> <check> [extra npm install args... (@PREFIX@: the temp prefix)]
 npm_install_cached() {
   local name="$1" spec="$2" check="$3"; shift 3
   local dir="$CACHE/$name"
@@ -146,7 +153,10 @@ npm_install_cached() {
   local started=$SECONDS tmp
   tmp="$(mktemp -d "$CACHE/.$name.tmp.XXXXXX")"
   chmod 755 "$tmp"
-  quietly "npm install -g $spec" npm24 install -g --prefix "$tmp" --no-audit --no-fund --loglevel=error "$@" "$spec"
+  mkdir -p "$tmp/lib" # npm 11.19's --strict-allow-scripts check of a global install lstats <prefix>/lib first (ENOENT in a new prefix)
+  local args=() a
+  for a in "$@"; do args+=("${a//@PREFIX@/$tmp}"); done
+  quietly "npm install -g $spec" npm24 install -g --prefix "$tmp" --no-audit --no-fund --loglevel=error "${args[@]}" "$spec"
   quietly "check $spec" "$check" "$tmp"
   touch "$tmp/.complete"
   replace_dir "$tmp" "$dir"
@@ -214,15 +224,16 @@ check_copilot() {
 check_opencode() { env HOME="$(mktemp -d)" XDG_CACHE_HOME="$(mktemp -d)" XDG_DATA_HOME="$(mktemp -d)" XDG_CONFIG_HOME="$(mktemp -d)" OPENCODE_DISABLE_AUTOUPDATE=true "$1/bin/opencode" --version; }
 
 # Installs one client like npm_install_cached, but with its own log: several run at once.
-#   install_client <name> <spec> <check>
+#   install_client <name> <spec> <check> <packages allowed to run install scripts, comma-separated, or ->
 install_client() {
-  local name="$1" spec="$2" check="$3"
+  local name="$1" spec="$2" check="$3" scripts="$4"
   local dir="$CACHE/$name" log="$CACHE/$name.log" started=$SECONDS tmp
   [ -f "$dir/.complete" ] && return 0
   tmp="$(mktemp -d "$CACHE/.$name.tmp.XXXXXX")"
   chmod 755 "$tmp"
+  mkdir -p "$tmp/lib" # see npm_install_cached
   echo "=== $(date -u +%FT%TZ) npm install -g $spec" >"$log"
-  if ! npm24 install -g --prefix "$tmp" --no-audit --no-fund --loglevel=error "$spec" >>"$log" 2>&1 || ! "$check" "$tmp" >>"$log" 2>&1; then
+  if ! npm24 install -g --prefix "$tmp" --no-audit --no-fund --loglevel=error $(allow_scripts "$scripts") "$spec" >>"$log" 2>&1 || ! "$check" "$tmp" >>"$log" 2>&1; then
     log "FAILED: $spec. Last lines of $log:"
     tail -n 20 "$log" >&2
     rm -rf "$tmp"
@@ -233,13 +244,18 @@ install_client() {
   log "$spec installed in $((SECONDS - started)) s"
 }
 
+# The last field lists the packages whose install scripts must run ("-": none). Every global install
+# here runs with --strict-allow-scripts: a package with an install script that is not listed fails
+# the install with npm's message naming it, instead of being skipped silently once npm blocks
+# unlisted scripts by default (npm 11 warns today). Claude Code and opencode place their native
+# binary in postinstall; Gemini CLI builds node-pty and keytar (its shell and keychain).
 CLIENTS=(
-  "claude-code-$CLAUDE_CODE_VERSION @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION check_claude_code"
-  "claude-code-$CLAUDE_CODE_CURRENT_VERSION @anthropic-ai/claude-code@$CLAUDE_CODE_CURRENT_VERSION check_claude_code"
-  "codex-$CODEX_VERSION @openai/codex@$CODEX_VERSION check_codex"
-  "gemini-cli-$GEMINI_CLI_VERSION @google/gemini-cli@$GEMINI_CLI_VERSION check_gemini"
-  "copilot-cli-$COPILOT_CLI_VERSION @github/copilot@$COPILOT_CLI_VERSION check_copilot"
-  "opencode-$OPENCODE_VERSION opencode-ai@$OPENCODE_VERSION check_opencode"
+  "claude-code-$CLAUDE_CODE_VERSION @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION check_claude_code @anthropic-ai/claude-code"
+  "claude-code-$CLAUDE_CODE_CURRENT_VERSION @anthropic-ai/claude-code@$CLAUDE_CODE_CURRENT_VERSION check_claude_code @anthropic-ai/claude-code"
+  "codex-$CODEX_VERSION @openai/codex@$CODEX_VERSION check_codex -"
+  "gemini-cli-$GEMINI_CLI_VERSION @google/gemini-cli@$GEMINI_CLI_VERSION check_gemini node-pty,@github/keytar"
+  "copilot-cli-$COPILOT_CLI_VERSION @github/copilot@$COPILOT_CLI_VERSION check_copilot -"
+  "opencode-$OPENCODE_VERSION opencode-ai@$OPENCODE_VERSION check_opencode opencode-ai"
 )
 pids=()
 if [ "$WANT_CLIENTS" = 1 ]; then
@@ -255,8 +271,8 @@ if [ "$WANT_CLIENTS" = 1 ]; then
     log "installing ${#todo[@]} agent CLI(s) in parallel: ${specs[*]} (about 1-2 minutes; logs in $CACHE/<name>.log)"
     clients_started=$SECONDS
     for c in "${todo[@]}"; do
-      read -r name spec check <<<"$c"
-      install_client "$name" "$spec" "$check" &
+      read -r name spec check scripts <<<"$c"
+      install_client "$name" "$spec" "$check" "$scripts" &
       pids+=($!)
     done
   fi
@@ -272,7 +288,14 @@ if [ "$WANT_EDITOR" = 1 ]; then
   if [ ! -f "$CS_DIR/.complete" ]; then
     log "installing code-server $CODE_SERVER_VERSION with Node $NODE24_VERSION (about 3-4 minutes on 2 cores; output in $LOG)"
   fi
-  npm_install_cached "code-server-$CODE_SERVER_VERSION" "code-server@$CODE_SERVER_VERSION" check_code_server
+  # code-server's postinstall runs npm inside lib/vscode and lib/vscode/extensions; that nested npm
+  # inherits the global install's settings (their package.json allowScripts do not apply, and it
+  # installs each folder as a global package of its own), so the native modules VS Code builds there
+  # and the extensions folder's own postinstall (a local folder: matched by its path, @PREFIX@ being
+  # the install's prefix) are listed here: exactly the scripts that ran before npm enforced the
+  # policy (argon2 is code-server's password hashing; esbuild is the extensions' build).
+  npm_install_cached "code-server-$CODE_SERVER_VERSION" "code-server@$CODE_SERVER_VERSION" check_code_server \
+    $(allow_scripts code-server,argon2,@parcel/watcher,@vscode/fs-copyfile,kerberos,node-pty,ssh2,koffi,cpu-features,esbuild,file:@PREFIX@/lib/node_modules/code-server/lib/vscode,file:@PREFIX@/lib/node_modules/code-server/lib/vscode/extensions)
 fi
 
 if [ ${#pids[@]} -gt 0 ]; then
