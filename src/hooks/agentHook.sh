@@ -10,6 +10,8 @@
 #                                            secrets in a small one (Copilot CLI's JSON on stdin)
 #   agent-hook.sh gemini AfterTool           the same for Gemini CLI's run_shell_command (its JSON on
 #                                            stdin; answers {"decision":"deny","reason":<reference>})
+#   agent-hook.sh gemini SessionStart        the briefing as additional context (Gemini CLI's JSON on stdin)
+#   agent-hook.sh copilot-cli sessionStart   the same for Copilot CLI ({"additionalContext":…})
 #
 # Other agents and VS Code's own agent may read the same hook files (VS Code runs Claude Code and
 # Copilot-format hooks on every tool call): anything that is not the named agent's own shell tool
@@ -61,6 +63,12 @@ case "${1-}:${2-}" in
     [ -n "$__ac_r" ] || exit 0
     AGENT_CONTEXT_ROOT=$__ac_r "$__ac_node" "$__ac_dir/agent-hook.js" claude-code SessionStart
     ;;
+  copilot-cli:sessionStart)
+    # Once per session: the briefing as additional context, where a .agent/ folder is found.
+    __ac_root "$PWD"
+    [ -n "$__ac_r" ] || exit 0
+    AGENT_CONTEXT_ROOT=$__ac_r "$__ac_node" "$__ac_dir/agent-hook.js" copilot-cli sessionStart
+    ;;
   copilot-cli:postToolUse)
     IFS= read -r -d '' __ac_in
     case $__ac_in in *'"toolName":"bash"'*) ;; *) exit 0 ;; esac
@@ -72,6 +80,12 @@ case "${1-}:${2-}" in
       *) __ac_t=${__ac_in//\\\"/\"}; __ac_clean "$__ac_r" "${__ac_t//\\\\/\\}" && exit 0 ;;
     esac
     printf '%s' "$__ac_in" | AGENT_CONTEXT_ROOT=$__ac_r "$__ac_node" "$__ac_dir/agent-hook.js" copilot-cli postToolUse
+    ;;
+  gemini:SessionStart)
+    # Once per session start (startup, resume, /clear): Node is fine here.
+    __ac_root "${GEMINI_PROJECT_DIR:-$PWD}"
+    [ -n "$__ac_r" ] || exit 0
+    AGENT_CONTEXT_ROOT=$__ac_r "$__ac_node" "$__ac_dir/agent-hook.js" gemini SessionStart
     ;;
   gemini:AfterTool)
     # At most 8 KB read by the shell (bash reads a pipe a byte at a time): a larger input is an

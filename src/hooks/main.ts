@@ -9,6 +9,8 @@
  *   node agent-hook.js shell-pipe                     the same, streaming (no RAM-backed folder)
  *   node agent-hook.js copilot-cli postToolUse        Copilot CLI's hook JSON on stdin
  *   node agent-hook.js gemini AfterTool               Gemini CLI's hook JSON on stdin
+ *   node agent-hook.js copilot-cli sessionStart       the briefing as additional context (Copilot CLI's shape)
+ *   node agent-hook.js gemini SessionStart            the briefing as additional context, as for Claude Code
  *   node agent-hook.js claude-code SessionStart       Claude Code's SessionStart JSON on stdin: prints
  *                                                     the briefing as additional context (core/hooks/sessionStart.ts)
  *   node agent-hook.js vscode                         VS Code's agent: PostToolUse of run_in_terminal (core/hooks/vscodeAgent.ts)
@@ -22,7 +24,7 @@ import { copilotPostToolUse, type CopilotPostToolUseInput } from '../core/hooks/
 import { commandFromExecString } from '../core/hooks/execString';
 import { geminiAfterTool, type GeminiAfterToolInput } from '../core/hooks/gemini';
 import { secretPrefilterEre } from '../core/hooks/secretPrefilter';
-import { claudeSessionStart } from '../core/hooks/sessionStart';
+import { copilotSessionStart, sessionStartHookOutput } from '../core/hooks/sessionStart';
 import { vscodeAgentPostToolUse, type VscodeHookInput } from '../core/hooks/vscodeAgent';
 import { hookSettings, releaseCapture, rootFor, saveFastPath, shellOutput } from '../core/hooks/shellOutput';
 
@@ -75,6 +77,10 @@ async function main(argv: string[]): Promise<void> {
     case 'copilot-cli': {
       const input = JSON.parse(await readStdin()) as CopilotPostToolUseInput;
       const root = workspaceRoot(input.cwd ?? process.cwd());
+      if (root && rest[0] === 'sessionStart') {
+        process.stdout.write(JSON.stringify(await copilotSessionStart(input, root)));
+        return;
+      }
       if (!root || rest[0] !== 'postToolUse') return;
       const out = await copilotPostToolUse(input, root);
       if (out) process.stdout.write(JSON.stringify(out));
@@ -90,12 +96,16 @@ async function main(argv: string[]): Promise<void> {
       }
       const root = workspaceRoot(process.cwd());
       if (!root || rest[0] !== 'SessionStart') return;
-      process.stdout.write(JSON.stringify(await claudeSessionStart(input, root)));
+      process.stdout.write(JSON.stringify(await sessionStartHookOutput(input, root)));
       return;
     }
     case 'gemini': {
       const input = JSON.parse(await readStdin()) as GeminiAfterToolInput;
       const root = workspaceRoot(input.cwd ?? process.cwd());
+      if (root && rest[0] === 'SessionStart') {
+        process.stdout.write(JSON.stringify(await sessionStartHookOutput(input, root)));
+        return;
+      }
       if (!root || rest[0] !== 'AfterTool') return;
       const out = await geminiAfterTool(input, root);
       if (out) process.stdout.write(JSON.stringify(out));

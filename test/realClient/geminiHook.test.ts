@@ -60,3 +60,26 @@ describe('Gemini CLI Plan Mode after mcp.js --setup gemini', function () {
     assert.match(text, /cache-warmup\.md/);
   });
 });
+
+describe('Gemini CLI gets the briefing at session start (SessionStart hook of mcp.js --setup gemini)', function () {
+  let ws: string;
+  let run: AgentRun;
+
+  before(async function () {
+    this.timeout(240_000);
+    ws = copyFixture('workspace');
+    const home = tempDir('home-');
+    setUpWith('gemini', ws, home);
+    run = await runGemini({ workspace: ws, home, mcp: false, script: [{ text: 'Done.' }] });
+  });
+
+  it('the first request carries the briefing with the plan\'s current step and its path, in front of the prompt', () => {
+    const first = run.requests.find((r) => r.toolNames.length > 0);
+    const sent = JSON.stringify((first?.body as { contents?: unknown })?.contents ?? '');
+    assert.match(sent, /Agent Context put this briefing here at the start of this session/, `${run.stderr.slice(-1500)}\n${sent.slice(0, 2000)}`);
+    assert.match(sent, /Now: step 2 \[in_progress\] Choose a limiter \(token bucket vs sliding window\) \(\.agent\/plan\.yaml:\d+\)/);
+    const at = sent.indexOf('Agent Context put this briefing');
+    assert.ok(at < sent.indexOf('Work on the task in this workspace.'), 'before the prompt');
+    recordMeasure('gemini', 'sessionStartBriefing', true);
+  });
+});

@@ -6,6 +6,10 @@
  *   - Claude Code: SessionStart (source startup | resume | clear | compact; PreCompact cannot add
  *     context, but SessionStart fires with source "compact" once the summary is in place), output
  *     `hookSpecificOutput.additionalContext`.
+ *   - Gemini CLI 0.61: SessionStart (startup | resume | clear), the same output. Its compression
+ *     fires only PreCompress, which is advisory (no context): after a compression nothing is added.
+ *   - Copilot CLI 1.0.102: sessionStart (startup | resume | new), output `{additionalContext}`; its
+ *     preCompact runs before a compaction and adds nothing, so after one nothing is added either.
  * The text is the agentContext_briefing of the folder (≤ BRIEFING_MAX_TOKENS in all, this line
  * included), so what the agent reads after a reset is what the tool would have told it.
  */
@@ -24,10 +28,16 @@ const WHEN: Record<SessionSource, string> = {
   compact: 'right after the conversation was compacted',
 };
 
-/** The source named in a hook's JSON input (`source`), if it is one of the known ones. */
+/** The source named in a hook's JSON input (`source`), if it is one of the known ones (Copilot CLI's "new" is a start). */
 export function sessionSourceOf(input: unknown): SessionSource | undefined {
   const s = input && typeof input === 'object' ? (input as { source?: unknown }).source : undefined;
+  if (s === 'new') return 'startup';
   return typeof s === 'string' && s in WHEN ? (s as SessionSource) : undefined;
+}
+
+/** Copilot CLI's sessionStart answer. */
+export async function copilotSessionStart(input: unknown, root: string): Promise<object> {
+  return { additionalContext: (await sessionStartContext(root, sessionSourceOf(input))).text };
 }
 
 /** The text to put in front of the model: one line saying why, then the briefing; the whole ≤ maxTokens. */
@@ -39,8 +49,11 @@ export async function sessionStartContext(root: string, source: SessionSource | 
   return { text, tokens: countTokens(text).tokens };
 }
 
-/** Claude Code's SessionStart answer: the briefing as additional context. */
-export async function claudeSessionStart(input: unknown, root: string): Promise<object> {
+/**
+ * The SessionStart answer of Claude Code and Gemini CLI (the same shape): the briefing as
+ * additional context. Gemini CLI puts it in front of the first prompt, in `<hook_context>`.
+ */
+export async function sessionStartHookOutput(input: unknown, root: string): Promise<object> {
   const { text } = await sessionStartContext(root, sessionSourceOf(input));
   return { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } };
 }

@@ -106,6 +106,28 @@ test('Claude Code SessionStart: a briefing of a huge plan is still cut to 1,500 
   assert.match(text, /Now: step 1 /);
 });
 
+test('Gemini CLI SessionStart: the briefing as additional context where a .agent/ folder is found, nothing elsewhere', () => {
+  const ws = workspace();
+  fs.writeFileSync(path.join(ws, '.agent/plan.yaml'), 'objective: "Ship the limiter"\nsteps:\n  - id: 1\n    description: "Wire the middleware"\n    status: in_progress\n');
+  const r = hook(['gemini', 'SessionStart'], JSON.stringify({ hook_event_name: 'SessionStart', source: 'resume', cwd: ws }), ws);
+  const out = JSON.parse(r.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+  assert.equal(out.hookSpecificOutput.hookEventName, 'SessionStart');
+  assert.match(out.hookSpecificOutput.additionalContext, /^Agent Context put this briefing here as this session was resumed/);
+  assert.match(out.hookSpecificOutput.additionalContext, /Now: step 1 \[in_progress\] Wire the middleware \(\.agent\/plan\.yaml:\d+\)/);
+  const bare = tmp('ac-bare-');
+  assert.equal(hook(['gemini', 'SessionStart'], '{"source":"startup"}', bare).stdout, '');
+});
+
+test('Copilot CLI sessionStart: the briefing as additionalContext (its source "new" is a start)', () => {
+  const ws = workspace();
+  fs.writeFileSync(path.join(ws, '.agent/plan.yaml'), 'objective: "Ship the limiter"\nsteps:\n  - id: 1\n    description: "Wire the middleware"\n    status: in_progress\n');
+  const r = hook(['copilot-cli', 'sessionStart'], JSON.stringify({ sessionId: 's', timestamp: 1, cwd: ws, source: 'new', initialPrompt: 'go' }), ws);
+  const out = JSON.parse(r.stdout) as { additionalContext: string };
+  assert.match(out.additionalContext, /^Agent Context put this briefing here at the start of this session/);
+  assert.match(out.additionalContext, /Now: step 1 \[in_progress\] Wire the middleware/);
+  assert.equal(hook(['copilot-cli', 'sessionStart'], '{"source":"new"}', tmp('ac-bare-')).stdout, '');
+});
+
 test('a call it has nothing to do with (another agent\'s hook file, any tool) exits 0 without output', () => {
   const ws = workspace();
   for (const args of [['claude-code', 'PreToolUse'], ['vscode', 'PostToolUse'], []]) {

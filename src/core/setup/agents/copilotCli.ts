@@ -12,6 +12,10 @@
  *     (.github/hooks) in `-p` only when asked to and VS Code's agent runs them on every tool call;
  *     the hook holds no project path and does nothing where no .agent/ folder is found, so one entry
  *     serves every project set up. The undo removes it only when this set-up added it.
+ *   - the same file, hooks.sessionStart: agent-hook.sh copilot-cli sessionStart, the briefing as
+ *     `additionalContext` at the start of each session (core/hooks/sessionStart.ts). Copilot CLI
+ *     1.0.102 has no hook that adds context after a compaction (preCompact runs before it, and its
+ *     sessionStart sources are startup, resume and new). Same rule for the undo.
  * No plan folder: Copilot CLI keeps its plan in its session state ($COPILOT_HOME/session-state/<id>/plan.md)
  * and has no setting to move it.
  */
@@ -23,9 +27,14 @@ import { gitExcludeEdit, hookCommand, jsonSet, jsonUnset, mcpCommand, missingPre
 
 const MCP_FILE = path.join('.github', 'mcp.json');
 const EVENT = 'postToolUse';
+const SESSION_START = 'sessionStart';
+/** Our user-scope hooks, in the order the set-up adds them. */
+const EVENTS = [EVENT, SESSION_START];
 const SERVER_AT = ['mcpServers', MCP_SERVER_NAME];
 /** Recorded when the set-up added the user-scope hook (another project's set-up may have put it there first). */
 const HOOK_ADDED = 'hook-added';
+/** The record key saying the set-up added our entry of `event`. */
+const addedKey = (event: string): string => (event === EVENT ? HOOK_ADDED : `${HOOK_ADDED}:${event}`);
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -35,13 +44,13 @@ export function copilotHome(home: string): string {
   return process.env.COPILOT_HOME || path.join(home, '.copilot');
 }
 
-/** Our hook entry in settings.json. */
-export function copilotHookEntry(paths: SetupPaths): Json {
-  return { type: 'command', bash: hookCommand(paths, 'copilot-cli', EVENT), timeoutSec: 30 };
+/** Our hook entry in settings.json for `event` (postToolUse: the output hook; sessionStart: the briefing). */
+export function copilotHookEntry(paths: SetupPaths, event = EVENT): Json {
+  return { type: 'command', bash: hookCommand(paths, 'copilot-cli', event), timeoutSec: 30 };
 }
 
-/** An entry of ours (this set-up's, whatever the paths in it). */
-const oursHook = (h: unknown): boolean => isObject(h) && typeof h.bash === 'string' && /agent-hook\.sh copilot-cli postToolUse\b/.test(h.bash);
+/** An entry of ours for `event` (this set-up's, whatever the paths in it). */
+const oursHook = (h: unknown, event = EVENT): boolean => isObject(h) && typeof h.bash === 'string' && new RegExp(`agent-hook\\.sh copilot-cli ${event}\\b`).test(h.bash);
 const oursServer = (v: unknown): boolean => isObject(v) && Array.isArray(v.args) && v.args.some((a) => typeof a === 'string' && /(?:^|[\\/])mcp\.js$/.test(a));
 
 /**
@@ -70,7 +79,8 @@ export function editCopilotMcp(text: string | undefined, file: string, root: str
  * changed), or (`paths` undefined, `remove`) taken out. Returns the text, whether the entry was
  * added (not there before), and the key path prefix created.
  */
-export function editCopilotSettings(text: string | undefined, file: string, paths: SetupPaths | undefined, created?: readonly string[]): Result<{ text: string | undefined; added: boolean; created?: string[] }> {
+export function editCopilotSettings(text: string | undefined, file: string, paths: SetupPaths | undefined, created?: readonly string[], event = EVENT): Result<{ text: string | undefined; added: boolean; created?: string[] }> {
+  const EVENT = event;
   const parsed = parseJsonObject(text, file, true);
   if (!parsed.ok) return parsed;
   const s = parsed.value;
@@ -78,12 +88,12 @@ export function editCopilotSettings(text: string | undefined, file: string, path
   const list = (s.hooks as Json | undefined)?.[EVENT];
   if (list !== undefined && !Array.isArray(list)) return err({ file, message: `"hooks.${EVENT}" is not a list; fix it, then run the set-up again. Nothing was changed.` });
   const entries = (list ?? []) as unknown[];
-  const at = entries.findIndex(oursHook);
+  const at = entries.findIndex((h) => oursHook(h, EVENT));
   let out = text;
   if (!paths) {
     if (at < 0) return ok({ text, added: false });
     // From the last index, so the earlier ones keep theirs; then the containers the set-up created, when empty.
-    for (let i = entries.length - 1; i >= 0; i--) if (oursHook(entries[i])) out = jsonSet(out, ['hooks', EVENT, i], undefined);
+    for (let i = entries.length - 1; i >= 0; i--) if (oursHook(entries[i], EVENT)) out = jsonSet(out, ['hooks', EVENT, i], undefined);
     const hooksPath = ['hooks', EVENT];
     if (created && created.length <= hooksPath.length) {
       for (let n = hooksPath.length; n >= created.length; n--) {
@@ -96,7 +106,7 @@ export function editCopilotSettings(text: string | undefined, file: string, path
     }
     return ok({ text: out, added: false });
   }
-  const entry = copilotHookEntry(paths);
+  const entry = copilotHookEntry(paths, EVENT);
   if (at >= 0) {
     if (JSON.stringify(entries[at]) !== JSON.stringify(entry)) out = jsonSet(out, ['hooks', EVENT, at], entry);
     return ok({ text: out, added: false });
@@ -114,7 +124,13 @@ async function plan(root: string, home: string, paths: SetupPaths | undefined, r
   if (!mt.ok) return mt;
   const st = await readText(settingsFile);
   if (!st.ok) return st;
-  const prefixOf = (file: string): string[] | undefined => record?.keys.filter((k) => k.startsWith(`${file}#`) && !k.endsWith(`#${HOOK_ADDED}`)).map((k) => k.slice(file.length + 1).split('\0'))[0];
+  const prefixOf = (file: string): string[] | undefined => record?.keys.filter((k) => k.startsWith(`${file}#`) && !k.slice(file.length + 1).startsWith(HOOK_ADDED)).map((k) => k.slice(file.length + 1).split('\0'))[0];
+  // The key path a set-up created for one event's list: the longest recorded prefix of hooks.<event>.
+  const settingsPrefix = (event: string): string[] | undefined => (record?.keys ?? [])
+    .filter((k) => k.startsWith(`${settingsFile}#`) && !k.slice(settingsFile.length + 1).startsWith(HOOK_ADDED))
+    .map((k) => k.slice(settingsFile.length + 1).split('\0'))
+    .filter((p) => p.every((step, i) => ['hooks', event][i] === step))
+    .sort((a, b) => b.length - a.length)[0];
 
   const current = parseJsonObject(mt.value, mcpFile, false);
   if (paths && current.ok && !oursServer(valueAt(current.value, SERVER_AT)) && trackedByGit(root, rel)) {
@@ -123,20 +139,26 @@ async function plan(root: string, home: string, paths: SetupPaths | undefined, r
   }
   const m = editCopilotMcp(mt.value, mcpFile, root, paths, prefixOf(mcpFile));
   if (!m.ok) return m;
-  // The user-scope hook: taken out by an undo only when this set-up put it there.
-  const removeHook = !paths && (record?.keys.includes(`${settingsFile}#${HOOK_ADDED}`) ?? false);
-  const h: Result<{ text: string | undefined; added: boolean; created?: string[] }> = paths || removeHook ? editCopilotSettings(st.value, settingsFile, paths, prefixOf(settingsFile)) : ok({ text: st.value, added: false });
-  if (!h.ok) return h;
-
   const rec = emptyRecord();
   // Path steps joined by NUL (a server name may hold a slash).
   if (m.value.created) rec.keys.push(`${mcpFile}#${m.value.created.join('\0')}`);
-  if (h.value.added) rec.keys.push(`${settingsFile}#${HOOK_ADDED}`);
-  if (h.value.created) rec.keys.push(`${settingsFile}#${h.value.created.join('\0')}`);
+  // The user-scope hooks: each taken out by an undo only when this set-up put it there. An undo
+  // goes through them in reverse, so the list created last is emptied first.
+  const removeHook = (event: string): boolean => !paths && (record?.keys.includes(`${settingsFile}#${addedKey(event)}`) ?? false);
+  let settingsText = st.value;
+  for (const event of paths ? EVENTS : [...EVENTS].reverse()) {
+    if (!paths && !removeHook(event)) continue;
+    const h = editCopilotSettings(settingsText, settingsFile, paths, paths ? undefined : settingsPrefix(event), event);
+    if (!h.ok) return h;
+    settingsText = h.value.text;
+    if (h.value.added) rec.keys.push(`${settingsFile}#${addedKey(event)}`);
+    if (h.value.created) rec.keys.push(`${settingsFile}#${h.value.created.join('\0')}`);
+  }
+  const removedAny = EVENTS.some(removeHook);
   let mcpAfter = m.value.text;
   if (!paths && record?.created.includes(mcpFile) && mcpAfter !== undefined && /^\s*\{\s*\}\s*$/.test(mcpAfter)) mcpAfter = undefined;
-  let settingsAfter = h.value.text;
-  if (removeHook && record?.created.includes(settingsFile) && settingsAfter !== undefined && /^\s*\{\s*\}\s*$/.test(settingsAfter)) settingsAfter = undefined;
+  let settingsAfter = settingsText;
+  if (removedAny && record?.created.includes(settingsFile) && settingsAfter !== undefined && /^\s*\{\s*\}\s*$/.test(settingsAfter)) settingsAfter = undefined;
   if (paths && mt.value === undefined) rec.created.push(mcpFile);
   if (paths && st.value === undefined) rec.created.push(settingsFile);
   const edits: (FileEdit | undefined)[] = [{ file: mcpFile, before: mt.value, after: mcpAfter }, { file: settingsFile, before: st.value, after: settingsAfter }];
@@ -145,13 +167,13 @@ async function plan(root: string, home: string, paths: SetupPaths | undefined, r
     const ex = await gitExcludeEdit(root, rel);
     if (ex) rec.excluded.push(`/${rel}`);
     edits.push(ex);
-    notes.push(`Copilot CLI reads ${rel} only in a folder you trusted (its first-start question); the set-up does not decide that for you. The output hook is in ${settingsFile} and serves every folder with an .agent/ folder.`);
+    notes.push(`Copilot CLI reads ${rel} only in a folder you trusted (its first-start question); the set-up does not decide that for you. The output hook and the briefing hook are in ${settingsFile} and serve every folder with an .agent/ folder.`);
   } else {
     if (record?.excluded.includes(`/${rel}`)) edits.push(await gitExcludeEdit(root, rel, true));
-    if (removeHook && settingsAfter !== st.value) notes.push(`Removed the output hook from ${settingsFile}: it served every project with an .agent/ folder; run the set-up again in a project that still wants Copilot CLI's shell output offloaded.`);
+    if (removeHook(EVENT) && settingsAfter !== st.value) notes.push(`Removed the output hook from ${settingsFile}: it served every project with an .agent/ folder; run the set-up again in a project that still wants Copilot CLI's shell output offloaded.`);
     const settings = parseJsonObject(st.value, settingsFile, true);
     const list = settings.ok ? valueAt(settings.value, ['hooks', EVENT]) : undefined;
-    if (!removeHook && Array.isArray(list) && list.some(oursHook)) {
+    if (!removeHook(EVENT) && Array.isArray(list) && list.some((h) => oursHook(h))) {
       notes.push(`Kept the output hook in ${settingsFile}: this set-up did not add it (another project's did, or you did); remove the agent-hook.sh copilot-cli entry by hand if no project needs it.`);
     }
   }

@@ -8,6 +8,9 @@
  *     large result by our reference and masks secrets (core/hooks/gemini.ts says why an AfterTool
  *     hook and not BASH_ENV or a BeforeTool rewrite: the command is never touched, so Gemini's
  *     policy and its confirmation see the user's own command).
+ *   - hooks.SessionStart: agent-hook.sh gemini SessionStart, the briefing in front of the first
+ *     prompt of a session (startup, resume, /clear; core/hooks/sessionStart.ts). Gemini has no hook
+ *     after a compression (PreCompress is advisory), so nothing is added there.
  *   - general.plan.directory → .agent/plans when the user has none: Gemini's Plan Mode writes its
  *     plans where the Plan view, the briefing and the other agents read them. Plan Mode may write
  *     only .md files inside its plans directory (write_file checks that itself), and its built-in
@@ -26,6 +29,7 @@ import { gitExcludeEdit, hookCommand, jsonSet, jsonUnset, mcpCommand, missingPre
 
 const SETTINGS = path.join('.gemini', 'settings.json');
 const EVENT = 'AfterTool';
+const SESSION_START = 'SessionStart';
 const MATCHER = 'run_shell_command';
 const PLAN_AT = ['general', 'plan', 'directory'];
 /** The first line of our policy file: how an undo without a record knows the file is ours. */
@@ -44,6 +48,14 @@ function oursGroup(g: unknown): boolean {
 export function geminiHookEntry(paths: SetupPaths): Json {
   return { matcher: MATCHER, hooks: [{ name: 'agent-context', type: 'command', command: hookCommand(paths, 'gemini', EVENT) }] };
 }
+
+/** Our SessionStart entry: the briefing in front of the first prompt of a session (startup, resume, /clear). */
+export function geminiSessionStartEntry(paths: SetupPaths): Json {
+  return { hooks: [{ name: 'agent-context-briefing', type: 'command', command: hookCommand(paths, 'gemini', SESSION_START) }] };
+}
+
+/** Each hook event of ours, with its entry. */
+const ourHooks = (paths: SetupPaths): [string, Json][] => [[EVENT, geminiHookEntry(paths)], [SESSION_START, geminiSessionStartEntry(paths)]];
 
 /** Our MCP server entry. */
 export function geminiServerEntry(root: string, paths: SetupPaths): Json {
@@ -67,17 +79,21 @@ export function editGeminiSettings(text: string | undefined, file: string, root:
   const notes: string[] = [];
   const planPrefix = created.map((k) => k.split('/')).find((p) => p.length <= PLAN_AT.length && PLAN_AT.slice(0, p.length).join('/') === p.join('/'));
   if (s.hooks !== undefined && !isObject(s.hooks)) return err({ file, message: '"hooks" is not an object; fix it, then run the set-up again. Nothing was changed.' });
-  const list = (s.hooks as Json | undefined)?.[EVENT];
-  if (list !== undefined && !Array.isArray(list)) return err({ file, message: `"hooks.${EVENT}" is not a list; fix it, then run the set-up again. Nothing was changed.` });
+  for (const ev of [EVENT, SESSION_START]) {
+    const l = (s.hooks as Json | undefined)?.[ev];
+    if (l !== undefined && !Array.isArray(l)) return err({ file, message: `"hooks.${ev}" is not a list; fix it, then run the set-up again. Nothing was changed.` });
+  }
   if (s.mcpServers !== undefined && !isObject(s.mcpServers)) return err({ file, message: '"mcpServers" is not an object; fix it, then run the set-up again. Nothing was changed.' });
-  const groups = (list ?? []) as unknown[];
   const serverAt = ['mcpServers', MCP_SERVER_NAME];
   let out = text;
   const added: string[] = [];
   if (!paths) {
-    for (let i = groups.length - 1; i >= 0; i--) if (oursGroup(groups[i])) out = jsonSet(out, ['hooks', EVENT, i], undefined);
-    const after = parseJsonObject(out, file, true);
-    if (after.ok && Array.isArray((after.value.hooks as Json | undefined)?.[EVENT]) && ((after.value.hooks as Json)[EVENT] as unknown[]).length === 0 && created.includes(`hooks/${EVENT}`)) out = jsonSet(out, ['hooks', EVENT], undefined);
+    for (const ev of [EVENT, SESSION_START]) {
+      const groups = ((s.hooks as Json | undefined)?.[ev] ?? []) as unknown[];
+      for (let i = groups.length - 1; i >= 0; i--) if (oursGroup(groups[i])) out = jsonSet(out, ['hooks', ev, i], undefined);
+      const after = parseJsonObject(out, file, true);
+      if (after.ok && Array.isArray((after.value.hooks as Json | undefined)?.[ev]) && ((after.value.hooks as Json)[ev] as unknown[]).length === 0 && created.includes(`hooks/${ev}`)) out = jsonSet(out, ['hooks', ev], undefined);
+    }
     const after2 = parseJsonObject(out, file, true);
     if (after2.ok && isObject(after2.value.hooks) && Object.keys(after2.value.hooks).length === 0 && created.includes('hooks')) out = jsonSet(out, ['hooks'], undefined);
     const prefix = created.map((k) => k.split('/')).find((p) => p.length <= serverAt.length && serverAt.slice(0, p.length).join('/') === p.join('/'));
@@ -93,18 +109,24 @@ export function editGeminiSettings(text: string | undefined, file: string, root:
     if (miss && miss.length < serverAt.length) added.push(miss.join('/'));
     out = jsonSet(out, serverAt, server);
   }
-  const entry = geminiHookEntry(paths);
-  const at = groups.findIndex(oursGroup);
-  if (at < 0) {
-    if (s.hooks === undefined) {
-      out = jsonSet(out, ['hooks'], { [EVENT]: [entry] });
-      added.push('hooks', `hooks/${EVENT}`);
-    } else if (list === undefined) {
-      out = jsonSet(out, ['hooks', EVENT], [entry]);
-      added.push(`hooks/${EVENT}`);
-    } else out = jsonSet(out, ['hooks', EVENT, groups.length], entry);
-  } else if (JSON.stringify(groups[at]) !== JSON.stringify(entry)) {
-    out = jsonSet(out, ['hooks', EVENT, at], entry);
+  if (s.hooks === undefined) {
+    out = jsonSet(out, ['hooks'], Object.fromEntries(ourHooks(paths).map(([ev, entry]) => [ev, [entry]])));
+    added.push('hooks', ...ourHooks(paths).map(([ev]) => `hooks/${ev}`));
+  } else {
+    for (const [ev, entry] of ourHooks(paths)) {
+      const list = (s.hooks as Json)[ev];
+      const groups = (list ?? []) as unknown[];
+      // Ours in this event: the command names the event (an entry under the wrong event is not ours to keep).
+      const at = groups.findIndex((g) => oursGroup(g) && JSON.stringify(g).includes(`gemini ${ev}`));
+      if (at < 0) {
+        if (list === undefined) {
+          out = jsonSet(out, ['hooks', ev], [entry]);
+          added.push(`hooks/${ev}`);
+        } else out = jsonSet(out, ['hooks', ev, groups.length], entry);
+      } else if (JSON.stringify(groups[at]) !== JSON.stringify(entry)) {
+        out = jsonSet(out, ['hooks', ev, at], entry);
+      }
+    }
   }
   const plan = valueAt(s, PLAN_AT);
   if (plan === undefined) {
@@ -155,7 +177,7 @@ async function plan(root: string, home: string, paths: SetupPaths | undefined, r
   if (!st.ok) return st;
   const prior = (record?.keys ?? []).filter((k) => k.startsWith(`${file}#`)).map((k) => k.slice(file.length + 1));
   if (paths && trackedByGit(root, rel) && !(st.value ?? '').includes('agent-hook.sh gemini')) {
-    const lines = JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: geminiServerEntry(root, paths) }, hooks: { [EVENT]: [geminiHookEntry(paths)] } }, null, 2);
+    const lines = JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: geminiServerEntry(root, paths) }, hooks: Object.fromEntries(ourHooks(paths).map(([ev, entry]) => [ev, [entry]])) }, null, 2);
     return err({ file, message: `is committed to git, and the set-up writes machine-specific paths: untrack it, or merge these entries into it by hand ("general": { "plan": { "directory": "${CLAUDE_PLANS_DIR}" } } has none and can be committed). Nothing was changed.\n${lines}` });
   }
   const e = editGeminiSettings(st.value, file, root, paths, prior);
@@ -171,7 +193,7 @@ async function plan(root: string, home: string, paths: SetupPaths | undefined, r
     const ex = await gitExcludeEdit(root, rel);
     if (ex) rec.excluded.push(`/${rel}`);
     edits.push(ex);
-    notes.push(`Gemini CLI reads ${rel} only in a folder it trusts, and names the new AfterTool hook in a warning the first time it runs it.`);
+    notes.push(`Gemini CLI reads ${rel} only in a folder it trusts, and names the new hooks (AfterTool, SessionStart) in a warning the first time it runs them.`);
   } else if (record?.excluded.includes(`/${rel}`)) {
     edits.push(await gitExcludeEdit(root, rel, true));
   }

@@ -60,7 +60,7 @@ describe('Copilot CLI set-up and undo', () => {
     if (saved !== undefined) process.env.COPILOT_HOME = saved;
   });
 
-  test('writes .github/mcp.json (git-excluded) and the user-scope hook once; undo gives every file back byte for byte', async () => {
+  test('writes .github/mcp.json (git-excluded) and the user-scope hooks (output, briefing) once; undo gives every file back byte for byte', async () => {
     const root = tmp('cp-root-');
     const home = tmp('cp-home-');
     spawnSync('git', ['init', '-q', root]);
@@ -76,7 +76,7 @@ describe('Copilot CLI set-up and undo', () => {
     assert.deepEqual(first.value.changed.sort(), [mcp, settings, path.join(root, '.git/info/exclude')].sort());
     assert.match(first.value.notes.join(' '), /trusted/);
     assert.doesNotMatch(spawnSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: root, encoding: 'utf8' }).stdout, /mcp\.json/);
-    assert.deepEqual(parse(read(settings)).hooks, { postToolUse: [HOOK] });
+    assert.deepEqual(parse(read(settings)).hooks, { postToolUse: [HOOK], sessionStart: [{ ...HOOK, bash: HOOK.bash.replace('postToolUse', 'sessionStart') }] });
     const second = await setUpAgent(copilotCliSetup, root, home, paths);
     assert.ok(second.ok);
     assert.deepEqual(second.value.changed, []);
@@ -96,6 +96,7 @@ describe('Copilot CLI set-up and undo', () => {
     assert.ok((await setUpAgent(copilotCliSetup, b, home, paths)).ok);
     const settings = path.join(home, '.copilot/settings.json');
     assert.equal(parse(read(settings)).hooks.postToolUse.length, 1);
+    assert.equal(parse(read(settings)).hooks.sessionStart.length, 1);
     const ub = await undoAgent(copilotCliSetup, b, home);
     assert.ok(ub.ok);
     assert.match(ub.value.notes.join(' '), /Kept the output hook/);

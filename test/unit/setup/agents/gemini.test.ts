@@ -21,11 +21,30 @@ function edited(text: string | undefined): string {
 }
 
 describe('Gemini settings edits', () => {
-  test('a new settings.json gets our server (not trusted: Gemini keeps asking) and the AfterTool hook on run_shell_command; no BeforeTool rewrite', () => {
+  test('a new settings.json gets our server (not trusted: Gemini keeps asking), the AfterTool hook on run_shell_command and the SessionStart briefing; no BeforeTool rewrite', () => {
     const s = JSON.parse(edited(undefined));
     assert.equal(s.mcpServers['agent-context'].trust, undefined);
     assert.deepEqual(s.mcpServers['agent-context'], { command: '/usr/bin/node', args: ['/opt/ac/mcp.js', '--root', '/ws', '--allow-run'] });
-    assert.deepEqual(s.hooks, { AfterTool: [{ matcher: 'run_shell_command', hooks: [{ name: 'agent-context', type: 'command', command: HOOK }] }] });
+    assert.deepEqual(s.hooks, {
+      AfterTool: [{ matcher: 'run_shell_command', hooks: [{ name: 'agent-context', type: 'command', command: HOOK }] }],
+      SessionStart: [{ hooks: [{ name: 'agent-context-briefing', type: 'command', command: HOOK.replace('AfterTool', 'SessionStart') }] }],
+    });
+  });
+
+  test('a set-up of the earlier version (AfterTool only) gets the SessionStart entry added, the user\'s own SessionStart hooks kept; the undo takes out only ours', () => {
+    const earlier = `{\n  "hooks": {\n    "AfterTool": [{ "matcher": "run_shell_command", "hooks": [{ "name": "agent-context", "type": "command", "command": ${JSON.stringify(HOOK)} }] }],\n    "SessionStart": [{ "hooks": [{ "type": "command", "command": "echo hi" }] }]\n  }\n}\n`;
+    const r = editGeminiSettings(earlier, 'settings.json', '/ws', paths);
+    assert.ok(r.ok);
+    const s = JSON.parse(r.value.text!.replace(/^\s*\/\/.*$/gm, ''));
+    assert.equal(s.hooks.SessionStart.length, 2);
+    assert.equal(s.hooks.SessionStart[0].hooks[0].command, 'echo hi');
+    assert.match(s.hooks.SessionStart[1].hooks[0].command, /agent-hook\.sh gemini SessionStart$/);
+    assert.equal(s.hooks.AfterTool.length, 1);
+    const undone = editGeminiSettings(r.value.text, 'settings.json', '/ws', undefined, r.value.created);
+    assert.ok(undone.ok);
+    const u = JSON.parse(undone.value.text!);
+    assert.deepEqual(u.hooks.SessionStart, [{ hooks: [{ type: 'command', command: 'echo hi' }] }]);
+    assert.deepEqual(u.hooks.AfterTool, []);
   });
 
   test('keeps comments, other keys and hooks byte for byte; running twice changes nothing', () => {
