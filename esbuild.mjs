@@ -1,5 +1,5 @@
 // Bundles the extension (dist/extension.js), the MCP server (dist/mcp.js), the agents' hook program
-// (dist/agent-hook.js) and the lazily loaded tokenizer (dist/tokenizer.js, kept out of the main
+// (dist/agent-hook.js), opencode's plugin (dist/opencode-plugin.mjs) and the lazily loaded tokenizer (dist/tokenizer.js, kept out of the main
 // bundle so activation stays light); copies the hooks' shell side (dist/agent-context-shell.sh,
 // dist/agent-hook.sh) and writes the secret prefilter they read (dist/secret-keywords.ere).
 import * as esbuild from 'esbuild';
@@ -57,6 +57,8 @@ export const builds = [
   { ...common, entryPoints: ['src/mcp/server.ts'], outfile: 'dist/mcp.js' },
   // The agents' hook program (their own shell tools' output): the same offloading core as agentContext_run.
   { ...common, entryPoints: ['src/hooks/main.ts'], outfile: 'dist/agent-hook.js' },
+  // opencode's plugin, imported by opencode's own runtime (Bun): an ES module of Node built-ins only.
+  { ...common, plugins: [], format: 'esm', entryPoints: ['src/hooks/opencodePlugin.ts'], outfile: 'dist/opencode-plugin.mjs' },
   { ...common, entryPoints: ['src/core/output/tokenizerEntry.ts'], outfile: 'dist/tokenizer.js', external: ['vscode'] },
   { ...common, entryPoints: ['src/core/secrets/re2Entry.ts'], outfile: 'dist/re2.js', external: ['vscode'] },
   { ...common, entryPoints: ['src/core/search/searchDepsEntry.ts'], outfile: 'dist/search-deps.js', external: ['vscode'] },

@@ -13,6 +13,9 @@
  *   node agent-hook.js gemini SessionStart            the briefing as additional context, as for Claude Code
  *   node agent-hook.js claude-code SessionStart       Claude Code's SessionStart JSON on stdin: prints
  *                                                     the briefing as additional context (core/hooks/sessionStart.ts)
+ *   node agent-hook.js opencode tool.execute.after    opencode's bash result ({tool, args, output}
+ *                                                     as its plugin got them) on stdin; prints
+ *                                                     {output, saved?} or nothing
  *   node agent-hook.js vscode                         VS Code's agent: PostToolUse of run_in_terminal (core/hooks/vscodeAgent.ts)
  *   node agent-hook.js prefilter                      prints the secret prefilter (build step)
  *
@@ -23,6 +26,7 @@ import * as path from 'node:path';
 import { copilotPostToolUse, type CopilotPostToolUseInput } from '../core/hooks/copilotCli';
 import { commandFromExecString } from '../core/hooks/execString';
 import { geminiAfterTool, type GeminiAfterToolInput } from '../core/hooks/gemini';
+import { opencodeToolAfter, type OpencodeAfterInput } from '../core/hooks/opencode';
 import { secretPrefilterEre } from '../core/hooks/secretPrefilter';
 import { copilotSessionStart, sessionStartHookOutput } from '../core/hooks/sessionStart';
 import { vscodeAgentPostToolUse, type VscodeHookInput } from '../core/hooks/vscodeAgent';
@@ -109,6 +113,17 @@ async function main(argv: string[]): Promise<void> {
       if (!root || rest[0] !== 'AfterTool') return;
       const out = await geminiAfterTool(input, root);
       if (out) process.stdout.write(JSON.stringify(out));
+      return;
+    }
+    case 'opencode': {
+      const input = JSON.parse(await readStdin()) as OpencodeAfterInput & { cwd?: string };
+      const root = workspaceRoot(input.cwd ?? process.cwd());
+      if (!root || rest[0] !== 'tool.execute.after') return;
+      const settings = await hookSettings(root);
+      const out = await opencodeToolAfter(input, root, settings);
+      if (out) process.stdout.write(JSON.stringify(out));
+      // The plugin's fast path reads this (the size a shell may hand over, whether masking rules of the user's own exist).
+      await saveFastPath(root, settings);
       return;
     }
     default:

@@ -97,7 +97,7 @@ async function runSetup(root: string, id: string, undo: boolean): Promise<number
     return 2;
   }
   const dist = path.dirname(path.resolve(__filename));
-  for (const f of ['agent-hook.js', 'agent-hook.sh', 'agent-context-shell.sh', 'secret-keywords.ere']) {
+  for (const f of ['agent-hook.js', 'agent-hook.sh', 'agent-context-shell.sh', 'secret-keywords.ere', 'opencode-plugin.mjs']) {
     if (!undo && !fs.existsSync(path.join(dist, f))) {
       stderr(`${path.join(dist, f)} is missing: it ships next to mcp.js (build it with node esbuild.mjs).`);
       return 1;

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { baseEnv, binFrom, MCP_JS, runAgentProcess, tempDir, type AgentRun } from './agentProcess';
 import { startFakeModel, type ScriptTurn } from './fakeModel';
 import { chatCompletions } from './protocols';
+import type { HookDriver } from './agentScenarios';
 
 /** opencode offers a server named `agent-context` as `agent-context_<tool>`. */
 export const opencodeMcpTool = (name: string): string => `agent-context_${name}`;
@@ -81,12 +82,55 @@ export async function runOpencode(o: OpencodeRunOptions): Promise<AgentRun> {
   return runAgentProcess({ bin: opencodeBin(), args, cwd: o.workspace, env, home, api, timeoutMs: o.timeoutMs });
 }
 
+/**
+ * One conversation with what `mcp.js --setup opencode` wrote (opencode.json's MCP server, the plugin
+ * in .opencode/plugins/) and what the user has: with `allow`, permission rules in their own
+ * ~/.config/opencode/opencode.json that allow only those commands in bash and `otherwise` (default
+ * deny) every other one. With "ask", `opencode run` rejects what it would ask about, prints
+ * "permission requested: bash (<patterns>); auto-rejecting" (`asked` lists those patterns: what an
+ * interactive user would be asked about) and ends the session there.
+ */
+/**
+ * What opencode's first start leaves in each config folder it finds (the project's .opencode/, the
+ * user's ~/.config/opencode/) once it has installed its plugin package there (npm: 10–15 s each and
+ * the registry, before the session starts): package.json and package-lock.json naming
+ * @opencode-ai/plugin and a node_modules folder, which its check (Npm.install: node_modules present,
+ * every dependency in the lock) takes as installed. Our plugin imports nothing from that package, so
+ * the runs skip the download as a user's later starts do.
+ */
+export function seedOpencodePluginDeps(dir: string): void {
+  fs.mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
+  const deps = { '@opencode-ai/plugin': '1.18.33' };
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ dependencies: deps }, null, 2));
+  fs.writeFileSync(path.join(dir, 'package-lock.json'), JSON.stringify({ lockfileVersion: 3, packages: { '': { dependencies: deps } } }, null, 2));
+}
+
+export async function runOpencodeSetUp(o: { workspace: string; home: string; script: readonly ScriptTurn[]; allow?: readonly string[]; otherwise?: 'ask' | 'deny' }): Promise<AgentRun & { asked?: string[] }> {
+  if (o.allow) {
+    const dir = path.join(o.home, '.config', 'opencode');
+    fs.mkdirSync(dir, { recursive: true });
+    const bash: Record<string, string> = { '*': o.otherwise ?? 'deny' };
+    for (const a of o.allow) bash[`${a}*`] = 'allow';
+    fs.writeFileSync(path.join(dir, 'opencode.json'), JSON.stringify({ permission: { bash } }, null, 2));
+  }
+  seedOpencodePluginDeps(path.join(o.workspace, '.opencode'));
+  seedOpencodePluginDeps(path.join(o.home, '.config', 'opencode'));
+  const run = await runOpencode({ workspace: o.workspace, home: o.home, script: o.script, mcp: false });
+  if (o.otherwise !== 'ask') return run;
+  // What opencode run prints goes to stderr.
+  const asked = [...`${run.stdout}${run.stderr}`.matchAll(/permission requested: bash \(([^)]*)\); auto-rejecting/g)].map((m) => m[1]);
+  return { ...run, asked };
+}
+
 /** opencode for the shared scenarios (agentScenarios.ts). */
-export const opencodeDriver = {
+export const opencodeDriver: HookDriver = {
   id: 'opencode',
   label: 'opencode',
   mcpTool: opencodeMcpTool,
   shellTool: OPENCODE_SHELL,
   shellInput: (command: string): Record<string, unknown> => ({ command, description: 'Run the command' }),
   run: (o: { workspace: string; script: readonly ScriptTurn[] }): Promise<AgentRun> => runOpencode(o),
+  // bash's result is the output as it is (a trailing newline included).
+  outputOf: (text) => text.replace(/\n$/, ''),
+  runSetUp: (o) => runOpencodeSetUp(o),
 };

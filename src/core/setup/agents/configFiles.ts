@@ -156,20 +156,35 @@ function gitDirOf(root: string): string | undefined {
 
 /** The edit adding (or, with `remove`, taking out) `/<rel>` in .git/info/exclude; undefined: nothing to do or no git. */
 export async function gitExcludeEdit(root: string, rel: string, remove = false): Promise<FileEdit | undefined> {
+  return (await gitExcludeEdits(root, [rel], remove)).edit;
+}
+
+/**
+ * One edit of .git/info/exclude for several lines `/<rel>` (added, or with `remove` taken out), and
+ * the lines it changes; the edit is undefined when there is nothing to do or no git.
+ */
+export async function gitExcludeEdits(root: string, rels: readonly string[], remove = false): Promise<{ edit: FileEdit | undefined; lines: string[] }> {
   const gd = gitDirOf(root);
-  if (!gd) return undefined;
+  if (!gd) return { edit: undefined, lines: [] };
   const file = path.join(gd, 'info', 'exclude');
   const r = await readText(file);
-  const text = (r.ok ? r.value : undefined) ?? '';
-  const line = `/${rel}`;
-  const lines = text.split(/\r?\n/);
-  const has = lines.some((l) => l.trim() === line);
-  if (!remove) {
-    if (has || lines.some((l) => l.trim() === rel)) return undefined;
-    return { file, before: r.ok ? r.value : undefined, after: `${text}${text && !text.endsWith('\n') ? '\n' : ''}${line}\n` };
+  const before = r.ok ? r.value : undefined;
+  let text = before ?? '';
+  const changed: string[] = [];
+  for (const rel of rels) {
+    const line = `/${rel}`;
+    const lines = text.split(/\r?\n/);
+    const has = lines.some((l) => l.trim() === line);
+    if (!remove) {
+      if (has || lines.some((l) => l.trim() === rel)) continue;
+      text = `${text}${text && !text.endsWith('\n') ? '\n' : ''}${line}\n`;
+    } else {
+      if (!has) continue;
+      text = text.split('\n').filter((l) => l.trim() !== line).join('\n');
+    }
+    changed.push(line);
   }
-  if (!has) return undefined;
-  return { file, before: text, after: text.split('\n').filter((l) => l.trim() !== line).join('\n') };
+  return { edit: changed.length ? { file, before, after: text } : undefined, lines: changed };
 }
 
 /**
@@ -210,7 +225,7 @@ export function shWord(s: string): string {
 /** Absolute paths a set-up points at: the Node that runs our scripts, and the folder holding them (dist/). */
 export interface SetupPaths {
   node: string;
-  /** The folder with mcp.js, agent-hook.js, agent-hook.sh, agent-context-shell.sh. */
+  /** The folder with mcp.js, agent-hook.js, agent-hook.sh, agent-context-shell.sh, opencode-plugin.mjs. */
   dist: string;
 }
 

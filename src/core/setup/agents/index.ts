@@ -7,12 +7,13 @@ import { claudeCodeSetup } from './claudeCode';
 import { codexSetup } from './codex';
 import { copilotCliSetup } from './copilotCli';
 import { geminiSetup } from './gemini';
+import { opencodeSetup } from './opencode';
 
 export { agentsFound, setUpAgent, undoAgent, type AgentId, type AgentSetup } from './agentSetup';
 export type { SetupOutcome, SetupPaths } from './configFiles';
 
 /** Every agent's set-up, in the order they are offered. */
-export const AGENT_SETUPS: readonly AgentSetup[] = [claudeCodeSetup, codexSetup, geminiSetup, copilotCliSetup];
+export const AGENT_SETUPS: readonly AgentSetup[] = [claudeCodeSetup, codexSetup, geminiSetup, copilotCliSetup, opencodeSetup];
 
 /** The set-up of an agent id; undefined for an unknown one. */
 export function agentSetup(id: string): AgentSetup | undefined {
