@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { AGENT_DIR, agentDirOf, classifyAgentPath, hasAgentFolder, type ChangeArea, type ChangeKind } from '../core/workspace/agentLayout';
-import { isPlanPath } from '../core/plan/planFiles';
+import { AGENT_PLAN_FOLDERS, isPlanPath } from '../core/plan/planFiles';
 import { debounce } from './debounce';
 
 /** A workspace folder that has an `.agent/` folder. */
@@ -34,7 +34,7 @@ const DEBOUNCE_MS = 200;
 // Every pattern starts at the folder root: a pattern such as `.claude/skills/**` missed events when
 // `.claude/` was created after the watcher (its base did not exist yet). `*/skills/**` covers
 // `.github/skills` and `.claude/skills`; classifyAgentPath drops any other `skills` folder.
-const WATCH_GLOBS = [AGENT_DIR, `${AGENT_DIR}/**`, '*/skills/**', '.github', '.claude'];
+const WATCH_GLOBS = [AGENT_DIR, `${AGENT_DIR}/**`, '*/skills/**', '.github', '.claude', ...AGENT_PLAN_FOLDERS.map((f) => `${f.dir}/*`)];
 
 /** Classifies a changed path (see classifyAgentPath in the core). */
 export function changeAreas(root: string, file: string, kind?: ChangeKind): ChangeArea[] {

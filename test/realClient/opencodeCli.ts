@@ -105,7 +105,7 @@ export function seedOpencodePluginDeps(dir: string): void {
   fs.writeFileSync(path.join(dir, 'package-lock.json'), JSON.stringify({ lockfileVersion: 3, packages: { '': { dependencies: deps } } }, null, 2));
 }
 
-export async function runOpencodeSetUp(o: { workspace: string; home: string; script: readonly ScriptTurn[]; allow?: readonly string[]; otherwise?: 'ask' | 'deny' }): Promise<AgentRun & { asked?: string[] }> {
+export async function runOpencodeSetUp(o: { workspace: string; home: string; script: readonly ScriptTurn[]; allow?: readonly string[]; otherwise?: 'ask' | 'deny'; args?: string[] }): Promise<AgentRun & { asked?: string[] }> {
   if (o.allow) {
     const dir = path.join(o.home, '.config', 'opencode');
     fs.mkdirSync(dir, { recursive: true });
@@ -115,7 +115,7 @@ export async function runOpencodeSetUp(o: { workspace: string; home: string; scr
   }
   seedOpencodePluginDeps(path.join(o.workspace, '.opencode'));
   seedOpencodePluginDeps(path.join(o.home, '.config', 'opencode'));
-  const run = await runOpencode({ workspace: o.workspace, home: o.home, script: o.script, mcp: false });
+  const run = await runOpencode({ workspace: o.workspace, home: o.home, script: o.script, mcp: false, args: o.args });
   if (o.otherwise !== 'ask') return run;
   // What opencode run prints goes to stderr.
   const asked = [...`${run.stdout}${run.stderr}`.matchAll(/permission requested: bash \(([^)]*)\); auto-rejecting/g)].map((m) => m[1]);

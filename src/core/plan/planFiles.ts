@@ -19,8 +19,22 @@ const isYaml = (name: string) => name.endsWith('.yaml') || name.endsWith('.yml')
 const isPlanName = (dir: string, name: string) => isYaml(name) || (dir === LAYOUT.plans && isMarkdownPlanName(name));
 
 /**
+ * Folders where agents keep Markdown plans of their own outside `.agent/`, in the workspace, and
+ * have no setting to move them: shown beside ours, read-only (the agent owns them). opencode writes
+ * `<worktree>/.opencode/plans/<time>-<slug>.md`.
+ */
+export const AGENT_PLAN_FOLDERS = [{ dir: '.opencode/plans', agent: 'opencode' }] as const;
+
+/** The agent whose own plan `file` is (an AGENT_PLAN_FOLDERS Markdown file next to `agentDir`); undefined for ours. */
+export function readOnlyPlanOwner(agentDir: string, file: string): string | undefined {
+  const rel = toPosixRelative(path.dirname(agentDir), file);
+  return AGENT_PLAN_FOLDERS.find((f) => path.posix.dirname(rel) === f.dir && isMarkdownPlanName(rel))?.agent;
+}
+
+/**
  * Finds plan files: `.agent/plan.yaml`, `.agent/plan.md`, `.agent/plans/*.{yaml,md}`,
- * `.agent/scratch/plans/*.yaml`, `.agent/scratch/current_plan.yaml`.
+ * `.agent/scratch/plans/*.yaml`, `.agent/scratch/current_plan.yaml`, then the agents' own
+ * (AGENT_PLAN_FOLDERS, read-only).
  */
 export async function findPlanFiles(agentDir: string): Promise<string[]> {
   const found: string[] = [];
@@ -36,11 +50,17 @@ export async function findPlanFiles(agentDir: string): Promise<string[]> {
   }
   const current = path.join(agentDir, 'scratch/current_plan.yaml');
   if (await isFile(current)) found.push(current);
+  for (const { dir } of AGENT_PLAN_FOLDERS) {
+    const abs = path.join(path.dirname(agentDir), dir);
+    const names = await fs.promises.readdir(abs, { withFileTypes: true }).catch(() => []);
+    found.push(...names.filter((e) => e.isFile() && isMarkdownPlanName(e.name)).map((e) => path.join(abs, e.name)).sort());
+  }
   return found;
 }
 
 /** True when `file` (absolute) is at one of the plan locations of `agentDir`, whether or not it exists. */
 export function isPlanPath(agentDir: string, file: string): boolean {
+  if (readOnlyPlanOwner(agentDir, file)) return true;
   const rel = toPosixRelative(agentDir, file);
   if ((PLAN_FILES as readonly string[]).includes(rel)) return true;
   const dir = path.posix.dirname(rel);

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { planProgress, type Plan, type StepStatus } from '../plan/planDocument';
 import { updatePlanFile, type PlanEdit } from '../plan/planEdit';
-import { findPlanFiles, loadPlanFile, MARKDOWN_PLAN } from '../plan/planFiles';
+import { findPlanFiles, loadPlanFile, MARKDOWN_PLAN, readOnlyPlanOwner } from '../plan/planFiles';
 import { cutToBytes } from '../output/reference';
 import { formatFileError } from '../result';
 import { defaultFolder } from '../workspace/workspacePaths';
@@ -39,7 +39,7 @@ const OTHER_PLANS_SHOWN = 8;
  * cannot be read with its reason. Only the first OTHER_PLANS_SHOWN are parsed, so a folder of a
  * thousand plans costs their stats, not their parsing.
  */
-async function planLines(files: string[], relOf: (f: string) => string): Promise<string[]> {
+async function planLines(files: string[], relOf: (f: string) => string, readOnly: (f: string) => string | undefined): Promise<string[]> {
   const dated = await Promise.all(files.map(async (f) => ({ f, t: (await fs.promises.stat(f).catch(() => undefined))?.mtimeMs ?? 0 })));
   dated.sort((a, b) => b.t - a.t || a.f.localeCompare(b.f));
   const lines: string[] = [];
@@ -52,7 +52,8 @@ async function planLines(files: string[], relOf: (f: string) => string): Promise
     }
     const p = planProgress(r.value.plan);
     const progress = p.total ? ` (${p.done}/${p.total} done)` : r.value.plan.format === 'markdown' ? ' (no checklist)' : '';
-    lines.push(`- ${shown}: ${r.value.plan.objective || '(no title)'}${progress}`);
+    const owner = readOnly(f);
+    lines.push(`- ${shown}: ${r.value.plan.objective || '(no title)'}${progress}${owner ? ` (${owner}'s plan, read-only)` : ''}`);
   }
   if (dated.length > OTHER_PLANS_SHOWN) lines.push(`- … and ${dated.length - OTHER_PLANS_SHOWN} more in ${[...new Set(dated.slice(OTHER_PLANS_SHOWN).map(({ f }) => path.posix.dirname(relOf(f))))].join(', ')}`);
   return lines;
@@ -67,6 +68,7 @@ export async function planTool(input: Record<string, unknown>, ctx: ToolContext)
   if ((PLAN_EXTRA_ACTIONS as readonly unknown[]).includes(input.action)) return planExtraAction(String(input.action), input, agentDir, ctx);
   const files = await findPlanFiles(agentDir);
   const relOf = (f: string): string => toPosixRelative(folder.path, f);
+  const readOnlyOf = (f: string): string | undefined => readOnlyPlanOwner(agentDir, f);
   let file: string | undefined;
   const want = typeof input.plan === 'string' ? input.plan.trim().replace(/^\.agent\//, '') : '';
   if (want) {
@@ -80,7 +82,7 @@ export async function planTool(input: Record<string, unknown>, ctx: ToolContext)
   } else {
     // plan.yaml first, then plan.md: the agent's own plan wins over the ones kept in plans/.
     file = files.find((f) => f === path.join(agentDir, 'plan.yaml')) ?? files.find((f) => f === path.join(agentDir, MARKDOWN_PLAN)) ?? (files.length === 1 ? files[0] : undefined);
-    if (!file) return { text: `Several plans; pass plan to choose one:\n${(await planLines(files, relOf)).join('\n')}` };
+    if (!file) return { text: `Several plans; pass plan to choose one:\n${(await planLines(files, relOf, readOnlyOf)).join('\n')}` };
   }
   const shown = relOf(file);
   const action = (input.action as string | undefined) ?? 'get';
@@ -113,13 +115,16 @@ export async function planTool(input: Record<string, unknown>, ctx: ToolContext)
   if (!edit) {
     const loaded = await loadPlanFile(file, shown);
     if (!loaded.ok) return toolError(`${formatFileError(loaded.error)}. Fix the file; nothing was changed.`);
-    const current = formatPlanCompact(loaded.value.plan, shown);
+    const owner = readOnlyOf(file);
+    const current = formatPlanCompact(loaded.value.plan, owner ? `${shown} (${owner}'s plan, read-only)` : shown);
     // Without a plan named, the agent must learn that the others exist: each with title, progress, path.
     const others = want ? [] : files.filter((f) => f !== file);
     if (!others.length) return { text: current };
-    const list = `Other plans (pass plan to read one):\n${(await planLines(others, relOf)).join('\n')}`;
+    const list = `Other plans (pass plan to read one):\n${(await planLines(others, relOf, readOnlyOf)).join('\n')}`;
     return { text: cutToBytes(`${current}\n\n${list}`, INLINE_MAX_BYTES - 300) };
   }
+  const owner = readOnlyOf(file);
+  if (owner) return toolError(`${shown} is ${owner}'s own plan: read-only here (${owner} rewrites it). Change it in ${owner}, or copy it into .agent/plans/ to track it here.`);
   const r = await updatePlanFile(file, edit);
   if (!r.ok) return toolError(formatFileError({ ...r.error, file: shown }));
   const unchanged = 'changed' in r.value && r.value.changed === false;

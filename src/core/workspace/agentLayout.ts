@@ -187,7 +187,7 @@ export function classifyAgentPath(root: string, file: string, isPlan: (agentDir:
   const rel = toPosixRelative(root, file);
   if (rel === AGENT_DIR) return ['agent'];
   if (SKILL_SOURCES.some((s) => rel.startsWith(`${s}/`) || rel === s || s.startsWith(`${rel}/`))) return ['skills'];
-  if (!rel.startsWith(`${AGENT_DIR}/`)) return [];
+  if (!rel.startsWith(`${AGENT_DIR}/`)) return isPlan(agentDirOf(root), file) ? ['plan'] : [];
   const areas: ChangeArea[] = [];
   if (isPlan(agentDirOf(root), file)) areas.push('plan');
   if (rel.startsWith(`${AGENT_DIR}/scratch/`) || rel === `${AGENT_DIR}/scratch` || rel === `${AGENT_DIR}/${LAYOUT.pins}`) areas.push('scratch');

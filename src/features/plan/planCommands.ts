@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { StepStatus } from '../../core/plan/planDocument';
 import { toggledStatus } from '../../core/plan/markdownPlan';
 import { updatePlanFile } from '../../core/plan/planEdit';
+import { readOnlyPlanOwner } from '../../core/plan/planFiles';
 import { formatFileError, Result } from '../../core/result';
 import { PlanNode, PlanTreeProvider, statusLabel } from './planView';
 import { notify } from '../../editor/notify';
@@ -27,6 +28,11 @@ export function registerPlanCommands(context: vscode.ExtensionContext, log: vsco
     }
     if (!vscode.workspace.isTrusted) {
       void notify.warn('this workspace is in Restricted Mode; the plan is read-only.');
+      return undefined;
+    }
+    const owner = readOnlyPlanOwner(node.folder.agentDir, node.file);
+    if (owner) {
+      void notify.info(`this is ${owner}'s own plan: read-only here (${owner} rewrites it).`);
       return undefined;
     }
     const r = await updatePlanFile(node.file, { kind: 'setStatus', stepId: node.step.id, status }, node.version);

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { markdownChildren, markdownHasChildren, MarkdownParent } from '../../core/plan/markdownPlan';
 import { Plan, PlanStep, planProgress, StepStatus } from '../../core/plan/planDocument';
 import { PlanFileVersion } from '../../core/plan/planEdit';
-import { findPlanFiles, loadPlanFile } from '../../core/plan/planFiles';
+import { findPlanFiles, loadPlanFile, readOnlyPlanOwner } from '../../core/plan/planFiles';
 import { FileError } from '../../core/result';
 import { registerTreeForTests } from '../../api';
 import { AgentFolder, AgentFeed, folderLabel, touches } from '../../editor/agentFeed';
@@ -119,7 +119,8 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
         item.id = `plan:${node.file}`;
         const rel = toPosixRelative(node.folder.root, node.file);
         const progress = outline ? 'no checklist' : `${p.done}/${p.total} done`;
-        item.description = [plan.status ? statusLabel(plan.status) : undefined, progress, node.showFile ? rel : undefined].filter(Boolean).join(' · ');
+        const owner = readOnlyPlanOwner(node.folder.agentDir, node.file);
+        item.description = [plan.status ? statusLabel(plan.status) : undefined, progress, owner ? `${owner} · read-only` : undefined, node.showFile ? rel : undefined].filter(Boolean).join(' · ');
         item.tooltip = `${plan.objective}\n${rel}${plan.status ? `\nstatus: ${plan.status}` : ''}\n${outline ? 'No checklist items ("- [ ] …"); its headings are shown' : `${p.done} of ${p.total} ${plan.format === 'markdown' ? 'items checked' : 'steps done'}`}`;
         item.iconPath = new vscode.ThemeIcon(plan.format === 'markdown' ? 'markdown' : 'checklist');
         item.contextValue = 'planFile';
@@ -142,7 +143,8 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
           .join('\n\n');
         item.accessibilityInformation = { label: `${step.description || `Step ${step.id}`}, ${statusLabel(step.status)}` };
         // Markdown items add `.markdown`: their context menu offers Toggle Checkbox.
-        item.contextValue = `planStep.${step.status}${md ? '.markdown' : ''}`;
+        // An agent's own plan (read-only): no menu that would edit it.
+        item.contextValue = readOnlyPlanOwner(node.folder.agentDir, node.file) ? `planStepReadOnly.${step.status}` : `planStep.${step.status}${md ? '.markdown' : ''}`;
         item.command = openAt(node.file, step.line);
         const noted = noteTooltip(vscode.Uri.file(node.file), item.tooltip, { step: String(step.id), startLine: step.line, endLine: step.line });
         if (noted) {

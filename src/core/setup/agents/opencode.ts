@@ -11,7 +11,8 @@
  *     whose `tool.execute.after` replaces a large `bash` result by our reference and masks secrets
  *     (core/hooks/opencode.ts says why after the tool: the command, opencode's permission check on
  *     it and what the user is asked about stay the user's own).
- * No plan folder: opencode writes its plans to <worktree>/.opencode/plans/ and has no setting to move them.
+ * No plan folder: opencode writes its plans to <worktree>/.opencode/plans/ and has no setting to move
+ * them; the Plan view, the briefing and agentContext_plan read them there, read-only (planFiles.ts).
  */
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -119,6 +120,7 @@ async function setUp(root: string, paths: SetupPaths): Promise<Result<SetupPlan>
   edits.push(ex.edit);
   const notes = [
     `opencode loads ${pluginRel} when it starts, and the first time installs its plugin package into .opencode/ (package.json, node_modules; its own .opencode/.gitignore keeps them out of git).`,
+    'opencode writes its plans to .opencode/plans/ (no setting moves them): the Plan view, the briefing and agentContext_plan show them there, read-only.',
     `agentContext_run runs only the commands run.allowList in .agent/config.yaml allows: opencode runs MCP tools without asking unless your permission rules say otherwise, and its permission.bash rules do not reach them. If your rules ask before MCP tools (e.g. "agent-context_*": "ask"), add "--allow-run" to the command in ${rel}.`,
   ];
   return ok({ edits, record: rec, notes });
