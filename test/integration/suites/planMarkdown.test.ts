@@ -138,4 +138,22 @@ describe('Markdown plans in the Plan view', () => {
     ]);
     await showRow('Plan: Cache the user lookups');
   });
+
+  it('shows opencode\'s own plan (.opencode/plans/, written after the view is up) read-only: no menu edits it', async () => {
+    const dir = path.join(wsRoot(), '.opencode', 'plans');
+    const file = path.join(dir, '1764633600000-rate-limiting.md');
+    const created = !fs.existsSync(path.join(wsRoot(), '.opencode'));
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(file, '# Limit the public API\n\n- [ ] Add a token bucket\n- [x] Measure the load\n');
+    try {
+      const plan = await waitForTree('agentContext.plan', (n) => mdPlan(n, 'Limit the public API'), 'opencode\'s plan is listed');
+      assert.equal(plan.description, '1/2 done · opencode · read-only · .opencode/plans/1764633600000-rate-limiting.md');
+      assert.deepEqual(flatten(plan.children).map((s) => [s.label, s.contextValue]), [
+        ['Add a token bucket', 'planStepReadOnly.pending'],
+        ['Measure the load', 'planStepReadOnly.completed'],
+      ]);
+    } finally {
+      fs.rmSync(created ? path.join(wsRoot(), '.opencode') : file, { recursive: true, force: true });
+    }
+  });
 });
