@@ -11,6 +11,7 @@
 #   agent-hook.sh gemini AfterTool           the same for Gemini CLI's run_shell_command (its JSON on
 #                                            stdin; answers {"decision":"deny","reason":<reference>})
 #   agent-hook.sh gemini SessionStart        the briefing as additional context (Gemini CLI's JSON on stdin)
+#   agent-hook.sh codex SessionStart         the same for Codex CLI, also after a compaction
 #   agent-hook.sh copilot-cli sessionStart   the same for Copilot CLI ({"additionalContext":…})
 #
 # Other agents and VS Code's own agent may read the same hook files (VS Code runs Claude Code and
@@ -80,6 +81,12 @@ case "${1-}:${2-}" in
       *) __ac_t=${__ac_in//\\\"/\"}; __ac_clean "$__ac_r" "${__ac_t//\\\\/\\}" && exit 0 ;;
     esac
     printf '%s' "$__ac_in" | AGENT_CONTEXT_ROOT=$__ac_r "$__ac_node" "$__ac_dir/agent-hook.js" copilot-cli postToolUse
+    ;;
+  codex:SessionStart)
+    # Codex's SessionStart (startup, resume, clear, compact): the briefing, as for Claude Code.
+    __ac_root "$PWD"
+    [ -n "$__ac_r" ] || exit 0
+    AGENT_CONTEXT_ROOT=$__ac_r "$__ac_node" "$__ac_dir/agent-hook.js" codex SessionStart
     ;;
   gemini:SessionStart)
     # Once per session start (startup, resume, /clear): Node is fine here.

@@ -11,7 +11,7 @@
  *   node agent-hook.js gemini AfterTool               Gemini CLI's hook JSON on stdin
  *   node agent-hook.js copilot-cli sessionStart       the briefing as additional context (Copilot CLI's shape)
  *   node agent-hook.js gemini SessionStart            the briefing as additional context, as for Claude Code
- *   node agent-hook.js claude-code SessionStart       Claude Code's SessionStart JSON on stdin: prints
+ *   node agent-hook.js claude-code|codex SessionStart Claude Code's (or Codex's) SessionStart JSON on stdin: prints
  *                                                     the briefing as additional context (core/hooks/sessionStart.ts)
  *   node agent-hook.js opencode tool.execute.after    opencode's bash result ({tool, args, output}
  *                                                     as its plugin got them) on stdin; prints
@@ -90,6 +90,7 @@ async function main(argv: string[]): Promise<void> {
       if (out) process.stdout.write(JSON.stringify(out));
       return;
     }
+    case 'codex':
     case 'claude-code': {
       const text = await readStdin();
       let input: unknown = {};

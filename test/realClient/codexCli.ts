@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { baseEnv, binFrom, MCP_JS, runAgentProcess, tempDir, type AgentRun } from './agentProcess';
 import type { HookDriver } from './agentScenarios';
-import { startFakeModel, type ScriptTurn } from './fakeModel';
+import { startFakeModel, type Protocol, type ScriptTurn } from './fakeModel';
 import { openaiResponses } from './protocols';
 
 /** Codex offers a server named `agent-context` as the namespace `mcp__agent_context` (hyphen → underscore). */
@@ -23,6 +23,10 @@ export interface CodexRunOptions {
   mcp?: boolean;
   /** More config.toml text (appended). */
   config?: string;
+  /** More top-level config.toml keys (e.g. `model_auto_compact_token_limit = 20000`). */
+  top?: string[];
+  /** The fake model's protocol adapter (default: the Responses adapter). */
+  protocol?: Protocol;
   /** Arguments before the prompt (default: no approvals, no sandbox, so the shell tool just runs). */
   args?: string[];
   env?: Record<string, string>;
@@ -36,11 +40,11 @@ export function codexBin(): string {
 const tomlString = (s: string): string => JSON.stringify(s);
 
 /** Writes `$CODEX_HOME/config.toml` for the fake provider at `url`; returns CODEX_HOME. */
-export function writeCodexConfig(home: string, url: string, o: { workspace: string; mcp?: boolean; config?: string }): string {
+export function writeCodexConfig(home: string, url: string, o: { workspace: string; mcp?: boolean; config?: string; top?: string[] }): string {
   const codexHome = path.join(home, '.codex');
   fs.mkdirSync(codexHome, { recursive: true });
   // Top-level keys first: in TOML every key after a [table] header belongs to that table.
-  const top = ['model = "fake-model"', 'model_provider = "fake"'];
+  const top = ['model = "fake-model"', 'model_provider = "fake"', ...(o.top ?? [])];
   const tables = ['[model_providers.fake]', 'name = "fake"', `base_url = ${tomlString(`${url}/v1`)}`, 'wire_api = "responses"', 'env_key = "FAKE_API_KEY"', ''];
   if (o.mcp !== false) {
     tables.push('[mcp_servers.agent-context]', `command = ${tomlString(process.execPath)}`, `args = [${[MCP_JS, '--root', o.workspace, '--allow-run'].map(tomlString).join(', ')}]`, '');
@@ -55,7 +59,7 @@ export function writeCodexConfig(home: string, url: string, o: { workspace: stri
 
 /** One conversation: `codex exec --json`, the model scripted by `script`. */
 export async function runCodex(o: CodexRunOptions): Promise<AgentRun> {
-  const api = await startFakeModel([openaiResponses], o.script);
+  const api = await startFakeModel([o.protocol ?? openaiResponses], o.script);
   const home = o.home ?? tempDir('home-');
   const codexHome = writeCodexConfig(home, api.url, o);
   const args = ['exec', '--skip-git-repo-check', '--json', ...(o.args ?? ['--dangerously-bypass-approvals-and-sandbox']), 'Work on the task in this workspace.'];

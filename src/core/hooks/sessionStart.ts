@@ -6,6 +6,8 @@
  *   - Claude Code: SessionStart (source startup | resume | clear | compact; PreCompact cannot add
  *     context, but SessionStart fires with source "compact" once the summary is in place), output
  *     `hookSpecificOutput.additionalContext`.
+ *   - Codex CLI 0.171: SessionStart (startup | resume | clear | compact | fork), the same output;
+ *     after an automatic or manual compaction it fires with source "compact".
  *   - Gemini CLI 0.61: SessionStart (startup | resume | clear), the same output. Its compression
  *     fires only PreCompress, which is advisory (no context): after a compression nothing is added.
  *   - Copilot CLI 1.0.102: sessionStart (startup | resume | new), output `{additionalContext}`; its
@@ -50,7 +52,7 @@ export async function sessionStartContext(root: string, source: SessionSource | 
 }
 
 /**
- * The SessionStart answer of Claude Code and Gemini CLI (the same shape): the briefing as
+ * The SessionStart answer of Claude Code, Codex and Gemini CLI (the same shape): the briefing as
  * additional context. Gemini CLI puts it in front of the first prompt, in `<hook_context>`.
  */
 export async function sessionStartHookOutput(input: unknown, root: string): Promise<object> {

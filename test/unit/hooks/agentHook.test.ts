@@ -89,6 +89,9 @@ test('Claude Code SessionStart: the briefing goes to the model as additional con
   assert.match(start, /Now: step 2 \[in_progress\] Wire the middleware \(\.agent\/plan\.yaml:\d+\)/);
   assert.ok(countTokens(start).tokens <= 1500);
   assert.match(context('compact'), /^Agent Context put this briefing here right after the conversation was compacted/);
+  // Codex's SessionStart has the same shape (run from the session's folder, no CLAUDE_ENV_FILE).
+  const codex = hook(['codex', 'SessionStart'], JSON.stringify({ hook_event_name: 'SessionStart', source: 'compact', cwd: ws }), ws);
+  assert.match((JSON.parse(codex.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext, /right after the conversation was compacted[\s\S]*Now: step 2 \[in_progress\] Wire the middleware/);
   // A project without .agent/: the capture is set up, nothing is said to the model.
   const bare = tmp('ac-bare-');
   const r = hook(['claude-code', 'SessionStart'], '{"source":"startup"}', bare, { CLAUDE_ENV_FILE: path.join(bare, 'env.sh'), CLAUDE_PROJECT_DIR: bare });

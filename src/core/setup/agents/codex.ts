@@ -11,6 +11,10 @@
  *     or narrowed. (The alternative, a Claude-compatible PreToolUse hook with `updatedInput`, would
  *     have Codex check a wrapper instead, and its `permissionDecision: "allow"` skips Codex's own
  *     approval: the set-up never writes one.)
+ *   - [[hooks.SessionStart]]: agent-hook.sh codex SessionStart, the briefing as additionalContext at
+ *     every session start and again right after a compaction (Codex 0.171 fires SessionStart with
+ *     source "compact"; core/hooks/sessionStart.ts). Codex runs a new hook only once the user has
+ *     reviewed and trusted it; the set-up never trusts it for them.
  * All of it sits in one marked block at the end of the file, so an undo takes out exactly those bytes.
  * Codex reads a project's config only in a trusted project (its first-start question); the set-up
  * never trusts a folder on the user's behalf and says so when Codex does not trust it yet.
@@ -23,7 +27,7 @@ import { searchDeps } from '../../search/searchDeps';
 import { err, ok, type Result } from '../../result';
 import { emptyRecord, type AgentSetup, type SetupPlan, type SetupRecord } from './agentSetup';
 import { MCP_SERVER_NAME } from './claudeCode';
-import { gitExcludeEdit, mcpCommand, readText, trackedByGit, type FileEdit, type SetupPaths } from './configFiles';
+import { gitExcludeEdit, hookCommand, mcpCommand, readText, trackedByGit, type FileEdit, type SetupPaths } from './configFiles';
 
 const CONFIG = path.join('.codex', 'config.toml');
 const BEGIN = '# >>> Agent Context (mcp.js --setup codex; `--undo codex` removes this block) >>>';
@@ -71,8 +75,11 @@ function withoutBlock(text: string, eolAdded: boolean): string {
   return before + text.slice(r.end);
 }
 
-/** The lines the set-up puts in config.toml: the MCP server, and (`hook`) the shell capture's environment. */
-export function codexBlock(root: string, paths: SetupPaths, hook: boolean): string {
+/**
+ * The lines the set-up puts in config.toml: the MCP server, (`hook`) the shell capture's
+ * environment, and (`briefing`) the SessionStart hook that hands the model the briefing.
+ */
+export function codexBlock(root: string, paths: SetupPaths, hook: boolean, briefing = true): string {
   const { command, args } = mcpCommand(root, paths, true);
   const lines = [
     BEGIN,
@@ -89,6 +96,16 @@ export function codexBlock(root: string, paths: SetupPaths, hook: boolean): stri
       'AGENT_CONTEXT_AGENT = "codex"',
       `AGENT_CONTEXT_NODE = ${tomlString(paths.node)}`,
       `AGENT_CONTEXT_ROOT = ${tomlString(root)}`,
+    );
+  }
+  if (briefing) {
+    lines.push(
+      '',
+      // The briefing at every session start and again right after a compaction (source "compact").
+      '[[hooks.SessionStart]]',
+      '[[hooks.SessionStart.hooks]]',
+      'type = "command"',
+      `command = ${tomlString(hookCommand(paths, 'codex', 'SessionStart'))}`,
     );
   }
   lines.push(END, '');
@@ -125,19 +142,26 @@ export function editCodexConfig(text: string | undefined, file: string, root: st
     return err({ file, message: `already configures an MCP server named "${MCP_SERVER_NAME}" of its own; remove it (or rename it), then run the set-up again. Nothing was changed.` });
   }
   const eolAdded = base.length > 0 && !base.endsWith('\n');
-  const joined = `${base}${eolAdded ? '\n' : ''}${base.length > 0 ? '\n' : ''}${codexBlock(root, paths, hook)}`;
-  // The block must leave a valid file (e.g. an inline `shell_environment_policy = {…}` cannot be
-  // extended by a table): else the hook's part is left out, and failing that nothing is written.
-  let out = joined;
+  let briefing = true;
+  const joined = (): string => `${base}${eolAdded ? '\n' : ''}${base.length > 0 ? '\n' : ''}${codexBlock(root, paths, hook, briefing)}`;
+  // The block must leave a valid file (e.g. an inline `shell_environment_policy = {…}` or
+  // `hooks = {…}` cannot be extended by a table): else that part is left out, and failing that
+  // nothing is written.
+  let out = joined();
+  if (!parseTomlFile(out, file).ok) {
+    briefing = false;
+    out = joined();
+    if (parseTomlFile(out, file).ok) notes.push(`${file} defines hooks in a way a [[hooks.SessionStart]] table cannot extend: add a SessionStart hook running ${hookCommand(paths, 'codex', 'SessionStart')} by hand to have the briefing handed to Codex at every session start and after a compaction.`);
+  }
   if (!parseTomlFile(out, file).ok && hook) {
     hook = false;
     notes.push(`${file} defines shell_environment_policy in a way a [shell_environment_policy.set] table cannot extend: add BASH_ENV = ${tomlString(path.join(paths.dist, 'agent-context-shell.sh'))} to its set by hand to have Codex's shell output offloaded.`);
-    out = `${base}${eolAdded ? '\n' : ''}${base.length > 0 ? '\n' : ''}${codexBlock(root, paths, false)}`;
+    out = joined();
   }
   const check = parseTomlFile(out, file);
   if (!check.ok) return err({ file, message: `the set-up's lines would not fit in this file (${check.error.message}); nothing was changed.` });
   // Unchanged when our block is already there as it would be written.
-  if (text !== undefined && blockRange(text) && withoutBlock(text, eolWas) === base && text === `${base}${eolWas ? '\n' : ''}${base.length > 0 ? '\n' : ''}${codexBlock(root, paths, hook)}`) {
+  if (text !== undefined && blockRange(text) && withoutBlock(text, eolWas) === base && text === `${base}${eolWas ? '\n' : ''}${base.length > 0 ? '\n' : ''}${codexBlock(root, paths, hook, briefing)}`) {
     return ok({ text, eolAdded: eolWas, notes });
   }
   return ok({ text: out, eolAdded, notes });
@@ -183,6 +207,9 @@ async function plan(root: string, home: string, paths: SetupPaths | undefined, r
     const uc = ut.ok ? parseTomlFile(ut.value, userFile) : undefined;
     if (!uc?.ok || !codexTrusts(uc.value, root)) {
       notes.push(`Codex reads ${rel} only in a project it trusts: answer yes when Codex asks whether to trust ${root} (the set-up does not decide that for you).`);
+    }
+    if ((e.value.text ?? '').includes('[[hooks.SessionStart]]')) {
+      notes.push('Codex runs a new hook only once you have reviewed it: trust the Agent Context SessionStart hook when Codex shows it as "New hook - review required" (the set-up does not decide that for you); until then Codex starts without the briefing.');
     }
     const shell = process.env.SHELL ?? '';
     if (shell && !/\/bash$/.test(shell)) {

@@ -27,13 +27,24 @@ function edited(text: string | undefined): { text: string; notes: string[] } {
 }
 
 describe('Codex config.toml edits', () => {
-  test('a new config.toml gets our MCP server and BASH_ENV for the shell tool, nothing else', () => {
-    const c = parse(edited(undefined).text) as Cfg;
+  test('a new config.toml gets our MCP server, BASH_ENV for the shell tool and the SessionStart briefing hook, nothing else', () => {
+    const c = parse(edited(undefined).text) as Cfg & { hooks: unknown };
     assert.deepEqual(c.mcp_servers['agent-context'], { command: '/usr/bin/node', args: ['/opt/ac/mcp.js', '--root', '/ws', '--allow-run'] });
     assert.deepEqual(c.shell_environment_policy, { set: { BASH_ENV: '/opt/ac/agent-context-shell.sh', AGENT_CONTEXT_AGENT: 'codex', AGENT_CONTEXT_NODE: '/usr/bin/node', AGENT_CONTEXT_ROOT: '/ws' } });
-    assert.deepEqual(Object.keys(c).sort(), ['mcp_servers', 'shell_environment_policy']);
-    // Never an answer to Codex's approval on the agent's behalf.
-    assert.doesNotMatch(edited(undefined).text, /permissionDecision|approval|hooks/);
+    assert.deepEqual(c.hooks, { SessionStart: [{ hooks: [{ type: 'command', command: 'AGENT_CONTEXT_NODE=/usr/bin/node bash /opt/ac/agent-hook.sh codex SessionStart' }] }] });
+    assert.deepEqual(Object.keys(c).sort(), ['hooks', 'mcp_servers', 'shell_environment_policy']);
+    // Never an answer to Codex's approval on the agent's behalf, and no tool hook.
+    assert.doesNotMatch(edited(undefined).text, /permissionDecision|approval|PreToolUse|PostToolUse/);
+  });
+
+  test('a hooks table the block cannot extend (inline) keeps the rest of the set-up and says how to add the briefing hook by hand', () => {
+    const mine = 'hooks = { Stop = [] }\n';
+    const r = editCodexConfig(mine, 'config.toml', '/ws', paths);
+    assert.ok(r.ok, r.ok ? '' : r.error.message);
+    const c = parse(r.value.text!) as Cfg & { hooks: unknown };
+    assert.deepEqual(c.hooks, { Stop: [] });
+    assert.equal(c.shell_environment_policy.set?.BASH_ENV, '/opt/ac/agent-context-shell.sh');
+    assert.match(r.value.notes.join(' '), /SessionStart hook running .*agent-hook\.sh codex SessionStart by hand/);
   });
 
   test('keeps the user\'s keys, tables and comments byte for byte; running twice changes nothing', () => {
