@@ -19,7 +19,7 @@ import { rowScratch } from './rowScratch';
 import { rowSecrets } from './rowSecrets';
 import { rowStatic } from './rowStatic';
 import { rowTerminals } from './rowTerminals';
-import { mergeRows, parseResults, rowNumber } from './resultsFile';
+import { mergeRows, parseResults, rowNumber, withTestRunRows } from './resultsFile';
 
 const log = (s: string): void => void process.stderr.write(`[bench] ${s}\n`);
 
@@ -82,6 +82,13 @@ async function main(): Promise<void> {
   let header = [...machineDescription(repo), `- Whole run: ${((Date.now() - started) / 1000).toFixed(0)} s${scale !== 1 ? `; BENCH_SCALE=${scale} (reduced inputs)` : ''}; a row whose load average exceeded the core count is re-run up to ${LOAD_RETRIES} time(s) (BENCH_LOAD_RETRIES) and marked ⚠ if still loaded`];
   let allRows = rows;
   let detailsText = details.length ? `## Rows 4 and 5 per recorded output\n\n${renderOffloadDetails(details)}` : undefined;
+  if (!only && fs.existsSync(resultsPath)) {
+    // The rows measured by the test runs (13, 15) are not the bench's: kept, with the lines saying when.
+    const old = parseResults(fs.readFileSync(resultsPath, 'utf8'));
+    allRows = withTestRunRows(old.rows, rows);
+    const kept = [...new Set(allRows.filter((r) => !rows.includes(r)).map((r) => rowNumber(r.id)))];
+    if (kept.length) header = [...header, `- Rows ${kept.join(', ')}: measured by the test runs, not by npm run bench; kept from the previous results.md`];
+  }
   if (merge) {
     // Keep the last full run's other rows; say which rows this run replaced, and when.
     const old = parseResults(fs.readFileSync(resultsPath, 'utf8'));

@@ -63,3 +63,15 @@ export function mergeRows(old: Row[], fresh: Row[]): Row[] {
   for (const f of fresh) if (!inserted.has(rowNumber(f.id))) out.push(f);
   return out.sort((a, b) => Number(rowNumber(a.id)) - Number(rowNumber(b.id)));
 }
+
+/**
+ * Rows the bench does not measure itself: the test runs do (13: the copilot editor run; 15: the
+ * real-client runs, their `measured` lines), and they are written into results.md by hand. A full
+ * run keeps them from the previous file instead of dropping them.
+ */
+export const ROWS_FROM_TEST_RUNS = ['13', '15'];
+
+/** A full run's rows plus the rows of the test runs kept from the previous file (`old`). */
+export function withTestRunRows(old: Row[], fresh: Row[]): Row[] {
+  return mergeRows(old.filter((r) => ROWS_FROM_TEST_RUNS.includes(rowNumber(r.id))), fresh);
+}

@@ -95,6 +95,20 @@ describe('bench results file', () => {
     const fresh = [{ id: '7b', what: 'bundle', ours: '5 KB', reference: '—', ratio: '—', goal: 'g', met: true }, { id: '7c', what: 'vsix', ours: '1 MB', reference: '—', ratio: '—', goal: 'g', met: true }];
     assert.deepEqual(mergeRows(parsed.rows, fresh).map((r) => `${r.id}:${r.ours}`), ['1a:1', '7b:5 KB', '7c:1 MB', '8:3']);
   });
+
+  it('a full run keeps the rows the test runs measured (13, 15) and drops the rest of the old table', async () => {
+    const { parseResults, withTestRunRows } = await import('../../../bench/resultsFile.js');
+    const old = [
+      { id: '1a', what: 'render', ours: 'old', reference: '—', ratio: '—', goal: 'g', met: true },
+      { id: '13a', what: 'copilot run', ours: '294 bytes', reference: '—', ratio: '—', goal: 'g', note: 'measured by the copilot test run' },
+      { id: '15a', what: 'Claude Code Bash', ours: '980 bytes', reference: '10,040 bytes', ratio: '10.2×', goal: 'g', met: true },
+    ];
+    const parsed = parseResults(`- Date: x\n\n${renderTable(old)}\n\nNotes:\n\n- **13a**: measured by the copilot test run\n`);
+    const fresh = [{ id: '1a', what: 'render', ours: 'new', reference: '—', ratio: '—', goal: 'g', met: true }, { id: '14a', what: 'terminals', ours: '1', reference: '—', ratio: '—', goal: 'g', met: true }];
+    const rows = withTestRunRows(parsed.rows, fresh);
+    assert.deepEqual(rows.map((r) => `${r.id}:${r.ours}`), ['1a:new', '13a:294 bytes', '14a:1', '15a:980 bytes']);
+    assert.equal(rows.find((r) => r.id === '13a')?.note, 'measured by the copilot test run');
+  });
 });
 
 describe('bench row hygiene (runRow)', () => {
