@@ -3,6 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { spawn } from 'node:child_process';
 import { parsePlan, planProgress } from '../../../src/core/plan/planDocument';
 import { applyPlanEdit, updatePlanFile, readPlanVersion } from '../../../src/core/plan/planEdit';
 import { findPlanFiles, isPlanPath } from '../../../src/core/plan/planFiles';
@@ -166,6 +167,42 @@ test('updatePlanFile writes atomically and refuses when the file changed since i
   const bad = await updatePlanFile(file, { kind: 'setStatus', stepId: '1', status: 'completed' });
   assert.ok(!bad.ok);
   assert.equal(fs.readFileSync(file, 'utf8'), read('invalid.yaml'));
+});
+
+test('three processes adding steps at once: every edit that says it succeeded is in the plan (no lost update)', async () => {
+  // What the concurrency soak (bench row 16) found: without the lock, two processes read the same
+  // text, both passed the "changed on disk" check and both renamed their edit into place.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-plan-procs-'));
+  const file = path.join(dir, 'plan.yaml');
+  fs.writeFileSync(file, read('commented.yaml'));
+  const mod = require.resolve('../../../src/core/plan/planEdit');
+  const N = 15;
+  const script = `
+    const m = require(${JSON.stringify(mod)});
+    const [file, tag, n] = process.argv.slice(1);
+    (async () => {
+      const done = [];
+      for (let i = 0; i < Number(n); i++) {
+        const r = await m.updatePlanFile(file, { kind: 'addStep', description: 'step ' + tag + ' ' + i });
+        if (r.ok) done.push('step ' + tag + ' ' + i); else console.error(r.error.message);
+      }
+      process.stdout.write(JSON.stringify(done));
+    })().catch((e) => { console.error(e); process.exit(1); });`;
+  const run = (tag: string) =>
+    new Promise<string[]>((resolve, reject) => {
+      const child = spawn(process.execPath, ['-e', script, file, tag, String(N)], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.on('exit', (c) => (c === 0 ? resolve(JSON.parse(out) as string[]) : reject(new Error(`exit ${c}`))));
+    });
+  const done = (await Promise.all(['A', 'B', 'C'].map(run))).flat();
+  assert.equal(done.length, 3 * N, 'every edit succeeded');
+  const plan = parsePlan(fs.readFileSync(file, 'utf8'), file);
+  assert.ok(plan.ok);
+  const descriptions = plan.value.steps.map((st) => st.description);
+  for (const d of done) assert.equal(descriptions.filter((x) => x === d).length, 1, `"${d}" is in the plan once`);
+  assert.equal(new Set(plan.value.steps.map((st) => st.id)).size, plan.value.steps.length, 'step ids are distinct');
+  assert.deepEqual(fs.readdirSync(dir), ['plan.yaml'], 'no lock or temp file left');
 });
 
 test('findPlanFiles finds every plan location and nothing else', async () => {
