@@ -17,6 +17,7 @@ import { rowRenderer } from './rowRenderer';
 import { rowScale } from './rowScale';
 import { rowScratch } from './rowScratch';
 import { rowSecrets } from './rowSecrets';
+import { rowSoak } from './rowSoak';
 import { rowStatic } from './rowStatic';
 import { rowTerminals } from './rowTerminals';
 import { mergeRows, parseResults, rowNumber, withTestRunRows } from './resultsFile';
@@ -43,11 +44,12 @@ async function main(): Promise<void> {
   const started = Date.now();
   // Every row goes through runRow: load average at its start and end, re-run when the machine was loaded.
   // Rows that start real editors (7 and 10) are held to the load of other processes (runRow's `foreign`).
-  const step = async (n: string, name: string, f: () => Promise<Row[]> | Row[], ownProcesses = false): Promise<void> => {
+  // `retries`: re-runs when loaded (default BENCH_LOAD_RETRIES); 0 for a row whose result does not depend on the load.
+  const step = async (n: string, name: string, f: () => Promise<Row[]> | Row[], ownProcesses = false, retries?: number): Promise<void> => {
     if (!want(n)) return;
     const t0 = Date.now();
     log(`row ${n}: ${name}…`);
-    const r = await runRow(n, f, log, ownProcesses ? { foreign: () => sampleForeignLoad() } : {});
+    const r = await runRow(n, f, log, { ...(ownProcesses ? { foreign: () => sampleForeignLoad() } : {}), ...(retries !== undefined ? { retries } : {}) });
     rows.push(...r);
     log(`row ${n} done in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   };
@@ -73,6 +75,8 @@ async function main(): Promise<void> {
     rowScale([['S', 1], ['M', 10], ['L', 100]].map(([label, k]) => ({ label: label as string, scale: (k as number) * scale })), process.env.BENCH_RG || undefined, log));
   await step('10', `scale study in the extension host (real editor, ${EDITOR_STARTS} starts per level)`, () => rowEditor(log, want('7')), true);
   await step('14', 'terminals dimension: tool calls over MCP with 10 / 1,000 / 10,000 terminal files, cold and warm', () => rowTerminals(log));
+  // Row 16 checks correctness under concurrency, not time: a loaded machine is no reason to re-run it.
+  await step('16', 'concurrency soak: 2 editor windows + 3 MCP servers on one .agent/ for 60 s', () => rowSoak(log), true, 0);
   await step('11', 'Claude Code (real CLI, fake model API): its Bash with our hook vs without', () => rowClaudeCode(repo, workDir));
 
   rows.sort((a, b) => Number(rowNumber(a.id)) - Number(rowNumber(b.id))); // 7a may come from row 10's editors

@@ -6,7 +6,6 @@
 // spec.json: { "levels": [{ "name": "S", "workspace": "/tmp/…/S" }], "starts": 5, "reps": 5, "out": "results.json" }
 // Sessions are interleaved (level A, B, C, then again), so drift on a shared machine hits all levels alike.
 // Every editor is started fresh (own profile, port, process group) and killed after its session.
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -15,22 +14,10 @@ import { editorSettings, installExtensions, prepareProfile, startCodeServer } fr
 import { repoRoot } from '../test/runner/deps.mjs';
 import { workbenchUrl } from '../test/runner/integration.mjs';
 import { killMarkedAndWait, makeTempDir, onCleanup, removeTempDir } from '../test/runner/processes.mjs';
+import { probeVsix } from './benchProbe.mjs';
 
-const PROBE_DIR = path.join(repoRoot, 'bench/editorProbe');
-const PROBE_VSIX = path.join(repoRoot, 'out/bench-probe/agent-context-bench-probe.vsix');
 const SCENARIO = path.join(repoRoot, 'out/bench/editorScenario.js');
 const log = (s) => process.stderr.write(`[bench editor] ${s}\n`);
-
-function probeVsix() {
-  const newest = Math.max(...fs.readdirSync(PROBE_DIR).map((f) => fs.statSync(path.join(PROBE_DIR, f)).mtimeMs));
-  if (fs.existsSync(PROBE_VSIX) && fs.statSync(PROBE_VSIX).mtimeMs > newest) return PROBE_VSIX;
-  fs.mkdirSync(path.dirname(PROBE_VSIX), { recursive: true });
-  const r = spawnSync(path.join(repoRoot, 'node_modules/.bin/vsce'),
-    ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', PROBE_VSIX],
-    { cwd: PROBE_DIR, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`packaging bench/editorProbe failed:\n${r.stdout}${r.stderr}`);
-  return PROBE_VSIX;
-}
 
 /** One editor session on one workspace; returns the scenario's JSON (or { ok: false, error }). */
 async function session(level, workspace, reps, extensionsTemplate, timeoutMs, callsFile) {
