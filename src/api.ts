@@ -30,6 +30,8 @@ export interface AgentContextApi {
   renderView(viewId: string): Promise<number>;
   /** Time spent inside activate(), in milliseconds (set when activate() returns). */
   activationMs?: number;
+  /** This window's workspace storage folder (where other extensions, Copilot Chat among them, keep theirs); unset without a workspace. */
+  workspaceStorage?: string;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -35,6 +35,7 @@ export function activate(context: vscode.ExtensionContext): AgentContextApi {
   const toolInvoked = registerTools(context, log);
   registerSavings(context, log, feed, toolInvoked);
   registerWalkthrough(context, log, feed, toolInvoked);
+  if (context.storageUri?.scheme === 'file') agentContextApi.workspaceStorage = vscode.Uri.joinPath(context.storageUri, '..').fsPath;
   agentContextApi.activationMs = performance.now() - started;
   // The benchmark (row 7) reads this line from the editor's logs.
   log.info(`Agent Context activated in ${agentContextApi.activationMs.toFixed(1)} ms`);

@@ -12,11 +12,11 @@ const COPILOT_STORAGE = 'github.copilot-chat';
 /**
  * Mirrors the plan of VS Code's Plan agent (`/memories/session/plan.md`, in Copilot Chat's workspace
  * storage, beside this extension's own) into `.agent/plans/copilot-<session>.md` of the first folder
- * that has `.agent/`. Watched from outside the workspace. Any event under the memory tool's folder
- * (a session folder created, a file written) rescans its few session folders: a watcher can miss a
- * file written into a folder created a moment before (inotify watches a new folder only once it has
- * seen it), and the folder's own event still arrives. Files whose size and time are unchanged are not
- * read again. Also read once at start, for plans written while the extension was not running.
+ * that has `.agent/`. Watched from outside the workspace, and checked every few seconds: any event
+ * under the memory tool's folder, and each check, rescans its few session folders (a watcher outside
+ * the workspace can miss a file written into a folder created a moment before, or a rewrite deep in
+ * it). Files whose size and time are unchanged are not read again. Also read at start, for plans
+ * written while the extension was not running.
  * Nothing happens in a window without a workspace or `.agent/`.
  */
 export function registerCopilotPlanMirror(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
@@ -71,9 +71,16 @@ export function registerCopilotPlanMirror(context: vscode.ExtensionContext, log:
   const flush = debounce(scan, 300);
   const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(workspaceStorage), '*/memory-tool/**'));
   context.subscriptions.push(watcher, watcher.onDidCreate(flush), watcher.onDidChange(flush), flush);
+  // The watcher alone is not enough: outside the workspace VS Code may watch only the top folder
+  // (a CI run saw the session folder's creation but not the later rewrite of plan.md in it). A
+  // check every few seconds costs a few stats (this window's sessions), and reads only what changed.
   const start = setTimeout(flush, 2000);
-  context.subscriptions.push({ dispose: () => clearTimeout(start) });
+  const poll = setInterval(scan, POLL_MS);
+  context.subscriptions.push({ dispose: () => (clearTimeout(start), clearInterval(poll)) });
 }
+
+/** How often the memory tool's session folders are checked besides the watcher. */
+const POLL_MS = 4000;
 
 function safeList(dir: string): string[] {
   try {

@@ -33,8 +33,8 @@ function isWelcomeTab(tab: vscode.Tab): boolean {
  * note, `.agent/` itself) as the change feed reports it, a tool call made in this editor, or a
  * feature reporting success through WALKTHROUGH_SIGNAL_COMMAND (the cleanup, a note). What is
  * already on disk counts too. Each held key flips between two values (SIGNAL_VALUES) whenever a
- * Welcome/walkthrough page appears and once more a few seconds later, so a step whose key was set
- * before VS Code registered the walkthrough still checks when the page opens.
+ * Welcome/walkthrough page appears, and once more a few seconds after the session's first one, so a
+ * step whose key was set before VS Code registered the walkthrough still checks when the page opens.
  */
 export function registerWalkthrough(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, feed: AgentFeed, toolInvoked: vscode.Event<ToolInvoked>): void {
   const held = new Map<WalkthroughSignal, number>();
@@ -60,13 +60,21 @@ export function registerWalkthrough(context: vscode.ExtensionContext, log: vscod
 
   let flipTimer: NodeJS.Timeout | undefined;
   let pageOpen = false;
+  let lateFlipDone = false;
   const onTabs = (): void => {
     const open = vscode.window.tabGroups.all.some((g) => g.tabs.some(isWelcomeTab));
     if (open && !pageOpen) {
       detectAll();
       flipAll();
-      clearTimeout(flipTimer);
-      flipTimer = setTimeout(flipAll, AFTER_PAGE_OPENS_MS);
+      // The late flip is for the first page of the session only (VS Code may register the
+      // walkthrough after the keys were set). Later it would re-render a page the user is working
+      // from and take the focus from a quick input they are typing into (the note's text lost
+      // its last word in a CI run).
+      if (!lateFlipDone) {
+        lateFlipDone = true;
+        clearTimeout(flipTimer);
+        flipTimer = setTimeout(flipAll, AFTER_PAGE_OPENS_MS);
+      }
     }
     pageOpen = open;
   };

@@ -79,11 +79,12 @@ describe('Clean Up Scratch', () => {
     await waitFor(() => !fs.existsSync(path.join(scratch(), 'old-a.log')), { timeout: 20_000, message: 'old-a.log moved out of scratch' });
     // The test editor sends extension notifications to the notification centre without a toast.
     await vscode.commands.executeCommand('notifications.showList');
-    const toast = await waitFor(async () => (await ui.texts('.notification-list-item-message')).find((m) => m.startsWith('Removed')), {
+    const toast = await waitFor(async () => (await ui.texts('.notification-list-item-message')).find((m) => m.startsWith('Agent Context: Removed')), {
       timeout: 20_000,
       message: 'a notification reports the cleanup',
     });
-    assert.match(toast, /^Removed 2 files \(1\.5 MB\), kept 1 pinned and 1 protected \(plans, evidence\)$/);
+    // One prefix rule for toasts (noticeText): 'Agent Context: ' once, then what happened.
+    assert.match(toast, /^Agent Context: Removed 2 files \(1\.5 MB\), kept 1 pinned and 1 protected \(plans, evidence\)$/);
     await vscode.commands.executeCommand('notifications.clearAll');
     await vscode.commands.executeCommand('notifications.hideList');
     assert.ok(!fs.existsSync(path.join(scratch(), 'old-a.log')));

@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { log, ui, waitFor } from '../bridge';
+import { agentApi } from '../agentViewsHelpers';
 import { answerConfirmation, CONFIRMATION, confirmationButtons, confirmationText, resultsFor, sendInNewChat, waitForResults, waitForTurnEnd } from '../chatHelpers';
 import { startFakeChatCompletions, type FakeChatCompletions, type ScriptTurn } from '../../realClient/fakeModels/chatCompletions';
 import { errorLinesSeen, errorLinesWithNumbers, writeNoisyBuild } from '../../realClient/claudeCli';
@@ -285,20 +286,22 @@ describe('Copilot agent (VS Code built-in) → Agent Context tools', function ()
     // memory-tool/memories/<session>/plan.md (its memory tool; read from its source). That tool is
     // not offered to a custom-endpoint model without a GitHub sign-in, so the test writes the file
     // where the Plan agent would, and the real extension host has to notice it outside the workspace.
-    const storage = path.join(process.env.AGENT_CONTEXT_USER_DATA!, 'User', 'workspaceStorage');
-    // code-server names each window's folder by an id, with meta.json {id, name} (desktop VS Code: workspace.json).
-    const mine = fs.readdirSync(storage).find((h) => {
-      const meta = path.join(storage, h, 'meta.json');
-      return fs.existsSync(meta) && JSON.parse(fs.readFileSync(meta, 'utf8')).name === path.basename(ws);
-    });
-    assert.ok(mine, `this window's workspace storage under ${storage}`);
-    const session = path.join(storage, mine, 'github.copilot-chat', 'memory-tool', 'memories', 'dnNjb2RlLWNoYXQtc2Vzc2lvbg');
+    // This window's workspace storage, as the extension host gives it (matching code-server's
+    // meta.json by folder name picked, in a CI run, another window's folder that VS Code then
+    // deleted as unused). Copilot Chat's own folder there is named by its extension id.
+    const mine = (await agentApi()).workspaceStorage;
+    assert.ok(mine && fs.existsSync(path.dirname(mine)), `this window's workspace storage (${mine})`);
+    assert.equal(path.dirname(mine), path.join(process.env.AGENT_CONTEXT_USER_DATA!, 'User', 'workspaceStorage'));
+    const session = path.join(mine, 'GitHub.copilot-chat', 'memory-tool', 'memories', 'dnNjb2RlLWNoYXQtc2Vzc2lvbg');
     fs.mkdirSync(session, { recursive: true });
     fs.writeFileSync(path.join(session, 'plan.md'), '# Plan: Cache the rate limiter\n\n## Steps\n1. [ ] Measure the hit rate\n2. [ ] Add the cache\n');
     const plans = path.join(ws, '.agent', 'plans');
     const mirror = path.join(plans, 'copilot-dnNjb2RlLWNoYXQtc2Vzc2lvbg.md');
     try {
-      await waitFor(() => fs.existsSync(mirror), { timeout: 20_000, message: `${mirror} (the mirror of the session plan)` });
+      await waitFor(() => fs.existsSync(mirror), { timeout: 20_000, message: `${mirror} (the mirror of the session plan)` }).catch((e) => {
+        const list = (d: string) => (fs.existsSync(d) ? fs.readdirSync(d).join(', ') : 'gone');
+        throw new Error(`${(e as Error).message}; plan.md ${fs.existsSync(path.join(session, 'plan.md')) ? 'still there' : 'gone'}; storage: ${list(mine)}; memories: ${list(path.dirname(session))}`);
+      });
       assert.match(fs.readFileSync(mirror, 'utf8'), /^<!-- Mirrored by Agent Context from VS Code's Plan agent[^\n]*-->\n# Plan: Cache the rate limiter\n/);
       // The agent updates its plan: the mirror follows.
       fs.writeFileSync(path.join(session, 'plan.md'), '# Plan: Cache the rate limiter\n\n## Steps\n1. [x] Measure the hit rate\n2. [ ] Add the cache\n');
