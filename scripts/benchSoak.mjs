@@ -89,7 +89,9 @@ function freshQuestions(numbers) {
     'plan get': ['agentContext_plan', { action: 'get' }],
     'agents list': ['agentContext_agentWorkspace', { agentId: 'soak-check', action: 'list' }],
     'memory list': ['agentContext_memory', { action: 'list' }],
-    'scratch glob': ['agentContext_glob', { pattern: '*', path: '.agent/scratch', maxResults: 500 }],
+    // maxResults keeps the list under the answer's byte budget: each line's age ("9 s ago", "1 min
+    // ago") changes length with the clock, and a budget-cut list would then show a different count.
+    'scratch glob': ['agentContext_glob', { pattern: '*', path: '.agent/scratch', maxResults: 30 }],
   };
   for (const n of numbers) q[`terminal ${n} last`] = ['agentContext_terminal', { terminal: n, command: 'last' }];
   return q;
