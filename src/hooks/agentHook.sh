@@ -7,7 +7,8 @@
 #                                            (appends to $CLAUDE_ENV_FILE) and prints the briefing
 #                                            as additional context (also after a compaction)
 #   agent-hook.sh copilot-cli postToolUse    replaces a large `bash` result by our reference, masks
-#                                            secrets in a small one (Copilot CLI's JSON on stdin)
+#                                            secrets in a small one (Copilot CLI's JSON on stdin);
+#                                            mirrors its plan.md into .agent/plans/ after a create/edit
 #   agent-hook.sh gemini AfterTool           the same for Gemini CLI's run_shell_command (its JSON on
 #                                            stdin; answers {"decision":"deny","reason":<reference>})
 #   agent-hook.sh gemini SessionStart        the briefing as additional context (Gemini CLI's JSON on stdin)
@@ -72,7 +73,19 @@ case "${1-}:${2-}" in
     ;;
   copilot-cli:postToolUse)
     IFS= read -r -d '' __ac_in
-    case $__ac_in in *'"toolName":"bash"'*) ;; *) exit 0 ;; esac
+    case $__ac_in in
+      *'"toolName":"bash"'*) ;;
+      # Plan mode's create/edit of $COPILOT_HOME/session-state/<id>/plan.md: mirrored into
+      # .agent/plans/ by Node. Any other file tool call ends here, in the shell.
+      *'"toolName":"create"'*|*'"toolName":"edit"'*)
+        case $__ac_in in *[/\\]session-state[/\\]*[/\\]plan.md\"*) ;; *) exit 0 ;; esac
+        __ac_root "$PWD"
+        [ -n "$__ac_r" ] || exit 0
+        printf '%s' "$__ac_in" | AGENT_CONTEXT_ROOT=$__ac_r "$__ac_node" "$__ac_dir/agent-hook.js" copilot-cli postToolUse
+        exit 0
+        ;;
+      *) exit 0 ;;
+    esac
     __ac_root "$PWD"
     [ -n "$__ac_r" ] || exit 0
     case $__ac_in in

@@ -7,7 +7,9 @@
  *                                                     string in AGENT_CONTEXT_EXEC; prints what the
  *                                                     model reads
  *   node agent-hook.js shell-pipe                     the same, streaming (no RAM-backed folder)
- *   node agent-hook.js copilot-cli postToolUse        Copilot CLI's hook JSON on stdin
+ *   node agent-hook.js copilot-cli postToolUse        Copilot CLI's hook JSON on stdin (a bash result;
+ *                                                     or a create/edit of its session plan.md, mirrored
+ *                                                     into .agent/plans/)
  *   node agent-hook.js gemini AfterTool               Gemini CLI's hook JSON on stdin
  *   node agent-hook.js copilot-cli sessionStart       the briefing as additional context (Copilot CLI's shape)
  *   node agent-hook.js gemini SessionStart            the briefing as additional context, as for Claude Code
@@ -23,7 +25,7 @@
  * output: on an error the model reads what failed instead of the output, and the hook exits 0.
  */
 import * as path from 'node:path';
-import { copilotPostToolUse, type CopilotPostToolUseInput } from '../core/hooks/copilotCli';
+import { copilotPlanWrite, copilotPostToolUse, type CopilotPostToolUseInput } from '../core/hooks/copilotCli';
 import { commandFromExecString } from '../core/hooks/execString';
 import { geminiAfterTool, type GeminiAfterToolInput } from '../core/hooks/gemini';
 import { opencodeToolAfter, type OpencodeAfterInput } from '../core/hooks/opencode';
@@ -86,6 +88,10 @@ async function main(argv: string[]): Promise<void> {
         return;
       }
       if (!root || rest[0] !== 'postToolUse') return;
+      if (input.toolName !== 'bash') {
+        await copilotPlanWrite(input, root);
+        return;
+      }
       const out = await copilotPostToolUse(input, root);
       if (out) process.stdout.write(JSON.stringify(out));
       return;

@@ -68,9 +68,9 @@ export async function runCopilot(o: CopilotRunOptions): Promise<AgentRun> {
  * the hook in $COPILOT_HOME/settings.json) and what the user has: Copilot trusts the folder
  * (config.json trustedFolders, its first-start question) and, with `allow`, lets only those shell
  * commands and our MCP server run unasked (--allow-tool; in -p anything else is refused, there is
- * no one to ask); without it, --allow-all-tools.
+ * no one to ask); without it, --allow-all-tools. `plan`: in plan mode (--plan).
  */
-export async function runCopilotSetUp(o: { workspace: string; home: string; script: readonly ScriptTurn[]; allow?: readonly string[] }): Promise<AgentRun> {
+export async function runCopilotSetUp(o: { workspace: string; home: string; script: readonly ScriptTurn[]; allow?: readonly string[]; plan?: boolean }): Promise<AgentRun> {
   const copilotHome = path.join(o.home, '.copilot');
   fs.mkdirSync(copilotHome, { recursive: true });
   const config = path.join(copilotHome, 'config.json');
@@ -80,6 +80,8 @@ export async function runCopilotSetUp(o: { workspace: string; home: string; scri
   // nothing (checked), so "bash build.sh" becomes shell(bash), the closest rule a user can write.
   const rule = (a: string): string => `shell(${a.split(' ')[0]})`;
   const args = o.allow ? [...o.allow.flatMap((a) => ['--allow-tool', rule(a)]), '--allow-tool', 'agent-context'] : ['--allow-all-tools'];
+  // --plan: plan mode, whose prompt says to save the plan to $COPILOT_HOME/session-state/<id>/plan.md.
+  if (o.plan) args.push('--plan');
   return runCopilot({ workspace: o.workspace, home: o.home, script: o.script, mcp: false, args });
 }
 

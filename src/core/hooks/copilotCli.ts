@@ -11,16 +11,28 @@
  *   - a small one: masked; replaced only when a secret was found.
  * Checked with Copilot CLI 1.0.102 (the hook input: {toolName, toolArgs:{command}, toolResult:
  * {resultType, textResultForLlm}, cwd}). Copilot CLI reports no exit code for a large output.
+ *
+ * The same hook mirrors Copilot CLI's plan: in plan mode (--plan, Shift+Tab) its system prompt says
+ * "Save the plan to: $COPILOT_HOME/session-state/<session id>/plan.md" and "Use the create or edit
+ * tools", a file outside the workspace with no setting to move it. After a `create` or `edit` of that
+ * file (hook input {sessionId, cwd, toolName:"create"|"edit", toolArgs:{path, file_text | old_str,
+ * new_str}, toolResult}, checked with 1.0.102) the file as it now is on disk is copied to
+ * .agent/plans/copilot-cli-<session>.md (core/plan/mirroredPlans.ts), so the Plan view, the briefing
+ * and agentContext_plan show it.
  */
 import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { mirroredPlanName, mirrorPlan } from '../plan/mirroredPlans';
+import { agentDirOf } from '../workspace/agentLayout';
 import { shellOutput, type HookSettings } from './shellOutput';
 
 /** What Copilot CLI sends a postToolUse hook (the fields used). */
 export interface CopilotPostToolUseInput {
   toolName?: string;
-  toolArgs?: { command?: unknown } | unknown;
+  toolArgs?: { command?: unknown; path?: unknown } | unknown;
   toolResult?: { resultType?: string; textResultForLlm?: string };
   cwd?: string;
+  sessionId?: string;
 }
 
 const SAVED = /^Output too large to read at once \([^)]*\)\. Saved to: (\S+?)\s*\n/;
@@ -42,4 +54,37 @@ export async function copilotPostToolUse(input: CopilotPostToolUseInput, root: s
   const r = await shellOutput({ root, agent: 'copilot-cli', command, exitCode: exit ? Number(exit[1]) : undefined, output: (async function* () { yield text; })(), tool: 'bash' }, settings);
   if (r.text === text) return undefined;
   return { modifiedResult: { textResultForLlm: r.text, resultType: input.toolResult.resultType ?? 'success' } };
+}
+
+/** Copilot CLI's file tools that write a plan (its plan-mode prompt names these two). */
+const PLAN_TOOLS = new Set(['create', 'edit']);
+
+/**
+ * The session of a Copilot CLI plan file: `<...>/session-state/<session>/plan.md` gives `<session>`;
+ * any other path gives undefined.
+ */
+export function copilotPlanSession(file: string): string | undefined {
+  const parts = file.split(/[\\/]+/);
+  const n = parts.length;
+  if (n < 3 || parts[n - 1] !== 'plan.md' || parts[n - 3] !== 'session-state' || !parts[n - 2]) return undefined;
+  return parts[n - 2];
+}
+
+/**
+ * After a `create` or `edit` of Copilot CLI's session plan: mirrors the file as it now is into
+ * `.agent/plans/copilot-cli-<session>.md`. Returns the mirror's path when it was written (undefined:
+ * not a plan write, the file is gone, or unchanged). Prints nothing for the agent: the tool result
+ * stays as it is.
+ */
+export async function copilotPlanWrite(input: CopilotPostToolUseInput, root: string): Promise<{ file: string; changed: boolean } | undefined> {
+  if (!input.toolName || !PLAN_TOOLS.has(input.toolName)) return undefined;
+  const args = (input.toolArgs ?? {}) as { path?: unknown };
+  if (typeof args.path !== 'string' || !path.isAbsolute(args.path)) return undefined;
+  const session = copilotPlanSession(args.path);
+  if (!session) return undefined;
+  const text = await fs.promises.readFile(args.path, 'utf8').catch(() => undefined);
+  if (text === undefined) return undefined;
+  const r = await mirrorPlan(agentDirOf(root), mirroredPlanName('copilot-cli', session), text, `GitHub Copilot CLI's plan (session-state/${session}/plan.md in its home folder, session ${session})`);
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
 }

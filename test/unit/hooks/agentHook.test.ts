@@ -131,6 +131,53 @@ test('Copilot CLI sessionStart: the briefing as additionalContext (its source "n
   assert.equal(hook(['copilot-cli', 'sessionStart'], '{"source":"new"}', tmp('ac-bare-')).stdout, '');
 });
 
+const fileTool = (toolName: string, args: Record<string, string>): string => JSON.stringify({ sessionId: 'sess-1', timestamp: 1, cwd: '/x', toolName, toolArgs: args, toolResult: { resultType: 'success', textResultForLlm: 'Created file' } });
+
+test('Copilot CLI postToolUse: a create, then an edit, of its session plan.md is mirrored into .agent/plans/', () => {
+  const ws = workspace();
+  const session = path.join(tmp('ac-copilot-home-'), 'session-state', 'sess-1');
+  fs.mkdirSync(session, { recursive: true });
+  const plan = path.join(session, 'plan.md');
+  const mirror = path.join(ws, '.agent/plans/copilot-cli-sess-1.md');
+  fs.writeFileSync(plan, '# Plan\n\n1. Read the code\n2. Add the limiter\n');
+  const r = hook(['copilot-cli', 'postToolUse'], fileTool('create', { path: plan, file_text: '# Plan\n\n1. Read the code\n2. Add the limiter\n' }), ws);
+  assert.equal(r.status, 0);
+  assert.equal(r.stdout, '', 'the tool result is left as it is');
+  const first = fs.readFileSync(mirror, 'utf8');
+  assert.match(first, /^<!-- Mirrored by Agent Context from GitHub Copilot CLI's plan \(session-state\/sess-1\/plan\.md/);
+  assert.ok(first.endsWith('# Plan\n\n1. Read the code\n2. Add the limiter\n'), first);
+  fs.writeFileSync(plan, '# Plan\n\n1. Read the code\n2. Add the limiter, revised\n3. Test it\n');
+  hook(['copilot-cli', 'postToolUse'], fileTool('edit', { old_str: '2. Add the limiter', new_str: '2. Add the limiter, revised\n3. Test it', path: plan }), ws);
+  assert.ok(fs.readFileSync(mirror, 'utf8').endsWith('2. Add the limiter, revised\n3. Test it\n'));
+});
+
+test('Copilot CLI postToolUse: other file tool calls and a view of plan.md end in the shell (no Node start)', () => {
+  const ws = workspace();
+  const session = path.join(tmp('ac-copilot-home-'), 'session-state', 'sess-1');
+  fs.mkdirSync(session, { recursive: true });
+  const plan = path.join(session, 'plan.md');
+  fs.writeFileSync(plan, '# Plan\n');
+  // A "node" that only says it was started.
+  const marker = path.join(tmp('ac-marker-'), 'started');
+  const fakeNode = path.join(path.dirname(marker), 'node');
+  fs.writeFileSync(fakeNode, `#!/bin/sh\ntouch '${marker}'\n`, { mode: 0o755 });
+  for (const input of [
+    fileTool('create', { path: path.join(ws, 'src/plan.md'), file_text: 'x' }),
+    fileTool('edit', { path: path.join(ws, 'README.md'), old_str: 'a', new_str: 'b' }),
+    fileTool('view', { path: plan }),
+    fileTool('create', { path: path.join(session, 'notes.md'), file_text: 'x' }),
+  ]) {
+    const r = hook(['copilot-cli', 'postToolUse'], input, ws, { AGENT_CONTEXT_NODE: fakeNode });
+    assert.equal(r.status, 0);
+    assert.equal(r.stdout, '');
+    assert.ok(!fs.existsSync(marker), `Node started for ${input}`);
+  }
+  // The same fake node is started for a write of the plan (the check can fail).
+  hook(['copilot-cli', 'postToolUse'], fileTool('edit', { path: plan, old_str: 'a', new_str: 'b' }), ws, { AGENT_CONTEXT_NODE: fakeNode });
+  assert.ok(fs.existsSync(marker));
+  assert.ok(!fs.existsSync(path.join(ws, '.agent/plans')), 'nothing mirrored by the fake node');
+});
+
 test('a call it has nothing to do with (another agent\'s hook file, any tool) exits 0 without output', () => {
   const ws = workspace();
   for (const args of [['claude-code', 'PreToolUse'], ['vscode', 'PostToolUse'], []]) {

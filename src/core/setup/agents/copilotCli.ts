@@ -17,7 +17,8 @@
  *     1.0.102 has no hook that adds context after a compaction (preCompact runs before it, and its
  *     sessionStart sources are startup, resume and new). Same rule for the undo.
  * No plan folder: Copilot CLI keeps its plan in its session state ($COPILOT_HOME/session-state/<id>/plan.md)
- * and has no setting to move it.
+ * and has no setting to move it; the postToolUse hook mirrors it into .agent/plans/ after each create
+ * or edit of that file (core/hooks/copilotCli.ts copilotPlanWrite).
  */
 import * as path from 'node:path';
 import { err, ok, type Result } from '../../result';
