@@ -196,6 +196,10 @@ export function classifyAgentPath(root: string, file: string, isPlan: (agentDir:
   // must not make every view re-read (the Scratch view re-scanning 100,000 files, say).
   if (rel === `${AGENT_DIR}/progress.md` || rel === `${AGENT_DIR}/features.json`) return ['plan'];
   const parts = rel.split('/');
+  // Our own lock and temp files beside the plan and other top-level files (`.plan.yaml.lock`,
+  // `.plan.yaml.<pid>-<host>.<time>.<n>.tmp`): the file they guard reports its own change when
+  // renamed into place; taking them for a change of the whole folder made every view re-read.
+  if (parts.length === 2 && /^\..+\.(?:lock|tmp)$/.test(parts[1])) return [];
   if (parts.length === 2) return ['agent'];
   if (parts[1] === LAYOUT.terminals) return kind === 'changed' ? [] : ['terminals'];
   const folder = AREA_FOLDERS.find(([f]) => parts[1] === f);

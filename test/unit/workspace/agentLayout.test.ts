@@ -71,6 +71,10 @@ test('classifyAgentPath routes changes to the views that show them, and ignores 
   assert.deepEqual(classifyAgentPath(root, path.join(root, '.agent/terminals/2.txt'), isPlanPath, 'created'), ['terminals']);
   assert.deepEqual(classifyAgentPath(root, path.join(root, '.agent/terminals/2.txt'), isPlanPath, 'deleted'), ['terminals']);
   assert.deepEqual(c('.agent/terminals'), ['agent']);
+  // Lock and temp files of a plan edit do not count as a change of everything.
+  assert.deepEqual(c('.agent/.plan.yaml.lock'), []);
+  assert.deepEqual(c('.agent/.plan.yaml.1234-a1b2c3.1764633600000.0.tmp'), []);
+  assert.deepEqual(c('.agent/config.yaml'), ['agent']);
   assert.deepEqual(c('.agent/memory/preferences.yaml'), ['memory']);
   assert.deepEqual(c('.agent/agents/a1/status.json'), ['agents']);
   assert.deepEqual(c('.agent/human/notes/n1.md'), ['notes']);
