@@ -187,9 +187,17 @@ describe('shell capture through BASH_ENV (Codex, Gemini CLI, opencode)', () => {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     // A pid no process has (above the kernel's pid_max).
     fs.writeFileSync(path.join(dir, 'cap.99999999'), 'secret left behind');
-    run('bash', ws, 'echo x', 'bash-env');
-    assert.equal(fs.existsSync(path.join(dir, 'cap.99999999')), true, 'the fast path starts no process to remove it');
-    run('bash', ws, `echo "${GH}"`, 'bash-env');
+    // The fast path starts no Node (a wrapper that records its start stands in for it). It may still
+    // remove the dead capture: one call in 64 sweeps with a shell loop and one rm, by design.
+    const started = path.join(ws, 'node-started');
+    const wrapper = path.join(ws, 'node-wrapper.sh');
+    fs.writeFileSync(wrapper, `#!/bin/sh\n: > '${started}'\nexec '${process.execPath}' "$@"\n`, { mode: 0o755 });
+    const fast = run('bash', ws, 'echo x', 'bash-env', { AGENT_CONTEXT_NODE: wrapper });
+    assert.equal(fast.stdout, 'x\n');
+    assert.equal(fs.existsSync(started), false, 'the fast path starts no Node');
+    fs.writeFileSync(path.join(dir, 'cap.99999999'), 'secret left behind');
+    run('bash', ws, `echo "${GH}"`, 'bash-env', { AGENT_CONTEXT_NODE: wrapper });
+    assert.equal(fs.existsSync(started), true, 'a secret takes the Node path');
     assert.deepEqual(fs.readdirSync(dir).filter((f) => f === 'cap.99999999' || fs.statSync(path.join(dir, f)).size > 0), []);
   });
 
