@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { launchBrowser } from '../test/runner/browser.mjs';
 import { editorSettings, installExtensions, prepareProfile, startCodeServer } from '../test/runner/codeServer.mjs';
 import { repoRoot } from '../test/runner/deps.mjs';
-import { workbenchUrl } from '../test/runner/integration.mjs';
+import { editorHome, workbenchUrl } from '../test/runner/integration.mjs';
 import { killMarkedAndWait, makeTempDir, onCleanup, removeTempDir } from '../test/runner/processes.mjs';
 import { probeVsix } from './benchProbe.mjs';
 
@@ -44,9 +44,7 @@ async function session(level, workspace, reps, extensionsTemplate, timeoutMs, ca
       'remote.autoForwardPortsSource': 'output',
     }));
     fs.cpSync(extensionsTemplate, profile.extensionsDir, { recursive: true });
-    const home = path.join(base, 'home');
-    fs.mkdirSync(home, { recursive: true });
-    fs.writeFileSync(path.join(home, '.bashrc'), "PS1='\\w\\$ '\n");
+    const home = editorHome(base);
     server = await startCodeServer({
       profile,
       env: {

@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { launchBrowser } from '../test/runner/browser.mjs';
 import { editorSettings, installExtensions, prepareProfile, startCodeServer } from '../test/runner/codeServer.mjs';
 import { repoRoot } from '../test/runner/deps.mjs';
-import { copyFixture, workbenchUrl } from '../test/runner/integration.mjs';
+import { copyFixture, editorHome, workbenchUrl } from '../test/runner/integration.mjs';
 import { killMarkedAndWait, makeTempDir, onCleanup, removeTempDir } from '../test/runner/processes.mjs';
 import { probeVsix } from './benchProbe.mjs';
 
@@ -150,9 +150,7 @@ async function main() {
     fs.mkdirSync(soakDir);
     const profile = prepareProfile(base, editorSettings({ 'remote.autoForwardPorts': false, 'remote.autoForwardPortsSource': 'output' }));
     installExtensions(profile, [probeVsix()]);
-    const home = path.join(base, 'home');
-    fs.mkdirSync(home, { recursive: true });
-    fs.writeFileSync(path.join(home, '.bashrc'), "PS1='\\w\\$ '\n");
+    const home = editorHome(base);
     server = await startCodeServer({
       profile,
       env: {

@@ -42,14 +42,31 @@ export function copyFixture(fixture, base) {
  * into a Map, so only one extensionDevelopmentPath survives.
  */
 export function driverVsix() {
-  const newest = Math.max(...fs.readdirSync(DRIVER_EXTENSION).map((f) => fs.statSync(path.join(DRIVER_EXTENSION, f)).mtimeMs));
-  if (fs.existsSync(DRIVER_VSIX) && fs.statSync(DRIVER_VSIX).mtimeMs > newest) return DRIVER_VSIX;
-  fs.mkdirSync(path.dirname(DRIVER_VSIX), { recursive: true });
+  return packageVsix(DRIVER_EXTENSION, DRIVER_VSIX, 'test/driver');
+}
+
+/** Packages the extension in `folder` into `vsix` when the .vsix is missing or older than the folder's files; returns its path. */
+export function packageVsix(folder, vsix, what) {
+  const newest = Math.max(...fs.readdirSync(folder).map((f) => fs.statSync(path.join(folder, f)).mtimeMs));
+  if (fs.existsSync(vsix) && fs.statSync(vsix).mtimeMs > newest) return vsix;
+  fs.mkdirSync(path.dirname(vsix), { recursive: true });
   const r = spawnSync(path.join(repoRoot, 'node_modules/.bin/vsce'),
-    ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', DRIVER_VSIX],
-    { cwd: DRIVER_EXTENSION, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`packaging test/driver failed:\n${r.stdout}${r.stderr}`);
-  return DRIVER_VSIX;
+    ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', vsix],
+    { cwd: folder, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`packaging ${what} failed:\n${r.stdout}${r.stderr}`);
+  return vsix;
+}
+
+/**
+ * A fresh HOME under `base` for an editor's terminals: they must not run the machine user's
+ * ~/.bashrc (slow or hanging init scripts such as `pyenv init` under load made shells miss their
+ * prompt). Returns its path.
+ */
+export function editorHome(base) {
+  const home = path.join(base, 'home');
+  fs.mkdirSync(home, { recursive: true });
+  fs.writeFileSync(path.join(home, '.bashrc'), "# Test editor's bash: no user init scripts.\nPS1='\\w\\$ '\n");
+  return home;
 }
 
 /**
@@ -181,11 +198,7 @@ export async function runIntegration(run, opts = {}) {
       onStarted: () => (driverStarted = true),
       namePrefix: `${run.name}--`,
     });
-    // A fresh HOME: the editor's terminals must not run the machine user's ~/.bashrc (slow or
-    // hanging init scripts such as `pyenv init` under load made shells miss their prompt).
-    const home = path.join(base, 'home');
-    fs.mkdirSync(home, { recursive: true });
-    fs.writeFileSync(path.join(home, '.bashrc'), "# Test editor's bash: no user init scripts.\nPS1='\\w\\$ '\n");
+    const home = editorHome(base);
     const env = {
       HOME: home,
       AGENT_CONTEXT_BRIDGE: bridge.url,
