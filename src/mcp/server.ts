@@ -19,6 +19,7 @@ import { AGENT_SETUPS, agentSetup, setUpAgent, undoAgent } from '../core/setup/a
 import { DEFAULT_TOOL_CONFIG, loadAgentConfig, retentionFrom, secretSettingsFrom, toolConfigFromFile, type ToolConfig } from '../core/config';
 import type { Logger } from '../core/log';
 import { formatFileError } from '../core/result';
+import { useTokenizerWorker } from '../core/output/tokens';
 import { findRipgrep } from '../core/search/findRipgrep';
 import { invokeTool } from '../core/tools/invokeTool';
 import { TOOL_DEFINITIONS } from '../core/tools/toolDefinitions';
@@ -134,6 +135,9 @@ async function main(): Promise<void> {
     folders.push({ name: path.basename(abs), path: abs });
   }
   if (args.setup) process.exit(await runSetup(folders[0].path, args.setup.agent, args.setup.undo));
+  // Load the tokenizer's tables on a worker while the client connects: the first call's ledger count
+  // and briefing need them, and loading them here would hold that call ~280 ms.
+  useTokenizerWorker(true);
   const ripgrep = findRipgrep(undefined);
   log.info(`serving ${folders.map((f) => f.path).join(', ')}${args.allowRun ? ' (commands allowed)' : ''}; search: ${ripgrep ?? 'built-in engine'}`);
 

@@ -4,7 +4,7 @@
  * items per section — every shortened list says how many more there are and the path that holds
  * them — and never exceeds the cap.
  */
-import { countTokens } from '../output/tokens';
+import { countTokens, countTokensAsync } from '../output/tokens';
 import { NOTES_DIR, formatNoteForAgent, type ListedNote } from '../notes/notes';
 import { clip } from '../output/text';
 import { formatExit } from '../terminal/commandExit';
@@ -175,12 +175,16 @@ function compose(b: BriefingInput, L: Level, maxPlans: number): string {
   return out.join('\n');
 }
 
-/** Composes the briefing text within `maxTokens` (default 1,500), dropping detail until it fits. */
-export function composeBriefing(input: BriefingInput, maxTokens = BRIEFING_MAX_TOKENS): { text: string; tokens: number } {
+/**
+ * The briefing's candidate texts, most detailed first: each is yielded with its token count sent
+ * back; the first that fits is returned. Shared by the two drivers below (sync: the hooks' short
+ * processes; async: the tool and command, which count off the thread).
+ */
+function* candidates(input: BriefingInput, maxTokens: number): Generator<string, { text: string; tokens: number }, number> {
   for (const maxPlans of [3, 1]) {
     for (const L of LEVELS) {
       const text = compose(input, L, maxPlans);
-      const tokens = countTokens(text).tokens;
+      const tokens = yield text;
       if (tokens <= maxTokens) return { text, tokens };
     }
   }
@@ -190,9 +194,24 @@ export function composeBriefing(input: BriefingInput, maxTokens = BRIEFING_MAX_T
   while (lines.length > 1) {
     lines.pop();
     const text = [...lines, tail].join('\n');
-    const tokens = countTokens(text).tokens;
+    const tokens = yield text;
     if (tokens <= maxTokens) return { text, tokens };
   }
-  const text = tail;
-  return { text, tokens: countTokens(text).tokens };
+  return { text: tail, tokens: yield tail };
+}
+
+/** Composes the briefing text within `maxTokens` (default 1,500), dropping detail until it fits. */
+export function composeBriefing(input: BriefingInput, maxTokens = BRIEFING_MAX_TOKENS): { text: string; tokens: number } {
+  const g = candidates(input, maxTokens);
+  let r = g.next();
+  while (!r.done) r = g.next(countTokens(r.value).tokens);
+  return r.value;
+}
+
+/** composeBriefing counting with countTokensAsync (never loads the tokenizer on this thread when a worker is in use). */
+export async function composeBriefingAsync(input: BriefingInput, maxTokens = BRIEFING_MAX_TOKENS): Promise<{ text: string; tokens: number }> {
+  const g = candidates(input, maxTokens);
+  let r = g.next();
+  while (!r.done) r = g.next((await countTokensAsync(r.value)).tokens);
+  return r.value;
 }

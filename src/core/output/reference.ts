@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
-import { countTokens, formatTokens, type TokenCount } from './tokens';
+import { countTokens, countTokensAsync, formatTokens, tokenizerWorkerActive, type TokenCount } from './tokens';
 
 /*
  * The reference: what every offloading tool returns instead of raw output.
@@ -93,8 +93,13 @@ export class OutputScanner {
   private countedChars = 0;
   private countedTokens = 0;
   private blockIndex = 0;
+  /** Counts still running on the tokenizer's worker (endAsync sums them). */
+  private owed: Promise<number>[] | undefined;
 
-  constructor(private readonly lineBase = 1) {}
+  /** `offThread`: count tokens on the tokenizer's worker when one is in use (then call endAsync, not end). */
+  constructor(private readonly lineBase = 1, offThread = false) {
+    if (offThread && tokenizerWorkerActive()) this.owed = [];
+  }
 
   /** Feeds the next piece of text. */
   push(chunk: string): void {
@@ -114,8 +119,20 @@ export class OutputScanner {
     }
   }
 
-  /** Finishes the scan and returns what was found. */
+  /** Finishes the scan and returns what was found (with counts owed by the worker: endAsync). */
   end(): OutputScan {
+    if (this.owed?.length) throw new Error('OutputScanner: tokens are still being counted off the thread; use endAsync()');
+    return this.finish();
+  }
+
+  /** end(), after the counts running on the tokenizer's worker are in. */
+  async endAsync(): Promise<OutputScan> {
+    if (this.tokenBuf) this.countBlock();
+    if (this.owed) for (const n of await Promise.all(this.owed.splice(0))) this.countedTokens += n;
+    return this.finish();
+  }
+
+  private finish(): OutputScan {
     if (this.curLen > 0) this.endLine();
     if (this.tokenBuf) this.countBlock();
     const approximate = this.tokenChars > EXACT_TOKEN_CHARS;
@@ -196,7 +213,8 @@ export class OutputScanner {
   private countText(block: string): void {
     const exact = this.countedChars < EXACT_TOKEN_CHARS && this.blockIndex * TOKEN_BLOCK < EXACT_TOKEN_CHARS;
     if (exact || this.blockIndex % SAMPLE_EVERY === 0) {
-      this.countedTokens += countTokens(block).tokens;
+      if (this.owed) this.owed.push(countTokensAsync(block).then((t) => t.tokens));
+      else this.countedTokens += countTokens(block).tokens;
       this.countedChars += block.length;
     }
     this.blockIndex++;
@@ -360,12 +378,12 @@ export interface LineOffset {
 
 /** Streams a file (or lines a–b of it) through an OutputScanner. */
 export async function scanFile(file: string, range?: { start: number; end: number }, signal?: AbortSignal, from?: LineOffset): Promise<OutputScan> {
-  const scanner = new OutputScanner(range?.start ?? 1);
+  const scanner = new OutputScanner(range?.start ?? 1, true);
   const skip = range && from && from.line <= range.start ? from : undefined;
   const stream = fs.createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024, signal, start: skip?.byte ?? 0 });
   if (!range) {
     for await (const chunk of stream) scanner.push(chunk as string);
-    return scanner.end();
+    return scanner.endAsync();
   }
   let line = skip?.line ?? 1;
   let done = false;
@@ -383,5 +401,5 @@ export async function scanFile(file: string, range?: { start: number; end: numbe
     if (done) break;
   }
   stream.destroy();
-  return scanner.end();
+  return scanner.endAsync();
 }

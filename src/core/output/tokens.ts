@@ -1,4 +1,6 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
 
 /** A token count; `approximate` is true when it was extrapolated from a sample. */
 export interface TokenCount {
@@ -25,15 +27,127 @@ function loadCounter(): CountFn {
   return counter;
 }
 
-/** Counts tokens with the o200k_base encoding (loaded lazily); large texts are estimated from samples. */
+/** The texts to count for `text`: itself, or three samples (start, middle, end) of a large one. */
+function pieces(text: string): string[] {
+  if (text.length <= EXACT_LIMIT) return [text];
+  // Three samples so a log whose language or density changes is still fair.
+  const starts = [0, Math.floor(text.length / 2 - SAMPLE_CHARS / 2), text.length - SAMPLE_CHARS];
+  return starts.map((s) => text.slice(s, s + SAMPLE_CHARS));
+}
+
+function fromPieces(text: string, counts: number[]): TokenCount {
+  if (counts.length === 1) return { tokens: counts[0], approximate: false };
+  const sampled = counts.reduce((a, b) => a + b, 0);
+  return { tokens: Math.round((sampled / (3 * SAMPLE_CHARS)) * text.length), approximate: true };
+}
+
+/** Counts tokens with the o200k_base encoding (loaded lazily, in this thread); large texts are estimated from samples. */
 export function countTokens(text: string): TokenCount {
   const count = loadCounter();
-  if (text.length <= EXACT_LIMIT) return { tokens: count(text), approximate: false };
-  // Three samples (start, middle, end) so a log whose language or density changes is still fair.
-  const starts = [0, Math.floor(text.length / 2 - SAMPLE_CHARS / 2), text.length - SAMPLE_CHARS];
-  let sampled = 0;
-  for (const s of starts) sampled += count(text.slice(s, s + SAMPLE_CHARS));
-  return { tokens: Math.round((sampled / (3 * SAMPLE_CHARS)) * text.length), approximate: true };
+  return fromPieces(text, pieces(text).map(count));
+}
+
+// ── The tokenizer's worker thread (long-lived processes: the extension host, the MCP server) ──
+
+let workerWanted = false;
+let worker: Worker | undefined;
+let workerBroken = false;
+let nextId = 0;
+const pending = new Map<number, { text: string; resolve: (n: number) => void }>();
+
+/** The worker's script: dist/tokenizer.js beside the bundle, or the compiled entry (tsc output). */
+function workerScript(): string | undefined {
+  for (const name of ['tokenizer.js', 'tokenizerEntry.js']) {
+    const p = path.join(__dirname, name);
+    if (fs.existsSync(p)) return p;
+  }
+  return undefined;
+}
+
+/** The worker failed or exited: what it still owed is counted in this thread; later counts too. */
+function workerFailed(w: Worker): void {
+  if (worker !== w) return;
+  worker = undefined;
+  workerBroken = true;
+  const owed = [...pending.values()];
+  pending.clear();
+  for (const p of owed) p.resolve(loadCounter()(p.text));
+}
+
+function startWorker(): Worker | undefined {
+  if (worker || workerBroken || counter) return worker;
+  const script = workerScript();
+  if (!script) {
+    workerBroken = true;
+    return undefined;
+  }
+  try {
+    const w = new Worker(script, { workerData: { agentContextTokenizer: true } });
+    w.unref(); // referenced only while counts are owed
+    w.on('message', (m: { id?: number; tokens?: number }) => {
+      if (m.id === undefined) return;
+      const p = pending.get(m.id);
+      if (!p) return;
+      pending.delete(m.id);
+      if (!pending.size) w.unref();
+      p.resolve(typeof m.tokens === 'number' ? m.tokens : loadCounter()(p.text));
+    });
+    w.on('error', () => workerFailed(w));
+    w.on('exit', () => workerFailed(w));
+    worker = w;
+  } catch {
+    workerBroken = true;
+  }
+  return worker;
+}
+
+/**
+ * Lets countTokensAsync count on a worker thread until the tokenizer is loaded here, so loading its
+ * tables (~280 ms of CPU) never blocks this thread. For long-lived processes; `warm` starts loading
+ * now (the MCP server at start, while its client connects), otherwise at the first count (the
+ * extension host: a window that calls no tool never loads it).
+ */
+export function useTokenizerWorker(warm = false): void {
+  workerWanted = true;
+  if (warm) startWorker();
+}
+
+/** Stops the worker (tests; a process that is done counting). */
+export async function stopTokenizerWorker(): Promise<void> {
+  const w = worker;
+  workerWanted = false;
+  if (!w) return;
+  worker = undefined;
+  const owed = [...pending.values()];
+  pending.clear();
+  for (const p of owed) p.resolve(loadCounter()(p.text));
+  await w.terminate();
+}
+
+function countOnWorker(text: string): Promise<number> {
+  const w = startWorker();
+  if (!w) return Promise.resolve(loadCounter()(text));
+  return new Promise<number>((resolve) => {
+    const id = nextId++;
+    pending.set(id, { text, resolve });
+    w.ref();
+    w.postMessage({ id, text });
+  });
+}
+
+/** True when countTokensAsync would count on the worker (useTokenizerWorker called; not loaded in this thread; the worker not failed). */
+export function tokenizerWorkerActive(): boolean {
+  return workerWanted && !counter && !workerBroken;
+}
+
+/**
+ * countTokens without blocking this thread on the tokenizer's first load: on the worker when
+ * useTokenizerWorker was called (and the worker runs), else in this thread. The same counts either way.
+ */
+export async function countTokensAsync(text: string): Promise<TokenCount> {
+  if (!tokenizerWorkerActive()) return countTokens(text);
+  const ps = pieces(text);
+  return fromPieces(text, await Promise.all(ps.map(countOnWorker)));
 }
 
 /** A cheap estimate from a byte size alone (for listings of many files): about 4 bytes per token. */

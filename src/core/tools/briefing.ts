@@ -1,4 +1,4 @@
-import { composeBriefing } from '../briefing/briefing';
+import { composeBriefingAsync } from '../briefing/briefing';
 import { gatherBriefing } from '../briefing/briefingSources';
 import { defaultFolder } from '../workspace/workspacePaths';
 import { toolError, type ToolContext, type ToolOutcome } from './toolContext';
@@ -11,5 +11,5 @@ export async function briefingTool(_input: Record<string, unknown>, ctx: ToolCon
   const agentDir = agentDirOf(folder.path);
   if (ctx.signal.aborted) return toolError('cancelled');
   const input = await gatherBriefing(agentDir);
-  return { text: composeBriefing(input).text };
+  return { text: (await composeBriefingAsync(input)).text };
 }

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { cutToBytes } from '../output/reference';
-import { countTokens } from '../output/tokens';
+import { countTokensAsync } from '../output/tokens';
 import { compileQuery, grep, MAX_GREP_HITS, newGrepReport, type GrepHit, type GrepQuery, type GrepReport } from '../search/grepEngine';
 import { CACHE_DIR } from '../fs/appendFold';
 import { excludeGlobsFor, gitignoreGlobsFor } from '../search/ignoreRules';
@@ -112,7 +112,7 @@ export async function grepTool(input: Record<string, unknown>, ctx: ToolContext)
     const text = [`${summary}; first ${shown.length} lines shown:`, ...shown, `The full list could not be saved: ${(e as Error).message}.`, ...caveats].join('\n');
     return { text: cutToBytes(text, 6 * 1024) };
   }
-  const rawTokens = countTokens(all).tokens;
+  const rawTokens = (await countTokensAsync(all)).tokens;
   const text = [
     `${summary}; first ${shown.length} lines shown:`,
     ...shown,

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import { appendLedger, ledgerPath, summarizeInput } from '../history/ledger';
 import { describeFsError, errnoOf } from '../fs/fsErrors';
 import { cutToBytes } from '../output/reference';
-import { countTokens } from '../output/tokens';
+import { countTokensAsync } from '../output/tokens';
 import { defaultFolder, displayPath } from '../workspace/workspacePaths';
 import { agentWorkspaceTool } from './agentWorkspace';
 import { briefingTool } from './briefing';
@@ -109,7 +109,7 @@ async function recordInLedger(name: string, input: unknown, outcome: ToolOutcome
   if (!fs.existsSync(agentDir)) return undefined;
   const time = (ctx.now?.() ?? new Date()).toISOString();
   try {
-    const returnedTokens = countTokens(outcome.text).tokens;
+    const returnedTokens = (await countTokensAsync(outcome.text)).tokens;
     await appendLedger(agentDir, {
       time,
       tool: name,

@@ -49,7 +49,7 @@ export function newScratchFile(folders: readonly WorkspaceFolderRef[], sub: stri
 export class ScratchWriter {
   private readonly decoder = new StringDecoder('utf8');
   private readonly masker: StreamingMasker;
-  private readonly scanner = new OutputScanner();
+  private readonly scanner = new OutputScanner(1, true);
   private readonly file: AtomicFileStream;
   /** Masked text emitted so far, for live viewers. */
   onText?: (text: string) => void;
@@ -110,7 +110,7 @@ export class ScratchWriter {
       after = folderStamp(dir);
     });
     await noteScratchCreated(this.target.agentDir, this.target.abs, before, after);
-    return { scan: this.scanner.end(), masked: this.masker.count };
+    return { scan: await this.scanner.endAsync(), masked: this.masker.count };
   }
 
   /** Gives up: nothing appears in scratch. */

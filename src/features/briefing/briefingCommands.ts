@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { composeBriefing } from '../../core/briefing/briefing';
+import { composeBriefingAsync } from '../../core/briefing/briefing';
 import { gatherBriefing } from '../../core/briefing/briefingSources';
 import { acceptFeatures, checkFeatures } from '../../core/plan/features';
 import { archiveText } from '../../core/history/archive';
@@ -27,7 +27,7 @@ async function showBriefing(docs: ReadOnlyDocument): Promise<string | undefined>
   const roots = await agentRoots();
   const root = roots[0] ?? (await pickRoot('brief'));
   if (!root) return undefined;
-  const { text, tokens } = composeBriefing(await gatherBriefing(root.agentDir));
+  const { text, tokens } = await composeBriefingAsync(await gatherBriefing(root.agentDir));
   await docs.show(`${text}\n\n<!-- ${tokens} tokens; the same text agentContext_briefing returns -->\n`);
   return text;
 }

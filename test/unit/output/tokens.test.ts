@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { countTokens, formatTokens } from '../../../src/core/output/tokens';
+import { spawnSync } from 'node:child_process';
+import { OutputScanner } from '../../../src/core/output/reference';
+import { countTokens, formatTokens, type TokenCount } from '../../../src/core/output/tokens';
 
 test('counts with a real tokenizer, not characters / 4', () => {
   const en = countTokens('The quick brown fox jumps over the lazy dog.');
@@ -19,4 +21,59 @@ test('large texts are estimated and marked', () => {
   assert.match(formatTokens(c), /^≈/);
   const exact = countTokens(big.slice(0, 36 * 1000)).tokens * 40;
   assert.ok(Math.abs(c.tokens - exact) / exact < 0.1, `${c.tokens} vs ${exact}`);
+});
+
+// The tokenizer's worker (extension host, MCP server): the same counts, and this thread never loads
+// the tables. Each case runs in a fresh Node process: whether the tables were loaded is per process.
+function inChild(body: string): { status: number | null; out: string; err: string } {
+  const tokens = require.resolve('../../../src/core/output/tokens');
+  const reference = require.resolve('../../../src/core/output/reference');
+  const script = `const t = require(${JSON.stringify(tokens)}); const r = require(${JSON.stringify(reference)});
+const loadedHere = () => Object.keys(require.cache).some((k) => k.includes('gpt-tokenizer'));
+(async () => { ${body} })().catch((e) => { console.error(e.stack); process.exit(1); });`;
+  const res = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 60_000 });
+  return { status: res.status, out: res.stdout, err: res.stderr };
+}
+
+// The large one (sampled) is built in the child: arguments cannot carry a megabyte.
+const TEXTS = ['', 'The quick brown fox jumps over the lazy dog.', 'ビルドに失敗しました。'.repeat(50)];
+const BIG = 'error: something failed at line 42\n';
+
+test('countTokensAsync on the worker gives countTokens\'s counts, and this thread never loads the tokenizer (the process then exits by itself)', () => {
+  const want = [...TEXTS, BIG.repeat(40_000)].map((x) => countTokens(x));
+  assert.equal(want[3].approximate, true);
+  const r = inChild(`t.useTokenizerWorker(true);
+const got = await Promise.all([...${JSON.stringify(TEXTS)}, ${JSON.stringify(BIG)}.repeat(40000)].map((x) => t.countTokensAsync(x)));
+const s = new r.OutputScanner(1, true); s.push('npm ERR! failed\\n'.repeat(20000)); const scan = await s.endAsync();
+console.log(JSON.stringify({ got, scanTokens: scan.tokens, loadedHere: loadedHere(), active: t.tokenizerWorkerActive() }));`);
+  assert.equal(r.status, 0, r.err);
+  const o = JSON.parse(r.out) as { got: TokenCount[]; scanTokens: TokenCount; loadedHere: boolean; active: boolean };
+  assert.deepEqual(o.got, want);
+  const sync = new OutputScanner(1);
+  sync.push('npm ERR! failed\n'.repeat(20000));
+  assert.deepEqual(o.scanTokens, sync.end().tokens);
+  assert.equal(o.loadedHere, false, 'the tokenizer was loaded on the calling thread');
+  assert.equal(o.active, true);
+});
+
+test('without useTokenizerWorker (the hooks\' short processes) countTokensAsync counts in this thread, no worker', () => {
+  const r = inChild(`const n = await t.countTokensAsync('hello world');
+console.log(JSON.stringify({ n, loadedHere: loadedHere(), active: t.tokenizerWorkerActive() }));`);
+  assert.equal(r.status, 0, r.err);
+  const o = JSON.parse(r.out) as { n: TokenCount; loadedHere: boolean; active: boolean };
+  assert.deepEqual(o.n, countTokens('hello world'));
+  assert.equal(o.loadedHere, true);
+  assert.equal(o.active, false);
+});
+
+test('counts owed by a worker that is stopped are made in this thread; later counts too', () => {
+  const r = inChild(`t.useTokenizerWorker(false);
+const owed = t.countTokensAsync('a fairly ordinary sentence about a build that failed');
+await t.stopTokenizerWorker();
+const after = await t.countTokensAsync('hello world');
+console.log(JSON.stringify({ owed: await owed, after }));`);
+  assert.equal(r.status, 0, r.err);
+  const o = JSON.parse(r.out) as { owed: TokenCount; after: TokenCount };
+  assert.deepEqual(o.owed, countTokens('a fairly ordinary sentence about a build that failed'));
+  assert.deepEqual(o.after, countTokens('hello world'));
 });
