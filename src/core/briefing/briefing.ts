@@ -80,6 +80,8 @@ type Level = (typeof LEVELS)[number];
 
 /** The most failed terminals any detail level lists (gatherers need not detail more). */
 export const MAX_FAILED_TERMINALS_SHOWN = Math.max(...LEVELS.map((l) => l.terminals));
+/** The most notes from the user a briefing shows (the newest). */
+export const MAX_NOTES_SHOWN = Math.max(1, ...LEVELS.map((l) => l.notes));
 
 function more(total: number, shown: number, where: string): string[] {
   return total > shown ? [`  … ${total - shown} more in ${where}`] : [];

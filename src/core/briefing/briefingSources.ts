@@ -1,6 +1,6 @@
 /** Gathers the briefing's input from a `.agent/` folder (each source read defensively: one broken file never hides the rest). */
 import * as path from 'node:path';
-import { MAX_FAILED_TERMINALS_SHOWN, type BriefingInput, type BriefingPlan, type BriefingTerminal } from './briefing';
+import { MAX_FAILED_TERMINALS_SHOWN, MAX_NOTES_SHOWN, type BriefingInput, type BriefingPlan, type BriefingTerminal } from './briefing';
 import { findPlanFiles, loadPlanFile } from '../plan/planFiles';
 import { planProgress } from '../plan/planDocument';
 import { currentScratchIndex } from '../scratch/sharedIndex';
@@ -11,7 +11,7 @@ import { recentAgents } from '../agents';
 import { listHistory, historyDir } from '../history/archive';
 import { formatFileError } from '../result';
 import { loadSkills } from '../skills/skillsIndex';
-import { listNotes } from '../notes/notes';
+import { listNotes, withCurrentOrphans } from '../notes/notes';
 import { terminalSummary } from '../terminal/terminalSummary';
 import { terminalCatalog } from '../terminal/terminalCatalog';
 import { EXIT_UNKNOWN, shownCommandLine } from '../terminal/commandExit';
@@ -171,7 +171,9 @@ export async function gatherBriefing(agentDir: string, opts: { providers?: Brief
   const history = { path: rel(historyDir(agentDir)), sessions: hist.length, latest: hist[0]?.path };
 
   const human = await safe(() => listNotes(root), { notes: [], errors: [] });
-  const humanNotes = human.notes;
+  // The notes the briefing can show (the newest) get their orphan marks checked as the targets are now.
+  const shownFrom = Math.max(0, human.notes.length - MAX_NOTES_SHOWN);
+  const humanNotes = [...human.notes.slice(0, shownFrom), ...(await safe(() => withCurrentOrphans(root, human.notes.slice(shownFrom)), human.notes.slice(shownFrom)))];
 
   return { agentPath, plans, progress, features, terminals, scratch, skills, memory, agents, history, humanNotes };
 }

@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ulid } from 'ulid';
 import * as YAML from 'yaml';
-import { createExclusive } from '../fs/fsAtomic';
+import { checkpointPath } from '../fs/appendFold';
+import { createExclusive, writeFileAtomic } from '../fs/fsAtomic';
 import { err, ok, type FileError, type Result } from '../result';
 
 /**
@@ -74,6 +75,38 @@ export function serializeNote(note: Omit<Note, 'file'>): string {
   return `---\n${YAML.stringify(fm)}---\n${note.text.trimEnd()}\n`;
 }
 
+const NUMERIC_KEYS = new Set(['terminal', 'command']);
+const KNOWN_KEYS = new Set(['id', 'target', 'lines', 'terminal', 'command', 'step', 'author', 'created']);
+/** A plain scalar YAML would read as something other than a string (bool, null, number). */
+const YAML_NON_STRING = /^(?:true|false|yes|no|on|off|null|~|[-+]?(?:\.inf|\.nan|[0-9][0-9_]*(?:\.[0-9]*)?(?:e[-+]?[0-9]+)?|\.[0-9]+(?:e[-+]?[0-9]+)?|0x[0-9a-f]+|0o[0-7]+))$/i;
+
+/**
+ * The frontmatter as the serializer writes it, without a YAML parser (a tenth of the time, for
+ * folders of thousands of notes): one `key: value` line per known key, each value a plain scalar
+ * that YAML would read as the same string (or, for terminal/command, as a whole number). Anything
+ * else (quotes, comments, other keys, a value YAML would read otherwise) returns undefined, and the
+ * YAML parser decides.
+ */
+function plainFrontmatter(lines: string[]): Record<string, string | number> | undefined {
+  const out: Record<string, string | number> = {};
+  for (const line of lines) {
+    const m = /^([a-z]+): ((?:-(?=[^ ])|[A-Za-z0-9_./])[A-Za-z0-9_./@+:-]*(?: [A-Za-z0-9_./@+-][A-Za-z0-9_./@+:-]*)*)$/.exec(line);
+    if (!m || !KNOWN_KEYS.has(m[1]) || m[1] in out) return undefined;
+    const v = m[2];
+    if (v.endsWith(':') || v.includes(': ')) return undefined;
+    if (NUMERIC_KEYS.has(m[1])) {
+      if (!/^(?:0|[1-9][0-9]*)$/.test(v)) return undefined;
+      out[m[1]] = Number(v);
+    } else if (m[1] === 'lines') {
+      out[m[1]] = v; // parsed from its text below either way
+    } else {
+      if (YAML_NON_STRING.test(v)) return undefined;
+      out[m[1]] = v;
+    }
+  }
+  return out;
+}
+
 /** Parses one note file's text; errors name the note file and line. */
 export function parseNote(text: string, file: string): Result<Note> {
   const fail = (message: string, line?: number) => err<FileError>({ file, line, message });
@@ -82,12 +115,15 @@ export function parseNote(text: string, file: string): Result<Note> {
   if (lines[0].trim() !== '---') return fail('a note starts with a "---" line opening its YAML frontmatter', 1);
   const close = lines.indexOf('---', 1);
   if (close === -1) return fail('the frontmatter is not closed by a "---" line', 1);
-  const doc = YAML.parseDocument(lines.slice(1, close).join('\n'));
-  if (doc.errors.length > 0) {
-    const e = doc.errors[0];
-    return fail(e.message.split('\n')[0], (e.linePos?.[0].line ?? 0) + 1);
+  let fm = plainFrontmatter(lines.slice(1, close)) as Record<string, unknown> | null | undefined;
+  if (fm === undefined) {
+    const doc = YAML.parseDocument(lines.slice(1, close).join('\n'));
+    if (doc.errors.length > 0) {
+      const e = doc.errors[0];
+      return fail(e.message.split('\n')[0], (e.linePos?.[0].line ?? 0) + 1);
+    }
+    fm = doc.toJSON() as Record<string, unknown> | null;
   }
-  const fm = doc.toJSON() as Record<string, unknown> | null;
   if (!fm || typeof fm !== 'object' || Array.isArray(fm)) return fail('the frontmatter must be a YAML mapping', 2);
   const lineOf = (key: string): number => {
     const i = lines.slice(1, close).findIndex((l) => l.startsWith(`${key}:`));
@@ -180,59 +216,294 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Why a note's target is gone (file deleted, lines or plan step no longer there), or undefined when it is still there. */
-export async function orphanReason(root: string, note: NoteTarget): Promise<string | undefined> {
-  const file = path.join(root, note.path);
+/** What the orphan checks of the notes on one target need to know of it, read once per target. */
+interface TargetFacts {
+  exists: boolean;
+  isFile: boolean;
+  /** Lines counted, up to `countedTo` (a count ≥ countedTo means "at least"). */
+  lines: number;
+  countedTo: number;
+  /** The text, for plan step notes (plan files are small). */
+  text?: string;
+}
+
+async function targetFacts(file: string, lineNeed: number, needText: boolean): Promise<TargetFacts> {
   let stat: fs.Stats;
   try {
     stat = await fs.promises.stat(file);
   } catch {
-    return `${note.path} no longer exists`;
+    return { exists: false, isFile: false, lines: 0, countedTo: 0 };
   }
-  if (!stat.isFile()) return undefined; // a note on a folder
+  if (!stat.isFile()) return { exists: true, isFile: false, lines: 0, countedTo: 0 };
+  const facts: TargetFacts = { exists: true, isFile: true, lines: 0, countedTo: lineNeed };
+  if (lineNeed > 0) facts.lines = (await hasLines(file, lineNeed)).lines;
+  if (needText) facts.text = await fs.promises.readFile(file, 'utf8').catch(() => '');
+  return facts;
+}
+
+function reasonFrom(note: NoteTarget, f: TargetFacts): string | undefined {
+  if (!f.exists) return `${note.path} no longer exists`;
+  if (!f.isFile) return undefined; // a note on a folder
   // A plan step is anchored by its id (edits move its lines); other targets by their line range.
-  if (note.endLine !== undefined && note.step === undefined) {
-    const r = await hasLines(file, note.endLine);
-    if (!r.enough) return `${note.path} has ${r.lines} lines now; lines ${note.startLine}-${note.endLine} are gone`;
+  if (note.endLine !== undefined && note.step === undefined && f.lines < note.endLine) {
+    return `${note.path} has ${f.lines} lines now; lines ${note.startLine}-${note.endLine} are gone`;
   }
   if (note.step !== undefined) {
-    const text = await fs.promises.readFile(file, 'utf8');
     const re = new RegExp(`\\bid:\\s*["']?${escapeRegExp(note.step)}["']?\\s*(?:[,}#]|$)`, 'm');
-    if (!re.test(text)) return `step "${note.step}" is no longer in ${note.path}`;
+    if (!re.test(f.text ?? '')) return `step "${note.step}" is no longer in ${note.path}`;
   }
   return undefined;
 }
 
-/** Lists every note, oldest first, with orphaned ones marked; unreadable note files come back as errors. */
-export async function listNotes(root: string): Promise<{ notes: ListedNote[]; errors: FileError[] }> {
-  const dir = path.join(root, NOTES_DIR);
+const lineNeedOf = (n: NoteTarget): number => (n.endLine !== undefined && n.step === undefined ? n.endLine : 0);
+
+/** Why a note's target is gone (file deleted, lines or plan step no longer there), or undefined when it is still there. */
+export async function orphanReason(root: string, note: NoteTarget): Promise<string | undefined> {
+  return reasonFrom(note, await targetFacts(path.join(root, note.path), lineNeedOf(note), note.step !== undefined));
+}
+
+// ── Listing, flat in the number of notes ──
+// A heavy user's folder holds thousands of notes, and the briefing and the terminal tool list them on
+// every call. Each process keeps what it read: per note file its parsed note (re-read when its
+// mtime, size or inode change) and per target its orphan check (re-done when the target's change).
+// A listing re-checks the files only when the notes folder changed (a note added or deleted: one
+// stat) or its last check is VERIFY_MS old; then the answer waits for the check. Otherwise it is
+// answered from memory and, when the check is older than REFRESH_MS, checked again in the
+// background, so a note edited in place or a target file that changed is seen by the next listing.
+
+/** A listing whose last full check is older than this waits for a new one. */
+const VERIFY_MS = 30_000;
+/** A listing whose last full check is older than this starts a new one in the background. */
+const REFRESH_MS = 2_000;
+/** Targets read at once while checking. */
+const CONCURRENCY = 32;
+/** The longest stretch of synchronous file calls a check makes before letting other work run. */
+const SLICE_MS = 8;
+
+type Stamp = string;
+const stampOf = (st: fs.Stats): Stamp => `${st.mtimeMs}:${st.size}:${st.ino}`;
+
+interface NotesSnapshot {
+  dir: Stamp;
+  checkedAt: number;
+  /** Note file name → what was read, under the stamp it was read with. */
+  files: Map<string, { stamp: Stamp; parsed: Result<Note> }>;
+  /** What the orphan checks know of each target (workspace-relative path), under the target's stamp. */
+  targets: Map<string, { stamp: Stamp | undefined; facts: TargetFacts }>;
+  result: { notes: ListedNote[]; errors: FileError[] };
+  /** A check running now (listings share it). */
+  checking?: Promise<void>;
+  /** Bumped by recheckNotes; `checkedGen` is the value the last finished check started under. */
+  gen: number;
+  checkedGen: number;
+}
+
+const snapshots = new Map<string, NotesSnapshot>();
+
+/**
+ * What a check read is also kept in `.agent/.cache/notes.json` (parsed notes by file name, under the
+ * stamp they were read with), so a new process (each agent session starts an MCP server) stats the
+ * note files instead of reading and parsing them all. Each entry is used only while its file's stamp
+ * is unchanged; a cache file from another version, or one that does not parse, is ignored and
+ * written anew.
+ */
+const NOTES_CACHE_VERSION = 1;
+const notesCachePath = (root: string): string => checkpointPath(path.join(root, '.agent'), 'notes');
+
+function isNote(o: unknown): o is Note {
+  const n = o as Note;
+  return !!n && typeof n === 'object' && typeof n.id === 'string' && typeof n.path === 'string' && typeof n.author === 'string' && typeof n.created === 'string' && typeof n.text === 'string' && typeof n.file === 'string';
+}
+
+async function loadNotesCache(root: string): Promise<NotesSnapshot['files']> {
+  const files: NotesSnapshot['files'] = new Map();
+  try {
+    const o = JSON.parse(await fs.promises.readFile(notesCachePath(root), 'utf8')) as { v?: unknown; files?: unknown };
+    if (o?.v !== NOTES_CACHE_VERSION || !Array.isArray(o.files)) return files;
+    for (const e of o.files as unknown[]) {
+      if (Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'string' && e[1] !== '' && isNote(e[2])) files.set(e[0], { stamp: e[1], parsed: ok(e[2]) });
+    }
+  } catch {
+    // missing, unreadable or not JSON: every note file is read
+  }
+  return files;
+}
+
+async function saveNotesCache(root: string, files: NotesSnapshot['files']): Promise<void> {
+  const entries: [string, Stamp, Note][] = [];
+  for (const [name, f] of files) if (f.parsed.ok && f.stamp) entries.push([name, f.stamp, f.parsed.value]);
+  const file = notesCachePath(root);
+  try {
+    await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    // The folder ignores itself, so the cache never shows up in git.
+    await createExclusive(path.join(path.dirname(file), '.gitignore'), '*\n');
+    await writeFileAtomic(file, JSON.stringify({ v: NOTES_CACHE_VERSION, files: entries }));
+  } catch {
+    // a read-only or full disk: this process still has the notes in memory
+  }
+}
+
+/**
+ * Makes the next listing of a folder's notes (every folder's without `root`) wait for a full check,
+ * as when the change feed saw a note file change. What did not change is not read again.
+ */
+export function recheckNotes(root?: string): void {
+  for (const [k, s] of snapshots) if (root === undefined || k === path.resolve(root)) s.gen++;
+}
+
+async function mapLimit<T, R>(items: T[], limit: number, f: (x: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await f(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/**
+ * The facts of one target for notes needing `lineNeed` lines counted (and its text): from `cache`
+ * when the target's stamp did not change, else read again (and kept there).
+ */
+async function factsOf(root: string, rel: string, lineNeed: number, needText: boolean, cache: NotesSnapshot['targets'] | undefined): Promise<TargetFacts> {
+  const file = path.join(root, rel);
+  const stamp = await fs.promises.stat(file).then(stampOf, () => undefined);
+  const had = cache?.get(rel);
+  if (had && had.stamp === stamp && had.facts.countedTo >= lineNeed && (!needText || had.facts.text !== undefined)) return had.facts;
+  const facts = await targetFacts(file, Math.max(lineNeed, had && had.stamp === stamp ? had.facts.countedTo : 0), needText);
+  cache?.set(rel, { stamp, facts });
+  return facts;
+}
+
+/** Re-checks every note file and target, reusing what did not change; updates `snap` in place. */
+async function check(root: string, dir: string, dirStamp: Stamp, snap: NotesSnapshot): Promise<void> {
+  const started = Date.now();
+  const gen = snap.gen;
   let names: string[];
   try {
     names = (await fs.promises.readdir(dir)).filter((n) => n.endsWith('.md')).sort();
   } catch {
-    return { notes: [], errors: [] };
+    names = [];
   }
+  // Synchronous calls in slices of a few ms (an async call per file costs ~10× the CPU of a sync one,
+  // and 10,000 files in one go would block the thread for a second).
+  const files = new Map<string, { stamp: Stamp; parsed: Result<Note> }>();
+  if (snap.checkedGen < 0 && !snap.files.size) snap.files = await loadNotesCache(root);
+  let read = 0;
+  let slice = performance.now();
+  for (const name of names) {
+    if (performance.now() - slice > SLICE_MS) {
+      await new Promise((r) => setImmediate(r));
+      slice = performance.now();
+    }
+    const rel = `${NOTES_DIR}/${name}`;
+    const file = path.join(dir, name);
+    let parsed: Result<Note>;
+    try {
+      const st = fs.statSync(file);
+      const stamp = stampOf(st);
+      const had = snap.files.get(name);
+      if (had && had.stamp === stamp) {
+        files.set(name, had);
+        continue;
+      }
+      parsed = parseNote(fs.readFileSync(file, 'utf8'), rel);
+      read++;
+      // A file that did not parse (maybe caught mid-write) is read again at the next check.
+      files.set(name, { stamp: parsed.ok ? stamp : '', parsed });
+    } catch (e) {
+      files.set(name, { stamp: '', parsed: err({ file: rel, message: `cannot read it: ${(e as Error).message}` }) });
+    }
+  }
+  // Orphan checks: each target read once (as many lines as its notes need), again only when its stamp changed.
+  const need = new Map<string, { lines: number; text: boolean }>();
+  for (const name of names) {
+    const p = files.get(name)?.parsed;
+    if (!p?.ok) continue;
+    const n = need.get(p.value.path) ?? { lines: 0, text: false };
+    need.set(p.value.path, { lines: Math.max(n.lines, lineNeedOf(p.value)), text: n.text || p.value.step !== undefined });
+  }
+  const targets: NotesSnapshot['targets'] = new Map();
+  const facts = new Map<string, TargetFacts>();
+  await mapLimit([...need], CONCURRENCY, async ([rel, n]) => {
+    const had = snap.targets.get(rel);
+    if (had) targets.set(rel, had);
+    facts.set(rel, await factsOf(root, rel, n.lines, n.text, targets));
+  });
   const notes: ListedNote[] = [];
   const errors: FileError[] = [];
   for (const name of names) {
-    const rel = `${NOTES_DIR}/${name}`;
-    let text: string;
-    try {
-      text = await fs.promises.readFile(path.join(dir, name), 'utf8');
-    } catch (e) {
-      errors.push({ file: rel, message: `cannot read it: ${(e as Error).message}` });
+    const p = files.get(name)!.parsed;
+    if (!p.ok) {
+      errors.push(p.error);
       continue;
     }
-    const parsed = parseNote(text, rel);
-    if (!parsed.ok) {
-      errors.push(parsed.error);
-      continue;
-    }
-    const orphaned = await orphanReason(root, parsed.value);
-    notes.push(orphaned ? { ...parsed.value, orphaned } : parsed.value);
+    const orphaned = reasonFrom(p.value, facts.get(p.value.path)!);
+    notes.push(orphaned ? { ...p.value, orphaned } : p.value);
   }
   notes.sort((a, b) => a.created.localeCompare(b.created) || a.id.localeCompare(b.id));
-  return { notes, errors };
+  // Saved when a note file was read (new, changed) or one is gone; not on a check that changed nothing.
+  if (read > 0 || [...snap.files.keys()].some((k) => !files.has(k))) await saveNotesCache(root, files);
+  snap.dir = dirStamp;
+  snap.checkedAt = started;
+  snap.checkedGen = gen;
+  snap.files = files;
+  snap.targets = targets;
+  snap.result = { notes, errors };
+}
+
+/**
+ * The notes given, with their orphan marks checked against their targets as they are now (a listing's
+ * marks may be a few seconds old): for the few notes shown to an agent. A check whose target did not
+ * change since is not done again.
+ */
+export async function withCurrentOrphans<T extends Note>(root: string, notes: T[]): Promise<(T & { orphaned?: string })[]> {
+  const abs = path.resolve(root);
+  const cache = snapshots.get(abs)?.targets;
+  return Promise.all(notes.map(async (n) => {
+    const reason = reasonFrom(n, await factsOf(abs, n.path, lineNeedOf(n), n.step !== undefined, cache));
+    const { orphaned: _old, ...rest } = n as T & { orphaned?: string };
+    return (reason ? { ...rest, orphaned: reason } : rest) as T & { orphaned?: string };
+  }));
+}
+
+/**
+ * Lists every note, oldest first, with orphaned ones marked; unreadable note files come back as
+ * errors. Answered from what this process read when the notes folder did not change (see above).
+ */
+export async function listNotes(root: string): Promise<{ notes: ListedNote[]; errors: FileError[] }> {
+  const abs = path.resolve(root);
+  const dir = path.join(abs, NOTES_DIR);
+  let dirStamp: Stamp;
+  try {
+    dirStamp = stampOf(await fs.promises.stat(dir));
+  } catch {
+    snapshots.delete(abs);
+    return { notes: [], errors: [] };
+  }
+  let snap = snapshots.get(abs);
+  if (!snap) {
+    snap = { dir: '', checkedAt: 0, files: new Map(), targets: new Map(), result: { notes: [], errors: [] }, gen: 0, checkedGen: -1 };
+    snapshots.set(abs, snap);
+  }
+  const s = snap;
+  const run = (): Promise<void> => {
+    s.checking ??= check(abs, dir, dirStamp, s).finally(() => {
+      s.checking = undefined;
+    });
+    return s.checking;
+  };
+  const age = Date.now() - s.checkedAt;
+  const gen = s.gen;
+  if (s.dir !== dirStamp || age > VERIFY_MS || s.checkedGen < gen) {
+    await run();
+    // A check that started earlier (an older state of the folder, or before a recheck): once more.
+    if (s.dir !== dirStamp || s.checkedGen < gen) await run();
+  } else if (age > REFRESH_MS) void run().catch(() => undefined);
+  return { notes: [...s.result.notes], errors: [...s.result.errors] };
 }
 
 /** What a caller is looking at: a file, optionally a line range, or a terminal's command. */
@@ -262,7 +533,7 @@ export function matchNotes<T extends Note>(notes: T[], q: NoteQuery): T[] {
 /** The notes attached to a file or to lines of it (overlapping ranges count), orphaned ones included and marked. */
 export async function notesFor(root: string, targetPath: string, startLine?: number, endLine?: number, extra?: { terminal?: number; command?: number; step?: string }): Promise<ListedNote[]> {
   const { notes } = await listNotes(root);
-  return matchNotes(notes, { path: targetPath, startLine, endLine, ...extra });
+  return withCurrentOrphans(root, matchNotes(notes, { path: targetPath, startLine, endLine, ...extra }));
 }
 
 function where(n: Note): string {

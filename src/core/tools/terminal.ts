@@ -8,7 +8,7 @@ import { lineOffsetBefore, terminalSummary } from '../terminal/terminalSummary';
 import { EXIT_UNKNOWN, formatExit, noStatusHint, shownCommandLine } from '../terminal/commandExit';
 import { defaultFolder, displayPath } from '../workspace/workspacePaths';
 import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
-import { formatNotesSection, listNotes, matchNotes } from '../notes/notes';
+import { formatNotesSection, listNotes, matchNotes, withCurrentOrphans } from '../notes/notes';
 import { toPosixRelative } from '../workspace/relativePaths';
 import { agentDirOf } from '../workspace/agentLayout';
 
@@ -117,7 +117,7 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
   // Notes the user attached to this command (or to lines of it) travel with its reference, inside the byte bound.
   const { notes: all } = await listNotes(folder.path);
   const cmdFile = toPosixRelative(folder.path, path.join(agentDir, c.file));
-  const noted = matchNotes(all, { path: cmdFile, startLine: c.headerLine, endLine: c.lastLine ?? Number.MAX_SAFE_INTEGER, terminal: n, command: c.command });
+  const noted = await withCurrentOrphans(folder.path, matchNotes(all, { path: cmdFile, startLine: c.headerLine, endLine: c.lastLine ?? Number.MAX_SAFE_INTEGER, terminal: n, command: c.command }));
   const notesText = formatNotesSection(noted, Math.floor(ctx.config.referenceMaxBytes / 3));
   const withNotes = (t: string) => (notesText ? `${t}\n${notesText}` : t);
   const meta = {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import type { AgentFeed } from '../../editor/agentFeed';
-import { listNotes, matchNotes, notesTooltipMarkdown, type ListedNote } from '../../core/notes/notes';
+import { listNotes, matchNotes, notesTooltipMarkdown, recheckNotes, type ListedNote } from '../../core/notes/notes';
 import { toPosixRelative } from '../../core/workspace/relativePaths';
 
 /**
@@ -20,7 +20,11 @@ export class NoteDecorationProvider implements vscode.FileDecorationProvider, vs
   constructor(private readonly log: vscode.LogOutputChannel, feed: AgentFeed) {
     // Notes added, edited or deleted (by this window or any other process), the notes folder
     // coming or going, folders added or removed: the change feed reports each as `notes` or `agent`.
-    this.disposables.push(feed.on(['notes'], () => this.refresh().catch((e: unknown) => this.log.error(`reading notes failed: ${String(e)}`))));
+    // Every listing in this window (briefing, terminal tool) then checks the notes again at once.
+    this.disposables.push(feed.on(['notes'], () => {
+      recheckNotes();
+      this.refresh().catch((e: unknown) => this.log.error(`reading notes failed: ${String(e)}`));
+    }));
   }
 
   /** Re-reads the notes of every workspace folder and refreshes the decorations. */

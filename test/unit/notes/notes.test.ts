@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -11,6 +12,8 @@ import {
   notesFor,
   notesTooltipMarkdown,
   parseNote,
+  recheckNotes,
+  withCurrentOrphans,
 } from '../../../src/core/notes/notes';
 
 function workspace(): string {
@@ -78,15 +81,74 @@ test('a deleted target, vanished lines or a removed plan step mark the note orph
   fs.rmSync(path.join(root, '.agent/scratch/findings.md'));
   fs.writeFileSync(path.join(root, '.agent/terminals/3.txt'), 'short\n');
   fs.writeFileSync(path.join(root, '.agent/plan.yaml'), 'objective: ship\nsteps:\n  - id: "test"\n    status: pending\n  - id: deploy\n');
+  const expectOrphans = (ns: { text: string; orphaned?: string }[]): void => {
+    assert.equal(ns.length, 4);
+    const byText = new Map(ns.map((n) => [n.text, n.orphaned]));
+    assert.match(byText.get('on a file') ?? '', /findings\.md no longer exists/);
+    assert.match(byText.get('on lines') ?? '', /has 1 lines now; lines 35-40 are gone/);
+    assert.match(byText.get('on build') ?? '', /step "build" is no longer/);
+    assert.equal(byText.get('on test'), undefined);
+  };
+  // The notes shown to an agent are checked against their targets as they are now...
+  expectOrphans(await withCurrentOrphans(root, notes));
+  // ...and a whole listing once it is checked again (the change feed asks for that; else within seconds).
+  recheckNotes(root);
   ({ notes } = await listNotes(root));
-  assert.equal(notes.length, 4);
-  const byText = new Map(notes.map((n) => [n.text, n.orphaned]));
-  assert.match(byText.get('on a file') ?? '', /findings\.md no longer exists/);
-  assert.match(byText.get('on lines') ?? '', /has 1 lines now; lines 35-40 are gone/);
-  assert.match(byText.get('on build') ?? '', /step "build" is no longer/);
-  assert.equal(byText.get('on test'), undefined);
+  expectOrphans(notes);
   const section = formatNotesSection(notes);
   assert.match(section, /on a file.*\[orphaned: .agent\/scratch\/findings.md no longer exists\]/);
+});
+
+test('listing many notes: a note added or deleted by another process is seen at once, one edited in place after a recheck, and unchanged files are not read again', async () => {
+  const root = workspace();
+  for (let i = 0; i < 50; i++) assert.ok((await addNote(root, { path: '.agent/terminals/3.txt', startLine: 1 + (i % 40), author: 'u', text: `note ${i}` })).ok);
+  let { notes } = await listNotes(root);
+  assert.equal(notes.length, 50);
+  // Another process adds one (the folder changes): listed at once.
+  const other = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-notes-other-'));
+  fs.mkdirSync(path.join(other, '.agent/terminals'), { recursive: true });
+  const added = await addNote(other, { path: '.agent/terminals/3.txt', author: 'v', text: 'from the other window' });
+  assert.ok(added.ok);
+  fs.copyFileSync(path.join(other, added.value.file), path.join(root, added.value.file));
+  ({ notes } = await listNotes(root));
+  assert.equal(notes.length, 51);
+  assert.equal(notes[notes.length - 1].text, 'from the other window');
+  // Deleted: gone at once.
+  fs.rmSync(path.join(root, notes[0].file));
+  ({ notes } = await listNotes(root));
+  assert.equal(notes.length, 50);
+  assert.ok(!notes.some((n) => n.text === 'note 0'));
+  // Edited in place (the folder does not change): seen after a recheck.
+  const edited = path.join(root, notes[0].file);
+  fs.writeFileSync(edited, fs.readFileSync(edited, 'utf8').replace(/note \d+\n?$/, 'edited by hand\n'));
+  recheckNotes(root);
+  ({ notes } = await listNotes(root));
+  assert.equal(notes[0].text, 'edited by hand');
+  // A recheck reads only what changed: one note file edited, 49 answered from memory.
+  fs.writeFileSync(edited, fs.readFileSync(edited, 'utf8').replace('edited by hand', 'edited twice'));
+  const reads: string[] = [];
+  // The module object itself (this file's `fs` is a copy of its bindings): notes.ts reads through it.
+  const realFs = require('node:fs') as { readFileSync: typeof fs.readFileSync };
+  const readFile = realFs.readFileSync;
+  realFs.readFileSync = ((f: fs.PathOrFileDescriptor, ...rest: unknown[]) => {
+    if (String(f).includes('human/notes')) reads.push(String(f));
+    return (readFile as (...a: unknown[]) => unknown)(f, ...rest);
+  }) as typeof fs.readFileSync;
+  try {
+    recheckNotes(root);
+    ({ notes } = await listNotes(root));
+  } finally {
+    realFs.readFileSync = readFile;
+  }
+  assert.equal(notes[0].text, 'edited twice');
+  assert.deepEqual(reads, [edited]);
+  // A note file that breaks is named, and the others still listed.
+  fs.writeFileSync(path.join(root, notes[1].file), 'no frontmatter\n');
+  recheckNotes(root);
+  const r = await listNotes(root);
+  assert.equal(r.notes.length, 49);
+  assert.equal(r.errors.length, 1);
+  assert.match(r.errors[0].file, /human\/notes\/.*\.md$/);
 });
 
 test('addNote refuses empty text, paths outside the workspace and bad ranges, writing nothing', async () => {
@@ -133,4 +195,57 @@ test('the notes section stays within its byte budget and says how many more ther
   assert.ok(Buffer.byteLength(section) <= 1024, `${Buffer.byteLength(section)} bytes`);
   assert.match(section, /and \d+ more in \.agent\/human\/notes\//);
   assert.match(notesTooltipMarkdown(notes.slice(0, 1)), /\*\*Note from u\*\*/);
+});
+
+test('frontmatter read without the YAML parser means what YAML says; anything unusual goes to YAML', () => {
+  const fm = (body: string) => parseNote(`---\n${body}\n---\nthe text\n`, '.agent/human/notes/x.md');
+  const base = 'id: 01KB2Y3Z4A5B6C7D8E9F0G1H2J\ntarget: .agent/terminals/3.txt\nauthor: Jane Doe\ncreated: 2026-11-29T19:20:00.000Z';
+  const plain = fm(`${base}\nlines: 120-148\nterminal: 3\ncommand: 7\nstep: build-2`);
+  assert.ok(plain.ok);
+  assert.deepEqual({ ...plain.value }, { id: '01KB2Y3Z4A5B6C7D8E9F0G1H2J', path: '.agent/terminals/3.txt', author: 'Jane Doe', created: '2026-11-29T19:20:00.000Z', text: 'the text', file: '.agent/human/notes/x.md', startLine: 120, endLine: 148, terminal: 3, command: 7, step: 'build-2' });
+  // What YAML reads as no string is refused as before; quoted, commented or odd values parse as YAML does.
+  assert.match((fm(base.replace('author: Jane Doe', 'author: null')) as { error: { message: string } }).error.message, /"author" is required/);
+  assert.match((fm(base.replace('author: Jane Doe', 'author: 12')) as { error: { message: string } }).error.message, /"author" is required/);
+  assert.match((fm(base.replace('author: Jane Doe', 'author: a: b')) as { error: { message: string } }).error.message, /./);
+  const quoted = fm(base.replace('author: Jane Doe', 'author: "Jane: Doe" # who') + '\nstep: 1\nterminal: 03');
+  assert.ok(quoted.ok);
+  assert.equal(quoted.value.author, 'Jane: Doe');
+  assert.equal(quoted.value.step, '1');
+  assert.equal(quoted.value.terminal, 3);
+  assert.match((fm(`${base}\nterminal: three`) as { error: { message: string } }).error.message, /"terminal" must be a whole number/);
+  assert.ok(!fm(`${base}\nauthor: again`).ok, 'a key given twice is an error, as in YAML');
+});
+
+test('a new process reads the note files only where .agent/.cache/notes.json lacks them or is stale; a corrupt cache is rebuilt', async () => {
+  const root = workspace();
+  for (let i = 0; i < 30; i++) assert.ok((await addNote(root, { path: '.agent/terminals/3.txt', startLine: 1 + i, author: 'u', text: `note ${i}` })).ok);
+  assert.equal((await listNotes(root)).notes.length, 30);
+  const cache = path.join(root, '.agent/.cache/notes.json');
+  assert.ok(fs.existsSync(cache));
+  // A fresh process (as each agent session's MCP server): counts the note files it reads.
+  const fresh = (): { reads: number; notes: number; texts: string[] } => {
+    const notesJs = require.resolve('../../../src/core/notes/notes');
+    const script = `const fs = require('node:fs'); let reads = 0; const rf = fs.readFileSync;
+fs.readFileSync = (f, ...a) => { if (String(f).includes('human/notes')) reads++; return rf(f, ...a); };
+require(${JSON.stringify(notesJs)}).listNotes(${JSON.stringify(root)}).then((r) => console.log(JSON.stringify({ reads, notes: r.notes.length, texts: r.notes.map((n) => n.text) })));`;
+    const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    return JSON.parse(r.stdout) as { reads: number; notes: number; texts: string[] };
+  };
+  assert.deepEqual({ ...fresh(), texts: undefined }, { reads: 0, notes: 30, texts: undefined });
+  // A note edited in place since: that one file is read.
+  const { notes } = await listNotes(root);
+  const edited = path.join(root, notes[5].file);
+  fs.writeFileSync(edited, fs.readFileSync(edited, 'utf8').replace('note 5', 'note five, edited'));
+  const after = fresh();
+  assert.equal(after.reads, 1);
+  assert.ok(after.texts.includes('note five, edited'));
+  // Garbage, or another version's file: every note is read, the answer is whole, the cache written anew.
+  for (const bad of ['{"v":1,"files":[["x"', '{"v":99,"files":[]}', '[1,2,3]']) {
+    fs.writeFileSync(cache, bad);
+    const r = fresh();
+    assert.equal(r.notes, 30, bad);
+    assert.equal(r.reads, 30, bad);
+    assert.equal(fresh().reads, 0, `rewritten after ${bad}`);
+  }
 });
