@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LOAD_RETRIES, machineDescription, renderPlain, renderTable, repoRoot, runRow, sampleForeignLoad, type Row } from './harness';
 import { rowActivation } from './rowActivation';
-import { activationRow, EDITOR_STARTS, editorSessions, rowEditor } from './rowEditor';
+import { activationRow, EDITOR_STARTS, editorSessions, editorTerminalLevels, rowEditor } from './rowEditor';
 import { rowCapture } from './rowCapture';
 import { rowClaudeCode } from './rowClaudeCode';
 import { rowGrep } from './rowGrep';
@@ -74,6 +74,8 @@ async function main(): Promise<void> {
   await step('9', 'scale study: tool calls over MCP on generated S/M/L .agent/ folders', () =>
     rowScale([['S', 1], ['M', 10], ['L', 100]].map(([label, k]) => ({ label: label as string, scale: (k as number) * scale })), process.env.BENCH_RG || undefined, log));
   await step('10', `scale study in the extension host (real editor, ${EDITOR_STARTS} starts per level)`, () => rowEditor(log, want('7')), true);
+  await step('18', `terminals dimension in the extension host (real editor, ${EDITOR_STARTS} starts per level; 10 / 1,000 / 10,000 terminal files)`, () =>
+    rowEditor(log, false, { id: '18', what: 'terminal files', levels: editorTerminalLevels() }), true);
   await step('14', 'terminals dimension: tool calls over MCP with 10 / 1,000 / 10,000 terminal files, cold and warm', () => rowTerminals(log));
   // Row 16 checks correctness under concurrency, not time: a loaded machine is no reason to re-run it.
   await step('16', 'concurrency soak: 2 editor windows + 3 MCP servers on one .agent/ for 60 s', () => rowSoak(log), true, 0);

@@ -13,15 +13,25 @@ import * as path from 'node:path';
 import type { EditorSessionResult } from './editorScenario';
 import { failedRow, repoRoot, RUNS, stats, type Row, type Stats } from './harness';
 import { plainCalls, SCALE_CALLS, SCALE_NOISE_MS } from './scaleCalls';
+import { terminalLevels } from './rowTerminals';
 import { generateAgentFolder, type Scale } from './scaleGen';
 
 /** Fresh editor starts per level (start-up figures); the issue asks for at least 5. */
 export const EDITOR_STARTS = Number(process.env.BENCH_EDITOR_STARTS ?? 5);
 
-type Level = { name: string; scale: Scale };
+/** A level: a generated folder's scale and, for one dimension grown on its own, the generator's options. */
+type Level = { name: string; scale: Scale; gen?: Parameters<typeof generateAgentFolder>[4] };
+
+/**
+ * The terminals dimension of issue 22 in the extension host (row 18): scale S with 10 / 1,000 /
+ * 10,000 terminal files (BENCH_TERMINALS, as row 14), the "min" folder as reference.
+ */
+export function editorTerminalLevels(): Level[] {
+  return [{ name: 'min', scale: 0.0001 }, ...terminalLevels().map((l) => ({ name: l.label, scale: 'S' as Scale, gen: { terminals: { terminals: l.terminals } } }))];
+}
 
 /** The reference level and the scales, e.g. BENCH_EDITOR_LEVELS=S,L for a quicker look. */
-function levels(): Level[] {
+function scaleLevels(): Level[] {
   const names = (process.env.BENCH_EDITOR_LEVELS ?? 'S,M,L').split(',').map((s) => s.trim()).filter(Boolean);
   const scale = Number(process.env.BENCH_SCALE ?? 1);
   // "min": every count at its minimum of 1 (scaleGen rounds up), i.e. the layout without history.
@@ -29,15 +39,15 @@ function levels(): Level[] {
 }
 
 /** Runs fresh editor sessions on freshly generated folders (every call measures anew: a re-run must re-measure). */
-export function editorSessions(log: (s: string) => void, only?: string[]): Promise<{ sessions: EditorSessionResult[]; levels: Level[]; error?: string }> {
+export function editorSessions(log: (s: string) => void, only?: string[], all: Level[] = scaleLevels()): Promise<{ sessions: EditorSessionResult[]; levels: Level[]; error?: string }> {
   return (async () => {
-    const lv = levels().filter((l) => !only || only.includes(l.name));
+    const lv = all.filter((l) => !only || only.includes(l.name));
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-context-editor-scale-'));
     try {
       const spec = { levels: [] as { name: string; workspace: string; calls?: string }[], starts: EDITOR_STARTS, reps: RUNS, out: path.join(tmp, 'sessions.json') };
       for (const l of lv) {
         const t = Date.now();
-        const g = await generateAgentFolder(path.join(tmp, l.name), l.scale);
+        const g = await generateAgentFolder(path.join(tmp, l.name), l.scale, undefined, undefined, l.gen);
         log(`  generated ${l.name}: ${g.files.toLocaleString('en-US')} files, ${(g.bytes / 1048576).toFixed(0)} MB in ${((Date.now() - t) / 1000).toFixed(0)} s`);
         // The min folder is the views' and events' reference; the tool calls compare S, M and L.
         const calls = l.name === 'min' ? undefined : path.join(tmp, `calls-${l.name}.json`);
@@ -109,17 +119,22 @@ function metrics(views: string[]): Metric[] {
   return out;
 }
 
-/** Row 10 (and 7a): one row per measurement, S · M · L in "ours", the min folder as reference, L/S as ratio. */
-export async function rowEditor(log: (s: string) => void, withActivation = false): Promise<Row[]> {
+/**
+ * Row 10 (and 7a): one row per measurement, S · M · L in "ours", the min folder as reference, L/S as
+ * ratio. With `dimension` (row 18): the same measurements on the levels given, ids renumbered.
+ */
+export async function rowEditor(log: (s: string) => void, withActivation = false, dimension?: { id: string; what: string; levels: Level[] }): Promise<Row[]> {
+  const rowId = dimension?.id ?? '10';
+  const title = dimension ? `the extension host along the ${dimension.what}` : 'scale study in the extension host';
   let run: Awaited<ReturnType<typeof editorSessions>>;
   try {
-    run = await editorSessions(log);
+    run = await editorSessions(log, undefined, dimension?.levels);
   } catch (e) {
-    return [failedRow('10', 'scale study in the extension host', '—', e)];
+    return [failedRow(rowId, title, '—', e)];
   }
   const ok = run.sessions.filter((s) => s.ok);
   const failed = run.sessions.filter((s) => !s.ok);
-  if (!ok.length) return [failedRow('10', 'scale study in the extension host', '—', new Error(failed[0]?.error ?? run.error ?? 'no session ran'))];
+  if (!ok.length) return [failedRow(rowId, title, '—', new Error(failed[0]?.error ?? run.error ?? 'no session ran'))];
   const by = (name: string): EditorSessionResult[] => ok.filter((s) => s.level === name);
   const scales = run.levels.filter((l) => l.name !== 'min').map((l) => l.name);
   const first = scales[0];
@@ -187,5 +202,9 @@ export async function rowEditor(log: (s: string) => void, withActivation = false
   });
   const startsNote = `${EDITOR_STARTS} editor start(s) per level, views and events ${RUNS}× in the first editor of each level; load average ${loads.length ? `${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}` : '?'} on ${cores} cores during the sessions${failed.length ? `; ${failed.length} session(s) failed: ${String(failed[0].error).split('\n')[0].slice(0, 200)}` : ''}`;
   if (rows.length) rows[0].note = rows[0].note ? `${startsNote}; ${rows[0].note}` : startsNote;
+  if (dimension) {
+    const sizes = run.levels.filter((l) => l.name !== 'min').map((l) => `${l.name} ${l.gen?.terminals?.terminals.toLocaleString('en-US') ?? l.scale}`).join(', ');
+    return rows.map((r) => ({ ...r, id: r.id.replace(/^10/, rowId), what: `${r.what} (${dimension.what}: ${sizes})` }));
+  }
   return withActivation ? [activationRow(run.sessions), ...rows] : rows;
 }
