@@ -19,6 +19,7 @@ import { rowScratch } from './rowScratch';
 import { rowSecrets } from './rowSecrets';
 import { rowSoak } from './rowSoak';
 import { rowStatic } from './rowStatic';
+import { rowDimensions } from './rowDimensions';
 import { rowTerminals } from './rowTerminals';
 import { mergeRows, parseResults, rowNumber, withTestRunRows } from './resultsFile';
 
@@ -77,6 +78,7 @@ async function main(): Promise<void> {
   await step('18', `terminals dimension in the extension host (real editor, ${EDITOR_STARTS} starts per level; 10 / 1,000 / 10,000 terminal files)`, () =>
     rowEditor(log, false, { id: '18', what: 'terminal files', levels: editorTerminalLevels() }), true);
   await step('14', 'terminals dimension: tool calls over MCP with 10 / 1,000 / 10,000 terminal files, cold and warm', () => rowTerminals(log));
+  await step('17', 'every other dimension grown on its own (issue 22 §1): tool calls over MCP at S/M/L, cold and warm', () => rowDimensions(log));
   // Row 16 checks correctness under concurrency, not time: a loaded machine is no reason to re-run it.
   await step('16', 'concurrency soak: 2 editor windows + 3 MCP servers on one .agent/ for 60 s', () => rowSoak(log), true, 0);
   await step('11', 'Claude Code (real CLI, fake model API): its Bash with our hook vs without', () => rowClaudeCode(repo, workDir));

@@ -11,19 +11,11 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startMcp, type McpSession } from '../test/integration/mcpClient';
-import { failedRow, measure, repoRoot, RUNS, stats, WARMUP, type Row, type Stats } from './harness';
-import { generateAgentFolder, type GeneratedFolder } from './scaleGen';
+import { failedRow, measure, repoRoot, type Row, type Stats } from './harness';
+import { coldCells, judge, medians, startServers, warmCells, type Cell, type LevelCall, type LevelFolder } from './mcpLevels';
+import { generateAgentFolder } from './scaleGen';
 
-interface TermCall {
-  id: string;
-  what: string;
-  tool: string;
-  input: Record<string, unknown>;
-  check: (text: string, g: GeneratedFolder) => string | undefined;
-}
-
-const CALLS: TermCall[] = [
+const CALLS: LevelCall[] = [
   {
     id: 'briefing', what: 'agentContext_briefing', tool: 'agentContext_briefing', input: {},
     check: (t, g) => (t.includes(`(${g.failedTerminals.length} of ${g.counts.terminals}):`) ? undefined : `expected "(${g.failedTerminals.length} of ${g.counts.terminals}):" in the briefing`),
@@ -42,8 +34,6 @@ const CALLS: TermCall[] = [
   },
 ];
 
-const loadavg = (): string => os.loadavg().map((x) => x.toFixed(1)).join(' ');
-const NAN: Stats = { median: NaN, min: NaN, max: NaN, samples: [] };
 
 /** Levels from BENCH_TERMINALS or S/M/L = 10/1,000/10,000 terminals. */
 export function terminalLevels(): { label: string; terminals: number }[] {
@@ -51,28 +41,13 @@ export function terminalLevels(): { label: string; terminals: number }[] {
   return xs.map((t, i) => ({ label: ['S', 'M', 'L'][i] ?? `x${i}`, terminals: t }));
 }
 
-async function timed(mcp: McpSession, c: TermCall, g: GeneratedFolder): Promise<number> {
-  const t = performance.now();
-  const r = await mcp.call(c.tool, c.input);
-  const ms = performance.now() - t;
-  if (r.isError) throw new Error(`${c.tool}: ${r.text.slice(0, 200)}`);
-  const bad = c.check(r.text, g);
-  if (bad) throw new Error(`${c.tool}: wrong result: ${bad}`);
-  return ms;
-}
-
 /** Measures every call cold and warm at each level; one row per call and mode. */
 export async function rowTerminals(log: (s: string) => void, levels = terminalLevels()): Promise<Row[]> {
   const serverJs = path.join(repoRoot(), 'out', 'src', 'mcp', 'server.js');
   if (!fs.existsSync(serverJs)) return [failedRow('14', 'terminals dimension over MCP', '—', new Error(`${serverJs} missing: run tsc -p .`))];
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-context-terminals-'));
-  type Cell = { t: Stats; error?: string; load: string };
   const results = new Map<string, Map<string, Cell>>();
-  const put = (key: string, label: string, samples: number[], error: string | undefined, load: string): void => {
-    if (!results.has(key)) results.set(key, new Map());
-    results.get(key)!.set(label, error || !samples.length ? { t: NAN, error: error ?? 'no sample', load } : { t: stats(samples), load });
-  };
-  const up: { label: string; g: GeneratedFolder }[] = [];
+  const up: LevelFolder[] = [];
   const check = new Map<string, Stats>();
   try {
     for (const l of levels) {
@@ -91,73 +66,19 @@ export async function rowTerminals(log: (s: string) => void, levels = terminalLe
     }
     log(`  check of every terminal file (readdir + stats): ${up.map((u) => `${u.label} ${check.get(u.label)!.median.toFixed(0)} ms`).join(', ')}`);
     // The first briefing of a server that finds no .agent/.cache/ (rebuilds whatever it keeps there).
-    {
-      const load0 = loadavg();
-      const samples = new Map<string, number[]>(up.map((u) => [u.label, []]));
-      const errors = new Map<string, string>();
-      for (let run = 0; run < RUNS; run++) {
-        for (const u of up) {
-          if (errors.has(u.label)) continue;
-          fs.rmSync(path.join(u.g.agentDir, '.cache'), { recursive: true, force: true });
-          const mcp = await startMcp(serverJs, u.g.root);
-          try {
-            samples.get(u.label)!.push(await timed(mcp, CALLS[0], u.g));
-          } catch (e) {
-            errors.set(u.label, (e as Error).message);
-          } finally {
-            await mcp.close().catch(() => undefined);
-          }
-        }
-      }
-      const load = `${load0} → ${loadavg()}`;
-      for (const u of up) put('nocache', u.label, samples.get(u.label)!, errors.get(u.label), load);
-      log(`  briefing, no .agent/.cache: ${up.map((u) => `${u.label} ${results.get('nocache')!.get(u.label)!.t.median.toFixed(0)} ms`).join(', ')} (load ${load})`);
-    }
+    results.set('nocache', await coldCells(serverJs, up, CALLS[0], log, { before: (u) => fs.rmSync(path.join(u.g.agentDir, '.cache'), { recursive: true, force: true }) }));
+    log(`  briefing, no .agent/.cache: ${medians(results.get('nocache')!)} (load ${results.get('nocache')!.get(up[0].label)!.load})`);
     // Cold: a new server per sample; its first call is timed.
     for (const c of CALLS) {
-      const load0 = loadavg();
-      const samples = new Map<string, number[]>(up.map((u) => [u.label, []]));
-      const errors = new Map<string, string>();
-      for (let run = 0; run < RUNS; run++) {
-        for (const u of up) {
-          if (errors.has(u.label)) continue;
-          const mcp = await startMcp(serverJs, u.g.root);
-          try {
-            samples.get(u.label)!.push(await timed(mcp, c, u.g));
-          } catch (e) {
-            errors.set(u.label, (e as Error).message);
-            log(`  ${c.id} cold @${u.label}: ${(e as Error).message}`);
-          } finally {
-            await mcp.close().catch(() => undefined);
-          }
-        }
-      }
-      const load = `${load0} → ${loadavg()}`;
-      for (const u of up) put(`cold:${c.id}`, u.label, samples.get(u.label)!, errors.get(u.label), load);
-      log(`  ${c.what}, first call: ${up.map((u) => `${u.label} ${results.get(`cold:${c.id}`)!.get(u.label)!.t.median.toFixed(0)} ms`).join(', ')} (load ${load})`);
+      results.set(`cold:${c.id}`, await coldCells(serverJs, up, c, log));
+      log(`  ${c.what}, first call: ${medians(results.get(`cold:${c.id}`)!)} (load ${results.get(`cold:${c.id}`)!.get(up[0].label)!.load})`);
     }
     // Warm: one server per level, calls interleaved across levels.
-    const servers = await Promise.all(up.map(async (u) => ({ ...u, mcp: await startMcp(serverJs, u.g.root) })));
+    const servers = await startServers(serverJs, up);
     try {
       for (const c of CALLS) {
-        const load0 = loadavg();
-        const samples = new Map<string, number[]>(up.map((u) => [u.label, []]));
-        const errors = new Map<string, string>();
-        for (let run = -WARMUP; run < RUNS; run++) {
-          for (const u of servers) {
-            if (errors.has(u.label)) continue;
-            try {
-              const ms = await timed(u.mcp, c, u.g);
-              if (run >= 0) samples.get(u.label)!.push(ms);
-            } catch (e) {
-              errors.set(u.label, (e as Error).message);
-              log(`  ${c.id} warm @${u.label}: ${(e as Error).message}`);
-            }
-          }
-        }
-        const load = `${load0} → ${loadavg()}`;
-        for (const u of up) put(`warm:${c.id}`, u.label, samples.get(u.label)!, errors.get(u.label), load);
-        log(`  ${c.what}, warm: ${up.map((u) => `${u.label} ${results.get(`warm:${c.id}`)!.get(u.label)!.t.median.toFixed(0)} ms`).join(', ')} (load ${load})`);
+        results.set(`warm:${c.id}`, await warmCells(servers, c, log));
+        log(`  ${c.what}, warm: ${medians(results.get(`warm:${c.id}`)!)} (load ${results.get(`warm:${c.id}`)!.get(up[0].label)!.load})`);
       }
     } finally {
       for (const s of servers) await s.mcp.close().catch(() => undefined);
@@ -182,13 +103,9 @@ export async function rowTerminals(log: (s: string) => void, levels = terminalLe
   spec.forEach((s, i) => {
     const per = results.get(s.key);
     if (!per) return;
-    const S = per.get(first);
     const L = per.get(last);
-    const errors = [...per.entries()].filter(([, m]) => m.error).map(([l, m]) => `${l}: ${m.error}`);
-    const ratio = S && L && !S.error && !L.error ? L.t.median / S.t.median : NaN;
-    const grew = S && L ? L.t.median - S.t.median : NaN;
     // Allowance: the check of every file that keeps the answers exact (its own cost at L minus at S, measured above).
-    const met = errors.length === 0 && L !== undefined && L.t.median <= s.cap && (ratio <= 1.5 || grew <= s.noise || L.t.median <= 1.5 * S!.t.median + allowance);
+    const { met, ratio, errors } = judge(per, s.cap, s.noise, allowance);
     rows.push({
       id: `14${String.fromCharCode(97 + i)}`,
       what: `${s.what}, over MCP (terminal files: ${counts})`,

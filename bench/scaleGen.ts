@@ -9,6 +9,9 @@
 // ledger, commands per terminal, agents, progress entries, features, scratch files (and the days
 // they span). What a user looks at does not grow with history: the plan, 10 notes, 20 memory
 // keys, 5 skills, 5 archived sessions.
+//
+// Dimensions (issue 22 §1): `opts.terminals` (TerminalsDimension) and `opts.dims` (Dimensions) grow
+// one thing on its own, everything else staying at the scale given.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { formatCommandFooter, formatCommandHeader, formatHeader, type IndexRecord } from '../src/core/terminal/terminalIndex';
@@ -39,6 +42,29 @@ export interface ScaleCounts {
   memoryKeys: number;
   skills: number;
   sessions: number;
+  /** Plan files in `.agent/plans/` (half YAML, half Markdown checklists), beside plan.yaml. */
+  plans: number;
+}
+
+/**
+ * One dimension of a heavy user's `.agent/` grown on its own (issue 22 §1); each field set replaces
+ * that count of the scale given to generateAgentFolder, the rest stays as the scale has it.
+ */
+export interface Dimensions {
+  commandsPerTerminal?: number;
+  scratchFiles?: number;
+  agents?: number;
+  /** The `agents` most recently active sub-agents get a findings.md of about `bytes` bytes each. */
+  bigFindings?: { agents: number; bytes: number };
+  plans?: number;
+  skills?: number;
+  /** Entries of memory/preferences.yaml (hand-written: the tools stop adding at 100). */
+  memoryKeys?: number;
+  notes?: number;
+  progressEntries?: number;
+  features?: number;
+  /** The ledger as monthly files (`history/tools-YYYY-MM.jsonl`, the newest this month) of `bytes` in all, instead of the legacy tools.jsonl. */
+  ledger?: { bytes: number; months: number };
 }
 
 /** The multiplier of a scale. */
@@ -71,6 +97,7 @@ export function scaleCounts(scale: Scale): ScaleCounts {
     memoryKeys: 20,
     skills: 5,
     sessions: 5,
+    plans: 0,
   };
 }
 
@@ -111,6 +138,8 @@ export interface GeneratedFolder {
   /** A word planted on exactly `plantedLines` lines of terminal output. */
   plantedWord: string;
   plantedLines: number;
+  /** The sub-agents given big findings files (dims.bigFindings), newest last, with their entry counts. */
+  bigFindings: { id: string; entries: number }[];
 }
 
 const TOOLS = ['agentContext_run', 'agentContext_grep', 'agentContext_read', 'agentContext_terminal', 'agentContext_plan', 'agentContext_offload', 'agentContext_glob', 'agentContext_briefing', 'agentContext_memory', 'agentContext_skill', 'agentContext_agentWorkspace', 'agentContext_cleanup'];
@@ -140,8 +169,13 @@ function pad(n: number, w: number): string {
  * `.agent/` there is replaced). `now` fixes the end of the generated history (default: the current
  * time, so retention and "today" behave as they would for a real user).
  */
-export async function generateAgentFolder(root: string, scale: Scale, seed = 15, now = new Date(), opts: { terminals?: TerminalsDimension } = {}): Promise<GeneratedFolder> {
+export async function generateAgentFolder(root: string, scale: Scale, seed = 15, now = new Date(), opts: { terminals?: TerminalsDimension; dims?: Dimensions } = {}): Promise<GeneratedFolder> {
   const c = scaleCounts(scale);
+  const dims = opts.dims ?? {};
+  for (const k of ['commandsPerTerminal', 'scratchFiles', 'agents', 'plans', 'skills', 'memoryKeys', 'notes', 'progressEntries', 'features'] as const) {
+    if (dims[k] !== undefined) c[k] = dims[k]!;
+  }
+  if (dims.features !== undefined) c.featureRecords = Math.max(1, Math.round(dims.features / 2));
   const td = opts.terminals;
   const plan = td ? terminalsPlan(td) : undefined;
   if (plan) {
@@ -187,16 +221,22 @@ export async function generateAgentFolder(root: string, scale: Scale, seed = 15,
   w.write(path.join(agentDir, 'features.json'), JSON.stringify(features, null, 2) + '\n');
   w.write(path.join(hist, 'features.accepted.jsonl'), log.join('\n') + '\n');
 
-  // The ledger (legacy single file: existing folders have it; readers must keep working).
-  const ledger: string[] = [];
-  for (let i = 0; i < c.ledgerLines; i++) {
+  // The ledger: the legacy single file (existing folders have it; readers must keep working), or
+  // monthly files of a given size (the ledger dimension).
+  const ledgerEntry = (i: number): Record<string, unknown> => {
     const tool = pick(TOOLS);
     const raw = Math.floor(r() * 20000);
     const ret = Math.min(raw, 50 + Math.floor(r() * 600));
     const text = `Saved: .agent/scratch/tool_outputs/${word()}-${i}.txt (${raw} tokens); ${word()} ${word()} ${word()} ok. ` + `${word()} `.repeat(20 + Math.floor(r() * 60));
-    ledger.push(JSON.stringify({ time: at((i + 1) / (c.ledgerLines + 1)).toISOString(), tool, source: r() < 0.5 ? 'mcp' : 'vscode', input: JSON.stringify({ command: pick(COMMANDS) }), rawTokens: raw, returnedTokens: ret, ok: r() > 0.05, text }));
+    return { tool, source: r() < 0.5 ? 'mcp' : 'vscode', input: JSON.stringify({ command: pick(COMMANDS) }), rawTokens: raw, returnedTokens: ret, ok: r() > 0.05, text };
+  };
+  if (dims.ledger) {
+    c.ledgerLines = writeLedgerMonths(hist, w, dims.ledger.bytes, dims.ledger.months, now, Array.from({ length: 256 }, (_, i) => JSON.stringify(ledgerEntry(i)).slice(1)));
+  } else {
+    const ledger: string[] = [];
+    for (let i = 0; i < c.ledgerLines; i++) ledger.push(JSON.stringify({ time: at((i + 1) / (c.ledgerLines + 1)).toISOString(), ...ledgerEntry(i) }));
+    w.write(path.join(hist, 'tools.jsonl'), ledger.join('\n') + '\n');
   }
-  w.write(path.join(hist, 'tools.jsonl'), ledger.join('\n') + '\n');
   for (let i = 0; i < c.sessions; i++) w.write(path.join(hist, `session-01KB${pad(i, 22)}.md`), `---\narchived: ${at(i / c.sessions).toISOString()}\n---\nSession ${i}\n`);
 
   // Terminals: N.txt (header, command blocks) and N.index.jsonl (running + done per command).
@@ -254,14 +294,21 @@ export async function generateAgentFolder(root: string, scale: Scale, seed = 15,
     w.write(path.join(tdir, `${n}.index.jsonl`), index.join('\n') + '\n');
   }
 
-  // Sub-agents: findings.md (## <ISO> entries) and status.json, last active at spread times.
+  // Sub-agents: findings.md (## <ISO> entries) and status.json, last active at spread times; the
+  // most recently active ones may have big findings files (dims.bigFindings).
+  const big = dims.bigFindings;
+  const bigFindings: { id: string; entries: number }[] = [];
   for (let i = 0; i < c.agents; i++) {
     const id = `agent-${pad(i, 5)}`;
     const dir = path.join(agentDir, 'agents', id);
     const updated = at((i + 1) / (c.agents + 1));
     const f: string[] = [];
     for (let j = 0; j < c.findingsPerAgent; j++) f.push(`\n## ${new Date(updated.getTime() - (c.findingsPerAgent - j) * 60_000).toISOString()}\n\nThe ${word()} ${word()} is ${word()} in src/${word()}.ts.\n`);
-    w.write(path.join(dir, 'findings.md'), f.join(''), updated);
+    if (big && i >= c.agents - big.agents) {
+      const entries = writeBigFindings(path.join(dir, 'findings.md'), w, big.bytes, updated, f);
+      fs.utimesSync(path.join(dir, 'findings.md'), updated, updated);
+      bigFindings.push({ id, entries });
+    } else w.write(path.join(dir, 'findings.md'), f.join(''), updated);
     const status = pick(['idle', 'working', 'blocked', 'done', 'failed']);
     w.write(path.join(dir, 'status.json'), JSON.stringify({ agentId: id, status, progress: status === 'done' ? 1 : Math.round(r() * 100) / 100, updated: updated.toISOString() }, null, 2) + '\n', updated);
     fs.utimesSync(dir, updated, updated);
@@ -284,6 +331,18 @@ export async function generateAgentFolder(root: string, scale: Scale, seed = 15,
   }
   const prefs = Array.from({ length: c.memoryKeys }, (_, i) => `key-${i}:\n  value: "${word()} ${word()}"\n  source: agent\n  updated: ${at(i / c.memoryKeys).toISOString()}\n`).join('');
   w.write(path.join(agentDir, 'memory', 'preferences.yaml'), prefs);
+  // Plans kept in .agent/plans/ beside plan.yaml: YAML and Markdown checklists, changed at spread times.
+  for (let i = 0; i < c.plans; i++) {
+    const mtime = at((i + 1) / (c.plans + 1));
+    const stepsN = 3 + (i % 6);
+    const file = i % 2
+      ? `plan-${pad(i, 5)}.yaml`
+      : `plan-${pad(i, 5)}.md`;
+    const text = i % 2
+      ? `objective: "Plan ${i}: ${word()} the ${word()}"\nstatus: in_progress\nsteps:\n${Array.from({ length: stepsN }, (_, j) => `  - id: ${j + 1}\n    description: "${word()} the ${word()} ${word()}"\n    status: ${j < stepsN / 2 ? 'completed' : 'pending'}\n`).join('')}`
+      : `# Plan ${i}: ${word()} the ${word()}\n\n## Steps\n\n${Array.from({ length: stepsN }, (_, j) => `- [${j < stepsN / 2 ? 'x' : ' '}] ${word()} the ${word()} ${word()}\n`).join('')}`;
+    w.write(path.join(agentDir, 'plans', file), text, mtime);
+  }
   for (let i = 0; i < c.skills; i++) w.write(path.join(agentDir, 'skills', `skill-${i}`, 'SKILL.md'), `---\nname: skill-${i}\ndescription: How to ${word()} the ${word()}\n---\n# Skill ${i}\n\nSteps.\n`);
 
   return {
@@ -293,5 +352,76 @@ export async function generateAgentFolder(root: string, scale: Scale, seed = 15,
     absentWord: ABSENT,
     plantedWord: PLANTED,
     plantedLines: planted,
+    bigFindings,
   };
+}
+
+/** Writes `lines` (already joined with their newlines) to an open file in chunks of about 8 MB. */
+class ChunkedFile {
+  private parts: string[] = [];
+  private size = 0;
+  bytes = 0;
+  constructor(private readonly fd: number) {}
+  push(s: string): void {
+    this.parts.push(s);
+    this.size += s.length;
+    if (this.size >= 8 << 20) this.flush();
+  }
+  flush(): void {
+    if (!this.parts.length) return;
+    const buf = Buffer.from(this.parts.join(''));
+    fs.writeSync(this.fd, buf);
+    this.bytes += buf.length;
+    this.parts = [];
+    this.size = 0;
+  }
+}
+
+/**
+ * The ledger as `months` monthly files (`tools-YYYY-MM.jsonl`, UTC months ending with `now`'s) of
+ * about `bytes` in all; each line is a ledger record (src/core/history/ledger.ts) whose fields after
+ * `time` come from `bodies` (JSON objects without their opening brace). Returns the line count.
+ */
+function writeLedgerMonths(hist: string, w: Writer, bytes: number, months: number, now: Date, bodies: string[]): number {
+  fs.mkdirSync(hist, { recursive: true });
+  const avg = bodies.reduce((a, b) => a + b.length, 0) / bodies.length + 36;
+  const perFile = Math.max(1, Math.round(bytes / months / avg));
+  let n = 0;
+  for (let m = months - 1; m >= 0; m--) {
+    const start = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - m, 1);
+    const end = m === 0 ? now.getTime() : Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - m + 1, 1) - 1;
+    const file = path.join(hist, `tools-${new Date(start).toISOString().slice(0, 7)}.jsonl`);
+    const fd = fs.openSync(file, 'w');
+    const out = new ChunkedFile(fd);
+    try {
+      for (let i = 0; i < perFile; i++, n++) out.push(`{"time":"${new Date(start + Math.floor(((i + 1) / (perFile + 1)) * (end - start))).toISOString()}",${bodies[n % bodies.length]}\n`);
+      out.flush();
+    } finally {
+      fs.closeSync(fd);
+    }
+    w.files++;
+    w.bytes += out.bytes;
+  }
+  return n;
+}
+
+/** A findings.md of about `bytes` (docs/memory-and-history.md entries, oldest first, the last at `updated`), ending with `tail`'s entries; returns the entry count. */
+function writeBigFindings(file: string, w: Writer, bytes: number, updated: Date, tail: string[]): number {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const body = 'The build of the parser module fails on CRLF input in src/parser.ts; the worker retries the request and the cache keeps the stale token. '.repeat(3);
+  const each = body.length + 32;
+  const count = Math.max(0, Math.round(bytes / each) - tail.length);
+  const fd = fs.openSync(file, 'w');
+  const out = new ChunkedFile(fd);
+  try {
+    const t0 = updated.getTime() - (count + tail.length + 1) * 60_000;
+    for (let j = 0; j < count; j++) out.push(`\n## ${new Date(t0 + j * 60_000).toISOString()}\n\n${body}\n`);
+    for (const t of tail) out.push(t);
+    out.flush();
+  } finally {
+    fs.closeSync(fd);
+  }
+  w.files++;
+  w.bytes += out.bytes;
+  return count + tail.length;
 }

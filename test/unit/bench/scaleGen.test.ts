@@ -8,9 +8,11 @@ import * as path from 'node:path';
 import { generateAgentFolder, scaleCounts } from '../../../bench/scaleGen';
 import { readTerminalIndex, listTerminals } from '../../../src/core/terminal/terminalIndex';
 import { readProgress } from '../../../src/core/plan/progress';
-import { listAgents } from '../../../src/core/agents';
+import { listAgents, rankAgents } from '../../../src/core/agents';
+import { findPlanFiles, loadPlanFile } from '../../../src/core/plan/planFiles';
+import { loadSkills } from '../../../src/core/skills/skillsIndex';
 import { checkFeatures } from '../../../src/core/plan/features';
-import { readLedger } from '../../../src/core/history/ledger';
+import { ledgerFiles, ledgerPath, readLedger } from '../../../src/core/history/ledger';
 import { listNotes } from '../../../src/core/notes/notes';
 import { listMemory } from '../../../src/core/memory';
 import { scanScratch } from '../../../src/core/scratch/inventory';
@@ -85,6 +87,64 @@ test('the terminals dimension: as many terminal files as asked, one long-lived, 
     assert.equal(counts[39], 300);
     assert.ok(counts.slice(2, 39).every((k) => k >= 1 && k <= 12));
     assert.deepEqual(g.lastFailure, { terminal: best!.n, command: best!.command });
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('the dimensions of issue 22 §1: each one grown on its own parses with the readers, with the counts asked for', async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'scalegen-d-'));
+  try {
+    const g = await generateAgentFolder(root, 0.1, 7, new Date(), {
+      dims: { plans: 7, skills: 9, memoryKeys: 130, notes: 14, progressEntries: 55, features: 33, agents: 8, bigFindings: { agents: 2, bytes: 200_000 }, ledger: { bytes: 300_000, months: 4 } },
+    });
+    const s = scaleCounts(0.1);
+    // Plans: plan.yaml and the 7 in plans/, YAML and Markdown, every one readable with steps.
+    const plans = await findPlanFiles(g.agentDir);
+    assert.equal(plans.length, 8);
+    assert.deepEqual(new Set(plans.slice(1).map((f) => path.extname(f))), new Set(['.yaml', '.md']));
+    for (const f of plans) {
+      const r = await loadPlanFile(f, f);
+      assert.ok(r.ok, f);
+      assert.ok(r.value.plan.steps.length >= 3 && r.value.plan.objective, f);
+    }
+    const skills = await loadSkills(root);
+    assert.equal(skills.filter((x) => !x.error).length, 9);
+    const mem = await listMemory(g.agentDir);
+    assert.ok(mem.ok);
+    assert.equal(mem.value.length, 130);
+    const notes = await listNotes(root);
+    assert.deepEqual(notes.errors, []);
+    assert.equal(notes.notes.length, 14);
+    assert.equal((await readProgress(g.agentDir)).length, 55);
+    const f = await checkFeatures(g.agentDir);
+    assert.ok(f.ok && f.value);
+    assert.equal(f.value.total, 33);
+    assert.equal(f.value.tampered, false);
+    // Sub-agents: the two most recently active have the big findings files, with the entries promised.
+    const agents = await listAgents(g.agentDir);
+    assert.equal(agents.length, 8);
+    assert.deepEqual(g.bigFindings.map((b) => b.id), ['agent-00006', 'agent-00007']);
+    for (const b of g.bigFindings) {
+      const a = agents.find((x) => x.id === b.id)!;
+      assert.equal(a.findings, b.entries);
+      assert.ok(a.findingsBytes > 180_000 && a.findingsBytes < 220_000, String(a.findingsBytes));
+    }
+    assert.deepEqual((await rankAgents(g.agentDir)).slice(0, 2).map((a) => a.id), ['agent-00007', 'agent-00006']);
+    assert.ok(agents.filter((a) => !g.bigFindings.some((b) => b.id === a.id)).every((a) => a.findings === s.findingsPerAgent));
+    // The ledger: monthly files ending with this month, no legacy file, every line an entry.
+    const files = (await ledgerFiles(g.agentDir)).map((x) => path.basename(x));
+    assert.equal(files.length, 4);
+    assert.equal(files[3], path.basename(ledgerPath(g.agentDir)));
+    const ledger = await readLedger(g.agentDir);
+    assert.deepEqual(ledger.badLines, []);
+    assert.equal(ledger.entries.length, g.counts.ledgerLines);
+    const bytes = files.reduce((a, x) => a + fs.statSync(path.join(g.agentDir, 'history', x)).size, 0);
+    assert.ok(bytes > 250_000 && bytes < 350_000, String(bytes));
+    for (const e of ledger.entries.slice(0, 50)) assert.ok(files.includes(path.basename(ledgerPath(g.agentDir, e.time))));
+    // What was not asked for stays at the scale given.
+    assert.equal(g.counts.scratchFiles, s.scratchFiles);
+    assert.equal((await scanScratch(g.agentDir)).files.length, s.scratchFiles);
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
