@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { appendLineAtomic, mkdirp, writeFileAtomic } from '../fs/fsAtomic';
 import { Result, ok, err } from '../result';
-import { foldFile, type FoldSpec } from '../fs/appendFold';
+import { checkpointPath, foldFile, type FoldSpec } from '../fs/appendFold';
 import { toPosixRelative } from '../workspace/relativePaths';
 
 /** Statuses a sub-agent may report. */
@@ -204,6 +204,15 @@ const FINDINGS_SPEC: FoldSpec<{ count: number }> & { id: string } = {
   },
 };
 
+/**
+ * The count of an agent's findings, folded incrementally (findings.md is append-only); a big file's
+ * fold is checkpointed in `.agent/.cache/` (once 256 KB were folded), so a new process does not
+ * read 50 MB of findings again to count them.
+ */
+function findingsFold(agentDir: string, id: string) {
+  return foldFile(path.join(agentFolder(agentDir, id), 'findings.md'), FINDINGS_SPEC, checkpointPath(agentDir, `findings-${id}`));
+}
+
 /** Status, findings count (folded incrementally: findings.md is append-only) and other files of one agent. */
 export async function summarizeAgent(agentDir: string, id: string): Promise<AgentSummary> {
   const folder = agentFolder(agentDir, id);
@@ -211,7 +220,7 @@ export async function summarizeAgent(agentDir: string, id: string): Promise<Agen
   let findings = 0;
   let findingsBytes = 0;
   try {
-    const r = await foldFile(path.join(folder, 'findings.md'), FINDINGS_SPEC).read();
+    const r = await findingsFold(agentDir, id).read();
     findings = r.state.count;
     findingsBytes = r.offset;
   } catch {
@@ -298,10 +307,9 @@ export async function recentAgents(agentDir: string, limit: number, offset = 0):
   return { total: ranked.length, agents: shown };
 }
 
-/** Reads an agent's findings (its own or a peer's); a missing file is an empty list. */
-export async function readFindings(agentDir: string, id: string): Promise<Result<{ path: string; findings: Finding[] }>> {
+/** Why an agent's findings cannot be read (a bad id, no such agent, a symlinked folder), or undefined. */
+async function findingsProblem(agentDir: string, id: string): Promise<Result<string>> {
   const reason = checkAgentId(id);
-  const file = path.join(agentFolder(agentDir, id), 'findings.md');
   if (reason) return err({ file: rel(agentDir, path.join(agentDir, 'agents')), message: reason });
   try {
     const st = await fs.promises.lstat(agentFolder(agentDir, id));
@@ -309,10 +317,69 @@ export async function readFindings(agentDir: string, id: string): Promise<Result
   } catch {
     return err({ file: rel(agentDir, agentFolder(agentDir, id)), message: `no agent "${id}"; list agents to see their ids` });
   }
+  return ok(path.join(agentFolder(agentDir, id), 'findings.md'));
+}
+
+/** Reads an agent's findings (its own or a peer's); a missing file is an empty list. */
+export async function readFindings(agentDir: string, id: string): Promise<Result<{ path: string; findings: Finding[] }>> {
+  const p = await findingsProblem(agentDir, id);
+  if (!p.ok) return p;
+  const file = p.value;
   try {
     return ok({ path: rel(agentDir, file), findings: parseFindings(await fs.promises.readFile(file, 'utf8')) });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return ok({ path: rel(agentDir, file), findings: [] });
     return err({ file: rel(agentDir, file), message: `cannot read: ${(e as Error).message}` });
+  }
+}
+
+/**
+ * An agent's newest findings, at least `bytes` of them (whole entries, with their line numbers in
+ * the file), and how many it has in all: the count comes from the incremental fold, and only the
+ * end of the file is read, so a findings file of 50 MB costs what its last entries take.
+ */
+export async function readRecentFindings(agentDir: string, id: string, bytes: number): Promise<Result<{ path: string; total: number; findings: Finding[] }>> {
+  const p = await findingsProblem(agentDir, id);
+  if (!p.ok) return p;
+  const file = p.value;
+  const shown = rel(agentDir, file);
+  let fh: fs.promises.FileHandle | undefined;
+  try {
+    const fold = await findingsFold(agentDir, id).read();
+    // What the fold has seen: complete lines up to `offset`; a later append shows at the next call.
+    const end = fold.offset;
+    if (end <= 4 * bytes) {
+      const all = parseFindings((await fs.promises.readFile(file)).subarray(0, end).toString('utf8'));
+      return ok({ path: shown, total: all.length, findings: all });
+    }
+    fh = await fs.promises.open(file, 'r');
+    for (let span = 4 * bytes; ; span *= 2) {
+      const start = Math.max(0, end - span);
+      const buf = Buffer.alloc(end - start);
+      let got = 0;
+      while (got < buf.length) {
+        const { bytesRead } = await fh.read(buf, got, buf.length - got, start + got);
+        if (bytesRead === 0) break;
+        got += bytesRead;
+      }
+      // From the first whole line on (unless at the start of the file): its number from the fold's line count.
+      const from = start === 0 ? 0 : buf.indexOf(10) + 1;
+      const text = buf.subarray(from, got).toString('utf8');
+      let newlines = 0;
+      for (let i = from; i < got; i++) if (buf[i] === 10) newlines++;
+      const firstLine = fold.lines - newlines + 1;
+      const found = parseFindings(text).map((f) => ({ ...f, line: f.line + firstLine - 1 }));
+      // The first entry may have begun before the chunk: dropped unless the chunk starts the file.
+      const whole = start === 0 ? found : found.slice(1);
+      let at = 0;
+      for (let k = whole.length ? whole[0].line - firstLine : 0; k > 0 && at !== -1; k--) at = text.indexOf('\n', at) + 1 || -1;
+      const wholeBytes = whole.length && at !== -1 ? Buffer.byteLength(text.slice(at)) : 0;
+      if (start === 0 || wholeBytes >= 2 * bytes) return ok({ path: shown, total: start === 0 ? whole.length : fold.state.count, findings: whole });
+    }
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return ok({ path: shown, total: 0, findings: [] });
+    return err({ file: shown, message: `cannot read: ${(e as Error).message}` });
+  } finally {
+    await fh?.close();
   }
 }

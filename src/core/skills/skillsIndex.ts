@@ -4,6 +4,7 @@ import { LineCounter, parseDocument } from 'yaml';
 import { HOME_SKILL_SOURCES, SKILL_SOURCES } from '../workspace/agentLayout';
 import { err, FileError, ok, Result } from '../result';
 import { toPosixRelative } from '../workspace/relativePaths';
+import { FileDigests } from '../fs/fileDigests';
 
 /** A skill found in one of the skill folders; `error` is set when its frontmatter is missing or broken. */
 export interface Skill {
@@ -43,34 +44,52 @@ export function parseSkillFrontmatter(text: string, file: string): Result<{ name
   return ok({ name: name.trim(), description: description.trim().replace(/\s+/g, ' ') });
 }
 
+const isStr = (x: unknown): boolean => typeof x === 'string';
+
+/** A parsed frontmatter (or the error naming its line) as parseSkillFrontmatter produces it. */
+function validParsed(v: unknown): v is Result<{ name: string; description: string }> {
+  const o = v as { ok?: unknown; value?: { name?: unknown; description?: unknown }; error?: { file?: unknown; message?: unknown; line?: unknown } };
+  if (typeof o !== 'object' || o === null) return false;
+  if (o.ok === false) return typeof o.error === 'object' && o.error !== null && isStr(o.error.file) && isStr(o.error.message) && (o.error.line === undefined || typeof o.error.line === 'number');
+  return o.ok === true && typeof o.value === 'object' && o.value !== null && isStr(o.value.name) && isStr(o.value.description);
+}
+
+/** Parsed frontmatters per SKILL.md, kept in `.agent/.cache/skills.json` and checked by a stat per file (fs/fileDigests.ts). */
+const SKILL_DIGESTS = { name: 'skills', version: 1, valid: validParsed };
+
 /**
  * Loads every `<source>/<name>/SKILL.md` of a workspace root (and, given `home`, of the home skill
- * folders VS Code's agent loads); broken files are listed with their error.
+ * folders VS Code's agent loads); broken files are listed with their error. A SKILL.md is read and
+ * parsed only when it changed since this or another process last did (a stat per skill).
  */
 export async function loadSkills(workspaceRoot: string, opts: { home?: string } = {}): Promise<Skill[]> {
-  const out: Skill[] = [];
   const sources: { source: string; dir: string; base: string; prefix: string }[] = [
     ...SKILL_SOURCES.map((source) => ({ source, dir: path.join(workspaceRoot, source), base: workspaceRoot, prefix: '' })),
     ...(opts.home ? HOME_SKILL_SOURCES.map((s) => ({ source: `~/${s}`, dir: path.join(opts.home!, s), base: opts.home!, prefix: '~/' })) : []),
   ];
+  const found: { source: string; folder: string; file: string; rel: string }[] = [];
   for (const { source, dir, base, prefix } of sources) {
     const entries = await fs.promises.readdir(dir, { withFileTypes: true }).catch(() => []);
     const names = entries.filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => e.name).sort();
-    const found = await Promise.all(
-      names.map(async (folder): Promise<Skill | undefined> => {
-        const file = path.join(dir, folder, 'SKILL.md');
-        let text: string;
-        try {
-          text = await fs.promises.readFile(file, 'utf8');
-        } catch {
-          return undefined; // a folder without SKILL.md is not a skill
-        }
-        const rel = prefix + toPosixRelative(base, file);
-        const fm = parseSkillFrontmatter(text, rel);
-        return fm.ok ? { ...fm.value, file, rel, source } : { name: folder, description: '', file, rel, source, error: fm.error };
-      }),
-    );
-    out.push(...found.filter((s): s is Skill => s !== undefined));
+    for (const folder of names) {
+      const file = path.join(dir, folder, 'SKILL.md');
+      found.push({ source, folder, file, rel: prefix + toPosixRelative(base, file) });
+    }
+  }
+  const relOf = new Map(found.map((f) => [f.file, f.rel]));
+  const { values } = await FileDigests.of(path.join(workspaceRoot, '.agent'), SKILL_DIGESTS).get(found.map((f) => f.file), async (file) => parseSkillFrontmatter(await fs.promises.readFile(file, 'utf8'), relOf.get(file)!));
+  const out: Skill[] = [];
+  for (const { source, folder, file, rel } of found) {
+    let fm = values.get(file);
+    if (!fm) {
+      // Unreadable, missing (a folder without SKILL.md is not a skill) or a symlink: read as before, never remembered.
+      try {
+        fm = parseSkillFrontmatter(await fs.promises.readFile(file, 'utf8'), rel);
+      } catch {
+        continue;
+      }
+    }
+    out.push(fm.ok ? { ...fm.value, file, rel, source } : { name: folder, description: '', file, rel, source, error: fm.error });
   }
   return out;
 }

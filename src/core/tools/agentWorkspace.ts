@@ -1,4 +1,4 @@
-import { AGENT_STATUSES, checkAgentId, rankAgents, readFindings, setAgentStatus, summarizeAgent, writeFinding, type AgentSummary, type Finding } from '../agents';
+import { AGENT_STATUSES, checkAgentId, rankAgents, readRecentFindings, setAgentStatus, summarizeAgent, writeFinding, type AgentSummary, type Finding } from '../agents';
 import { cutToBytes } from '../output/reference';
 import { formatFileError } from '../result';
 import { defaultFolder } from '../workspace/workspacePaths';
@@ -22,10 +22,13 @@ function agentLine(a: AgentSummary, self: string): string {
   );
 }
 
-/** Newest findings that fit the byte budget, oldest of them first; earlier ones are pointed to by line. */
-function formatFindings(id: string, file: string, findings: Finding[]): string {
-  if (findings.length === 0) return `${id} has no findings yet (${file}).`;
-  const budget = INLINE_MAX_BYTES - 600;
+/** The byte budget of a findings answer. */
+const FINDINGS_BUDGET = INLINE_MAX_BYTES - 600;
+
+/** Newest findings that fit the byte budget, oldest of them first; earlier ones are pointed to by line. `findings` are the newest `total`. */
+function formatFindings(id: string, file: string, findings: Finding[], total: number): string {
+  if (total === 0 || findings.length === 0) return `${id} has no findings yet (${file}).`;
+  const budget = FINDINGS_BUDGET;
   const shown: string[] = [];
   let used = 0;
   let first = findings.length;
@@ -37,8 +40,9 @@ function formatFindings(id: string, file: string, findings: Finding[]): string {
     used += utf8(piece) + 1;
     first = i;
   }
-  const head = `Findings of ${id} (${file}, ${findings.length} entr${findings.length === 1 ? 'y' : 'ies'}${first > 0 ? `; newest ${findings.length - first} shown` : ''}):`;
-  const earlier = first > 0 ? `\nEarlier entries: read lines 1–${findings[first].line - 1} of ${file}` : '';
+  const earlierCount = total - (findings.length - first);
+  const head = `Findings of ${id} (${file}, ${total} entr${total === 1 ? 'y' : 'ies'}${earlierCount > 0 ? `; newest ${findings.length - first} shown` : ''}):`;
+  const earlier = earlierCount > 0 ? `\nEarlier entries: read lines 1–${findings[first].line - 1} of ${file}` : '';
   return `${head}\n<findings agent="${id}">\n${shown.join('\n\n')}\n</findings>${earlier}`;
 }
 
@@ -92,9 +96,10 @@ export async function agentWorkspaceTool(input: Record<string, unknown>, ctx: To
     }
     case 'read': {
       const peer = typeof input.peer === 'string' && input.peer ? input.peer : agentId;
-      const r = await readFindings(agentDir, peer);
+      // Only the end of a long findings file is read: what the budget can show.
+      const r = await readRecentFindings(agentDir, peer, FINDINGS_BUDGET);
       if (!r.ok) return toolError(formatFileError(r.error));
-      return { text: formatFindings(peer, r.value.path, r.value.findings) };
+      return { text: formatFindings(peer, r.value.path, r.value.findings, r.value.total) };
     }
     default:
       return toolError(`unknown action "${action}"; use writeFinding, setStatus (status: ${AGENT_STATUSES.join('|')}, progress 0–1), list or read`);

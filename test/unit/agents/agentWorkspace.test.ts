@@ -201,3 +201,39 @@ test('a status.json that is not a small regular file is reported in the listing,
     assert.match(text, /^fifo: status unreadable: status\.json is not a regular file; 0 findings/m);
   }
 });
+
+test('a big findings file: read shows the same newest entries, count and line numbers as a whole read, from its end only, and follows appends and a rewrite', async () => {
+  const agentDir = tmpAgent();
+  const dir = path.join(agentDir, 'agents', 'big');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'findings.md');
+  // About 2 MB: 4,000 entries of varied length (some multi-line, some long), then the newest few.
+  const entries = Array.from({ length: 4000 }, (_, i) => `\n## ${new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString()}\n\nFinding ${i}: ${'x'.repeat((i * 37) % 900)}${i % 5 === 0 ? '\nsecond line\n\nthird' : ''}\n`);
+  fs.writeFileSync(file, entries.join(''));
+  const ctx: ToolContext = { folders: [{ name: 'w', path: path.dirname(agentDir) }], config: DEFAULT_TOOL_CONFIG, signal: new AbortController().signal, log: nullLogger, source: 'mcp', trusted: true, allowRun: false };
+  const read = async (): Promise<string> => (await agentWorkspaceTool({ agentId: 'me', action: 'read', peer: 'big' }, ctx)).text;
+  /** What the answer must be: from a whole read and parse of the file. */
+  const expected = (): { count: number; lastShownLine: number } => {
+    const all = parseFindings(fs.readFileSync(file, 'utf8'));
+    return { count: all.length, lastShownLine: all[all.length - 1].line };
+  };
+  for (const step of ['first', 'again', 'appended', 'rewritten', 'one-entry']) {
+    if (step === 'appended') assert.ok((await writeFinding(agentDir, 'big', 'appended finding')).ok);
+    if (step === 'rewritten') fs.writeFileSync(file, entries.slice(0, 3000).join(''));
+    if (step === 'one-entry') fs.writeFileSync(file, `\n## 2026-01-01T00:00:00.000Z\n\n${'y'.repeat(30_000)}\n`);
+    const text = await read();
+    const e = expected();
+    assert.match(text, new RegExp(`^Findings of big \\(\\.agent/agents/big/findings\\.md, ${e.count} entr`), step);
+    assert.ok(text.includes(`(line ${e.lastShownLine})`), `${step}: newest entry with its line`);
+    const shown = [...text.matchAll(/^## (\S+) \(line (\d+)\)$/gm)];
+    const all = parseFindings(fs.readFileSync(file, 'utf8'));
+    for (const m of shown) assert.ok(all.some((f) => f.time === m[1] && f.line === Number(m[2])), `${step}: ${m[0]} is at that line`);
+    if (e.count > shown.length) {
+      const first = all.find((f) => f.time === shown[0][1])!;
+      assert.ok(text.endsWith(`Earlier entries: read lines 1–${first.line - 1} of .agent/agents/big/findings.md`), step);
+      assert.ok(text.includes(`newest ${shown.length} shown`), step);
+    }
+    assert.ok(Buffer.byteLength(text) <= INLINE_MAX_BYTES, step);
+  }
+  assert.equal((await readFindings(agentDir, 'big')).ok, true);
+});

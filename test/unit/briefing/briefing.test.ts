@@ -209,3 +209,29 @@ test('scratch sizes read as the Scratch view shows them: 420 B, not 1 KB', async
   const { text } = composeBriefing(await gatherBriefing(a));
   assert.match(text, /Scratch \.agent\/scratch\/: 1 file, 420 B\./);
 });
+
+test('plans in plans/ are summarised once and again only when their file changes: an edit in place, a deletion and a wiped cache all show', async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-brief-plans-'));
+  const agentDir = path.join(root, '.agent');
+  fs.mkdirSync(path.join(agentDir, 'plans'), { recursive: true });
+  for (let i = 0; i < 20; i++) {
+    const md = i % 2 === 0;
+    fs.writeFileSync(path.join(agentDir, 'plans', `p${String(i).padStart(2, '0')}.${md ? 'md' : 'yaml'}`), md ? `# Plan ${i}\n\n- [x] one\n- [ ] two\n` : `objective: "Plan ${i}"\nsteps:\n  - id: 1\n    description: one\n    status: completed\n  - id: 2\n    description: two\n    status: pending\n`);
+  }
+  const planLines = async (): Promise<string[]> => (await gatherBriefing(agentDir)).plans.map((p) => `${p.path} ${p.done}/${p.total}${p.error ? ' error' : ''}`);
+  const first = await planLines();
+  assert.equal(first.length, 20);
+  assert.ok(first.every((l) => l.endsWith(' 1/2')));
+  assert.ok(fs.existsSync(path.join(agentDir, '.cache', 'briefing-plans.json')));
+  const yaml = path.join(agentDir, 'plans', 'p03.yaml');
+  fs.writeFileSync(yaml, fs.readFileSync(yaml, 'utf8').replace('status: pending', 'status: completed'));
+  fs.rmSync(path.join(agentDir, 'plans', 'p04.md'));
+  fs.writeFileSync(path.join(agentDir, 'plans', 'p05.yaml'), 'objective: [unclosed\n');
+  const second = await planLines();
+  assert.equal(second.length, 19);
+  assert.ok(second.includes('.agent/plans/p03.yaml 2/2'));
+  assert.ok(second.includes('.agent/plans/p05.yaml 0/0 error'));
+  assert.ok(!second.some((l) => l.startsWith('.agent/plans/p04.md')));
+  fs.writeFileSync(path.join(agentDir, '.cache', 'briefing-plans.json'), '{"format":"agent-context-digests","name":"briefing-plans","v":1,"entries":[["plans/p03.yaml",[0,0,0,0,0],{"plan":7}]]}');
+  assert.deepEqual(await planLines(), second);
+});

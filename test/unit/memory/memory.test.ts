@@ -162,3 +162,26 @@ test('listMemoryFiles lists .md notes with a title', async () => {
   const files = await listMemoryFiles(a);
   assert.deepEqual(files.map((f) => [f.path, f.title]), [['.agent/memory/architecture.md', 'How the build works']]);
 });
+
+test('2,000 hand-written entries: each with its own line, and a hand edit in place is seen at the next listing', async () => {
+  const a = tmpAgent();
+  fs.mkdirSync(path.join(a, 'memory'));
+  const file = preferencesPath(a);
+  fs.writeFileSync(file, Array.from({ length: 2000 }, (_, i) => `key-${i}:\n  value: "v${i}"\n  source: user\n  updated: 2026-11-29T10:00:00.000Z\n`).join(''));
+  const l = await listMemory(a);
+  assert.ok(l.ok);
+  assert.equal(l.value.length, 2000);
+  assert.deepEqual(l.value.slice(0, 3).map((e) => e.line), [1, 5, 9]);
+  assert.equal(l.value[1999].line, 7997);
+  // The same length, in place: the listing must not be the remembered one.
+  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('value: "v1999"', 'value: "w1999"'));
+  const r = await recallMemory(a, 'key-1999');
+  assert.ok(r.ok && r.value);
+  assert.equal(r.value.value, 'w1999');
+  // A write through the tool, then a corrupt cache: both answered from the file.
+  assert.ok((await rememberMemory(a, 'key-5', 'changed')).ok);
+  fs.writeFileSync(path.join(a, '.cache', 'memory.json'), 'garbage');
+  const again = await recallMemory(a, 'key-5');
+  assert.ok(again.ok && again.value);
+  assert.equal(again.value.value, 'changed');
+});

@@ -1,0 +1,158 @@
+/**
+ * What was parsed from many small files (notes, skills, plans), remembered per file with the stat
+ * it was read at, so a listing of thousands of them costs a readdir and a stat per file instead of a
+ * read and a parse of each (issue 22 §1: 10,000 notes took seconds per briefing).
+ *
+ * Each file's digest is keyed on its device, inode, size, mtime and ctime: an edit in place (size or
+ * mtime), a replacement by rename (inode), a change of permissions (ctime), a truncation or a
+ * deletion is seen by the stat, and only that file is read again. The digests live in memory per process and in one file per kind,
+ * `.agent/.cache/<name>.json`, loaded once per process and rewritten atomically (temp + rename) by a
+ * process that read something new; several processes may write it, the last whole write wins, and
+ * since every entry is checked against its file's stat before use, a stale or foreign entry only
+ * costs a re-read. A cache file that is missing, unparsable, of another format or version, or whose
+ * entries do not have the shape `valid` accepts is rebuilt from the files (bad entries alone are
+ * re-read). Files that cannot be read are never remembered: they are reported on every call.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CACHE_DIR } from './appendFold';
+import { createExclusive, writeFileAtomic } from './fsAtomic';
+
+/** What kind of digest a cache holds, and how to tell a well-formed one. */
+export interface DigestSpec<T> {
+  /** The cache file's name in `.agent/.cache/` (without `.json`). */
+  name: string;
+  /** Bump when the digest's shape or meaning changes: older files are then rebuilt. */
+  version: number;
+  /** True for a value this code could have written. */
+  valid: (v: unknown) => v is T;
+}
+
+type StatKey = [number, number, number, number, number];
+type Entry<T> = { key: StatKey; value: T };
+interface DigestFile {
+  format: 'agent-context-digests';
+  name: string;
+  v: number;
+  /** [path relative to the `.agent/` folder, stat key, digest]. */
+  entries: [string, StatKey, unknown][];
+}
+
+const keyOf = (st: fs.Stats): StatKey => [st.dev, st.ino, st.size, st.mtimeMs, st.ctimeMs];
+const sameKey = (a: StatKey, st: fs.Stats): boolean => a[0] === st.dev && a[1] === st.ino && a[2] === st.size && a[3] === st.mtimeMs && a[4] === st.ctimeMs;
+const isKey = (k: unknown): k is StatKey => Array.isArray(k) && k.length === 5 && k.every((x) => typeof x === 'number' && Number.isFinite(x));
+
+/** Sync stats between yields to the event loop (the extension host must not block for long). */
+const STATS_PER_SLICE = 2000;
+
+/** The digests of one kind for one `.agent/` folder (FileDigests.of keeps one per process). */
+export class FileDigests<T> {
+  private static readonly all = new Map<string, FileDigests<unknown>>();
+  private readonly entries = new Map<string, Entry<T>>();
+  private loaded = false;
+
+  private constructor(private readonly agentDir: string, private readonly spec: DigestSpec<T>) {}
+
+  /** The process-wide digests of `spec` for `agentDir`. */
+  static of<T>(agentDir: string, spec: DigestSpec<T>): FileDigests<T> {
+    const id = `${spec.name}\0${path.resolve(agentDir)}`;
+    let d = FileDigests.all.get(id) as FileDigests<T> | undefined;
+    if (!d) {
+      d = new FileDigests(agentDir, spec);
+      FileDigests.all.set(id, d as FileDigests<unknown>);
+    }
+    return d;
+  }
+
+  /** An instance of its own, as a new process would start (tests; every caller in a process shares `of`). */
+  static unshared<T>(agentDir: string, spec: DigestSpec<T>): FileDigests<T> {
+    return new FileDigests(agentDir, spec);
+  }
+
+  /** `<agentDir>/.cache/<name>.json`. */
+  get file(): string {
+    return path.join(this.agentDir, CACHE_DIR, `${this.spec.name}.json`);
+  }
+
+  private async load(): Promise<void> {
+    this.loaded = true;
+    let o: DigestFile;
+    try {
+      o = JSON.parse(await fs.promises.readFile(this.file, 'utf8')) as DigestFile;
+    } catch {
+      return; // missing or unparsable: built from the files
+    }
+    if (typeof o !== 'object' || o === null || o.format !== 'agent-context-digests' || o.name !== this.spec.name || o.v !== this.spec.version || !Array.isArray(o.entries)) return;
+    for (const e of o.entries) {
+      if (Array.isArray(e) && typeof e[0] === 'string' && isKey(e[1]) && this.spec.valid(e[2])) this.entries.set(path.resolve(this.agentDir, e[0]), { key: e[1], value: e[2] });
+    }
+  }
+
+  private async save(): Promise<void> {
+    // No .agent/ folder (skills of a workspace without one): nothing is created for a cache.
+    if (!fs.existsSync(this.agentDir)) return;
+    const body: DigestFile = { format: 'agent-context-digests', name: this.spec.name, v: this.spec.version, entries: [...this.entries].map(([f, e]) => [path.relative(this.agentDir, f), e.key, e.value]) };
+    try {
+      // The folder ignores itself, so the cache never shows up in git.
+      await createExclusive(path.join(path.dirname(this.file), '.gitignore'), '*\n');
+      await writeFileAtomic(this.file, JSON.stringify(body));
+    } catch {
+      // a read-only or full disk: the digests in memory still work, and the next process rebuilds what it lacks
+    }
+  }
+
+  /**
+   * The digest of each file in `files` (absolute paths) that is a regular file: remembered ones
+   * whose stat is unchanged, the others from `read` (which may throw: that file is then in
+   * `failed`, and not remembered). Missing files and other kinds (folders, symlinks) are left out.
+   * The cache file is rewritten when something was read or dropped.
+   */
+  async get(files: string[], read: (file: string) => Promise<T>): Promise<{ values: Map<string, T>; failed: Map<string, Error> }> {
+    if (!this.loaded) await this.load();
+    const values = new Map<string, T>();
+    const failed = new Map<string, Error>();
+    let changed = false;
+    for (let i = 0; i < files.length; i++) {
+      if (i > 0 && i % STATS_PER_SLICE === 0) await new Promise((r) => setImmediate(r));
+      const f = files[i];
+      let st: fs.Stats | undefined;
+      try {
+        st = fs.lstatSync(f, { throwIfNoEntry: false });
+      } catch (e) {
+        failed.set(f, e as Error);
+        continue;
+      }
+      if (!st || !st.isFile()) {
+        if (this.entries.delete(f)) changed = true;
+        continue;
+      }
+      const known = this.entries.get(f);
+      if (known && sameKey(known.key, st)) {
+        values.set(f, known.value);
+        continue;
+      }
+      try {
+        const value = await read(f);
+        // Remembered with the stat taken before the read: a write during the read shows as a change next time.
+        this.entries.set(f, { key: keyOf(st), value });
+        values.set(f, value);
+      } catch (e) {
+        this.entries.delete(f);
+        failed.set(f, e as Error);
+      }
+      changed = true;
+    }
+    // Files gone since they were remembered (only then are there more entries than files listed).
+    if (this.entries.size > values.size) {
+      const wanted = new Set(files);
+      for (const f of [...this.entries.keys()]) {
+        if (!wanted.has(f)) {
+          this.entries.delete(f);
+          changed = true;
+        }
+      }
+    }
+    if (changed) await this.save();
+    return { values, failed };
+  }
+}

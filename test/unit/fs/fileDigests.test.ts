@@ -1,0 +1,128 @@
+// The digests of many small files (src/core/fs/fileDigests.ts): read once, read again only when a
+// stat says the file changed, kept across processes in .agent/.cache/, never trusted blindly.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { FileDigests } from '../../../src/core/fs/fileDigests';
+
+const SPEC = { name: 'test-digests', version: 1, valid: (v: unknown): v is string => typeof v === 'string' };
+
+function setup(n = 5): { agentDir: string; files: string[]; reads: string[]; read: (f: string) => Promise<string> } {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-digests-'));
+  const agentDir = path.join(root, '.agent');
+  fs.mkdirSync(path.join(agentDir, 'things'), { recursive: true });
+  const files = Array.from({ length: n }, (_, i) => path.join(agentDir, 'things', `${i}.md`));
+  files.forEach((f, i) => fs.writeFileSync(f, `thing ${i}`));
+  const reads: string[] = [];
+  const read = async (f: string): Promise<string> => {
+    reads.push(path.basename(f));
+    return (await fs.promises.readFile(f, 'utf8')).toUpperCase();
+  };
+  return { agentDir, files, reads, read };
+}
+
+test('each file is read once; later calls read only what changed in place, was replaced, truncated or added, and drop what was deleted', async () => {
+  const { agentDir, files, reads, read } = setup();
+  const d = FileDigests.unshared(agentDir, SPEC);
+  const first = await d.get(files, read);
+  assert.deepEqual([...first.values.values()], ['THING 0', 'THING 1', 'THING 2', 'THING 3', 'THING 4']);
+  assert.equal(reads.length, 5);
+  reads.length = 0;
+  assert.deepEqual([...(await d.get(files, read)).values.values()], ['THING 0', 'THING 1', 'THING 2', 'THING 3', 'THING 4']);
+  assert.deepEqual(reads, []);
+  // In place, same size: the mtime (and ctime) tell.
+  fs.writeFileSync(files[1], 'thing X');
+  fs.utimesSync(files[1], new Date(Date.now() + 5000), new Date(Date.now() + 5000));
+  // Replaced by rename: a new inode.
+  fs.writeFileSync(files[2] + '.tmp', 'other 2');
+  fs.renameSync(files[2] + '.tmp', files[2]);
+  fs.truncateSync(files[3], 0);
+  fs.rmSync(files[4]);
+  const added = path.join(agentDir, 'things', '5.md');
+  fs.writeFileSync(added, 'thing 5');
+  const r = await d.get([...files, added], read);
+  assert.deepEqual(reads.sort(), ['1.md', '2.md', '3.md', '5.md']);
+  assert.deepEqual([...r.values.entries()].map(([f, v]) => `${path.basename(f)}=${v}`), ['0.md=THING 0', '1.md=THING X', '2.md=OTHER 2', '3.md=', '5.md=THING 5']);
+});
+
+test('a new process starts from .agent/.cache/<name>.json and reads only files changed since', async () => {
+  const { agentDir, files, reads, read } = setup();
+  await FileDigests.unshared(agentDir, SPEC).get(files, read);
+  assert.ok(fs.existsSync(path.join(agentDir, '.cache', 'test-digests.json')));
+  assert.equal(fs.readFileSync(path.join(agentDir, '.cache', '.gitignore'), 'utf8'), '*\n');
+  fs.writeFileSync(files[0], 'thing zero, longer');
+  reads.length = 0;
+  const r = await FileDigests.unshared(agentDir, SPEC).get(files, read);
+  assert.deepEqual(reads, ['0.md']);
+  assert.equal(r.values.get(files[0]), 'THING ZERO, LONGER');
+  assert.equal(r.values.get(files[4]), 'THING 4');
+});
+
+test('a cache file that is garbage, truncated, of another version or with malformed entries is rebuilt from the files', async () => {
+  const { agentDir, files, reads, read } = setup();
+  await FileDigests.unshared(agentDir, SPEC).get(files, read);
+  const cache = path.join(agentDir, '.cache', 'test-digests.json');
+  const good = fs.readFileSync(cache, 'utf8');
+  const wrong = JSON.parse(good) as { entries: unknown[][]; v: number };
+  const badEntries = { ...wrong, entries: wrong.entries.map((e, i) => (i === 2 ? [e[0], e[1], 42] : i === 3 ? [e[0], 'x', e[2]] : e)) };
+  for (const [what, text, rereads] of [
+    ['garbage', '\u0000\u0001 not json', 5],
+    ['truncated', good.slice(0, good.length / 2), 5],
+    ['another version', JSON.stringify({ ...wrong, v: 99 }), 5],
+    ['malformed entries', JSON.stringify(badEntries), 2],
+    ['an array', '[]', 5],
+  ] as const) {
+    fs.writeFileSync(cache, text);
+    reads.length = 0;
+    const r = await FileDigests.unshared(agentDir, SPEC).get(files, read);
+    assert.equal(reads.length, rereads, what);
+    assert.deepEqual([...r.values.values()], ['THING 0', 'THING 1', 'THING 2', 'THING 3', 'THING 4'], what);
+    JSON.parse(fs.readFileSync(cache, 'utf8')); // rewritten whole
+  }
+  // A stale entry (the file changed, the cache did not) is not used.
+  fs.writeFileSync(cache, good);
+  fs.writeFileSync(files[2], 'changed while no process looked');
+  assert.equal((await FileDigests.unshared(agentDir, SPEC).get(files, read)).values.get(files[2]), 'CHANGED WHILE NO PROCESS LOOKED');
+});
+
+test('two processes writing the cache at once: every answer right, the file whole', async () => {
+  const { agentDir, files, read } = setup(200);
+  const a = FileDigests.unshared(agentDir, SPEC);
+  const b = FileDigests.unshared(agentDir, SPEC);
+  for (let round = 0; round < 5; round++) {
+    fs.writeFileSync(files[round], `round ${round}`);
+    const [ra, rb] = await Promise.all([a.get(files, read), b.get(files, read)]);
+    assert.equal(ra.values.get(files[round]), `ROUND ${round}`);
+    assert.equal(rb.values.get(files[round]), `ROUND ${round}`);
+    assert.equal(ra.values.size, 200);
+  }
+  const c = JSON.parse(fs.readFileSync(path.join(agentDir, '.cache', 'test-digests.json'), 'utf8')) as { entries: unknown[] };
+  assert.equal(c.entries.length, 200);
+  assert.deepEqual(fs.readdirSync(path.join(agentDir, '.cache')).filter((n) => n.includes('tmp')), fs.existsSync(path.join(agentDir, '.cache', 'tmp')) ? ['tmp'] : []);
+});
+
+test('a file that cannot be read is reported every time and never remembered; folders and missing files are left out; no .agent/ means no cache', async () => {
+  const { agentDir, files, reads } = setup(3);
+  let fail = true;
+  const read = async (f: string): Promise<string> => {
+    reads.push(path.basename(f));
+    if (fail && f === files[1]) throw new Error('EACCES: permission denied');
+    return 'ok';
+  };
+  const d = FileDigests.unshared(agentDir, SPEC);
+  const dir = path.join(agentDir, 'things', 'folder.md');
+  fs.mkdirSync(dir);
+  const r = await d.get([...files, dir, path.join(agentDir, 'things', 'gone.md')], read);
+  assert.deepEqual([...r.failed.keys()], [files[1]]);
+  assert.equal(r.values.size, 2);
+  fail = false;
+  reads.length = 0;
+  assert.equal((await d.get(files, read)).values.get(files[1]), 'ok');
+  assert.deepEqual(reads, ['1.md']);
+  const bare = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-digests-bare-'));
+  fs.writeFileSync(path.join(bare, 'x.md'), 'x');
+  await FileDigests.unshared(path.join(bare, '.agent'), SPEC).get([path.join(bare, 'x.md')], read);
+  assert.deepEqual(fs.readdirSync(bare), ['x.md']);
+});
