@@ -10,7 +10,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { failedRow, repoRoot, type Row } from './harness';
+import { failedRow, measure, repoRoot, type Row } from './harness';
 import { cellText, coldCells, judge, medians, startServers, warmCells, type Cell, type LevelCall, type LevelFolder } from './mcpLevels';
 import { generateAgentFolder, type Dimensions, type GeneratedFolder } from './scaleGen';
 
@@ -20,6 +20,11 @@ interface Dimension {
   M: Dimensions;
   L: Dimensions;
   calls: LevelCall[];
+  /**
+   * What keeping the answers exact costs by itself, measured in this process at each level (as row 14
+   * does for the terminal files): its growth from S to L is allowed on top of L/S ≤ 1.5×.
+   */
+  check?: { what: string; run: (g: GeneratedFolder) => void };
 }
 
 const n = (x: number): string => x.toLocaleString('en-US');
@@ -59,6 +64,17 @@ export const DIMENSIONS: Dimension[] = [
   },
   {
     letter: 'c', name: 'sub-agent folders (3 findings files of 5 / 50 MB at M / L)', M: { agents: 500, bigFindings: { agents: 3, bytes: 5 * MB } }, L: { agents: 5_000, bigFindings: { agents: 3, bytes: 50 * MB } },
+    // Ranking by last activity: a stat of status.json and findings.md per agent (an append leaves the folder's mtime alone).
+    check: {
+      what: 'a readdir of agents/ and a stat of each agent\'s status.json and findings.md',
+      run: (g) => {
+        const dir = path.join(g.agentDir, 'agents');
+        for (const id of fs.readdirSync(dir)) {
+          fs.lstatSync(path.join(dir, id, 'status.json'), { throwIfNoEntry: false });
+          fs.lstatSync(path.join(dir, id, 'findings.md'), { throwIfNoEntry: false });
+        }
+      },
+    },
     calls: [
       briefing((t, g) => expect(t, `Sub-agents (${g.counts.agents}, most recently active first`)),
       { id: 'list', what: 'agentContext_agentWorkspace list', tool: 'agentContext_agentWorkspace', input: { agentId: 'bench', action: 'list' }, check: (t, g) => expect(t, `${g.counts.agents} agents, most recently active first`) },
@@ -189,11 +205,18 @@ export async function rowDimensions(log: (s: string) => void, only = process.env
       const dimsOf: Record<string, Dimensions | undefined> = { M: scaleDims(d.M, k), L: scaleDims(d.L, k) };
       try {
         up = [{ label: 'S', g: S }, { label: 'M', g: await gen(`${d.letter}-M`, dimsOf.M!) }, { label: 'L', g: await gen(`${d.letter}-L`, dimsOf.L!) }];
+        let allowance = 0;
+        if (d.check) {
+          const ms = new Map<string, number>();
+          for (const u of up) ms.set(u.label, (await measure(() => d.check!.run(u.g))).median);
+          allowance = ms.get('L')! - ms.get('S')!;
+          log(`  17${d.letter} ${d.check.what}: ${[...ms].map(([l, v]) => `${l} ${v.toFixed(1)} ms`).join(', ')}`);
+        }
         const res = await measureDimension(serverJs, up, d, log);
         d.calls.forEach((c, i) => {
           const r = res.get(c.id)!;
-          const cold = judge(r.cold, 1000, 50);
-          const warm = judge(r.warm, 300, 10);
+          const cold = judge(r.cold, 1000, 50, allowance);
+          const warm = judge(r.warm, 300, 10, allowance);
           const ratio = (x: number): string => (Number.isFinite(x) ? `${x.toFixed(2)}×` : '—');
           const sizes = up.map((u) => `${u.label} ${describe(d, dimsOf[u.label], u.g)}`).join(', ');
           rows.push({
@@ -202,7 +225,7 @@ export async function rowDimensions(log: (s: string) => void, only = process.env
             ours: `cold ${cellText(r.cold)} · warm ${cellText(r.warm)}`,
             reference: 'the same call at S',
             ratio: `L/S cold ${ratio(cold.ratio)}, warm ${ratio(warm.ratio)}`,
-            goal: 'first call after a fresh server start ≤ 1,000 ms at L, warm ≤ 300 ms; L/S ≤ 1.5× (growth ≤ 50 ms cold, 10 ms warm counts as none)',
+            goal: `first call after a fresh server start ≤ 1,000 ms at L, warm ≤ 300 ms; L/S ≤ 1.5× (growth ≤ 50 ms cold, 10 ms warm counts as none)${d.check ? ` plus ${d.check.what} (${allowance.toFixed(0)} ms more at L than at S)` : ''}`,
             met: cold.met && warm.met,
             note: [`levels interleaved; load average cold ${[...r.cold.values()][0].load}, warm ${[...r.warm.values()][0].load}`, ...cold.errors.map((e) => `cold ${e}`), ...warm.errors.map((e) => `warm ${e}`)].join('; '),
           });
