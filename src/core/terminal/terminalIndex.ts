@@ -281,21 +281,49 @@ async function readTerminalInfo(dir: string, name: string, names: ReadonlySet<st
  */
 export async function listTerminalsPage(agentDir: string, opts: { count: number; skip?: number; first?: readonly number[] }): Promise<Result<{ terminals: TerminalInfo[]; total: number }>> {
   const dir = path.join(agentDir, TERMINALS_DIR);
+  const listed = await terminalNames(dir);
+  if (!listed.ok) return listed;
+  const { names, numbers } = listed.value;
+  // Live ones first, then the rest; newest first within each.
+  const first = [...new Set(opts.first ?? [])].filter((n) => names.has(`${n}.txt`)).sort((a, b) => b - a);
+  const firstSet = new Set(first);
+  const skip = opts.skip ?? 0;
+  const page: number[] = [];
+  let at = 0; // position in that order
+  for (const n of first) if (at++ >= skip && page.length < opts.count) page.push(n);
+  for (const n of numbers) {
+    if (page.length >= opts.count) break;
+    if (!firstSet.has(n) && at++ >= skip) page.push(n);
+  }
+  const infos = await Promise.all(page.map((k) => readTerminalInfo(dir, `${k}.txt`, names)));
+  return ok({ terminals: infos.filter((i): i is TerminalInfo => i !== undefined), total: numbers.length });
+}
+
+/**
+ * The terminal folder's file names and its terminal numbers (newest first), listed again only when
+ * the folder itself changed (a file created, removed or renamed; appends leave it as it is), so a
+ * view refreshed for each command does not list 10,000 files each time.
+ */
+const folderListings = new Map<string, { stamp: string; names: ReadonlySet<string>; numbers: number[] }>();
+async function terminalNames(dir: string): Promise<Result<{ names: ReadonlySet<string>; numbers: number[] }>> {
   let names: string[];
+  let stamp: string;
   try {
+    const st = await fs.promises.stat(dir);
+    stamp = `${st.mtimeMs}:${st.ino}:${st.size}`;
+    const had = folderListings.get(dir);
+    if (had && had.stamp === stamp) return ok(had);
     names = await fs.promises.readdir(dir);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return ok({ terminals: [], total: 0 });
+    folderListings.delete(dir);
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return ok({ names: new Set(), numbers: [] });
     return err({ file: dir, message: `cannot list captured terminals: ${(e as Error).message}` });
   }
-  const set = new Set(names);
   const numbers = names.map((x) => FILE_RE.exec(x)).filter((m): m is RegExpExecArray => m !== null).map((m) => Number(m[1]));
-  const first = new Set(opts.first ?? []);
-  numbers.sort((a, b) => Number(first.has(b)) - Number(first.has(a)) || b - a);
-  const skip = opts.skip ?? 0;
-  const page = numbers.slice(skip, skip + opts.count);
-  const infos = await Promise.all(page.map((k) => readTerminalInfo(dir, `${k}.txt`, set)));
-  return ok({ terminals: infos.filter((i): i is TerminalInfo => i !== undefined), total: numbers.length });
+  numbers.sort((a, b) => b - a);
+  const entry = { stamp, names: new Set(names), numbers };
+  folderListings.set(dir, entry);
+  return ok(entry);
 }
 
 /** Terminal N alone (its `N.txt` header facts), without listing the folder; undefined when there is no `N.txt`. */

@@ -123,3 +123,34 @@ test('a page of terminals leads with the live ones, then the newest, and counts 
   assert.ok(all.ok);
   assert.equal(all.value.length, 7);
 });
+
+test('a page of terminals lists the folder again only when it changed: a terminal added or removed is seen at once, appends do not list it again', async () => {
+  const a = tmpAgent();
+  for (let n = 1; n <= 5; n++) writeIndex(a, n, 1);
+  const realFs = require('node:fs') as { promises: { readdir: (...x: unknown[]) => Promise<unknown> } };
+  const readdir = realFs.promises.readdir;
+  let lists = 0;
+  realFs.promises.readdir = (...x: unknown[]) => {
+    lists++;
+    return readdir(...x);
+  };
+  try {
+    const ns = async (): Promise<number[]> => {
+      const p = await listTerminalsPage(a, { count: 10 });
+      assert.ok(p.ok);
+      return p.value.terminals.map((t) => t.n);
+    };
+    assert.deepEqual(await ns(), [5, 4, 3, 2, 1]);
+    fs.appendFileSync(path.join(a, 'terminals', '5.txt'), 'more output\n');
+    assert.deepEqual(await ns(), [5, 4, 3, 2, 1]);
+    assert.equal(lists, 1, 'an append does not list the folder again');
+    writeIndex(a, 6, 1);
+    assert.deepEqual(await ns(), [6, 5, 4, 3, 2, 1]);
+    fs.rmSync(path.join(a, 'terminals', '3.txt'));
+    fs.rmSync(path.join(a, 'terminals', '3.index.jsonl'));
+    assert.deepEqual(await ns(), [6, 5, 4, 2, 1]);
+    assert.equal(lists, 3);
+  } finally {
+    realFs.promises.readdir = readdir;
+  }
+});
