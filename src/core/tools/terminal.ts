@@ -162,6 +162,28 @@ function rank(a: CatalogTerminal): number {
   return 2;
 }
 
+/**
+ * The notes that can match a command of terminal N (their `terminal` is N, or their target is one of
+ * N's files), by N: the listing matches each shown command against its terminal's notes only, not
+ * against every note in the folder (thousands, for a heavy user).
+ */
+function notesByTerminal(notes: Noted, terminalsRel: string): Map<number, Noted> {
+  const by = new Map<number, Noted>();
+  const add = (k: number, n: Noted[number]): void => {
+    const list = by.get(k);
+    if (!list) by.set(k, [n]);
+    else if (list[list.length - 1] !== n) list.push(n);
+  };
+  for (const n of notes) {
+    if (n.terminal !== undefined) add(n.terminal, n);
+    if (n.path.startsWith(`${terminalsRel}/`)) {
+      const m = /^(\d+)\./.exec(n.path.slice(terminalsRel.length + 1));
+      if (m) add(Number(m[1]), n);
+    }
+  }
+  return by;
+}
+
 /** The no-argument listing, within `budget` bytes; what does not fit is counted and named. Only the terminals shown are read in detail. */
 async function formatListing(items: CatalogTerminal[], notes: Noted, show: (rel: string) => string, root: string, agentDir: string, budget: number): Promise<string> {
   const recency = (x: CatalogTerminal): number => x.brief.last?.endMs ?? 0;
@@ -173,6 +195,7 @@ async function formatListing(items: CatalogTerminal[], notes: Noted, show: (rel:
   const out: string[] = [head];
   let used = Buffer.byteLength(head) + Buffer.byteLength(tail) + 200;
   let shown = 0;
+  const notesOf = notesByTerminal(notes, toPosixRelative(root, path.join(agentDir, 'terminals')));
   for (const { t } of ordered) {
     const block: string[] = [];
     if (t.error) {
@@ -189,7 +212,7 @@ async function formatListing(items: CatalogTerminal[], notes: Noted, show: (rel:
     const recent = s.recent.slice(-RECENT);
     for (const c of recent) {
       const file = toPosixRelative(root, path.join(agentDir, c.file));
-      const noted = matchNotes(notes, { path: file, startLine: c.headerLine, endLine: c.lastLine ?? Number.MAX_SAFE_INTEGER, terminal: t.n, command: c.command }).length;
+      const noted = matchNotes(notesOf.get(t.n) ?? [], { path: file, startLine: c.headerLine, endLine: c.lastLine ?? Number.MAX_SAFE_INTEGER, terminal: t.n, command: c.command }).length;
       block.push(`  #${c.command} ${status(c)} · ${cutToBytes(shownCommandLine(c.commandLine), 120)} · ${lines(c)}${noted ? ` · ${noted} note${noted === 1 ? '' : 's'} from the user` : ''}`);
     }
     if (s.commands > recent.length) block.push(`  … ${(s.commands - recent.length).toLocaleString('en-US')} earlier command${s.commands - recent.length === 1 ? '' : 's'} (terminal ${t.n}, command #)`);

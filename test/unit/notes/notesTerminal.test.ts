@@ -51,4 +51,13 @@ test('agentContext_terminal: the reference to a noted command carries the note, 
   const list = await terminalTool({}, ctx);
   assert.match(list.text, new RegExp(`#${first.command} exit 1 · npm test · .* · 1 note from the user`));
   assert.doesNotMatch(list.text, new RegExp(`#${second.command} exit 0 · echo done · .*note`));
+
+  // A note on the command's lines alone (no terminal/command keys) counts too; one on another
+  // terminal's file, or naming another terminal, does not.
+  assert.ok((await addNote(root, { path: `.agent/${first.file}`, startLine: first.headerLine, endLine: first.headerLine, author: 'bob', text: 'lines only' })).ok);
+  assert.ok((await addNote(root, { path: '.agent/terminals/2.txt', startLine: first.headerLine, endLine: first.headerLine, author: 'bob', text: 'other file' })).ok);
+  assert.ok((await addNote(root, { path: 'src/a.ts', terminal: 2, command: first.command, author: 'bob', text: 'other terminal' })).ok);
+  const again = await terminalTool({}, ctx);
+  assert.match(again.text, new RegExp(`#${first.command} exit 1 · npm test · .* · 2 notes from the user`));
+  assert.doesNotMatch(again.text, new RegExp(`#${second.command} exit 0 · echo done · .*note`));
 });
