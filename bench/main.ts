@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LOAD_RETRIES, machineDescription, renderPlain, renderTable, repoRoot, runRow, sampleForeignLoad, type Row } from './harness';
 import { rowActivation } from './rowActivation';
-import { activationRow, EDITOR_STARTS, editorSessions, editorTerminalLevels, rowEditor } from './rowEditor';
+import { activationRow, EDITOR_STARTS, editorAllDimensionLevels, editorSessions, editorTerminalLevels, rowEditor } from './rowEditor';
 import { rowCapture } from './rowCapture';
 import { rowClaudeCode } from './rowClaudeCode';
 import { rowGrep } from './rowGrep';
@@ -77,6 +77,8 @@ async function main(): Promise<void> {
   await step('10', `scale study in the extension host (real editor, ${EDITOR_STARTS} starts per level)`, () => rowEditor(log, want('7')), true);
   await step('18', `terminals dimension in the extension host (real editor, ${EDITOR_STARTS} starts per level; 10 / 1,000 / 10,000 terminal files)`, () =>
     rowEditor(log, false, { id: '18', what: 'terminal files', levels: editorTerminalLevels() }), true);
+  await step('19', `every dimension at once in the extension host (real editor, ${EDITOR_STARTS} starts per level; S and every dimension at its L)`, () =>
+    rowEditor(log, false, { id: '19', what: 'every dimension at once', levels: editorAllDimensionLevels(), sizes: 'S: the row-9 S folder; L: 10,000 terminal files and every row-17 dimension at its L' }), true);
   await step('14', 'terminals dimension: tool calls over MCP with 10 / 1,000 / 10,000 terminal files, cold and warm', () => rowTerminals(log));
   await step('17', 'every other dimension grown on its own (issue 22 §1): tool calls over MCP at S/M/L, cold and warm', () => rowDimensions(log));
   // Row 16 checks correctness under concurrency, not time: a loaded machine is no reason to re-run it.

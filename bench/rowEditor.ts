@@ -13,8 +13,9 @@ import * as path from 'node:path';
 import type { EditorSessionResult } from './editorScenario';
 import { failedRow, repoRoot, RUNS, stats, type Row, type Stats } from './harness';
 import { plainCalls, SCALE_CALLS, SCALE_NOISE_MS } from './scaleCalls';
+import { DIMENSIONS } from './rowDimensions';
 import { terminalLevels } from './rowTerminals';
-import { generateAgentFolder, type Scale } from './scaleGen';
+import { generateAgentFolder, type Dimensions, type Scale } from './scaleGen';
 
 /** Fresh editor starts per level (start-up figures); the issue asks for at least 5. */
 export const EDITOR_STARTS = Number(process.env.BENCH_EDITOR_STARTS ?? 5);
@@ -28,6 +29,16 @@ type Level = { name: string; scale: Scale; gen?: Parameters<typeof generateAgent
  */
 export function editorTerminalLevels(): Level[] {
   return [{ name: 'min', scale: 0.0001 }, ...terminalLevels().map((l) => ({ name: l.label, scale: 'S' as Scale, gen: { terminals: { terminals: l.terminals } } }))];
+}
+
+/**
+ * Every dimension of issue 22 at once (row 19): the S folder, and L with every dimension at its row-17
+ * L (commands per terminal, scratch, sub-agents with 50 MB findings, plans, skills, memory, notes,
+ * progress, features, the 1 GB ledger) plus row 14's 10,000 terminal files; the "min" folder as reference.
+ */
+export function editorAllDimensionLevels(): Level[] {
+  const dims = Object.assign({}, ...DIMENSIONS.map((d) => d.L)) as Dimensions;
+  return [{ name: 'min', scale: 0.0001 }, { name: 'S', scale: 'S' }, { name: 'L', scale: 'S', gen: { terminals: { terminals: 10_000 }, dims } }];
 }
 
 /** The reference level and the scales, e.g. BENCH_EDITOR_LEVELS=S,L for a quicker look. */
@@ -123,7 +134,7 @@ function metrics(views: string[]): Metric[] {
  * Row 10 (and 7a): one row per measurement, S · M · L in "ours", the min folder as reference, L/S as
  * ratio. With `dimension` (row 18): the same measurements on the levels given, ids renumbered.
  */
-export async function rowEditor(log: (s: string) => void, withActivation = false, dimension?: { id: string; what: string; levels: Level[] }): Promise<Row[]> {
+export async function rowEditor(log: (s: string) => void, withActivation = false, dimension?: { id: string; what: string; levels: Level[]; sizes?: string }): Promise<Row[]> {
   const rowId = dimension?.id ?? '10';
   const title = dimension ? `the extension host along the ${dimension.what}` : 'scale study in the extension host';
   let run: Awaited<ReturnType<typeof editorSessions>>;
@@ -203,7 +214,7 @@ export async function rowEditor(log: (s: string) => void, withActivation = false
   const startsNote = `${EDITOR_STARTS} editor start(s) per level, views and events ${RUNS}× in the first editor of each level; load average ${loads.length ? `${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)}` : '?'} on ${cores} cores during the sessions${failed.length ? `; ${failed.length} session(s) failed: ${String(failed[0].error).split('\n')[0].slice(0, 200)}` : ''}`;
   if (rows.length) rows[0].note = rows[0].note ? `${startsNote}; ${rows[0].note}` : startsNote;
   if (dimension) {
-    const sizes = run.levels.filter((l) => l.name !== 'min').map((l) => `${l.name} ${l.gen?.terminals?.terminals.toLocaleString('en-US') ?? l.scale}`).join(', ');
+    const sizes = dimension.sizes ?? run.levels.filter((l) => l.name !== 'min').map((l) => `${l.name} ${l.gen?.terminals?.terminals.toLocaleString('en-US') ?? l.scale}`).join(', ');
     return rows.map((r) => ({ ...r, id: r.id.replace(/^10/, rowId), what: `${r.what} (${dimension.what}: ${sizes})` }));
   }
   return withActivation ? [activationRow(run.sessions), ...rows] : rows;
