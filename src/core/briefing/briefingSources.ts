@@ -13,7 +13,7 @@ import { formatFileError } from '../result';
 import { loadSkills } from '../skills/skillsIndex';
 import { listNotes, withCurrentOrphans } from '../notes/notes';
 import { terminalSummary } from '../terminal/terminalSummary';
-import { terminalCatalog } from '../terminal/terminalCatalog';
+import { terminalCatalog, type CatalogTerminal } from '../terminal/terminalCatalog';
 import { EXIT_UNKNOWN, shownCommandLine } from '../terminal/commandExit';
 import { toPosixRelative } from '../workspace/relativePaths';
 import { FileDigests } from '../fs/fileDigests';
@@ -36,24 +36,40 @@ function isFailure(c: { exitCode: number | null; exitUnknown: string | null }): 
   return c.exitUnknown === EXIT_UNKNOWN.noStatus || c.exitUnknown === EXIT_UNKNOWN.noEndEvent;
 }
 
+/** The catalog gives the same array while nothing changed: its failing terminals are sorted once. */
+const failingMemo = new WeakMap<readonly CatalogTerminal[], CatalogTerminal[]>();
+
+function failingOf(items: readonly CatalogTerminal[]): CatalogTerminal[] {
+  let failing = failingMemo.get(items);
+  if (!failing) {
+    // Newest terminal first on equal times (the sort below is stable).
+    failing = [...items].reverse().filter((x) => x.brief.lastDone && isFailure(x.brief.lastDone));
+    failing.sort((a, b) => b.brief.lastDone!.endMs - a.brief.lastDone!.endMs);
+    failingMemo.set(items, failing);
+  }
+  return failing;
+}
+
 /**
  * Terminals whose last finished command exited non-zero, or ran to its end without an exit status
  * (the shell reported none: in bash a line that starts with a subshell), with its line range; most
  * recent failure first. Which terminals and how many come from the terminal catalog (no terminal's
  * files are read unless they changed); only the few the briefing lists are read in detail.
  */
-async function defaultTerminals(agentDir: string): Promise<{ failed: BriefingTerminal[]; total: number; failedTotal: number; failedUnknown: boolean }> {
-  const cat = await terminalCatalog(agentDir);
+async function defaultTerminals(agentDir: string, recheck?: number[]): Promise<{ failed: BriefingTerminal[]; total: number; failedTotal: number; failedUnknown: boolean }> {
+  const cat = await terminalCatalog(agentDir, recheck ? { check: recheck } : {});
   if (!cat.ok) return { failed: [], total: 0, failedTotal: 0, failedUnknown: false };
-  // Newest terminal first on equal times (the sort below is stable).
-  const failing = [...cat.value].reverse().filter((x) => x.brief.lastDone && isFailure(x.brief.lastDone));
-  failing.sort((a, b) => b.brief.lastDone!.endMs - a.brief.lastDone!.endMs);
+  const failing = failingOf(cat.value);
   const failed: BriefingTerminal[] = [];
+  const stale: number[] = [];
   for (const { info: t } of failing.slice(0, MAX_FAILED_TERMINALS_SHOWN)) {
     const summary = await terminalSummary(agentDir, t.n);
     // The last finished command: a running one after it does not hide the failure.
     const last = [...summary.recent].reverse().find((c) => c.status === 'done');
-    if (!last || !isFailure(last)) continue; // changed since the catalog looked
+    if (!last || !isFailure(last)) {
+      stale.push(t.n); // changed since the catalog checked it
+      continue;
+    }
     const part = last.parts[last.parts.length - 1] ?? { file: last.file, firstLine: last.firstLine, lastLine: last.lastLine };
     // The output's lines, as agentContext_terminal names them (the `>>>` header line is not output).
     const empty = part.lastLine !== null && part.lastLine < part.firstLine;
@@ -67,6 +83,8 @@ async function defaultTerminals(agentDir: string): Promise<{ failed: BriefingTer
       endLine: empty ? last.headerLine : part.lastLine ?? part.firstLine,
     });
   }
+  // Once: those terminals checked now, so the counts agree with what is listed.
+  if (stale.length && !recheck) return defaultTerminals(agentDir, stale);
   return { failed, total: cat.value.length, failedTotal: failing.length, failedUnknown: failing.some((x) => x.brief.lastDone!.exitCode === null) };
 }
 

@@ -1,54 +1,53 @@
 /**
  * One catalog of every captured terminal, so questions about all of them ("N captured terminals",
- * the newest failure anywhere, which terminals failed last) cost a readdir and a stat per file, not
- * a read of every terminal's files (issue 22: a year of use is thousands of terminals, and each
- * agent session starts a new MCP server).
+ * the newest failure anywhere, which terminals failed last) cost about the same with 10 terminals
+ * as with 10,000 (issue 22: a year of use is thousands of terminals, and each agent session starts a
+ * new MCP server).
  *
  * Per terminal N it keeps the header facts of `N.txt` (keyed on its device, inode, size and mtime)
- * and a compact summary of `N.index.jsonl` (count, last command, last finished command, last
- * failure) folded with AppendFold, whose checkpoint (device, inode, offset, fingerprint of the
- * bytes before it) it keeps. It lives in memory per process and in one file,
- * `.agent/.cache/terminal-catalog.json`, loaded once per process. Every call checks each file
- * against what the catalog says (one sync stat each, about 2 µs), so only terminals that changed
- * are read again, and only what was appended to them: a file truncated, rotated (N.1.txt),
- * deleted or rewritten under it is read again (AppendFold starts over when the inode, size or
- * fingerprint says so).
+ * and a brief of `N.index.jsonl` (indexBrief.ts), folded with AppendFold, whose checkpoint (device,
+ * inode, offset, fingerprint of the bytes before it) it keeps. It lives in memory per process and in
+ * `.agent/.cache/terminal-catalog.json` (catalogFile.ts), loaded once per process.
+ *
+ * What a call checks, and why its answers stay exact:
+ * - The terminals folder's stat. Creating, deleting or renaming a file in it changes its mtime and
+ *   ctime (an append does not); while they are what they were when the folder was last listed, the
+ *   listing stands. A listing is trusted this way only when the folder's mtime and ctime were
+ *   already RACY_MS old when it was read: a change within the same clock tick as the one seen could
+ *   leave them unchanged (git's "racy clean" rule). Otherwise, or when the stat differs, the folder
+ *   is listed again, and every terminal whose files appeared or vanished is checked.
+ * - Every open terminal (no `# terminal closed` note yet, unreadable, or new): a stat of `N.txt` and
+ *   of `N.index.jsonl`; what changed is read again, and of an index only appended to, only what was
+ *   appended. Capture writes a terminal's last index record before its closing note, so a terminal
+ *   seen closed has its final index.
+ * - Closed terminals are never written by capture again, so they are not checked on every call:
+ *   CLOSED_CHECKS_PER_CALL of them per call in turn, and all of them in a sweep that starts
+ *   SWEEP_DELAY_MS after a process's first call (in slices between calls, so it slows no call by
+ *   more than a slice) and again, while calls come, once a minute.
+ *   A closed terminal's file changed in place by something else (an editor, a script, a truncation,
+ *   a file renamed over it) is therefore seen by every call that starts after the next sweep, or
+ *   after ceil(terminals / CLOSED_CHECKS_PER_CALL) calls, whichever comes first; until then that
+ *   terminal's brief (its count in "closed with a failed last command", its last failure) may be the
+ *   one from before the change. Callers read the terminals they name in an answer themselves and ask
+ *   for a re-check (`check`) when what they read disagrees, so no answer names a command that is not
+ *   there. docs/ARCHITECTURE.md states the same bound.
  *
  * The file is written atomically (temp + rename) by whichever process changed something; several
- * processes may write it, the last whole write wins, and since each reader validates every entry
- * against the files, a stale or foreign entry only costs a re-read. A catalog that is missing,
- * unparsable, of another format or version, or whose entries are malformed is rebuilt from the
- * files (malformed entries alone are re-read).
+ * processes may write it and the last whole write wins. Since each process checks every entry
+ * against the files when it loads the file, a stale or foreign entry only costs a re-read. A catalog
+ * that is missing, unparsable, of another format or version is rebuilt from the files (malformed
+ * entries alone are re-read).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { advanceFold, advanceFoldSync, CACHE_DIR, isFoldCheckpoint, type FoldCheckpoint, type FoldSpec } from '../fs/appendFold';
+import { advanceFold, advanceFoldSync, CACHE_DIR, type FoldCheckpoint } from '../fs/appendFold';
 import { createExclusive, writeFileAtomic } from '../fs/fsAtomic';
 import { err, ok, type Result } from '../result';
-import { notRegularFile, readTerminalHeaderInfo, readTerminalHeaderInfoSync, terminalFileNumber, TERMINALS_DIR, unreadableTerminal, type IndexRecord, type TerminalInfo } from './terminalIndex';
+import { decodeCatalog, encodeCatalog, type DirSig, type Entry, type StatKey } from './catalogFile';
+import { BRIEF_SPEC, briefFrom, type CompactState, type TerminalBrief } from './indexBrief';
+import { notRegularFile, readTerminalHeaderInfo, readTerminalHeaderInfoSync, TERMINALS_DIR, unreadableTerminal, type TerminalInfo } from './terminalIndex';
 
-/** A command as the catalog keeps it: what ordering and counting across terminals needs. */
-export interface BriefCommand {
-  command: number;
-  status: 'running' | 'done';
-  exitCode: number | null;
-  /** On a done command without an exit code: why (as TerminalCommand.exitUnknown). */
-  exitUnknown: string | null;
-  /** Start + duration (commandEndMs of the same command). */
-  endMs: number;
-}
-
-/** What the catalog knows of one terminal's index. */
-export interface TerminalBrief {
-  /** Commands in the index (as TerminalSummary.commands). */
-  commands: number;
-  /** The highest-numbered command (as TerminalSummary.last). */
-  last: BriefCommand | null;
-  /** The highest-numbered finished command. */
-  lastDone: BriefCommand | null;
-  /** The latest command (in index order) that finished with a non-zero exit code (as TerminalSummary.lastFailed). */
-  lastFailed: BriefCommand | null;
-}
+export type { BriefCommand, TerminalBrief } from './indexBrief';
 
 /** One terminal of the catalog. */
 export interface CatalogTerminal {
@@ -56,81 +55,21 @@ export interface CatalogTerminal {
   brief: TerminalBrief;
 }
 
-interface CompactState {
-  count: number;
-  maxCommand: number;
-  last: BriefCommand | null;
-  /** The highest-numbered finished command below `last`. */
-  prevDone: BriefCommand | null;
-  lastFailed: BriefCommand | null;
-}
-
-function briefOf(r: IndexRecord): BriefCommand {
-  const exitCode = r.exitCode ?? null;
-  const done = r.status === 'done';
-  const t = Date.parse(r.started);
-  return {
-    command: r.command,
-    status: done ? 'done' : 'running',
-    exitCode,
-    exitUnknown: done && exitCode === null ? (typeof r.exitUnknown === 'string' ? r.exitUnknown : 'not recorded') : null,
-    endMs: (Number.isNaN(t) ? 0 : t) + (r.durationMs ?? 0),
-  };
-}
-
-function isRecord(r: unknown): r is IndexRecord {
-  const o = r as IndexRecord;
-  return typeof o === 'object' && o !== null && typeof o.command === 'number' && typeof o.file === 'string' && typeof o.firstLine === 'number';
-}
-
-/** The compact fold of an index: a command's latest record decides its state, as in commandFromRecords. */
-const SPEC: FoldSpec<CompactState> = {
-  version: 1,
-  init: () => ({ count: 0, maxCommand: 0, last: null, prevDone: null, lastFailed: null }),
-  line(s, text) {
-    if (text.trim() === '') return;
-    let r: unknown;
-    try {
-      r = JSON.parse(text);
-    } catch {
-      return;
-    }
-    if (!isRecord(r)) return;
-    if (r.command > s.maxCommand || s.count === 0) s.count++;
-    s.maxCommand = Math.max(s.maxCommand, r.command);
-    const b = briefOf(r);
-    if (!s.last || r.command > s.last.command) {
-      if (s.last?.status === 'done') s.prevDone = s.last;
-      s.last = b;
-    } else if (r.command === s.last.command) s.last = b;
-    else if (b.status === 'done' && (!s.prevDone || r.command >= s.prevDone.command)) s.prevDone = b;
-    if (r.status === 'done' && r.exitCode !== null && r.exitCode !== undefined && r.exitCode !== 0) s.lastFailed = b;
-  },
-};
-
-type StatKey = [number, number, number, number];
-
-interface Entry {
-  n: number;
-  /** dev, ino, size, mtimeMs of N.txt when `info` was read. */
-  txt: StatKey;
-  info: Omit<TerminalInfo, 'previousFile'>;
-  /** Where the compact fold of N.index.jsonl stands; null when there is no index file. */
-  idx: FoldCheckpoint<CompactState> | null;
-}
-
-interface CatalogFile {
-  format: string;
-  v: number;
-  spec: number;
-  terminals: Entry[];
-}
-
-const FORMAT = 'agent-context/terminal-catalog';
-const VERSION = 1;
+/** Closed terminals checked per call, in turn (CLOSED_CHECKS_PER_CALL). */
+let closedChecksPerCall = 256;
+/** Terminals checked per slice of a sweep (a call that comes meanwhile waits for one slice at most, a few ms). */
+const SWEEP_SLICE = 500;
+/** A sweep starts this long after the call that asks for it (the first of a process, or one after SWEEP_EVERY_MS), so it never slows that call. */
+const SWEEP_DELAY_MS = 1000;
+/** While calls come, a sweep of every terminal at most this often. */
+const SWEEP_EVERY_MS = 60_000;
+/** A folder listing is trusted by the folder's stat only when its mtime was at least this old (ms) when listed. */
+const RACY_MS = 2000;
 /** Re-read this many terminals in one call and the catalog is written at once; fewer changes are written within WRITE_DELAY_MS. */
 const WRITE_NOW_CHANGES = 20;
 const WRITE_DELAY_MS = 2000;
+/** Changes to open terminals alone (appended output) are written within this: a new process checks them anyway. */
+const WRITE_DELAY_OPEN_MS = 30_000;
 /** Files read at once when many terminals changed (a first build). */
 const READ_CONCURRENCY = 32;
 /** Synchronous reads of changed terminals go on for at most this long between yields to the event loop. */
@@ -147,29 +86,12 @@ export function catalogPath(agentDir: string): string {
 
 const keyOf = (st: fs.Stats): StatKey => [st.dev, st.ino, st.size, st.mtimeMs];
 const sameKey = (a: StatKey, st: fs.Stats): boolean => a[0] === st.dev && a[1] === st.ino && a[2] === st.size && a[3] === st.mtimeMs;
+const sigOf = (st: fs.Stats): DirSig => [st.dev, st.ino, st.mtimeMs, st.ctimeMs];
+const sameSig = (a: DirSig, st: fs.Stats): boolean => a[0] === st.dev && a[1] === st.ino && a[2] === st.mtimeMs && a[3] === st.ctimeMs;
+const sameFold = (cp: FoldCheckpoint<CompactState>, st: fs.Stats): boolean => cp.dev === st.dev && cp.ino === st.ino && cp.size === st.size && cp.mtimeMs === st.mtimeMs;
 
-const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
-const strOrNull = (x: unknown): boolean => x === null || typeof x === 'string';
-
-function isBrief(b: unknown): boolean {
-  if (b === null) return true;
-  const o = b as BriefCommand;
-  return typeof o === 'object' && isNum(o.command) && (o.status === 'running' || o.status === 'done') && (o.exitCode === null || isNum(o.exitCode)) && strOrNull(o.exitUnknown) && isNum(o.endMs);
-}
-
-/** An entry read from the file is used only when every field has the shape this code writes. */
-function validEntry(e: unknown): e is Entry {
-  const o = e as Entry;
-  if (typeof o !== 'object' || o === null || !Number.isInteger(o.n) || o.n < 0) return false;
-  if (!Array.isArray(o.txt) || o.txt.length !== 4 || !o.txt.every(isNum)) return false;
-  const i = o.info;
-  if (typeof i !== 'object' || i === null || i.n !== o.n || i.file !== `${TERMINALS_DIR}/${o.n}.txt` || typeof i.name !== 'string'
-    || !strOrNull(i.shell) || !strOrNull(i.cwd) || !strOrNull(i.started) || typeof i.shellIntegration !== 'boolean' || typeof i.closed !== 'boolean' || !isNum(i.sizeBytes) || i.error !== undefined) return false;
-  if (o.idx === null) return true;
-  if (!isFoldCheckpoint<CompactState>(o.idx, SPEC) || typeof o.idx.state !== 'object') return false;
-  const s = o.idx.state;
-  return isNum(s.count) && isNum(s.maxCommand) && isBrief(s.last) && isBrief(s.prevDone) && isBrief(s.lastFailed);
-}
+const EMPTY: CompactState = BRIEF_SPEC.init();
+const EMPTY_BRIEF: TerminalBrief = briefFrom(EMPTY);
 
 interface Catalog {
   entries: Map<number, Entry>;
@@ -177,20 +99,59 @@ interface Catalog {
   busy: Promise<unknown>;
   writtenOnce: boolean;
   timer?: NodeJS.Timeout;
+  timerDue: number;
+  /** Changes not written to the file yet, and whether any is more than an open terminal's appended output. */
+  unsaved: number;
+  unsavedClosed: boolean;
+  /** When this process last finished checking every terminal (0: not yet; a loaded file's entries are not checked). */
+  sweptAt: number;
+  /** A sweep under way (resolves when it is done), and one due; `awaited`: someone waits for it (it keeps the process alive). */
+  sweeping?: Promise<void>;
+  awaited?: boolean;
+  sweepTimer?: NodeJS.Timeout;
+  /** `volatile` has been worked out for the current entries. */
+  volatileKnown: boolean;
+  /** The folder's listing: the stat it stands for (null: list again), every N with an N.txt (ascending), those with an N.1.txt or an index. */
+  dir: DirSig | null;
+  listed: boolean;
+  numbers: number[];
+  previous: Set<number>;
+  indexed: Set<number>;
+  /** Terminals checked every call: open, unreadable, or without an entry. */
+  volatile: Set<number>;
+  /** N.txt exists but cannot be read: how the answer shows it. */
+  unreadable: Map<number, TerminalInfo>;
+  /** Where the turn of closed terminals goes on (an index into `numbers`). */
+  cursor: number;
+  /** The last answer, while nothing changed. */
+  answer: readonly CatalogTerminal[] | undefined;
+  /** Forgotten (resetTerminalCatalogs): a sweep or write still under way stops. */
+  dead?: boolean;
 }
 
 const catalogs = new Map<string, Catalog>();
 
 async function load(agentDir: string, c: Catalog): Promise<void> {
   c.loaded = true;
-  let o: CatalogFile;
+  let text: string;
   try {
-    o = JSON.parse(await fs.promises.readFile(catalogPath(agentDir), 'utf8')) as CatalogFile;
+    text = await fs.promises.readFile(catalogPath(agentDir), 'utf8');
   } catch {
-    return; // missing or unparsable: built from the files
+    return; // missing or unreadable: built from the files
   }
-  if (typeof o !== 'object' || o === null || o.format !== FORMAT || o.v !== VERSION || o.spec !== SPEC.version || !Array.isArray(o.terminals)) return;
-  for (const e of o.terminals) if (validEntry(e)) c.entries.set(e.n, e);
+  const s = decodeCatalog(text);
+  if (!s) return; // garbage, cut short, another format or version: built from the files
+  c.writtenOnce = true; // a catalog is there: small changes can wait
+  const listed = new Set(s.numbers);
+  for (const e of s.entries) if (!s.listed || listed.has(e.n)) c.entries.set(e.n, e);
+  if (s.listed) {
+    // The listing is used as the last one seen: trusted by the folder's stat only if that was trustworthy, diffed against a new listing otherwise.
+    c.dir = s.dir;
+    c.listed = true;
+    c.numbers = s.numbers;
+    c.previous = new Set(s.previous);
+    c.indexed = new Set(s.indexed);
+  }
 }
 
 async function save(agentDir: string, c: Catalog): Promise<void> {
@@ -198,18 +159,36 @@ async function save(agentDir: string, c: Catalog): Promise<void> {
     clearTimeout(c.timer);
     c.timer = undefined;
   }
-  // The folder went away meanwhile (a removed workspace): nothing to keep, and nothing to re-create.
-  if (!fs.existsSync(path.join(agentDir, TERMINALS_DIR))) return;
+  if (c.dead) return;
+  const dir = path.join(agentDir, TERMINALS_DIR);
+  let st: fs.Stats;
+  try {
+    st = await fs.promises.stat(dir);
+  } catch {
+    return; // the folder went away meanwhile (a removed workspace): nothing to keep, and nothing to re-create
+  }
   const file = catalogPath(agentDir);
-  const body: CatalogFile = { format: FORMAT, v: VERSION, spec: SPEC.version, terminals: [...c.entries.values()] };
+  const text = encodeCatalog({ dir: c.dir, numbers: c.numbers, previous: [...c.previous], indexed: [...c.indexed], entries: [...c.entries.values()] }, st.dev);
+  c.unsaved = 0;
+  c.unsavedClosed = false;
   try {
     // The folder ignores itself, so the catalog never shows up in git.
     await createExclusive(path.join(path.dirname(file), '.gitignore'), '*\n');
-    await writeFileAtomic(file, JSON.stringify(body));
+    await writeFileAtomic(file, text);
     c.writtenOnce = true;
   } catch {
     // a read-only or full disk: the catalog in memory still works, and the next process rebuilds what it lacks
   }
+}
+
+/** Writes the catalog after `ms` (sooner if already due sooner); `ref`: keep the process alive for it (a first build). */
+function saveIn(agentDir: string, c: Catalog, ms: number, ref = false): void {
+  const due = Date.now() + ms;
+  if (c.timer && c.timerDue <= due) return;
+  if (c.timer) clearTimeout(c.timer);
+  c.timerDue = due;
+  c.timer = setTimeout(() => void run(c, () => save(agentDir, c)), ms);
+  if (!ref) c.timer.unref?.();
 }
 
 /** Runs `f` over `items` with at most `limit` at once. */
@@ -221,114 +200,160 @@ async function pool<T>(items: T[], limit: number, f: (x: T) => Promise<void>): P
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-const EMPTY: CompactState = SPEC.init();
-
-function briefFrom(s: CompactState): TerminalBrief {
-  return { commands: s.count, last: s.last, lastDone: s.last?.status === 'done' ? s.last : s.prevDone, lastFailed: s.lastFailed };
+/** What listing the folder found: N of every N.txt (ascending), and those with N.1.txt or N.index.jsonl. */
+function parseNames(names: string[]): { numbers: number[]; previous: Set<number>; indexed: Set<number> } {
+  const numbers: number[] = [];
+  const previous = new Set<number>();
+  const indexed = new Set<number>();
+  for (const name of names) {
+    const m = /^(\d+)\.(txt|1\.txt|index\.jsonl)$/.exec(name);
+    if (!m) continue;
+    const n = Number(m[1]);
+    if (m[2] === 'txt') numbers.push(n);
+    else if (m[2] === '1.txt') previous.add(n);
+    else indexed.add(n);
+  }
+  numbers.sort((a, b) => a - b);
+  return { numbers, previous, indexed };
 }
 
-async function refresh(agentDir: string, c: Catalog): Promise<Result<CatalogTerminal[]>> {
-  if (!c.loaded) await load(agentDir, c);
-  const dir = path.join(agentDir, TERMINALS_DIR);
+/**
+ * Lists the folder again when its stat says its entries changed (or the last listing cannot be
+ * trusted by the stat); returns the terminals whose files appeared or vanished, which must be checked.
+ */
+async function relist(dir: string, c: Catalog, st: fs.Stats): Promise<Result<number[]>> {
+  if (c.listed && c.dir && sameSig(c.dir, st)) return ok([]);
   let names: string[];
   try {
     names = await fs.promises.readdir(dir);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
-      c.entries.clear();
-      return ok([]);
-    }
     return err({ file: dir, message: `cannot list captured terminals: ${(e as Error).message}` });
   }
-  const set = new Set(names);
-  const numbers: number[] = [];
-  for (const name of names) {
-    const n = terminalFileNumber(name);
-    if (n !== undefined) numbers.push(n);
+  const now = Date.now();
+  const l = parseNames(names);
+  const changed: number[] = [];
+  const before = new Set(c.numbers);
+  const now_ = new Set(l.numbers);
+  for (const n of l.numbers) {
+    if (!c.listed || !before.has(n) || c.previous.has(n) !== l.previous.has(n) || c.indexed.has(n) !== l.indexed.has(n)) changed.push(n);
+    const e = c.entries.get(n);
+    if (e && c.previous.has(n) !== l.previous.has(n)) c.entries.set(n, { ...e, info: { ...e.info, previousFile: l.previous.has(n) ? `${TERMINALS_DIR}/${n}.1.txt` : null }, view: undefined });
   }
-  numbers.sort((a, b) => a - b);
-  // Pass 1: a stat of each N.txt and N.index.jsonl against the catalog; what differs is read in pass 2.
-  type Slot = { n: number; info?: TerminalInfo; txtSt?: fs.Stats; idxSt?: fs.Stats; needInfo: boolean; needIdx: boolean; brief?: CompactState };
+  let gone = false;
+  for (const n of c.numbers) {
+    if (now_.has(n)) continue;
+    c.entries.delete(n);
+    c.unreadable.delete(n);
+    c.volatile.delete(n);
+    gone = true;
+  }
+  for (const n of c.entries.keys()) if (!now_.has(n)) c.entries.delete(n); // loaded from a file, never listed here
+  if (gone || changed.length || l.numbers.length !== c.numbers.length) {
+    c.answer = undefined;
+    c.unsaved++;
+    c.unsavedClosed = true;
+  }
+  c.numbers = l.numbers;
+  c.previous = l.previous;
+  c.indexed = l.indexed;
+  c.listed = true;
+  // The stat was taken before the listing, so a change after it gives another stat; one within the
+  // same clock tick as the last change seen would not, hence the age rule.
+  c.dir = now - st.mtimeMs > RACY_MS && now - st.ctimeMs > RACY_MS ? sigOf(st) : null;
+  return ok(changed);
+}
+
+/**
+ * Checks terminals `ns` against their files (a stat of N.txt and N.index.jsonl each) and reads
+ * again what changed; returns how many entries changed.
+ */
+async function check(dir: string, c: Catalog, ns: Iterable<number>): Promise<number> {
+  type Slot = { n: number; txtSt?: fs.Stats; idxSt?: fs.Stats; needInfo: boolean; needIdx: boolean };
   const slots: Slot[] = [];
   let changed = 0;
-  for (let i = 0; i < numbers.length; i++) {
-    if (i > 0 && i % STATS_PER_SLICE === 0) await new Promise((r) => setImmediate(r));
-    const n = numbers[i];
-    const previousFile = set.has(`${n}.1.txt`) ? `${TERMINALS_DIR}/${n}.1.txt` : null;
+  const touched = (n: number): void => {
+    changed++;
+    c.answer = undefined;
+    const e = c.entries.get(n);
+    if (!e || !e.info.closed) c.volatile.add(n);
+    else c.volatile.delete(n);
+    if (e?.info.closed !== false) c.unsavedClosed = true;
+  };
+  let i = 0;
+  for (const n of ns) {
+    if (++i % STATS_PER_SLICE === 0) await new Promise((r) => setImmediate(r));
     const entry = c.entries.get(n);
     const slot: Slot = { n, needInfo: false, needIdx: false };
-    let txtSt: fs.Stats | undefined;
+    const base = `${dir}${path.sep}${n}`;
     try {
-      txtSt = fs.statSync(path.join(dir, `${n}.txt`), { throwIfNoEntry: false });
+      const txtSt = fs.statSync(`${base}.txt`, { throwIfNoEntry: false });
       if (!txtSt) {
-        c.entries.delete(n); // removed since the readdir (cleanup, rotation)
+        // Removed since the listing (cleanup, rotation): the folder's stat changed, so it is listed again next time.
+        if (c.entries.delete(n) || c.unreadable.delete(n)) touched(n);
+        c.volatile.delete(n);
         continue;
       }
       if (!txtSt.isFile()) throw notRegularFile(txtSt);
-      if (entry && sameKey(entry.txt, txtSt)) slot.info = { ...entry.info, previousFile };
-      else {
+      if (!entry || !sameKey(entry.txt, txtSt)) {
         slot.needInfo = true;
         slot.txtSt = txtSt;
       }
     } catch (e) {
-      slot.info = unreadableTerminal(n, previousFile, e);
+      // Unreadable (a folder in its place, no permission): shown with its error, checked every call.
+      if (c.entries.delete(n) || !c.unreadable.has(n)) {
+        c.unreadable.set(n, unreadableTerminal(n, null, e));
+        touched(n);
+      }
+      continue;
     }
-    let idxSt: fs.Stats | undefined;
+    if (c.unreadable.delete(n)) touched(n);
     try {
-      idxSt = fs.statSync(path.join(dir, `${n}.index.jsonl`), { throwIfNoEntry: false });
+      const idxSt = fs.statSync(`${base}.index.jsonl`, { throwIfNoEntry: false });
       if (!idxSt) {
-        slot.brief = EMPTY;
         if (entry?.idx) {
           entry.idx = null; // the index was removed
-          changed++;
+          entry.view = undefined;
+          touched(n);
         }
-      } else if (entry?.idx && entry.idx.dev === idxSt.dev && entry.idx.ino === idxSt.ino && entry.idx.size === idxSt.size && entry.idx.mtimeMs === idxSt.mtimeMs) slot.brief = entry.idx.state;
-      else {
+      } else if (!entry?.idx || !sameFold(entry.idx, idxSt)) {
         slot.needIdx = true;
         slot.idxSt = idxSt;
       }
     } catch {
-      slot.needIdx = true; // cannot even stat it: the read in pass 2 decides
+      slot.needIdx = true; // cannot even stat it: the read decides
     }
-    if (slot.needInfo || slot.needIdx) changed++;
-    slots.push(slot);
+    if (slot.needInfo || slot.needIdx) slots.push(slot);
   }
-  // Terminals gone from the folder leave the catalog.
-  const present = new Set(slots.map((s) => s.n));
-  for (const n of [...c.entries.keys()]) {
-    if (!present.has(n)) {
-      c.entries.delete(n);
-      changed++;
-    }
-  }
-  // Pass 2: read what changed (of an index only appended to, only what was appended). Synchronous
-  // reads in slices of SLICE_MS (a first build reads 20,000 small files: async dispatch alone took
-  // seconds); an index with more than SYNC_FOLD_MAX bytes to fold is read asynchronously afterwards.
+  // Read what changed (of an index only appended to, only what was appended). Synchronous reads in
+  // slices of SLICE_MS (a first build reads 20,000 small files: async dispatch alone took seconds);
+  // an index with more than SYNC_FOLD_MAX bytes to fold is read asynchronously afterwards.
+  const big: Slot[] = [];
   const read = async (s: Slot, sync: boolean): Promise<void> => {
     const old = c.entries.get(s.n);
-    const previousFile = set.has(`${s.n}.1.txt`) ? `${TERMINALS_DIR}/${s.n}.1.txt` : null;
-    // An unreadable N.txt (s.info set with its error in pass 1) is not kept: it is checked again next time.
-    let kept: Pick<Entry, 'txt' | 'info'> | undefined = old && !s.needInfo && !s.info?.error ? old : undefined;
+    let kept: Pick<Entry, 'txt' | 'info'> | undefined = old && !s.needInfo ? old : undefined;
     if (s.needInfo) {
       try {
-        const file = path.join(dir, `${s.n}.txt`);
+        const file = `${dir}${path.sep}${s.n}.txt`;
         const info = sync ? readTerminalHeaderInfoSync(file, s.n, s.txtSt!) : await readTerminalHeaderInfo(file, s.n, s.txtSt!);
-        kept = { txt: keyOf(s.txtSt!), info };
-        s.info = { ...info, previousFile };
+        kept = { txt: keyOf(s.txtSt!), info: { ...info, previousFile: c.previous.has(s.n) ? `${TERMINALS_DIR}/${s.n}.1.txt` : null } };
       } catch (e) {
-        s.info = unreadableTerminal(s.n, previousFile, e);
+        c.entries.delete(s.n);
+        c.unreadable.set(s.n, unreadableTerminal(s.n, null, e));
+        touched(s.n);
+        return;
       }
       s.needInfo = false;
     }
     let idx = old?.idx ?? null;
     if (s.needIdx) {
       // The fold continues from the catalog's checkpoint when the file was only appended to; it starts over otherwise.
-      const file = path.join(dir, `${s.n}.index.jsonl`);
-      const from = old?.idx ?? undefined;
+      const file = `${dir}${path.sep}${s.n}.index.jsonl`;
+      // Without a fingerprint (the file keeps none for closed terminals) the fold cannot tell an append from a rewrite: it starts over.
+      const from = old?.idx && (old.idx.offset === 0 || old.idx.tail !== '') ? old.idx : undefined;
       if (old) old.idx = null; // folded in place: never kept half-updated if the read fails
       try {
         const st = s.idxSt ?? fs.statSync(file);
-        const r = sync ? advanceFoldSync(file, SPEC, from, st, SYNC_FOLD_MAX) : await advanceFold(file, SPEC, from, st);
+        const r = sync ? advanceFoldSync(file, BRIEF_SPEC, from, st, SYNC_FOLD_MAX) : await advanceFold(file, BRIEF_SPEC, from, st);
         if (!r) {
           // More to fold than one sync read takes: the async pass does it.
           if (old) old.idx = from ?? null;
@@ -336,22 +361,18 @@ async function refresh(agentDir: string, c: Catalog): Promise<Result<CatalogTerm
           big.push(s);
           return;
         }
-        s.brief = r.cp.state;
         idx = r.cp;
       } catch {
         // Gone since the stat, or unreadable: no commands known (the terminal tool names the problem when asked for that terminal).
-        s.brief = EMPTY;
         idx = null;
       }
       s.needIdx = false;
     }
-    if (kept) c.entries.set(s.n, { n: s.n, txt: kept.txt, info: kept.info, idx });
-    else c.entries.delete(s.n);
+    c.entries.set(s.n, { n: s.n, txt: kept!.txt, info: kept!.info, idx });
+    touched(s.n);
   };
-  const big: Slot[] = [];
   let sliceStart = performance.now();
   for (const s of slots) {
-    if (!s.needInfo && !s.needIdx) continue;
     if (performance.now() - sliceStart > SLICE_MS) {
       await new Promise((r) => setImmediate(r));
       sliceStart = performance.now();
@@ -359,31 +380,124 @@ async function refresh(agentDir: string, c: Catalog): Promise<Result<CatalogTerm
     await read(s, true);
   }
   await pool(big, READ_CONCURRENCY, (s) => read(s, false));
+  return changed;
+}
+
+/** The answer: every terminal by number, from the per-terminal views kept since they last changed. */
+function answer(c: Catalog): readonly CatalogTerminal[] {
+  if (c.answer) return c.answer;
   const out: CatalogTerminal[] = [];
-  for (const s of slots) if (s.info) out.push({ info: s.info, brief: briefFrom(s.brief ?? EMPTY) });
-  if (changed > 0) {
-    if (!c.writtenOnce || changed >= WRITE_NOW_CHANGES) await save(agentDir, c);
-    else if (!c.timer) {
-      c.timer = setTimeout(() => void run(agentDir, () => save(agentDir, c)), WRITE_DELAY_MS);
-      c.timer.unref?.();
+  for (const n of c.numbers) {
+    const e = c.entries.get(n);
+    if (e) out.push((e.view ??= { info: e.info, brief: e.idx ? briefFrom(e.idx.state) : EMPTY_BRIEF }));
+    else {
+      const bad = c.unreadable.get(n);
+      if (bad) out.push({ info: { ...bad, previousFile: c.previous.has(n) ? `${TERMINALS_DIR}/${n}.1.txt` : null }, brief: EMPTY_BRIEF });
+      // else: vanished since the listing
     }
   }
+  c.answer = out;
+  return out;
+}
+
+async function refresh(agentDir: string, c: Catalog, force: readonly number[]): Promise<Result<readonly CatalogTerminal[]>> {
+  if (!c.loaded) await load(agentDir, c);
+  const dir = path.join(agentDir, TERMINALS_DIR);
+  let st: fs.Stats;
+  try {
+    st = await fs.promises.stat(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+      c.entries.clear();
+      c.unreadable.clear();
+      c.volatile.clear();
+      c.numbers = [];
+      c.listed = false;
+      c.dir = null;
+      c.answer = [];
+      return ok([]);
+    }
+    return err({ file: dir, message: `cannot list captured terminals: ${(e as Error).message}` });
+  }
+  const listing = await relist(dir, c, st);
+  if (!listing.ok) return listing;
+  if (!c.volatileKnown) {
+    // Terminals the file knows as closed wait for their turn or the sweep; every other one is checked now.
+    for (const n of c.numbers) if (!c.entries.get(n)?.info.closed) c.volatile.add(n);
+    c.volatileKnown = true;
+  }
+  const toCheck = new Set<number>(listing.value);
+  for (const n of c.volatile) toCheck.add(n);
+  for (const n of force) toCheck.add(n);
+  const len = c.numbers.length;
+  const k = Math.min(closedChecksPerCall, len);
+  for (let i = 0; i < k; i++) toCheck.add(c.numbers[(c.cursor + i) % len]);
+  c.cursor = len ? (c.cursor + k) % len : 0;
+  const changed = await check(dir, c, toCheck);
+  // Checked everything (a first build, a small folder): that was a sweep.
+  if (toCheck.size >= len) c.sweptAt = Date.now();
+  const out = answer(c);
+  noteChanges(agentDir, c, changed);
+  if (!c.sweptAt || Date.now() - c.sweptAt > SWEEP_EVERY_MS) scheduleSweep(agentDir, c);
   return ok(out);
+}
+
+/** Counts changes for the file and schedules its write. */
+function noteChanges(agentDir: string, c: Catalog, changed: number): void {
+  c.unsaved += changed;
+  if (c.unsaved === 0) return;
+  // A first build is written as soon as the answer is out; later changes within a few seconds,
+  // changes to open terminals alone (their output) within half a minute.
+  if (!c.writtenOnce || c.unsaved >= WRITE_NOW_CHANGES) saveIn(agentDir, c, 0, true);
+  else saveIn(agentDir, c, c.unsavedClosed ? WRITE_DELAY_MS : WRITE_DELAY_OPEN_MS);
+}
+
+/** Sweeps (checks every terminal) SWEEP_DELAY_MS from now, unless one is under way or due already (calls never postpone it). */
+function scheduleSweep(agentDir: string, c: Catalog): void {
+  if (c.sweeping || c.sweepTimer) return;
+  c.sweepTimer = setTimeout(() => void startSweep(agentDir, c), SWEEP_DELAY_MS);
+  c.sweepTimer.unref?.();
+}
+
+function startSweep(agentDir: string, c: Catalog): Promise<void> {
+  if (c.sweepTimer) clearTimeout(c.sweepTimer);
+  c.sweepTimer = undefined;
+  c.sweeping ??= sweep(agentDir, c).finally(() => (c.sweeping = undefined));
+  return c.sweeping;
+}
+
+/** Checks every terminal, SWEEP_SLICE at a time, each slice queued after the calls that came meanwhile. */
+async function sweep(agentDir: string, c: Catalog): Promise<void> {
+  const dir = path.join(agentDir, TERMINALS_DIR);
+  // The terminals of now: one created meanwhile is checked by the call that lists it.
+  const all = [...c.numbers];
+  for (let i = 0; i < all.length; i += SWEEP_SLICE) {
+    if (c.dead) return;
+    await run(c, async () => noteChanges(agentDir, c, await check(dir, c, all.slice(i, i + SWEEP_SLICE))));
+    // Between slices, without keeping a process that has nothing else to do alive (unless someone waits for the sweep).
+    await new Promise((r) => {
+      const t = setTimeout(r, 0);
+      if (!c.awaited) t.unref?.();
+    });
+  }
+  c.sweptAt = Date.now();
 }
 
 function catalogOf(agentDir: string): Catalog {
   const key = path.resolve(agentDir);
   let c = catalogs.get(key);
   if (!c) {
-    c = { entries: new Map(), loaded: false, busy: Promise.resolve(), writtenOnce: false };
+    c = {
+      entries: new Map(), loaded: false, busy: Promise.resolve(), writtenOnce: false, timerDue: 0, unsaved: 0, unsavedClosed: false, sweptAt: 0, volatileKnown: false,
+      dir: null, listed: false, numbers: [], previous: new Set(), indexed: new Set(), volatile: new Set(), unreadable: new Map(), cursor: 0, answer: undefined,
+    };
     catalogs.set(key, c);
   }
   return c;
 }
 
-/** Runs `f` after whatever the catalog of agentDir is doing (one refresh or write at a time per folder). */
-function run<T>(agentDir: string, f: () => Promise<T>): Promise<T> {
-  const c = catalogOf(agentDir);
+/** Runs `f` after whatever catalog `c` is doing (one refresh, sweep slice or write at a time per folder). */
+function run<T>(c: Catalog, f: () => Promise<T>): Promise<T> {
   const p = c.busy.then(f);
   c.busy = p.catch(() => undefined);
   return p;
@@ -391,15 +505,39 @@ function run<T>(agentDir: string, f: () => Promise<T>): Promise<T> {
 
 /**
  * Every captured terminal (`.agent/terminals/N.txt`) with its header facts and a brief of its
- * index, by number, as the files are now: costs a readdir and two stats per terminal, plus reading
- * what changed since this process (or any process, through the catalog file) last looked.
+ * index, by number (see the file's header for what is checked and how fresh a closed terminal's
+ * brief is). `check`: terminals to check against their files now, whatever their turn (a caller
+ * that read one and found it disagrees with its brief). The array is shared: do not change it.
  */
-export function terminalCatalog(agentDir: string): Promise<Result<CatalogTerminal[]>> {
-  return run(agentDir, () => refresh(agentDir, catalogOf(agentDir)));
+export function terminalCatalog(agentDir: string, opts: { check?: readonly number[] } = {}): Promise<Result<readonly CatalogTerminal[]>> {
+  const c = catalogOf(agentDir);
+  return run(c, () => refresh(agentDir, c, opts.check ?? []));
+}
+
+/** Resolves when the catalog of agentDir has checked every terminal and written what is due now (tests: what a process does just after a call). */
+export async function settleTerminalCatalog(agentDir: string): Promise<void> {
+  const c = catalogOf(agentDir);
+  if (c.sweepTimer || c.sweeping) {
+    c.awaited = true;
+    await startSweep(agentDir, c);
+  }
+  if (c.timer && c.timerDue <= Date.now() + 50) await new Promise((r) => setTimeout(r, Math.max(0, c.timerDue - Date.now()) + 1));
+  await run(c, async () => undefined);
+}
+
+/** Closed terminals checked per call (tests: a small number shows the turn at work); returns the previous value. */
+export function setClosedChecksPerCall(n: number): number {
+  const was = closedChecksPerCall;
+  closedChecksPerCall = Math.max(0, Math.floor(n));
+  return was;
 }
 
 /** Forgets the in-memory catalogs (tests: a new process). */
 export function resetTerminalCatalogs(): void {
-  for (const c of catalogs.values()) if (c.timer) clearTimeout(c.timer);
+  for (const c of catalogs.values()) {
+    if (c.timer) clearTimeout(c.timer);
+    if (c.sweepTimer) clearTimeout(c.sweepTimer);
+    c.dead = true;
+  }
   catalogs.clear();
 }

@@ -140,10 +140,13 @@ const FILE_RE = /^(\d+)\.txt$/;
 /** Parses the header lines of N.txt (the `# key: value` lines at its top). */
 export function parseTerminalHeader(text: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const line of text.split('\n')) {
-    if (!line.startsWith('# ')) break;
-    const m = /^# ([a-z ]+): (.*)$/.exec(line);
+  // Line by line up to the first that is not a header line (a terminal's first command comes soon after).
+  for (let at = 0; at < text.length && text.startsWith('# ', at);) {
+    let nl = text.indexOf('\n', at);
+    if (nl < 0) nl = text.length;
+    const m = /^# ([a-z ]+): (.*)$/.exec(text.slice(at, nl));
     if (m) out[m[1]] = m[2];
+    at = nl + 1;
   }
   return out;
 }
@@ -211,24 +214,26 @@ export async function readTerminalHeaderInfo(file: string, n: number, st: fs.Sta
   return info;
 }
 
-/** readTerminalHeaderInfo with synchronous reads (a few µs each), for callers that read thousands in slices. */
+/**
+ * readTerminalHeaderInfo with synchronous reads (a few µs each), for a caller that reads thousands
+ * in slices and keeps what it read by the file's stat itself (the terminal catalog: no memo here).
+ */
 export function readTerminalHeaderInfoSync(file: string, n: number, st: fs.Stats): Omit<TerminalInfo, 'previousFile'> {
-  const known = infoMemo.get(file, st);
-  if (known) return known;
-  const info = headerInfo(file, n, st, readEdgesSync(file, st.size));
-  infoMemo.set(file, st, info);
-  return info;
+  return headerInfo(file, n, st, readEdgesSync(file, st.size));
 }
+
+/** One buffer for the synchronous reads (they never overlap): thousands of small reads allocate nothing. */
+const edges = Buffer.allocUnsafe(4096 + 200);
 
 function readEdgesSync(file: string, size: number): { head: string; tail: string } {
   const fd = fs.openSync(file, 'r');
   try {
-    const head = Buffer.alloc(Math.min(size, 4096));
-    fs.readSync(fd, head, 0, head.length, 0);
-    const tailLen = Math.min(size, 200);
-    const tail = Buffer.alloc(tailLen);
-    fs.readSync(fd, tail, 0, tailLen, size - tailLen);
-    return { head: head.toString('utf8'), tail: tail.toString('utf8') };
+    // A file of up to 4 KB (most terminals an agent opened) is one read, its head and tail at once.
+    const headLen = fs.readSync(fd, edges, 0, Math.min(size, 4096), 0);
+    const head = edges.toString('utf8', 0, headLen);
+    if (size <= 4096) return { head, tail: edges.toString('utf8', Math.max(0, headLen - 200), headLen) };
+    const tailLen = fs.readSync(fd, edges, 4096, 200, size - 200);
+    return { head, tail: edges.toString('utf8', 4096, 4096 + tailLen) };
   } finally {
     fs.closeSync(fd);
   }

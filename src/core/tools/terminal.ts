@@ -56,16 +56,24 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
   if (input.terminal === undefined) {
     // No terminal given: the most recent failure (or command) across all terminals, found in the catalog, then read from that terminal.
     if (which !== 'lastFailed' && which !== 'last') return toolError(`command ${input.command} needs terminal (the N of .agent/terminals/N.txt); without it, use last or lastFailed`);
-    const cat = await terminalCatalog(agentDir);
-    if (!cat.ok) return toolError(formatFileError(cat.error));
-    let best: { t: TerminalInfo; endMs: number } | undefined;
-    for (const { info, brief } of cat.value) {
-      const x = which === 'lastFailed' ? brief.lastFailed : brief.last;
-      if (x && (!best || x.endMs >= best.endMs)) best = { t: info, endMs: x.endMs };
+    let cat = await terminalCatalog(agentDir);
+    let best: { t: TerminalInfo; endMs: number; command: number } | undefined;
+    let found: TerminalCommand | undefined;
+    for (let attempt = 0; ; attempt++) {
+      if (!cat.ok) return toolError(formatFileError(cat.error));
+      best = undefined;
+      for (const { info, brief } of cat.value) {
+        const x = which === 'lastFailed' ? brief.lastFailed : brief.last;
+        if (x && (!best || x.endMs >= best.endMs)) best = { t: info, endMs: x.endMs, command: x.command };
+      }
+      const sum = best && (await terminalSummary(agentDir, best.t.n));
+      found = sum && (which === 'lastFailed' ? sum.lastFailed : sum.last);
+      // The terminal's index says otherwise than the catalog's brief (changed since it was checked): check it now and pick again.
+      if (!best || found?.command === best.command || attempt === 2) break;
+      cat = await terminalCatalog(agentDir, { check: [best.t.n] });
     }
-    const sum = best && (await terminalSummary(agentDir, best.t.n));
-    const found = sum && (which === 'lastFailed' ? sum.lastFailed : sum.last);
-    if (!best || !found) return { text: `${untrusted}${which === 'lastFailed' ? 'No failed command' : 'No command'} in any of the ${cat.value.length} captured terminal${cat.value.length === 1 ? '' : 's'}.` };
+    const count = cat.ok ? cat.value.length : 0;
+    if (!best || !found) return { text: `${untrusted}${which === 'lastFailed' ? 'No failed command' : 'No command'} in any of the ${count} captured terminal${count === 1 ? '' : 's'}.` };
     n = best.t.n;
     c = found;
     shell = best.t.shell;
@@ -184,12 +192,26 @@ function notesByTerminal(notes: Noted, terminalsRel: string): Map<number, Noted>
   return by;
 }
 
+/** The catalog gives the same array while nothing changed: its ordering is worked out once (10,000 terminals take milliseconds to sort). */
+const orders = new WeakMap<readonly CatalogTerminal[], { ordered: { t: TerminalInfo }[]; live: number; failing: number }>();
+
+function listingOrder(items: readonly CatalogTerminal[]): { ordered: { t: TerminalInfo }[]; live: number; failing: number } {
+  let o = orders.get(items);
+  if (!o) {
+    const recency = (x: CatalogTerminal): number => x.brief.last?.endMs ?? 0;
+    o = {
+      ordered: [...items].sort((a, b) => rank(a) - rank(b) || recency(b) - recency(a) || b.info.n - a.info.n).map((x) => ({ t: x.info })),
+      live: items.filter((x) => !x.info.closed).length,
+      failing: items.filter((x) => rank(x) === 1).length,
+    };
+    orders.set(items, o);
+  }
+  return o;
+}
+
 /** The no-argument listing, within `budget` bytes; what does not fit is counted and named. Only the terminals shown are read in detail. */
-async function formatListing(items: CatalogTerminal[], notes: Noted, show: (rel: string) => string, root: string, agentDir: string, budget: number): Promise<string> {
-  const recency = (x: CatalogTerminal): number => x.brief.last?.endMs ?? 0;
-  const ordered = [...items].sort((a, b) => rank(a) - rank(b) || recency(b) - recency(a) || b.info.n - a.info.n).map((x) => ({ t: x.info }));
-  const live = items.filter((x) => !x.info.closed).length;
-  const failing = items.filter((x) => rank(x) === 1).length;
+async function formatListing(items: readonly CatalogTerminal[], notes: Noted, show: (rel: string) => string, root: string, agentDir: string, budget: number): Promise<string> {
+  const { ordered, live, failing } = listingOrder(items);
   const head = `${items.length} captured terminal${items.length === 1 ? '' : 's'} (${live} open, ${failing} closed with a failed last command); open ones first, newest activity first:`;
   const tail = 'Details of one: terminal N with command last, lastFailed or #; without terminal, command lastFailed finds the latest failure anywhere.';
   const out: string[] = [head];

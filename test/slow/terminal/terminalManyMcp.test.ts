@@ -2,8 +2,9 @@
 // the listing counts every terminal, lastFailed without a terminal finds the newest failure across
 // all of them, and the briefing counts the terminals whose last command failed — in a server that
 // builds the terminal catalog, in a new server that finds it, in a server that was running while
-// other writers appended, truncated, rotated, deleted and added terminals, and after the catalog
-// file was damaged. Every expected answer is computed here from the files alone.
+// other writers appended, rotated, deleted and added terminals (seen by the next call), while
+// closed terminals were truncated or appended to in place (seen within the catalog's stated bound),
+// and after the catalog file was damaged. Every expected answer is computed here from the files alone.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -54,6 +55,18 @@ async function check(mcp: McpSession, agentDir: string, what: string): Promise<v
   assert.match(b.text, new RegExp(`Terminals whose last command failed \\(${want.failedLast} of ${want.total}\\):`), `${what}: ${b.text}`);
 }
 
+/** check() within the bound for closed terminals changed in place: up to 6 rounds (18 calls), half a second apart. */
+async function checkWithin(mcp: McpSession, agentDir: string, what: string): Promise<void> {
+  for (let round = 1; ; round++) {
+    try {
+      return await check(mcp, agentDir, `${what} (round ${round})`);
+    } catch (e) {
+      if (round >= 6) throw e;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
 /** Appends one finished command to terminal n as the capture writer does (text, then its two index records). */
 function appendCommand(agentDir: string, n: number, k: number, exit: number, started: Date): void {
   const txt = path.join(agentDir, 'terminals', `${n}.txt`);
@@ -85,17 +98,17 @@ test(`${TERMINALS.toLocaleString('en-US')} terminal files over MCP: counts and t
     assert.ok(fs.existsSync(catalogPath(agentDir)), 'the catalog was saved');
     await check(await start(), agentDir, 'a new server that finds the catalog');
 
-    // Another writer while server a runs: a failure newer than any other, in an old terminal.
-    const idx17 = await readTerminalIndex(agentDir, 17);
-    assert.ok(idx17.ok);
-    const k17 = idx17.value.commands.length + 1;
-    appendCommand(agentDir, 17, k17, 4, new Date(Date.now() - 60_000));
-    assert.equal((await expected(agentDir)).lastFailed, `Terminal 17 command #${k17}:`);
-    await check(a, agentDir, 'the first server, after an append');
-    // More: the terminal of the generated newest failure deleted, an index truncated to nothing, a rotation, a new terminal.
-    const gone = g.lastFailure.terminal === 17 ? 18 : g.lastFailure.terminal;
+    // Another window's capture while server a runs: a failure newer than any other, in an open terminal. Seen by the next call.
+    const live = TERMINALS - 1;
+    const idxLive = await readTerminalIndex(agentDir, live);
+    assert.ok(idxLive.ok);
+    const kLive = idxLive.value.commands.length + 1;
+    appendCommand(agentDir, live, kLive, 4, new Date(Date.now() - 60_000));
+    assert.equal((await expected(agentDir)).lastFailed, `Terminal ${live} command #${kLive}:`);
+    await check(a, agentDir, 'the first server, after an append to an open terminal');
+    // What else capture and cleanup do, each seen by the next call: the terminal of the generated newest failure deleted, a rotation, a new terminal.
+    const gone = g.lastFailure.terminal === live ? 18 : g.lastFailure.terminal;
     for (const f of [`${gone}.txt`, `${gone}.index.jsonl`]) fs.rmSync(path.join(dir, f), { force: true });
-    fs.writeFileSync(path.join(dir, '40.index.jsonl'), '');
     fs.renameSync(path.join(dir, '41.txt'), path.join(dir, '41.1.txt'));
     fs.writeFileSync(path.join(dir, '41.txt'), formatHeader({ name: 'bash 41', n: 41, shell: '/bin/bash', cwd: '/w', started: new Date(), shellIntegration: true, continued: true }));
     const idx41 = path.join(dir, '41.index.jsonl');
@@ -110,6 +123,19 @@ test(`${TERMINALS.toLocaleString('en-US')} terminal files over MCP: counts and t
     assert.equal((await expected(agentDir)).lastFailed, `Terminal ${fresh} command #2:`);
     await check(a, agentDir, 'the first server, after other writers');
     await check(await start(), agentDir, 'a new server, after other writers');
+
+    // Closed terminals changed in place by another program (capture never writes one again): an
+    // index cut to nothing, a failure appended after the closing note. Seen within the stated bound:
+    // once the server's sweep ran (just after a new server's first call), or after
+    // ceil(terminals / 256) calls (12 here).
+    fs.writeFileSync(path.join(dir, '40.index.jsonl'), '');
+    const idx17 = await readTerminalIndex(agentDir, 17);
+    assert.ok(idx17.ok);
+    const k17 = idx17.value.commands.length + 1;
+    appendCommand(agentDir, 17, k17, 4, new Date(Date.now() - 10_000));
+    assert.equal((await expected(agentDir)).lastFailed, `Terminal 17 command #${k17}:`);
+    await checkWithin(a, agentDir, 'the first server, after changes in place');
+    await checkWithin(await start(), agentDir, 'a new server, after changes in place');
 
     // The catalog damaged: garbage, then cut in half, then from another version.
     const good = fs.readFileSync(catalogPath(agentDir), 'utf8');

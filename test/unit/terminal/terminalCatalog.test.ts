@@ -6,59 +6,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 // The module object itself (the namespace import is a read-only copy): its openSync can be watched.
 import fsModule = require('node:fs');
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { generateAgentFolder } from '../../../bench/scaleGen';
-import { catalogPath, resetTerminalCatalogs, terminalCatalog, type BriefCommand } from '../../../src/core/terminal/terminalCatalog';
-import { commandEndMs } from '../../../src/core/terminal/terminalSummary';
-import { formatCommandFooter, formatCommandHeader, listTerminals, readTerminalIndex, type IndexRecord, type TerminalCommand } from '../../../src/core/terminal/terminalIndex';
-
-async function folder(terminals = 40): Promise<{ root: string; agentDir: string }> {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ac-catalog-')));
-  const g = await generateAgentFolder(root, 0.1, 5, new Date('2026-06-01T12:00:00Z'), { terminals: { terminals, longLived: 400 } });
-  return { root, agentDir: g.agentDir };
-}
-
-const brief = (c: TerminalCommand | undefined): BriefCommand | null =>
-  c ? { command: c.command, status: c.status, exitCode: c.exitCode, exitUnknown: c.exitUnknown, endMs: commandEndMs(c) } : null;
-
-/** What the catalog must say, computed from the files alone (every file read whole). */
-async function fresh(agentDir: string): Promise<unknown> {
-  const list = await listTerminals(agentDir);
-  assert.ok(list.ok);
-  const out = [];
-  for (const info of list.value) {
-    const idx = await readTerminalIndex(agentDir, info.n);
-    assert.ok(idx.ok);
-    const cmds = idx.value.commands;
-    const failed = cmds.filter((c) => c.status === 'done' && c.exitCode !== null && c.exitCode !== 0);
-    out.push({
-      info,
-      brief: { commands: cmds.length, last: brief(cmds[cmds.length - 1]), lastDone: brief(cmds.filter((c) => c.status === 'done').pop()), lastFailed: brief(failed.pop()) },
-    });
-  }
-  return out;
-}
-
-async function catalog(agentDir: string): Promise<unknown> {
-  const r = await terminalCatalog(agentDir);
-  assert.ok(r.ok);
-  return r.value;
-}
-
-/** Appends one command to terminal n as the capture writer does; `done: false` leaves it running. */
-function appendCommand(agentDir: string, n: number, k: number, exit: number, done = true): void {
-  const txt = path.join(agentDir, 'terminals', `${n}.txt`);
-  const lines = fs.readFileSync(txt, 'utf8').split('\n').length - 1;
-  const started = new Date('2026-06-01T13:00:00Z').getTime() + k * 1000;
-  fs.appendFileSync(txt, `${formatCommandHeader(k, new Date(started), '/w', `make t${k}`)}\nout\n${done ? formatCommandFooter(k, exit, 500, 0) + '\n' : ''}`);
-  const base: IndexRecord = { v: 1, command: k, status: 'running', file: `${n}.txt`, commandLine: `make t${k}`, cwd: '/w', started: new Date(started).toISOString(), headerLine: lines + 1, firstLine: lines + 2, lastLine: null, exitCode: null, durationMs: null, secretsMasked: 0 };
-  const idx = path.join(agentDir, 'terminals', `${n}.index.jsonl`);
-  fs.appendFileSync(idx, JSON.stringify(base) + '\n');
-  if (done) fs.appendFileSync(idx, JSON.stringify({ ...base, status: 'done', lastLine: lines + 2, exitCode: exit, durationMs: 500 }) + '\n');
-}
-
-const commandsOf = async (agentDir: string, n: number): Promise<number> => (await readTerminalIndex(agentDir, n)).ok ? ((await readTerminalIndex(agentDir, n)) as { value: { commands: unknown[] } }).value.commands.length : 0;
+import { catalogPath, resetTerminalCatalogs, settleTerminalCatalog } from '../../../src/core/terminal/terminalCatalog';
+import { appendCommand, catalog, commandsOf, folder, fresh } from './catalogFixtures';
 
 test('the catalog equals a fresh reading of the files, in this process and in a new one, after appends, truncation, deletion and rotation', async () => {
   resetTerminalCatalogs();
@@ -66,6 +16,7 @@ test('the catalog equals a fresh reading of the files, in this process and in a 
   const dir = path.join(agentDir, 'terminals');
   try {
     assert.deepEqual(await catalog(agentDir), await fresh(agentDir));
+    await settleTerminalCatalog(agentDir);
     assert.ok(fs.existsSync(catalogPath(agentDir)), 'the first build is saved');
 
     // Appends: a failure in a closed terminal, a command still running in the long-lived one.
@@ -98,6 +49,7 @@ test('the catalog equals a fresh reading of the files, in this process and in a 
 
     const want = await fresh(agentDir);
     assert.deepEqual(await catalog(agentDir), want, 'this process');
+    await settleTerminalCatalog(agentDir);
     resetTerminalCatalogs();
     assert.deepEqual(await catalog(agentDir), want, 'a new process with the catalog file');
     // A new process that finds the catalog written before these changes.
@@ -119,26 +71,31 @@ test('a corrupt, truncated or foreign catalog file is ignored and rebuilt; an en
   try {
     const want = await fresh(agentDir);
     await catalog(agentDir);
+    await settleTerminalCatalog(agentDir);
     const good = fs.readFileSync(catalogPath(agentDir), 'utf8');
-    const parsed = JSON.parse(good) as { terminals: { n: number; txt: number[]; info: { name: string }; idx: { size: number; offset: number; state: { count: number } } }[]; v: number };
+    // The file's rows: [n, ino, size, mtimeMs, name, shell, cwd, started, flags, idx], idx: [ino, offset, lines, size, mtimeMs, tail, count, maxCommand, last, prevDone, lastFailed].
+    type Row = [number, number, number, number, unknown, unknown, unknown, unknown, number, unknown[]];
+    const parsed = JSON.parse(good) as { terminals: Row[]; v: number };
     const forged = (f: (o: typeof parsed) => void): string => {
       const o = JSON.parse(good) as typeof parsed;
       f(o);
       return JSON.stringify(o);
     };
+    assert.equal(parsed.terminals.length, 12);
     const variants: [string, string][] = [
       ['garbage', 'not json {'],
       ['truncated', good.slice(0, Math.floor(good.length / 2))],
       ['an array', '[]'],
-      ['another version', forged((o) => { o.v = 99; o.terminals[0].idx.state.count = 12345; })],
+      ['another version', forged((o) => { o.v = 99; o.terminals[0][9][6] = 12345; })],
       // Same version, written when the files were longer (since truncated): neither entry part may be believed.
-      ['a stale entry', forged((o) => { o.terminals[2].idx.size += 1000; o.terminals[2].idx.offset += 1000; o.terminals[2].idx.state.count = 12345; o.terminals[2].txt[2] += 1000; o.terminals[2].info.name = 'forged'; })],
-      ['a malformed entry', forged((o) => { (o.terminals[3] as unknown as { info: unknown }).info = 'x'; (o.terminals[4].idx.state as unknown as { last: unknown }).last = 5; })],
+      ['a stale entry', forged((o) => { const t = o.terminals[2]; (t[9][3] as number) += 1000; (t[9][1] as number) += 1000; t[9][6] = 12345; t[2] += 1000; t[4] = 'forged'; })],
+      ['a malformed entry', forged((o) => { o.terminals[3][4] = 5; o.terminals[4][9][8] = 5; })],
     ];
     for (const [what, text] of variants) {
       resetTerminalCatalogs();
       fs.writeFileSync(catalogPath(agentDir), text);
       assert.deepEqual(await catalog(agentDir), want, what);
+      await settleTerminalCatalog(agentDir);
       // The rebuilt catalog replaced the bad one.
       resetTerminalCatalogs();
       assert.deepEqual(await catalog(agentDir), want, `${what}, then a new process`);
@@ -157,6 +114,7 @@ test('a new process that finds the catalog opens only the terminal files that ch
   const opened: string[] = [];
   try {
     await catalog(agentDir);
+    await settleTerminalCatalog(agentDir);
     appendCommand(agentDir, 11, (await commandsOf(agentDir, 11)) + 1, 1);
     resetTerminalCatalogs();
     fs.promises.open = (async (...args: Parameters<typeof realOpen>) => {

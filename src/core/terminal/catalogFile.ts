@@ -1,0 +1,148 @@
+/**
+ * The terminal catalog's file, `.agent/.cache/terminal-catalog.json`: what one process learnt of
+ * every terminal, for the next process. Every new process parses it once, so it is compact (one
+ * array per terminal instead of objects with repeated keys: a third of the size, and of the parse
+ * time, at 10,000 terminals). Nothing in it is believed as read: an entry whose shape is not the
+ * one this code writes is dropped (that terminal is read again), and a process checks every kept
+ * entry against its files' stat before it answers (terminalCatalog.ts).
+ */
+import type { FoldCheckpoint } from '../fs/appendFold';
+import { TERMINALS_DIR, type TerminalInfo } from './terminalIndex';
+import { BRIEF_SPEC, type BriefCommand, type CompactState, type TerminalBrief } from './indexBrief';
+
+export type StatKey = [dev: number, ino: number, size: number, mtimeMs: number];
+
+/** One terminal as the catalog keeps it in memory. */
+export interface Entry {
+  n: number;
+  /** dev, ino, size, mtimeMs of N.txt when `info` was read. */
+  txt: StatKey;
+  /** Its header facts (previousFile as the folder was last listed). */
+  info: TerminalInfo;
+  /** Where the compact fold of N.index.jsonl stands; null when there is no index file. */
+  idx: FoldCheckpoint<CompactState> | null;
+  /** What answers show of it, made when first needed (in memory only). */
+  view?: { info: TerminalInfo; brief: TerminalBrief };
+}
+
+/** The terminals folder's stat when it was listed: a folder whose entries change gets another mtime or ctime. */
+export type DirSig = [dev: number, ino: number, mtimeMs: number, ctimeMs: number];
+
+/** What the file holds. */
+export interface CatalogSnapshot {
+  /** The folder's stat when `numbers` were listed; null when that listing is not to be trusted by the stat alone. */
+  dir: DirSig | null;
+  /** False when the file held no whole listing (then `numbers`, `previous`, `indexed` are empty). */
+  listed: boolean;
+  /** Every N with an `N.txt`, ascending, and those of them with an `N.1.txt` and an `N.index.jsonl`. */
+  numbers: number[];
+  previous: number[];
+  indexed: number[];
+  entries: Entry[];
+}
+
+const FORMAT = 'agent-context/terminal-catalog';
+const VERSION = 2;
+
+type BriefRow = [command: number, done: 0 | 1, exitCode: number | null, exitUnknown: string | null, endMs: number];
+type IdxRow = [ino: number, offset: number, lines: number, size: number, mtimeMs: number, tail: string, count: number, maxCommand: number, last: BriefRow | null, prevDone: BriefRow | null, lastFailed: BriefRow | null];
+type EntryRow = [n: number, ino: number, size: number, mtimeMs: number, name: string, shell: string | null, cwd: string | null, started: string | null, flags: number, idx: IdxRow | null];
+
+interface FileBody {
+  format: string;
+  v: number;
+  spec: number;
+  /** The device of every file described (an entry on another device is not written). */
+  dev: number;
+  dir: DirSig | null;
+  numbers: number[];
+  previous: number[];
+  indexed: number[];
+  terminals: EntryRow[];
+}
+
+const SHELL_INTEGRATION = 1;
+const CLOSED = 2;
+
+const briefRow = (b: BriefCommand | null): BriefRow | null => (b ? [b.command, b.status === 'done' ? 1 : 0, b.exitCode, b.exitUnknown, b.endMs] : null);
+
+/** The file's text for a snapshot (entries on another device than the folder's are left out: read again next time). */
+export function encodeCatalog(s: Omit<CatalogSnapshot, 'listed'>, dev: number): string {
+  const rows: EntryRow[] = [];
+  for (const e of s.entries) {
+    if (e.txt[0] !== dev || (e.idx && e.idx.dev !== dev)) continue;
+    const i = e.info;
+    const x = e.idx;
+    rows.push([e.n, e.txt[1], e.txt[2], e.txt[3], i.name, i.shell, i.cwd, i.started, (i.shellIntegration ? SHELL_INTEGRATION : 0) | (i.closed ? CLOSED : 0),
+      // A closed terminal's index is final: its fingerprint (for folding on after an append) is left out, a third of the file.
+      x ? [x.ino, x.offset, x.lines, x.size, x.mtimeMs, i.closed ? '' : x.tail, x.state.count, x.state.maxCommand, briefRow(x.state.last), briefRow(x.state.prevDone), briefRow(x.state.lastFailed)] : null]);
+  }
+  const body: FileBody = { format: FORMAT, v: VERSION, spec: BRIEF_SPEC.version, dev, dir: s.dir, numbers: s.numbers, previous: s.previous, indexed: s.indexed, terminals: rows };
+  return JSON.stringify(body);
+}
+
+const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+const strOrNull = (x: unknown): x is string | null => x === null || typeof x === 'string';
+const isNumList = (x: unknown): x is number[] => Array.isArray(x) && x.every((n) => Number.isInteger(n) && n >= 0);
+
+function briefFromRow(r: unknown): BriefCommand | null | undefined {
+  if (r === null) return null;
+  if (!Array.isArray(r) || r.length !== 5) return undefined;
+  const [command, done, exitCode, exitUnknown, endMs] = r as unknown[];
+  if (!isNum(command) || (done !== 0 && done !== 1) || !(exitCode === null || isNum(exitCode)) || !strOrNull(exitUnknown) || !isNum(endMs)) return undefined;
+  return { command, status: done ? 'done' : 'running', exitCode, exitUnknown, endMs };
+}
+
+function idxFromRow(r: unknown, dev: number): FoldCheckpoint<CompactState> | null | undefined {
+  if (r === null) return null;
+  if (!Array.isArray(r) || r.length !== 11) return undefined;
+  const [ino, offset, lines, size, mtimeMs, tail, count, maxCommand] = r as unknown[];
+  if (!isNum(ino) || !isNum(offset) || !isNum(lines) || !isNum(size) || !isNum(mtimeMs) || typeof tail !== 'string' || !isNum(count) || !isNum(maxCommand)) return undefined;
+  if (offset > size) return undefined; // tail '': none kept (a closed terminal), folded from the start if the file changed
+  const last = briefFromRow(r[8]);
+  const prevDone = briefFromRow(r[9]);
+  const lastFailed = briefFromRow(r[10]);
+  if (last === undefined || prevDone === undefined || lastFailed === undefined) return undefined;
+  return { v: 1, spec: BRIEF_SPEC.version, dev, ino, offset, lines, size, mtimeMs, tail, state: { count, maxCommand, last, prevDone, lastFailed } };
+}
+
+function entryFromRow(r: unknown, dev: number, previous: ReadonlySet<number>): Entry | undefined {
+  if (!Array.isArray(r) || r.length !== 10) return undefined;
+  const [n, ino, size, mtimeMs, name, shell, cwd, started, flags] = r as unknown[];
+  if (!Number.isInteger(n) || (n as number) < 0 || !isNum(ino) || !isNum(size) || !isNum(mtimeMs) || typeof name !== 'string' || !strOrNull(shell) || !strOrNull(cwd) || !strOrNull(started) || !Number.isInteger(flags)) return undefined;
+  const idx = idxFromRow(r[9], dev);
+  if (idx === undefined) return undefined;
+  const k = n as number;
+  const f = flags as number;
+  return {
+    n: k, txt: [dev, ino, size, mtimeMs], idx,
+    info: {
+      n: k, name, shell, cwd, started, shellIntegration: (f & SHELL_INTEGRATION) !== 0, file: `${TERMINALS_DIR}/${k}.txt`,
+      previousFile: previous.has(k) ? `${TERMINALS_DIR}/${k}.1.txt` : null, closed: (f & CLOSED) !== 0, sizeBytes: size,
+    },
+  };
+}
+
+/**
+ * The snapshot in a file's text; undefined when it is not a catalog this code wrote (garbage, cut
+ * short, another format or version). Malformed entries are left out.
+ */
+export function decodeCatalog(text: string): CatalogSnapshot | undefined {
+  let o: FileBody;
+  try {
+    o = JSON.parse(text) as FileBody;
+  } catch {
+    return undefined;
+  }
+  if (typeof o !== 'object' || o === null || o.format !== FORMAT || o.v !== VERSION || o.spec !== BRIEF_SPEC.version || !isNum(o.dev) || !Array.isArray(o.terminals)) return undefined;
+  const listed = isNumList(o.numbers) && o.numbers.every((n, i) => i === 0 || n > o.numbers[i - 1]) && isNumList(o.previous) && isNumList(o.indexed);
+  const dirOk = o.dir === null || (Array.isArray(o.dir) && o.dir.length === 4 && o.dir.every(isNum));
+  const entries: Entry[] = [];
+  const previous = new Set(listed ? o.previous : []);
+  for (const r of o.terminals) {
+    const e = entryFromRow(r, o.dev, previous);
+    if (e) entries.push(e);
+  }
+  // A listing that is not whole is not used: the folder is listed again.
+  return listed && dirOk ? { dir: o.dir, listed: true, numbers: o.numbers, previous: o.previous, indexed: o.indexed, entries } : { dir: null, listed: false, numbers: [], previous: [], indexed: [], entries };
+}
