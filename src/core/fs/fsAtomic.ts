@@ -130,10 +130,11 @@ export function ensureAgentTempDir(agentDir: string): string {
 
 /**
  * Writes a file atomically: a temp file in the same folder, fsync, then rename over the target,
- * so a reader (or a crash) never sees half a file.
+ * so a reader (or a crash) never sees half a file. Returns the written file's stats (taken before
+ * the rename, which keeps them): a later stat with the same inode and mtime is still this content.
  */
-export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<void> {
-  await writeThroughTemp(file, (fh) => fh.writeFile(data));
+export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<fs.Stats> {
+  return writeThroughTemp(file, (fh) => fh.writeFile(data));
 }
 
 /**
@@ -147,20 +148,23 @@ export async function writeFileAtomicParts(file: string, parts: AsyncIterable<st
 }
 
 /** The one temp-fsync-rename sequence behind both atomic writers; `fill` writes the content. */
-async function writeThroughTemp(file: string, fill: (fh: fs.promises.FileHandle) => Promise<unknown>): Promise<void> {
+async function writeThroughTemp(file: string, fill: (fh: fs.promises.FileHandle) => Promise<unknown>): Promise<fs.Stats> {
   const dir = path.dirname(file);
   await mkdirp(dir);
   sweepStaleTemps(dir, path.basename(file));
   const tmp = path.join(dir, tempName(path.basename(file)));
   const fh = await fs.promises.open(tmp, 'wx');
   try {
+    let st: fs.Stats;
     try {
       await fill(fh);
       await fh.sync();
+      st = await fh.stat();
     } finally {
       await fh.close();
     }
     await fs.promises.rename(tmp, file);
+    return st;
   } catch (e) {
     // A full disk or a failed rename: the target keeps its old content, and no half file stays behind.
     await fs.promises.rm(tmp, { force: true }).catch(() => undefined);

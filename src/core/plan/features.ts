@@ -264,24 +264,61 @@ async function readFile(agentDir: string): Promise<Result<{ text: string; featur
  * and nothing was ever accepted.
  */
 export async function checkFeatures(agentDir: string, opts: { now?: Date } = {}): Promise<Result<FeatureState | undefined>> {
-  // Unchanged file and log since the last check in this process: the same answer, without re-reading a long list.
-  const key = await stateKey(agentDir);
-  const hit = key && checked.get(agentDir);
-  if (hit && hit.key === key) return ok({ ...hit.state, features: [...hit.state.features], changes: [...hit.state.changes] });
-  const r = await checkFeaturesUncached(agentDir, opts);
-  if (key && r.ok && r.value && !r.value.baselined) checked.set(agentDir, { key, state: r.value });
-  return r.ok && r.value ? ok({ ...r.value, features: [...r.value.features], changes: [...r.value.changes] }) : r;
+  const r = await check(agentDir, opts);
+  if (!r.ok) return r;
+  const st = r.value.entry?.state;
+  return ok(st && { ...st, features: [...st.features], changes: [...st.changes] });
 }
 
-const checked = new Map<string, { key: string; state: FeatureState }>();
+/** A check's answer, kept while neither file changes (their stamp), with what setPasses needs to edit the list. */
+interface Checked {
+  key: string;
+  state: FeatureState;
+  /** features.json's text as checked (undefined: no file). */
+  text: string | undefined;
+  /**
+   * The file and the accepted list agree description by description, position by position (no
+   * reorder): diffFeatures then pairs feature i with accepted i, and a setPasses (which flips the
+   * same index in both) leaves the list untampered.
+   */
+  aligned: boolean;
+  /** Where each feature's `passes` value starts in text (-1: none), when text is this process's own write. */
+  passesAt?: Int32Array;
+}
 
-async function stateKey(agentDir: string): Promise<string | undefined> {
+interface Stamp {
+  key: string;
+  file: fs.Stats;
+  log: fs.Stats;
+}
+
+const checked = new Map<string, Checked>();
+
+const keyOf = (a: fs.Stats, b: fs.Stats): string => [a.dev, a.ino, a.size, a.mtimeMs, b.dev, b.ino, b.size, b.mtimeMs].join(':');
+
+async function stamp(agentDir: string): Promise<Stamp | undefined> {
   try {
-    const [a, b] = await Promise.all([fs.promises.stat(featuresPath(agentDir)), fs.promises.stat(path.join(historyDir(agentDir), FEATURES_LOG))]);
-    return [a.dev, a.ino, a.size, a.mtimeMs, b.dev, b.ino, b.size, b.mtimeMs].join(':');
+    const [file, log] = await Promise.all([fs.promises.stat(featuresPath(agentDir)), fs.promises.stat(path.join(historyDir(agentDir), FEATURES_LOG))]);
+    return { key: keyOf(file, log), file, log };
   } catch {
     return undefined;
   }
+}
+
+async function stateKey(agentDir: string): Promise<string | undefined> {
+  return (await stamp(agentDir))?.key;
+}
+
+/** The check behind checkFeatures and setPasses: unchanged file and log since the last check in this process give the same answer without re-reading a long list. */
+async function check(agentDir: string, opts: { now?: Date }): Promise<Result<{ entry: Checked | undefined; stamp: Stamp | undefined }>> {
+  const s = await stamp(agentDir);
+  const hit = s && checked.get(agentDir);
+  if (hit && hit.key === s.key) return ok({ entry: hit, stamp: s });
+  const r = await checkFeaturesUncached(agentDir, opts);
+  if (!r.ok) return r;
+  const entry = r.value && { ...r.value, key: s?.key ?? '' };
+  if (s && entry && !entry.state.baselined) checked.set(agentDir, entry);
+  return ok({ entry, stamp: s });
 }
 
 /** What the Plan view's Features row shows: the counts and the verdict, not the list. */
@@ -341,7 +378,7 @@ export async function featuresSummary(agentDir: string, opts: { now?: Date } = {
   return ok(summary);
 }
 
-async function checkFeaturesUncached(agentDir: string, opts: { now?: Date }): Promise<Result<FeatureState | undefined>> {
+async function checkFeaturesUncached(agentDir: string, opts: { now?: Date }): Promise<Result<Omit<Checked, 'key'> | undefined>> {
   const f = await readFile(agentDir);
   if (!f.ok) return f;
   const expected = await expectedFeatures(agentDir);
@@ -355,7 +392,7 @@ async function checkFeaturesUncached(agentDir: string, opts: { now?: Date }): Pr
   } else {
     changes = diffFeatures(expected, features);
   }
-  return ok({
+  const state: FeatureState = {
     path: relPath(agentDir),
     features,
     passing: features.filter((x) => x.passes).length,
@@ -364,7 +401,9 @@ async function checkFeaturesUncached(agentDir: string, opts: { now?: Date }): Pr
     changes,
     diffText: formatFeatureDiff(changes),
     baselined,
-  });
+  };
+  const aligned = !!expected && changes.length === 0 && expected.length === features.length && features.every((x, i) => x.description === expected[i].description);
+  return ok({ state, text: f.value?.text, aligned });
 }
 
 /** Records the current features.json as the accepted version (the user's "Accept Feature List" command). */
@@ -384,22 +423,88 @@ export async function setPasses(agentDir: string, index: number, passes: boolean
   if (!Number.isInteger(index) || index < 0) return err({ file, message: `feature index must be a whole number from 0 (got ${String(index)})` });
   if (typeof passes !== 'boolean') return err({ file, message: 'passes must be true or false' });
   return withFileLock(featuresPath(agentDir), async () => {
-    const st = await checkFeatures(agentDir, opts);
-    if (!st.ok) return st;
-    if (!st.value) return err({ file, message: 'there is no features.json; create it (a JSON array of { category, description, steps, passes }) first' });
-    if (st.value.tampered) {
-      return err({ file, message: `the feature list was changed outside setPasses and is not accepted; ask the user to review and run "Agent Context: Accept Feature List". Differences:\n${st.value.diffText}` });
+    const c = await check(agentDir, opts);
+    if (!c.ok) return c;
+    const entry = c.value.entry;
+    if (!entry) return err({ file, message: 'there is no features.json; create it (a JSON array of { category, description, steps, passes }) first' });
+    const st = entry.state;
+    if (st.tampered) {
+      return err({ file, message: `the feature list was changed outside setPasses and is not accepted; ask the user to review and run "Agent Context: Accept Feature List". Differences:\n${st.diffText}` });
     }
-    const features = st.value.features;
-    if (index >= features.length) return err({ file, message: `there is no feature ${index}; the list has ${features.length} (indices 0–${features.length - 1})` });
-    const raw = JSON.parse(await fs.promises.readFile(featuresPath(agentDir), 'utf8')) as Record<string, unknown>[];
-    raw[index].passes = passes;
-    const text = await fs.promises.readFile(featuresPath(agentDir), 'utf8');
-    const indent = /^\[\s*\n(\s+)\{/.exec(text)?.[1] ?? '  ';
-    const eol = text.includes('\r\n') ? '\r\n' : '\n';
-    await writeFileAtomic(featuresPath(agentDir), JSON.stringify(raw, null, indent).replace(/\n/g, eol) + eol);
-    await appendHistoryRecord(agentDir, FEATURES_LOG, { time: (opts.now ?? new Date()).toISOString(), kind: 'setPasses', by: opts.by ?? 'tool', index, passes });
+    if (index >= st.features.length) return err({ file, message: `there is no feature ${index}; the list has ${st.features.length} (indices 0–${st.features.length - 1})` });
+    // Our own last write: change the one value in place (what re-serializing would give, see
+    // spliceEdit); any other text is parsed and re-serialized in the file's indentation and line ends.
+    const edit = entry.passesAt && entry.passesAt[index] >= 0 ? spliceEdit(entry.text!, entry.passesAt, index, passes) : rewriteEdit(entry.text ?? '[]', index, passes);
+    const written = await writeFileAtomic(featuresPath(agentDir), edit.text);
+    const record = { time: (opts.now ?? new Date()).toISOString(), kind: 'setPasses', by: opts.by ?? 'tool', index, passes };
+    await appendHistoryRecord(agentDir, FEATURES_LOG, record);
+    const features = [...st.features];
     features[index] = { ...features[index], passes };
-    return ok({ ...st.value, features, passing: features.filter((x) => x.passes).length });
+    const state: FeatureState = { ...st, features, changes: [...st.changes], passing: st.passing - (st.features[index].passes ? 1 : 0) + (passes ? 1 : 0) };
+    await remember(agentDir, c.value.stamp, written, Buffer.byteLength(JSON.stringify(record) + '\n'), { ...entry, state, text: edit.text, passesAt: edit.passesAt });
+    return ok({ ...state, features: [...features] });
   });
+}
+
+/**
+ * Keeps the state after setPasses, so the next call neither reads nor parses the list, only when
+ * it is provably what a check would find: features.json is the file we wrote (its inode and mtime),
+ * the log grew by our record alone since the call's stamp, and the list is aligned with the
+ * accepted one (else a check may disagree: leave it to the check).
+ */
+async function remember(agentDir: string, before: Stamp | undefined, written: fs.Stats, appended: number, next: Omit<Checked, 'key'>): Promise<void> {
+  checked.delete(agentDir);
+  if (!before || !next.aligned) return;
+  const log = await fs.promises.stat(path.join(historyDir(agentDir), FEATURES_LOG)).catch(() => undefined);
+  if (!log || log.dev !== before.log.dev || log.ino !== before.log.ino || log.size !== before.log.size + appended) return;
+  checked.set(agentDir, { ...next, key: keyOf(written, log) });
+}
+
+interface PassesEdit {
+  text: string;
+  passesAt?: Int32Array;
+}
+
+/** Parses the list's text, sets one `passes` and writes it back in the text's indentation and line ends. */
+function rewriteEdit(text: string, index: number, passes: boolean): PassesEdit {
+  const raw = JSON.parse(text) as Record<string, unknown>[];
+  raw[index].passes = passes;
+  const indent = /^\[\s*\n(\s+)\{/.exec(text)?.[1] ?? '  ';
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const out = JSON.stringify(raw, null, indent).replace(/\n/g, eol) + eol;
+  return { text: out, passesAt: locatePasses(out, indent, raw.length) };
+}
+
+/**
+ * Where each feature's `passes` value starts in text written by rewriteEdit, or undefined when
+ * that cannot be told for sure. JSON.stringify puts each feature's `{` on a line of one indent and
+ * its keys on lines of two (strings cannot hold a raw line break), so a scan for those lines finds
+ * them; deeper values have more indent.
+ */
+function locatePasses(text: string, indent: string, count: number): Int32Array | undefined {
+  const gap = indent.slice(0, 10); // JSON.stringify uses at most 10 characters of indent
+  if (!/^[ \t]+$/.test(gap)) return undefined;
+  const at = new Int32Array(count).fill(-1);
+  const re = new RegExp(`\\n${gap}(?:\\{|${gap}"passes": (?=true|false))`, 'g');
+  let i = -1;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (m[0].endsWith('{')) i++;
+    else if (i >= 0 && i < count) at[i] = m.index + m[0].length;
+  }
+  return i === count - 1 ? at : undefined;
+}
+
+/**
+ * The same edit on our own last write without parsing it: the text is JSON.stringify's output,
+ * which parsing and re-serializing gives back unchanged, so changing the one literal in place is
+ * exactly what rewriteEdit would write. Later features' offsets move by the literal's change in length.
+ */
+function spliceEdit(text: string, passesAt: Int32Array, index: number, passes: boolean): PassesEdit {
+  const at = passesAt[index];
+  const was = text.startsWith('true', at) ? 'true' : 'false';
+  const now = passes ? 'true' : 'false';
+  const moved = passesAt.slice();
+  const d = now.length - was.length;
+  if (d) for (let j = index + 1; j < moved.length; j++) if (moved[j] >= 0) moved[j] += d;
+  return { text: text.slice(0, at) + now + text.slice(at + was.length), passesAt: moved };
 }

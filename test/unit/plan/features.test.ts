@@ -158,3 +158,121 @@ test('featuresSummary keeps the counts between processes, keyed on both files, a
   assert.ok(ok3.ok && ok3.value);
   assert.equal(ok3.value.passing, 3);
 });
+
+/** The features module as a new process loads it: nothing remembered in memory (the disk's .agent/.cache/ is shared, as between processes). */
+function freshModule(): typeof import('../../../src/core/plan/features') {
+  const id = require.resolve('../../../src/core/plan/features');
+  const kept = require.cache[id];
+  delete require.cache[id];
+  try {
+    return require(id) as typeof import('../../../src/core/plan/features');
+  } finally {
+    require.cache[id] = kept;
+  }
+}
+
+/** Counts reads of features.json and parses of long JSON texts while `fn` runs, through the real modules' objects. */
+async function counting<T>(file: string, fn: () => Promise<T>): Promise<{ value: T; reads: number; parses: number }> {
+  const realFs = require('node:fs') as typeof fs;
+  const readFile = realFs.promises.readFile;
+  const parse = JSON.parse;
+  let reads = 0;
+  let parses = 0;
+  realFs.promises.readFile = ((f: unknown, ...rest: unknown[]) => {
+    if (String(f) === file) reads++;
+    return (readFile as (...a: unknown[]) => unknown)(f, ...rest);
+  }) as typeof readFile;
+  JSON.parse = ((text: string, ...rest: unknown[]) => {
+    if (typeof text === 'string' && text.length > 10_000) parses++;
+    return (parse as (...a: unknown[]) => unknown)(text, ...rest);
+  }) as typeof JSON.parse;
+  try {
+    return { value: await fn(), reads, parses };
+  } finally {
+    realFs.promises.readFile = readFile;
+    JSON.parse = parse;
+  }
+}
+
+test('setPasses after its own write neither reads nor parses the list again, and writes what re-serializing gives', async () => {
+  // 300 features, 4-space CRLF, a key the tools do not know, text that needs escapes, one feature without "passes".
+  const list: Record<string, unknown>[] = Array.from({ length: 300 }, (_, i) => ({
+    category: i % 2 ? 'ui' : 'core',
+    description: `Feature ${i}: "quoted" é\ttab`,
+    steps: [`step ${i}`, 'check'],
+    passes: i % 3 === 0,
+    ...(i % 50 === 7 ? { owner: { name: 'x', passes: 'nested, not the flag' } } : {}),
+  }));
+  delete list[5].passes;
+  const a = tmpAgent();
+  const file = featuresPath(a);
+  fs.writeFileSync(file, JSON.stringify(list, null, 4).replace(/\n/g, '\r\n') + '\r\n');
+  const expected = list.map((f) => ({ ...f }));
+  const want = () => JSON.stringify(expected, null, 4).replace(/\n/g, '\r\n') + '\r\n';
+  await checkFeatures(a); // first sight: baselined
+  assert.ok((await setPasses(a, 1, true)).ok); // the file as the user wrote it: parsed once and re-serialized
+  expected[1].passes = true;
+  assert.equal(fs.readFileSync(file, 'utf8'), want());
+  const edits: [number, boolean][] = [[0, false], [0, true], [299, true], [150, false], [7, true], [7, true], [298, false]];
+  const run = await counting(file, async () => {
+    let last;
+    for (const [i, p] of edits) {
+      last = await setPasses(a, i, p);
+      assert.ok(last.ok, `setPasses ${i}`);
+      expected[i].passes = p;
+      assert.equal(fs.readFileSync(file, 'utf8'), want(), `file after setPasses(${i}, ${p})`);
+    }
+    return last!;
+  });
+  assert.deepEqual([run.reads, run.parses], [0, 0], 'features.json read and parsed again after our own write');
+  assert.ok(run.value.ok);
+  const passing = expected.filter((f) => f.passes === true).length;
+  assert.equal(run.value.value.passing, passing);
+  // A feature without "passes" gets the key by re-serializing, once; the next edit of it is in place again.
+  assert.ok((await setPasses(a, 5, true)).ok);
+  expected[5].passes = true;
+  assert.equal(fs.readFileSync(file, 'utf8'), want());
+  const again = await counting(file, () => setPasses(a, 5, false));
+  expected[5].passes = false;
+  assert.deepEqual([again.reads, again.parses], [0, 0]);
+  assert.equal(fs.readFileSync(file, 'utf8'), want());
+  // Another process checks the files from scratch and finds the same: untampered, the same counts.
+  const fresh = await freshModule().checkFeatures(a);
+  const mine = await checkFeatures(a);
+  assert.ok(fresh.ok && fresh.value && mine.ok && mine.value);
+  assert.deepEqual([fresh.value.tampered, fresh.value.passing, fresh.value.total], [false, passing, 300]);
+  assert.deepEqual(mine.value, fresh.value);
+});
+
+test('after setPasses, edits by others are seen: a hand edit is refused, another process\'s setPasses is followed', async () => {
+  const a = tmpAgent(LIST);
+  const file = featuresPath(a);
+  await checkFeatures(a);
+  assert.ok((await setPasses(a, 0, true)).ok);
+  assert.ok((await setPasses(a, 1, true)).ok);
+  // Another process (the extension host beside the MCP server) flips feature 2 through setPasses.
+  assert.ok((await freshModule().setPasses(a, 2, false)).ok);
+  const r = await setPasses(a, 0, false);
+  assert.ok(r.ok);
+  assert.deepEqual([r.value.passing, r.value.tampered], [1, false]);
+  assert.deepEqual((JSON.parse(fs.readFileSync(file, 'utf8')) as Feature[]).map((f) => f.passes), [false, true, false]);
+  // A passes flipped by hand right after our write, the file's length unchanged ("false" → "true " keeps the size).
+  const text = fs.readFileSync(file, 'utf8');
+  const i = text.indexOf('"passes": false');
+  fs.writeFileSync(file, text.slice(0, i) + '"passes": true ' + text.slice(i + '"passes": false'.length));
+  assert.equal(fs.statSync(file).size, Buffer.byteLength(text));
+  const refused = await setPasses(a, 1, false);
+  assert.ok(!refused.ok);
+  assert.match(refused.error.message, /feature 0 .*passes set to true by hand/);
+});
+
+test('a list reordered by hand (not tampering) is checked after setPasses as another process would check it', async () => {
+  const a = tmpAgent(LIST);
+  await checkFeatures(a);
+  fs.writeFileSync(featuresPath(a), JSON.stringify([LIST[1], LIST[0], LIST[2]], null, 2) + '\n');
+  assert.ok((await setPasses(a, 2, false)).ok);
+  const mine = await checkFeatures(a);
+  const fresh = await freshModule().checkFeatures(a);
+  assert.ok(mine.ok && fresh.ok);
+  assert.deepEqual(mine.value, fresh.value);
+});
