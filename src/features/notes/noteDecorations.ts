@@ -15,6 +15,11 @@ export class NoteDecorationProvider implements vscode.FileDecorationProvider, vs
   /** Fires after the notes were re-read (a note added, edited or deleted). */
   readonly onDidChangeNotes = this.notesChanged.event;
   private byFolder = new Map<string, ListedNote[]>(); // folder fsPath → notes
+  /**
+   * Per folder, the notes by target path and by terminal command: a tree item's tooltip looks up its
+   * own notes instead of matching every note (each item of every view asks; thousands of notes).
+   */
+  private indexes = new Map<string, { byPath: Map<string, ListedNote[]>; byCommand: Map<string, ListedNote[]> }>();
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly log: vscode.LogOutputChannel, feed: AgentFeed) {
@@ -35,11 +40,37 @@ export class NoteDecorationProvider implements vscode.FileDecorationProvider, vs
       for (const e of errors) this.log.warn(`note skipped: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}`);
       if (notes.length > 0) next.set(folder.uri.fsPath, notes);
     }
+    // Only the files whose notes changed get their decoration asked for again (not every noted file).
+    const signature = (map: Map<string, ListedNote[]>): Map<string, string> => {
+      const sig = new Map<string, string>();
+      for (const [root, notes] of map) {
+        for (const n of notes) {
+          const f = path.join(root, n.path);
+          sig.set(f, `${sig.get(f) ?? ''}${n.id}:${n.orphaned ?? ''}|`);
+        }
+      }
+      return sig;
+    };
+    const before = signature(this.byFolder);
+    const after = signature(next);
     const touched = new Set<string>();
-    for (const map of [this.byFolder, next]) {
-      for (const [root, notes] of map) for (const n of notes) touched.add(path.join(root, n.path));
-    }
+    for (const [f, sig] of after) if (before.get(f) !== sig) touched.add(f);
+    for (const f of before.keys()) if (!after.has(f)) touched.add(f);
     this.byFolder = next;
+    this.indexes = new Map([...next].map(([root, notes]) => {
+      const byPath = new Map<string, ListedNote[]>();
+      const byCommand = new Map<string, ListedNote[]>();
+      const add = (m: Map<string, ListedNote[]>, k: string, n: ListedNote): void => {
+        const list = m.get(k);
+        if (list) list.push(n);
+        else m.set(k, [n]);
+      };
+      for (const n of notes) {
+        add(byPath, n.path, n);
+        if (n.terminal !== undefined && n.command !== undefined) add(byCommand, `${n.terminal}:${n.command}`, n);
+      }
+      return [root, { byPath, byCommand }];
+    }));
     this.changed.fire([...touched].map((p) => vscode.Uri.file(p)));
     this.notesChanged.fire();
   }
@@ -47,10 +78,14 @@ export class NoteDecorationProvider implements vscode.FileDecorationProvider, vs
   /** The notes covering a file (and optionally lines of it or a terminal command), from memory. */
   notesFor(uri: vscode.Uri, startLine?: number, endLine?: number, extra?: { terminal?: number; command?: number; step?: string }): ListedNote[] {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
-    const notes = folder ? this.byFolder.get(folder.uri.fsPath) : undefined;
-    if (!folder || !notes) return [];
+    const index = folder ? this.indexes.get(folder.uri.fsPath) : undefined;
+    if (!folder || !index) return [];
     const rel = toPosixRelative(folder.uri.fsPath, uri.fsPath);
-    return matchNotes(notes, { path: rel, startLine, endLine, ...extra });
+    // The only notes matchNotes can pick: those on this path, and those naming this terminal command.
+    const onPath = index.byPath.get(rel) ?? [];
+    const onCommand = extra?.terminal !== undefined && extra.command !== undefined ? (index.byCommand.get(`${extra.terminal}:${extra.command}`) ?? []).filter((n) => !onPath.includes(n)) : [];
+    const candidates = onCommand.length ? [...onPath, ...onCommand].sort((a, b) => a.created.localeCompare(b.created) || a.id.localeCompare(b.id)) : onPath;
+    return candidates.length ? matchNotes(candidates, { path: rel, startLine, endLine, ...extra }) : [];
   }
 
   provideFileDecoration(uri: vscode.Uri): vscode.FileDecoration | undefined {

@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { markdownChildren, markdownHasChildren, MarkdownParent } from '../../core/plan/markdownPlan';
 import { Plan, PlanStep, planProgress, StepStatus } from '../../core/plan/planDocument';
@@ -88,14 +89,34 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
     const files = await findPlanFiles(folder.agentDir);
     if (files.length === 0) return [{ kind: 'empty', folder }];
     const out: PlanNode[] = [];
+    const seen = new Set<string>();
     for (const file of files) {
       const rel = toPosixRelative(folder.root, file);
-      const loaded = await loadPlanFile(file, rel);
+      seen.add(file);
+      const loaded = await this.load(file, rel);
       if (!loaded.ok && /cannot read: .*ENOENT/.test(loaded.error.message)) continue; // deleted while refreshing; the watcher brings the next refresh
       if (!loaded.ok) out.push({ kind: 'error', folder, error: loaded.error, absFile: file });
       else out.push({ kind: 'plan', folder, file, plan: { ...loaded.value.plan, file }, version: loaded.value.version, showFile: files.length > 1 });
     }
+    for (const f of this.parsed.keys()) if (f.startsWith(folder.agentDir) && !seen.has(f)) this.parsed.delete(f);
     return out;
+  }
+
+  /**
+   * Parsed plan files by path, each under the stat it was read with: a refresh (for every progress
+   * entry, note or plan edit) parses again only the files that changed, not a thousand plans in plans/.
+   */
+  private readonly parsed = new Map<string, { stamp: string; loaded: Awaited<ReturnType<typeof loadPlanFile>> }>();
+
+  private async load(file: string, rel: string): ReturnType<typeof loadPlanFile> {
+    const st = await fs.promises.stat(file).catch(() => undefined);
+    const stamp = st ? `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : '';
+    const had = this.parsed.get(file);
+    if (stamp && had?.stamp === stamp) return had.loaded;
+    const loaded = await loadPlanFile(file, rel);
+    if (stamp && loaded.ok) this.parsed.set(file, { stamp, loaded });
+    else this.parsed.delete(file);
+    return loaded;
   }
 
   getTreeItem(node: PlanNode): vscode.TreeItem {
