@@ -164,6 +164,7 @@ type Noted = Awaited<ReturnType<typeof listNotes>>['notes'];
 
 /** Terminals that matter now come first: live ones (newest activity first), then those whose last command failed, then the rest by recency. */
 function rank(a: CatalogTerminal): number {
+  if (a.info.error) return -1; // a terminal file that cannot be read: one short line, said first, never cut off by the budget
   if (!a.info.closed) return 0;
   const last = a.brief.last;
   if (last && last.status === 'done' && last.exitCode !== null && last.exitCode !== 0) return 1;
