@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { ulid } from 'ulid';
 import * as YAML from 'yaml';
 import { checkpointPath } from '../fs/appendFold';
+import { pool } from '../fs/pool';
 import { createExclusive, writeFileAtomic } from '../fs/fsAtomic';
 import { err, ok, type FileError, type Result } from '../result';
 
@@ -351,19 +352,6 @@ export function recheckNotes(root?: string): void {
   for (const [k, s] of snapshots) if (root === undefined || k === path.resolve(root)) s.gen++;
 }
 
-async function mapLimit<T, R>(items: T[], limit: number, f: (x: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await f(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
-
 /**
  * The facts of one target for notes needing `lineNeed` lines counted (and its text): from `cache`
  * when the target's stamp did not change, else read again (and kept there).
@@ -428,7 +416,7 @@ async function check(root: string, dir: string, dirStamp: Stamp, snap: NotesSnap
   }
   const targets: NotesSnapshot['targets'] = new Map();
   const facts = new Map<string, TargetFacts>();
-  await mapLimit([...need], CONCURRENCY, async ([rel, n]) => {
+  await pool([...need], CONCURRENCY, async ([rel, n]) => {
     const had = snap.targets.get(rel);
     if (had) targets.set(rel, had);
     facts.set(rel, await factsOf(root, rel, n.lines, n.text, targets));

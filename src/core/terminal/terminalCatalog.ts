@@ -42,6 +42,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { advanceFold, advanceFoldSync, CACHE_DIR, type FoldCheckpoint } from '../fs/appendFold';
 import { createExclusive, writeFileAtomic } from '../fs/fsAtomic';
+import { pool } from '../fs/pool';
 import { err, ok, type Result } from '../result';
 import { decodeCatalog, encodeCatalog, type DirSig, type Entry, type StatKey } from './catalogFile';
 import { BRIEF_SPEC, briefFrom, type CompactState, type TerminalBrief } from './indexBrief';
@@ -189,15 +190,6 @@ function saveIn(agentDir: string, c: Catalog, ms: number, ref = false): void {
   c.timerDue = due;
   c.timer = setTimeout(() => void run(c, () => save(agentDir, c)), ms);
   if (!ref) c.timer.unref?.();
-}
-
-/** Runs `f` over `items` with at most `limit` at once. */
-async function pool<T>(items: T[], limit: number, f: (x: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) await f(items[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
 /** What listing the folder found: N of every N.txt (ascending), and those with N.1.txt or N.index.jsonl. */
