@@ -1,7 +1,8 @@
 // `npm run bench` (via scripts/bench.mjs): runs the eight rows, prints the table, writes
 // bench/results.md and refreshes the table in bench/README.md.
 // Env: BENCH_ONLY=1,3 (rows to run; results.md is then not rewritten unless BENCH_MERGE=1, which
-// replaces just those rows in it), BENCH_SCALE=0.1 (smaller
+// replaces just those rows in it; with BENCH_DIMS, just the row-17 ids measured), BENCH_NOTE (said
+// on the merged run's "Re-measured" line: the load, what the build was), BENCH_SCALE=0.1 (smaller
 // streams for a quick look; row 9's S/M/L folders become 0.1×/1×/10×), BENCH_RUNS / BENCH_WARMUP, BENCH_RG (path to rg) or
 // BENCH_RG_MISSING (why it is unavailable).
 import * as fs from 'node:fs';
@@ -21,7 +22,7 @@ import { rowSoak } from './rowSoak';
 import { rowStatic } from './rowStatic';
 import { rowDimensions } from './rowDimensions';
 import { rowTerminals } from './rowTerminals';
-import { mergeRows, parseResults, rowNumber, withTestRunRows } from './resultsFile';
+import { mergeRows, parseResults, remeasuredLine, rowNumber, withTestRunRows } from './resultsFile';
 
 const log = (s: string): void => void process.stderr.write(`[bench] ${s}\n`);
 
@@ -101,11 +102,12 @@ async function main(): Promise<void> {
   }
   if (merge) {
     // Keep the last full run's other rows; say which rows this run replaced, and when.
+    // Row 17 with BENCH_DIMS measured some dimensions only: its other ids stay as they were.
+    const partial = new Set(want('17') && process.env.BENCH_DIMS ? ['17'] : []);
     const old = parseResults(fs.readFileSync(resultsPath, 'utf8'));
-    allRows = mergeRows(old.rows, rows);
-    const redone = [...new Set(rows.map((r) => rowNumber(r.id)))].join(', ');
+    allRows = mergeRows(old.rows, rows, partial);
     const now = machineDescription(repo);
-    header = [...old.header, `- Re-measured rows ${redone}: ${now[0].slice(2)}; ${now[1].slice(2)}`];
+    header = [...old.header, remeasuredLine(rows, partial, now[0].slice(2), now[1].slice(2), process.env.BENCH_NOTE)];
     detailsText ??= old.details;
   }
   const table = renderTable(allRows);

@@ -47,21 +47,84 @@ export function parseResults(md: string): ResultsFile {
 /** The row number a row id belongs to ('3b' → '3'). */
 export const rowNumber = (id: string): string => /^\d+/.exec(id)?.[0] ?? id;
 
-/** Replaces the old rows of every row number present in `fresh`, keeping the table's order. */
-export function mergeRows(old: Row[], fresh: Row[]): Row[] {
+/** An id's segments: '17b1' → ['17', 'b', '1'], '17b' → ['17', 'b']. */
+const segments = (id: string): string[] => id.match(/\d+|[^\d]+/g) ?? [id];
+
+/** Natural order of ids: '17b3' < '17b10' < '17c1'. */
+function compareIds(a: string, b: string): number {
+  const x = segments(a);
+  const y = segments(b);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    if (x[i] === y[i]) continue;
+    const numeric = /^\d/.test(x[i]) && /^\d/.test(y[i]);
+    return numeric ? Number(x[i]) - Number(y[i]) : x[i] < y[i] ? -1 : 1;
+  }
+  return x.length - y.length;
+}
+
+/**
+ * Whether a fresh row replaces an old one in a partial re-run: the same id, or one names a group
+ * the other belongs to (a failed dimension's row '17b' stands for '17b1', '17b2'…, and '17b1' for a
+ * failed '17b' of an earlier run). '17b1' does not cover '17b10'.
+ */
+export function covers(a: string, b: string): boolean {
+  const x = segments(a);
+  const y = segments(b);
+  const k = Math.min(x.length, y.length);
+  for (let i = 0; i < k; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
+
+/**
+ * Merges a partial run into the old table, keeping the table's order. A row number present in
+ * `fresh` replaces all of that number's old rows, unless it is in `partial` (the run measured only
+ * some of its ids, e.g. row 17 with BENCH_DIMS): then only the old rows those ids cover are replaced
+ * and the others are kept as they were.
+ */
+export function mergeRows(old: Row[], fresh: Row[], partial: ReadonlySet<string> = new Set()): Row[] {
   const redone = new Set(fresh.map((r) => rowNumber(r.id)));
-  const out: Row[] = [];
-  let inserted = new Set<string>();
-  for (const r of old) {
+  const replaced = (r: Row): boolean => {
     const n = rowNumber(r.id);
-    if (!redone.has(n)) out.push(r);
-    else if (!inserted.has(n)) {
-      out.push(...fresh.filter((f) => rowNumber(f.id) === n));
-      inserted = new Set([...inserted, n]);
+    if (!redone.has(n)) return false;
+    if (!partial.has(n)) return true;
+    return fresh.some((f) => rowNumber(f.id) === n && covers(f.id, r.id));
+  };
+  const out: Row[] = [];
+  const placed = new Set<Row>();
+  for (const r of old) {
+    if (!replaced(r)) {
+      out.push(r);
+      continue;
+    }
+    // The fresh rows go where the first old row they replace was.
+    for (const f of fresh) {
+      if (placed.has(f) || rowNumber(f.id) !== rowNumber(r.id)) continue;
+      if (partial.has(rowNumber(r.id)) && !covers(f.id, r.id)) continue;
+      out.push(f);
+      placed.add(f);
     }
   }
-  for (const f of fresh) if (!inserted.has(rowNumber(f.id))) out.push(f);
+  // A new id goes before the first row of its number that sorts after it ('17b3' before '17c1'),
+  // else after the last row of its number (the final sort keeps the order within a number).
+  for (const f of fresh.filter((x) => !placed.has(x))) {
+    const n = rowNumber(f.id);
+    const next = out.findIndex((r) => rowNumber(r.id) === n && compareIds(r.id, f.id) > 0);
+    const last = out.map((r) => rowNumber(r.id)).lastIndexOf(n);
+    if (next !== -1) out.splice(next, 0, f);
+    else if (last !== -1) out.splice(last + 1, 0, f);
+    else out.push(f);
+  }
   return out.sort((a, b) => Number(rowNumber(a.id)) - Number(rowNumber(b.id)));
+}
+
+/**
+ * The header line of a merged partial run: which rows (or, for a row in `partial`, which ids) were
+ * re-measured, so the commit and date beside it are not read as those of the rows kept.
+ */
+export function remeasuredLine(fresh: Row[], partial: ReadonlySet<string>, when: string, commit: string, why?: string): string {
+  const numbers = [...new Set(fresh.map((r) => rowNumber(r.id)))];
+  const parts = numbers.map((n) => (partial.has(n) ? `${n} (only ${fresh.filter((r) => rowNumber(r.id) === n).map((r) => r.id).join(', ')}; its other rows are kept from the lines above)` : n));
+  return `- Re-measured rows ${parts.join(', ')}: ${when}; ${commit}${why ? `; ${why}` : ''}`;
 }
 
 /**

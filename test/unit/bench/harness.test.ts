@@ -96,6 +96,24 @@ describe('bench results file', () => {
     assert.deepEqual(mergeRows(parsed.rows, fresh).map((r) => `${r.id}:${r.ours}`), ['1a:1', '7b:5 KB', '7c:1 MB', '8:3']);
   });
 
+  it('a re-run of some row-17 dimensions (BENCH_DIMS) replaces only the ids it measured', async () => {
+    const { parseResults, mergeRows, remeasuredLine } = await import('../../../bench/resultsFile.js');
+    const r = (id: string, ours: string): import('../../../bench/harness').Row => ({ id, what: `dimension ${id}`, ours, reference: '—', ratio: '—', goal: 'g', met: ours !== 'slow' });
+    const old = [r('14a', 'old'), r('17a1', 'a1'), r('17a2', 'a2'), r('17b1', 'slow'), r('17b2', 'slow'), r('17c', 'failed'), r('17e1', 'e1'), r('18a', 'x')];
+    const parsed = parseResults(`- Date: x\n\n${renderTable(old)}\n`);
+    const fresh = [r('17b1', 'b1 new'), r('17b2', 'b2 new'), r('17b3', 'b3 new'), r('17c1', 'c1 new'), r('17c2', 'c2 new')];
+    const merged = mergeRows(parsed.rows, fresh, new Set(['17']));
+    assert.deepEqual(merged.map((x) => `${x.id}:${x.ours}`), ['14a:old', '17a1:a1', '17a2:a2', '17b1:b1 new', '17b2:b2 new', '17b3:b3 new', '17c1:c1 new', '17c2:c2 new', '17e1:e1', '18a:x']);
+    // A dimension that failed this time (one row '17e') replaces that dimension's old rows only.
+    const failed = mergeRows(merged, [r('17e', 'failed')], new Set(['17']));
+    assert.deepEqual(failed.map((x) => x.id), ['14a', '17a1', '17a2', '17b1', '17b2', '17b3', '17c1', '17c2', '17e', '18a']);
+    // A whole re-run of row 17 (no BENCH_DIMS) still replaces every 17 row.
+    assert.deepEqual(mergeRows(merged, [r('17a1', 'all')]).map((x) => x.id), ['14a', '17a1', '18a']);
+    const line = remeasuredLine(fresh, new Set(['17']), 'Date: 2026-12-02T06:00:00Z', 'Commit: abc1234', 'load 0.9 → 1.1');
+    assert.equal(line, '- Re-measured rows 17 (only 17b1, 17b2, 17b3, 17c1, 17c2; its other rows are kept from the lines above): Date: 2026-12-02T06:00:00Z; Commit: abc1234; load 0.9 → 1.1');
+    assert.deepEqual(parseResults(`${line}\n`).header, [line], 'the line is kept by the next merge');
+  });
+
   it('a full run keeps the rows the test runs measured (13, 15) and drops the rest of the old table', async () => {
     const { parseResults, withTestRunRows } = await import('../../../bench/resultsFile.js');
     const old = [
