@@ -51,7 +51,12 @@ export class FileDigests<T> {
   private readonly entries = new Map<string, Entry<T>>();
   private loaded = false;
 
-  private constructor(private readonly agentDir: string, private readonly spec: DigestSpec<T>) {}
+  /** `agentDir` resolved, with a trailing separator: entries are stored relative to it (a prefix, not path.relative: thousands of entries). */
+  private readonly prefix: string;
+
+  private constructor(private readonly agentDir: string, private readonly spec: DigestSpec<T>) {
+    this.prefix = path.resolve(agentDir) + path.sep;
+  }
 
   /** The process-wide digests of `spec` for `agentDir`. */
   static of<T>(agentDir: string, spec: DigestSpec<T>): FileDigests<T> {
@@ -84,14 +89,14 @@ export class FileDigests<T> {
     }
     if (typeof o !== 'object' || o === null || o.format !== 'agent-context-digests' || o.name !== this.spec.name || o.v !== this.spec.version || !Array.isArray(o.entries)) return;
     for (const e of o.entries) {
-      if (Array.isArray(e) && typeof e[0] === 'string' && isKey(e[1]) && this.spec.valid(e[2])) this.entries.set(path.resolve(this.agentDir, e[0]), { key: e[1], value: e[2] });
+      if (Array.isArray(e) && typeof e[0] === 'string' && isKey(e[1]) && this.spec.valid(e[2])) this.entries.set(e[0].startsWith('..') || path.isAbsolute(e[0]) ? path.resolve(this.agentDir, e[0]) : this.prefix + e[0], { key: e[1], value: e[2] });
     }
   }
 
   private async save(): Promise<void> {
     // No .agent/ folder (skills of a workspace without one): nothing is created for a cache.
     if (!fs.existsSync(this.agentDir)) return;
-    const body: DigestFile = { format: 'agent-context-digests', name: this.spec.name, v: this.spec.version, entries: [...this.entries].map(([f, e]) => [path.relative(this.agentDir, f), e.key, e.value]) };
+    const body: DigestFile = { format: 'agent-context-digests', name: this.spec.name, v: this.spec.version, entries: [...this.entries].map(([f, e]) => [f.startsWith(this.prefix) ? f.slice(this.prefix.length) : path.relative(this.agentDir, f), e.key, e.value]) };
     try {
       // The folder ignores itself, so the cache never shows up in git.
       await createExclusive(path.join(path.dirname(this.file), '.gitignore'), '*\n');

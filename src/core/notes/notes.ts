@@ -2,9 +2,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ulid } from 'ulid';
 import * as YAML from 'yaml';
-import { checkpointPath } from '../fs/appendFold';
 import { pool } from '../fs/pool';
-import { createExclusive, writeFileAtomic } from '../fs/fsAtomic';
+import { createExclusive } from '../fs/fsAtomic';
+import { FileDigests, type DigestSpec } from '../fs/fileDigests';
 import { err, ok, type FileError, type Result } from '../result';
 
 /**
@@ -265,12 +265,13 @@ export async function orphanReason(root: string, note: NoteTarget): Promise<stri
 
 // ── Listing, flat in the number of notes ──
 // A heavy user's folder holds thousands of notes, and the briefing and the terminal tool list them on
-// every call. Each process keeps what it read: per note file its parsed note (re-read when its
-// mtime, size or inode change) and per target its orphan check (re-done when the target's change).
-// A listing re-checks the files only when the notes folder changed (a note added or deleted: one
-// stat) or its last check is VERIFY_MS old; then the answer waits for the check. Otherwise it is
-// answered from memory and, when the check is older than REFRESH_MS, checked again in the
-// background, so a note edited in place or a target file that changed is seen by the next listing.
+// every call. Each note file's parse is kept by fs/fileDigests.ts under the file's stat (in memory and
+// in `.agent/.cache/notes.json`, so a new process stats the note files instead of reading them), and
+// per target its orphan check (re-done when the target's stat changes). A listing re-checks the files
+// only when the notes folder changed (a note added or deleted: one stat) or its last check is
+// VERIFY_MS old; then the answer waits for the check. Otherwise it is answered from memory and, when
+// the check is older than REFRESH_MS, checked again in the background, so a note edited in place or a
+// target file that changed is seen by the next listing.
 
 /** A listing whose last full check is older than this waits for a new one. */
 const VERIFY_MS = 30_000;
@@ -278,8 +279,6 @@ const VERIFY_MS = 30_000;
 const REFRESH_MS = 2_000;
 /** Targets read at once while checking. */
 const CONCURRENCY = 32;
-/** The longest stretch of synchronous file calls a check makes before letting other work run. */
-const SLICE_MS = 8;
 
 type Stamp = string;
 const stampOf = (st: fs.Stats): Stamp => `${st.mtimeMs}:${st.size}:${st.ino}`;
@@ -287,8 +286,6 @@ const stampOf = (st: fs.Stats): Stamp => `${st.mtimeMs}:${st.size}:${st.ino}`;
 interface NotesSnapshot {
   dir: Stamp;
   checkedAt: number;
-  /** Note file name → what was read, under the stamp it was read with. */
-  files: Map<string, { stamp: Stamp; parsed: Result<Note> }>;
   /** What the orphan checks know of each target (workspace-relative path), under the target's stamp. */
   targets: Map<string, { stamp: Stamp | undefined; facts: TargetFacts }>;
   result: { notes: ListedNote[]; errors: FileError[] };
@@ -301,47 +298,24 @@ interface NotesSnapshot {
 
 const snapshots = new Map<string, NotesSnapshot>();
 
-/**
- * What a check read is also kept in `.agent/.cache/notes.json` (parsed notes by file name, under the
- * stamp they were read with), so a new process (each agent session starts an MCP server) stats the
- * note files instead of reading and parsing them all. Each entry is used only while its file's stamp
- * is unchanged; a cache file from another version, or one that does not parse, is ignored and
- * written anew.
- */
-const NOTES_CACHE_VERSION = 1;
-const notesCachePath = (root: string): string => checkpointPath(path.join(root, '.agent'), 'notes');
-
 function isNote(o: unknown): o is Note {
   const n = o as Note;
   return !!n && typeof n === 'object' && typeof n.id === 'string' && typeof n.path === 'string' && typeof n.author === 'string' && typeof n.created === 'string' && typeof n.text === 'string' && typeof n.file === 'string';
 }
 
-async function loadNotesCache(root: string): Promise<NotesSnapshot['files']> {
-  const files: NotesSnapshot['files'] = new Map();
-  try {
-    const o = JSON.parse(await fs.promises.readFile(notesCachePath(root), 'utf8')) as { v?: unknown; files?: unknown };
-    if (o?.v !== NOTES_CACHE_VERSION || !Array.isArray(o.files)) return files;
-    for (const e of o.files as unknown[]) {
-      if (Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'string' && e[1] !== '' && isNote(e[2])) files.set(e[0], { stamp: e[1], parsed: ok(e[2]) });
-    }
-  } catch {
-    // missing, unreadable or not JSON: every note file is read
-  }
-  return files;
-}
+/** Each note file's parse (a note, or why it is not one), as kept in `.agent/.cache/notes.json`. */
+const NOTE_DIGESTS: DigestSpec<Result<Note>> = {
+  name: 'notes',
+  version: 2,
+  valid: (v: unknown): v is Result<Note> => {
+    const r = v as Result<Note>;
+    return !!r && typeof r === 'object' && (r.ok === true ? isNote(r.value) : r.ok === false && typeof r.error?.file === 'string' && typeof r.error.message === 'string');
+  },
+};
 
-async function saveNotesCache(root: string, files: NotesSnapshot['files']): Promise<void> {
-  const entries: [string, Stamp, Note][] = [];
-  for (const [name, f] of files) if (f.parsed.ok && f.stamp) entries.push([name, f.stamp, f.parsed.value]);
-  const file = notesCachePath(root);
-  try {
-    await fs.promises.mkdir(path.dirname(file), { recursive: true });
-    // The folder ignores itself, so the cache never shows up in git.
-    await createExclusive(path.join(path.dirname(file), '.gitignore'), '*\n');
-    await writeFileAtomic(file, JSON.stringify({ v: NOTES_CACHE_VERSION, files: entries }));
-  } catch {
-    // a read-only or full disk: this process still has the notes in memory
-  }
+/** Reads and parses one note file (sync: an async read per file costs ~10× the CPU, for thousands of them). */
+function readNote(file: string): Result<Note> {
+  return parseNote(fs.readFileSync(file, 'utf8'), `${NOTES_DIR}/${path.basename(file)}`);
 }
 
 /**
@@ -376,41 +350,27 @@ async function check(root: string, dir: string, dirStamp: Stamp, snap: NotesSnap
   } catch {
     names = [];
   }
-  // Synchronous calls in slices of a few ms (an async call per file costs ~10× the CPU of a sync one,
-  // and 10,000 files in one go would block the thread for a second).
-  const files = new Map<string, { stamp: Stamp; parsed: Result<Note> }>();
-  if (snap.checkedGen < 0 && !snap.files.size) snap.files = await loadNotesCache(root);
-  let read = 0;
-  let slice = performance.now();
-  for (const name of names) {
-    if (performance.now() - slice > SLICE_MS) {
-      await new Promise((r) => setImmediate(r));
-      slice = performance.now();
-    }
-    const rel = `${NOTES_DIR}/${name}`;
-    const file = path.join(dir, name);
-    let parsed: Result<Note>;
-    try {
-      const st = fs.statSync(file);
-      const stamp = stampOf(st);
-      const had = snap.files.get(name);
-      if (had && had.stamp === stamp) {
-        files.set(name, had);
-        continue;
+  const paths = names.map((n) => path.join(dir, n));
+  const { values, failed } = await FileDigests.of(path.join(root, '.agent'), NOTE_DIGESTS).get(paths, async (f) => readNote(f));
+  const files = new Map<string, Result<Note>>();
+  for (const f of paths) {
+    const e = failed.get(f);
+    let parsed = values.get(f) ?? (e && err<FileError>({ file: `${NOTES_DIR}/${path.basename(f)}`, message: `cannot read it: ${e.message}` }));
+    if (!parsed) {
+      // Not a regular file (a symlink, a folder named *.md) or gone since the readdir: read as is, never remembered.
+      try {
+        parsed = readNote(f);
+      } catch (x) {
+        parsed = err({ file: `${NOTES_DIR}/${path.basename(f)}`, message: `cannot read it: ${(x as Error).message}` });
       }
-      parsed = parseNote(fs.readFileSync(file, 'utf8'), rel);
-      read++;
-      // A file that did not parse (maybe caught mid-write) is read again at the next check.
-      files.set(name, { stamp: parsed.ok ? stamp : '', parsed });
-    } catch (e) {
-      files.set(name, { stamp: '', parsed: err({ file: rel, message: `cannot read it: ${(e as Error).message}` }) });
     }
+    files.set(path.basename(f), parsed);
   }
   // Orphan checks: each target read once (as many lines as its notes need), again only when its stamp changed.
   const need = new Map<string, { lines: number; text: boolean }>();
   for (const name of names) {
-    const p = files.get(name)?.parsed;
-    if (!p?.ok) continue;
+    const p = files.get(name)!;
+    if (!p.ok) continue;
     const n = need.get(p.value.path) ?? { lines: 0, text: false };
     need.set(p.value.path, { lines: Math.max(n.lines, lineNeedOf(p.value)), text: n.text || p.value.step !== undefined });
   }
@@ -424,7 +384,7 @@ async function check(root: string, dir: string, dirStamp: Stamp, snap: NotesSnap
   const notes: ListedNote[] = [];
   const errors: FileError[] = [];
   for (const name of names) {
-    const p = files.get(name)!.parsed;
+    const p = files.get(name)!;
     if (!p.ok) {
       errors.push(p.error);
       continue;
@@ -433,12 +393,9 @@ async function check(root: string, dir: string, dirStamp: Stamp, snap: NotesSnap
     notes.push(orphaned ? { ...p.value, orphaned } : p.value);
   }
   notes.sort((a, b) => a.created.localeCompare(b.created) || a.id.localeCompare(b.id));
-  // Saved when a note file was read (new, changed) or one is gone; not on a check that changed nothing.
-  if (read > 0 || [...snap.files.keys()].some((k) => !files.has(k))) await saveNotesCache(root, files);
   snap.dir = dirStamp;
   snap.checkedAt = started;
   snap.checkedGen = gen;
-  snap.files = files;
   snap.targets = targets;
   snap.result = { notes, errors };
 }
@@ -474,7 +431,7 @@ export async function listNotes(root: string): Promise<{ notes: ListedNote[]; er
   }
   let snap = snapshots.get(abs);
   if (!snap) {
-    snap = { dir: '', checkedAt: 0, files: new Map(), targets: new Map(), result: { notes: [], errors: [] }, gen: 0, checkedGen: -1 };
+    snap = { dir: '', checkedAt: 0, targets: new Map(), result: { notes: [], errors: [] }, gen: 0, checkedGen: -1 };
     snapshots.set(abs, snap);
   }
   const s = snap;

@@ -49,6 +49,11 @@ test('each file is read once; later calls read only what changed in place, was r
 
 test('a new process starts from .agent/.cache/<name>.json and reads only files changed since', async () => {
   const { agentDir, files, reads, read } = setup();
+  // A file outside .agent/ (a skill under .github/skills/) is remembered as well.
+  const outside = path.join(agentDir, '..', '.github', 'skills', 'x', 'SKILL.md');
+  fs.mkdirSync(path.dirname(outside), { recursive: true });
+  fs.writeFileSync(outside, 'skill');
+  files.push(outside);
   await FileDigests.unshared(agentDir, SPEC).get(files, read);
   assert.ok(fs.existsSync(path.join(agentDir, '.cache', 'test-digests.json')));
   assert.equal(fs.readFileSync(path.join(agentDir, '.cache', '.gitignore'), 'utf8'), '*\n');
@@ -58,6 +63,7 @@ test('a new process starts from .agent/.cache/<name>.json and reads only files c
   assert.deepEqual(reads, ['0.md']);
   assert.equal(r.values.get(files[0]), 'THING ZERO, LONGER');
   assert.equal(r.values.get(files[4]), 'THING 4');
+  assert.equal(r.values.get(outside), 'SKILL');
 });
 
 test('a cache file that is garbage, truncated, of another version or with malformed entries is rebuilt from the files', async () => {
