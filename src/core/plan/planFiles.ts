@@ -37,25 +37,60 @@ export function readOnlyPlanOwner(agentDir: string, file: string): string | unde
  * (AGENT_PLAN_FOLDERS, read-only).
  */
 export async function findPlanFiles(agentDir: string): Promise<string[]> {
-  const found: string[] = [];
+  const [plan, markdown, current] = await fixedPlanFiles(agentDir, true);
+  return [...[plan, markdown].filter(isStr), ...(await folderPlanFiles(agentDir, PLAN_FOLDERS_OURS)), ...[current].filter(isStr), ...(await folderPlanFiles(agentDir, PLAN_FOLDERS_AGENTS))];
+}
+
+const isStr = (s: string | undefined): s is string => s !== undefined;
+const PLAN_FOLDERS_OURS: PlanFolder[] = PLAN_FOLDERS.map((dir) => ({ dir, inside: true, md: dir === LAYOUT.plans, yaml: true }));
+const PLAN_FOLDERS_AGENTS: PlanFolder[] = AGENT_PLAN_FOLDERS.map(({ dir }) => ({ dir, inside: false, md: true, yaml: false }));
+
+/**
+ * The single plan files (PLAN_FILES) that exist, in PLAN_FILES order; with `keepSlots`, one entry per
+ * PLAN_FILES name, undefined where it does not exist.
+ */
+export async function fixedPlanFiles(agentDir: string, keepSlots = false): Promise<(string | undefined)[]> {
   const isFile = async (f: string) => (await fs.promises.lstat(f).catch(() => undefined))?.isFile() ?? false;
-  for (const name of [LAYOUT.plan, MARKDOWN_PLAN]) {
-    if (await isFile(path.join(agentDir, name))) found.push(path.join(agentDir, name));
-  }
-  for (const dir of PLAN_FOLDERS) {
-    const abs = path.join(agentDir, dir);
+  const found = await Promise.all(PLAN_FILES.map(async (name) => ((await isFile(path.join(agentDir, name))) ? path.join(agentDir, name) : undefined)));
+  return keepSlots ? found : found.filter(isStr);
+}
+
+/**
+ * The plan files in plan folders (`.agent/plans/`, `.agent/scratch/plans/`, then the agents' own
+ * AGENT_PLAN_FOLDERS), each folder sorted by name; one readdir per folder.
+ */
+export async function folderPlanFiles(agentDir: string, folders: readonly PlanFolder[] = ALL_PLAN_FOLDERS): Promise<string[]> {
+  const found: string[] = [];
+  for (const f of folders) {
+    const abs = planFolderPath(agentDir, f);
     const names = await fs.promises.readdir(abs, { withFileTypes: true }).catch(() => []);
     // Symlinks are not followed: a plan is edited in place and must live inside .agent/.
-    found.push(...names.filter((e) => e.isFile() && isPlanName(dir, e.name)).map((e) => path.join(abs, e.name)).sort());
-  }
-  const current = path.join(agentDir, 'scratch/current_plan.yaml');
-  if (await isFile(current)) found.push(current);
-  for (const { dir } of AGENT_PLAN_FOLDERS) {
-    const abs = path.join(path.dirname(agentDir), dir);
-    const names = await fs.promises.readdir(abs, { withFileTypes: true }).catch(() => []);
-    found.push(...names.filter((e) => e.isFile() && isMarkdownPlanName(e.name)).map((e) => path.join(abs, e.name)).sort());
+    found.push(...names.filter((e) => e.isFile() && ((f.yaml && isYaml(e.name)) || (f.md && isMarkdownPlanName(e.name)))).map((e) => path.join(abs, e.name)).sort());
   }
   return found;
+}
+
+/** A plan folder: where it is (inside `.agent/`, or beside it in the workspace) and which files in it are plans. */
+export interface PlanFolder {
+  dir: string;
+  inside: boolean;
+  md: boolean;
+  yaml: boolean;
+}
+
+/** Every plan folder: ours inside `.agent/`, then the agents' own beside it. */
+export const ALL_PLAN_FOLDERS: readonly PlanFolder[] = [...PLAN_FOLDERS_OURS, ...PLAN_FOLDERS_AGENTS];
+
+/** The plan folders of `agentDir` (absolute), in ALL_PLAN_FOLDERS order. */
+export function planFolderPaths(agentDir: string): string[] {
+  return ALL_PLAN_FOLDERS.map((f) => planFolderPath(agentDir, f));
+}
+
+const planFolderPath = (agentDir: string, f: PlanFolder): string => (f.inside ? path.join(agentDir, f.dir) : path.join(path.dirname(agentDir), f.dir));
+
+/** True when `file` (absolute) is a plan in one of the plan folders (not one of PLAN_FILES), whether or not it exists. */
+export function isFolderPlanPath(agentDir: string, file: string): boolean {
+  return isPlanPath(agentDir, file) && !(PLAN_FILES as readonly string[]).includes(toPosixRelative(agentDir, file));
 }
 
 /** True when `file` (absolute) is at one of the plan locations of `agentDir`, whether or not it exists. */

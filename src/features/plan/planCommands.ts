@@ -50,5 +50,5 @@ export function registerPlanCommands(context: vscode.ExtensionContext, log: vsco
   context.subscriptions.push(
     vscode.commands.registerCommand(TOGGLE_ITEM_COMMAND, (node?: PlanNode) => setStatus(node, node?.kind === 'step' ? toggledStatus(node.step.status) : 'completed')),
   );
-  context.subscriptions.push(vscode.commands.registerCommand('agentContext.plan.refresh', () => provider.refresh()));
+  context.subscriptions.push(vscode.commands.registerCommand('agentContext.plan.refresh', () => provider.refresh(true)));
 }

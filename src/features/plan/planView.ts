@@ -3,10 +3,12 @@ import * as vscode from 'vscode';
 import { markdownChildren, markdownHasChildren, MarkdownParent } from '../../core/plan/markdownPlan';
 import { Plan, PlanStep, planProgress, StepStatus } from '../../core/plan/planDocument';
 import { PlanFileVersion } from '../../core/plan/planEdit';
-import { findPlanFiles, loadPlanFile, readOnlyPlanOwner } from '../../core/plan/planFiles';
+import { loadPlanFile, readOnlyPlanOwner } from '../../core/plan/planFiles';
+import { PlanOrder } from '../../core/plan/planOrder';
 import { FileError } from '../../core/result';
 import { registerTreeForTests } from '../../api';
 import { AgentFolder, AgentFeed, folderLabel, touches } from '../../editor/agentFeed';
+import { agentDirOf } from '../../core/workspace/agentLayout';
 import { planExtraChildren, planExtraItem, planExtraNodes, type PlanExtraNode } from './planExtras';
 import { noteTooltip, onDidChangeNotes } from '../notes/noteDecorations';
 import { toPosixRelative } from '../../core/workspace/relativePaths';
@@ -21,6 +23,8 @@ export type PlanNode =
   | { kind: 'text'; folder: AgentFolder; file: string; text: string; line: number }
   | { kind: 'error'; folder: AgentFolder; error: FileError; absFile: string }
   | { kind: 'empty'; folder: AgentFolder }
+  /** "… N older plans": expands to the next page of the plan folders' plans. */
+  | { kind: 'olderPlans'; folder: AgentFolder; skip: number; older: number }
   /** Recent progress and the feature list (src/features/plan/planExtras.ts). */
   | { kind: 'extra'; node: PlanExtraNode };
 
@@ -31,6 +35,13 @@ const STATUS_ICON: Record<StepStatus, [string, string | undefined]> = {
   blocked: ['warning', 'list.warningForeground'],
   cancelled: ['circle-slash', 'disabledForeground'],
 };
+
+/**
+ * Plans per page from the plan folders (plans/, scratch/plans/, .opencode/plans/), newest first: a
+ * year of planning sessions leaves a thousand there, and the view shows the recent ones and a node
+ * that pages the rest, as the Terminals and Scratch views do.
+ */
+export const PLAN_PAGE = 20;
 
 /** Display words for statuses ("in progress"). */
 export function statusLabel(s: string): string {
@@ -45,13 +56,25 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
   private readonly notesSub: vscode.Disposable;
 
   constructor(private readonly folders: AgentFeed) {
-    this.sub = folders.onDidChange((c) => {
-      if (touches(c, 'plan')) this.refresh();
+    this.sub = folders.onDidChange((changes) => {
+      if (!touches(changes, 'plan')) return;
+      for (const c of changes) {
+        const order = this.orders.get(agentDirOf(c.root));
+        if (!order) continue;
+        if (c.paths && !c.areas.has('agent')) order.changed(c.paths);
+        else order.invalidate();
+      }
+      this.refresh();
     });
     this.notesSub = onDidChangeNotes(() => this.refresh()); // notes from the user show on steps
   }
 
-  refresh(): void {
+  /** Per `.agent/` folder, its folder plans newest first (kept current from the feed's changed paths). */
+  private readonly orders = new Map<string, PlanOrder>();
+
+  /** Redraws the view; `reread` (the Refresh command) lists and stats the plan folders again. */
+  refresh(reread = false): void {
+    if (reread) for (const o of this.orders.values()) o.invalidate();
     this.emitter.fire(undefined);
   }
 
@@ -68,6 +91,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
     if (node.kind === 'section') return this.markdownNodes(node, { kind: 'section', index: node.index });
     if (node.kind === 'step' && node.plan) return this.markdownNodes({ ...node, plan: node.plan }, { kind: 'step', id: node.step.id });
     if (node.kind === 'extra') return (await planExtraChildren(node.node)).map((n) => ({ kind: 'extra', node: n }));
+    if (node.kind === 'olderPlans') return this.planPage(node.folder, node.skip);
     return [];
   }
 
@@ -86,19 +110,35 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
   }
 
   private async planFilesOf(folder: AgentFolder): Promise<PlanNode[]> {
-    const files = await findPlanFiles(folder.agentDir);
-    if (files.length === 0) return [{ kind: 'empty', folder }];
+    const nodes = await this.planPage(folder, 0);
+    return nodes.length > 0 ? nodes : [{ kind: 'empty', folder }];
+  }
+
+  /**
+   * The single plan files (on the first page) and a page of the plan folders' plans, newest first,
+   * then "… N older plans". Only what is shown is read: each under its stat, parsed again only when
+   * that changed.
+   */
+  private async planPage(folder: AgentFolder, skip: number): Promise<PlanNode[]> {
+    let order = this.orders.get(folder.agentDir);
+    if (!order) this.orders.set(folder.agentDir, (order = new PlanOrder(folder.agentDir)));
+    const page = await order.page(skip, PLAN_PAGE);
+    const files = skip === 0 ? [...page.fixed, ...page.files] : page.files;
+    const showFile = page.fixed.length + page.total > 1;
     const out: PlanNode[] = [];
-    const seen = new Set<string>();
-    for (const file of files) {
-      const rel = toPosixRelative(folder.root, file);
-      seen.add(file);
-      const loaded = await this.load(file, rel);
-      if (!loaded.ok && /cannot read: .*ENOENT/.test(loaded.error.message)) continue; // deleted while refreshing; the watcher brings the next refresh
-      if (!loaded.ok) out.push({ kind: 'error', folder, error: loaded.error, absFile: file });
-      else out.push({ kind: 'plan', folder, file, plan: { ...loaded.value.plan, file }, version: loaded.value.version, showFile: files.length > 1 });
-    }
-    for (const f of this.parsed.keys()) if (f.startsWith(folder.agentDir) && !seen.has(f)) this.parsed.delete(f);
+    const loaded = await Promise.all(files.map((file) => this.load(file, toPosixRelative(folder.root, file))));
+    const gone: string[] = [];
+    files.forEach((file, i) => {
+      const l = loaded[i];
+      if (!l.ok && /cannot read: .*ENOENT/.test(l.error.message)) gone.push(file); // deleted while refreshing; the watcher brings the next refresh
+      else if (!l.ok) out.push({ kind: 'error', folder, error: l.error, absFile: file });
+      else out.push({ kind: 'plan', folder, file, plan: { ...l.value.plan, file }, version: l.value.version, showFile });
+    });
+    order.changed(gone);
+    const older = page.total - skip - page.files.length;
+    if (older > 0) out.push({ kind: 'olderPlans', folder, skip: skip + PLAN_PAGE, older });
+    // Forget parses of plans that are gone (the rest stay for the pages a user expands again).
+    if (skip === 0) for (const f of this.parsed.keys()) if (f.startsWith(folder.agentDir) && !page.fixed.includes(f) && !order.has(f)) this.parsed.delete(f);
     return out;
   }
 
@@ -201,6 +241,14 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
         item.tooltip = `${e.file}${e.line !== undefined ? `:${e.line}` : ''}: ${e.message}\n\nFix the file and save it; the view updates by itself. Nothing was changed.`;
         item.contextValue = 'planError';
         item.command = openAt(node.absFile, e.line ?? 1);
+        return item;
+      }
+      case 'olderPlans': {
+        const item = new vscode.TreeItem(`… ${node.older.toLocaleString('en-US')} older plan${node.older === 1 ? '' : 's'}`, vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `olderPlans:${node.folder.agentDir}@${node.skip}`;
+        item.tooltip = `Expand to list the next ${PLAN_PAGE} of ${node.older.toLocaleString('en-US')} older plans (.agent/plans/, .agent/scratch/plans/ and agents' own plan folders; newest first).`;
+        item.iconPath = new vscode.ThemeIcon('history');
+        item.contextValue = 'agentContext.olderItems';
         return item;
       }
       case 'empty': {

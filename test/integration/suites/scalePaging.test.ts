@@ -111,6 +111,42 @@ describe('Views at scale: newest first, the rest paged', () => {
     }
   });
 
+  it('the Plan view shows the newest plans of plans/ and pages the rest, and follows an edit and a removal', async () => {
+    const dir = path.join(agentDir(), 'plans');
+    fs.mkdirSync(dir, { recursive: true });
+    const t0 = Date.now() / 1000 - 100_000;
+    const file = (i: number) => path.join(dir, `paging-${String(i).padStart(2, '0')}.md`);
+    const label = (i: number) => `Paging plan ${i}`;
+    const others = ['plans', 'scratch/plans'].flatMap((d) => (fs.existsSync(path.join(agentDir(), d)) ? fs.readdirSync(path.join(agentDir(), d)) : []));
+    assert.deepEqual(others, [], 'no other plans in the plan folders (the counts below are of this test\'s plans)');
+    try {
+      for (let i = 1; i <= 45; i++) {
+        fs.writeFileSync(file(i), `# ${label(i)}\n\n- [ ] first step of ${i}\n- [x] done step of ${i}\n`);
+        fs.utimesSync(file(i), t0 + i, t0 + i);
+      }
+      const paging = (t: SnapshotNode[]) => t.filter((x) => x.label.startsWith('Paging plan '));
+      const older = (t: SnapshotNode[]) => t.find((x) => /^… \d+ older plans?$/.test(x.label));
+      const top = await waitForTree('agentContext.plan', (t) => (paging(t).length > 0 && older(t)?.label === '… 25 older plans' ? t : undefined), 'the newest plans and "… 25 older plans"', 60_000);
+      // The workspace's own plan.yaml stays first; then the 20 newest plans of plans/.
+      assert.equal(top[0].label, 'Add rate limiting to the public API');
+      assert.deepEqual(paging(top).map((x) => x.label), Array.from({ length: 20 }, (_, k) => label(45 - k)));
+      assert.equal(paging(top)[0].children.length, 2, 'a shown plan has its checklist');
+      const page2 = older(top)!.children;
+      assert.deepEqual(paging(page2).map((x) => x.label), Array.from({ length: 20 }, (_, k) => label(25 - k)));
+      assert.equal(older(page2)?.label, '… 5 older plans');
+      assert.deepEqual(paging(older(page2)!.children).map((x) => x.label), [5, 4, 3, 2, 1].map(label));
+      // Another process edits an old plan: it leads the list, with its new state.
+      fs.writeFileSync(file(3), `# ${label(3)}\n\n- [x] first step of 3\n- [x] done step of 3\n`);
+      const edited = await waitForTree('agentContext.plan', (t) => (paging(t)[0]?.label === label(3) ? paging(t)[0] : undefined), 'the edited plan leads', 30_000);
+      assert.match(edited.description ?? '', /^2\/2 done/);
+      fs.rmSync(file(45));
+      await waitForTree('agentContext.plan', (t) => (paging(t)[1]?.label === label(44) && older(t)?.label === '… 24 older plans' ? true : undefined), 'a removed plan leaves the page and the count', 30_000);
+    } finally {
+      for (let i = 1; i <= 45; i++) fs.rmSync(file(i), { force: true });
+    }
+    await waitForTree('agentContext.plan', (t) => (t.some((x) => x.label.startsWith('Paging plan ') || /older plan/.test(x.label)) ? undefined : true), 'the plans are gone', 30_000);
+  });
+
   it('the Agents view shows the most recently active agents first and pages the rest', async () => {
     const ids = Array.from({ length: 30 }, (_, i) => `it-page-${String(i).padStart(2, '0')}`);
     const dirOf = (id: string) => path.join(agentDir(), 'agents', id);
