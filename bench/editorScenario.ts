@@ -285,6 +285,7 @@ export async function run(probe: ProbeStart, level: string): Promise<EditorSessi
     const tools: NonNullable<EditorSessionResult['tools']> = {};
     result.tools = tools;
     for (const c of calls) tools[c.id] = { wallMs: [] };
+    const stopToolsProfile = startProfile(level, 'tools');
     const textOf = (r: vscode.LanguageModelToolResult): string => r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
     // One warm-up round, then REPS measured rounds.
     for (let r = -1; r < REPS; r++) {
@@ -303,6 +304,7 @@ export async function run(probe: ProbeStart, level: string): Promise<EditorSessi
         }
       }
     }
+    await stopToolsProfile();
   }
 
   // File events, each as another process (the MCP server, an agent) would cause it.
@@ -335,6 +337,7 @@ export async function run(probe: ProbeStart, level: string): Promise<EditorSessi
     }
   };
   const stamp = (): string => new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const stopEventsProfile = startProfile(level, 'events');
   await measureEvent('logProgress', (i) => {
     fs.appendFileSync(path.join(agentDir, 'progress.md'), `## ${stamp()} — Bench entry ${i}\n\nAppended by the editor benchmark.\n\nNext: nothing.\n\n`);
   });
@@ -355,6 +358,7 @@ export async function run(probe: ProbeStart, level: string): Promise<EditorSessi
     // The ledger file of the call's month, as the tools write it.
     fs.appendFileSync(ledgerPath(agentDir, line.time), JSON.stringify(line) + '\n');
   });
+  await stopEventsProfile();
   const term = vscode.window.createTerminal({ name: 'bench', cwd: root });
   try {
     const si = await waitForTerminalIntegration(term, 60_000);

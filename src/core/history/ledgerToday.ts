@@ -12,8 +12,8 @@
 import * as fs from 'node:fs';
 import { localDay, savedBy, type LedgerEntry, type LedgerTotals } from './ledger';
 
-/** Largest single read (bytes). */
-const CHUNK = 1024 * 1024;
+/** Largest single read (bytes): its lines are parsed in one go, so this bounds the editor's block (~10 ms). */
+const CHUNK = 256 * 1024;
 /** Entries from concurrent writers can be slightly out of time order: look this far before midnight. */
 const SLACK_MS = 10 * 60_000;
 
@@ -93,18 +93,19 @@ export class LedgerToday {
 
   /** Today's entries, read from the end backwards until an entry from before today (less the slack). */
   private async startFromEnd(fh: fs.promises.FileHandle, size: number, now: Date): Promise<void> {
-    const today = localDay(now);
     const midnight = new Date(now.getFullYear(), now.getMonth(), now.getDate()).getTime();
+    const nextMidnight = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1).getTime();
     this.totals = zero();
     /** Returns true when the line is from before today (stop reading further back). */
     const take = (line: string): boolean => {
       const e = parse(line);
       if (!e) return false;
-      if (localDay(e.time) === today) {
+      // Today in local time, as localDay(e.time) === localDay(now), without formatting a date per line.
+      const t = Date.parse(e.time);
+      if (t >= midnight && t < nextMidnight) {
         addTo(this.totals, e);
         return false;
       }
-      const t = Date.parse(e.time);
       return Number.isFinite(t) && t < midnight - SLACK_MS;
     };
     let pos = size;

@@ -50,13 +50,19 @@ function matches(root: string, glob: string | undefined): boolean {
   if (glob === undefined) return false;
   const star = glob.indexOf('*');
   if (star === -1) return fs.existsSync(path.join(root, glob));
-  // Only `dir/prefix*suffix` shapes are used: one readdir, no recursive walk.
+  // Only `dir/prefix*suffix` shapes are used: the folder is read until the first match, no
+  // recursive walk (a folder of 10,000 notes cost a full readdir at every start-up).
   const dir = path.join(root, path.posix.dirname(glob));
   const [prefix, suffix] = path.posix.basename(glob).split('*');
+  let d: fs.Dir | undefined;
   try {
-    return fs.readdirSync(dir).some((n) => n.startsWith(prefix) && n.endsWith(suffix) && !n.startsWith('.'));
+    d = fs.opendirSync(dir, { bufferSize: 32 });
+    for (let e = d.readSync(); e; e = d.readSync()) if (e.name.startsWith(prefix) && e.name.endsWith(suffix) && !e.name.startsWith('.')) return true;
+    return false;
   } catch {
     return false;
+  } finally {
+    d?.closeSync();
   }
 }
 
