@@ -10,6 +10,7 @@ import { advanceRetention, isProtected, type OldestFirst, removalReasons, Remova
 import { ScratchIndex } from './scratchIndex';
 import { currentScratchIndex } from './sharedIndex';
 import { isInside } from '../workspace/relativePaths';
+import { FileDigests } from '../fs/fileDigests';
 import { formatAge, formatBytes } from '../output/humanize';
 
 /**
@@ -21,25 +22,45 @@ export async function planProtectedPaths(workspaceRoot: string): Promise<Result<
   const agentDir = agentDirOf(workspaceRoot);
   const files = await findPlanFiles(agentDir);
   const out: string[] = [...files];
-  for (const file of files) {
-    if (isMarkdownPlan(file)) continue; // Markdown plans list no evidence; the file itself is kept above
-    let text: string;
-    try {
-      text = await fs.promises.readFile(file, 'utf8');
-    } catch {
-      continue; // removed meanwhile
-    }
-    const plan = parsePlanText(text, file);
-    if (!plan.ok) return plan;
-    for (const step of plan.value.steps) {
-      for (const ev of step.evidence ?? []) {
-        const abs = path.resolve(workspaceRoot, ev);
-        if (isInside(workspaceRoot, abs)) out.push(abs);
-      }
+  // Markdown plans list no evidence; the file itself is kept above.
+  const yaml = files.filter((f) => !isMarkdownPlan(f));
+  // Each plan's evidence is kept under its file's stat (fs/fileDigests.ts): a cleanup with a thousand
+  // plans in plans/ costs a stat per plan, not a read and a YAML parse of each.
+  const { values } = await FileDigests.of(agentDir, EVIDENCE_DIGESTS).get(yaml, async (file) => planEvidence(file, await fs.promises.readFile(file, 'utf8')));
+  for (const file of yaml) {
+    const ev = values.get(file); // absent: removed meanwhile (or unreadable, as before: skipped)
+    if (!ev) continue;
+    if (!ev.ok) return ev;
+    for (const e of ev.value) {
+      const abs = path.resolve(workspaceRoot, e);
+      if (isInside(workspaceRoot, abs)) out.push(abs);
     }
   }
   return ok(out);
 }
+
+/** The evidence paths a YAML plan's steps list, as written; or why the plan cannot be parsed. */
+function planEvidence(file: string, text: string): Result<string[]> {
+  const plan = parsePlanText(text, file);
+  if (!plan.ok) return plan;
+  return ok(plan.value.steps.flatMap((s) => s.evidence ?? []));
+}
+
+const isFileErrorShape = (e: unknown): boolean => {
+  const o = e as { file?: unknown; message?: unknown; line?: unknown };
+  return typeof o === 'object' && o !== null && typeof o.file === 'string' && typeof o.message === 'string' && (o.line === undefined || typeof o.line === 'number');
+};
+
+/** Each YAML plan's evidence paths, kept in `.agent/.cache/plan-evidence.json`. */
+const EVIDENCE_DIGESTS = {
+  name: 'plan-evidence',
+  version: 1,
+  valid: (v: unknown): v is Result<string[]> => {
+    const o = v as Result<string[]>;
+    if (typeof o !== 'object' || o === null) return false;
+    return o.ok === true ? Array.isArray(o.value) && o.value.every((x) => typeof x === 'string') : o.ok === false && isFileErrorShape(o.error);
+  },
+};
 
 /** The last dry run per `.agent/` folder, which the next one continues when it can (see advanceRetention). */
 const dryRuns = new Map<string, { index: ScratchIndex; epoch: number; key: string; progress: RetentionProgress }>();
