@@ -9,6 +9,7 @@ import { loadPins } from './pins';
 import { advanceRetention, isProtected, type OldestFirst, removalReasons, RemovalReason, type RetentionPolicy, type RetentionProgress } from './retention';
 import { ScratchIndex } from './scratchIndex';
 import { currentScratchIndex } from './sharedIndex';
+import { readDryRun, writeDryRun, type CachedDryRun } from './cleanupCache';
 import { isInside } from '../workspace/relativePaths';
 import { FileDigests } from '../fs/fileDigests';
 import { formatAge, formatBytes } from '../output/humanize';
@@ -127,11 +128,17 @@ export async function cleanupScratch(opts: CleanupOptions): Promise<Result<Clean
   // cost of what changed); before removing anything, every file is stat'ed afresh (the index may
   // not have seen a big folder's old file rewritten in place).
   const index = opts.dryRun ? await currentScratchIndex(agentDir) : await ScratchIndex.build(agentDir, { snapshot: false });
+  const keep = keepFor(scratchDir, pins.value, protectedPaths);
+  const key = JSON.stringify([[...keep.pinned].sort(), keep.protectedKeys, opts.policy, opts.listLimit ?? null]);
+  // A dry run whose answer a process stored for this very state and key (cleanupCache.ts): read
+  // from the summary's state, without loading every file (a new MCP server's first dry run).
+  if (opts.dryRun) {
+    const hit = await readDryRun(agentDir, scratchDir, index.stateDigest(), key, now);
+    if (hit) return ok(reportOf(hit, scratchDir, now, opts.policy));
+  }
   await index.loadEverything(); // an index started from the summary holds only the newest files of big folders
   // A dry run after files were only added as the newest (an offload) or time passed, with the same
   // pins, plans and policy, continues the previous one: it looks at the new files, not all of them.
-  const keep = keepFor(scratchDir, pins.value, protectedPaths);
-  const key = JSON.stringify([[...keep.pinned].sort(), keep.protectedKeys, opts.policy, opts.listLimit ?? null]);
   const prev = opts.dryRun ? dryRuns.get(agentDir) : undefined;
   const resume = prev && prev.index === index && prev.epoch === index.orderEpoch && prev.key === key && now >= prev.progress.now ? prev.progress : undefined;
   const all = index.newestFirst();
@@ -169,6 +176,16 @@ export async function cleanupScratch(opts: CleanupOptions): Promise<Result<Clean
     report.removedCount = progress.removeCount;
     report.removedBytes = progress.removeBytes;
     report.summary = summaryText(report);
+    writeDryRun(agentDir, scratchDir, index.stateDigest(), key, now, answerStableUntil(progress, files, why, opts.policy), {
+      listed: items.map((i) => ({ rel: i.rel, size: i.size, reason: i.reason })),
+      removeCount: report.removedCount,
+      removeBytes: report.removedBytes,
+      keptPinned: report.keptPinned,
+      keptProtected: report.keptProtected,
+      files: scope.files,
+      bytes: scope.bytes,
+      oldestRemovableMs: scope.oldestRemovableMs,
+    });
     return ok(report);
   } else {
     // Re-check right before moving: each file's folder must still resolve inside scratch.
@@ -196,6 +213,40 @@ export async function cleanupScratch(opts: CleanupOptions): Promise<Result<Clean
     report.failed.push(...moved.failed.filter((f) => f.message !== 'already gone'));
   }
   return ok(summarizeCleanup(report));
+}
+
+/**
+ * Until when the same files give this dry run's answer. The removals are a prefix of the files
+ * oldest first, decided up to `stop`; a file before `stop` passing the age limit later changes
+ * nothing (it is removed already, by count or size), so the answer holds until the file at `stop`
+ * passes it, or a listed file removed for count or size would now be listed as too old.
+ */
+function answerStableUntil(p: RetentionProgress, files: OldestFirst, why: readonly RemovalReason[], policy: RetentionPolicy): number {
+  if (!(policy.maxAgeHours > 0)) return Infinity;
+  const age = policy.maxAgeHours * 3_600_000;
+  let until = p.stop < files.length ? files.mtimeMs(p.stop) + age : Infinity;
+  p.listed.forEach((pos, k) => {
+    if (why[k] !== 'age') until = Math.min(until, files.mtimeMs(pos) + age);
+  });
+  return until;
+}
+
+/** A dry run's report from its stored answer (the same files, key and limits; `now` within its bounds). */
+function reportOf(c: CachedDryRun, scratchDir: string, now: number, policy: RetentionPolicy): CleanupReport {
+  const report: CleanupReport = {
+    dryRun: true,
+    removed: c.listed.map((i) => ({ rel: i.rel, path: path.join(scratchDir, ...i.rel.split('/')), size: i.size, reason: i.reason })),
+    removedCount: c.removeCount,
+    removedBytes: c.removeBytes,
+    keptPinned: c.keptPinned,
+    keptProtected: c.keptProtected,
+    noTrash: [],
+    failed: [],
+    scope: { files: c.files, bytes: c.bytes, oldestRemovableMs: c.oldestRemovableMs, now, policy },
+    summary: '',
+  };
+  report.summary = summaryText(report);
+  return report;
 }
 
 /** Recomputes the counts and `summary` of a cleanup that ran (not a dry run) after `removed`/`noTrash` changed (e.g. after a permanent delete). */

@@ -439,6 +439,14 @@ export class ScratchIndex {
     return this.tree.totals();
   }
 
+  /**
+   * A digest of the index's state, the same whether it holds every file or started from the summary
+   * (ScratchTree.digest): what a result computed from the index (cleanup's dry run) is stored under.
+   */
+  stateDigest(): string {
+    return this.tree.digest();
+  }
+
   /** A folder's subtree totals and its subfolders (sorted by name), or undefined when unknown. */
   folder(rel: string): { rel: string; count: number; bytes: number; subdirs: string[]; files: number } | undefined {
     return this.tree.folder(rel);

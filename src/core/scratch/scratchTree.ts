@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ScratchEntry } from './scratchEntry';
@@ -72,6 +73,8 @@ export interface NameFilter {
   toBase64(): string;
 }
 
+/** A big folder's newest files in the tree's digest (the summary keeps at least this many). */
+export const DIGEST_NEWEST = 256;
 /** The smallest kept "newest" list (one page) and the extra kept so a few deletions need no new pass. */
 const PAGE_MIN = 200;
 const SLACK = 64;
@@ -192,6 +195,8 @@ export class ScratchTree {
    * oldest, and what was decided about the oldest files still holds (cleanup's dry run).
    */
   private orderEpochCounter = 0;
+  /** Counts changes to what the tree holds (folders, files, their sizes and dates): a digest of it holds while this stays the same. */
+  mutations = 0;
 
   constructor(readonly scratchDir: string) {}
 
@@ -207,6 +212,7 @@ export class ScratchTree {
 
   /** Empties the tree. */
   clear(): void {
+    this.mutations++;
     this.dirs.clear();
     this.dropOrder();
   }
@@ -215,6 +221,7 @@ export class ScratchTree {
     let d = this.dirs.get(rel);
     if (!d) {
       d = { subdirs: new Set(), files: new Map(), hot: new Set(), count: 0, bytes: 0 };
+      this.mutations++;
       this.dirs.set(rel, d);
       if (rel !== '') this.ensureDir(parentOf(rel)).subdirs.add(rel);
     }
@@ -223,6 +230,7 @@ export class ScratchTree {
 
   /** Adds `delta` files and `bytes` to a folder and every folder above it. */
   bubble(dirRel: string, delta: number, bytes: number): void {
+    this.mutations++;
     for (let p = dirRel; ; p = parentOf(p)) {
       const d = this.dirs.get(p);
       if (d) {
@@ -243,6 +251,7 @@ export class ScratchTree {
       markHot(d, rel, old);
       return;
     }
+    this.mutations++;
     // Counts as found by a listing in progress (revalidation removes the files a listing did not mark).
     item.seen = old ? old.seen : this.listings;
     d.files.set(rel, item);
@@ -271,6 +280,7 @@ export class ScratchTree {
     const d = this.dirs.get(dir);
     const old = d?.files.get(rel);
     if (!d || !old) return;
+    this.mutations++;
     d.files.delete(rel);
     d.hot.delete(rel);
     this.bubble(dir, -1, -old.size);
@@ -289,6 +299,7 @@ export class ScratchTree {
     if (!d) return;
     for (const s of [...d.subdirs]) this.removeDir(s);
     for (const f of [...d.files.keys()]) this.removeFile(f);
+    this.mutations++;
     this.dirs.delete(rel);
     if (rel !== '') this.dirs.get(parentOf(rel))?.subdirs.delete(rel);
   }
@@ -314,6 +325,52 @@ export class ScratchTree {
     }
     return this.all;
   }
+
+  /**
+   * A digest of what the tree holds, the same whether big folders are loaded whole or only their
+   * newest files (summary mode): per folder its totals and file count, and its files (all of a
+   * folder of at most RESTAT_ALL_MAX loaded whole, else its newest DIGEST_NEWEST). Kept until the
+   * tree changes.
+   */
+  digest(): string {
+    if (this.digestMemo?.mutations === this.mutations) return this.digestMemo.value;
+    const whole = (d: Dir): boolean => !d.partial && d.files.size <= RESTAT_ALL_MAX;
+    // Each big folder's newest: its kept list when long enough, else from the global order when it
+    // is kept (one pass over its front, not a selection over 75,000 files), else a selection.
+    const newest = new Map<string, Ranked[]>();
+    const short = new Map<string, Ranked[]>();
+    for (const [rel, d] of this.dirs) {
+      if (whole(d)) continue;
+      const want = Math.min(DIGEST_NEWEST, d.files.size);
+      if (d.newest && d.newest.length >= want) newest.set(rel, d.newest.slice(0, DIGEST_NEWEST));
+      else if (this.all) short.set(rel, []);
+      else newest.set(rel, selectNewest(d.files, DIGEST_NEWEST));
+    }
+    if (this.all && short.size) {
+      let open = short.size;
+      for (const e of this.all) {
+        const p = parentOf(e[0]);
+        const list = short.get(p);
+        if (!list || list.length >= Math.min(DIGEST_NEWEST, this.dirs.get(p)!.files.size)) continue;
+        list.push(e);
+        if (list.length === Math.min(DIGEST_NEWEST, this.dirs.get(p)!.files.size) && --open === 0) break;
+      }
+      for (const [rel, list] of short) newest.set(rel, list);
+    }
+    const h = createHash('sha1');
+    for (const rel of [...this.dirs.keys()].sort()) {
+      const d = this.dirs.get(rel)!;
+      h.update(`${rel}\0${d.count}\0${d.bytes}\0${d.partial ? d.partial.own : d.files.size}\n`);
+      const files = whole(d) ? [...d.files].sort((a, b) => (a[0] < b[0] ? -1 : 1)) : newest.get(rel)!;
+      h.update(whole(d) ? 'all\n' : 'newest\n');
+      for (const [r, it] of files) h.update(`${r}\0${it.size}\0${it.mtimeMs}\0${it.symlink ? 1 : 0}\n`);
+    }
+    const value = h.digest('base64');
+    this.digestMemo = { mutations: this.mutations, value };
+    return value;
+  }
+
+  private digestMemo?: { mutations: number; value: string };
 
   /** Files and bytes under the scratch folder. */
   totals(): { files: number; bytes: number } {

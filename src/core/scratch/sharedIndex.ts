@@ -7,15 +7,19 @@ import { type FolderStamp, ScratchIndex } from './scratchIndex';
  * (briefing, cleanup's dry run): one copy of 100,000 entries in memory, built once, then kept up to
  * date at the cost of what changed. In the editor the Scratch view feeds it file events
  * (followScratchEvents), so a folder those events account for is not listed again; the MCP server
- * has no watcher and lists a folder again whenever its mtime changed.
+ * has no watcher and lists a folder again whenever its mtime changed. Both start from the summary
+ * when they can (a new MCP server's briefing reads its totals, not 100,000 entries).
  */
 
 let following = false;
 
 const indexes = new KeyedState<ScratchIndex>(async (agentDir) => {
-  // Fed every event, an index may start from the summary (the newest files of big folders) and load
-  // the rest only when something needs it; without events it loads everything at once.
-  const ix = await ScratchIndex.build(agentDir, { summary: following });
+  // Every index starts from the summary (the newest files of big folders, the totals) when it is
+  // whole and the disk agrees with it, and loads the rest only when something needs every file
+  // (cleanup's dry run without a stored answer, a page past the newest). Without events (the MCP
+  // server) a folder changed since is listed and checked against the summary at each revalidation
+  // (scratchSummaryMode.ts), as the editor does after a lost event.
+  const ix = await ScratchIndex.build(agentDir, { summary: true });
   ix.followsEvents = following;
   return ix;
 });
