@@ -124,6 +124,15 @@ export class BlockMonitor {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+/** An in-process inspector session and a promise-returning `post`. */
+function inspectorSession(): { session: inspector.Session; post: (method: string, params?: object) => Promise<unknown> } {
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string, params?: object): Promise<unknown> =>
+    new Promise((resolve, reject) => session.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res))));
+  return { session, post };
+}
+
 /**
  * A CPU profile of the extension host (node:inspector in-process), written to
  * AGENT_CONTEXT_BENCH_CPUPROF/<level>-<name>.cpuprofile when that folder is set (for looking into a
@@ -134,10 +143,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 function startProfile(level: string, name: string): () => Promise<void> {
   const dir = process.env.AGENT_CONTEXT_BENCH_CPUPROF;
   if (!dir) return async () => undefined;
-  const session = new inspector.Session();
-  session.connect();
-  const post = (method: string, params?: object): Promise<unknown> =>
-    new Promise((resolve, reject) => session.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res))));
+  const { session, post } = inspectorSession();
   void post('Profiler.enable');
   void post('Profiler.setSamplingInterval', { interval: 500 });
   void post('Profiler.start');
@@ -145,6 +151,28 @@ function startProfile(level: string, name: string): () => Promise<void> {
     const r = (await post('Profiler.stop')) as { profile: unknown };
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, `${level}-${name}.cpuprofile`), JSON.stringify(r.profile));
+    session.disconnect();
+  };
+}
+
+/**
+ * A sampling heap profile of the extension host's start-up (what is still allocated when it is
+ * taken, by allocation stack), written to AGENT_CONTEXT_BENCH_HEAPPROF/<level>-startup.heapprofile
+ * when that folder is set (for finding what holds the RSS growth; open it in Chrome DevTools); with
+ * AGENT_CONTEXT_BENCH_HEAPPROF_ALL=1, what was collected too (every allocation since start-up).
+ */
+function startHeapProfile(level: string): () => Promise<void> {
+  const dir = process.env.AGENT_CONTEXT_BENCH_HEAPPROF;
+  if (!dir) return async () => undefined;
+  const { session, post } = inspectorSession();
+  void post('HeapProfiler.enable');
+  void post('HeapProfiler.startSampling', { samplingInterval: 16384, ...(process.env.AGENT_CONTEXT_BENCH_HEAPPROF_ALL ? { includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true } : {}) });
+  return async () => {
+    await post('HeapProfiler.collectGarbage');
+    const r = (await post('HeapProfiler.getSamplingProfile')) as { profile: unknown };
+    await post('HeapProfiler.stopSampling');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `${level}-startup.heapprofile`), JSON.stringify(r.profile));
     session.disconnect();
   };
 }
@@ -214,6 +242,7 @@ async function waitForTerminalIntegration(t: vscode.Terminal, ms: number): Promi
 export async function run(probe: ProbeStart, level: string): Promise<EditorSessionResult> {
   // Before any await: the host may load Agent Context's module right after the probe's activation.
   const stopStartupProfile = startProfile(level, 'startup');
+  const stopHeapProfile = startHeapProfile(level);
   const os = await import('node:os');
   const result: EditorSessionResult = { ok: false, level, activeBeforeProbe: false, views: {}, events: {}, loadavg: { start: os.loadavg() } };
   const ext = vscode.extensions.getExtension(EXTENSION_ID);
@@ -233,6 +262,8 @@ export async function run(probe: ProbeStart, level: string): Promise<EditorSessi
   const q = await waitQuiet(3000, 600_000);
   const blocks = probe.blocks.read();
   await stopStartupProfile();
+  const rssMB = process.memoryUsage().rss / 1048576;
+  await stopHeapProfile();
   result.startup = {
     cpuMs: q.cpu - cpuAtActivation,
     cpuFromProbeMs: q.cpu - probe.cpu0,
@@ -240,7 +271,7 @@ export async function run(probe: ProbeStart, level: string): Promise<EditorSessi
     blocks: blocks.top,
     activatedUs,
     blockBeforeActivationMs: blocksBefore,
-    rssMB: process.memoryUsage().rss / 1048576,
+    rssMB,
     rssAtProbeMB: probe.rss0 / 1048576,
     wallMs: q.at - probe.t0,
     quiet: q.quiet,
