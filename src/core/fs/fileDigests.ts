@@ -5,9 +5,12 @@
  *
  * Each file's digest is keyed on its device, inode, size, mtime and ctime: an edit in place (size or
  * mtime), a replacement by rename (inode), a change of permissions (ctime), a truncation or a
- * deletion is seen by the stat, and only that file is read again. The digests live in memory per process and in one file per kind,
+ * deletion is seen by the stat, and only that file is read again. `get` checks a whole listing,
+ * `refresh` only the files named (a watcher reported them). The digests live in memory per process and in one file per kind,
  * `.agent/.cache/<name>.json`, loaded once per process and rewritten atomically (temp + rename) by a
- * process that read something new; several processes may write it, the last whole write wins, and
+ * process once 1/64 of the entries changed since it last wrote (so a cache of one file is written at
+ * each change, and one of 10,000 is not rewritten whole for one file added: a new process re-reads
+ * at most that 1/64); several processes may write it, the last whole write wins, and
  * since every entry is checked against its file's stat before use, a stale or foreign entry only
  * costs a re-read. A cache file that is missing, unparsable, of another format or version, or whose
  * entries do not have the shape `valid` accepts is rebuilt from the files (bad entries alone are
@@ -44,12 +47,16 @@ const isKey = (k: unknown): k is StatKey => Array.isArray(k) && k.length === 5 &
 
 /** Sync stats between yields to the event loop (the extension host must not block for long). */
 const STATS_PER_SLICE = 2000;
+/** The cache file is rewritten once 1/SAVE_SLACK of its entries changed (see saveIfDue). */
+const SAVE_SLACK = 64;
 
 /** The digests of one kind for one `.agent/` folder (FileDigests.of keeps one per process). */
 export class FileDigests<T> {
   private static readonly all = new Map<string, FileDigests<unknown>>();
   private readonly entries = new Map<string, Entry<T>>();
   private loaded = false;
+  /** Entries read, changed or dropped since the cache file was last written. */
+  private unsaved = 0;
 
   /** `agentDir` resolved, with a trailing separator: entries are stored relative to it (a prefix, not path.relative: thousands of entries). */
   private readonly prefix: string;
@@ -109,14 +116,39 @@ export class FileDigests<T> {
   /**
    * The digest of each file in `files` (absolute paths) that is a regular file: remembered ones
    * whose stat is unchanged, the others from `read` (which may throw: that file is then in
-   * `failed`, and not remembered). Missing files and other kinds (folders, symlinks) are left out.
-   * The cache file is rewritten when something was read or dropped.
+   * `failed`, and not remembered). Missing files and other kinds (folders, symlinks) are left out,
+   * and so are, from now on, remembered files not in `files`.
    */
   async get(files: string[], read: (file: string) => Promise<T>): Promise<{ values: Map<string, T>; failed: Map<string, Error> }> {
+    const r = await this.visit(files, read);
+    // Files gone since they were remembered (only then are there more entries than files listed).
+    if (this.entries.size > r.values.size) {
+      const wanted = new Set(files);
+      for (const f of [...this.entries.keys()]) {
+        if (!wanted.has(f)) {
+          this.entries.delete(f);
+          this.unsaved++;
+        }
+      }
+    }
+    await this.saveIfDue();
+    return r;
+  }
+
+  /**
+   * As get, for the named files only (a watcher reported them, or a round re-checks some in turn):
+   * the other remembered files are kept as they are, unchecked.
+   */
+  async refresh(files: string[], read: (file: string) => Promise<T>): Promise<{ values: Map<string, T>; failed: Map<string, Error> }> {
+    const r = await this.visit(files, read);
+    await this.saveIfDue();
+    return r;
+  }
+
+  private async visit(files: string[], read: (file: string) => Promise<T>): Promise<{ values: Map<string, T>; failed: Map<string, Error> }> {
     if (!this.loaded) await this.load();
     const values = new Map<string, T>();
     const failed = new Map<string, Error>();
-    let changed = false;
     for (let i = 0; i < files.length; i++) {
       if (i > 0 && i % STATS_PER_SLICE === 0) await new Promise((r) => setImmediate(r));
       const f = files[i];
@@ -128,7 +160,7 @@ export class FileDigests<T> {
         continue;
       }
       if (!st || !st.isFile()) {
-        if (this.entries.delete(f)) changed = true;
+        if (this.entries.delete(f)) this.unsaved++;
         continue;
       }
       const known = this.entries.get(f);
@@ -145,19 +177,19 @@ export class FileDigests<T> {
         this.entries.delete(f);
         failed.set(f, e as Error);
       }
-      changed = true;
+      this.unsaved++;
     }
-    // Files gone since they were remembered (only then are there more entries than files listed).
-    if (this.entries.size > values.size) {
-      const wanted = new Set(files);
-      for (const f of [...this.entries.keys()]) {
-        if (!wanted.has(f)) {
-          this.entries.delete(f);
-          changed = true;
-        }
-      }
-    }
-    if (changed) await this.save();
     return { values, failed };
+  }
+
+  /**
+   * Rewrites the cache file once the entries changed since it was last written reach 1/SAVE_SLACK
+   * of them (at least one): a rewrite costs every entry, so with thousands of them one file added
+   * must not pay it each time; a new process then re-reads at most that many files.
+   */
+  private async saveIfDue(): Promise<void> {
+    if (this.unsaved === 0 || this.unsaved < this.entries.size / SAVE_SLACK) return;
+    this.unsaved = 0;
+    await this.save();
   }
 }

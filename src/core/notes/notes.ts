@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { ulid } from 'ulid';
 import * as YAML from 'yaml';
 import { pool } from '../fs/pool';
+import { factsOf, lineNeedOf, reasonFrom, stampOf, statOf, type TargetCache, type TargetFacts } from './orphans';
 import { createExclusive } from '../fs/fsAtomic';
 import { FileDigests, type DigestSpec } from '../fs/fileDigests';
 import { err, ok, type FileError, type Result } from '../result';
@@ -196,104 +197,54 @@ export async function addNote(root: string, input: NewNote): Promise<Result<Note
   return ok(note);
 }
 
-/** Counts a file's lines, stopping early once `atLeast` lines are seen (terminal files can be large). */
-async function hasLines(file: string, atLeast: number): Promise<{ enough: boolean; lines: number }> {
-  let lines = 0;
-  let last = -1;
-  const stream = fs.createReadStream(file, { highWaterMark: 64 * 1024 });
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
-    for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
-    last = chunk[chunk.length - 1];
-    if (lines >= atLeast) {
-      stream.destroy();
-      return { enough: true, lines };
-    }
-  }
-  if (last !== -1 && last !== 10) lines++; // a last line without a final newline still counts
-  return { enough: lines >= atLeast, lines };
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** What the orphan checks of the notes on one target need to know of it, read once per target. */
-interface TargetFacts {
-  exists: boolean;
-  isFile: boolean;
-  /** Lines counted, up to `countedTo` (a count ≥ countedTo means "at least"). */
-  lines: number;
-  countedTo: number;
-  /** The text, for plan step notes (plan files are small). */
-  text?: string;
-}
-
-async function targetFacts(file: string, lineNeed: number, needText: boolean): Promise<TargetFacts> {
-  let stat: fs.Stats;
-  try {
-    stat = await fs.promises.stat(file);
-  } catch {
-    return { exists: false, isFile: false, lines: 0, countedTo: 0 };
-  }
-  if (!stat.isFile()) return { exists: true, isFile: false, lines: 0, countedTo: 0 };
-  const facts: TargetFacts = { exists: true, isFile: true, lines: 0, countedTo: lineNeed };
-  if (lineNeed > 0) facts.lines = (await hasLines(file, lineNeed)).lines;
-  if (needText) facts.text = await fs.promises.readFile(file, 'utf8').catch(() => '');
-  return facts;
-}
-
-function reasonFrom(note: NoteTarget, f: TargetFacts): string | undefined {
-  if (!f.exists) return `${note.path} no longer exists`;
-  if (!f.isFile) return undefined; // a note on a folder
-  // A plan step is anchored by its id (edits move its lines); other targets by their line range.
-  if (note.endLine !== undefined && note.step === undefined && f.lines < note.endLine) {
-    return `${note.path} has ${f.lines} lines now; lines ${note.startLine}-${note.endLine} are gone`;
-  }
-  if (note.step !== undefined) {
-    const re = new RegExp(`\\bid:\\s*["']?${escapeRegExp(note.step)}["']?\\s*(?:[,}#]|$)`, 'm');
-    if (!re.test(f.text ?? '')) return `step "${note.step}" is no longer in ${note.path}`;
-  }
-  return undefined;
-}
-
-const lineNeedOf = (n: NoteTarget): number => (n.endLine !== undefined && n.step === undefined ? n.endLine : 0);
-
-/** Why a note's target is gone (file deleted, lines or plan step no longer there), or undefined when it is still there. */
-export async function orphanReason(root: string, note: NoteTarget): Promise<string | undefined> {
-  return reasonFrom(note, await targetFacts(path.join(root, note.path), lineNeedOf(note), note.step !== undefined));
-}
-
 // ── Listing, flat in the number of notes ──
-// A heavy user's folder holds thousands of notes, and the briefing and the terminal tool list them on
-// every call. Each note file's parse is kept by fs/fileDigests.ts under the file's stat (in memory and
-// in `.agent/.cache/notes.json`, so a new process stats the note files instead of reading them), and
-// per target its orphan check (re-done when the target's stat changes). A listing re-checks the files
-// only when the notes folder changed (a note added or deleted: one stat) or its last check is
-// VERIFY_MS old; then the answer waits for the check. Otherwise it is answered from memory and, when
-// the check is older than REFRESH_MS, checked again in the background, so a note edited in place or a
-// target file that changed is seen by the next listing.
+// A heavy user's folder holds thousands of notes, and the briefing, the terminal tool and the editor's
+// decorations list them often. Each process keeps every note as listed: its file's parse from
+// fs/fileDigests.ts (under the file's stat; also in `.agent/.cache/notes.json`, so a new process stats
+// the note files instead of reading them) and its orphan mark from its target's facts (orphans.ts,
+// under the target's stamp). A listing does only what changed asks for:
+// - the notes folder's stamp changed (a note added, deleted or replaced by rename): the folder is
+//   listed and each note file stat-checked; only new or changed files are read, their targets checked;
+// - recheckNotes(root, files) (the editor's change feed names the note files that changed): those
+//   files alone, and the folder's new stamp is taken as seen (the feed reports every file of it);
+// - recheckNotes(root): every note file and every target;
+// - otherwise the answer comes from memory; when the last look is REFRESH_MS old, one round re-checks
+//   the next VERIFY_BATCH note files and VERIFY_BATCH targets in turn, so an edit no watcher reported
+//   (another process, a target file outside .agent/) is seen within a few listings, and no listing
+//   costs more than a round.
 
-/** A listing whose last full check is older than this waits for a new one. */
-const VERIFY_MS = 30_000;
-/** A listing whose last full check is older than this starts a new one in the background. */
+/** A listing this long after the last look re-checks a round of note files and targets. */
 const REFRESH_MS = 2_000;
+/** Note files, and targets, re-checked per round. */
+const VERIFY_BATCH = 500;
+/** The notes folder's stamp alone is trusted once its last change is this old (see update). */
+const SETTLE_MS = 2_000;
 /** Targets read at once while checking. */
 const CONCURRENCY = 32;
 
-type Stamp = string;
-const stampOf = (st: fs.Stats): Stamp => `${st.mtimeMs}:${st.size}:${st.ino}`;
+/** One note file as listed: its parse, and the note with its orphan mark from its target's `facts` (kept while both are unchanged). */
+interface Listed {
+  parsed: Result<Note>;
+  facts?: TargetFacts;
+  shown?: ListedNote;
+}
 
 interface NotesSnapshot {
-  dir: Stamp;
-  checkedAt: number;
-  /** What the orphan checks know of each target (workspace-relative path), under the target's stamp. */
-  targets: Map<string, { stamp: Stamp | undefined; facts: TargetFacts }>;
-  result: { notes: ListedNote[]; errors: FileError[] };
-  /** A check running now (listings share it). */
-  checking?: Promise<void>;
-  /** Bumped by recheckNotes; `checkedGen` is the value the last finished check started under. */
-  gen: number;
-  checkedGen: number;
+  /** The notes folder's stamp when last listed. */
+  dir: string | undefined;
+  /** Note file (absolute path) → what it lists as. */
+  listed: Map<string, Listed>;
+  /** What the orphan checks know of each target (workspace-relative path). */
+  targets: TargetCache;
+  /** Note files named by recheckNotes since the last listing, or 'all'. */
+  pending: Set<string> | 'all';
+  lookedAt: number;
+  /** Where the next round starts, in the note files and in the targets. */
+  cursor: { notes: number; targets: number };
+  /** The listing, sorted; cleared when a note changes. */
+  result?: { notes: ListedNote[]; errors: FileError[] };
+  /** Updates run one at a time. */
+  queue: Promise<void>;
 }
 
 const snapshots = new Map<string, NotesSnapshot>();
@@ -319,97 +270,160 @@ function readNote(file: string): Result<Note> {
 }
 
 /**
- * Makes the next listing of a folder's notes (every folder's without `root`) wait for a full check,
- * as when the change feed saw a note file change. What did not change is not read again.
+ * Makes the next listing of a folder's notes (every folder's without `root`) check again: with
+ * `files` (absolute paths, as a file watcher reports them), only the note files among them, else every
+ * note file and target. What did not change is not read again.
  */
-export function recheckNotes(root?: string): void {
-  for (const [k, s] of snapshots) if (root === undefined || k === path.resolve(root)) s.gen++;
-}
-
-/**
- * The facts of one target for notes needing `lineNeed` lines counted (and its text): from `cache`
- * when the target's stamp did not change, else read again (and kept there).
- */
-async function factsOf(root: string, rel: string, lineNeed: number, needText: boolean, cache: NotesSnapshot['targets'] | undefined): Promise<TargetFacts> {
-  const file = path.join(root, rel);
-  const stamp = await fs.promises.stat(file).then(stampOf, () => undefined);
-  const had = cache?.get(rel);
-  if (had && had.stamp === stamp && had.facts.countedTo >= lineNeed && (!needText || had.facts.text !== undefined)) return had.facts;
-  const facts = await targetFacts(file, Math.max(lineNeed, had && had.stamp === stamp ? had.facts.countedTo : 0), needText);
-  cache?.set(rel, { stamp, facts });
-  return facts;
-}
-
-/** Re-checks every note file and target, reusing what did not change; updates `snap` in place. */
-async function check(root: string, dir: string, dirStamp: Stamp, snap: NotesSnapshot): Promise<void> {
-  const started = Date.now();
-  const gen = snap.gen;
-  let names: string[];
-  try {
-    names = (await fs.promises.readdir(dir)).filter((n) => n.endsWith('.md')).sort();
-  } catch {
-    names = [];
+export function recheckNotes(root?: string, files?: readonly string[]): void {
+  for (const [abs, s] of snapshots) {
+    if (root !== undefined && abs !== path.resolve(root)) continue;
+    const dir = path.join(abs, NOTES_DIR);
+    for (const f of files ?? [dir]) {
+      if (s.pending === 'all') break;
+      const file = path.resolve(f);
+      if (path.dirname(file) === dir && file.endsWith('.md')) s.pending.add(file);
+      // The folder itself or one holding it (created, deleted, renamed): everything may have changed.
+      else if (file === dir || dir.startsWith(file + path.sep)) s.pending = 'all';
+    }
   }
-  const paths = names.map((n) => path.join(dir, n));
-  const { values, failed } = await FileDigests.of(path.join(root, '.agent'), NOTE_DIGESTS).get(paths, async (f) => readNote(f));
-  const files = new Map<string, Result<Note>>();
-  for (const f of paths) {
-    const e = failed.get(f);
-    let parsed = values.get(f) ?? (e && err<FileError>({ file: `${NOTES_DIR}/${path.basename(f)}`, message: `cannot read it: ${e.message}` }));
-    if (!parsed) {
-      // Not a regular file (a symlink, a folder named *.md) or gone since the readdir: read as is, never remembered.
+}
+
+/** `count` items of `all` from `from` on, wrapping around; and where the next round starts. */
+function round<T>(all: T[], from: number, count: number): { items: T[]; next: number } {
+  if (all.length <= count) return { items: all, next: 0 };
+  const start = from % all.length;
+  const items = all.slice(start, start + count);
+  if (items.length < count) items.push(...all.slice(0, count - items.length));
+  return { items, next: (start + count) % all.length };
+}
+
+/** Brings `snap` up to date with what changed (see above). */
+async function update(root: string, snap: NotesSnapshot): Promise<void> {
+  const dir = path.join(root, NOTES_DIR);
+  const dirStat = statOf(dir);
+  const dirStamp = stampOf(dirStat);
+  const pending = snap.pending;
+  snap.pending = new Set();
+  if (!dirStat) {
+    if (snap.listed.size) snap.result = undefined;
+    snap.listed.clear();
+    snap.dir = undefined;
+    return;
+  }
+  const digests = FileDigests.of(path.join(root, '.agent'), NOTE_DIGESTS);
+  const read = async (f: string): Promise<Result<Note>> => readNote(f);
+  const full = pending === 'all' || (pending.size === 0 && dirStamp !== snap.dir);
+  // A file added or removed in the same clock tick as the change last seen can leave the folder's
+  // stamp as it was: while the folder changed less than SETTLE_MS ago, listings compare its names.
+  const unsettled = !full && pending.size === 0 && Date.now() - Math.max(dirStat.mtimeMs, dirStat.ctimeMs) < SETTLE_MS;
+  let looked: string[] = [];
+  /** Targets to check again whatever their notes: all of them, or this round's. */
+  let targetsToCheck: string[] = [];
+  if (full || unsettled) {
+    let names: string[];
+    try {
+      names = (await fs.promises.readdir(dir)).filter((n) => n.endsWith('.md')).sort();
+    } catch {
+      names = [];
+    }
+    const present = names.map((n) => path.join(dir, n));
+    const known = new Set(present);
+    for (const f of snap.listed.keys()) {
+      if (!known.has(f)) {
+        snap.listed.delete(f);
+        snap.result = undefined;
+      }
+    }
+    // Every file stat-checked when the folder changed (a note replaced by rename keeps its name); new names only otherwise.
+    looked = full ? present : present.filter((f) => !snap.listed.has(f));
+    if (pending === 'all') targetsToCheck = [...snap.targets.keys()];
+  }
+  if (!full) {
+    looked.push(...(pending as Set<string>));
+    if (Date.now() - snap.lookedAt > REFRESH_MS) {
+      const notes = round([...snap.listed.keys()], snap.cursor.notes, VERIFY_BATCH);
+      const targets = round([...snap.targets.keys()], snap.cursor.targets, VERIFY_BATCH);
+      snap.cursor = { notes: notes.next, targets: targets.next };
+      looked = [...new Set([...looked, ...notes.items])];
+      targetsToCheck = targets.items;
+    } else if (looked.length === 0) {
+      return;
+    }
+  }
+  const got = full ? await digests.get(looked, read) : await digests.refresh(looked, read);
+  snap.lookedAt = Date.now();
+  snap.dir = dirStamp;
+  // Note files: what each lists as now; a new or changed note's target is checked below.
+  const changed = new Map<string, Result<Note>>();
+  for (const f of looked) {
+    const e = got.failed.get(f);
+    let parsed = got.values.get(f) ?? (e && err<FileError>({ file: `${NOTES_DIR}/${path.basename(f)}`, message: `cannot read it: ${e.message}` }));
+    if (!parsed && statOf(f)) {
+      // Not a regular file (a symlink, a folder named *.md): read as is, never remembered.
       try {
         parsed = readNote(f);
       } catch (x) {
         parsed = err({ file: `${NOTES_DIR}/${path.basename(f)}`, message: `cannot read it: ${(x as Error).message}` });
       }
     }
-    files.set(path.basename(f), parsed);
+    if (!parsed) {
+      if (snap.listed.delete(f)) snap.result = undefined;
+    } else if (snap.listed.get(f)?.parsed !== parsed) changed.set(f, parsed);
   }
-  // Orphan checks: each target read once (as many lines as its notes need), again only when its stamp changed.
+  // Targets: each read once (as many lines as its notes need), again only when its stamp changed.
   const need = new Map<string, { lines: number; text: boolean }>();
-  for (const name of names) {
-    const p = files.get(name)!;
-    if (!p.ok) continue;
-    const n = need.get(p.value.path) ?? { lines: 0, text: false };
-    need.set(p.value.path, { lines: Math.max(n.lines, lineNeedOf(p.value)), text: n.text || p.value.step !== undefined });
-  }
-  const targets: NotesSnapshot['targets'] = new Map();
-  const facts = new Map<string, TargetFacts>();
-  await pool([...need], CONCURRENCY, async ([rel, n]) => {
+  const want = (rel: string, lines: number, text: boolean): void => {
+    const n = need.get(rel);
+    need.set(rel, { lines: Math.max(n?.lines ?? 0, lines), text: !!n?.text || text });
+  };
+  for (const rel of targetsToCheck) {
     const had = snap.targets.get(rel);
-    if (had) targets.set(rel, had);
-    facts.set(rel, await factsOf(root, rel, n.lines, n.text, targets));
-  });
-  const notes: ListedNote[] = [];
-  const errors: FileError[] = [];
-  for (const name of names) {
-    const p = files.get(name)!;
-    if (!p.ok) {
-      errors.push(p.error);
-      continue;
-    }
-    const orphaned = reasonFrom(p.value, facts.get(p.value.path)!);
-    notes.push(orphaned ? { ...p.value, orphaned } : p.value);
+    if (had) want(rel, had.facts.countedTo, had.facts.text !== undefined);
   }
-  notes.sort((a, b) => a.created.localeCompare(b.created) || a.id.localeCompare(b.id));
-  snap.dir = dirStamp;
-  snap.checkedAt = started;
-  snap.checkedGen = gen;
-  snap.targets = targets;
-  snap.result = { notes, errors };
+  for (const p of changed.values()) if (p.ok) want(p.value.path, lineNeedOf(p.value), p.value.step !== undefined);
+  const before = new Map([...need.keys()].map((rel) => [rel, snap.targets.get(rel)?.facts]));
+  let n = 0;
+  await pool([...need], CONCURRENCY, async ([rel, w]) => {
+    // Sync stats in slices: thousands of targets must not block the thread for long.
+    if (++n % 1000 === 0) await new Promise((r) => setImmediate(r));
+    await factsOf(root, rel, w.lines, w.text, snap.targets);
+  });
+  // Orphan marks: again for the changed notes, and for every note whose target's facts changed.
+  const show = (f: string, parsed: Result<Note>): void => {
+    const old = snap.listed.get(f);
+    const facts = parsed.ok ? snap.targets.get(parsed.value.path)?.facts : undefined;
+    const orphaned = parsed.ok && facts ? reasonFrom(parsed.value, facts) : undefined;
+    if (old?.parsed === parsed && old.shown?.orphaned === orphaned) {
+      old.facts = facts;
+      return;
+    }
+    snap.listed.set(f, { parsed, facts, shown: parsed.ok ? (orphaned ? { ...parsed.value, orphaned } : parsed.value) : undefined });
+    snap.result = undefined;
+  };
+  for (const [f, parsed] of changed) show(f, parsed);
+  // A pass over every note only when a target's facts changed.
+  if (pending === 'all' || [...before].some(([rel, f]) => f && snap.targets.get(rel)?.facts !== f)) {
+    for (const [f, l] of snap.listed) if (l.parsed.ok && l.facts !== snap.targets.get(l.parsed.value.path)?.facts) show(f, l.parsed);
+  }
+  if (full) {
+    // Targets no note points at any more are forgotten.
+    const inUse = new Set<string>();
+    for (const l of snap.listed.values()) if (l.parsed.ok) inUse.add(l.parsed.value.path);
+    for (const rel of snap.targets.keys()) if (!inUse.has(rel)) snap.targets.delete(rel);
+  }
 }
 
 /**
  * The notes given, with their orphan marks checked against their targets as they are now (a listing's
- * marks may be a few seconds old): for the few notes shown to an agent. A check whose target did not
- * change since is not done again.
+ * marks may be a few seconds old): for the few notes shown to an agent. A target unchanged since the
+ * listing checked it is not read again; a changed one is read here and left for the listing's next
+ * round (which then updates the marks of every note on it).
  */
 export async function withCurrentOrphans<T extends Note>(root: string, notes: T[]): Promise<(T & { orphaned?: string })[]> {
   const abs = path.resolve(root);
   const cache = snapshots.get(abs)?.targets;
   return Promise.all(notes.map(async (n) => {
-    const reason = reasonFrom(n, await factsOf(abs, n.path, lineNeedOf(n), n.step !== undefined, cache));
+    const reason = reasonFrom(n, await factsOf(abs, n.path, lineNeedOf(n), n.step !== undefined, cache, false));
     const { orphaned: _old, ...rest } = n as T & { orphaned?: string };
     return (reason ? { ...rest, orphaned: reason } : rest) as T & { orphaned?: string };
   }));
@@ -417,37 +431,31 @@ export async function withCurrentOrphans<T extends Note>(root: string, notes: T[
 
 /**
  * Lists every note, oldest first, with orphaned ones marked; unreadable note files come back as
- * errors. Answered from what this process read when the notes folder did not change (see above).
+ * errors. An unchanged note is the same object from one listing to the next. Answered from what
+ * this process read, checking what changed (see above).
  */
 export async function listNotes(root: string): Promise<{ notes: ListedNote[]; errors: FileError[] }> {
   const abs = path.resolve(root);
-  const dir = path.join(abs, NOTES_DIR);
-  let dirStamp: Stamp;
-  try {
-    dirStamp = stampOf(await fs.promises.stat(dir));
-  } catch {
-    snapshots.delete(abs);
-    return { notes: [], errors: [] };
-  }
   let snap = snapshots.get(abs);
   if (!snap) {
-    snap = { dir: '', checkedAt: 0, targets: new Map(), result: { notes: [], errors: [] }, gen: 0, checkedGen: -1 };
+    snap = { dir: undefined, listed: new Map(), targets: new Map(), pending: 'all', lookedAt: 0, cursor: { notes: 0, targets: 0 }, queue: Promise.resolve() };
     snapshots.set(abs, snap);
   }
   const s = snap;
-  const run = (): Promise<void> => {
-    s.checking ??= check(abs, dir, dirStamp, s).finally(() => {
-      s.checking = undefined;
-    });
-    return s.checking;
-  };
-  const age = Date.now() - s.checkedAt;
-  const gen = s.gen;
-  if (s.dir !== dirStamp || age > VERIFY_MS || s.checkedGen < gen) {
-    await run();
-    // A check that started earlier (an older state of the folder, or before a recheck): once more.
-    if (s.dir !== dirStamp || s.checkedGen < gen) await run();
-  } else if (age > REFRESH_MS) void run().catch(() => undefined);
+  const run = s.queue.then(() => update(abs, s));
+  s.queue = run.catch(() => undefined);
+  await run;
+  if (!s.result) {
+    const notes: ListedNote[] = [];
+    const errors: FileError[] = [];
+    for (const l of s.listed.values()) {
+      if (l.shown) notes.push(l.shown);
+      else if (!l.parsed.ok) errors.push(l.parsed.error);
+    }
+    notes.sort((a, b) => a.created.localeCompare(b.created) || a.id.localeCompare(b.id));
+    errors.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+    s.result = { notes, errors };
+  }
   return { notes: [...s.result.notes], errors: [...s.result.errors] };
 }
 

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { notify } from '../../editor/notify';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { addNote, listNotes, type Note, type NoteTarget } from '../../core/notes/notes';
+import { addNote, listNotes, recheckNotes, type Note, type NoteTarget } from '../../core/notes/notes';
 import { registerNoteDecorations, type NoteDecorationProvider } from './noteDecorations';
 import type { AgentFeed } from '../../editor/agentFeed';
 import { WALKTHROUGH_SIGNAL_COMMAND } from '../../core/setup/walkthroughSignals';
@@ -157,6 +157,8 @@ async function add(provider: NoteDecorationProvider, log: vscode.LogOutputChanne
     return undefined;
   }
   log.info(`note ${r.value.file} added on ${describe(target, rel)}`);
+  // The new file alone is read (the change feed will name it too, a moment later).
+  recheckNotes(folder.uri.fsPath, [path.join(folder.uri.fsPath, r.value.file)]);
   await provider.refresh();
   return r.value;
 }

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import * as path from 'node:path';
 import type { AgentFeed } from '../../editor/agentFeed';
 import { listNotes, matchNotes, notesTooltipMarkdown, recheckNotes, type ListedNote } from '../../core/notes/notes';
+import { NoteIndex } from '../../core/notes/noteIndex';
 import { toPosixRelative } from '../../core/workspace/relativePaths';
 
 /**
@@ -12,66 +13,41 @@ export class NoteDecorationProvider implements vscode.FileDecorationProvider, vs
   private readonly changed = new vscode.EventEmitter<vscode.Uri[] | undefined>();
   readonly onDidChangeFileDecorations = this.changed.event;
   private readonly notesChanged = new vscode.EventEmitter<void>();
-  /** Fires after the notes were re-read (a note added, edited or deleted). */
+  /** Fires after the notes were re-read and some changed (a note added, edited or deleted, an orphan mark). */
   readonly onDidChangeNotes = this.notesChanged.event;
-  private byFolder = new Map<string, ListedNote[]>(); // folder fsPath → notes
-  /**
-   * Per folder, the notes by target path and by terminal command: a tree item's tooltip looks up its
-   * own notes instead of matching every note (each item of every view asks; thousands of notes).
-   */
-  private indexes = new Map<string, { byPath: Map<string, ListedNote[]>; byCommand: Map<string, ListedNote[]> }>();
+  /** Per folder (fsPath), its notes by target path and by terminal command (core/notes/noteIndex.ts). */
+  private readonly indexes = new Map<string, NoteIndex>();
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly log: vscode.LogOutputChannel, feed: AgentFeed) {
     // Notes added, edited or deleted (by this window or any other process), the notes folder
     // coming or going, folders added or removed: the change feed reports each as `notes` or `agent`.
-    // Every listing in this window (briefing, terminal tool) then checks the notes again at once.
-    this.disposables.push(feed.on(['notes'], () => {
-      recheckNotes();
+    // The listing then checks the note files the feed names (all of them when it names none), so
+    // every listing in this window (briefing, terminal tool) sees the change at once.
+    this.disposables.push(feed.on(['notes'], (changes) => {
+      for (const c of changes) recheckNotes(c.root, c.areas.has('agent') || !c.paths ? undefined : [...c.paths]);
       this.refresh().catch((e: unknown) => this.log.error(`reading notes failed: ${String(e)}`));
     }));
   }
 
-  /** Re-reads the notes of every workspace folder and refreshes the decorations. */
+  /** Re-reads the notes of every workspace folder; redraws the files whose notes changed. */
   async refresh(): Promise<void> {
-    const next = new Map<string, ListedNote[]>();
-    for (const folder of vscode.workspace.workspaceFolders ?? []) {
-      const { notes, errors } = await listNotes(folder.uri.fsPath);
+    const touched: vscode.Uri[] = [];
+    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
+    for (const root of folders) {
+      const { notes, errors } = await listNotes(root);
       for (const e of errors) this.log.warn(`note skipped: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}`);
-      if (notes.length > 0) next.set(folder.uri.fsPath, notes);
+      const index = this.indexes.get(root) ?? new NoteIndex();
+      this.indexes.set(root, index);
+      for (const rel of index.update(notes)) touched.push(vscode.Uri.file(path.join(root, rel)));
     }
-    // Only the files whose notes changed get their decoration asked for again (not every noted file).
-    const signature = (map: Map<string, ListedNote[]>): Map<string, string> => {
-      const sig = new Map<string, string>();
-      for (const [root, notes] of map) {
-        for (const n of notes) {
-          const f = path.join(root, n.path);
-          sig.set(f, `${sig.get(f) ?? ''}${n.id}:${n.orphaned ?? ''}|`);
-        }
-      }
-      return sig;
-    };
-    const before = signature(this.byFolder);
-    const after = signature(next);
-    const touched = new Set<string>();
-    for (const [f, sig] of after) if (before.get(f) !== sig) touched.add(f);
-    for (const f of before.keys()) if (!after.has(f)) touched.add(f);
-    this.byFolder = next;
-    this.indexes = new Map([...next].map(([root, notes]) => {
-      const byPath = new Map<string, ListedNote[]>();
-      const byCommand = new Map<string, ListedNote[]>();
-      const add = (m: Map<string, ListedNote[]>, k: string, n: ListedNote): void => {
-        const list = m.get(k);
-        if (list) list.push(n);
-        else m.set(k, [n]);
-      };
-      for (const n of notes) {
-        add(byPath, n.path, n);
-        if (n.terminal !== undefined && n.command !== undefined) add(byCommand, `${n.terminal}:${n.command}`, n);
-      }
-      return [root, { byPath, byCommand }];
-    }));
-    this.changed.fire([...touched].map((p) => vscode.Uri.file(p)));
+    for (const [root, index] of this.indexes) {
+      if (folders.includes(root)) continue;
+      for (const rel of index.update([])) touched.push(vscode.Uri.file(path.join(root, rel)));
+      this.indexes.delete(root);
+    }
+    if (touched.length === 0) return;
+    this.changed.fire(touched);
     this.notesChanged.fire();
   }
 
@@ -81,10 +57,7 @@ export class NoteDecorationProvider implements vscode.FileDecorationProvider, vs
     const index = folder ? this.indexes.get(folder.uri.fsPath) : undefined;
     if (!folder || !index) return [];
     const rel = toPosixRelative(folder.uri.fsPath, uri.fsPath);
-    // The only notes matchNotes can pick: those on this path, and those naming this terminal command.
-    const onPath = index.byPath.get(rel) ?? [];
-    const onCommand = extra?.terminal !== undefined && extra.command !== undefined ? (index.byCommand.get(`${extra.terminal}:${extra.command}`) ?? []).filter((n) => !onPath.includes(n)) : [];
-    const candidates = onCommand.length ? [...onPath, ...onCommand].sort((a, b) => a.created.localeCompare(b.created) || a.id.localeCompare(b.id)) : onPath;
+    const candidates = index.candidates(rel, extra?.terminal, extra?.command);
     return candidates.length ? matchNotes(candidates, { path: rel, startLine, endLine, ...extra }) : [];
   }
 

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { listNotes, NOTES_DIR, type Note } from '../../../src/core/notes/notes';
-import { agentApi, paneSelector, waitForRow } from '../agentViewsHelpers';
+import { agentApi, flatten, paneSelector, waitForRow, waitForTree } from '../agentViewsHelpers';
 import { ui, waitFor } from '../bridge';
 import { closeTerminal, openTerminal, run, type OpenTerminal } from '../terminalHelpers';
 
@@ -132,5 +132,31 @@ describe('notes: from the user to the agent', function () {
     assert.match(orphan.orphaned ?? '', /notes-decorated\.md no longer exists/);
     assert.ok(fs.existsSync(path.join(ws(), note.file)), 'the note file is kept');
     assert.match(await invoke('agentContext_briefing', {}), /"keep this one, it took an hour" .*\[orphaned: /);
+  });
+
+  it('a note file written, edited and deleted by another process shows, changes and goes in the Scratch view tooltip', async () => {
+    const rel = '.agent/scratch/notes-by-hand.md';
+    fs.writeFileSync(path.join(ws(), rel), '# by hand\n');
+    const id = '01KZHANDWRITTEN00000000000';
+    const file = path.join(ws(), NOTES_DIR, `${id}.md`);
+    noteFiles.push(`${NOTES_DIR}/${id}.md`);
+    const tooltip = (text: string | undefined) => waitForTree(
+      'agentContext.scratch',
+      (n) => {
+        const row = flatten(n).find((x) => x.label === 'notes-by-hand.md');
+        if (!row) return undefined;
+        const t = row.tooltip ?? '';
+        return (text === undefined ? !t.includes('Note from') : t.includes(text)) ? t : undefined;
+      },
+      text === undefined ? 'the tooltip no longer carries the note' : `the tooltip says "${text}"`,
+    );
+    const write = (text: string) => fs.writeFileSync(file, `---\nid: ${id}\ntarget: ${rel}\nauthor: other\ncreated: 2026-12-02T00:00:00.000Z\n---\n${text}\n`);
+    write('written by another process');
+    assert.match(await tooltip('written by another process'), /Note from other/);
+    write('edited in place by another process');
+    await tooltip('edited in place by another process');
+    fs.rmSync(file);
+    await tooltip(undefined);
+    fs.rmSync(path.join(ws(), rel));
   });
 });

@@ -132,3 +132,46 @@ test('a file that cannot be read is reported every time and never remembered; fo
   await FileDigests.unshared(path.join(bare, '.agent'), SPEC).get([path.join(bare, 'x.md')], read);
   assert.deepEqual(fs.readdirSync(bare), ['x.md']);
 });
+
+test('refresh checks only the files named: the others stay remembered, unchecked; a named file gone is dropped', async () => {
+  const { agentDir, files, reads, read } = setup();
+  const d = FileDigests.unshared(agentDir, SPEC);
+  await d.get(files, read);
+  fs.writeFileSync(files[1], 'thing one, changed');
+  fs.writeFileSync(files[2], 'thing two, changed');
+  fs.rmSync(files[3]);
+  reads.length = 0;
+  const r = await d.refresh([files[1], files[3]], read);
+  assert.deepEqual(reads, ['1.md']);
+  assert.deepEqual([...r.values.entries()].map(([f, v]) => `${path.basename(f)}=${v}`), ['1.md=THING ONE, CHANGED']);
+  // The next whole listing: 2.md (changed, not named) is read now; 0.md and 4.md were kept all along.
+  reads.length = 0;
+  const all = await d.get(files.filter((_, i) => i !== 3), read);
+  assert.deepEqual(reads, ['2.md']);
+  assert.equal(all.values.get(files[0]), 'THING 0');
+  assert.equal(all.values.get(files[2]), 'THING TWO, CHANGED');
+});
+
+test('with many entries, the cache file is rewritten once 1/64 of them changed; a new process meanwhile re-reads only the files changed since', async () => {
+  const { agentDir, files, reads, read } = setup(640);
+  const d = FileDigests.unshared(agentDir, SPEC);
+  await d.get(files, read);
+  const cache = path.join(agentDir, '.cache', 'test-digests.json');
+  const written = (): string => fs.readFileSync(cache, 'utf8');
+  const first = written();
+  for (let i = 0; i < 9; i++) {
+    fs.writeFileSync(files[i], `edit ${i}`);
+    await d.refresh([files[i]], read);
+  }
+  assert.equal(written(), first, '9 of 640 changed: not rewritten yet');
+  reads.length = 0;
+  const fresh = await FileDigests.unshared(agentDir, SPEC).get(files, read);
+  assert.equal(reads.length, 9);
+  assert.equal(fresh.values.get(files[8]), 'EDIT 8');
+  fs.writeFileSync(files[9], 'edit 9');
+  await d.refresh([files[9]], read);
+  assert.notEqual(written(), first, 'the tenth change rewrites it');
+  reads.length = 0;
+  await FileDigests.unshared(agentDir, SPEC).get(files, read);
+  assert.deepEqual(reads, []);
+});

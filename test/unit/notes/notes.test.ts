@@ -250,3 +250,94 @@ require(${JSON.stringify(notesJs)}).listNotes(${JSON.stringify(root)}).then((r) 
     assert.equal(fresh().reads, 0, `rewritten after ${bad}`);
   }
 });
+
+/** Counts what the notes listing does to the note files while `f` runs: reads, stats and listings of the folder. */
+async function watchingNoteFiles<T>(f: () => Promise<T>): Promise<{ value: T; reads: string[]; stats: number; readdirs: number }> {
+  // The module objects themselves (this file's `fs` is a copy of their bindings): notes.ts and fileDigests.ts go through them.
+  const realFs = require('node:fs') as { readFileSync: typeof fs.readFileSync; lstatSync: typeof fs.lstatSync; promises: { readdir: typeof fs.promises.readdir } };
+  const { readFileSync, lstatSync } = realFs;
+  const readdir = realFs.promises.readdir;
+  const seen = { reads: [] as string[], stats: 0, readdirs: 0 };
+  realFs.readFileSync = ((p: fs.PathOrFileDescriptor, ...rest: unknown[]) => {
+    if (String(p).includes('human/notes/')) seen.reads.push(path.basename(String(p)));
+    return (readFileSync as (...a: unknown[]) => unknown)(p, ...rest);
+  }) as typeof fs.readFileSync;
+  realFs.lstatSync = ((p: fs.PathLike, ...rest: unknown[]) => {
+    if (String(p).includes('human/notes/')) seen.stats++;
+    return (lstatSync as (...a: unknown[]) => unknown)(p, ...rest);
+  }) as typeof fs.lstatSync;
+  realFs.promises.readdir = ((p: fs.PathLike, ...rest: unknown[]) => {
+    if (String(p).endsWith('human/notes')) seen.readdirs++;
+    return (readdir as (...a: unknown[]) => unknown)(p, ...rest);
+  }) as typeof fs.promises.readdir;
+  try {
+    return { value: await f(), ...seen };
+  } finally {
+    Object.assign(realFs, { readFileSync, lstatSync });
+    realFs.promises.readdir = readdir;
+  }
+}
+
+/** Runs `f` with Date.now() moved `ms` ahead (the listing's periodic rounds go by it). */
+async function later<T>(ms: number, f: () => Promise<T>): Promise<T> {
+  const now = Date.now;
+  const at = now() + ms;
+  Date.now = () => at;
+  try {
+    return await f();
+  } finally {
+    Date.now = now;
+  }
+}
+
+test('the change feed names the note files that changed: the listing reads those alone, without listing the folder, and sees each add, edit and delete', async () => {
+  const root = workspace();
+  for (let i = 0; i < 50; i++) assert.ok((await addNote(root, { path: '.agent/scratch/findings.md', author: 'u', text: `note ${i}` })).ok);
+  let { notes } = await listNotes(root);
+  const dir = path.join(root, NOTES_DIR);
+  const edited = path.join(root, notes.find((n) => n.text === 'note 7')!.file);
+  const deleted = path.join(root, notes.find((n) => n.text === 'note 8')!.file);
+  const added = path.join(dir, '01KZZZZZZZZZZZZZZZZZZZZZZZ.md');
+  fs.writeFileSync(added, '---\nid: 01KZZZZZZZZZZZZZZZZZZZZZZZ\ntarget: .agent/plan.yaml\nauthor: v\ncreated: 2099-01-01T00:00:00.000Z\n---\nfrom another process\n');
+  fs.writeFileSync(edited, fs.readFileSync(edited, 'utf8').replace('note 7', 'note seven, edited'));
+  fs.rmSync(deleted);
+  recheckNotes(root, [added, edited, deleted, path.join(root, '.agent/plan.yaml')]);
+  // No time passes: no periodic round joins in.
+  const seen = await later(0, () => watchingNoteFiles(() => listNotes(root)));
+  ({ notes } = seen.value);
+  assert.equal(notes.length, 50);
+  assert.equal(notes[notes.length - 1].text, 'from another process');
+  assert.ok(notes.some((n) => n.text === 'note seven, edited'));
+  assert.ok(!notes.some((n) => n.text === 'note 8'));
+  assert.deepEqual(seen.reads.sort(), [path.basename(added), path.basename(edited)].sort());
+  assert.equal(seen.readdirs, 0);
+  assert.equal(seen.stats, 3);
+  // Naming the folder itself (deleted and made again, say): everything is listed again.
+  fs.rmSync(added);
+  recheckNotes(root, [dir]);
+  const again = await later(0, () => watchingNoteFiles(() => listNotes(root)));
+  assert.equal(again.value.notes.length, 49);
+  assert.equal(again.readdirs, 1);
+});
+
+test('with no watcher, an edit in place and a deleted target are seen within a few listings, each re-checking at most 500 note files', async () => {
+  const root = workspace();
+  for (const t of ['a', 'b', 'c']) fs.writeFileSync(path.join(root, `.agent/scratch/${t}.md`), `${t}\n`);
+  for (let i = 0; i < 1200; i++) assert.ok((await addNote(root, { path: `.agent/scratch/${'abc'[i % 3]}.md`, author: 'u', text: `note ${i}` })).ok);
+  let { notes } = await listNotes(root);
+  assert.equal(notes.length, 1200);
+  const edited = path.join(root, notes.find((n) => n.text === 'note 601')!.file);
+  fs.writeFileSync(edited, fs.readFileSync(edited, 'utf8').replace('note 601', 'note 601, edited by hand'));
+  fs.rmSync(path.join(root, '.agent/scratch/a.md'));
+  // Listings seconds apart: each checks its round of note files and targets.
+  const stats: number[] = [];
+  for (let round = 1; round <= 3 && !notes.some((n) => n.text === 'note 601, edited by hand'); round++) {
+    const seen = await later(3000 * round, () => watchingNoteFiles(() => listNotes(root)));
+    stats.push(seen.stats);
+    ({ notes } = seen.value);
+  }
+  assert.ok(notes.some((n) => n.text === 'note 601, edited by hand'), `not seen after ${stats.length} listings`);
+  assert.ok(stats.every((s) => s <= 500), `note files checked per listing: ${stats.join(', ')}`);
+  assert.equal(notes.filter((n) => /a\.md no longer exists/.test(n.orphaned ?? '')).length, 400);
+  assert.equal(notes.filter((n) => n.orphaned).length, 400);
+});

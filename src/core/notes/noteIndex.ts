@@ -1,0 +1,44 @@
+import type { ListedNote } from './notes';
+
+const byCreated = (a: ListedNote, b: ListedNote): number => a.created.localeCompare(b.created) || a.id.localeCompare(b.id);
+
+/**
+ * One folder's notes by target path and by terminal command, for the tooltip of each tree item and
+ * file decoration (thousands of notes, asked once per item). `update` takes a new listing and touches
+ * only the notes that changed: a listing keeps the same object for a note that did not change
+ * (listNotes), so one note added costs a pass of identity checks, not a rebuild.
+ */
+export class NoteIndex {
+  private notes = new Set<ListedNote>();
+  private readonly byPath = new Map<string, ListedNote[]>();
+  private readonly byCommand = new Map<string, ListedNote[]>();
+
+  /** Takes a listing; returns the target paths whose notes changed (added, removed, edited, orphan mark). */
+  update(listing: readonly ListedNote[]): Set<string> {
+    const next = new Set(listing);
+    const touched = new Set<string>();
+    const edit = (n: ListedNote, add: boolean): void => {
+      touched.add(n.path);
+      const keys: [Map<string, ListedNote[]>, string][] = [[this.byPath, n.path]];
+      if (n.terminal !== undefined && n.command !== undefined) keys.push([this.byCommand, `${n.terminal}:${n.command}`]);
+      for (const [map, key] of keys) {
+        const list = (map.get(key) ?? []).filter((x) => x !== n);
+        if (add) list.push(n);
+        if (list.length) map.set(key, list.sort(byCreated));
+        else map.delete(key);
+      }
+    };
+    for (const n of this.notes) if (!next.has(n)) edit(n, false);
+    for (const n of listing) if (!this.notes.has(n)) edit(n, true);
+    this.notes = next;
+    return touched;
+  }
+
+  /** The notes matchNotes may pick for an item: those on `rel` and those naming the terminal command, oldest first. */
+  candidates(rel: string, terminal?: number, command?: number): ListedNote[] {
+    const onPath = this.byPath.get(rel) ?? [];
+    if (terminal === undefined || command === undefined) return onPath;
+    const onCommand = (this.byCommand.get(`${terminal}:${command}`) ?? []).filter((n) => n.path !== rel);
+    return onCommand.length ? [...onPath, ...onCommand].sort(byCreated) : onPath;
+  }
+}

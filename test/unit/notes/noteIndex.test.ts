@@ -1,0 +1,49 @@
+// The editor's index of one folder's notes (src/core/notes/noteIndex.ts): each tree item and file
+// decoration looks up its own notes, and a listing redraws only the files whose notes changed.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { addNote, listNotes, matchNotes, recheckNotes, type ListedNote } from '../../../src/core/notes/notes';
+import { NoteIndex } from '../../../src/core/notes/noteIndex';
+
+const note = (id: string, p: string, created: string, more: Partial<ListedNote> = {}): ListedNote => ({ id, path: p, author: 'u', created, text: id, file: `.agent/human/notes/${id}.md`, ...more });
+
+test('candidates are the notes on the path and those naming the terminal command, oldest first; matchNotes on them picks what it picks on all', () => {
+  const all = [
+    note('n1', '.agent/terminals/3.txt', '2026-01-01T00:00:03Z', { terminal: 3, command: 2, startLine: 10, endLine: 20 }),
+    note('n2', '.agent/terminals/3.1.txt', '2026-01-01T00:00:01Z', { terminal: 3, command: 2 }),
+    note('n3', '.agent/terminals/3.txt', '2026-01-01T00:00:02Z'),
+    note('n4', 'src/a.ts', '2026-01-01T00:00:00Z', { startLine: 1, endLine: 1 }),
+  ].sort((a, b) => a.created.localeCompare(b.created)); // as listNotes gives them
+  const index = new NoteIndex();
+  index.update(all);
+  assert.deepEqual(index.candidates('.agent/terminals/3.txt').map((n) => n.id), ['n3', 'n1']);
+  assert.deepEqual(index.candidates('.agent/terminals/3.txt', 3, 2).map((n) => n.id), ['n2', 'n3', 'n1']);
+  assert.deepEqual(index.candidates('src/b.ts'), []);
+  for (const q of [{ path: '.agent/terminals/3.txt', startLine: 15, endLine: 15, terminal: 3, command: 2 }, { path: 'src/a.ts', startLine: 1 }, { path: '.agent/terminals/3.1.txt' }]) {
+    assert.deepEqual(matchNotes(index.candidates(q.path, q.terminal, q.command), q), matchNotes(all, q), JSON.stringify(q));
+  }
+});
+
+test('after one note is added, only its file is redrawn: unchanged notes, orphaned ones too, are the same objects in the next listing', async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-noteindex-'));
+  fs.mkdirSync(path.join(root, '.agent/scratch'), { recursive: true });
+  fs.writeFileSync(path.join(root, '.agent/scratch/kept.md'), 'x\n');
+  assert.ok((await addNote(root, { path: '.agent/scratch/kept.md', author: 'u', text: 'on a file' })).ok);
+  assert.ok((await addNote(root, { path: '.agent/scratch/gone.md', author: 'u', text: 'on a deleted file' })).ok);
+  const index = new NoteIndex();
+  assert.deepEqual([...index.update((await listNotes(root)).notes)].sort(), ['.agent/scratch/gone.md', '.agent/scratch/kept.md']);
+  assert.deepEqual([...index.update((await listNotes(root)).notes)], []);
+  const added = await addNote(root, { path: 'src/new.ts', author: 'u', text: 'a new one' });
+  assert.ok(added.ok);
+  recheckNotes(root, [path.join(root, added.value.file)]);
+  const { notes } = await listNotes(root);
+  assert.equal(notes.length, 3);
+  assert.deepEqual([...index.update(notes)], ['src/new.ts']);
+  fs.rmSync(path.join(root, added.value.file));
+  recheckNotes(root, [path.join(root, added.value.file)]);
+  assert.deepEqual([...index.update((await listNotes(root)).notes)], ['src/new.ts']);
+  assert.deepEqual(index.candidates('src/new.ts'), []);
+});
