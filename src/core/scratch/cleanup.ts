@@ -176,8 +176,8 @@ export async function cleanupScratch(opts: CleanupOptions): Promise<Result<Clean
     report.removedCount = progress.removeCount;
     report.removedBytes = progress.removeBytes;
     report.summary = summaryText(report);
-    writeDryRun(agentDir, scratchDir, index.stateDigest(), key, now, answerStableUntil(progress, files, why, opts.policy), {
-      listed: items.map((i) => ({ rel: i.rel, size: i.size, reason: i.reason })),
+    await writeDryRun(agentDir, scratchDir, index.stateDigest(), key, now, answerStableUntil(progress, files, opts.policy), {
+      listed: progress.listed.map((pos, k) => ({ rel: items[k].rel, size: items[k].size, mtimeMs: files.mtimeMs(pos), otherwise: nonAgeReason(files.length, k, opts.policy) })),
       removeCount: report.removedCount,
       removeBytes: report.removedBytes,
       keptPinned: report.keptPinned,
@@ -216,26 +216,26 @@ export async function cleanupScratch(opts: CleanupOptions): Promise<Result<Clean
 }
 
 /**
- * Until when the same files give this dry run's answer. The removals are a prefix of the files
- * oldest first, decided up to `stop`; a file before `stop` passing the age limit later changes
- * nothing (it is removed already, by count or size), so the answer holds until the file at `stop`
- * passes it, or a listed file removed for count or size would now be listed as too old.
+ * Until when the same files give this dry run's removals. They are a prefix of the files oldest
+ * first, decided up to `stop`; a file before `stop` passing the age limit later changes nothing (it
+ * is removed already, for the count or the size), so they hold until the file at `stop` passes it.
  */
-function answerStableUntil(p: RetentionProgress, files: OldestFirst, why: readonly RemovalReason[], policy: RetentionPolicy): number {
+function answerStableUntil(p: RetentionProgress, files: OldestFirst, policy: RetentionPolicy): number {
   if (!(policy.maxAgeHours > 0)) return Infinity;
-  const age = policy.maxAgeHours * 3_600_000;
-  let until = p.stop < files.length ? files.mtimeMs(p.stop) + age : Infinity;
-  p.listed.forEach((pos, k) => {
-    if (why[k] !== 'age') until = Math.min(until, files.mtimeMs(pos) + age);
-  });
-  return until;
+  return p.stop < files.length ? files.mtimeMs(p.stop) + policy.maxAgeHours * 3_600_000 : Infinity;
+}
+
+/** The reason of the k-th removal when it is not older than the age limit (as removalReasons tells it). */
+function nonAgeReason(n: number, k: number, policy: RetentionPolicy): 'count' | 'size' {
+  return n - k > (policy.maxFiles > 0 ? policy.maxFiles : Infinity) ? 'count' : 'size';
 }
 
 /** A dry run's report from its stored answer (the same files, key and limits; `now` within its bounds). */
 function reportOf(c: CachedDryRun, scratchDir: string, now: number, policy: RetentionPolicy): CleanupReport {
+  const cutoff = policy.maxAgeHours > 0 ? now - policy.maxAgeHours * 3_600_000 : -Infinity;
   const report: CleanupReport = {
     dryRun: true,
-    removed: c.listed.map((i) => ({ rel: i.rel, path: path.join(scratchDir, ...i.rel.split('/')), size: i.size, reason: i.reason })),
+    removed: c.listed.map((i) => ({ rel: i.rel, path: path.join(scratchDir, ...i.rel.split('/')), size: i.size, reason: i.mtimeMs < cutoff ? 'age' : i.otherwise })),
     removedCount: c.removeCount,
     removedBytes: c.removeBytes,
     keptPinned: c.keptPinned,

@@ -2,7 +2,6 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CACHE_DIR } from '../fs/appendFold';
 import { createExclusive, writeFileAtomic } from '../fs/fsAtomic';
-import type { RemovalReason } from './retention';
 
 /*
  * The last dry run of cleanup (`.agent/.cache/scratch-cleanup.json`), so a new process (each agent
@@ -13,9 +12,10 @@ import type { RemovalReason } from './retention';
  *   count, all files of small folders and the newest 256 of big ones, sizes and dates), which a
  *   process started from the summary computes alike once the summary is checked against the disk;
  * - the dry run's key: pins, protected paths (plans, evidence, open terminals), policy, list limit;
- * - the time it was computed and `stableUntil`, when the next file passes the age limit: between
- *   the two, the same files give the same answer at any time (the removals by count and size do not
- *   depend on the time).
+ * - the time it was computed and `stableUntil`, when the first file it keeps passes the age limit:
+ *   between the two, the same files give the same removals at any time (a file it removes for the
+ *   count or the size that passes the age limit meanwhile is still removed; its reason is told
+ *   from its date when read).
  * Anything else (another version or folder, a damaged file, a time outside those bounds) is not
  * used: the dry run loads everything and computes. Several processes may write it; each write is
  * atomic and whole, and a stale one only costs that computation.
@@ -25,7 +25,9 @@ import type { RemovalReason } from './retention';
 export interface CachedItem {
   rel: string;
   size: number;
-  reason: RemovalReason;
+  mtimeMs: number;
+  /** Its reason when it is not (yet) older than the age limit: over the file count or the size. */
+  otherwise: 'count' | 'size';
 }
 
 /** What a dry run found, as the report needs it. */
@@ -50,8 +52,8 @@ interface CacheFile extends CachedDryRun {
   stableUntil: number | null;
 }
 
-const VERSION = 1;
-const REASONS: readonly string[] = ['age', 'count', 'size'];
+const VERSION = 2; // 2: listed files carry their date (reasons told when read)
+const OTHERWISE: readonly string[] = ['count', 'size'];
 
 /** Where the last dry run of an `.agent/` folder is kept. */
 export function cleanupCachePath(agentDir: string): string {
@@ -71,23 +73,29 @@ export async function readDryRun(agentDir: string, scratchDir: string, digest: s
   if (!c || typeof c !== 'object' || c.v !== VERSION || c.scratchDir !== scratchDir || c.digest !== digest || c.key !== key) return undefined;
   if (!isNum(c.now) || now < c.now || (c.stableUntil !== null && !(isNum(c.stableUntil) && now < c.stableUntil))) return undefined;
   if (![c.removeCount, c.removeBytes, c.keptPinned, c.keptProtected, c.files, c.bytes].every(isNum) || (c.oldestRemovableMs !== undefined && !isNum(c.oldestRemovableMs))) return undefined;
-  if (!Array.isArray(c.listed) || !c.listed.every((i) => i && typeof i.rel === 'string' && isNum(i.size) && REASONS.includes(i.reason))) return undefined;
+  if (!Array.isArray(c.listed) || !c.listed.every((i) => i && typeof i.rel === 'string' && isNum(i.size) && isNum(i.mtimeMs) && OTHERWISE.includes(i.otherwise))) return undefined;
   return { listed: c.listed, removeCount: c.removeCount, removeBytes: c.removeBytes, keptPinned: c.keptPinned, keptProtected: c.keptProtected, files: c.files, bytes: c.bytes, oldestRemovableMs: c.oldestRemovableMs };
 }
 
 /** The last text written per folder by this process (not written again while the same). */
 const written = new Map<string, string>();
 
-/** Stores a dry run computed at `now` for this state and key (in the background: a failed write only means computing next time). */
-export function writeDryRun(agentDir: string, scratchDir: string, digest: string, key: string, now: number, stableUntil: number, run: CachedDryRun): void {
+/**
+ * Stores a dry run computed at `now` for this state and key. Awaited by the dry run before it
+ * answers (a few ms, next to the load it follows): an MCP server may be ended right after its
+ * answer, and the next one should find it. A failed write only means computing next time.
+ */
+export async function writeDryRun(agentDir: string, scratchDir: string, digest: string, key: string, now: number, stableUntil: number, run: CachedDryRun): Promise<void> {
   const body: CacheFile = { v: VERSION, scratchDir, digest, key, now, stableUntil: Number.isFinite(stableUntil) ? stableUntil : null, ...run };
-  // The same answer for the same state and key: written once (the time only narrows nothing).
+  // The same answer for the same state and key: written once (a later time narrows nothing).
   const same = JSON.stringify({ ...body, now: 0 });
   if (written.get(agentDir) === same) return;
   written.set(agentDir, same);
   const file = cleanupCachePath(agentDir);
-  void (async () => {
+  try {
     await createExclusive(path.join(path.dirname(file), '.gitignore'), '*\n');
     await writeFileAtomic(file, JSON.stringify(body));
-  })().catch(() => written.delete(agentDir));
+  } catch {
+    written.delete(agentDir);
+  }
 }

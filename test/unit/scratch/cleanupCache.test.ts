@@ -62,12 +62,12 @@ test('a new process answers the scratch totals and an unchanged dry run without 
   const big = path.join(agentDir, 'scratch', 'tool_outputs');
   fs.mkdirSync(big, { recursive: true });
   const now = Date.now();
-  // 2,400 outputs one minute apart (the newest a minute old): the 1,900 oldest go by count, none by age yet.
+  // 2,400 outputs 30 s apart (the oldest 20 h old): the 1,900 oldest go by count, none by age yet.
   const N = 2400;
   for (let i = 0; i < N; i++) {
     const f = path.join(big, `out-${String(i).padStart(5, '0')}.txt`);
     fs.writeFileSync(f, 'x'.repeat(100 + (i % 7)));
-    const t = (now - (N - i) * 60_000) / 1000;
+    const t = (now - (N - i) * 30_000) / 1000;
     fs.utimesSync(f, t, t);
   }
   // A folder changed within the last second may change again unseen in the same tick: not relied on.
@@ -80,11 +80,26 @@ test('a new process answers the scratch totals and an unchanged dry run without 
     const first = newProcess(root);
     assert.deepEqual(strip(first), await fresh(root, Date.now()));
     assert.equal(first.removedCount, N - 500);
+    assert.match(first.removed[0], / count$/);
     assert.ok(fs.existsSync(cleanupCachePath(agentDir)), 'the dry run is stored');
     // The next one: the same answer from the summary and the stored dry run.
     const second = newProcess(root);
     assert.deepEqual(strip(second), strip(first));
     assert.equal(second.partial, true, 'answered without loading every file');
+
+    // Time passes until listed files removed for the count pass the age limit: their reason changes,
+    // from the stored answer (the same files go).
+    // The oldest passes the age limit 4 h from now; the newest file kept (the 500th newest, 250 min old) in 20 h.
+    const later = now + 243 * 60_000;
+    const fifth = newProcess(root, later);
+    assert.deepEqual(strip(fifth), await fresh(root, later));
+    assert.match(fifth.removed[0], / age$/);
+    assert.equal(fifth.partial, true, 'told from the stored answer');
+    // Until the newest file it keeps passes the age limit too: then more go.
+    const muchLater = now + 1240 * 60_000;
+    const sixth = newProcess(root, muchLater);
+    assert.deepEqual(strip(sixth), await fresh(root, muchLater));
+    assert.ok(sixth.removedCount > fifth.removedCount, `${sixth.removedCount} > ${fifth.removedCount}`);
 
     // Another process adds an output and removes an old one: the totals and the dry run follow.
     fs.writeFileSync(path.join(big, 'out-new.txt'), 'fresh output');
@@ -100,13 +115,6 @@ test('a new process answers the scratch totals and an unchanged dry run without 
     assert.equal(fourth.keptPinned, 1);
     assert.deepEqual(strip(fourth), await fresh(root, Date.now(), [pinned]));
 
-    // Time passes until a listed file removed for the count passes the age limit: its reason changes.
-    fs.rmSync(path.join(agentDir, 'pins.json'));
-    newProcess(root); // stores the answer for these pins again
-    const later = Date.now() + DEFAULT_RETENTION.maxAgeHours * 3_600_000 - (N - 3) * 60_000;
-    const fifth = newProcess(root, later);
-    assert.deepEqual(strip(fifth), await fresh(root, later));
-    assert.match(fifth.removed[0], / age$/);
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
