@@ -75,6 +75,10 @@ const SNAPSHOT_AFTER_STATS = 2000;
 /** The snapshot is read and written in blocks of this many bytes (characters), with a yield between two. */
 const SNAPSHOT_BLOCK = 128 * 1024;
 
+/** A background snapshot write abandoned because the index changed is tried this many times in all, this far apart. */
+const SAVE_TRIES = 5;
+const SAVE_RETRY_MS = 1000;
+
 class SnapshotOutdated extends Error {}
 
 const SUMMARY_ONLY = 'the scratch index holds only the newest files of big folders: loadEverything() first';
@@ -144,8 +148,23 @@ export class ScratchIndex {
       this.s.listedNames = 0;
       // Not awaited: the index is usable now; a failed write only means a full scan next time. Queued
       // after the change in progress, if any (a snapshot is never written while the index is changing).
-      void this.queue.then(() => this.saveSnapshot()).catch(() => undefined);
+      this.saveSoon(SAVE_TRIES);
     }
+  }
+
+  /**
+   * Writes the snapshot after the change in progress; a write abandoned because the index changed
+   * meanwhile (the next call's update, at once) is tried again a little later, a few times: without
+   * it, every new process loaded everything until some process happened to save.
+   */
+  private saveSoon(tries: number): void {
+    void this.queue
+      .then(() => this.saveSnapshot())
+      .then((saved) => {
+        if (saved || tries <= 1 || this.summaryMode) return;
+        setTimeout(() => this.saveSoon(tries - 1), SAVE_RETRY_MS).unref?.();
+      })
+      .catch(() => undefined);
   }
 
   /**

@@ -421,3 +421,34 @@ test("the summary's name filter never misses a name it was given, and rarely cla
   for (let i = 0; i < 20_000; i++) if (back.has(`tool_outputs/other-${i}.txt`)) claimed++;
   assert.ok(claimed / 20_000 < 0.03, `false positives ${claimed} of 20,000`);
 });
+
+test('a background snapshot abandoned because the index changed at once is written a little later', async () => {
+  const { ScratchIndex, scratchSnapshotPath } = await import('../../../src/core/scratch/scratchIndex.js');
+  const a = tmpAgent();
+  const big = path.join(a, 'scratch', 'tool_outputs');
+  fs.mkdirSync(big, { recursive: true });
+  const old = Date.now() / 1000 - 86_400;
+  for (let i = 0; i < 2500; i++) {
+    const f = path.join(big, `o${i}-${'q'.repeat(i % 80)}.txt`);
+    fs.writeFileSync(f, 'z'.repeat(i % 30));
+    fs.utimesSync(f, old + i, old + i);
+  }
+  fs.utimesSync(big, old, old);
+  // The first build stats every file and queues a snapshot; the caller's next change comes at once,
+  // and keeps coming for a while (an agent offloading): each abandons the write in progress.
+  const ix = await ScratchIndex.build(a);
+  const snap = scratchSnapshotPath(a);
+  for (let k = 0; k < 10; k++) {
+    const f = path.join(big, `late-${k}.txt`);
+    fs.writeFileSync(f, 'late');
+    await ix.update([f]);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  for (let i = 0; i < 150 && !fs.existsSync(snap); i++) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(fs.existsSync(snap), 'the snapshot is written once the changes pause');
+  // And it is the index's current state: a start from it equals a fresh scan.
+  const next = await ScratchIndex.build(a);
+  assert.deepEqual(next.totals(), plainScan(a).totals());
+  assert.equal(next.totals().files, 2510);
+  fs.rmSync(path.join(a, '..'), { recursive: true, force: true });
+});
