@@ -106,8 +106,12 @@ test('what this process writes, and what file events report, moves the agent fir
   try {
     await rankAgents(agentDir);
     await settleAgentRanking(agentDir);
+    // Each write a clock tick after the one before: two files written in the same tick have equal
+    // mtimes, and equal times rank by id (the coarse kernel clock made this test flaky).
+    const tick = () => new Promise((r) => setTimeout(r, 30));
     await writeFinding(agentDir, id(0), 'found it');
     assert.equal((await ids(agentDir))[0], id(0));
+    await tick();
     await setAgentStatus(agentDir, id(1), { status: 'working' });
     assert.equal((await ids(agentDir))[0], id(1));
     // Another process's write the editor's watcher reported.
