@@ -14,6 +14,20 @@ function tmpAgent(): string {
   return path.join(ws, '.agent');
 }
 
+/** `n` files of a day ago in scratch/tool_outputs (one second apart, varied names and sizes), the folder dated with them. */
+function bigToolOutputs(a: string, n: number): { big: string; old: number } {
+  const big = path.join(a, 'scratch', 'tool_outputs');
+  fs.mkdirSync(big, { recursive: true });
+  const old = Date.now() / 1000 - 86_400;
+  for (let i = 0; i < n; i++) {
+    const f = path.join(big, `o${i}-${'q'.repeat(i % 80)}.txt`);
+    fs.writeFileSync(f, 'z'.repeat(i % 30));
+    fs.utimesSync(f, old + i, old + i);
+  }
+  fs.utimesSync(big, old, old);
+  return { big, old };
+}
+
 test('the scratch index matches a full scan, pages newest first, and follows changes path by path', async () => {
   const { ScratchIndex } = await import('../../../src/core/scratch/scratchIndex.js');
 
@@ -376,15 +390,7 @@ test('a scratch index built from the snapshot of a previous start equals a full 
 test('two windows writing the scratch snapshot at once leave one whole snapshot; an index changing while it writes does not write', async () => {
   const { ScratchIndex, scratchSnapshotPath } = await import('../../../src/core/scratch/scratchIndex.js');
   const a = tmpAgent();
-  const big = path.join(a, 'scratch', 'tool_outputs');
-  fs.mkdirSync(big, { recursive: true });
-  const old = Date.now() / 1000 - 86_400;
-  for (let i = 0; i < 3000; i++) {
-    const f = path.join(big, `o${i}-${'q'.repeat(i % 80)}.txt`);
-    fs.writeFileSync(f, 'z'.repeat(i % 30));
-    fs.utimesSync(f, old + i, old + i);
-  }
-  fs.utimesSync(big, old, old);
+  const { big, old } = bigToolOutputs(a, 3000);
   fs.utimesSync(path.join(a, 'scratch'), old, old);
   const w1 = await ScratchIndex.build(a, { snapshot: false });
   const w2 = await ScratchIndex.build(a, { snapshot: false });
@@ -425,15 +431,7 @@ test("the summary's name filter never misses a name it was given, and rarely cla
 test('a background snapshot abandoned because the index changed at once is written a little later', async () => {
   const { ScratchIndex, scratchSnapshotPath } = await import('../../../src/core/scratch/scratchIndex.js');
   const a = tmpAgent();
-  const big = path.join(a, 'scratch', 'tool_outputs');
-  fs.mkdirSync(big, { recursive: true });
-  const old = Date.now() / 1000 - 86_400;
-  for (let i = 0; i < 2500; i++) {
-    const f = path.join(big, `o${i}-${'q'.repeat(i % 80)}.txt`);
-    fs.writeFileSync(f, 'z'.repeat(i % 30));
-    fs.utimesSync(f, old + i, old + i);
-  }
-  fs.utimesSync(big, old, old);
+  const { big } = bigToolOutputs(a, 2500);
   // The first build stats every file and queues a snapshot; the caller's next change comes at once,
   // and keeps coming for a while (an agent offloading): each abandons the write in progress.
   const ix = await ScratchIndex.build(a);
