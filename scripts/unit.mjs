@@ -32,5 +32,14 @@ if (chosen.length === 0) {
 }
 // One test file per core at a time (node's default is one fewer than the cores: serial on two).
 const concurrency = Math.max(1, os.availableParallelism());
-const r = spawnSync(process.execPath, ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...chosen], { stdio: 'inherit' });
+// Tests make their folders under os.tmpdir() and many do not remove them (a full run left ~600
+// folders, some of 45 MB): each run gets its own temp folder, removed afterwards, so repeated runs
+// never fill the machine's /tmp.
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-context-unit-'));
+let r;
+try {
+  r = spawnSync(process.execPath, ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...chosen], { stdio: 'inherit', env: { ...process.env, TMPDIR: tmp } });
+} finally {
+  fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 3 });
+}
 process.exit(r.status ?? 1);
