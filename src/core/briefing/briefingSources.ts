@@ -221,7 +221,7 @@ export async function gatherBriefing(agentDir: string, opts: { providers?: Brief
   const hist = await safe(() => listHistory(agentDir), []);
   const history = { path: rel(historyDir(agentDir)), sessions: hist.length, latest: hist[0]?.path };
 
-  const human = await safe(() => listNotes(root), { notes: [], errors: [] });
+  const human = await safe(() => listNotes(root, { marks: false }), { notes: [], errors: [] });
   // The notes the briefing can show (the newest) get their orphan marks checked as the targets are now.
   const shownFrom = Math.max(0, human.notes.length - MAX_NOTES_SHOWN);
   const humanNotes = [...human.notes.slice(0, shownFrom), ...(await safe(() => withCurrentOrphans(root, human.notes.slice(shownFrom)), human.notes.slice(shownFrom)))];

@@ -212,6 +212,10 @@ export async function addNote(root: string, input: NewNote): Promise<Result<Note
 //   the next VERIFY_BATCH note files and VERIFY_BATCH targets in turn, so an edit no watcher reported
 //   (another process, a target file outside .agent/) is seen within a few listings, and no listing
 //   costs more than a round.
+// Orphan marks cost a stat (or a read) of every target: 10,000 notes are 10,000 more stats. Callers
+// that show only a few notes (the briefing, the terminal tool, the editor's decorations) list with
+// `marks: false` and check the notes they show (withCurrentOrphans). The targets are then checked
+// only from the first listing that asks for marks on, and kept current after that.
 
 /** A listing this long after the last look re-checks a round of note files and targets. */
 const REFRESH_MS = 2_000;
@@ -245,6 +249,8 @@ interface NotesSnapshot {
   result?: { notes: ListedNote[]; errors: FileError[] };
   /** Updates run one at a time. */
   queue: Promise<void>;
+  /** Whether every listed note's orphan mark is kept (from the first listing that asked for marks). */
+  marked: boolean;
 }
 
 const snapshots = new Map<string, NotesSnapshot>();
@@ -297,14 +303,18 @@ function round<T>(all: T[], from: number, count: number): { items: T[]; next: nu
   return { items, next: (start + count) % all.length };
 }
 
-/** Brings `snap` up to date with what changed (see above). */
-async function update(root: string, snap: NotesSnapshot): Promise<void> {
+/** Brings `snap` up to date with what changed (see above); with `marks`, every note's orphan mark too. */
+async function update(root: string, snap: NotesSnapshot, marks: boolean): Promise<void> {
   const dir = path.join(root, NOTES_DIR);
   const dirStat = statOf(dir);
   const dirStamp = stampOf(dirStat);
   const pending = snap.pending;
   snap.pending = new Set();
+  /** Orphan marks asked for the first time: every target is checked below. */
+  const firstMarks = marks && !snap.marked;
+  const marking = marks || snap.marked;
   if (!dirStat) {
+    snap.marked = marking;
     if (snap.listed.size) snap.result = undefined;
     snap.listed.clear();
     snap.dir = undefined;
@@ -346,7 +356,7 @@ async function update(root: string, snap: NotesSnapshot): Promise<void> {
       snap.cursor = { notes: notes.next, targets: targets.next };
       looked = [...new Set([...looked, ...notes.items])];
       targetsToCheck = targets.items;
-    } else if (looked.length === 0) {
+    } else if (looked.length === 0 && !firstMarks) {
       return;
     }
   }
@@ -376,11 +386,14 @@ async function update(root: string, snap: NotesSnapshot): Promise<void> {
     const n = need.get(rel);
     need.set(rel, { lines: Math.max(n?.lines ?? 0, lines), text: !!n?.text || text });
   };
-  for (const rel of targetsToCheck) {
-    const had = snap.targets.get(rel);
-    if (had) want(rel, had.facts.countedTo, had.facts.text !== undefined);
+  if (marking) {
+    for (const rel of targetsToCheck) {
+      const had = snap.targets.get(rel);
+      if (had) want(rel, had.facts.countedTo, had.facts.text !== undefined);
+    }
+    for (const p of changed.values()) if (p.ok) want(p.value.path, lineNeedOf(p.value), p.value.step !== undefined);
+    if (firstMarks) for (const l of snap.listed.values()) if (l.parsed.ok) want(l.parsed.value.path, lineNeedOf(l.parsed.value), l.parsed.value.step !== undefined);
   }
-  for (const p of changed.values()) if (p.ok) want(p.value.path, lineNeedOf(p.value), p.value.step !== undefined);
   const before = new Map([...need.keys()].map((rel) => [rel, snap.targets.get(rel)?.facts]));
   let n = 0;
   await pool([...need], CONCURRENCY, async ([rel, w]) => {
@@ -401,10 +414,11 @@ async function update(root: string, snap: NotesSnapshot): Promise<void> {
     snap.result = undefined;
   };
   for (const [f, parsed] of changed) show(f, parsed);
-  // A pass over every note only when a target's facts changed.
-  if (pending === 'all' || [...before].some(([rel, f]) => f && snap.targets.get(rel)?.facts !== f)) {
+  // A pass over every note only when a target's facts changed (or the marks are new).
+  if (firstMarks || (marking && (pending === 'all' || [...before].some(([rel, f]) => f && snap.targets.get(rel)?.facts !== f)))) {
     for (const [f, l] of snap.listed) if (l.parsed.ok && l.facts !== snap.targets.get(l.parsed.value.path)?.facts) show(f, l.parsed);
   }
+  snap.marked = marking;
   if (full) {
     // Targets no note points at any more are forgotten.
     const inUse = new Set<string>();
@@ -432,17 +446,19 @@ export async function withCurrentOrphans<T extends Note>(root: string, notes: T[
 /**
  * Lists every note, oldest first, with orphaned ones marked; unreadable note files come back as
  * errors. An unchanged note is the same object from one listing to the next. Answered from what
- * this process read, checking what changed (see above).
+ * this process read, checking what changed (see above). With `marks: false` the orphan marks are
+ * those known (none until some listing asked for them): for callers that check what they show
+ * with withCurrentOrphans.
  */
-export async function listNotes(root: string): Promise<{ notes: ListedNote[]; errors: FileError[] }> {
+export async function listNotes(root: string, opts: { marks?: boolean } = {}): Promise<{ notes: ListedNote[]; errors: FileError[] }> {
   const abs = path.resolve(root);
   let snap = snapshots.get(abs);
   if (!snap) {
-    snap = { dir: undefined, listed: new Map(), targets: new Map(), pending: 'all', lookedAt: 0, cursor: { notes: 0, targets: 0 }, queue: Promise.resolve() };
+    snap = { dir: undefined, listed: new Map(), targets: new Map(), pending: 'all', lookedAt: 0, cursor: { notes: 0, targets: 0 }, queue: Promise.resolve(), marked: false };
     snapshots.set(abs, snap);
   }
   const s = snap;
-  const run = s.queue.then(() => update(abs, s));
+  const run = s.queue.then(() => update(abs, s, opts.marks !== false));
   s.queue = run.catch(() => undefined);
   await run;
   if (!s.result) {

@@ -45,7 +45,7 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
     const cat = await terminalCatalog(agentDir);
     if (!cat.ok) return toolError(formatFileError(cat.error));
     if (cat.value.length === 0) return { text: `${untrusted}No captured terminals in .agent/terminals/ yet.` };
-    const { notes } = await listNotes(folder.path); // notes from the user (src/core/notes/notes.ts)
+    const { notes } = await listNotes(folder.path, { marks: false }); // notes from the user (src/core/notes/notes.ts); counted, not shown
     return { text: untrusted + (await formatListing(cat.value, notes, show, folder.path, agentDir, INLINE_MAX_BYTES - 200 - Buffer.byteLength(untrusted))) };
   }
   let n: number;
@@ -123,7 +123,7 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
   const end = part.lastLine ?? Number.MAX_SAFE_INTEGER;
   const rel = toPosixRelative(folder.path, abs);
   // Notes the user attached to this command (or to lines of it) travel with its reference, inside the byte bound.
-  const { notes: all } = await listNotes(folder.path);
+  const { notes: all } = await listNotes(folder.path, { marks: false });
   const cmdFile = toPosixRelative(folder.path, path.join(agentDir, c.file));
   const noted = await withCurrentOrphans(folder.path, matchNotes(all, { path: cmdFile, startLine: c.headerLine, endLine: c.lastLine ?? Number.MAX_SAFE_INTEGER, terminal: n, command: c.command }));
   const notesText = formatNotesSection(noted, Math.floor(ctx.config.referenceMaxBytes / 3));

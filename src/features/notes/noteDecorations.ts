@@ -1,13 +1,16 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import type { AgentFeed } from '../../editor/agentFeed';
-import { listNotes, matchNotes, notesTooltipMarkdown, recheckNotes, type ListedNote } from '../../core/notes/notes';
+import { listNotes, matchNotes, notesTooltipMarkdown, recheckNotes, withCurrentOrphans, type ListedNote } from '../../core/notes/notes';
 import { NoteIndex } from '../../core/notes/noteIndex';
 import { toPosixRelative } from '../../core/workspace/relativePaths';
 
 /**
  * Marks files that carry notes from the user with a badge and the notes in the tooltip, and keeps
  * an in-memory copy of every folder's notes so views can add them to their items' tooltips.
+ * The listing leaves orphan marks out (a stat of every note's target, 10,000 at a heavy user's
+ * size, at every start): a badge checks the notes of its own file when VS Code asks for it, and the
+ * views' tooltips show the marks once some listing checked them (the Notes list command does).
  */
 export class NoteDecorationProvider implements vscode.FileDecorationProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<vscode.Uri[] | undefined>();
@@ -35,7 +38,7 @@ export class NoteDecorationProvider implements vscode.FileDecorationProvider, vs
     const touched: vscode.Uri[] = [];
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
     for (const root of folders) {
-      const { notes, errors } = await listNotes(root);
+      const { notes, errors } = await listNotes(root, { marks: false });
       for (const e of errors) this.log.warn(`note skipped: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}`);
       const index = this.indexes.get(root) ?? new NoteIndex();
       this.indexes.set(root, index);
@@ -61,10 +64,13 @@ export class NoteDecorationProvider implements vscode.FileDecorationProvider, vs
     return candidates.length ? matchNotes(candidates, { path: rel, startLine, endLine, ...extra }) : [];
   }
 
-  provideFileDecoration(uri: vscode.Uri): vscode.FileDecoration | undefined {
+  async provideFileDecoration(uri: vscode.Uri): Promise<vscode.FileDecoration | undefined> {
     if (uri.scheme !== 'file') return undefined;
-    const notes = this.notesFor(uri);
-    if (notes.length === 0) return undefined;
+    const listed = this.notesFor(uri);
+    if (listed.length === 0) return undefined;
+    const root = vscode.workspace.getWorkspaceFolder(uri)?.uri.fsPath;
+    // Its notes' targets as they are now (a stat each; what the listing left unchecked).
+    const notes = root ? await withCurrentOrphans(root, listed).catch(() => listed) : listed;
     const orphaned = notes.filter((n) => n.orphaned).length;
     const tooltip = notes.length === 1 ? '1 note for the agent' : `${notes.length} notes for the agent`;
     return new vscode.FileDecoration('✎', orphaned ? `${tooltip} (${orphaned} orphaned)` : tooltip);

@@ -341,3 +341,37 @@ test('with no watcher, an edit in place and a deleted target are seen within a f
   assert.equal(notes.filter((n) => /a\.md no longer exists/.test(n.orphaned ?? '')).length, 400);
   assert.equal(notes.filter((n) => n.orphaned).length, 400);
 });
+
+test('a listing with marks off stats no target; the first listing with marks checks every target once, and later listings keep the marks current', async () => {
+  const root = workspace();
+  for (const t of ['a', 'b', 'c']) fs.writeFileSync(path.join(root, `.agent/scratch/${t}.md`), `${t}\n`);
+  for (let i = 0; i < 90; i++) assert.ok((await addNote(root, { path: `.agent/scratch/${'abc'[i % 3]}.md`, author: 'u', text: `note ${i}` })).ok);
+  assert.ok((await addNote(root, { path: '.agent/scratch/gone.md', author: 'u', text: 'on a deleted file' })).ok);
+  // Target stats go through fs.statSync (orphans.ts statOf); count those under scratch/.
+  const realFs = require('node:fs') as { statSync: typeof fs.statSync };
+  const statSync = realFs.statSync;
+  let targetStats = 0;
+  realFs.statSync = ((p: fs.PathLike, ...rest: unknown[]) => {
+    if (String(p).includes(`${path.sep}scratch${path.sep}`)) targetStats++;
+    return (statSync as (...a: unknown[]) => unknown)(p, ...rest);
+  }) as typeof fs.statSync;
+  try {
+    let { notes } = await listNotes(root, { marks: false });
+    assert.equal(notes.length, 91);
+    assert.equal(targetStats, 0, 'a listing without marks stats no target');
+    assert.equal(notes.find((n) => n.text === 'on a deleted file')?.orphaned, undefined);
+    // What a caller shows it checks itself.
+    const [checked] = await withCurrentOrphans(root, notes.filter((n) => n.text === 'on a deleted file'));
+    assert.match(checked.orphaned ?? '', /gone\.md no longer exists/);
+    targetStats = 0;
+    ({ notes } = await listNotes(root));
+    assert.equal(targetStats, 4, 'each of the four targets stat\'ed once');
+    assert.deepEqual(notes.filter((n) => n.orphaned).map((n) => n.text), ['on a deleted file']);
+    fs.rmSync(path.join(root, '.agent/scratch/b.md'));
+    recheckNotes(root);
+    ({ notes } = await listNotes(root, { marks: false }));
+    assert.equal(notes.filter((n) => /b\.md no longer exists/.test(n.orphaned ?? '')).length, 30, 'marks stay current once asked for');
+  } finally {
+    realFs.statSync = statSync;
+  }
+});
