@@ -8,14 +8,41 @@
  * Another process (the MCP server, a second window) appends to the same file: each poll checks the
  * file's identity and size, and starts over from the end of the file when it was replaced (other
  * inode), truncated (smaller than what was read) or when the day changed.
+ *
+ * With a checkpoint file (`.agent/.cache/ledger-today.json`), a new window does not read today's
+ * part again (a heavy user's day is megabytes of entries, ~60 ms at every start): it takes the totals
+ * where the last window left them and reads only what came after. The checkpoint names the ledger
+ * file, its inode, the day, the offset, the totals and the bytes just before the offset; it is used
+ * only when all of them still hold (same file and day, not truncated, the same bytes there),
+ * otherwise today is read from the end as without one. Written atomically after the first poll and
+ * then at most every CHECKPOINT_EVERY_MS; several windows may write it, each write whole.
  */
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { localDay, savedBy, type LedgerEntry, type LedgerTotals } from './ledger';
+import { createExclusive, writeFileAtomic } from '../fs/fsAtomic';
 
 /** Largest single read (bytes): its lines are parsed in one go, so this bounds the editor's block (~10 ms). */
 const CHUNK = 256 * 1024;
 /** Entries from concurrent writers can be slightly out of time order: look this far before midnight. */
 const SLACK_MS = 10 * 60_000;
+/** The checkpoint is written again at most this often while entries come. */
+const CHECKPOINT_EVERY_MS = 60_000;
+/** Bytes before the offset kept in the checkpoint, to tell the same file from one rewritten in place. */
+const TAIL_BYTES = 64;
+const CHECKPOINT_VERSION = 1;
+
+interface Checkpoint {
+  v: number;
+  file: string;
+  ino: number;
+  day: string;
+  offset: number;
+  tail: string;
+  totals: LedgerTotals;
+}
+
+const isCount = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
 
 function zero(): LedgerTotals {
   return { calls: 0, rawTokens: 0, returnedTokens: 0, savedTokens: 0 };
@@ -57,8 +84,12 @@ export class LedgerToday {
   private totals = zero();
   /** Bytes read by the last poll (for tests and the benchmark). */
   lastReadBytes = 0;
+  /** When the checkpoint was last written (0: not yet) and at which offset. */
+  private savedAt = 0;
+  private savedOffset = -1;
 
-  constructor(private readonly file: () => string) {}
+  /** `checkpoint`: where to keep the totals for the next window (see above); none without it. */
+  constructor(private readonly file: () => string, private readonly checkpoint?: string) {}
 
   /** Reads what is new and returns today's totals. */
   async poll(now = new Date()): Promise<TodayTotals> {
@@ -78,16 +109,60 @@ export class LedgerToday {
     try {
       const st = await fh.stat();
       if (file !== this.path || st.ino !== this.ino || st.size < this.offset || today !== this.day) {
-        await this.startFromEnd(fh, st.size, now);
+        if (!(this.path === undefined && (await this.resume(fh, file, st, today, now.getTime())))) await this.startFromEnd(fh, st.size, now);
         this.path = file;
         this.ino = st.ino;
         this.day = today;
-      } else if (st.size > this.offset) {
-        await this.readForward(fh, st.size, today);
       }
+      if (st.size > this.offset) await this.readForward(fh, st.size, today);
+      await this.saveCheckpoint(fh, now.getTime());
       return { day: today, today: { ...this.totals }, hasEntries: st.size > 0 };
     } finally {
       await fh.close();
+    }
+  }
+
+  /** Takes the totals from the checkpoint when it still holds for this file and day (see above). */
+  private async resume(fh: fs.promises.FileHandle, file: string, st: fs.Stats, today: string, nowMs: number): Promise<boolean> {
+    if (!this.checkpoint) return false;
+    let c: Checkpoint;
+    try {
+      c = JSON.parse(await fs.promises.readFile(this.checkpoint, 'utf8')) as Checkpoint;
+    } catch {
+      return false; // none yet, unreadable or damaged: read today from the end
+    }
+    const t = c?.totals;
+    if (!c || c.v !== CHECKPOINT_VERSION || c.file !== path.basename(file) || c.ino !== st.ino || c.day !== today) return false;
+    if (!isCount(c.offset) || c.offset > st.size || typeof c.tail !== 'string' || !t || ![t.calls, t.rawTokens, t.returnedTokens, t.savedTokens].every(isCount)) return false;
+    const tail = await this.tailBefore(fh, c.offset);
+    if (tail !== c.tail || (c.offset > 0 && !tail.endsWith('\n'))) return false;
+    this.offset = c.offset;
+    this.totals = { calls: t.calls, rawTokens: t.rawTokens, returnedTokens: t.returnedTokens, savedTokens: t.savedTokens };
+    this.savedAt = nowMs;
+    this.savedOffset = c.offset;
+    return true;
+  }
+
+  /** The TAIL_BYTES bytes before `offset`, as latin1 text (byte for byte). */
+  private async tailBefore(fh: fs.promises.FileHandle, offset: number): Promise<string> {
+    const len = Math.min(TAIL_BYTES, offset);
+    const buf = Buffer.alloc(len);
+    const { bytesRead } = await fh.read(buf, 0, len, offset - len);
+    return buf.toString('latin1', 0, bytesRead);
+  }
+
+  /** Writes the checkpoint after the first poll, then when the offset moved and the last write is old enough. */
+  private async saveCheckpoint(fh: fs.promises.FileHandle, nowMs: number): Promise<void> {
+    if (!this.checkpoint || this.path === undefined || this.offset === this.savedOffset) return;
+    if (this.savedAt && nowMs - this.savedAt < CHECKPOINT_EVERY_MS) return;
+    this.savedAt = nowMs;
+    this.savedOffset = this.offset;
+    const body: Checkpoint = { v: CHECKPOINT_VERSION, file: path.basename(this.path), ino: this.ino, day: this.day, offset: this.offset, tail: await this.tailBefore(fh, this.offset), totals: { ...this.totals } };
+    try {
+      await createExclusive(path.join(path.dirname(this.checkpoint), '.gitignore'), '*\n');
+      await writeFileAtomic(this.checkpoint, JSON.stringify(body));
+    } catch {
+      // A cache: a failed write (read-only folder, full disk) only means reading today again next start.
     }
   }
 

@@ -64,3 +64,38 @@ test('a ledger larger than one read chunk with no trailing newline and bad lines
   assert.equal(r.today.calls, good.length);
   assert.equal(r.today.savedTokens, good.length * 200);
 });
+
+test("a new window takes today's totals from the checkpoint and reads only what came after; a checkpoint that no longer holds is not used", async () => {
+  const a = tmpAgent();
+  const file = ledgerPath(a);
+  const checkpoint = path.join(a, '.cache', 'ledger-today.json');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const now = new Date(2026, 10, 29, 15, 0, 0);
+  const lines: string[] = [];
+  for (let d = 30; d >= 1; d--) for (let i = 0; i < 300; i++) lines.push(JSON.stringify(entry(new Date(now.getTime() - d * 86_400_000 + i * 1000), 1000, 10)));
+  for (let i = 0; i < 2000; i++) lines.push(JSON.stringify(entry(new Date(2026, 10, 29, 8, 0, 0, i * 500), 200 + (i % 7), 5)));
+  fs.writeFileSync(file, lines.join('\n') + '\n');
+  const whole = () => summarizeLedger(fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => { try { return JSON.parse(l) as LedgerEntry; } catch { return undefined; } }).filter((e): e is LedgerEntry => !!e), now).today;
+  const first = new LedgerToday(() => file, checkpoint);
+  assert.deepEqual((await first.poll(now)).today, whole());
+  const todayBytes = first.lastReadBytes;
+  assert.ok(fs.existsSync(checkpoint), 'the first poll leaves a checkpoint');
+  // Another process appends; a new window starts.
+  for (let i = 0; i < 3; i++) fs.appendFileSync(file, JSON.stringify(entry(new Date(2026, 10, 29, 14, 0, i), 5000, 100)) + '\n');
+  const second = new LedgerToday(() => file, checkpoint);
+  assert.deepEqual((await second.poll(now)).today, whole());
+  assert.ok(second.lastReadBytes < 2000, `the new window read ${second.lastReadBytes} bytes (today's part is ${todayBytes})`);
+  // The bytes before the checkpoint's offset changed in place (same file, same size): not used.
+  const { offset } = JSON.parse(fs.readFileSync(checkpoint, 'utf8')) as { offset: number };
+  const fd = fs.openSync(file, 'r+');
+  fs.writeSync(fd, '9', offset - 12);
+  fs.closeSync(fd);
+  const third = new LedgerToday(() => file, checkpoint);
+  assert.deepEqual((await third.poll(now)).today, whole());
+  assert.ok(third.lastReadBytes >= todayBytes, 'read from the end again');
+  // A damaged checkpoint, and another day: read from the end, right totals.
+  fs.writeFileSync(checkpoint, '{"v":1,"file":');
+  assert.deepEqual((await new LedgerToday(() => file, checkpoint).poll(now)).today, whole());
+  const tomorrow = new Date(2026, 10, 30, 9, 0, 0);
+  assert.equal((await new LedgerToday(() => file, checkpoint).poll(tomorrow)).today.calls, 0);
+});
