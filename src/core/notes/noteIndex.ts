@@ -2,6 +2,12 @@ import type { ListedNote } from './notes';
 
 const byCreated = (a: ListedNote, b: ListedNote): number => a.created.localeCompare(b.created) || a.id.localeCompare(b.id);
 
+function push(map: Map<string, ListedNote[]>, key: string, n: ListedNote): void {
+  const list = map.get(key);
+  if (list) list.push(n);
+  else map.set(key, [n]);
+}
+
 /**
  * One folder's notes by target path and by terminal command, for the tooltip of each tree item and
  * file decoration (thousands of notes, asked once per item). `update` takes a new listing and touches
@@ -17,6 +23,17 @@ export class NoteIndex {
   update(listing: readonly ListedNote[]): Set<string> {
     const next = new Set(listing);
     const touched = new Set<string>();
+    if (this.notes.size === 0) {
+      // The first listing (10,000 notes at a heavy user's size): each list built and sorted once, not per note.
+      for (const n of listing) {
+        touched.add(n.path);
+        push(this.byPath, n.path, n);
+        if (n.terminal !== undefined && n.command !== undefined) push(this.byCommand, `${n.terminal}:${n.command}`, n);
+      }
+      for (const map of [this.byPath, this.byCommand]) for (const list of map.values()) if (list.length > 1) list.sort(byCreated);
+      this.notes = next;
+      return touched;
+    }
     const edit = (n: ListedNote, add: boolean): void => {
       touched.add(n.path);
       const keys: [Map<string, ListedNote[]>, string][] = [[this.byPath, n.path]];
