@@ -9,6 +9,13 @@ import { FileDigests } from '../../../src/core/fs/fileDigests';
 
 const SPEC = { name: 'test-digests', version: 1, valid: (v: unknown): v is string => typeof v === 'string' };
 
+/** A cache file as written: its header line and one entry per line (every line must parse). */
+function readCache(file: string): { header: { format: string; name: string; v: number; count: number }; entries: unknown[][] } {
+  const [head, ...rest] = fs.readFileSync(file, 'utf8').split('\n');
+  assert.equal(rest.pop(), '', 'the file ends with a newline');
+  return { header: JSON.parse(head), entries: rest.map((l) => JSON.parse(l) as unknown[]) };
+}
+
 function setup(n = 5): { agentDir: string; files: string[]; reads: string[]; read: (f: string) => Promise<string> } {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-digests-'));
   const agentDir = path.join(root, '.agent');
@@ -71,13 +78,18 @@ test('a cache file that is garbage, truncated, of another version or with malfor
   await FileDigests.unshared(agentDir, SPEC).get(files, read);
   const cache = path.join(agentDir, '.cache', 'test-digests.json');
   const good = fs.readFileSync(cache, 'utf8');
-  const wrong = JSON.parse(good) as { entries: unknown[][]; v: number };
-  const badEntries = { ...wrong, entries: wrong.entries.map((e, i) => (i === 2 ? [e[0], e[1], 42] : i === 3 ? [e[0], 'x', e[2]] : e)) };
+  const { header, entries } = readCache(cache);
+  const lines = (h: unknown, es: unknown[]) => [h, ...es].map((x) => JSON.stringify(x)).join('\n') + '\n';
+  const badEntries = entries.map((e, i) => (i === 2 ? [e[0], e[1], 42] : i === 3 ? [e[0], 'x', e[2]] : e));
+  // Cut in the middle of the fourth entry's line: the three whole ones are used.
+  const cut = good.split('\n').slice(0, 4).join('\n').length + 8;
   for (const [what, text, rereads] of [
     ['garbage', '\u0000\u0001 not json', 5],
-    ['truncated', good.slice(0, good.length / 2), 5],
-    ['another version', JSON.stringify({ ...wrong, v: 99 }), 5],
-    ['malformed entries', JSON.stringify(badEntries), 2],
+    ['truncated', good.slice(0, cut), 2],
+    ['truncated in its header', good.slice(0, 10), 5],
+    ['another version', lines({ ...header, v: 99 }, entries), 5],
+    ['the format before lines (one JSON object)', JSON.stringify({ format: 'agent-context-digests', name: header.name, v: header.v, entries }), 5],
+    ['malformed entries', lines(header, badEntries), 2],
     ['an array', '[]', 5],
   ] as const) {
     fs.writeFileSync(cache, text);
@@ -85,7 +97,7 @@ test('a cache file that is garbage, truncated, of another version or with malfor
     const r = await FileDigests.unshared(agentDir, SPEC).get(files, read);
     assert.equal(reads.length, rereads, what);
     assert.deepEqual([...r.values.values()], ['THING 0', 'THING 1', 'THING 2', 'THING 3', 'THING 4'], what);
-    JSON.parse(fs.readFileSync(cache, 'utf8')); // rewritten whole
+    assert.equal(readCache(cache).entries.length, 5, `${what}: rewritten whole`);
   }
   // A stale entry (the file changed, the cache did not) is not used.
   fs.writeFileSync(cache, good);
@@ -104,8 +116,9 @@ test('two processes writing the cache at once: every answer right, the file whol
     assert.equal(rb.values.get(files[round]), `ROUND ${round}`);
     assert.equal(ra.values.size, 200);
   }
-  const c = JSON.parse(fs.readFileSync(path.join(agentDir, '.cache', 'test-digests.json'), 'utf8')) as { entries: unknown[] };
+  const c = readCache(path.join(agentDir, '.cache', 'test-digests.json'));
   assert.equal(c.entries.length, 200);
+  assert.equal(c.header.count, 200);
   assert.deepEqual(fs.readdirSync(path.join(agentDir, '.cache')).filter((n) => n.includes('tmp')), fs.existsSync(path.join(agentDir, '.cache', 'tmp')) ? ['tmp'] : []);
 });
 
