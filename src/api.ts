@@ -67,7 +67,9 @@ async function snapshot(provider: AnyProvider, element: unknown, depth: number):
   const kids = (await provider.getChildren(element as never)) ?? [];
   const out: SnapshotNode[] = [];
   for (const k of kids) {
-    const item = await provider.getTreeItem(k);
+    let item = await provider.getTreeItem(k);
+    // What the user sees on hover: VS Code asks resolveTreeItem for a row without a tooltip.
+    if (item.tooltip === undefined && provider.resolveTreeItem) item = (await provider.resolveTreeItem(item, k, new vscode.CancellationTokenSource().token)) ?? item;
     const collapsible = (item.collapsibleState ?? vscode.TreeItemCollapsibleState.None) !== vscode.TreeItemCollapsibleState.None;
     out.push({
       label: text(item.label) ?? item.resourceUri?.path.split('/').pop() ?? '',

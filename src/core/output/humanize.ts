@@ -32,5 +32,14 @@ export function formatAge(ms: number): string {
 export function formatLocalTime(t: number | string | Date): string {
   if (typeof t === 'string' && !/^\d{4}-\d\d-\d\dT\d/.test(t)) return t;
   const d = t instanceof Date ? t : new Date(t);
-  return Number.isNaN(d.getTime()) ? String(t) : d.toLocaleString();
+  return Number.isNaN(d.getTime()) ? String(t) : localFormat().format(d);
+}
+
+let local: Intl.DateTimeFormat | undefined;
+/**
+ * What Date.prototype.toLocaleString() uses (every field numeric, the default locale and zone), made
+ * once: toLocaleString builds a formatter per call, ~0.25 ms, 13 ms for one page of the Terminals view.
+ */
+function localFormat(): Intl.DateTimeFormat {
+  return (local ??= new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' }));
 }

@@ -162,15 +162,7 @@ export class TerminalsTreeProvider implements vscode.TreeDataProvider<TerminalsN
       item.description = parts.join(' · ');
       item.iconPath = info.shellIntegration ? statusIcon(node.last) : new vscode.ThemeIcon('warning');
       item.contextValue = `agentContext.terminal.${state}`;
-      item.tooltip = new vscode.MarkdownString(
-        [
-          `**${info.name}** — ${vscode.workspace.asRelativePath(path.join(node.agentDir, info.file))}`,
-          `shell ${info.shell ?? 'unknown'} · started ${info.started ? formatLocalTime(info.started) : 'unknown'} · ${state}`,
-          info.shellIntegration ? '' : '\n\n$(warning) Shell integration was not active: VS Code delivers no output for this terminal, so nothing is recorded.',
-          node.last ? `\n\nlast: \`${node.last.commandLine}\` — ${exitText(node.last)}` : '',
-        ].join('\n'),
-        true,
-      );
+      // The tooltip comes from resolveTreeItem, on hover: a page of 50 Markdown tooltips cost ~20 ms at every draw.
       return item;
     }
     const { cmd } = node;
@@ -188,6 +180,23 @@ export class TerminalsTreeProvider implements vscode.TreeDataProvider<TerminalsN
       item.description = `${item.description} · ✎ note`;
     }
     item.command = { command: OPEN_TERMINAL_LINE_COMMAND, title: 'Open Output', arguments: [file, cmd.headerLine] };
+    return item;
+  }
+
+  /** A terminal row's tooltip, made when the user hovers it (VS Code asks only for rows without one). */
+  resolveTreeItem(item: vscode.TreeItem, node: TerminalsNode): vscode.TreeItem {
+    if (node.kind !== 'terminal' || node.info.error || item.tooltip !== undefined) return item;
+    const { info } = node;
+    const state = node.live ? 'live' : 'closed';
+    item.tooltip = new vscode.MarkdownString(
+      [
+        `**${info.name}** — ${vscode.workspace.asRelativePath(path.join(node.agentDir, info.file))}`,
+        `shell ${info.shell ?? 'unknown'} · started ${info.started ? formatLocalTime(info.started) : 'unknown'} · ${state}`,
+        info.shellIntegration ? '' : '\n\n$(warning) Shell integration was not active: VS Code delivers no output for this terminal, so nothing is recorded.',
+        node.last ? `\n\nlast: \`${node.last.commandLine}\` — ${exitText(node.last)}` : '',
+      ].join('\n'),
+      true,
+    );
     return item;
   }
 

@@ -156,6 +156,9 @@ describe('Terminal capture', function () {
       return n && n.children.length >= 8 ? n : undefined;
     }, { message: 'Terminals view lists the terminal with its commands' });
     assert.match(node.description ?? '', /live/);
+    // The hover tooltip (made on hover by resolveTreeItem): the file, the shell, live, the last command.
+    assert.match(node.tooltip ?? '', new RegExp(`^\\*\\*${t.name}\\*\\* — \\.agent/terminals/${t.n}\\.txt\nshell \\S+ · started .+ · live`));
+    assert.match(node.tooltip ?? '', /last: `echo "deploy \[MASKED:acme-deploy-key\]"/);
     assert.equal(node.icon, 'pass'); // its last command, the .gitleaks.toml echo, exited 0
     const labels = node.children.map((c) => c.label);
     assert.ok(labels[0]?.startsWith('echo "deploy [MASKED:acme-deploy-key]"; echo "DB_PASSWORD='), `newest command first, masked: ${labels[0]}`);

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { countLabel, formatAge, formatBytes, formatLocalTime } from '../../../src/core/output/humanize';
@@ -29,4 +30,20 @@ test('times in tooltips are local, not raw UTC ISO; a bare date stays as written
   assert.doesNotMatch(formatLocalTime(iso), /T10:00:00/);
   assert.equal(formatLocalTime('2026-11-29'), '2026-11-29');
   assert.equal(formatLocalTime('soon'), 'soon');
+  // The same text as toLocaleString() across the year (daylight saving), as numbers and Dates too.
+  for (let i = 0; i < 60; i++) {
+    const ms = Date.UTC(2026, 0, 1) + i * 6.1 * 86_400_000 + i * 3_600_017;
+    assert.equal(formatLocalTime(new Date(ms).toISOString()), new Date(ms).toLocaleString());
+    assert.equal(formatLocalTime(ms), new Date(ms).toLocaleString());
+    assert.equal(formatLocalTime(new Date(ms)), new Date(ms).toLocaleString());
+  }
+});
+
+test('local times read as toLocaleString() does in another zone and locale', () => {
+  const script = `const { formatLocalTime } = require(${JSON.stringify(require.resolve('../../../src/core/output/humanize'))});
+for (const ms of [Date.UTC(2026, 2, 29, 0, 30), Date.UTC(2026, 9, 25, 0, 30), Date.UTC(2026, 6, 4, 23, 59, 59)]) if (formatLocalTime(ms) !== new Date(ms).toLocaleString()) { console.log(formatLocalTime(ms), '!==', new Date(ms).toLocaleString()); process.exit(1); }`;
+  for (const env of [{ TZ: 'Europe/Berlin', LANG: 'de_DE.UTF-8', LC_ALL: 'de_DE.UTF-8' }, { TZ: 'Asia/Kolkata', LANG: 'en_IN.UTF-8', LC_ALL: 'en_IN.UTF-8' }]) {
+    const r = spawnSync(process.execPath, ['-e', script], { env: { ...process.env, ...env }, encoding: 'utf8' });
+    assert.equal(r.status, 0, `${env.TZ}: ${r.stdout}${r.stderr}`);
+  }
 });
