@@ -20,7 +20,7 @@ import { rowScratch } from './rowScratch';
 import { rowSecrets } from './rowSecrets';
 import { rowSoak } from './rowSoak';
 import { rowStatic } from './rowStatic';
-import { rowDimensions } from './rowDimensions';
+import { checkDimensionLetters, rowDimensions } from './rowDimensions';
 import { rowTerminals } from './rowTerminals';
 import { mergeRows, parseResults, remeasuredLine, rowNumber, withTestRunRows } from './resultsFile';
 
@@ -47,6 +47,7 @@ async function main(): Promise<void> {
   // Every row goes through runRow: load average at its start and end, re-run when the machine was loaded.
   // Rows that start real editors (7 and 10) are held to the load of other processes (runRow's `foreign`).
   // `retries`: re-runs when loaded (default BENCH_LOAD_RETRIES); 0 for a row whose result does not depend on the load.
+  if (want('17')) checkDimensionLetters();
   const step = async (n: string, name: string, f: () => Promise<Row[]> | Row[], ownProcesses = false, retries?: number): Promise<void> => {
     if (!want(n)) return;
     const t0 = Date.now();

@@ -184,10 +184,20 @@ async function measureDimension(serverJs: string, up: LevelFolder[], d: Dimensio
   return out;
 }
 
+/**
+ * Throws when `only` names a dimension otherwise than by its letter: such a run measured nothing and
+ * wrote an empty "Re-measured" line into bench/results.md. The bench checks BENCH_DIMS before it starts.
+ */
+export function checkDimensionLetters(only = process.env.BENCH_DIMS?.split(',').map((s) => s.trim())): void {
+  const unknown = (only ?? []).filter((l) => !DIMENSIONS.some((d) => d.letter === l));
+  if (unknown.length) throw new Error(`BENCH_DIMS: unknown dimension ${unknown.join(', ')}; the letters are ${DIMENSIONS.map((d) => `${d.letter} (${d.name})`).join(', ')}`);
+}
+
 /** Runs every dimension (BENCH_DIMS picks some), one row per call. */
 export async function rowDimensions(log: (s: string) => void, only = process.env.BENCH_DIMS?.split(',').map((s) => s.trim()), k = Number(process.env.BENCH_DIMS_SCALE ?? 1)): Promise<Row[]> {
   const serverJs = path.join(repoRoot(), 'out', 'src', 'mcp', 'server.js');
   if (!fs.existsSync(serverJs)) return [failedRow('17', 'dimensions over MCP', '—', new Error(`${serverJs} missing: run tsc -p .`))];
+  checkDimensionLetters(only);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-context-dims-'));
   const rows: Row[] = [];
   const gen = async (dir: string, dims: Dimensions): Promise<GeneratedFolder> => {
