@@ -225,6 +225,8 @@ const VERIFY_BATCH = 500;
 const SETTLE_MS = 2_000;
 /** Targets read at once while checking. */
 const CONCURRENCY = 32;
+/** Notes handled between yields to the event loop in a listing's loops over every note. */
+const YIELD_EVERY = 2000;
 
 /** One note file as listed: its parse, and the note with its orphan mark from its target's `facts` (kept while both are unchanged). */
 interface Listed {
@@ -336,12 +338,15 @@ async function update(root: string, snap: NotesSnapshot, marks: boolean): Promis
     } catch {
       names = [];
     }
-    const present = names.map((n) => path.join(dir, n));
-    const known = new Set(present);
-    for (const f of snap.listed.keys()) {
-      if (!known.has(f)) {
-        snap.listed.delete(f);
-        snap.result = undefined;
+    // Concatenation, not path.join (a readdir name has no separator): 35 ms for 10,000 names otherwise.
+    const present = names.map((n) => dir + path.sep + n);
+    if (snap.listed.size > 0) {
+      const known = new Set(present);
+      for (const f of snap.listed.keys()) {
+        if (!known.has(f)) {
+          snap.listed.delete(f);
+          snap.result = undefined;
+        }
       }
     }
     // Every file stat-checked when the folder changed (a note replaced by rename keeps its name); new names only otherwise.
@@ -365,7 +370,10 @@ async function update(root: string, snap: NotesSnapshot, marks: boolean): Promis
   snap.dir = dirStamp;
   // Note files: what each lists as now; a new or changed note's target is checked below.
   const changed = new Map<string, Result<Note>>();
+  let k = 0;
   for (const f of looked) {
+    // 10,000 notes at a first listing: the editor's thread gets a turn between slices.
+    if (++k % YIELD_EVERY === 0) await new Promise((r) => setImmediate(r));
     const e = got.failed.get(f);
     let parsed = got.values.get(f) ?? (e && err<FileError>({ file: `${NOTES_DIR}/${path.basename(f)}`, message: `cannot read it: ${e.message}` }));
     if (!parsed && statOf(f)) {
@@ -413,7 +421,11 @@ async function update(root: string, snap: NotesSnapshot, marks: boolean): Promis
     snap.listed.set(f, { parsed, facts, shown: parsed.ok ? (orphaned ? { ...parsed.value, orphaned } : parsed.value) : undefined });
     snap.result = undefined;
   };
-  for (const [f, parsed] of changed) show(f, parsed);
+  k = 0;
+  for (const [f, parsed] of changed) {
+    if (++k % YIELD_EVERY === 0) await new Promise((r) => setImmediate(r));
+    show(f, parsed);
+  }
   // A pass over every note only when a target's facts changed (or the marks are new).
   if (firstMarks || (marking && (pending === 'all' || [...before].some(([rel, f]) => f && snap.targets.get(rel)?.facts !== f)))) {
     for (const [f, l] of snap.listed) if (l.parsed.ok && l.facts !== snap.targets.get(l.parsed.value.path)?.facts) show(f, l.parsed);
