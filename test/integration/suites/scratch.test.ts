@@ -37,6 +37,8 @@ describe('Scratch view', () => {
     assert.equal(nodes[0].description, '1 file · 107 B');
     assert.equal(nodes[2].description, '75 B · 2 h ago · ≈19 tokens');
     assert.equal(nodes[2].resourceUri, path.join(scratch(), 'endpoints.md'));
+    // Its hover tooltip (made on hover by resolveTreeItem): the path, the same facts, the local date.
+    assert.match(nodes[2].tooltip ?? '', /^\.agent\/scratch\/endpoints\.md\n75 B\n2 h ago\n≈19 tokens\nmodified \S/);
     assert.equal(nodes[0].children[0].label, 'search-endpoints.txt');
     await waitForRow('Scratch', 'endpoints.md');
     await waitFor(async () => (await scratchHeader()).includes('3 files · 244 B'), { timeout: 20_000, message: 'the Scratch header shows 3 files · 244 B' });
