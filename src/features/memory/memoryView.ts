@@ -36,13 +36,8 @@ export class MemoryView extends AgentFolderTree<Node> {
         const it = new vscode.TreeItem(e.key, vscode.TreeItemCollapsibleState.None);
         // The warning icon marks the entry once; the words say what it asks for (no second ⚠ glyph).
         it.description = (e.review ? 'needs review · ' : '') + clip(e.value, 80);
-        const md = new vscode.MarkdownString();
-        md.appendMarkdown(`**${e.key}**\n\n`);
-        md.appendCodeblock(e.value, 'text');
-        md.appendMarkdown(`\n${e.source ? `by ${e.source}` : ''}${e.updated ? ` · updated ${formatLocalTime(e.updated)}` : ''}\n`);
-        if (e.review) md.appendMarkdown('\n\n**Needs review**: this value contradicted an earlier one (below). Edit it or mark it reviewed.\n');
-        for (const h of [...e.history].reverse().slice(0, 5)) md.appendMarkdown(`\n- was \`${clip(h.value, 100).replace(/`/g, "'")}\`${h.updated ? ` (${formatLocalTime(h.updated)})` : ''}`);
-        it.tooltip = md;
+        // The Markdown tooltip comes from resolveTreeItem on hover: 2,000 entries' tooltips were made,
+        // and lexed by VS Code, at every draw (bench row 19b).
         it.iconPath = e.review ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')) : new vscode.ThemeIcon('symbol-key');
         it.contextValue = e.review ? 'memoryEntryReview' : 'memoryEntry';
         it.command = openAtLine(preferencesPath(n.root.agentDir), e.line);
@@ -75,6 +70,20 @@ export class MemoryView extends AgentFolderTree<Node> {
       case 'empty':
         return new vscode.TreeItem(n.message, vscode.TreeItemCollapsibleState.None);
     }
+  }
+
+  /** An entry's tooltip (value, who and when, review, earlier values), made when the user hovers it. */
+  resolveTreeItem(it: vscode.TreeItem, n: Node): vscode.TreeItem {
+    if (n.kind !== 'entry' || it.tooltip !== undefined) return it;
+    const e = n.entry;
+    const md = new vscode.MarkdownString();
+    md.appendMarkdown(`**${e.key}**\n\n`);
+    md.appendCodeblock(e.value, 'text');
+    md.appendMarkdown(`\n${e.source ? `by ${e.source}` : ''}${e.updated ? ` · updated ${formatLocalTime(e.updated)}` : ''}\n`);
+    if (e.review) md.appendMarkdown('\n\n**Needs review**: this value contradicted an earlier one (below). Edit it or mark it reviewed.\n');
+    for (const h of [...e.history].reverse().slice(0, 5)) md.appendMarkdown(`\n- was \`${clip(h.value, 100).replace(/`/g, "'")}\`${h.updated ? ` (${formatLocalTime(h.updated)})` : ''}`);
+    it.tooltip = md;
+    return it;
   }
 
   async getChildren(n?: Node): Promise<Node[]> {
