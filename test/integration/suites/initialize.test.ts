@@ -8,6 +8,27 @@ import { agentApi, paneSelector, waitForRow, waitForTree, wsRoot } from '../agen
 
 const HIDDEN_UNTIL_AGENT = ['Scratch', 'Skills', 'Terminals', 'Memory', 'Agents'];
 
+/**
+ * Makes `dest` hold exactly what `src` holds without removing and re-creating any folder both have:
+ * entries missing from `src` are removed, files copied over, missing folders created.
+ */
+function restoreInPlace(src: string, dest: string): void {
+  fs.mkdirSync(dest, { recursive: true });
+  const kind = (e: fs.Dirent) => (e.isSymbolicLink() ? 'link' : e.isDirectory() ? 'dir' : 'file');
+  const want = new Map(fs.readdirSync(src, { withFileTypes: true }).map((e) => [e.name, e]));
+  for (const e of fs.readdirSync(dest, { withFileTypes: true })) {
+    const w = want.get(e.name);
+    if (!w || kind(w) !== kind(e) || kind(e) === 'link') fs.rmSync(path.join(dest, e.name), { recursive: true, force: true });
+  }
+  for (const [name, e] of want) {
+    const from = path.join(src, name);
+    const to = path.join(dest, name);
+    if (kind(e) === 'dir') restoreInPlace(from, to);
+    else if (kind(e) === 'link') fs.symlinkSync(fs.readlinkSync(from), to);
+    else fs.copyFileSync(from, to);
+  }
+}
+
 describe('Initialize and the welcome view', () => {
   const backup = path.join(os.tmpdir(), `ac-it-agent-backup-${process.pid}`);
   before(async () => {
@@ -15,12 +36,25 @@ describe('Initialize and the welcome view', () => {
     fs.cpSync(path.join(wsRoot(), '.agent'), backup, { recursive: true });
   });
   after(async () => {
-    // Leave the workspace as we found it for the suites that follow.
-    fs.rmSync(path.join(wsRoot(), '.agent'), { recursive: true, force: true });
-    fs.cpSync(backup, path.join(wsRoot(), '.agent'), { recursive: true });
+    // Leave the workspace as we found it for the suites that follow, and the editor still watching
+    // it: restored in place, never by removing `.agent/` and copying it back in one go. Removed and
+    // re-created within the same moment, the folder could be left unwatched by the editor's file
+    // watcher (its children reported deleted, then nothing from the restored scratch/, terminals/,
+    // history/ for the rest of the run: the Scratch view tests failed one suite later).
+    restoreInPlace(backup, path.join(wsRoot(), '.agent'));
     fs.rmSync(backup, { recursive: true, force: true });
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await waitForTree('agentContext.plan', (n) => n[0]?.label === 'Add rate limiting to the public API', 'fixture plan back');
+    // The later suites rely on file events from .agent/scratch/: a file written there must reach the
+    // Scratch view through the watcher alone (no Refresh), here rather than five tests later.
+    const probe = path.join(wsRoot(), '.agent/scratch/initialize-watch-probe.txt');
+    fs.writeFileSync(probe, 'probe');
+    try {
+      await waitForTree('agentContext.scratch', (n) => n.some((x) => x.label === 'initialize-watch-probe.txt'), 'after restoring .agent/, the Scratch view follows a new file (the editor still watches .agent/scratch/)');
+    } finally {
+      fs.rmSync(probe, { force: true });
+    }
+    await waitForTree('agentContext.scratch', (n) => !n.some((x) => x.label === 'initialize-watch-probe.txt'), 'the probe file leaves the Scratch view');
   });
 
   it('deleting .agent/ shows the welcome view, and its Initialize button creates the layout', async () => {
