@@ -12,6 +12,11 @@ import { appendLineAtomic, mkdirp, writeFileAtomic } from '../fs/fsAtomic';
 import { Result, ok, err } from '../result';
 import { checkpointPath, foldFile, type FoldSpec } from '../fs/appendFold';
 import { toPosixRelative } from '../workspace/relativePaths';
+import { checkAgentId } from './agentId';
+import { agentActivityChanged, rankAgents } from './agentRanking';
+
+export { checkAgentId } from './agentId';
+export { agentActivityChanged, rankAgents, resetAgentRankings, settleAgentRanking, setAgentChecks, type AgentActivity } from './agentRanking';
 
 /** Statuses a sub-agent may report. */
 export const AGENT_STATUSES = ['idle', 'working', 'blocked', 'done', 'failed'] as const;
@@ -51,15 +56,7 @@ export interface AgentSummary {
   files: string[];
 }
 
-const ID_RE = /^[A-Za-z0-9._-]{1,64}$/;
 const HEADING_RE = /^## (\d{4}-\d\d-\d\dT[0-9:.]+Z)\s*$/;
-
-/** Returns why an agent id is not acceptable, or undefined. */
-export function checkAgentId(id: unknown): string | undefined {
-  if (typeof id !== 'string' || !ID_RE.test(id)) return `agent id must be 1–64 characters of A–Z a–z 0–9 . _ - (got ${JSON.stringify(id)?.slice(0, 80)})`;
-  if (id === '.' || id === '..') return 'agent id cannot be "." or ".."';
-  return undefined;
-}
 
 function rel(agentDir: string, abs: string): string {
   return toPosixRelative(path.dirname(agentDir), abs);
@@ -102,6 +99,7 @@ export async function writeFinding(agentDir: string, id: string, content: string
   // A line inside the text that looks like an entry heading would split the entry when read back.
   const safe = text.replace(/^## (?=\d{4}-\d\d-\d\dT)/gm, '### ');
   await appendLineAtomic(file, `\n## ${time}\n\n${safe}\n`);
+  agentActivityChanged(agentDir, [file]);
   return ok({ path: rel(agentDir, file), time });
 }
 
@@ -130,6 +128,7 @@ export async function setAgentStatus(
   const s: AgentStatus = { agentId: id, status: status as AgentStatusValue, progress, updated: (opts.now ?? new Date()).toISOString() };
   if (input.details) s.details = input.details;
   await writeFileAtomic(file, JSON.stringify(s, null, 2) + '\n');
+  agentActivityChanged(agentDir, [file]);
   return ok({ path: rel(agentDir, file), status: s });
 }
 
@@ -262,39 +261,6 @@ async function agentIds(agentDir: string): Promise<string[]> {
 export async function listAgents(agentDir: string): Promise<AgentSummary[]> {
   const out = await Promise.all((await agentIds(agentDir)).map((id) => summarizeAgent(agentDir, id)));
   return out.sort((a, b) => a.id.localeCompare(b.id));
-}
-
-/** An agent id and its last activity (ms since epoch). */
-export interface AgentActivity {
-  id: string;
-  activeMs: number;
-}
-
-/**
- * An agent's last activity (ms since epoch): the newer mtime of its status.json and findings.md,
- * the two files every agent writes; the folder's own mtime only when it has neither yet. Two stats
- * per agent, the only cost of a listing that grows with the number of agents. Both files are
- * stat'ed, not the folder alone: an append to findings.md (ours, or an agent's own editor writing
- * in place) leaves the folder's mtime unchanged, so nothing cheaper stays right for every writer.
- */
-function lastActivity(folder: string): number {
-  // Synchronous stats that return undefined for a missing file: a fifth of the CPU of fs.promises, no exception.
-  const a = fs.lstatSync(folder + path.sep + 'status.json', { throwIfNoEntry: false })?.mtimeMs ?? 0;
-  const b = fs.lstatSync(folder + path.sep + 'findings.md', { throwIfNoEntry: false })?.mtimeMs ?? 0;
-  return a || b ? Math.max(a, b) : (fs.lstatSync(folder, { throwIfNoEntry: false })?.mtimeMs ?? 0);
-}
-
-/** Every agent, most recently active first (ties by id); nothing is read but two stats per agent. */
-export async function rankAgents(agentDir: string): Promise<AgentActivity[]> {
-  const ids = await agentIds(agentDir);
-  const root = path.join(agentDir, 'agents') + path.sep;
-  const withTime: AgentActivity[] = [];
-  for (let i = 0; i < ids.length; i++) {
-    withTime.push({ id: ids[i], activeMs: lastActivity(root + ids[i]) });
-    // Let other work run between batches (a thousand agents never block for long).
-    if (i % 200 === 199) await new Promise((r) => setImmediate(r));
-  }
-  return withTime.sort((a, b) => b.activeMs - a.activeMs || a.id.localeCompare(b.id));
 }
 
 /**

@@ -57,25 +57,58 @@ function validParsed(v: unknown): v is Result<{ name: string; description: strin
 /** Parsed frontmatters per SKILL.md, kept in `.agent/.cache/skills.json` and checked by a stat per file (fs/fileDigests.ts). */
 const SKILL_DIGESTS = { name: 'skills', version: 1, valid: validParsed };
 
+/** A skill folder's entry: where its SKILL.md is and how it is shown. */
+interface Found {
+  source: string;
+  folder: string;
+  file: string;
+  rel: string;
+}
+
+/** A folder stamp younger than this when read may hide a later change in the same clock tick. */
+const RACY_MS = 2000;
+
+/** Each skill folder's listing per process, kept while the folder's stamp (inode, mtime, ctime) is the one it was listed at. */
+const listings = new Map<string, { ino: number; mtimeMs: number; ctimeMs: number; found: Found[] }>();
+
+/**
+ * The skills of one source folder, sorted by folder name: listed again only when a skill folder
+ * was added, removed or renamed there since (its stamp changed). A SKILL.md edited in place does
+ * not change the listing; the digests' stat of each file sees that.
+ */
+async function listSource(source: string, dir: string, base: string, prefix: string): Promise<Found[]> {
+  const st = fs.statSync(dir, { throwIfNoEntry: false });
+  if (!st?.isDirectory()) {
+    listings.delete(dir);
+    return [];
+  }
+  const known = listings.get(dir);
+  if (known && known.ino === st.ino && known.mtimeMs === st.mtimeMs && known.ctimeMs === st.ctimeMs) return known.found;
+  const now = Date.now();
+  const entries = await fs.promises.readdir(dir, { withFileTypes: true }).catch(() => []);
+  const names = entries.filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => e.name).sort();
+  const found = names.map((folder) => {
+    const file = path.join(dir, folder, 'SKILL.md');
+    return { source, folder, file, rel: prefix + toPosixRelative(base, file) };
+  });
+  if (now - st.mtimeMs > RACY_MS && now - st.ctimeMs > RACY_MS) listings.set(dir, { ino: st.ino, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, found });
+  else listings.delete(dir);
+  return found;
+}
+
 /**
  * Loads every `<source>/<name>/SKILL.md` of a workspace root (and, given `home`, of the home skill
  * folders VS Code's agent loads); broken files are listed with their error. A SKILL.md is read and
- * parsed only when it changed since this or another process last did (a stat per skill).
+ * parsed only when it changed since this or another process last did (a stat per skill); a skill
+ * folder is listed again only when its stamp changed.
  */
 export async function loadSkills(workspaceRoot: string, opts: { home?: string } = {}): Promise<Skill[]> {
   const sources: { source: string; dir: string; base: string; prefix: string }[] = [
     ...SKILL_SOURCES.map((source) => ({ source, dir: path.join(workspaceRoot, source), base: workspaceRoot, prefix: '' })),
     ...(opts.home ? HOME_SKILL_SOURCES.map((s) => ({ source: `~/${s}`, dir: path.join(opts.home!, s), base: opts.home!, prefix: '~/' })) : []),
   ];
-  const found: { source: string; folder: string; file: string; rel: string }[] = [];
-  for (const { source, dir, base, prefix } of sources) {
-    const entries = await fs.promises.readdir(dir, { withFileTypes: true }).catch(() => []);
-    const names = entries.filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => e.name).sort();
-    for (const folder of names) {
-      const file = path.join(dir, folder, 'SKILL.md');
-      found.push({ source, folder, file, rel: prefix + toPosixRelative(base, file) });
-    }
-  }
+  const found: Found[] = [];
+  for (const { source, dir, base, prefix } of sources) found.push(...(await listSource(source, dir, base, prefix)));
   const relOf = new Map(found.map((f) => [f.file, f.rel]));
   const { values } = await FileDigests.of(path.join(workspaceRoot, '.agent'), SKILL_DIGESTS).get(found.map((f) => f.file), async (file) => parseSkillFrontmatter(await fs.promises.readFile(file, 'utf8'), relOf.get(file)!));
   const out: Skill[] = [];

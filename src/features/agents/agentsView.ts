@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { formatLocalTime } from '../../core/output/humanize';
 import * as path from 'node:path';
-import { readFindings, recentAgents, type AgentSummary, type Finding } from '../../core/agents';
+import { agentActivityChanged, readFindings, recentAgents, type AgentSummary, type Finding } from '../../core/agents';
+import { agentDirOf } from '../../core/workspace/agentLayout';
 import { AgentFolderTree, openAtLine, type AgentRoot } from '../../editor/agentFolderTree';
 import { clip } from '../../core/output/text';
 import { registerTreeForTests } from '../../api';
@@ -32,6 +33,11 @@ const STATUS_ICON: Record<string, [string, string?]> = {
 export class AgentsView extends AgentFolderTree<Node> {
   constructor(feed: AgentFeed) {
     super(feed, 'agents');
+    // The ranking checks a few agents per call (core/agents/agentRanking.ts): the agents the watcher
+    // saw written (by any process) are checked at the refresh these events cause, whatever their turn.
+    this.disposables.push(feed.on(['agents'], (changes) => {
+      for (const c of changes) agentActivityChanged(agentDirOf(c.root), c.paths);
+    }));
   }
 
   getTreeItem(n: Node): vscode.TreeItem {

@@ -75,3 +75,40 @@ test('loadSkills reads .agents/skills and, given the home folder, ~/.copilot/ski
     '~/.agents/skills h-agents ~/.agents/skills/h-agents/SKILL.md',
   ]);
 });
+
+test('a skill folder is listed again only when a skill was added, removed or renamed there; an edit in place is seen at once', async () => {
+  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-skills-listing-'));
+  const dir = path.join(ws, '.agent', 'skills');
+  const skill = (name: string, description: string): void => {
+    fs.mkdirSync(path.join(dir, name), { recursive: true });
+    fs.writeFileSync(path.join(dir, name, 'SKILL.md'), `---\nname: ${name}\ndescription: ${description}\n---\nBody\n`);
+  };
+  for (let i = 0; i < 30; i++) skill(`skill-${i}`, `does ${i}`);
+  // A listing stands on the folder's stamp only once it is 2 s old (a change in the same clock tick could leave it unchanged).
+  await new Promise((r) => setTimeout(r, 2100));
+  const real = fs.promises.readdir;
+  let listings = 0;
+  (fs.promises as { readdir: unknown }).readdir = (...args: unknown[]) => {
+    if (String(args[0]) === dir) listings++;
+    return (real as (...a: unknown[]) => unknown)(...args);
+  };
+  try {
+    assert.equal((await loadSkills(ws)).length, 30);
+    assert.equal((await loadSkills(ws)).length, 30);
+    assert.equal(listings, 1, 'nothing changed: listed once');
+    fs.writeFileSync(path.join(dir, 'skill-3', 'SKILL.md'), '---\nname: skill-3\ndescription: now does more\n---\n');
+    assert.equal((await loadSkills(ws)).find((s) => s.name === 'skill-3')?.description, 'now does more');
+    skill('skill-new', 'arrived');
+    fs.rmSync(path.join(dir, 'skill-0'), { recursive: true });
+    fs.renameSync(path.join(dir, 'skill-1'), path.join(dir, 'skill-one'));
+    const names = (await loadSkills(ws)).map((s) => s.rel);
+    assert.equal(names.length, 30);
+    assert.ok(names.includes('.agent/skills/skill-new/SKILL.md'));
+    assert.ok(names.includes('.agent/skills/skill-one/SKILL.md'));
+    assert.ok(!names.includes('.agent/skills/skill-0/SKILL.md') && !names.includes('.agent/skills/skill-1/SKILL.md'));
+    assert.equal(listings, 2);
+  } finally {
+    (fs.promises as { readdir: unknown }).readdir = real;
+    fs.rmSync(ws, { recursive: true, force: true });
+  }
+});
