@@ -1,8 +1,9 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { AGENT_DIR, agentDirOf, classifyAgentPath, hasAgentFolder, type ChangeArea, type ChangeKind } from '../core/workspace/agentLayout';
-import { AGENT_PLAN_FOLDERS, isPlanPath } from '../core/plan/planFiles';
+import { AGENT_DIR, agentDirOf, classifyAgentPath, hasAgentFolder, LAYOUT, type ChangeArea, type ChangeKind } from '../core/workspace/agentLayout';
+import { AGENT_PLAN_FOLDERS, isPlanPath, PLAN_FOLDERS } from '../core/plan/planFiles';
 import { debounce } from './debounce';
+import { FolderWatch } from '../core/fs/folderWatch';
 
 /** A workspace folder that has an `.agent/` folder. */
 export interface AgentFolder {
@@ -35,6 +36,18 @@ const DEBOUNCE_MS = 200;
 // `.claude/` was created after the watcher (its base did not exist yet). `*/skills/**` covers
 // `.github/skills` and `.claude/skills`; classifyAgentPath drops any other `skills` folder.
 const WATCH_GLOBS = [AGENT_DIR, `${AGENT_DIR}/**`, '*/skills/**', '.github', '.claude', ...AGENT_PLAN_FOLDERS.map((f) => `${f.dir}/*`)];
+/**
+ * Folders (relative to the workspace root) also watched by the extension itself, non-recursively
+ * (core/fs/folderWatch.ts): VS Code's recursive watcher, which serves the patterns above, was seen to
+ * stay blind to a folder deleted and re-created under it (delete `.agent/`, Initialize: the Scratch view
+ * froze for the session) and skips what `files.watcherExclude` names. Direct entries only: files
+ * deeper down (a sub-agent's findings) rely on the recursive watcher. One inotify watch each.
+ */
+const DIRECT_WATCH_FOLDERS: readonly string[] = [
+  AGENT_DIR,
+  ...[LAYOUT.scratch, LAYOUT.toolOutputs, LAYOUT.terminals, LAYOUT.memory, LAYOUT.agents, 'human', LAYOUT.history, LAYOUT.skills, ...PLAN_FOLDERS].map((d) => `${AGENT_DIR}/${d}`),
+  ...AGENT_PLAN_FOLDERS.map((f) => f.dir),
+];
 
 /** Classifies a changed path (see classifyAgentPath in the core). */
 export function changeAreas(root: string, file: string, kind?: ChangeKind): ChangeArea[] {
@@ -93,6 +106,13 @@ export class AgentFeed implements vscode.Disposable {
         const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, glob));
         this.watchers.push(w, w.onDidCreate(on('created')), w.onDidChange(on('changed')), w.onDidDelete(on('deleted')));
       }
+      const root = folder.uri.fsPath;
+      const direct = new FolderWatch(
+        DIRECT_WATCH_FOLDERS.map((d) => path.join(root, d)),
+        (file, kind) => this.queue(root, changeAreas(root, file, kind), file),
+        { onError: (dir, e) => this.log.warn(`cannot watch ${dir}: ${e.message}`) },
+      );
+      this.watchers.push(direct);
     }
     this.present.clear();
     await Promise.all(roots.map((f) => this.check(f)));

@@ -22,18 +22,14 @@ const TESTS_MODULE = path.join(repoRoot, 'out/test/integration/index.js');
 export function copyFixture(fixture, base) {
   const src = path.join(repoRoot, 'test/fixtures', fixture);
   if (!fs.existsSync(src)) throw new Error(`fixture test/fixtures/${fixture} does not exist`);
-  if (fixture.endsWith('.code-workspace')) {
-    const dir = path.join(base, 'workspace');
-    fs.cpSync(path.dirname(src), dir, { recursive: true });
-    return { kind: 'workspace', path: path.join(dir, path.basename(src)) };
-  }
-  const dir = path.join(base, 'workspace', path.basename(src));
-  fs.cpSync(src, dir, { recursive: true });
+  const multi = fixture.endsWith('.code-workspace');
+  const dir = multi ? path.join(base, 'workspace') : path.join(base, 'workspace', path.basename(src));
+  fs.cpSync(multi ? path.dirname(src) : src, dir, { recursive: true });
   // Git ignores empty folders: fixtures keep them alive with .gitkeep files, which tests should not see.
   for (const f of fs.readdirSync(dir, { recursive: true })) {
     if (path.basename(String(f)) === '.gitkeep') fs.rmSync(path.join(dir, String(f)));
   }
-  return { kind: 'folder', path: dir };
+  return multi ? { kind: 'workspace', path: path.join(dir, path.basename(src)) } : { kind: 'folder', path: dir };
 }
 
 /**

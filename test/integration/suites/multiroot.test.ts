@@ -44,6 +44,21 @@ describe('multi-root workspace', () => {
     await ui.press('Escape');
   });
 
+  it('follows files in a folder the user keeps out of file watching (files.watcherExclude)', async () => {
+    // beta's .vscode/settings.json excludes **/.agent/scratch/** from VS Code's recursive watcher, so
+    // only the extension's own non-recursive watcher of .agent/scratch/ can report these files.
+    const file = path.join(folder('beta'), '.agent/scratch/from-another-process.txt');
+    const betaFiles = (n: { label: string; children: { label: string }[] }[]) => n.find((g) => g.label === 'beta')?.children.map((c) => c.label);
+    fs.writeFileSync(file, 'written outside the editor\n');
+    try {
+      await waitForTree('agentContext.scratch', (n) => betaFiles(n)?.includes('from-another-process.txt'), 'beta lists the new file');
+      fs.rmSync(file);
+      await waitForTree('agentContext.scratch', (n) => betaFiles(n)?.length === 0, 'beta empty again after the delete');
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+  });
+
   it('a status edit in one folder leaves the other untouched', async () => {
     const before = fs.readFileSync(path.join(folder('beta'), '.agent/plan.yaml'), 'utf8');
     const alphaPlan = path.join(folder('alpha'), '.agent/plan.yaml');

@@ -1,0 +1,129 @@
+/**
+ * A few folders watched non-recursively with Node's own fs.watch (one inotify watch each on Linux),
+ * as a second source of file events beside the editor's watcher. VS Code's recursive watcher of the
+ * workspace was seen to stop reporting a folder deleted and re-created under it (delete `.agent/`,
+ * run Initialize: the Scratch view then never saw a new file for the rest of the session), and it
+ * skips whatever the user's `files.watcherExclude` names; its non-recursive watchers inside the
+ * workspace report only excluded paths. These watches do not depend on either.
+ *
+ * A watched folder that goes away (deleted, or moved: `.agent/` replaced by a rename) reports it on
+ * its own watch; it and the watched folders under it are then watched anew as soon as they exist
+ * (at once, or looked for every `rearmMs` while one is missing), and `onChange(folder, 'changed')`
+ * is reported so listeners re-read what they may have missed.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+/** How a path changed, as far as fs.watch tells: `rename` is a create, delete or move (the path's existence says which). */
+export type FolderEvent = 'created' | 'changed' | 'deleted';
+
+interface Armed {
+  watcher?: fs.FSWatcher;
+}
+
+export class FolderWatch {
+  private readonly state = new Map<string, Armed>();
+  private timer: NodeJS.Timeout | undefined;
+  private disposed = false;
+
+  /**
+   * `folders`: absolute paths, watched whether or not they exist yet. `onChange(file, kind)` gets
+   * each changed entry (absolute) of a watched folder, and `(folder, 'changed')` when a folder was
+   * re-armed after it went away. `onError` hears watches that could not be set up (other than a
+   * missing folder); the folder is then tried again later.
+   */
+  constructor(
+    folders: readonly string[],
+    private readonly onChange: (file: string, kind: FolderEvent) => void,
+    private readonly opts: { rearmMs?: number; onError?: (folder: string, e: Error) => void } = {},
+  ) {
+    for (const f of folders) this.state.set(path.resolve(f), {});
+    for (const f of this.state.keys()) this.arm(f, false);
+    this.scheduleRearm();
+  }
+
+  /** The folders currently watched (tests, diagnostics). */
+  get watching(): string[] {
+    return [...this.state].filter(([, s]) => s.watcher).map(([f]) => f);
+  }
+
+  /** Watches `folder` if it is a folder and not watched yet; `announce`: report it once watched. */
+  private arm(folder: string, announce: boolean): void {
+    if (this.disposed) return;
+    const s = this.state.get(folder)!;
+    if (s.watcher) return;
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.statSync(folder, { throwIfNoEntry: false });
+    } catch (e) {
+      this.opts.onError?.(folder, e as Error);
+      return;
+    }
+    if (!st?.isDirectory()) return;
+    try {
+      const w = fs.watch(folder, { persistent: false }, (event, name) => this.event(folder, event, name));
+      w.on('error', () => {
+        // The kernel dropped the watch: re-armed on the next round.
+        if (s.watcher === w) this.disarm(folder);
+        this.scheduleRearm();
+      });
+      s.watcher = w;
+    } catch (e) {
+      this.opts.onError?.(folder, e as Error);
+      return;
+    }
+    if (announce) this.onChange(folder, 'changed');
+  }
+
+  private disarm(folder: string): void {
+    const s = this.state.get(folder);
+    if (!s?.watcher) return;
+    s.watcher.close();
+    s.watcher = undefined;
+  }
+
+  private event(folder: string, event: string, name: string | Buffer | null): void {
+    if (this.disposed) return;
+    // No name, or the folder's own name: the folder itself was deleted or moved away (inotify names
+    // it so), and its watch is dead even if a new folder already took its place (often with the same
+    // inode number, so no stat can tell). It and the folders under it are watched anew.
+    if (name === null || name === undefined || (event === 'rename' && String(name) === path.basename(folder))) {
+      this.rewatch(folder);
+      return;
+    }
+    const file = path.join(folder, String(name));
+    let kind: FolderEvent = 'changed';
+    if (event === 'rename') kind = fs.existsSync(file) ? 'created' : 'deleted';
+    this.onChange(file, kind);
+    // A watched folder among the entries appeared, went or was replaced.
+    if (event === 'rename' && this.state.has(file)) this.rewatch(file);
+  }
+
+  /** Drops the watches of `folder` and the watched folders under it, and watches what is there now. */
+  private rewatch(folder: string): void {
+    for (const f of this.state.keys()) {
+      if (f !== folder && !f.startsWith(folder + path.sep)) continue;
+      this.disarm(f);
+      this.arm(f, true);
+      if (f === folder && !this.state.get(f)!.watcher) this.onChange(f, 'deleted');
+    }
+    this.scheduleRearm();
+  }
+
+  /** While some folder is not watched (missing, or gone): look for it every rearmMs (a stat each). */
+  private scheduleRearm(): void {
+    if (this.disposed || this.timer || ![...this.state.values()].some((s) => !s.watcher)) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      for (const [f, st] of this.state) if (!st.watcher) this.arm(f, true);
+      this.scheduleRearm();
+    }, this.opts.rearmMs ?? 2000);
+    this.timer.unref?.();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    if (this.timer) clearTimeout(this.timer);
+    for (const f of this.state.keys()) this.disarm(f);
+  }
+}
