@@ -1,8 +1,8 @@
 /** Gathers the briefing's input from a `.agent/` folder (each source read defensively: one broken file never hides the rest). */
 import * as path from 'node:path';
 import { MAX_FAILED_TERMINALS_SHOWN, MAX_NOTES_SHOWN, type BriefingInput, type BriefingPlan, type BriefingTerminal } from './briefing';
-import { findPlanFiles, loadPlanFile } from '../plan/planFiles';
-import { planProgress } from '../plan/planDocument';
+import { findPlanFiles } from '../plan/planFiles';
+import { planDigest, planDigests, type PlanDigest } from '../plan/planDigests';
 import { currentScratchIndex } from '../scratch/sharedIndex';
 import { readProgressTail, progressPath } from '../plan/progress';
 import { checkFeatures, featuresPath } from '../plan/features';
@@ -16,7 +16,6 @@ import { terminalSummary } from '../terminal/terminalSummary';
 import { terminalCatalog, type CatalogTerminal } from '../terminal/terminalCatalog';
 import { EXIT_UNKNOWN, shownCommandLine } from '../terminal/commandExit';
 import { toPosixRelative } from '../workspace/relativePaths';
-import { FileDigests } from '../fs/fileDigests';
 
 /** Optional sources owned by other features, injected so the briefing does not depend on their internals. */
 export interface BriefingProviders {
@@ -96,58 +95,6 @@ async function safe<T>(f: () => Promise<T>, fallback: T): Promise<T> {
   }
 }
 
-/** A plan file as the briefing shows it; `outline` for a Markdown plan without a checklist (shown last, newest first). */
-interface PlanSummary {
-  plan: BriefingPlan;
-  outline: boolean;
-  mtimeMs: number;
-}
-
-/** Reads and parses one plan file into what the briefing shows of it (a plan that cannot be read: its error). */
-async function planSummary(file: string, p: string): Promise<PlanSummary> {
-  const r = await loadPlanFile(file, p);
-  if (!r.ok) return { plan: { path: p, done: 0, total: 0, current: [], upcoming: [], blocked: [], error: formatFileError(r.error) }, outline: false, mtimeMs: 0 };
-  const plan = r.value.plan;
-  if (plan.format === 'markdown' && plan.steps.length === 0) {
-    return { plan: { path: p, objective: plan.objective, done: 0, total: 0, current: [], upcoming: [], blocked: [], outline: true }, outline: true, mtimeMs: r.value.version.mtimeMs };
-  }
-  const { done, total } = planProgress(plan);
-  const inProgress = plan.steps.filter((s) => s.status === 'in_progress');
-  const pending = plan.steps.filter((s) => s.status === 'pending');
-  // Every step in progress, else the first pending one; the pending rest follow in file order.
-  const now = inProgress.length ? inProgress : pending.slice(0, 1);
-  return {
-    plan: {
-      path: p,
-      objective: plan.objective,
-      status: plan.status,
-      done,
-      total,
-      current: now.map((s) => ({ id: s.id, description: s.description, status: s.status, line: s.line })),
-      upcoming: pending.filter((s) => !now.includes(s)).slice(0, 5).map((s) => ({ id: s.id, description: s.description, line: s.line })),
-      blocked: plan.steps.filter((s) => s.status === 'blocked').slice(0, 5).map((s) => ({ id: s.id, description: s.description, line: s.line })),
-    },
-    outline: false,
-    mtimeMs: r.value.version.mtimeMs,
-  };
-}
-
-const isStr = (x: unknown): boolean => typeof x === 'string';
-const isOptStr = (x: unknown): boolean => x === undefined || typeof x === 'string';
-const isStep = (s: unknown): boolean => typeof s === 'object' && s !== null && isStr((s as { id: unknown }).id) && isStr((s as { description: unknown }).description) && Number.isInteger((s as { line: unknown }).line);
-
-/** A PlanSummary as planSummary produces it. */
-function validSummary(v: unknown): v is PlanSummary {
-  const o = v as PlanSummary;
-  if (typeof o !== 'object' || o === null || typeof o.outline !== 'boolean' || typeof o.mtimeMs !== 'number') return false;
-  const p = o.plan;
-  return typeof p === 'object' && p !== null && isStr(p.path) && isOptStr(p.objective) && isOptStr(p.status) && isOptStr(p.error) && Number.isInteger(p.done) && Number.isInteger(p.total)
-    && [p.current, p.upcoming, p.blocked].every((xs) => Array.isArray(xs) && xs.every(isStep)) && (p.outline === undefined || typeof p.outline === 'boolean');
-}
-
-/** The briefing's plan summaries, kept in `.agent/.cache/briefing-plans.json`. */
-const PLAN_DIGESTS = { name: 'briefing-plans', version: 1, valid: validSummary };
-
 /** Reads everything the briefing shows, with paths relative to the workspace folder. `providers` replace sources in tests. */
 export async function gatherBriefing(agentDir: string, opts: { providers?: BriefingProviders } = {}): Promise<BriefingInput> {
   const root = path.dirname(agentDir);
@@ -160,9 +107,9 @@ export async function gatherBriefing(agentDir: string, opts: { providers?: Brief
   const outlines: { plan: BriefingPlan; mtimeMs: number }[] = [];
   const files = await safe(() => findPlanFiles(agentDir), [] as string[]);
   // Each plan's summary is kept with its file's stat (fs/fileDigests.ts): a thousand plans in plans/ cost a stat each, not a parse.
-  const { values } = await safe(() => FileDigests.of(agentDir, PLAN_DIGESTS).get(files, (f) => planSummary(f, rel(f))), { values: new Map<string, PlanSummary>(), failed: new Map<string, Error>() });
+  const values = await safe(() => planDigests(agentDir, files, rel), new Map<string, PlanDigest>());
   for (const file of files) {
-    const s = values.get(file) ?? (await planSummary(file, rel(file)));
+    const s = values.get(file) ?? (await planDigest(file, rel(file)));
     if (s.outline) outlines.push({ plan: s.plan, mtimeMs: s.mtimeMs });
     else plans.push(s.plan);
   }

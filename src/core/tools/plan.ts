@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { planProgress, type Plan, type StepStatus } from '../plan/planDocument';
 import { updatePlanFile, type PlanEdit } from '../plan/planEdit';
 import { findPlanFiles, loadPlanFile, MARKDOWN_PLAN, readOnlyPlanOwner } from '../plan/planFiles';
+import { planDigest, planDigests, type PlanDigest } from '../plan/planDigests';
 import { cutToBytes } from '../output/reference';
 import { formatFileError } from '../result';
 import { defaultFolder } from '../workspace/workspacePaths';
@@ -39,7 +40,7 @@ const OTHER_PLANS_SHOWN = 8;
  * cannot be read with its reason. Only the first OTHER_PLANS_SHOWN are parsed, so a folder of a
  * thousand plans costs their stats, not their parsing.
  */
-async function planLines(files: string[], relOf: (f: string) => string, readOnly: (f: string) => string | undefined): Promise<string[]> {
+async function planLines(agentDir: string, files: string[], relOf: (f: string) => string, readOnly: (f: string) => string | undefined): Promise<string[]> {
   // Sync stats: a thousand plans cost ~2 ms this way, ~15 ms through the thread pool.
   const stamp = (f: string): number => {
     try {
@@ -51,17 +52,20 @@ async function planLines(files: string[], relOf: (f: string) => string, readOnly
   const dated = files.map((f) => ({ f, t: stamp(f) }));
   dated.sort((a, b) => b.t - a.t || a.f.localeCompare(b.f));
   const lines: string[] = [];
-  for (const { f } of dated.slice(0, OTHER_PLANS_SHOWN)) {
+  const shownFiles = dated.slice(0, OTHER_PLANS_SHOWN).map(({ f }) => f);
+  // Their digests (the briefing's too): a plan unchanged since it was last listed is not parsed again.
+  const digests = await planDigests(agentDir, shownFiles, relOf, { only: true }).catch(() => new Map<string, PlanDigest>());
+  for (const f of shownFiles) {
     const shown = relOf(f);
-    const r = await loadPlanFile(f, shown);
-    if (!r.ok) {
-      lines.push(`- ${shown}: cannot be read (${r.error.message})`);
+    const d = digests.get(f) ?? (await planDigest(f, shown));
+    if (d.plan.error !== undefined) {
+      lines.push(`- ${shown}: cannot be read (${d.plan.error})`);
       continue;
     }
-    const p = planProgress(r.value.plan);
-    const progress = p.total ? ` (${p.done}/${p.total} done)` : r.value.plan.format === 'markdown' ? ' (no checklist)' : '';
+    const p = d.plan;
+    const progress = p.total ? ` (${p.done}/${p.total} done)` : d.outline ? ' (no checklist)' : '';
     const owner = readOnly(f);
-    lines.push(`- ${shown}: ${r.value.plan.objective || '(no title)'}${progress}${owner ? ` (${owner}'s plan, read-only)` : ''}`);
+    lines.push(`- ${shown}: ${p.objective || '(no title)'}${progress}${owner ? ` (${owner}'s plan, read-only)` : ''}`);
   }
   if (dated.length > OTHER_PLANS_SHOWN) lines.push(`- … and ${dated.length - OTHER_PLANS_SHOWN} more in ${[...new Set(dated.slice(OTHER_PLANS_SHOWN).map(({ f }) => path.posix.dirname(relOf(f))))].join(', ')}`);
   return lines;
@@ -90,7 +94,7 @@ export async function planTool(input: Record<string, unknown>, ctx: ToolContext)
   } else {
     // plan.yaml first, then plan.md: the agent's own plan wins over the ones kept in plans/.
     file = files.find((f) => f === path.join(agentDir, 'plan.yaml')) ?? files.find((f) => f === path.join(agentDir, MARKDOWN_PLAN)) ?? (files.length === 1 ? files[0] : undefined);
-    if (!file) return { text: `Several plans; pass plan to choose one:\n${(await planLines(files, relOf, readOnlyOf)).join('\n')}` };
+    if (!file) return { text: `Several plans; pass plan to choose one:\n${(await planLines(agentDir, files, relOf, readOnlyOf)).join('\n')}` };
   }
   const shown = relOf(file);
   const action = (input.action as string | undefined) ?? 'get';
@@ -128,7 +132,7 @@ export async function planTool(input: Record<string, unknown>, ctx: ToolContext)
     // Without a plan named, the agent must learn that the others exist: each with title, progress, path.
     const others = want ? [] : files.filter((f) => f !== file);
     if (!others.length) return { text: current };
-    const list = `Other plans (pass plan to read one):\n${(await planLines(others, relOf, readOnlyOf)).join('\n')}`;
+    const list = `Other plans (pass plan to read one):\n${(await planLines(agentDir, others, relOf, readOnlyOf)).join('\n')}`;
     return { text: cutToBytes(`${current}\n\n${list}`, INLINE_MAX_BYTES - 300) };
   }
   const owner = readOnlyOf(file);

@@ -273,6 +273,13 @@ test('agentContext_plan without a plan named reads the current plan and lists th
   let r = await invokeTool('agentContext_plan', {}, ctx);
   assert.ok(!r.isError, r.text);
   assert.match(r.text, /^Plan \.agent\/plan\.yaml: Ship the parser\n0\/1 done\n\[1\] in_progress: Write it\n\nOther plans \(pass plan to read one\):\n- \.agent\/plans\/refactor-auth\.md: Refactor auth \(1\/3 done\)\n- \.agent\/plans\/broken\.yaml: cannot be read \(/);
+  // Another process marks a step and repairs the broken plan (the same byte size: only the stat's times
+  // tell): the list shows both as they are now, not as they were last listed.
+  fs.writeFileSync(path.join(agent, 'plans', 'refactor-auth.md'), '# Refactor auth\n\n- [x] Split the module\n- [x] Move the tokens\n- [ ] Delete the old path\n');
+  fs.writeFileSync(path.join(agent, 'plans', 'broken.yaml'), 'objective: "unclosed"\n');
+  fs.utimesSync(path.join(agent, 'plans', 'broken.yaml'), new Date('2026-01-02'), new Date('2026-01-02'));
+  r = await invokeTool('agentContext_plan', {}, ctx);
+  assert.match(r.text, /\n- \.agent\/plans\/refactor-auth\.md: Refactor auth \(2\/3 done\)\n- \.agent\/plans\/broken\.yaml: unclosed$/, r.text);
   // Naming a plan reads that one alone.
   r = await invokeTool('agentContext_plan', { plan: 'refactor-auth' }, ctx);
   assert.doesNotMatch(r.text, /Other plans/);
