@@ -41,13 +41,16 @@ const WATCH_GLOBS = [AGENT_DIR, `${AGENT_DIR}/**`, '*/skills/**', '.github', '.c
  * (core/fs/folderWatch.ts): VS Code's recursive watcher, which serves the patterns above, was seen to
  * stay blind to a folder deleted and re-created under it (delete `.agent/`, Initialize: the Scratch view
  * froze for the session) and skips what `files.watcherExclude` names. Direct entries only: files
- * deeper down (a sub-agent's findings) rely on the recursive watcher. One inotify watch each.
+ * deeper down rely on the recursive watcher, except in folders created under scratch/ and agents/
+ * while the editor runs (DEEP_WATCH_FOLDERS). One inotify watch each.
  */
 const DIRECT_WATCH_FOLDERS: readonly string[] = [
   AGENT_DIR,
   ...[LAYOUT.scratch, LAYOUT.toolOutputs, LAYOUT.terminals, LAYOUT.memory, LAYOUT.agents, 'human', LAYOUT.history, LAYOUT.skills, ...PLAN_FOLDERS].map((d) => `${AGENT_DIR}/${d}`),
   ...AGENT_PLAN_FOLDERS.map((f) => f.dir),
 ];
+/** Of those, the folders whose new subfolders are watched too (folderWatch.ts `deep`): scratch and the sub-agents' folders. */
+const DEEP_WATCH_FOLDERS = [`${AGENT_DIR}/${LAYOUT.scratch}`, `${AGENT_DIR}/${LAYOUT.agents}`];
 
 /** Classifies a changed path (see classifyAgentPath in the core). */
 export function changeAreas(root: string, file: string, kind?: ChangeKind): ChangeArea[] {
@@ -109,8 +112,9 @@ export class AgentFeed implements vscode.Disposable {
       const root = folder.uri.fsPath;
       const direct = new FolderWatch(
         DIRECT_WATCH_FOLDERS.map((d) => path.join(root, d)),
-        (file, kind) => this.queue(root, changeAreas(root, file, kind), file),
-        { onError: (dir, e) => this.log.warn(`cannot watch ${dir}: ${e.message}`) },
+        // A folder watched anew: what changed in it meanwhile is unknown, its views re-read it.
+        (file, kind) => (kind === 'rewatched' ? this.queue(root, changeAreas(root, file, 'created')) : this.queue(root, changeAreas(root, file, kind), file)),
+        { deep: DEEP_WATCH_FOLDERS.map((d) => path.join(root, d)), onError: (dir, e) => this.log.warn(`cannot watch ${dir}: ${e.message}`) },
       );
       this.watchers.push(direct);
     }

@@ -8,35 +8,51 @@
  *
  * A watched folder that goes away (deleted, or moved: `.agent/` replaced by a rename) reports it on
  * its own watch; it and the watched folders under it are then watched anew as soon as they exist
- * (at once, or looked for every `rearmMs` while one is missing), and `onChange(folder, 'changed')`
- * is reported so listeners re-read what they may have missed.
+ * (at once, or looked for every `rearmMs` while one is missing), and reported as `rewatched` so
+ * listeners re-read what they may have missed.
+ *
+ * Under the `deep` folders, folders created while watched are watched too (with what they already
+ * hold, up to `maxDeep` of them): the case that left the editor's watcher blind is exactly a tree
+ * created anew, so everything made after it is seen. Folders that were there at the start are not
+ * walked (100,000 scratch files must not cost a start-up walk); the editor's watcher covers those.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-/** How a path changed, as far as fs.watch tells: `rename` is a create, delete or move (the path's existence says which). */
-export type FolderEvent = 'created' | 'changed' | 'deleted';
+/**
+ * How a path changed, as far as fs.watch tells (`rename` is a create, delete or move: the path's
+ * existence says which); `rewatched`: a folder is watched again or newly, and what happened in it
+ * meanwhile is unknown.
+ */
+export type FolderEvent = 'created' | 'changed' | 'deleted' | 'rewatched';
 
-interface Armed {
+interface Watched {
   watcher?: fs.FSWatcher;
+  /** A folder found under a `deep` folder: dropped (not looked for again) when it goes. */
+  found?: boolean;
 }
 
+const MAX_DEEP = 512;
+
 export class FolderWatch {
-  private readonly state = new Map<string, Armed>();
+  private readonly state = new Map<string, Watched>();
+  private readonly deep: string[];
+  private found = 0;
   private timer: NodeJS.Timeout | undefined;
   private disposed = false;
 
   /**
    * `folders`: absolute paths, watched whether or not they exist yet. `onChange(file, kind)` gets
-   * each changed entry (absolute) of a watched folder, and `(folder, 'changed')` when a folder was
-   * re-armed after it went away. `onError` hears watches that could not be set up (other than a
-   * missing folder); the folder is then tried again later.
+   * each changed entry (absolute) of a watched folder, and `(folder, 'rewatched')` for a folder
+   * watched again after it went away or newly found. `onError` hears watches that could not be set
+   * up (other than a missing folder); the folder is then tried again later.
    */
   constructor(
     folders: readonly string[],
     private readonly onChange: (file: string, kind: FolderEvent) => void,
-    private readonly opts: { rearmMs?: number; onError?: (folder: string, e: Error) => void } = {},
+    private readonly opts: { deep?: readonly string[]; maxDeep?: number; rearmMs?: number; onError?: (folder: string, e: Error) => void } = {},
   ) {
+    this.deep = (opts.deep ?? []).map((d) => path.resolve(d));
     for (const f of folders) this.state.set(path.resolve(f), {});
     for (const f of this.state.keys()) this.arm(f, false);
     this.scheduleRearm();
@@ -49,9 +65,8 @@ export class FolderWatch {
 
   /** Watches `folder` if it is a folder and not watched yet; `announce`: report it once watched. */
   private arm(folder: string, announce: boolean): void {
-    if (this.disposed) return;
-    const s = this.state.get(folder)!;
-    if (s.watcher) return;
+    const s = this.state.get(folder);
+    if (this.disposed || !s || s.watcher) return;
     let st: fs.Stats | undefined;
     try {
       st = fs.statSync(folder, { throwIfNoEntry: false });
@@ -63,7 +78,7 @@ export class FolderWatch {
     try {
       const w = fs.watch(folder, { persistent: false }, (event, name) => this.event(folder, event, name));
       w.on('error', () => {
-        // The kernel dropped the watch: re-armed on the next round.
+        // The kernel dropped the watch: watched anew when the folder is looked at next.
         if (s.watcher === w) this.disarm(folder);
         this.scheduleRearm();
       });
@@ -72,7 +87,7 @@ export class FolderWatch {
       this.opts.onError?.(folder, e as Error);
       return;
     }
-    if (announce) this.onChange(folder, 'changed');
+    if (announce) this.onChange(folder, 'rewatched');
   }
 
   private disarm(folder: string): void {
@@ -95,17 +110,56 @@ export class FolderWatch {
     let kind: FolderEvent = 'changed';
     if (event === 'rename') kind = fs.existsSync(file) ? 'created' : 'deleted';
     this.onChange(file, kind);
+    if (event !== 'rename') return;
     // A watched folder among the entries appeared, went or was replaced.
-    if (event === 'rename' && this.state.has(file)) this.rewatch(file);
+    if (this.state.has(file)) this.rewatch(file);
+    else if (kind === 'created' && this.isDeep(file)) this.watchFound(file);
+  }
+
+  private isDeep(file: string): boolean {
+    return this.deep.some((d) => file.startsWith(d + path.sep));
+  }
+
+  /** A folder created under a deep folder: watched with the folders it already holds (it is new: they are few). */
+  private watchFound(dir: string): void {
+    if (this.found >= (this.opts.maxDeep ?? MAX_DEEP)) return;
+    let entries: fs.Dirent[];
+    try {
+      if (!fs.lstatSync(dir).isDirectory()) return;
+      this.state.set(dir, { found: true });
+      this.found++;
+      this.arm(dir, true);
+      // Listed after the watch is set: anything made later is reported, anything before is listed.
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return; // gone again, or unreadable: the editor's watcher and the next listing say so
+    }
+    this.watchFoundIn(dir, entries);
+  }
+
+  private watchFoundIn(dir: string, entries?: fs.Dirent[]): void {
+    try {
+      entries ??= fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) if (e.isDirectory() && !this.state.has(path.join(dir, e.name))) this.watchFound(path.join(dir, e.name));
   }
 
   /** Drops the watches of `folder` and the watched folders under it, and watches what is there now. */
   private rewatch(folder: string): void {
-    for (const f of this.state.keys()) {
+    for (const [f, s] of [...this.state]) {
       if (f !== folder && !f.startsWith(folder + path.sep)) continue;
       this.disarm(f);
       this.arm(f, true);
-      if (f === folder && !this.state.get(f)!.watcher) this.onChange(f, 'deleted');
+      // A folder made anew under (or as) a deep folder: what it holds is new too, watched from now.
+      if (s.watcher && !s.found && this.deep.some((d) => f === d || f.startsWith(d + path.sep))) this.watchFoundIn(f);
+      if (s.watcher) continue;
+      if (f === folder) this.onChange(f, 'deleted');
+      if (s.found) {
+        this.state.delete(f);
+        this.found--;
+      }
     }
     this.scheduleRearm();
   }
@@ -115,7 +169,7 @@ export class FolderWatch {
     if (this.disposed || this.timer || ![...this.state.values()].some((s) => !s.watcher)) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      for (const [f, st] of this.state) if (!st.watcher) this.arm(f, true);
+      for (const [f, s] of this.state) if (!s.watcher) this.arm(f, true);
       this.scheduleRearm();
     }, this.opts.rearmMs ?? 2000);
     this.timer.unref?.();

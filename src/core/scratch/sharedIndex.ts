@@ -64,13 +64,14 @@ function relistLater(agentDir: string): void {
 }
 
 /**
- * Applies file events (absolute paths; undefined: unknown, revalidate everything) to the index of
- * an `.agent/` folder, if one was built. Resolves false when there is none or the update failed
+ * Applies file events (absolute paths; undefined: unknown or too many to apply, revalidate
+ * everything without trusting earlier events: see ScratchIndex.revalidate) to the index of an
+ * `.agent/` folder, if one was built. Resolves false when there is none or the update failed
  * (the index is then forgotten and the next use builds it afresh).
  */
 export function scratchIndexChanged(agentDir: string, paths: Iterable<string> | undefined): Promise<boolean> {
   if (indexes.has(agentDir)) relistLater(agentDir);
-  return indexes.update(agentDir, (s) => (paths ? s.update(paths) : s.revalidate()));
+  return indexes.update(agentDir, (s) => (paths ? s.update(paths) : s.revalidate({ trustEvents: false })));
 }
 
 /** A folder's stamp now (before or after creating a file in it), for noteScratchCreated. */

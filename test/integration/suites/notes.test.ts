@@ -150,6 +150,7 @@ describe('notes: from the user to the agent', function () {
       },
       text === undefined ? 'the tooltip no longer carries the note' : `the tooltip says "${text}"`,
     );
+    fs.mkdirSync(path.dirname(file), { recursive: true }); // when run alone (--grep), no earlier test made the folder
     const write = (text: string) => fs.writeFileSync(file, `---\nid: ${id}\ntarget: ${rel}\nauthor: other\ncreated: 2026-12-02T00:00:00.000Z\n---\n${text}\n`);
     try {
       write('written by another process');

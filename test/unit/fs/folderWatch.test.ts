@@ -37,6 +37,7 @@ test('reports entries created, changed and deleted in each watched folder, and n
     await seen(path.join(scratch, 'x.txt'), 'deleted');
     fs.writeFileSync(path.join(a, 'plan.yaml'), 'objective: x\n');
     await seen(path.join(a, 'plan.yaml'), 'created');
+    // A folder there from the start is not walked (the editor's watcher covers it).
     fs.writeFileSync(path.join(scratch, 'deep', 'y.txt'), 'deeper');
     fs.writeFileSync(path.join(scratch, 'z.txt'), 'marker');
     await seen(path.join(scratch, 'z.txt'));
@@ -56,7 +57,7 @@ test('a folder deleted and re-created at once is watched again (the case the edi
     fs.rmSync(a, { recursive: true });
     fs.mkdirSync(scratch, { recursive: true });
     // The re-armed folder is announced: listeners re-read what they may have missed.
-    await seen(scratch, 'changed');
+    await seen(scratch, 'rewatched');
     fs.writeFileSync(path.join(scratch, 'after.txt'), 'new folder');
     await seen(path.join(scratch, 'after.txt'), 'created');
     assert.deepEqual(w.watching.sort(), [a, scratch].sort());
@@ -73,7 +74,7 @@ test('folders missing at first are watched once they appear; a folder replaced b
   try {
     assert.deepEqual(w.watching, []);
     fs.mkdirSync(memory, { recursive: true });
-    await seen(memory, 'changed');
+    await seen(memory, 'rewatched');
     fs.writeFileSync(path.join(memory, 'a.yaml'), 'k: v\n');
     await seen(path.join(memory, 'a.yaml'), 'created');
     // .agent/ swapped for another one by renames: the old watches followed the old folders.
@@ -82,7 +83,7 @@ test('folders missing at first are watched once they appear; a folder replaced b
     events.length = 0;
     fs.renameSync(a, path.join(root, 'old'));
     fs.renameSync(fresh, a);
-    await seen(memory, 'changed');
+    await seen(memory, 'rewatched');
     fs.writeFileSync(path.join(memory, 'b.yaml'), 'k: v\n');
     await seen(path.join(memory, 'b.yaml'), 'created');
     fs.writeFileSync(path.join(root, 'old', 'memory', 'c.yaml'), 'k: v\n');
@@ -101,4 +102,32 @@ test('after dispose nothing is reported', async () => {
   await new Promise((r) => setTimeout(r, 200));
   assert.deepEqual(events, []);
   assert.deepEqual(w.watching, []);
+});
+
+test('under a deep folder, folders created while watched are watched too, with the folders they already hold', async () => {
+  const { root, events, seen } = setup();
+  const scratch = path.join(root, 'scratch');
+  fs.mkdirSync(scratch);
+  const w = new FolderWatch([scratch], (f, k) => events.push([f, k]), { deep: [scratch], rearmMs: 50 });
+  try {
+    // Made in one go, faster than any watch can be set: each folder is announced once watched.
+    for (let d = 0; d < 3; d++) fs.mkdirSync(path.join(scratch, 'bulk', `part${d}`), { recursive: true });
+    for (let d = 0; d < 3; d++) await seen(path.join(scratch, 'bulk', `part${d}`), 'rewatched');
+    fs.writeFileSync(path.join(scratch, 'bulk', 'part2', 'late.txt'), 'x');
+    await seen(path.join(scratch, 'bulk', 'part2', 'late.txt'), 'created');
+    // Deleted: dropped, not looked for again.
+    fs.rmSync(path.join(scratch, 'bulk'), { recursive: true });
+    await seen(path.join(scratch, 'bulk'), 'deleted');
+    await new Promise((r) => setTimeout(r, 200));
+    assert.deepEqual(w.watching, [scratch]);
+    // scratch/ itself re-created with a tree in it at once: that tree is watched too.
+    events.length = 0;
+    fs.rmSync(scratch, { recursive: true });
+    fs.mkdirSync(path.join(scratch, 'sub'), { recursive: true });
+    await seen(path.join(scratch, 'sub'), 'rewatched');
+    fs.writeFileSync(path.join(scratch, 'sub', 'again.txt'), 'x');
+    await seen(path.join(scratch, 'sub', 'again.txt'), 'created');
+  } finally {
+    w.dispose();
+  }
 });
