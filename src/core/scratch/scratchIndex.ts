@@ -349,8 +349,6 @@ export class ScratchIndex {
   /**
    * Brings the whole index up to date at the cost of what changed (see the comment at the top of
    * the file); the first call on an index that has nothing yet scans everything.
-   */
-  /**
    * `trustEvents: false`: events were dropped or are unknown (a batch too big to apply path by path,
    * `.agent/` replaced, the user's Refresh), so a folder's stamp recorded after earlier events proves
    * nothing: every folder changed since it was listed is listed again.
