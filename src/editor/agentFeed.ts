@@ -42,7 +42,7 @@ const WATCH_GLOBS = [AGENT_DIR, `${AGENT_DIR}/**`, '*/skills/**', '.github', '.c
  * stay blind to a folder deleted and re-created under it (delete `.agent/`, Initialize: the Scratch view
  * froze for the session) and skips what `files.watcherExclude` names. Direct entries only: files
  * deeper down rely on the recursive watcher, except in folders created under scratch/ and agents/
- * while the editor runs (DEEP_WATCH_FOLDERS). One inotify watch each.
+ * while the editor runs (DEEP_WATCH_FOLDERS). One inotify watch each; on Linux only.
  */
 const DIRECT_WATCH_FOLDERS: readonly string[] = [
   AGENT_DIR,
@@ -110,6 +110,9 @@ export class AgentFeed implements vscode.Disposable {
         this.watchers.push(w, w.onDidCreate(on('created')), w.onDidChange(on('changed')), w.onDidDelete(on('deleted')));
       }
       const root = folder.uri.fsPath;
+      // Linux only, where it was tested (and inotify watches hold no handle: on Windows a watched
+      // folder's handle can keep its parent from being renamed).
+      if (process.platform !== 'linux') continue;
       const direct = new FolderWatch(
         DIRECT_WATCH_FOLDERS.map((d) => path.join(root, d)),
         // A folder watched anew: what changed in it meanwhile is unknown, its views re-read it.
