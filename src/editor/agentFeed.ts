@@ -4,6 +4,7 @@ import { AGENT_DIR, agentDirOf, classifyAgentPath, hasAgentFolder, LAYOUT, type 
 import { AGENT_PLAN_FOLDERS, isPlanPath, PLAN_FOLDERS } from '../core/plan/planFiles';
 import { debounce } from './debounce';
 import { FolderWatch } from '../core/fs/folderWatch';
+import { NOTES_DIR } from '../core/notes/notes';
 
 /** A workspace folder that has an `.agent/` folder. */
 export interface AgentFolder {
@@ -47,6 +48,7 @@ const WATCH_GLOBS = [AGENT_DIR, `${AGENT_DIR}/**`, '*/skills/**', '.github', '.c
 const DIRECT_WATCH_FOLDERS: readonly string[] = [
   AGENT_DIR,
   ...[LAYOUT.scratch, LAYOUT.toolOutputs, LAYOUT.terminals, LAYOUT.memory, LAYOUT.agents, 'human', LAYOUT.history, LAYOUT.skills, ...PLAN_FOLDERS].map((d) => `${AGENT_DIR}/${d}`),
+  NOTES_DIR,
   ...AGENT_PLAN_FOLDERS.map((f) => f.dir),
 ];
 /** Of those, the folders whose new subfolders are watched too (folderWatch.ts `deep`): scratch and the sub-agents' folders. */
