@@ -56,7 +56,8 @@ function failingOf(items: readonly CatalogTerminal[]): CatalogTerminal[] {
  * files are read unless they changed); only the few the briefing lists are read in detail.
  */
 async function defaultTerminals(agentDir: string, recheck?: number[]): Promise<{ failed: BriefingTerminal[]; total: number; failedTotal: number; failedUnknown: boolean }> {
-  const cat = await terminalCatalog(agentDir, recheck ? { check: recheck } : {});
+  // Each terminal's last finished command only, and the info of the few named (a first build reads the end of each index, and no N.txt but theirs).
+  const cat = await terminalCatalog(agentDir, { need: 'last', lazyInfo: true, ...(recheck ? { check: recheck } : {}) });
   if (!cat.ok) return { failed: [], total: 0, failedTotal: 0, failedUnknown: false };
   const failing = failingOf(cat.value);
   const failed: BriefingTerminal[] = [];

@@ -15,12 +15,17 @@ export type StatKey = [dev: number, ino: number, size: number, mtimeMs: number];
 /** One terminal as the catalog keeps it in memory. */
 export interface Entry {
   n: number;
-  /** dev, ino, size, mtimeMs of N.txt when `info` was read. */
-  txt: StatKey;
+  /** dev, ino, size, mtimeMs of N.txt when `info` was read; null: not read yet (`info` is a stand-in, the terminal is checked every call until it is read). */
+  txt: StatKey | null;
   /** Its header facts (previousFile as the folder was last listed). */
   info: TerminalInfo;
   /** Where the compact fold of N.index.jsonl stands; null when there is no index file. */
   idx: FoldCheckpoint<CompactState> | null;
+  /**
+   * The byte offset of the index where that fold started: 0, the whole index; more, only its end
+   * (the lines that settle `last` and `lastDone`: indexBrief.ts settledStart), until it is folded whole.
+   */
+  from: number;
   /** What answers show of it, made when first needed (in memory only). */
   view?: { info: TerminalInfo; brief: TerminalBrief };
 }
@@ -42,10 +47,10 @@ export interface CatalogSnapshot {
 }
 
 const FORMAT = 'agent-context/terminal-catalog';
-const VERSION = 2;
+const VERSION = 3;
 
 type BriefRow = [command: number, done: 0 | 1, exitCode: number | null, exitUnknown: string | null, endMs: number];
-type IdxRow = [ino: number, offset: number, lines: number, size: number, mtimeMs: number, tail: string, count: number, maxCommand: number, last: BriefRow | null, prevDone: BriefRow | null, lastFailed: BriefRow | null];
+type IdxRow = [ino: number, offset: number, lines: number, size: number, mtimeMs: number, tail: string, count: number, maxCommand: number, last: BriefRow | null, prevDone: BriefRow | null, lastFailed: BriefRow | null, from: number];
 type EntryRow = [n: number, ino: number, size: number, mtimeMs: number, name: string, shell: string | null, cwd: string | null, started: string | null, flags: number, idx: IdxRow | null];
 
 interface FileBody {
@@ -70,12 +75,13 @@ const briefRow = (b: BriefCommand | null): BriefRow | null => (b ? [b.command, b
 export function encodeCatalog(s: Omit<CatalogSnapshot, 'listed'>, dev: number): string {
   const rows: EntryRow[] = [];
   for (const e of s.entries) {
-    if (e.txt[0] !== dev || (e.idx && e.idx.dev !== dev)) continue;
+    // An entry whose N.txt was not read yet is left out: the next process reads that terminal.
+    if (!e.txt || e.txt[0] !== dev || (e.idx && e.idx.dev !== dev)) continue;
     const i = e.info;
     const x = e.idx;
     rows.push([e.n, e.txt[1], e.txt[2], e.txt[3], i.name, i.shell, i.cwd, i.started, (i.shellIntegration ? SHELL_INTEGRATION : 0) | (i.closed ? CLOSED : 0),
       // A closed terminal's index is final: its fingerprint (for folding on after an append) is left out, a third of the file.
-      x ? [x.ino, x.offset, x.lines, x.size, x.mtimeMs, i.closed ? '' : x.tail, x.state.count, x.state.maxCommand, briefRow(x.state.last), briefRow(x.state.prevDone), briefRow(x.state.lastFailed)] : null]);
+      x ? [x.ino, x.offset, x.lines, x.size, x.mtimeMs, i.closed ? '' : x.tail, x.state.count, x.state.maxCommand, briefRow(x.state.last), briefRow(x.state.prevDone), briefRow(x.state.lastFailed), e.from] : null]);
   }
   const body: FileBody = { format: FORMAT, v: VERSION, spec: BRIEF_SPEC.version, dev, dir: s.dir, numbers: s.numbers, previous: s.previous, indexed: s.indexed, terminals: rows };
   return JSON.stringify(body);
@@ -93,29 +99,30 @@ function briefFromRow(r: unknown): BriefCommand | null | undefined {
   return { command, status: done ? 'done' : 'running', exitCode, exitUnknown, endMs };
 }
 
-function idxFromRow(r: unknown, dev: number): FoldCheckpoint<CompactState> | null | undefined {
-  if (r === null) return null;
-  if (!Array.isArray(r) || r.length !== 11) return undefined;
+function idxFromRow(r: unknown, dev: number): { idx: FoldCheckpoint<CompactState> | null; from: number } | undefined {
+  if (r === null) return { idx: null, from: 0 };
+  if (!Array.isArray(r) || r.length !== 12) return undefined;
   const [ino, offset, lines, size, mtimeMs, tail, count, maxCommand] = r as unknown[];
-  if (!isNum(ino) || !isNum(offset) || !isNum(lines) || !isNum(size) || !isNum(mtimeMs) || typeof tail !== 'string' || !isNum(count) || !isNum(maxCommand)) return undefined;
-  if (offset > size) return undefined; // tail '': none kept (a closed terminal), folded from the start if the file changed
+  const from = r[11] as unknown;
+  if (!isNum(ino) || !isNum(offset) || !isNum(lines) || !isNum(size) || !isNum(mtimeMs) || typeof tail !== 'string' || !isNum(count) || !isNum(maxCommand) || !isNum(from)) return undefined;
+  if (offset > size || from < 0 || from > offset) return undefined; // tail '': none kept (a closed terminal), folded from the start if the file changed
   const last = briefFromRow(r[8]);
   const prevDone = briefFromRow(r[9]);
   const lastFailed = briefFromRow(r[10]);
   if (last === undefined || prevDone === undefined || lastFailed === undefined) return undefined;
-  return { v: 1, spec: BRIEF_SPEC.version, dev, ino, offset, lines, size, mtimeMs, tail, state: { count, maxCommand, last, prevDone, lastFailed } };
+  return { idx: { v: 1, spec: BRIEF_SPEC.version, dev, ino, offset, lines, size, mtimeMs, tail, state: { count, maxCommand, last, prevDone, lastFailed } }, from };
 }
 
 function entryFromRow(r: unknown, dev: number, previous: ReadonlySet<number>): Entry | undefined {
   if (!Array.isArray(r) || r.length !== 10) return undefined;
   const [n, ino, size, mtimeMs, name, shell, cwd, started, flags] = r as unknown[];
   if (!Number.isInteger(n) || (n as number) < 0 || !isNum(ino) || !isNum(size) || !isNum(mtimeMs) || typeof name !== 'string' || !strOrNull(shell) || !strOrNull(cwd) || !strOrNull(started) || !Number.isInteger(flags)) return undefined;
-  const idx = idxFromRow(r[9], dev);
-  if (idx === undefined) return undefined;
+  const x = idxFromRow(r[9], dev);
+  if (x === undefined) return undefined;
   const k = n as number;
   const f = flags as number;
   return {
-    n: k, txt: [dev, ino, size, mtimeMs], idx,
+    n: k, txt: [dev, ino, size, mtimeMs], idx: x.idx, from: x.from,
     info: {
       n: k, name, shell, cwd, started, shellIntegration: (f & SHELL_INTEGRATION) !== 0, file: `${TERMINALS_DIR}/${k}.txt`,
       previousFile: previous.has(k) ? `${TERMINALS_DIR}/${k}.1.txt` : null, closed: (f & CLOSED) !== 0, sizeBytes: size,

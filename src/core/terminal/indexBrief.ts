@@ -26,14 +26,18 @@ export interface BriefCommand {
 
 /** What the catalog knows of one terminal's index. */
 export interface TerminalBrief {
-  /** Commands in the index (as TerminalSummary.commands). */
+  /** Commands in the index (as TerminalSummary.commands); of a brief of the index's end alone (asked with `need: 'last'`), at least 1 when there is any. */
   commands: number;
   /** The highest-numbered command (as TerminalSummary.last). */
   last: BriefCommand | null;
   /** The highest-numbered finished command. */
   lastDone: BriefCommand | null;
-  /** The latest command (in index order) that finished with a non-zero exit code (as TerminalSummary.lastFailed). */
-  lastFailed: BriefCommand | null;
+  /**
+   * The latest command (in index order) that finished with a non-zero exit code (as
+   * TerminalSummary.lastFailed); undefined when not known (a brief of the index's end alone, asked
+   * with `need: 'last'`, whose end holds no failure).
+   */
+  lastFailed: BriefCommand | null | undefined;
 }
 
 export interface CompactState {
@@ -226,6 +230,53 @@ function foldText(state: CompactState, text: string): number {
   return lines;
 }
 
+/** The command of the record on the line of `text` from `at` to `nl` (its `\n`), whether it is done and whether it failed, as foldText reads it; undefined for a line that is no record. */
+function recordAt(text: string, at: number, nl: number): { command: number; done: boolean } | undefined {
+  RECORD.lastIndex = at;
+  if (RECORD.test(text)) {
+    const cmdEnd = text.indexOf(',', at + COMMAND_AT);
+    return { command: numberAt(text, at + COMMAND_AT, cmdEnd), done: text.startsWith('done', cmdEnd + 11) };
+  }
+  const r = fromLine(text.slice(at, nl > at && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl));
+  return r ? { command: r.command, done: r.status === 'done' } : undefined;
+}
+
+/**
+ * Where in `text` (whole lines of an index's end, each ending in `\n`) folding must start so that
+ * the fold of the lines from there says what the fold of the whole file says of `last` and
+ * `lastDone` when command numbers do not go down in the index (the capture writer's order): the
+ * last record, and when its command is not done, back to the latest record of a lower command that
+ * is done. -1 when `text` holds no such run (fold the whole file). The caller checks the fold from
+ * there (`settled`) and that no earlier line holds a higher command (catalogColdRead.ts).
+ */
+export function settledStart(text: string): number {
+  let end = text.length;
+  let last: number | undefined;
+  const seen = new Set<number>();
+  while (end > 0) {
+    const nl = end - 1; // the line's \n
+    const at = text.lastIndexOf('\n', nl - 1) + 1;
+    const r = recordAt(text, at, nl);
+    if (r) {
+      if (last === undefined) {
+        if (r.done) return at;
+        last = r.command;
+      } else if (r.command < last && !seen.has(r.command)) {
+        // Its latest record (the first met going back): done settles lastDone.
+        if (r.done) return at;
+        seen.add(r.command);
+      }
+    }
+    end = at;
+  }
+  return -1;
+}
+
+/** True when a fold state knows its `last` and `lastDone` (a fold of an index's end started at settledStart does). */
+export function settled(s: CompactState): boolean {
+  return s.last !== null && (s.last.status === 'done' || s.prevDone !== null);
+}
+
 /** The compact fold of an index: a command's latest record decides its state, as in commandFromRecords. */
 export const BRIEF_SPEC: FoldSpec<CompactState> = {
   version: 1,
@@ -236,7 +287,11 @@ export const BRIEF_SPEC: FoldSpec<CompactState> = {
   lines: foldText,
 };
 
-/** The brief a fold state stands for. */
-export function briefFrom(s: CompactState): TerminalBrief {
-  return { commands: s.count, last: s.last, lastDone: s.last?.status === 'done' ? s.last : s.prevDone, lastFailed: s.lastFailed };
+/**
+ * The brief a fold state stands for; `from`: the byte offset where the fold started (0: the whole
+ * index; more: only its end was folded, so `commands` is a lower bound and a `lastFailed` of null
+ * is not known: undefined).
+ */
+export function briefFrom(s: CompactState, from = 0): TerminalBrief {
+  return { commands: s.count, last: s.last, lastDone: s.last?.status === 'done' ? s.last : s.prevDone, lastFailed: s.lastFailed ?? (from === 0 ? null : undefined) };
 }

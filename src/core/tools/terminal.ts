@@ -42,7 +42,7 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
   const which = String(input.command ?? 'last').trim().replace(/^#/, '');
   if (input.terminal === undefined && input.command === undefined) {
     // Which terminals there are and how they rank come from the catalog; only the ones shown are read in detail.
-    const cat = await terminalCatalog(agentDir);
+    const cat = await terminalCatalog(agentDir, { need: 'last' }); // the listing ranks by the last command
     if (!cat.ok) return toolError(formatFileError(cat.error));
     if (cat.value.length === 0) return { text: `${untrusted}No captured terminals in .agent/terminals/ yet.` };
     const { notes } = await listNotes(folder.path, { marks: false }); // notes from the user (src/core/notes/notes.ts); counted, not shown
@@ -56,7 +56,8 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
   if (input.terminal === undefined) {
     // No terminal given: the most recent failure (or command) across all terminals, found in the catalog, then read from that terminal.
     if (which !== 'lastFailed' && which !== 'last') return toolError(`command ${input.command} needs terminal (the N of .agent/terminals/N.txt); without it, use last or lastFailed`);
-    let cat = await terminalCatalog(agentDir);
+    const need = which === 'lastFailed' ? 'lastFailed' : 'last';
+    let cat = await terminalCatalog(agentDir, { need });
     let best: { t: TerminalInfo; endMs: number; command: number } | undefined;
     let found: TerminalCommand | undefined;
     for (let attempt = 0; ; attempt++) {
@@ -70,7 +71,7 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
       found = sum && (which === 'lastFailed' ? sum.lastFailed : sum.last);
       // The terminal's index says otherwise than the catalog's brief (changed since it was checked): check it now and pick again.
       if (!best || found?.command === best.command || attempt === 2) break;
-      cat = await terminalCatalog(agentDir, { check: [best.t.n] });
+      cat = await terminalCatalog(agentDir, { check: [best.t.n], need });
     }
     const count = cat.ok ? cat.value.length : 0;
     if (!best || !found) return { text: `${untrusted}${which === 'lastFailed' ? 'No failed command' : 'No command'} in any of the ${count} captured terminal${count === 1 ? '' : 's'}.` };

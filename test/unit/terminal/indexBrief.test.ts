@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { advanceFoldSync, type FoldCheckpoint, type FoldSpec } from '../../../src/core/fs/appendFold';
-import { BRIEF_SPEC, type BriefCommand, type CompactState } from '../../../src/core/terminal/indexBrief';
+import { BRIEF_SPEC, briefFrom, settled, settledStart, type BriefCommand, type CompactState } from '../../../src/core/terminal/indexBrief';
 import type { IndexRecord } from '../../../src/core/terminal/terminalIndex';
 
 // The fold as it was before the fast path (terminalCatalog.ts at 0fd464c), line for line.
@@ -164,4 +164,63 @@ test('the fast index fold on out-of-order and repeated commands at the start of 
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+/** Index lines in capture's order (command numbers never go down), with the oddities an index can still hold: garbage, torn lines, CRLF. */
+function captureOrder(seed: number, commands: number): string[] {
+  const r = rng(seed);
+  const out: string[] = [];
+  for (let k = 1; k <= commands; k++) {
+    const base = { v: 1, command: k, status: 'running', file: '3.txt', commandLine: r() < 0.1 ? 'say "hi", \\ ok' : 'make', cwd: '/w', started: new Date(Date.UTC(2026, 5, 1) + k * 1000).toISOString(), headerLine: k * 3, firstLine: k * 3 + 1, lastLine: null, exitCode: null, durationMs: null, secretsMasked: 0 };
+    const eol = r() < 0.1 ? '\r\n' : '\n';
+    if (r() < 0.9) out.push(JSON.stringify(base) + eol);
+    if (r() < 0.1) out.push(JSON.stringify({ ...base, status: 'continued', lastLine: k * 3 + 2 }) + eol);
+    const odd = r();
+    if (odd < 0.05) out.push('garbage' + eol);
+    else if (odd < 0.08) out.push(JSON.stringify(base).slice(0, 40) + eol); // torn
+    // The last command, and some others, never finish (a terminal still running it, a shell killed).
+    if (k === commands ? r() < 0.5 : r() < 0.85) {
+      const exitCode = r() < 0.25 ? Math.floor(r() * 3) + 1 : r() < 0.1 ? null : 0;
+      out.push(JSON.stringify({ ...base, status: 'done', lastLine: k * 3 + 2, exitCode, durationMs: 700, ...(exitCode === null ? { exitUnknown: 'no status from the shell' } : {}) }) + eol);
+    }
+  }
+  return out;
+}
+
+test('the fold of an index\'s end from settledStart says what the whole fold says of last and lastDone, and of lastFailed when it holds one', () => {
+  const refState = (text: string): CompactState => {
+    const s = REFERENCE.init();
+    for (const l of text.split('\n').slice(0, -1)) REFERENCE.line(s, l.replace(/\r$/, ''), 0, 0);
+    return s;
+  };
+  let ends = 0;
+  let failedKnown = 0;
+  for (let seed = 1; seed <= 40; seed++) {
+    const lines = captureOrder(seed, 1 + (seed % 13) * 3);
+    const want = briefFrom(refState(lines.join('')));
+    // Every end of the index the catalog may read: the lines from each line on.
+    for (let first = lines.length - 1; first >= 0; first--) {
+      const text = lines.slice(first).join('');
+      const i = settledStart(text);
+      const all = BRIEF_SPEC.init();
+      BRIEF_SPEC.lines!(all, text);
+      if (i < 0) {
+        // No run of final lines settles it, nor do all of them: the catalog folds the whole index.
+        assert.equal(settled(all), false, `seed ${seed} from line ${first}: -1, yet the lines settle`);
+        continue;
+      }
+      const s = BRIEF_SPEC.init();
+      BRIEF_SPEC.lines!(s, text.slice(i));
+      assert.ok(settled(s), `seed ${seed} from line ${first}: settled`);
+      const got = briefFrom(s, 1);
+      assert.deepEqual([got.last, got.lastDone], [want.last, want.lastDone], `seed ${seed} from line ${first}: last and lastDone`);
+      assert.ok(got.commands >= 1 && got.commands <= want.commands, `seed ${seed} from line ${first}: commands ${got.commands} of ${want.commands}`);
+      if (got.lastFailed !== undefined) {
+        assert.deepEqual(got.lastFailed, want.lastFailed, `seed ${seed} from line ${first}: lastFailed`);
+        failedKnown++;
+      }
+      ends++;
+    }
+  }
+  assert.ok(ends > 500 && failedKnown > 50, `${ends} ends, ${failedKnown} with a failure`);
 });

@@ -1,0 +1,193 @@
+/**
+ * The terminal catalog's first reads of a terminal it does not know (terminalCatalog.ts): N.txt's
+ * header facts through one open, and the fold of the end of N.index.jsonl only (what settles its
+ * last and last finished command: indexBrief.ts settledStart), so a first build at 10,000 terminals
+ * opens each file once and reads 4 KB of each index instead of all of it.
+ */
+import * as fs from 'node:fs';
+import type { FoldCheckpoint } from '../fs/appendFold';
+import type { Entry, StatKey } from './catalogFile';
+import { BRIEF_SPEC, settled, settledStart, type CompactState, type TerminalBrief } from './indexBrief';
+import { notRegularFile, readTerminalHeaderInfoFdSync, TERMINALS_DIR, unreadableTerminal, type TerminalInfo } from './terminalIndex';
+
+const keyOf = (st: fs.Stats): StatKey => [st.dev, st.ino, st.size, st.mtimeMs];
+
+/** Opens without blocking on a FIFO (a terminal file replaced by one must not hang the catalog): fstat says what it is. */
+export const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
+/** Bytes read of an index's end when only its end is folded (a record is about 300 bytes). */
+const TAIL_BYTES = 4096;
+/** Of which this much is decoded first (a record is about 300 bytes; the last one usually settles it). */
+const WINDOW_BYTES = 768;
+const tailBuf = Buffer.allocUnsafe(TAIL_BYTES);
+const FINGERPRINT = 64;
+
+/**
+ * The fold of the end of an index (open as `fd`, stat `st`): from settledStart, or from byte 0
+ * when the lines read are the whole file. 'whole' when the end read does not settle it (fold the
+ * whole index instead).
+ */
+export function foldIndexEnd(fd: number, st: fs.Stats): { cp: FoldCheckpoint<CompactState>; from: number } | 'whole' {
+  const pos = Math.max(0, st.size - TAIL_BYTES);
+  const got = st.size > 0 ? fs.readSync(fd, tailBuf, 0, st.size - pos, pos) : 0;
+  // Whole lines only: after the first newline (unless this is the file's start), up to the last one.
+  const first = pos > 0 ? tailBuf.indexOf(10) : -1;
+  if (pos > 0 && (first < 0 || first >= got)) return 'whole';
+  const start = first + 1;
+  const end = got > 0 ? tailBuf.lastIndexOf(10, got - 1) + 1 : 0;
+  const state = BRIEF_SPEC.init();
+  let lines = 0;
+  let from = -1;
+  if (end > start) {
+    // The last lines first (usually the last one settles it): only they are decoded.
+    // The last line, then the last WINDOW_BYTES, then all that was read.
+    const lastLine = end >= 2 ? tailBuf.lastIndexOf(10, end - 2) + 1 : 0;
+    for (const window of [end - lastLine, WINDOW_BYTES, end - start]) {
+      const w = window >= end - start ? start : tailBuf.indexOf(10, end - window - 1) + 1;
+      const text = tailBuf.toString('utf8', w, end);
+      const i = settledStart(text);
+      if (i >= 0) {
+        from = pos + w + (i > 0 ? Buffer.byteLength(text.slice(0, i)) : 0);
+        lines = BRIEF_SPEC.lines!(state, i > 0 ? text.slice(i) : text);
+        if (settled(state)) break;
+        from = -1;
+        Object.assign(state, BRIEF_SPEC.init());
+      }
+      if (w === start) break;
+    }
+    if (from > 0 && !earlierCommandsBelow(fd, from, pos, end)) {
+      // A command as high as those of the end before it (not capture's order: another writer, a
+      // concatenation): the end alone cannot say what the whole index says.
+      if (pos > 0) return 'whole';
+      from = -1;
+      Object.assign(state, BRIEF_SPEC.init());
+    }
+    if (from < 0) {
+      if (pos > 0) return 'whole';
+      // The whole file was read: folded whole.
+      lines = BRIEF_SPEC.lines!(state, tailBuf.toString('utf8', 0, end));
+      from = 0;
+    }
+  } else if (pos > 0) return 'whole';
+  else from = 0;
+  return {
+    cp: { v: 1, spec: BRIEF_SPEC.version, dev: st.dev, ino: st.ino, offset: pos + end, lines, size: st.size, mtimeMs: st.mtimeMs, tail: tailBuf.toString('base64', Math.max(0, end - FINGERPRINT), end), state },
+    from,
+  };
+}
+
+const COMMAND_KEY = Buffer.from('"command"');
+const BACKSLASH_U = Buffer.from('\\u');
+const SCAN_BLOCK = 256 * 1024;
+/** Blocks overlap by this much, so a key and its number cut by a block's end are read whole in the next. */
+const SCAN_OVERLAP = 64;
+const scanBuf = Buffer.allocUnsafe(SCAN_BLOCK);
+
+/**
+ * Widens `acc` to the numbers after every "command" key in buf[a, b), any line, record or not;
+ * false when one is not a plain integer or a \u escape appears (a key could hide in one). `cut`: the
+ * bytes go on after b (a key in the last SCAN_OVERLAP bytes whose number reaches b is left to the
+ * next read, which starts SCAN_OVERLAP bytes before b).
+ */
+function commandBounds(buf: Buffer, a: number, b: number, acc: { min: number; max: number }, cut: boolean): boolean {
+  const u = buf.indexOf(BACKSLASH_U, a);
+  if (u >= 0 && u < b - 1) return false;
+  for (let i = buf.indexOf(COMMAND_KEY, a); i >= 0 && i < b; i = buf.indexOf(COMMAND_KEY, i + 1)) {
+    let j = i + COMMAND_KEY.length;
+    while (j < b && (buf[j] === 32 || buf[j] === 9 || buf[j] === 13)) j++;
+    if (j < b && buf[j] !== 58 /* : */) continue; // the string "command" as a value, not a key
+    if (j < b) j++;
+    while (j < b && (buf[j] === 32 || buf[j] === 9 || buf[j] === 13)) j++;
+    let v = 0;
+    let digits = 0;
+    while (j < b && buf[j] >= 48 && buf[j] <= 57 && digits < 16) {
+      v = v * 10 + buf[j] - 48;
+      j++;
+      digits++;
+    }
+    if (j >= b) {
+      if (cut && i >= b - SCAN_OVERLAP) continue; // read whole by the next read
+      if (cut || digits === 0) return false;
+    }
+    // Anything but a plain integer (a sign, a fraction, an exponent, a string): the worst is assumed.
+    if (digits === 0 || digits >= 16 || (j < b && (buf[j] === 46 || buf[j] === 101 || buf[j] === 69))) return false;
+    if (v < acc.min) acc.min = v;
+    if (v > acc.max) acc.max = v;
+  }
+  return true;
+}
+
+/**
+ * True when no command number before byte `from` of the index (open as `fd`; `tailBuf` holds its
+ * bytes from `pos` to `pos + end`, `from` among them) is above any command number from `from` on:
+ * then the fold from `from` has the whole fold's last and lastDone (after the first line from
+ * `from`, both folds hold the same last command, and every later change of the last finished one
+ * happens in both), whatever order the earlier lines are in. Reads the index before `pos`
+ * without decoding it.
+ */
+function earlierCommandsBelow(fd: number, from: number, pos: number, end: number): boolean {
+  const after = { min: Infinity, max: -Infinity };
+  if (!commandBounds(tailBuf, from - pos, end, after, false) || after.min === Infinity) return false;
+  const before = { min: Infinity, max: -Infinity };
+  // The bytes read before `from`: from pos (mid-line: a key cut there is read by the loop below).
+  if (!commandBounds(tailBuf, 0, from - pos, before, false)) return false;
+  // The rest, in blocks that overlap; the last one reaches SCAN_OVERLAP past pos (or `from`).
+  for (let at = 0; at < pos;) {
+    const stop = Math.min(from, pos + SCAN_OVERLAP);
+    const got = fs.readSync(fd, scanBuf, 0, Math.min(SCAN_BLOCK, stop - at), at);
+    if (got <= 0) return false;
+    if (!commandBounds(scanBuf, 0, got, before, at + got < from)) return false;
+    if (before.max > after.min) return false;
+    if (at + got >= stop) break;
+    at += got - SCAN_OVERLAP;
+  }
+  return before.max <= after.min;
+}
+
+/** What an entry whose N.txt was not read yet shows (open, so it is checked every call until read). */
+export function standInInfo(n: number, previous: ReadonlySet<number>): TerminalInfo {
+  return { n, name: `terminal ${n}`, shell: null, cwd: null, started: null, shellIntegration: false, file: `${TERMINALS_DIR}/${n}.txt`, previousFile: previous.has(n) ? `${TERMINALS_DIR}/${n}.1.txt` : null, closed: false, sizeBytes: 0 };
+}
+
+/** N.txt's header facts and stat key, read through one open (O_NONBLOCK: a FIFO in its place must not hang the catalog); throws what the read met. */
+export function readInfoCold(file: string, n: number, previous: ReadonlySet<number>): Pick<Entry, 'txt' | 'info'> {
+  const fd = fs.openSync(file, OPEN_FLAGS);
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) throw notRegularFile(st);
+    const info = readTerminalHeaderInfoFdSync(fd, file, n, st);
+    return { txt: keyOf(st), info: { ...info, previousFile: previous.has(n) ? `${TERMINALS_DIR}/${n}.1.txt` : null } };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * The view of an entry whose N.txt (`file`) was not read yet (a first build for a caller that
+ * looks at the info of a few terminals only): its `info` is read when first looked at, kept, and
+ * given to the entry (`onRead` then runs).
+ */
+export function lazyView(file: string, e: Entry, brief: TerminalBrief, previous: ReadonlySet<number>, onRead: () => void): { info: TerminalInfo; brief: TerminalBrief } {
+  const view = { brief } as { info: TerminalInfo; brief: TerminalBrief };
+  Object.defineProperty(view, 'info', {
+    enumerable: true,
+    configurable: true,
+    get(): TerminalInfo {
+      let info: TerminalInfo;
+      if (e.txt) info = e.info; // read meanwhile
+      else {
+        try {
+          const r = readInfoCold(file, e.n, previous);
+          e.txt = r.txt;
+          e.info = info = r.info;
+          onRead();
+        } catch (err) {
+          // The next check of this terminal (it is checked every call until read) says the same with the file's stat.
+          info = unreadableTerminal(e.n, previous.has(e.n) ? `${TERMINALS_DIR}/${e.n}.1.txt` : null, err);
+        }
+      }
+      Object.defineProperty(view, 'info', { value: info, enumerable: true, writable: false, configurable: false });
+      return info;
+    },
+  });
+  return view;
+}
