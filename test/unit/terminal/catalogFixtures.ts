@@ -56,3 +56,20 @@ export function appendCommand(agentDir: string, n: number, k: number, exit: numb
 
 export const commandsOf = async (agentDir: string, n: number): Promise<number> => (await readTerminalIndex(agentDir, n)).ok ? ((await readTerminalIndex(agentDir, n)) as { value: { commands: unknown[] } }).value.commands.length : 0;
 
+/** The newest failure across all terminals, how many terminals' last finished command failed, and how many terminals, from the files alone. */
+export async function truth(agentDir: string): Promise<{ lastFailed: string; failedLast: number; total: number }> {
+  const list = await listTerminals(agentDir);
+  assert.ok(list.ok);
+  let best: { n: number; c: TerminalCommand } | undefined;
+  let failedLast = 0;
+  const failed = (c: TerminalCommand | undefined): boolean => c !== undefined && c.status === 'done' && c.exitCode !== null && c.exitCode !== 0;
+  for (const t of list.value) {
+    const idx = await readTerminalIndex(agentDir, t.n);
+    assert.ok(idx.ok);
+    const cmds = idx.value.commands;
+    if (failed(cmds.filter((c) => c.status === 'done').pop())) failedLast++;
+    const f = cmds.filter(failed).pop();
+    if (f && (!best || commandEndMs(f) >= commandEndMs(best.c))) best = { n: t.n, c: f };
+  }
+  return { lastFailed: best ? `Terminal ${best.n} command #${best.c.command}:` : 'No failed command', failedLast, total: list.value.length };
+}

@@ -11,15 +11,14 @@ import * as fs from 'node:fs';
 import fsModule = require('node:fs');
 import * as path from 'node:path';
 import { catalogPath, resetTerminalCatalogs, setLazyInfoMin, settleTerminalCatalog, terminalCatalog, type CatalogTerminal } from '../../../src/core/terminal/terminalCatalog';
-import { formatHeader, listTerminals, readTerminalIndex, type TerminalCommand } from '../../../src/core/terminal/terminalIndex';
-import { commandEndMs } from '../../../src/core/terminal/terminalSummary';
+import { formatHeader } from '../../../src/core/terminal/terminalIndex';
 import { invokeTool } from '../../../src/core/tools/invokeTool';
 import { gatherBriefing } from '../../../src/core/briefing/briefingSources';
 import { composeBriefing } from '../../../src/core/briefing/briefing';
 import { DEFAULT_TOOL_CONFIG } from '../../../src/core/config';
 import { nullLogger } from '../../../src/core/log';
 import type { ToolContext } from '../../../src/core/tools/toolContext';
-import { appendCommand, commandsOf, folder, fresh } from './catalogFixtures';
+import { appendCommand, commandsOf, folder, fresh, truth } from './catalogFixtures';
 
 /** Runs `f` with N.txt left unread from the first unknown terminal on (the default waits for a first build of hundreds). */
 async function lazyFromOne<T>(f: () => Promise<T>): Promise<T> {
@@ -148,23 +147,6 @@ test('a first build for the briefing opens no N.txt, reads the end of each index
   }
 }));
 
-/** The newest failure across all terminals, how many terminals' last finished command failed, and how many terminals, from the files alone. */
-async function truth(agentDir: string): Promise<{ lastFailed: string; failedLast: number; total: number }> {
-  const list = await listTerminals(agentDir);
-  assert.ok(list.ok);
-  let best: { n: number; c: TerminalCommand } | undefined;
-  let failedLast = 0;
-  const failed = (c: TerminalCommand | undefined): boolean => c !== undefined && c.status === 'done' && c.exitCode !== null && c.exitCode !== 0;
-  for (const t of list.value) {
-    const idx = await readTerminalIndex(agentDir, t.n);
-    assert.ok(idx.ok);
-    const cmds = idx.value.commands;
-    if (failed(cmds.filter((c) => c.status === 'done').pop())) failedLast++;
-    const f = cmds.filter(failed).pop();
-    if (f && (!best || commandEndMs(f) >= commandEndMs(best.c))) best = { n: t.n, c: f };
-  }
-  return { lastFailed: best ? `Terminal ${best.n} command #${best.c.command}:` : 'No failed command', failedLast, total: list.value.length };
-}
 
 /** The three answers a user checks: the briefing's count, the listing's count, lastFailed. */
 async function answers(root: string, agentDir: string): Promise<{ lastFailed: string; failedLast: number; total: number }> {
