@@ -21,7 +21,9 @@ describe('multi-root workspace', () => {
     assert.deepEqual(scratch.map((g) => [g.label, g.description, g.children.map((c) => c.label)]), [['alpha', '1 file · 14 B', ['a.txt']], ['beta', '0 files · 0 B', []]]);
     const skills = await (await agentApi()).treeSnapshot('agentContext.skills');
     assert.deepEqual(skills.map((g) => [g.label, g.children.map((s) => [s.label, s.children.map((k) => k.label)])]), [['alpha', []], ['beta', [['.agent/skills', ['deploy']]]]]);
-    const rows = await waitForRow('Plan', 'Beta objective');
+    const rows = await waitForRow('Plan', 'Beta objective').catch(async (e) => {
+      throw new Error(`${(e as Error).message}; rows: ${(await paneRows('Plan')).join(' | ')}; tree: ${JSON.stringify(await (await agentApi()).treeSnapshot('agentContext.plan')).slice(0, 400)}`);
+    });
     assert.ok(rows.some((r) => r.startsWith('alpha')) && rows.some((r) => r.startsWith('beta')), rows.join(' | '));
     assert.ok(!rows.some((r) => r.startsWith('gamma')));
   });
