@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AGENT_GITIGNORE } from './agentGitignore';
 import { createExclusive } from '../fs/fsAtomic';
+import { CACHE_DIR } from '../fs/appendFold';
 import { err, ok, Result } from '../result';
 import { toPosixRelative } from './relativePaths';
 
@@ -200,6 +201,9 @@ export function classifyAgentPath(root: string, file: string, isPlan: (agentDir:
   // `.plan.yaml.<pid>-<host>.<time>.<n>.tmp`): the file they guard reports its own change when
   // renamed into place; taking them for a change of the whole folder made every view re-read.
   if (parts.length === 2 && /^\..+\.(?:lock|tmp)$/.test(parts[1])) return [];
+  // Our caches (`.agent/.cache/`) are no view's content: the folder appearing when a first cache is
+  // written made every view re-read (and redraw mid-render) at the first start on a folder.
+  if (parts[1] === CACHE_DIR) return [];
   if (parts.length === 2) return ['agent'];
   if (parts[1] === LAYOUT.terminals) return kind === 'changed' ? [] : ['terminals'];
   const folder = AREA_FOLDERS.find(([f]) => parts[1] === f);

@@ -75,6 +75,9 @@ test('classifyAgentPath routes changes to the views that show them, and ignores 
   assert.deepEqual(c('.agent/.plan.yaml.lock'), []);
   assert.deepEqual(c('.agent/.plan.yaml.1234-a1b2c3.1764633600000.0.tmp'), []);
   assert.deepEqual(c('.agent/config.yaml'), ['agent']);
+  // Our caches: neither the folder appearing nor a cache written is a change any view shows.
+  assert.deepEqual(c('.agent/.cache'), []);
+  assert.deepEqual(c('.agent/.cache/scratch-index.tsv'), []);
   assert.deepEqual(c('.agent/memory/preferences.yaml'), ['memory']);
   assert.deepEqual(c('.agent/agents/a1/status.json'), ['agents']);
   assert.deepEqual(c('.agent/human/notes/n1.md'), ['notes']);
