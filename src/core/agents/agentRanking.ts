@@ -9,7 +9,7 @@
  * - the `agents/` folder's stat: an agent folder created, removed or renamed changes its mtime and
  *   ctime, and the folder is then listed again (new agents are stat'ed at once, gone ones dropped),
  *   so the count and the set of agents are always exact. A listing stands on the stat alone only
- *   once the folder's mtime and ctime were RACY_MS old when it was listed (a change within the same
+ *   once the folder's mtime and ctime were RACY_MS (fs/settledStamp.ts) old when it was listed (a change within the same
  *   clock tick could leave them unchanged);
  * - the topChecks (40) most recently active agents (as many as a listing shows), and checksPerCall (256) others
  *   in turn; every agent in a sweep that starts SWEEP_DELAY_MS after a call when the last sweep is
@@ -25,6 +25,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { checkAgentId } from './agentId';
+import { settledStamp } from '../fs/settledStamp';
 
 /** An agent id and its last activity (ms since epoch). */
 export interface AgentActivity {
@@ -42,8 +43,6 @@ const SWEEP_SLICE = 500;
 const SWEEP_DELAY_MS = 1000;
 /** While calls come, a sweep of every agent at most this often. */
 const SWEEP_EVERY_MS = 60_000;
-/** A folder stamp younger than this when read may hide a later change in the same clock tick. */
-const RACY_MS = 2000;
 
 type Stamp = { ino: number; mtimeMs: number; ctimeMs: number };
 
@@ -144,7 +143,7 @@ async function refresh(agentDir: string, r: Ranking): Promise<AgentActivity[]> {
     }
     r.ids = ids;
     r.sorted = undefined;
-    r.dir = now - st.mtimeMs > RACY_MS && now - st.ctimeMs > RACY_MS ? { ino: st.ino, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs } : undefined;
+    r.dir = settledStamp(st, now) ? { ino: st.ino, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs } : undefined;
   }
   const n = r.ids.length;
   let changed = false;

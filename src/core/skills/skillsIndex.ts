@@ -5,6 +5,7 @@ import { HOME_SKILL_SOURCES, SKILL_SOURCES } from '../workspace/agentLayout';
 import { err, FileError, ok, Result } from '../result';
 import { toPosixRelative } from '../workspace/relativePaths';
 import { FileDigests } from '../fs/fileDigests';
+import { settledStamp } from '../fs/settledStamp';
 
 /** A skill found in one of the skill folders; `error` is set when its frontmatter is missing or broken. */
 export interface Skill {
@@ -65,8 +66,6 @@ interface Found {
   rel: string;
 }
 
-/** A folder stamp younger than this when read may hide a later change in the same clock tick. */
-const RACY_MS = 2000;
 
 /** Each skill folder's listing per process, kept while the folder's stamp (inode, mtime, ctime) is the one it was listed at. */
 const listings = new Map<string, { ino: number; mtimeMs: number; ctimeMs: number; found: Found[] }>();
@@ -91,7 +90,7 @@ async function listSource(source: string, dir: string, base: string, prefix: str
     const file = path.join(dir, folder, 'SKILL.md');
     return { source, folder, file, rel: prefix + toPosixRelative(base, file) };
   });
-  if (now - st.mtimeMs > RACY_MS && now - st.ctimeMs > RACY_MS) listings.set(dir, { ino: st.ino, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, found });
+  if (settledStamp(st, now)) listings.set(dir, { ino: st.ino, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, found });
   else listings.delete(dir);
   return found;
 }

@@ -13,7 +13,7 @@
  * - The terminals folder's stat. Creating, deleting or renaming a file in it changes its mtime and
  *   ctime (an append does not); while they are what they were when the folder was last listed, the
  *   listing stands. A listing is trusted this way only when the folder's mtime and ctime were
- *   already RACY_MS old when it was read: a change within the same clock tick as the one seen could
+ *   already RACY_MS (fs/settledStamp.ts) old when it was read: a change within the same clock tick as the one seen could
  *   leave them unchanged (git's "racy clean" rule). Otherwise, or when the stat differs, the folder
  *   is listed again, and every terminal whose files appeared or vanished is checked.
  * - Every open terminal (no `# terminal closed` note yet, unreadable, or new): a stat of `N.txt` and
@@ -64,6 +64,7 @@ import { decodeCatalog, encodeCatalog, type DirSig, type Entry, type StatKey } f
 import { foldIndexEnd, lazyView, OPEN_FLAGS, readInfoCold, standInInfo } from './catalogColdRead';
 import { BRIEF_SPEC, briefFrom, type CompactState, type TerminalBrief } from './indexBrief';
 import { notRegularFile, readTerminalHeaderInfo, readTerminalHeaderInfoSync, TERMINALS_DIR, unreadableTerminal, type TerminalInfo } from './terminalIndex';
+import { settledStamp } from '../fs/settledStamp';
 
 export type { BriefCommand, TerminalBrief } from './indexBrief';
 
@@ -81,8 +82,6 @@ const SWEEP_SLICE = 500;
 const SWEEP_DELAY_MS = 1000;
 /** While calls come, a sweep of every terminal at most this often. */
 const SWEEP_EVERY_MS = 60_000;
-/** A folder listing is trusted by the folder's stat only when its mtime was at least this old (ms) when listed. */
-const RACY_MS = 2000;
 /** Re-read this many terminals in one call and the catalog is written at once; fewer changes are written within WRITE_DELAY_MS. */
 const WRITE_NOW_CHANGES = 20;
 const WRITE_DELAY_MS = 2000;
@@ -281,7 +280,7 @@ async function relist(dir: string, c: Catalog, st: fs.Stats): Promise<Result<num
   c.listed = true;
   // The stat was taken before the listing, so a change after it gives another stat; one within the
   // same clock tick as the last change seen would not, hence the age rule.
-  c.dir = now - st.mtimeMs > RACY_MS && now - st.ctimeMs > RACY_MS ? sigOf(st) : null;
+  c.dir = settledStamp(st, now) ? sigOf(st) : null;
   return ok(changed);
 }
 
