@@ -1,7 +1,7 @@
 /** Gathers the briefing's input from a `.agent/` folder (each source read defensively: one broken file never hides the rest). */
 import * as path from 'node:path';
 import { MAX_FAILED_TERMINALS_SHOWN, MAX_NOTES_SHOWN, type BriefingInput, type BriefingPlan, type BriefingTerminal } from './briefing';
-import { findPlanFiles } from '../plan/planFiles';
+import { findPlanFiles, PLAN_FILES } from '../plan/planFiles';
 import { planDigest, planDigests, type PlanDigest } from '../plan/planDigests';
 import { currentScratchIndex } from '../scratch/sharedIndex';
 import { readProgressTail, progressPath } from '../plan/progress';
@@ -11,7 +11,7 @@ import { recentAgents } from '../agents';
 import { listHistory, historyDir } from '../history/archive';
 import { formatFileError } from '../result';
 import { loadSkills } from '../skills/skillsIndex';
-import { listNotes, withCurrentOrphans } from '../notes/notes';
+import { sharedNotes, withCurrentOrphans } from '../notes/notes';
 import { terminalSummary } from '../terminal/terminalSummary';
 import { terminalCatalog, type CatalogTerminal } from '../terminal/terminalCatalog';
 import { EXIT_UNKNOWN, shownCommandLine } from '../terminal/commandExit';
@@ -109,13 +109,18 @@ export async function gatherBriefing(agentDir: string, opts: { providers?: Brief
   const files = await safe(() => findPlanFiles(agentDir), [] as string[]);
   // Each plan's summary is kept with its file's stat (fs/fileDigests.ts): a thousand plans in plans/ cost a stat each, not a parse.
   const values = await safe(() => planDigests(agentDir, files, rel), new Map<string, PlanDigest>());
+  // The plan files (plan.yaml, plan.md...) first; then the plan folders' checklists, newest first:
+  // with a thousand plans in plans/, the ones shown are those worked on last, not the first by name.
+  const inFolders: { plan: BriefingPlan; mtimeMs: number }[] = [];
+  const fixed = new Set(PLAN_FILES.map((f) => path.join(agentDir, f)));
   for (const file of files) {
     const s = values.get(file) ?? (await planDigest(file, rel(file)));
     if (s.outline) outlines.push({ plan: s.plan, mtimeMs: s.mtimeMs });
+    else if (!fixed.has(file)) inFolders.push({ plan: s.plan, mtimeMs: s.mtimeMs });
     else plans.push(s.plan);
   }
-
-  plans.push(...outlines.sort((a, b) => b.mtimeMs - a.mtimeMs).map((o) => o.plan));
+  const newest = (a: { mtimeMs: number }, b: { mtimeMs: number }): number => b.mtimeMs - a.mtimeMs;
+  plans.push(...inFolders.sort(newest).map((o) => o.plan), ...outlines.sort(newest).map((o) => o.plan));
 
   const tail = await safe(() => readProgressTail(agentDir, 5), { total: 0, entries: [] });
   const progress = {
@@ -169,7 +174,7 @@ export async function gatherBriefing(agentDir: string, opts: { providers?: Brief
   const hist = await safe(() => listHistory(agentDir), []);
   const history = { path: rel(historyDir(agentDir)), sessions: hist.length, latest: hist[0]?.path };
 
-  const human = await safe(() => listNotes(root, { marks: false }), { notes: [], errors: [] });
+  const human = await safe(() => sharedNotes(root, { marks: false }), { notes: [], errors: [] });
   // The notes the briefing can show (the newest) get their orphan marks checked as the targets are now.
   const shownFrom = Math.max(0, human.notes.length - MAX_NOTES_SHOWN);
   const humanNotes = [...human.notes.slice(0, shownFrom), ...(await safe(() => withCurrentOrphans(root, human.notes.slice(shownFrom)), human.notes.slice(shownFrom)))];

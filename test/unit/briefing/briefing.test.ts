@@ -235,3 +235,27 @@ test('plans in plans/ are summarised once and again only when their file changes
   fs.writeFileSync(path.join(agentDir, '.cache', 'briefing-plans.json'), '{"format":"agent-context-digests","name":"briefing-plans","v":1,"entries":[["plans/p03.yaml",[0,0,0,0,0],{"plan":7}]]}');
   assert.deepEqual(await planLines(), second);
 });
+
+test('with many plans in plans/, the briefing shows plan.yaml and then the plans worked on last, not the first by name', async () => {
+  const agentDir = tmpAgent();
+  fs.writeFileSync(path.join(agentDir, 'plan.yaml'), PLAN);
+  fs.mkdirSync(path.join(agentDir, 'plans'));
+  const t0 = Date.now() / 1000 - 10_000;
+  const write = (name: string, text: string, age: number): void => {
+    const f = path.join(agentDir, 'plans', name);
+    fs.writeFileSync(f, text);
+    fs.utimesSync(f, t0 - age, t0 - age);
+  };
+  // Names in the opposite order of their activity: a-* oldest.
+  for (let i = 0; i < 6; i++) write(`${String.fromCharCode(97 + i)}-plan.md`, `# Plan ${String.fromCharCode(97 + i)}\n\n- [ ] open step\n`, (6 - i) * 100);
+  write('0-outline.md', '# Just notes\n\nSome text.\n', 0); // no checklist: after every checklist
+  const input = await gatherBriefing(agentDir);
+  assert.deepEqual(input.plans.map((p) => p.path), [
+    '.agent/plan.yaml',
+    ...['f', 'e', 'd', 'c', 'b', 'a'].map((c) => `.agent/plans/${c}-plan.md`),
+    '.agent/plans/0-outline.md',
+  ]);
+  const { text } = composeBriefing(input);
+  assert.match(text, /Plan \.agent\/plans\/f-plan\.md: 0\/1 done — Plan f/);
+  assert.doesNotMatch(text, /Plan \.agent\/plans\/a-plan\.md/);
+});
