@@ -11,14 +11,14 @@
  *   so the count and the set of agents are always exact. A listing stands on the stat alone only
  *   once the folder's mtime and ctime were RACY_MS (fs/settledStamp.ts) old when it was listed (a change within the same
  *   clock tick could leave them unchanged);
- * - the topChecks (40) most recently active agents (as many as a listing shows), and checksPerCall (256) others
+ * - the topChecks (40) most recently active agents (as many as a listing shows), and checksPerCall (96) others
  *   in turn; every agent in a sweep that starts SWEEP_DELAY_MS after a call when the last sweep is
  *   older than SWEEP_EVERY_MS (in slices between calls);
  * - agents this process wrote (writeFinding, setAgentStatus) and agents the editor's file events
  *   name (agentActivityChanged): at the next call, whatever their turn.
  *
  * The bound: an agent written by another process and reported by no event moves to its place at
- * the next sweep of this process, or after ceil(agents / checksPerCall) calls (20 at 5,000),
+ * the next sweep of this process, or after ceil(agents / checksPerCall) calls (53 at 5,000),
  * whichever is first. Until then only its place in the order is stale; what a listing shows of an
  * agent (status, findings) is read from its files.
  */
@@ -36,7 +36,7 @@ export interface AgentActivity {
 /** The most recently active agents, checked on every call (a listing shows about this many). */
 let topChecks = 40;
 /** Other agents checked per call, in turn. */
-let checksPerCall = 256;
+let checksPerCall = 96;
 /** Agents stat'ed per slice of a sweep. */
 const SWEEP_SLICE = 500;
 /** A sweep starts this long after the call that asks for it, so it never slows that call. */

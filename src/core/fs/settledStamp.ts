@@ -2,7 +2,7 @@
  * Whether a folder's stat can stand for its listing: its mtime and ctime were already RACY_MS old
  * when it was read, so a later change cannot hide in the same clock tick (coarse kernel clocks tick
  * every few ms; 2 s covers FAT-like ones too). Shared by the caches that trust a folder's stat
- * instead of listing it again (skills, terminal catalog, agents ranking).
+ * instead of listing it again (skills, terminal catalog, agents ranking, plan folders).
  */
 import type * as fs from 'node:fs';
 

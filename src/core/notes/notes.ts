@@ -463,6 +463,15 @@ export async function withCurrentOrphans<T extends Note>(root: string, notes: T[
  * with withCurrentOrphans.
  */
 export async function listNotes(root: string, opts: { marks?: boolean } = {}): Promise<{ notes: ListedNote[]; errors: FileError[] }> {
+  const r = await sharedNotes(root, opts);
+  return { notes: [...r.notes], errors: [...r.errors] };
+}
+
+/**
+ * listNotes' answer itself, not a copy: the same arrays from one call to the next while no note
+ * changed, so a caller can keep what it derives from them (keyed by the array) across calls.
+ */
+export async function sharedNotes(root: string, opts: { marks?: boolean } = {}): Promise<{ readonly notes: readonly ListedNote[]; readonly errors: readonly FileError[] }> {
   const abs = path.resolve(root);
   let snap = snapshots.get(abs);
   if (!snap) {
@@ -484,7 +493,7 @@ export async function listNotes(root: string, opts: { marks?: boolean } = {}): P
     errors.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
     s.result = { notes, errors };
   }
-  return { notes: [...s.result.notes], errors: [...s.result.errors] };
+  return s.result;
 }
 
 /** What a caller is looking at: a file, optionally a line range, or a terminal's command. */
@@ -498,7 +507,7 @@ export interface NoteQuery {
 }
 
 /** Picks the notes that cover a target: same terminal command, same plan step, or same file with overlapping lines (or no lines on either side). */
-export function matchNotes<T extends Note>(notes: T[], q: NoteQuery): T[] {
+export function matchNotes<T extends Note>(notes: readonly T[], q: NoteQuery): T[] {
   const target = normalizeTargetPath(q.path);
   const want = target.ok ? target.value : q.path;
   return notes.filter((n) => {

@@ -6,6 +6,7 @@ import { isMarkdownPlanName, parseMarkdownPlan, readPlanBytes } from './markdown
 import { parsePlan, Plan } from './planDocument';
 import type { PlanFileVersion } from './planEdit';
 import { toPosixRelative } from '../workspace/relativePaths';
+import { settledStamp } from '../fs/settledStamp';
 
 /** The Markdown plan next to plan.yaml (agents and Claude Code keep plans as Markdown checklists). */
 export const MARKDOWN_PLAN = 'plan.md';
@@ -63,12 +64,33 @@ export async function folderPlanFiles(agentDir: string, folders: readonly PlanFo
   const found: string[] = [];
   for (const f of folders) {
     const abs = planFolderPath(agentDir, f);
-    const names = await fs.promises.readdir(abs, { withFileTypes: true }).catch(() => []);
+    const key = `${abs}\0${f.md}\0${f.yaml}`;
+    const now = Date.now();
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.statSync(abs, { throwIfNoEntry: false });
+    } catch {
+      st = undefined;
+    }
+    const had = listings.get(key);
+    // A thousand plans: the folder is listed again only when its stamp changed (a plan added, removed or renamed).
+    if (st && had && had.ino === st.ino && had.mtimeMs === st.mtimeMs && had.ctimeMs === st.ctimeMs) {
+      found.push(...had.files);
+      continue;
+    }
+    const names = st?.isDirectory() ? await fs.promises.readdir(abs, { withFileTypes: true }).catch(() => []) : [];
     // Symlinks are not followed: a plan is edited in place and must live inside .agent/.
-    found.push(...names.filter((e) => e.isFile() && ((f.yaml && isYaml(e.name)) || (f.md && isMarkdownPlanName(e.name)))).map((e) => path.join(abs, e.name)).sort());
+    // Concatenation, not path.join (a readdir name has no separator).
+    const files = names.filter((e) => e.isFile() && ((f.yaml && isYaml(e.name)) || (f.md && isMarkdownPlanName(e.name)))).map((e) => abs + path.sep + e.name).sort();
+    if (st && settledStamp(st, now)) listings.set(key, { ino: st.ino, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, files });
+    else listings.delete(key);
+    found.push(...files);
   }
   return found;
 }
+
+/** Plan folders' listings by folder (and which names count), each under the stamp it was read with (fs/settledStamp.ts). */
+const listings = new Map<string, { ino: number; mtimeMs: number; ctimeMs: number; files: string[] }>();
 
 /** A plan folder: where it is (inside `.agent/`, or beside it in the workspace) and which files in it are plans. */
 export interface PlanFolder {

@@ -106,10 +106,16 @@ export async function loadSkills(workspaceRoot: string, opts: { home?: string } 
     ...SKILL_SOURCES.map((source) => ({ source, dir: path.join(workspaceRoot, source), base: workspaceRoot, prefix: '' })),
     ...(opts.home ? HOME_SKILL_SOURCES.map((s) => ({ source: `~/${s}`, dir: path.join(opts.home!, s), base: opts.home!, prefix: '~/' })) : []),
   ];
-  const found: Found[] = [];
-  for (const { source, dir, base, prefix } of sources) found.push(...(await listSource(source, dir, base, prefix)));
+  const lists: Found[][] = [];
+  for (const { source, dir, base, prefix } of sources) lists.push(await listSource(source, dir, base, prefix));
+  const found = lists.flat();
   const relOf = new Map(found.map((f) => [f.file, f.rel]));
   const { values } = await FileDigests.of(path.join(workspaceRoot, '.agent'), SKILL_DIGESTS).get(found.map((f) => f.file), async (file) => parseSkillFrontmatter(await fs.promises.readFile(file, 'utf8'), relOf.get(file)!));
+  // Nothing listed or parsed anew since the last call (the same listings, the same digests): its answer stands.
+  const key = `${workspaceRoot}\0${opts.home ?? ''}`;
+  const parsed = found.map((f) => values.get(f.file));
+  const last = answers.get(key);
+  if (last && !parsed.includes(undefined) && last.lists.length === lists.length && last.lists.every((l, i) => l === lists[i]) && last.parsed.every((p, i) => p === parsed[i])) return [...last.out];
   const out: Skill[] = [];
   for (const { source, folder, file, rel } of found) {
     let fm = values.get(file);
@@ -123,8 +129,13 @@ export async function loadSkills(workspaceRoot: string, opts: { home?: string } 
     }
     out.push(fm.ok ? { ...fm.value, file, rel, source } : { name: folder, description: '', file, rel, source, error: fm.error });
   }
-  return out;
+  if (parsed.includes(undefined)) answers.delete(key);
+  else answers.set(key, { lists, parsed, out });
+  return [...out];
 }
+
+/** The last answer per root (and home), with the listings and digests it was made of. */
+const answers = new Map<string, { lists: Found[][]; parsed: unknown[]; out: Skill[] }>();
 
 /** The compact index an agent keeps in context: one `name: description (path)` line per usable skill. */
 export function formatSkillIndex(skills: readonly Skill[]): string {

@@ -75,7 +75,7 @@ export interface CatalogTerminal {
 }
 
 /** Closed terminals checked per call, in turn (CLOSED_CHECKS_PER_CALL). */
-let closedChecksPerCall = 256;
+let closedChecksPerCall = 96;
 /** Terminals checked per slice of a sweep (a call that comes meanwhile waits for one slice at most, a few ms). */
 const SWEEP_SLICE = 500;
 /** A sweep starts this long after the call that asks for it (the first of a process, or one after SWEEP_EVERY_MS), so it never slows that call. */

@@ -8,7 +8,7 @@ import { lineOffsetBefore, terminalSummary } from '../terminal/terminalSummary';
 import { EXIT_UNKNOWN, formatExit, noStatusHint, shownCommandLine } from '../terminal/commandExit';
 import { defaultFolder, displayPath } from '../workspace/workspacePaths';
 import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
-import { formatNotesSection, listNotes, matchNotes, withCurrentOrphans } from '../notes/notes';
+import { formatNotesSection, listNotes, matchNotes, sharedNotes, withCurrentOrphans } from '../notes/notes';
 import { toPosixRelative } from '../workspace/relativePaths';
 import { agentDirOf } from '../workspace/agentLayout';
 
@@ -45,7 +45,7 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
     const cat = await terminalCatalog(agentDir, { need: 'last' }); // the listing ranks by the last command
     if (!cat.ok) return toolError(formatFileError(cat.error));
     if (cat.value.length === 0) return { text: `${untrusted}No captured terminals in .agent/terminals/ yet.` };
-    const { notes } = await listNotes(folder.path, { marks: false }); // notes from the user (src/core/notes/notes.ts); counted, not shown
+    const { notes } = await sharedNotes(folder.path, { marks: false }); // notes from the user (src/core/notes/notes.ts); counted, not shown
     return { text: untrusted + (await formatListing(cat.value, notes, show, folder.path, agentDir, INLINE_MAX_BYTES - 200 - Buffer.byteLength(untrusted))) };
   }
   let n: number;
@@ -161,7 +161,7 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
   }
 }
 
-type Noted = Awaited<ReturnType<typeof listNotes>>['notes'];
+type Noted = Awaited<ReturnType<typeof sharedNotes>>['notes'];
 
 /** Terminals that matter now come first: live ones (newest activity first), then those whose last command failed, then the rest by recency. */
 function rank(a: CatalogTerminal): number {
@@ -178,7 +178,11 @@ function rank(a: CatalogTerminal): number {
  * against every note in the folder (thousands, for a heavy user).
  */
 function notesByTerminal(notes: Noted, terminalsRel: string): Map<number, Noted> {
-  const by = new Map<number, Noted>();
+  // The listing is the same array while no note changed: grouped once (10,000 notes took ~7 ms a call).
+  const memo = groupedNotes.get(notes);
+  if (memo?.terminalsRel === terminalsRel) return memo.by;
+  const by = new Map<number, Noted[number][]>();
+  groupedNotes.set(notes, { terminalsRel, by });
   const add = (k: number, n: Noted[number]): void => {
     const list = by.get(k);
     if (!list) by.set(k, [n]);
@@ -193,6 +197,8 @@ function notesByTerminal(notes: Noted, terminalsRel: string): Map<number, Noted>
   }
   return by;
 }
+
+const groupedNotes = new WeakMap<Noted, { terminalsRel: string; by: Map<number, Noted> }>();
 
 /** The catalog gives the same array while nothing changed: its ordering is worked out once (10,000 terminals take milliseconds to sort). */
 const orders = new WeakMap<readonly CatalogTerminal[], { ordered: { t: TerminalInfo }[]; live: number; failing: number }>();
