@@ -13,6 +13,8 @@ export interface SnapshotNode {
   /** The command a click runs, with its arguments' files/lines when it opens one. */
   command?: string;
   collapsible: boolean;
+  /** Drawn expanded at first (TreeItemCollapsibleState.Expanded). */
+  expanded: boolean;
   children: SnapshotNode[];
 }
 
@@ -80,6 +82,7 @@ async function snapshot(provider: AnyProvider, element: unknown, depth: number):
       resourceUri: item.resourceUri?.fsPath,
       command: item.command?.command,
       collapsible,
+      expanded: item.collapsibleState === vscode.TreeItemCollapsibleState.Expanded,
       children: collapsible && depth < 8 ? await snapshot(provider, k, depth + 1) : [],
     });
   }

@@ -16,7 +16,8 @@ import { toPosixRelative } from '../../core/workspace/relativePaths';
 /** Tree nodes of the Plan view. */
 export type PlanNode =
   | { kind: 'folder'; folder: AgentFolder }
-  | { kind: 'plan'; folder: AgentFolder; file: string; plan: Plan; version: PlanFileVersion; showFile: boolean }
+  /** `open`: drawn expanded (the plan files, and the few newest unfinished plans of the plan folders). */
+  | { kind: 'plan'; folder: AgentFolder; file: string; plan: Plan; version: PlanFileVersion; showFile: boolean; open: boolean }
   | { kind: 'step'; folder: AgentFolder; file: string; step: PlanStep; version: PlanFileVersion; plan?: Plan }
   /** Markdown plans: a heading (grouping items, or the outline of a plan without checkboxes) and a plain list item. */
   | { kind: 'section'; folder: AgentFolder; file: string; plan: Plan; version: PlanFileVersion; index: number }
@@ -42,6 +43,13 @@ const STATUS_ICON: Record<StepStatus, [string, string | undefined]> = {
  * that pages the rest, as the Terminals and Scratch views do.
  */
 export const PLAN_PAGE = 20;
+
+/**
+ * Plans of the plan folders drawn expanded: the newest unfinished ones of the first page. The
+ * others show their objective and progress on one row and open on a click, so the view draws about
+ * as much with a thousand plans as with one (bench row 19f), and the plans being worked on stand out.
+ */
+export const OPEN_FOLDER_PLANS = 3;
 
 /** Display words for statuses ("in progress"). */
 export function statusLabel(s: string): string {
@@ -131,11 +139,18 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
     const loaded: Awaited<ReturnType<typeof loadPlanFile>>[] = [];
     for (const file of files) loaded.push(await this.load(file, toPosixRelative(folder.root, file)));
     const gone: string[] = [];
+    const fixed = new Set(skip === 0 ? page.fixed : []);
+    let openLeft = skip === 0 ? OPEN_FOLDER_PLANS : 0;
     files.forEach((file, i) => {
       const l = loaded[i];
       if (!l.ok && /cannot read: .*ENOENT/.test(l.error.message)) gone.push(file); // deleted while refreshing; the watcher brings the next refresh
       else if (!l.ok) out.push({ kind: 'error', folder, error: l.error, absFile: file });
-      else out.push({ kind: 'plan', folder, file, plan: { ...l.value.plan, file }, version: l.value.version, showFile });
+      else {
+        const p = planProgress(l.value.plan);
+        const open = fixed.has(file) || (openLeft > 0 && p.done < p.total);
+        if (open && !fixed.has(file)) openLeft--;
+        out.push({ kind: 'plan', folder, file, plan: { ...l.value.plan, file }, version: l.value.version, showFile, open });
+      }
     });
     order.changed(gone);
     const older = page.total - skip - page.files.length;
@@ -185,7 +200,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
         const p = planProgress(plan);
         const outline = plan.format === 'markdown' && plan.steps.length === 0;
         // Plans without a checklist (Claude Code writes one per planning session) start collapsed.
-        const item = new vscode.TreeItem(plan.objective, outline ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
+        const item = new vscode.TreeItem(plan.objective, outline || !node.open ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
         item.id = `plan:${node.file}`;
         const rel = toPosixRelative(node.folder.root, node.file);
         const progress = outline ? 'no checklist' : `${p.done}/${p.total} done`;

@@ -129,8 +129,12 @@ describe('Views at scale: newest first, the rest paged', () => {
       const top = await waitForTree('agentContext.plan', (t) => (paging(t).length > 0 && older(t)?.label === '… 25 older plans' ? t : undefined), 'the newest plans and "… 25 older plans"', 60_000);
       // The workspace's own plan.yaml stays first; then the 20 newest plans of plans/.
       assert.equal(top[0].label, 'Add rate limiting to the public API');
+      assert.equal(top[0].expanded, true, 'plan.yaml is drawn open');
       assert.deepEqual(paging(top).map((x) => x.label), Array.from({ length: 20 }, (_, k) => label(45 - k)));
       assert.equal(paging(top)[0].children.length, 2, 'a shown plan has its checklist');
+      // The three newest unfinished plans are drawn open, the older ones as one row each (their checklist a click away).
+      assert.deepEqual(paging(top).map((x) => x.expanded), Array.from({ length: 20 }, (_, k) => k < 3));
+      assert.ok(paging(top)[10].children.length === 2, 'a closed plan still has its checklist under it');
       const page2 = older(top)!.children;
       assert.deepEqual(paging(page2).map((x) => x.label), Array.from({ length: 20 }, (_, k) => label(25 - k)));
       assert.equal(older(page2)?.label, '… 5 older plans');
