@@ -38,7 +38,7 @@ let topChecks = 40;
 /** Other agents checked per call, in turn. */
 let checksPerCall = 96;
 /** Agents stat'ed per slice of a sweep. */
-const SWEEP_SLICE = 500;
+const SWEEP_SLICE = 200;
 /** A sweep starts this long after the call that asks for it, so it never slows that call. */
 const SWEEP_DELAY_MS = 1000;
 /** While calls come, a sweep of every agent at most this often. */

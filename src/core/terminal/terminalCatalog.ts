@@ -76,8 +76,8 @@ export interface CatalogTerminal {
 
 /** Closed terminals checked per call, in turn (CLOSED_CHECKS_PER_CALL). */
 let closedChecksPerCall = 96;
-/** Terminals checked per slice of a sweep (a call that comes meanwhile waits for one slice at most, a few ms). */
-const SWEEP_SLICE = 500;
+/** Terminals checked per slice of a sweep (a call that comes meanwhile waits for one slice at most, about 1 ms). */
+const SWEEP_SLICE = 200;
 /** A sweep starts this long after the call that asks for it (the first of a process, or one after SWEEP_EVERY_MS), so it never slows that call. */
 const SWEEP_DELAY_MS = 1000;
 /** While calls come, a sweep of every terminal at most this often. */

@@ -8,7 +8,7 @@ import { lineOffsetBefore, terminalSummary } from '../terminal/terminalSummary';
 import { EXIT_UNKNOWN, formatExit, noStatusHint, shownCommandLine } from '../terminal/commandExit';
 import { defaultFolder, displayPath } from '../workspace/workspacePaths';
 import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
-import { formatNotesSection, listNotes, matchNotes, sharedNotes, withCurrentOrphans } from '../notes/notes';
+import { formatNotesSection, matchNotes, sharedNotes, withCurrentOrphans } from '../notes/notes';
 import { toPosixRelative } from '../workspace/relativePaths';
 import { agentDirOf } from '../workspace/agentLayout';
 
@@ -124,9 +124,11 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
   const end = part.lastLine ?? Number.MAX_SAFE_INTEGER;
   const rel = toPosixRelative(folder.path, abs);
   // Notes the user attached to this command (or to lines of it) travel with its reference, inside the byte bound.
-  const { notes: all } = await listNotes(folder.path, { marks: false });
+  const { notes: all } = await sharedNotes(folder.path, { marks: false });
   const cmdFile = toPosixRelative(folder.path, path.join(agentDir, c.file));
-  const noted = await withCurrentOrphans(folder.path, matchNotes(all, { path: cmdFile, startLine: c.headerLine, endLine: c.lastLine ?? Number.MAX_SAFE_INTEGER, terminal: n, command: c.command }));
+  // Only terminal N's notes can match one of its commands (its number, or a path among its files).
+  const ofTerminal = notesByTerminal(all, toPosixRelative(folder.path, path.join(agentDir, 'terminals'))).get(n) ?? [];
+  const noted = await withCurrentOrphans(folder.path, matchNotes(ofTerminal, { path: cmdFile, startLine: c.headerLine, endLine: c.lastLine ?? Number.MAX_SAFE_INTEGER, terminal: n, command: c.command }));
   const notesText = formatNotesSection(noted, Math.floor(ctx.config.referenceMaxBytes / 3));
   const withNotes = (t: string) => (notesText ? `${t}\n${notesText}` : t);
   const meta = {
