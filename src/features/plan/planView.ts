@@ -80,13 +80,40 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
   /** Per `.agent/` folder, its folder plans newest first (kept current from the feed's changed paths). */
   private readonly orders = new Map<string, PlanOrder>();
 
+  /** getChildren calls VS Code is waiting for, and whether a redraw was asked for meanwhile. */
+  private inFlight = 0;
+  private redrawAfter = false;
+
   /** Redraws the view; `reread` (the Refresh command) lists and stats the plan folders again. */
   refresh(reread = false): void {
     if (reread) for (const o of this.orders.values()) o.invalidate();
+    // Asked while VS Code waits for some children: sent once they are out. A redraw that crossed a
+    // pending request could leave a multi-root folder's group drawn open and empty (multiroot test).
+    if (this.inFlight > 0) {
+      this.redrawAfter = true;
+      return;
+    }
     this.emitter.fire(undefined);
   }
 
   async getChildren(node?: PlanNode): Promise<PlanNode[]> {
+    this.inFlight++;
+    try {
+      return await this.childrenOf(node);
+    } catch (e) {
+      // Named in the view, not thrown: VS Code would draw a thrown request as no children at all.
+      const folder = node && 'folder' in node ? node.folder : this.folders.folders[0];
+      if (!folder) throw e;
+      return [{ kind: 'error', folder, error: { file: toPosixRelative(folder.root, folder.agentDir), message: `cannot list the plans: ${(e as Error).message}` }, absFile: folder.agentDir }];
+    } finally {
+      if (--this.inFlight === 0 && this.redrawAfter) {
+        this.redrawAfter = false;
+        setTimeout(() => this.refresh(), 0);
+      }
+    }
+  }
+
+  private async childrenOf(node?: PlanNode): Promise<PlanNode[]> {
     if (!node) {
       await this.folders.ready;
       const folders = this.folders.folders;
