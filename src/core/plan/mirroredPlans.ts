@@ -21,9 +21,25 @@ export function mirroredPlanName(agent: string, session: string): string {
   return `${agent}-${safe}.md`;
 }
 
+const MIRROR_PREFIX = '<!-- Mirrored by Agent Context from ';
+const MIRROR_REST = '. The agent updates its own file and this copy follows it: edit the plan there, not here. -->';
+
 /** The first line of a mirror: where the plan comes from and where to edit it. */
 export function mirrorHeader(source: string): string {
-  return `<!-- Mirrored by Agent Context from ${source}. The agent updates its own file and this copy follows it: edit the plan there, not here. -->\n`;
+  return `${MIRROR_PREFIX}${source}${MIRROR_REST}\n`;
+}
+
+/**
+ * The agent whose plan `text` mirrors, from a mirror's first line ("VS Code's Plan agent", "GitHub
+ * Copilot CLI"); undefined for any other text. A mirror is read-only: the next copy would undo an edit.
+ */
+export function mirrorOwner(text: string): string | undefined {
+  if (!text.startsWith(MIRROR_PREFIX)) return undefined;
+  const eol = text.indexOf('\n');
+  const line = eol === -1 ? text : text.slice(0, eol);
+  if (!line.endsWith(MIRROR_REST)) return undefined;
+  const source = line.slice(MIRROR_PREFIX.length, line.length - MIRROR_REST.length);
+  return source.replace(/ \(.*$/, '').replace(/'s plan$/, '') || undefined;
 }
 
 /**

@@ -7,6 +7,7 @@ import { parsePlan, Plan } from './planDocument';
 import type { PlanFileVersion } from './planEdit';
 import { toPosixRelative } from '../workspace/relativePaths';
 import { settledStamp } from '../fs/settledStamp';
+import { mirrorOwner } from './mirroredPlans';
 
 /** The Markdown plan next to plan.yaml (agents and Claude Code keep plans as Markdown checklists). */
 export const MARKDOWN_PLAN = 'plan.md';
@@ -26,10 +27,14 @@ const isPlanName = (dir: string, name: string) => isYaml(name) || (dir === LAYOU
  */
 export const AGENT_PLAN_FOLDERS = [{ dir: '.opencode/plans', agent: 'opencode' }] as const;
 
-/** The agent whose own plan `file` is (an AGENT_PLAN_FOLDERS Markdown file next to `agentDir`); undefined for ours. */
-export function readOnlyPlanOwner(agentDir: string, file: string): string | undefined {
+/**
+ * The agent whose own plan `file` is: an AGENT_PLAN_FOLDERS Markdown file next to `agentDir`, or,
+ * given the file's `text`, a mirror of an agent's plan (mirroredPlans.ts); undefined for ours.
+ */
+export function readOnlyPlanOwner(agentDir: string, file: string, text?: string): string | undefined {
   const rel = toPosixRelative(path.dirname(agentDir), file);
-  return AGENT_PLAN_FOLDERS.find((f) => path.posix.dirname(rel) === f.dir && isMarkdownPlanName(rel))?.agent;
+  const own = AGENT_PLAN_FOLDERS.find((f) => path.posix.dirname(rel) === f.dir && isMarkdownPlanName(rel))?.agent;
+  return own ?? (text !== undefined && isMarkdownPlanName(rel) ? mirrorOwner(text) : undefined);
 }
 
 /**

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { planProgress, type Plan, type StepStatus } from '../plan/planDocument';
 import { updatePlanFile, type PlanEdit } from '../plan/planEdit';
-import { findPlanFiles, loadPlanFile, MARKDOWN_PLAN, readOnlyPlanOwner } from '../plan/planFiles';
+import { findPlanFiles, isMarkdownPlan, loadPlanFile, MARKDOWN_PLAN, readOnlyPlanOwner } from '../plan/planFiles';
 import { planDigest, planDigests, type PlanDigest } from '../plan/planDigests';
 import { cutToBytes } from '../output/reference';
 import { formatFileError } from '../result';
@@ -127,7 +127,7 @@ export async function planTool(input: Record<string, unknown>, ctx: ToolContext)
   if (!edit) {
     const loaded = await loadPlanFile(file, shown);
     if (!loaded.ok) return toolError(`${formatFileError(loaded.error)}. Fix the file; nothing was changed.`);
-    const owner = readOnlyOf(file);
+    const owner = readOnlyPlanOwner(agentDir, file, loaded.value.version.text);
     const current = formatPlanCompact(loaded.value.plan, owner ? `${shown} (${owner}'s plan, read-only)` : shown);
     // Without a plan named, the agent must learn that the others exist: each with title, progress, path.
     const others = want ? [] : files.filter((f) => f !== file);
@@ -135,8 +135,10 @@ export async function planTool(input: Record<string, unknown>, ctx: ToolContext)
     const list = `Other plans (pass plan to read one):\n${(await planLines(agentDir, others, relOf, readOnlyOf)).join('\n')}`;
     return { text: cutToBytes(`${current}\n\n${list}`, INLINE_MAX_BYTES - 300) };
   }
-  const owner = readOnlyOf(file);
-  if (owner) return toolError(`${shown} is ${owner}'s own plan: read-only here (${owner} rewrites it). Change it in ${owner}, or copy it into .agent/plans/ to track it here.`);
+  // A mirror of an agent's plan says so on its first line: read before an edit.
+  const text = isMarkdownPlan(file) ? await fs.promises.readFile(file, 'utf8').catch(() => undefined) : undefined;
+  const owner = readOnlyPlanOwner(agentDir, file, text);
+  if (owner) return toolError(`${shown} is ${owner}'s own plan: read-only here (${owner} rewrites it). Change it in ${owner}, or copy it under a name of your own in .agent/plans/ to track it here.`);
   const r = await updatePlanFile(file, edit);
   if (!r.ok) return toolError(formatFileError({ ...r.error, file: shown }));
   const unchanged = 'changed' in r.value && r.value.changed === false;

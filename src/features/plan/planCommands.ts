@@ -30,7 +30,7 @@ export function registerPlanCommands(context: vscode.ExtensionContext, log: vsco
       void notify.warn('this workspace is in Restricted Mode; the plan is read-only.');
       return undefined;
     }
-    const owner = readOnlyPlanOwner(node.folder.agentDir, node.file);
+    const owner = readOnlyPlanOwner(node.folder.agentDir, node.file, node.version.text);
     if (owner) {
       void notify.info(`this is ${owner}'s own plan: read-only here (${owner} rewrites it).`);
       return undefined;

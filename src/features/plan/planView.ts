@@ -231,7 +231,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
         item.id = `plan:${node.file}`;
         const rel = toPosixRelative(node.folder.root, node.file);
         const progress = outline ? 'no checklist' : `${p.done}/${p.total} done`;
-        const owner = readOnlyPlanOwner(node.folder.agentDir, node.file);
+        const owner = readOnlyPlanOwner(node.folder.agentDir, node.file, node.version.text);
         item.description = [plan.status ? statusLabel(plan.status) : undefined, progress, owner ? `${owner} · read-only` : undefined, node.showFile ? rel : undefined].filter(Boolean).join(' · ');
         item.tooltip = `${plan.objective}\n${rel}${plan.status ? `\nstatus: ${plan.status}` : ''}\n${outline ? 'No checklist items ("- [ ] …"); its headings are shown' : `${p.done} of ${p.total} ${plan.format === 'markdown' ? 'items checked' : 'steps done'}`}`;
         item.iconPath = new vscode.ThemeIcon(plan.format === 'markdown' ? 'markdown' : 'checklist');
@@ -256,7 +256,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
         item.accessibilityInformation = { label: `${step.description || `Step ${step.id}`}, ${statusLabel(step.status)}` };
         // Markdown items add `.markdown`: their context menu offers Toggle Checkbox.
         // An agent's own plan (read-only): no menu that would edit it.
-        item.contextValue = readOnlyPlanOwner(node.folder.agentDir, node.file) ? `planStepReadOnly.${step.status}` : `planStep.${step.status}${md ? '.markdown' : ''}`;
+        item.contextValue = readOnlyPlanOwner(node.folder.agentDir, node.file, node.version.text) ? `planStepReadOnly.${step.status}` : `planStep.${step.status}${md ? '.markdown' : ''}`;
         item.command = openAt(node.file, step.line);
         const noted = noteTooltip(vscode.Uri.file(node.file), item.tooltip, { step: String(step.id), startLine: step.line, endLine: step.line });
         if (noted) {

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { findPlanFiles, isPlanPath, readOnlyPlanOwner } from '../../../src/core/plan/planFiles';
 import { classifyAgentPath } from '../../../src/core/workspace/agentLayout';
 import { planTool } from '../../../src/core/tools/plan';
+import { mirroredPlanName, mirrorOwner, mirrorPlan } from '../../../src/core/plan/mirroredPlans';
 import { briefingTool } from '../../../src/core/tools/briefing';
 import { DEFAULT_TOOL_CONFIG } from '../../../src/core/config';
 import { nullLogger } from '../../../src/core/log';
@@ -58,4 +59,30 @@ test('the briefing names opencode\'s plan with its open step', async () => {
   const b = await briefingTool({}, ctx);
   assert.match(b.text, /\.opencode\/plans\/1764633600000-rate-limiting\.md/);
   assert.match(b.text, /Add a token bucket to the public API/);
+});
+
+test('a mirror of an agent\'s plan in .agent/plans/ is read-only: agentContext_plan names its agent and refuses to edit it; a plan of ours with a similar name is not', async () => {
+  const { agentDir, ctx } = workspace();
+  const r = await mirrorPlan(agentDir, mirroredPlanName('copilot-cli', 'sess-7'), '# Cache the lookups\n\n- [ ] Add an LRU\n- [ ] Invalidate on update\n', "GitHub Copilot CLI's plan (session-state/sess-7/plan.md in its home folder, session sess-7)");
+  assert.ok(r.ok);
+  const mirror = r.value.file;
+  const text = fs.readFileSync(mirror, 'utf8');
+  assert.equal(readOnlyPlanOwner(agentDir, mirror, text), 'GitHub Copilot CLI');
+  assert.equal(mirrorOwner(text), 'GitHub Copilot CLI');
+  assert.equal(mirrorOwner(text.replace("GitHub Copilot CLI's plan (session-state", "VS Code's Plan agent (Copilot Chat")), "VS Code's Plan agent");
+  const one = await planTool({ plan: 'copilot-cli-sess-7' }, ctx);
+  assert.match(one.text, /^Plan \.agent\/plans\/copilot-cli-sess-7\.md \(GitHub Copilot CLI's plan, read-only\)/);
+  const edit = await planTool({ plan: 'copilot-cli-sess-7.md', action: 'setStatus', stepId: '1', status: 'completed' }, ctx);
+  assert.equal(edit.isError, true);
+  assert.match(edit.text, /GitHub Copilot CLI's own plan: read-only here/);
+  assert.equal(fs.readFileSync(mirror, 'utf8'), text, 'the mirror is unchanged');
+  // Our own plan named like a mirror, without the mirror's first line: editable.
+  const ours = path.join(agentDir, 'plans', 'copilot-cli-mine.md');
+  fs.writeFileSync(ours, '# Mine\n\n- [ ] One\n');
+  assert.equal(readOnlyPlanOwner(agentDir, ours, fs.readFileSync(ours, 'utf8')), undefined);
+  const mine = await planTool({ plan: 'copilot-cli-mine.md', action: 'setStatus', stepId: '1', status: 'completed' }, ctx);
+  assert.equal(mine.isError, undefined, mine.text);
+  assert.equal(fs.readFileSync(ours, 'utf8'), '# Mine\n\n- [x] One\n');
+  // Text that only starts like a mirror's line is not one.
+  assert.equal(mirrorOwner('<!-- Mirrored by Agent Context from somewhere -->\n# x\n'), undefined);
 });
