@@ -16,8 +16,7 @@ export async function skillTool(input: Record<string, unknown>, ctx: ToolContext
     const usable = skills.filter((s) => !s.error);
     const broken = skills.filter((s) => s.error).map((s) => `unusable: ${formatFileError(s.error!)}`);
     if (skills.length === 0) return { text: 'No skills. Add .agent/skills/<name>/SKILL.md with name and description in YAML frontmatter.' };
-    const lines = usable.map((s) => `${s.name}: ${s.description} (${s.rel})`);
-    return { text: cutToBytes([`${usable.length} skill${usable.length === 1 ? '' : 's'}; load one with name:`, ...lines, ...broken].join('\n'), INLINE_MAX_BYTES - 200) };
+    return { text: skillIndexText(usable, broken, INLINE_MAX_BYTES - 200) };
   }
   const skill = skills.find((s) => s.name === name) ?? skills.find((s) => s.name.toLowerCase() === name.toLowerCase());
   if (!skill) return toolError(`no skill "${name}". Skills: ${skills.map((s) => s.name).join(', ') || 'none'}`);
@@ -36,4 +35,30 @@ export async function skillTool(input: Record<string, unknown>, ctx: ToolContext
     n++;
   }
   return { text: `${fenceData(`${label}, lines 1–${n} of ${lines.length}`, head, 'markdown')}\nRead on with agentContext_read path ${skill.rel} offset ${n + 1}.` };
+}
+
+/**
+ * The index within `budget` bytes: a line per skill while they fit, then how many more there are and
+ * their names (as many as fit), never a line cut in the middle; unusable files are named first.
+ */
+export function skillIndexText(usable: readonly { name: string; description: string; rel: string }[], broken: readonly string[], budget: number): string {
+  const out = [`${usable.length} skill${usable.length === 1 ? '' : 's'}; load one with name:`, ...broken.map((b) => cutToBytes(b, 300))];
+  let used = out.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
+  // Room kept for the "more" line when not every skill fits.
+  const reserve = 600;
+  let shown = 0;
+  for (const s of usable) {
+    const line = `${s.name}: ${s.description} (${s.rel})`;
+    const b = Buffer.byteLength(line) + 1;
+    if (used + b > budget - (shown + 1 < usable.length ? reserve : 0)) break;
+    out.push(line);
+    used += b;
+    shown++;
+  }
+  if (shown < usable.length) {
+    const rest = usable.slice(shown).map((s) => s.name);
+    const head = `… ${rest.length} more (load one with name; each is <folder>/<name>/SKILL.md): `;
+    out.push(head + cutToBytes(rest.join(', '), Math.max(0, budget - used - Buffer.byteLength(head) - 1)));
+  }
+  return out.join('\n');
 }

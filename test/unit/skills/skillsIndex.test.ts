@@ -5,6 +5,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { formatSkillIndex, loadSkills, parseSkillFrontmatter } from '../../../src/core/skills/skillsIndex';
 import { repoRoot } from '../../repoRoot';
+import { skillTool } from '../../../src/core/tools/skill';
+import { INLINE_MAX_BYTES, type ToolContext } from '../../../src/core/tools/toolContext';
+import { DEFAULT_TOOL_CONFIG } from '../../../src/core/config';
+import { nullLogger } from '../../../src/core/log';
 
 const fixtures = path.join(repoRoot, 'test/fixtures/skills');
 
@@ -111,4 +115,26 @@ test('a skill folder is listed again only when a skill was added, removed or ren
     (fs.promises as { readdir: unknown }).readdir = real;
     fs.rmSync(ws, { recursive: true, force: true });
   }
+});
+
+test('agentContext_skill with 500 skills: whole lines while they fit, then how many more and their names, never a line cut in the middle', async () => {
+  const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ac-skills-many-')));
+  for (let i = 0; i < 500; i++) {
+    const dir = path.join(ws, '.agent', 'skills', `skill-${String(i).padStart(3, '0')}`);
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'SKILL.md'), `---\nname: skill-${String(i).padStart(3, '0')}\ndescription: How to do task number ${i} of the release\n---\nBody\n`);
+  }
+  const ctx: ToolContext = { folders: [{ name: 'w', path: ws }], config: DEFAULT_TOOL_CONFIG, signal: new AbortController().signal, log: nullLogger, source: 'mcp', trusted: true, allowRun: false };
+  const { text } = await skillTool({}, ctx);
+  const lines = text.split('\n');
+  assert.equal(lines[0], '500 skills; load one with name:');
+  const full = lines.slice(1, -1);
+  assert.ok(full.length > 10, `${full.length} whole lines`);
+  full.forEach((l, i) => assert.equal(l, `skill-${String(i).padStart(3, '0')}: How to do task number ${i} of the release (.agent/skills/skill-${String(i).padStart(3, '0')}/SKILL.md)`));
+  const more = lines[lines.length - 1];
+  assert.match(more, new RegExp(`^… ${500 - full.length} more \\(load one with name; each is <folder>/<name>/SKILL\\.md\\): skill-${String(full.length).padStart(3, '0')}, `));
+  assert.ok(Buffer.byteLength(text) <= INLINE_MAX_BYTES - 200, `${Buffer.byteLength(text)} bytes`);
+  // The named ones are loadable.
+  const last = await skillTool({ name: 'skill-499' }, ctx);
+  assert.match(last.text, /How to do task number 499/);
 });
