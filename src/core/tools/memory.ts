@@ -3,6 +3,7 @@ import { forgetMemory, listMemory, preferencesRelPath, recallMemory, rememberMem
 import { defaultFolder } from '../workspace/workspacePaths';
 import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 import { cutToBytes } from '../output/reference';
+import { linesWithin } from '../output/linesWithin';
 import { agentDirOf } from '../workspace/agentLayout';
 
 function show(e: MemoryEntry): string {
@@ -45,8 +46,13 @@ export async function memoryTool(input: Record<string, unknown>, ctx: ToolContex
       if (!r.ok) return toolError(formatFileError(r.error));
       if (r.value.length === 0) return { text: `No memory entries yet (${file}).` };
       const lines = r.value.map((e) => cutToBytes(show(e), 400));
-      const text = `${r.value.length} entr${r.value.length === 1 ? 'y' : 'ies'} in ${file}:\n${lines.join('\n')}`;
-      return { text: cutToBytes(text, INLINE_MAX_BYTES - 200) };
+      const head = [`${r.value.length} entr${r.value.length === 1 ? 'y' : 'ies'} in ${file}:`];
+      return {
+        text: linesWithin(head, lines, INLINE_MAX_BYTES - 200, (left, from, room) => {
+          const intro = `… ${left} more (recall one with key; all in ${file}): `;
+          return intro + cutToBytes(r.value.slice(from).map((e) => e.key).join(', '), room - Buffer.byteLength(intro));
+        }),
+      };
     }
     default:
       return toolError(`unknown action "${action}"; use remember, recall, forget or list`);

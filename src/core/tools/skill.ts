@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import { fenceData } from '../output/fence';
 import { cutToBytes } from '../output/reference';
+import { linesWithin } from '../output/linesWithin';
 import { formatFileError } from '../result';
 import { loadSkills } from '../skills/skillsIndex';
 import { defaultFolder } from '../workspace/workspacePaths';
@@ -37,28 +38,12 @@ export async function skillTool(input: Record<string, unknown>, ctx: ToolContext
   return { text: `${fenceData(`${label}, lines 1–${n} of ${lines.length}`, head, 'markdown')}\nRead on with agentContext_read path ${skill.rel} offset ${n + 1}.` };
 }
 
-/**
- * The index within `budget` bytes: a line per skill while they fit, then how many more there are and
- * their names (as many as fit), never a line cut in the middle; unusable files are named first.
- */
+/** The index within `budget` bytes: a line per skill while they fit, then how many more and their names (output/linesWithin.ts). */
 export function skillIndexText(usable: readonly { name: string; description: string; rel: string }[], broken: readonly string[], budget: number): string {
-  const out = [`${usable.length} skill${usable.length === 1 ? '' : 's'}; load one with name:`, ...broken.map((b) => cutToBytes(b, 300))];
-  let used = out.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
-  // Room kept for the "more" line when not every skill fits.
-  const reserve = 600;
-  let shown = 0;
-  for (const s of usable) {
-    const line = `${s.name}: ${s.description} (${s.rel})`;
-    const b = Buffer.byteLength(line) + 1;
-    if (used + b > budget - (shown + 1 < usable.length ? reserve : 0)) break;
-    out.push(line);
-    used += b;
-    shown++;
-  }
-  if (shown < usable.length) {
-    const rest = usable.slice(shown).map((s) => s.name);
-    const head = `… ${rest.length} more (load one with name; each is <folder>/<name>/SKILL.md): `;
-    out.push(head + cutToBytes(rest.join(', '), Math.max(0, budget - used - Buffer.byteLength(head) - 1)));
-  }
-  return out.join('\n');
+  const head = [`${usable.length} skill${usable.length === 1 ? '' : 's'}; load one with name:`, ...broken.map((b) => cutToBytes(b, 300))];
+  const lines = usable.map((s) => `${s.name}: ${s.description} (${s.rel})`);
+  return linesWithin(head, lines, budget, (left, from, room) => {
+    const intro = `… ${left} more (load one with name; each is <folder>/<name>/SKILL.md): `;
+    return intro + cutToBytes(usable.slice(from).map((s) => s.name).join(', '), room - Buffer.byteLength(intro));
+  });
 }
