@@ -44,7 +44,27 @@ function fromPieces(text: string, counts: number[]): TokenCount {
 /** Counts tokens with the o200k_base encoding (loaded lazily, in this thread); large texts are estimated from samples. */
 export function countTokens(text: string): TokenCount {
   const count = loadCounter();
-  return fromPieces(text, pieces(text).map(count));
+  return fromPieces(text, pieces(text).map((p) => recalled(p) ?? remember(p, count(p))));
+}
+
+/**
+ * Counts of the last texts counted (up to RECENT_MAX characters each): a listing that did not change
+ * since the last call (the briefing, a skill index, an agent list) is counted once, not per call.
+ */
+const recent = new Map<string, number>();
+const RECENT_ENTRIES = 32;
+const RECENT_MAX = 64 * 1024;
+
+function recalled(text: string): number | undefined {
+  return text.length <= RECENT_MAX ? recent.get(text) : undefined;
+}
+
+function remember(text: string, tokens: number): number {
+  if (text.length > RECENT_MAX) return tokens;
+  recent.delete(text);
+  recent.set(text, tokens);
+  if (recent.size > RECENT_ENTRIES) recent.delete(recent.keys().next().value!);
+  return tokens;
 }
 
 // ── The tokenizer's worker thread (long-lived processes: the extension host, the MCP server) ──
@@ -147,7 +167,7 @@ export function tokenizerWorkerActive(): boolean {
 export async function countTokensAsync(text: string): Promise<TokenCount> {
   if (!tokenizerWorkerActive()) return countTokens(text);
   const ps = pieces(text);
-  return fromPieces(text, await Promise.all(ps.map(countOnWorker)));
+  return fromPieces(text, await Promise.all(ps.map(async (p) => recalled(p) ?? remember(p, await countOnWorker(p)))));
 }
 
 /** A cheap estimate from a byte size alone (for listings of many files): about 4 bytes per token. */
