@@ -210,10 +210,43 @@ export function composeBriefing(input: BriefingInput, maxTokens = BRIEFING_MAX_T
   return r.value;
 }
 
-/** composeBriefing counting with countTokensAsync (never loads the tokenizer on this thread when a worker is in use). */
-export async function composeBriefingAsync(input: BriefingInput, maxTokens = BRIEFING_MAX_TOKENS): Promise<{ text: string; tokens: number }> {
+/**
+ * composeBriefing counting with countTokensAsync (never loads the tokenizer on this thread when a
+ * worker is in use). A candidate is first sized by its lines' counts, remembered from earlier calls
+ * (a briefing's lines mostly repeat: at a heavy user's size the detailed candidates do not fit and
+ * each whole-text count cost ~3 ms): the sum, plus a token per line break, is never below the
+ * text's count, since splitting a text only separates tokens. Clearly under the budget: taken;
+ * clearly over: passed; close to it: counted whole. `exact`: the returned count is the text's own
+ * (the Show Briefing command prints it), else it may be that upper bound (the tool uses the text only).
+ */
+export async function composeBriefingAsync(input: BriefingInput, maxTokens = BRIEFING_MAX_TOKENS, opts: { exact?: boolean } = {}): Promise<{ text: string; tokens: number }> {
   const g = candidates(input, maxTokens);
   let r = g.next();
-  while (!r.done) r = g.next((await countTokensAsync(r.value)).tokens);
-  return r.value;
+  while (!r.done) {
+    const bound = await linesBound(r.value);
+    const sure = bound <= maxTokens * 0.98 || bound > maxTokens * 1.1;
+    r = g.next(sure ? bound : (await countTokensAsync(r.value)).tokens);
+  }
+  return opts.exact === false ? r.value : { text: r.value.text, tokens: (await countTokensAsync(r.value.text)).tokens };
+}
+
+/** Tokens per line counted before, for linesBound (cleared when it grows past LINE_MEMO_MAX). */
+const lineTokens = new Map<string, number>();
+const LINE_MEMO_MAX = 4000;
+
+/** The sum of `text`'s lines' token counts plus one per line break: at least the text's own count. */
+async function linesBound(text: string): Promise<number> {
+  const lines = text.split('\n');
+  let n = lines.length - 1;
+  for (const line of lines) {
+    if (!line) continue;
+    let t = lineTokens.get(line);
+    if (t === undefined) {
+      t = (await countTokensAsync(line)).tokens;
+      if (lineTokens.size >= LINE_MEMO_MAX) lineTokens.clear();
+      lineTokens.set(line, t);
+    }
+    n += t;
+  }
+  return n;
 }

@@ -11,5 +11,5 @@ export async function briefingTool(_input: Record<string, unknown>, ctx: ToolCon
   const agentDir = agentDirOf(folder.path);
   if (ctx.signal.aborted) return toolError('cancelled');
   const input = await gatherBriefing(agentDir);
-  return { text: (await composeBriefingAsync(input)).text };
+  return { text: (await composeBriefingAsync(input, undefined, { exact: false })).text };
 }

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { composeBriefing, BRIEFING_MAX_TOKENS } from '../../../src/core/briefing/briefing';
+import { composeBriefing, composeBriefingAsync, BRIEFING_MAX_TOKENS } from '../../../src/core/briefing/briefing';
 import { gatherBriefing, BriefingProviders } from '../../../src/core/briefing/briefingSources';
 import { countTokens } from '../../../src/core/output/tokens';
 import { rememberMemory } from '../../../src/core/memory';
@@ -153,6 +153,14 @@ test('briefing stays within 1,500 tokens on a large .agent folder and points to 
   const input = await gatherBriefing(a, { providers });
   const { text, tokens } = composeBriefing(input);
   assert.equal(countTokens(text).tokens, tokens);
+  // The tool's driver sizes candidates by their lines' counts: the same choice, the exact count when asked.
+  for (const cap of [BRIEFING_MAX_TOKENS, 900, 400]) {
+    const sync = composeBriefing(input, cap);
+    const twice = [await composeBriefingAsync(input, cap), await composeBriefingAsync(input, cap, { exact: false })];
+    for (const got of twice) assert.equal(got.text, sync.text, `cap ${cap}`);
+    assert.equal(twice[0].tokens, sync.tokens);
+    assert.ok(twice[1].tokens >= sync.tokens && sync.tokens <= cap, `cap ${cap}: bound ${twice[1].tokens}, exact ${sync.tokens}`);
+  }
   assert.ok(tokens <= BRIEFING_MAX_TOKENS, `briefing is ${tokens} tokens`);
   assert.match(text, /Plan \.agent\/plan\.yaml: 400\/1000 done/);
   assert.match(text, /Now: step s401 \[in_progress\]/);
