@@ -245,7 +245,7 @@ export class ScratchIndex {
 
   /** Writes the summary of the index as it is (when it can be written). */
   private async saveSummary(): Promise<void> {
-    const summary = summaryOf(this.tree, this.s.fullScanAt);
+    const summary = await summaryOf(this.tree, this.s.fullScanAt, yieldNow);
     if (summary !== undefined) await writeFileAtomic(scratchSummaryPath(this.agentDir), summary);
   }
 
@@ -318,8 +318,8 @@ export class ScratchIndex {
       if (e instanceof SnapshotOutdated) return false;
       throw e;
     }
-    // The summary of the same state, if it is still that state (built in one go: no yield inside).
-    const summary = this.busy === 0 && this.generation === gen ? summaryOf(this.tree, this.s.fullScanAt) : undefined;
+    // The summary of the same state, if it is still that state (the tree is read before summaryOf's first yield).
+    const summary = this.busy === 0 && this.generation === gen ? await summaryOf(this.tree, this.s.fullScanAt, yieldNow) : undefined;
     if (summary !== undefined) await writeFileAtomic(scratchSummaryPath(this.agentDir), summary);
     return true;
   }

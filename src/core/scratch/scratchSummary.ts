@@ -85,10 +85,13 @@ export function parseSummary(text: string, scratchDir: string): Summary | undefi
 /**
  * The summary's text for a tree as it is, or undefined when a folder was never listed whole or has
  * a name the format cannot hold. A folder holding only its newest files (summary mode) keeps its
- * filter; a big folder held whole gets a new one, sized with room to grow.
+ * filter; a big folder held whole gets a new one, sized with room to grow. The tree is read in one
+ * go (the summary is of one state); the filters of big folders are then built with `pause()` every
+ * BLOOM_SLICE names (75,000 names were one ~75 ms block of the extension host's thread).
  */
-export function summaryOf(tree: ScratchTree, fullScanAt: number): string | undefined {
+export async function summaryOf(tree: ScratchTree, fullScanAt: number, pause: () => Promise<void> = async () => undefined): Promise<string | undefined> {
   const dirs: SummaryDir[] = [];
+  const toFilter: { dir: SummaryDir; names: string[] }[] = [];
   for (const [rel, d] of tree.dirs) {
     const l = d.listed;
     if (!l || /[\t\n\r]/.test(rel)) return undefined;
@@ -100,16 +103,23 @@ export function summaryOf(tree: ScratchTree, fullScanAt: number): string | undef
     }
     const big = d.files.size > RESTAT_ALL_MAX;
     const files = big ? (d.newest && d.newest.length >= SUMMARY_FILES ? d.newest.slice(0, SUMMARY_FILES) : selectNewest(d.files, SUMMARY_FILES)) : [...d.files];
-    let bloom: string | undefined;
-    if (big) {
-      const b = NameBloom.sized(d.files.size * 2); // room to grow before false positives climb
-      for (const r of d.files.keys()) b.add(r);
-      bloom = b.toBase64();
+    const dir: SummaryDir = { ...stamp, own: d.files.size, files: files.map(([r, it]) => [r, it.size, it.mtimeMs, it.symlink ? 1 : 0, it.statAt]) };
+    if (big) toFilter.push({ dir, names: [...d.files.keys()] });
+    dirs.push(dir);
+  }
+  for (const { dir, names } of toFilter) {
+    const b = NameBloom.sized(names.length * 2); // room to grow before false positives climb
+    for (let i = 0; i < names.length; i++) {
+      if (i > 0 && i % BLOOM_SLICE === 0) await pause();
+      b.add(names[i]);
     }
-    dirs.push({ ...stamp, own: d.files.size, files: files.map(([r, it]) => [r, it.size, it.mtimeMs, it.symlink ? 1 : 0, it.statAt]), bloom });
+    dir.bloom = b.toBase64();
   }
   return summaryText(tree.scratchDir, fullScanAt, dirs);
 }
+
+/** Names added to a filter between pauses (about 2 ms of work). */
+const BLOOM_SLICE = 8192;
 
 /**
  * A Bloom filter of names: "certainly not present" or "maybe present" (about 1% false positives at
@@ -133,23 +143,34 @@ export class NameBloom {
   }
 
   add(name: string): void {
-    for (const bit of probes(name, this.bits.length * 8)) this.bits[bit >> 3] |= 1 << (bit & 7);
+    hashes(name);
+    const m = this.bits.length * 8;
+    for (let k = 0; k < 4; k++) {
+      const bit = (h[0] + k * h[1]) % m;
+      this.bits[bit >> 3] |= 1 << (bit & 7);
+    }
   }
 
   has(name: string): boolean {
-    for (const bit of probes(name, this.bits.length * 8)) if ((this.bits[bit >> 3] & (1 << (bit & 7))) === 0) return false;
+    hashes(name);
+    const m = this.bits.length * 8;
+    for (let k = 0; k < 4; k++) {
+      const bit = (h[0] + k * h[1]) % m;
+      if ((this.bits[bit >> 3] & (1 << (bit & 7))) === 0) return false;
+    }
     return true;
   }
 }
 
-/** The four bits of a name in a filter of m bits (double hashing). */
-function probes(name: string, m: number): number[] {
-  const [h1, h2] = hashes(name);
-  return [h1 % m, (h1 + h2) % m, (h1 + 2 * h2) % m, (h1 + 3 * h2) % m];
-}
+/**
+ * A name's two hashes, written to `h` (no array per name: 75,000 names per filter). The four bits
+ * of a name in a filter of m bits are (h1 + k·h2) mod m for k = 0..3 (double hashing); h1 + 3·h2
+ * stays below 2^53, so the sums are exact.
+ */
+const h = [0, 0];
 
-/** Two 32-bit FNV-1a hashes with different offsets (double hashing gives the four probes). */
-function hashes(s: string): [number, number] {
+/** Two 32-bit FNV-1a hashes with different offsets, into `h`. */
+function hashes(s: string): void {
   let a = 0x811c9dc5;
   let b = 0x01000193 ^ 0x5bd1e995;
   for (let i = 0; i < s.length; i++) {
@@ -158,5 +179,6 @@ function hashes(s: string): [number, number] {
     b = Math.imul(b ^ c, 0x5bd1e995);
     b ^= b >>> 15;
   }
-  return [a >>> 0, (b | 1) >>> 0];
+  h[0] = a >>> 0;
+  h[1] = (b | 1) >>> 0;
 }

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { SNAPSHOT_HEADER, snapshotLines, SnapshotReader } from '../../../src/core/scratch/scratchSnapshot';
-import { parseSummary, summaryOf } from '../../../src/core/scratch/scratchSummary';
+import { NameBloom, parseSummary, summaryOf } from '../../../src/core/scratch/scratchSummary';
 import { ScratchTree, type Item } from '../../../src/core/scratch/scratchTree';
 
 const DIR = '/ws/.agent/scratch';
@@ -63,9 +63,9 @@ test('a damaged snapshot is refused whole: cut short, a wrong count, another fol
   assert.ok(readBack(lines).ok, 'the same lines whole are accepted');
 });
 
-test('the summary keeps the newest files of a big folder with a filter of every name, and all files of a small one', () => {
+test('the summary keeps the newest files of a big folder with a filter of every name, and all files of a small one', async () => {
   const t = sampleTree(700);
-  const text = summaryOf(t, NOW - 7_200_000);
+  const text = await summaryOf(t, NOW - 7_200_000);
   assert.ok(text !== undefined);
   const sum = parseSummary(text, DIR);
   assert.ok(sum);
@@ -80,5 +80,21 @@ test('the summary keeps the newest files of a big folder with a filter of every 
   assert.equal(parseSummary(text.slice(0, -10), DIR), undefined, 'cut short');
   const unlisted = sampleTree(10);
   unlisted.ensureDir('new');
-  assert.equal(summaryOf(unlisted, NOW), undefined, 'a folder never listed whole: no summary');
+  assert.equal(await summaryOf(unlisted, NOW), undefined, 'a folder never listed whole: no summary');
+});
+
+test('the summary of a folder of 20,000 files builds its filter in slices, and the filter holds every name', async () => {
+  const t = sampleTree(20_000);
+  let pauses = 0;
+  const text = await summaryOf(t, NOW - 7_200_000, async () => {
+    pauses++;
+  });
+  assert.ok(pauses >= 2, `${pauses} pauses`);
+  const big = parseSummary(text!, DIR)!.dirs.find((d) => d.rel === 'tool_outputs')!;
+  const bloom = NameBloom.fromBase64(big.bloom!)!;
+  for (let i = 0; i < 20_000; i++) assert.ok(bloom.has(`tool_outputs/out-${i}.txt`), `out-${i}.txt`);
+  // About 1% false positives at 10 bits per name (sized for twice the names): well under 5%.
+  let claimed = 0;
+  for (let i = 0; i < 10_000; i++) if (bloom.has(`tool_outputs/other-${i}.txt`)) claimed++;
+  assert.ok(claimed < 500, `${claimed} of 10,000 absent names claimed`);
 });
