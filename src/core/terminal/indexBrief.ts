@@ -252,7 +252,8 @@ function recordAt(text: string, at: number, nl: number): { command: number; done
 export function settledStart(text: string): number {
   let end = text.length;
   let last: number | undefined;
-  const seen = new Set<number>();
+  // Made when first needed (the last line alone usually settles it).
+  let seen: Set<number> | undefined;
   while (end > 0) {
     const nl = end - 1; // the line's \n
     const at = text.lastIndexOf('\n', nl - 1) + 1;
@@ -261,10 +262,10 @@ export function settledStart(text: string): number {
       if (last === undefined) {
         if (r.done) return at;
         last = r.command;
-      } else if (r.command < last && !seen.has(r.command)) {
+      } else if (r.command < last && !seen?.has(r.command)) {
         // Its latest record (the first met going back): done settles lastDone.
         if (r.done) return at;
-        seen.add(r.command);
+        (seen ??= new Set()).add(r.command);
       }
     }
     end = at;

@@ -18,6 +18,7 @@ import { composeBriefing } from '../../../src/core/briefing/briefing';
 import { DEFAULT_TOOL_CONFIG } from '../../../src/core/config';
 import { nullLogger } from '../../../src/core/log';
 import type { ToolContext } from '../../../src/core/tools/toolContext';
+import { SCAN_BLOCK, TAIL_BYTES } from '../../../src/core/terminal/catalogColdRead';
 import { appendCommand, commandsOf, folder, fresh, truth } from './catalogFixtures';
 
 /** Runs `f` with N.txt left unread from the first unknown terminal on (the default waits for a first build of hundreds). */
@@ -147,6 +148,90 @@ test('a first build for the briefing opens no N.txt, reads the end of each index
   }
 }));
 
+
+/**
+ * Indexes whose earlier part (before the 4 KB read of the end) holds a command higher than those
+ * of the end, a failure, written in every way JSON allows and at the places where the scan of the
+ * earlier bytes cuts them: the first build must fold each whole (13 and up; `hidden` is where each
+ * one's hidden command is).
+ */
+function hiddenHigher(agentDir: string): Map<number, string> {
+  const dir = path.join(agentDir, 'terminals');
+  const hidden = new Map<number, string>();
+  let n = 12;
+  /** Lines of low, successful commands (from `k`) of at least `bytes` bytes. */
+  const fill = (t: number, k: number, bytes: number): string => {
+    let out = '';
+    for (; out.length < bytes; k++) out += rec(t, k, 'running', null, k) + '\n' + rec(t, k, 'done', 0, k) + '\n';
+    return out;
+  };
+  /** A line that is no record, of exactly `bytes` bytes (0, or at least 12). */
+  const pad = (bytes: number): string => (bytes === 0 ? '' : `{"pad":"${'x'.repeat(bytes - 11)}"}\n`);
+  /** The end: commands 1000 to 1010 done, then one more line, more than what is read of the end. */
+  const end = (t: number): string => fill(t, 1000, TAIL_BYTES + 600);
+  const add = (what: string, index: (t: number) => string): void => {
+    const t = ++n;
+    fs.writeFileSync(path.join(dir, `${t}.txt`), formatHeader({ name: `bash ${t}`, n: t, shell: '/bin/bash', cwd: '/w', started: new Date('2026-06-01T11:00:00Z'), shellIntegration: true }) + '# terminal closed at 2026-06-01T11:30:00.000Z\n');
+    fs.writeFileSync(path.join(dir, `${t}.index.jsonl`), index(t));
+    hidden.set(t, what);
+  };
+  // The failed command 5000, finished after all others.
+  const high = (t: number, command = 5000): string => rec(t, command, 'done', 7, 9000) + '\n';
+  /** `line` placed so that byte `keyAt` of it is at byte `at` of the file, after low commands and a pad. */
+  const placed = (t: number, line: string, keyAt: number, at: number): string => {
+    const head = fill(t, 1, at - keyAt - 1200);
+    return head + pad(at - keyAt - head.length) + line + end(t);
+  };
+  add('as the first line', (t) => high(t) + fill(t, 1, 300_000) + end(t));
+  add('as the first line of a 50 KB index', (t) => high(t) + fill(t, 1, 50_000) + end(t));
+  add('in the middle of a 600 KB index', (t) => fill(t, 1, 300_000) + high(t) + fill(t, 500, 300_000) + end(t));
+  const key = (line: string): number => line.indexOf('"command"');
+  add('its key cut by the end of the first block', (t) => placed(t, high(t), key(high(t)) + 4, SCAN_BLOCK));
+  add('its number cut by the end of the first block', (t) => placed(t, high(t, 50_000), key(high(t, 50_000)) + '"command":5'.length, SCAN_BLOCK));
+  add('its key cut by the end of the second block', (t) => placed(t, high(t), key(high(t)) + 7, 2 * SCAN_BLOCK - 64));
+  for (const size of [50_000, 300_000]) add(`its key written with a \\u escape, in a ${size / 1000} KB index`, (t) => fill(t, 1, size) + high(t).replace('"command"', '"comm\\u0061nd"') + end(t));
+  add('as a second "command" key of a line', (t) => fill(t, 1, 300_000) + rec(t, 3, 'done', 7, 9000).slice(0, -1) + ',"command":5000}\n' + end(t));
+  add('its key spaced from its number', (t) => fill(t, 1, 300_000) + high(t).replace('"command":5000', '"command" \t: 5000') + end(t));
+  // Just before and just after the start of what is read of the end (of an index read in blocks): the index's size puts it there.
+  for (const d of [-5, 3, 60]) {
+    add(`its key ${d} bytes from the start of what is read of the end`, (t) => {
+      const line = high(t).replace('"command":', `"command"${' '.repeat(70)}:`);
+      // The end read starts TAIL_BYTES before the file's end: that many bytes follow the key, less d.
+      const tail = fill(t, 1000, 2000);
+      return fill(t, 1, 300_000) + line + pad(TAIL_BYTES - d - (line.length - key(line)) - tail.length) + tail;
+    });
+  }
+  return hidden;
+}
+
+test('a first build for the briefing folds whole each index whose earlier bytes hold a higher command, however it is written and wherever the scan cuts it', () => lazyFromOne(async () => {
+  resetTerminalCatalogs();
+  const { root, agentDir } = await folder(12);
+  try {
+    const hidden = hiddenHigher(agentDir);
+    const whole = await wholeBuild(agentDir);
+    resetTerminalCatalogs();
+    const r = await terminalCatalog(agentDir, { need: 'last', lazyInfo: true });
+    assert.ok(r.ok);
+    const first: readonly CatalogTerminal[] = r.value;
+    assert.equal(first.length, whole.length);
+    for (const [n, what] of hidden) {
+      const w = whole[n - 1].brief;
+      // The index's end alone would say command 1010 succeeded.
+      assert.equal(w.lastDone?.exitCode, 7, `terminal ${n} (${what}): the whole fold finds the hidden failure`);
+      assert.ok((w.lastDone?.command ?? 0) >= 5000, `terminal ${n} (${what})`);
+      const x = first[n - 1].brief;
+      assert.deepEqual([x.last, x.lastDone], [w.last, w.lastDone], `terminal ${n} (${what}): last, lastDone`);
+    }
+    // The briefing counts them among the terminals whose last command failed, as a whole build does.
+    const failing = (v: readonly CatalogTerminal[]): number[] => v.filter((t) => t.brief.lastDone?.exitCode === 7).map((t) => t.info.n);
+    assert.deepEqual(failing(first), failing(whole));
+    assert.deepEqual(failing(whole), [...hidden.keys()]);
+  } finally {
+    resetTerminalCatalogs();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}));
 
 /** The three answers a user checks: the briefing's count, the listing's count, lastFailed. */
 async function answers(root: string, agentDir: string): Promise<{ lastFailed: string; failedLast: number; total: number }> {
