@@ -74,8 +74,9 @@ export interface CatalogTerminal {
   brief: TerminalBrief;
 }
 
-/** Closed terminals checked per call, in turn (CLOSED_CHECKS_PER_CALL). */
-let closedChecksPerCall = 96;
+/** Closed terminals checked per call, in turn (the header's bound counts on it; tests change it with setClosedChecksPerCall). */
+export const CLOSED_CHECKS_PER_CALL = 96;
+let closedChecksPerCall = CLOSED_CHECKS_PER_CALL;
 /** Terminals checked per slice of a sweep (a call that comes meanwhile waits for one slice at most, about 1 ms). */
 const SWEEP_SLICE = 200;
 /** A sweep starts this long after the call that asks for it (the first of a process, or one after SWEEP_EVERY_MS), so it never slows that call. */

@@ -12,7 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { generateAgentFolder } from '../../../bench/scaleGen';
 import { startMcp, type McpSession } from '../../integration/mcpClient';
-import { catalogPath } from '../../../src/core/terminal/terminalCatalog';
+import { catalogPath, CLOSED_CHECKS_PER_CALL } from '../../../src/core/terminal/terminalCatalog';
 import { formatCommandFooter, formatCommandHeader, formatHeader, listTerminals, readTerminalIndex, type IndexRecord, type TerminalCommand } from '../../../src/core/terminal/terminalIndex';
 import { commandEndMs } from '../../../src/core/terminal/terminalSummary';
 
@@ -55,13 +55,17 @@ async function check(mcp: McpSession, agentDir: string, what: string): Promise<v
   assert.match(b.text, new RegExp(`Terminals whose last command failed \\(${want.failedLast} of ${want.total}\\):`), `${what}: ${b.text}`);
 }
 
-/** check() within the bound for closed terminals changed in place: up to 6 rounds (18 calls), half a second apart. */
+/**
+ * check() within the bound for closed terminals changed in place: rounds of 3 calls, half a second
+ * apart, until ceil(terminals / CLOSED_CHECKS_PER_CALL) calls have been made, and one more round.
+ */
 async function checkWithin(mcp: McpSession, agentDir: string, what: string): Promise<void> {
+  const rounds = Math.ceil(Math.ceil((TERMINALS + 1) / CLOSED_CHECKS_PER_CALL) / 3) + 1;
   for (let round = 1; ; round++) {
     try {
       return await check(mcp, agentDir, `${what} (round ${round})`);
     } catch (e) {
-      if (round >= 6) throw e;
+      if (round >= rounds) throw e;
       await new Promise((r) => setTimeout(r, 500));
     }
   }
@@ -127,7 +131,7 @@ test(`${TERMINALS.toLocaleString('en-US')} terminal files over MCP: counts and t
     // Closed terminals changed in place by another program (capture never writes one again): an
     // index cut to nothing, a failure appended after the closing note. Seen within the stated bound:
     // once the server's sweep ran (just after a new server's first call), or after
-    // ceil(terminals / 256) calls (12 here).
+    // ceil(terminals / CLOSED_CHECKS_PER_CALL) calls (32 here).
     fs.writeFileSync(path.join(dir, '40.index.jsonl'), '');
     const idx17 = await readTerminalIndex(agentDir, 17);
     assert.ok(idx17.ok);
