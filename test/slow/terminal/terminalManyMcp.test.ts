@@ -56,11 +56,12 @@ async function check(mcp: McpSession, agentDir: string, what: string): Promise<v
 }
 
 /**
- * check() within the bound for closed terminals changed in place: rounds of 3 calls, half a second
- * apart, until ceil(terminals / CLOSED_CHECKS_PER_CALL) calls have been made, and one more round.
+ * check() within the bound for closed terminals changed in place: rounds half a second apart until
+ * ceil(terminals / CLOSED_CHECKS_PER_CALL) calls have been made, and one more (a round whose first
+ * answer is wrong makes only that one call).
  */
 async function checkWithin(mcp: McpSession, agentDir: string, what: string): Promise<void> {
-  const rounds = Math.ceil(Math.ceil((TERMINALS + 1) / CLOSED_CHECKS_PER_CALL) / 3) + 1;
+  const rounds = Math.ceil((TERMINALS + 1) / CLOSED_CHECKS_PER_CALL) + 1;
   for (let round = 1; ; round++) {
     try {
       return await check(mcp, agentDir, `${what} (round ${round})`);
