@@ -312,16 +312,20 @@ export class ScratchIndex {
     const gen = this.generation;
     const file = scratchSnapshotPath(this.agentDir);
     await createExclusive(path.join(path.dirname(file), '.gitignore'), '*\n');
+    let whole = true;
     try {
       await writeFileAtomicParts(file, this.snapshotParts(gen));
     } catch (e) {
-      if (e instanceof SnapshotOutdated) return false;
-      throw e;
+      if (!(e instanceof SnapshotOutdated)) throw e;
+      whole = false;
     }
-    // The summary of the same state, if it is still that state (the tree is read before summaryOf's first yield).
-    const summary = this.busy === 0 && this.generation === gen ? await summaryOf(this.tree, this.s.fullScanAt, yieldNow) : undefined;
-    if (summary !== undefined) await writeFileAtomic(scratchSummaryPath(this.agentDir), summary);
-    return true;
+    // The summary, whether or not the snapshot could be written: while an agent works, scratch changes
+    // more often than a 100,000-line snapshot takes to write, and without a summary the next start
+    // loaded everything. It is of the index between two changes (queued as a change is), so it need
+    // not be of the snapshot's state: each is checked against the disk when a start reads it.
+    // Awaited: no caller holds the queue (saveSoon and relist call this outside a change).
+    await this.between(() => this.saveSummary()).catch(() => undefined);
+    return whole;
   }
 
   /** The snapshot's text in pieces of about SNAPSHOT_BLOCK characters; throws SnapshotOutdated when the index changes in between. */
@@ -363,6 +367,13 @@ export class ScratchIndex {
         this.s.noTrust = false;
       }
     });
+  }
+
+  /** Runs `work` between changes, queued as one is, without counting as one (a read of the whole tree). */
+  private between(work: () => Promise<void>): Promise<void> {
+    const run = this.queue.then(work);
+    this.queue = run.catch(() => undefined);
+    return run;
   }
 
   private changing(work: () => Promise<void>): Promise<void> {

@@ -472,3 +472,36 @@ test('a background snapshot abandoned because the index changed at once is writt
   assert.equal(next.totals().files, 2510);
   fs.rmSync(path.join(a, '..'), { recursive: true, force: true });
 });
+
+test('while an agent keeps adding files during the snapshot\'s write, the summary is still written, and the next index starts from it', async () => {
+  const { ScratchIndex } = await import('../../../src/core/scratch/scratchIndex.js');
+  const { scratchSummaryPath } = await import('../../../src/core/scratch/scratchSummary.js');
+  const { a, s, big, old, write } = scratchFixture();
+  // Long names: the snapshot spans several 128 KB blocks, with a yield after each.
+  for (let i = 0; i < 4000; i++) write(path.join(big, `out-${String(i).padStart(4, '0')}-${'n'.repeat(60)}.txt`), 'x'.repeat(i % 50), old + i);
+  for (const d of [s, big, path.join(s, 'small'), path.join(s, 'small', 'sub')]) fs.utimesSync(d, old, old);
+  const ix = await ScratchIndex.build(a, { snapshot: false });
+  ix.followsEvents = true;
+  // Offloads and their events, one after the other, for as long as the snapshot is being written.
+  let writing = true;
+  let n = 0;
+  const offloads = (async () => {
+    while (writing) {
+      const f = path.join(big, `new-${n++}.txt`);
+      write(f, 'new', Date.now() / 1000);
+      await ix.update([f]);
+      await new Promise((r) => setImmediate(r));
+    }
+  })();
+  const whole = await ix.saveSnapshot();
+  writing = false;
+  await offloads;
+  assert.equal(whole, false, 'the snapshot was outdated by the offloads (the case this test is about)');
+  assert.ok(fs.existsSync(scratchSummaryPath(a)), 'the summary is written all the same');
+  // The folder settled (its stamp older than the 2 s a listing needs to be trusted): a new process starts from the summary.
+  fs.utimesSync(big, old + 10, old + 10);
+  const next = await ScratchIndex.build(a, { summary: true });
+  assert.equal(next.partial, true, 'started from the summary, not from a full scan');
+  assert.deepEqual(next.totals(), plainScan(a).totals());
+  assert.ok(n > 0);
+});
