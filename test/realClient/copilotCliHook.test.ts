@@ -91,6 +91,8 @@ describe('GitHub Copilot CLI\'s plan (plan mode, session-state/<id>/plan.md) is 
     const calls = run.results.filter((r) => r.tool === copilotMcpTool('agentContext_plan'));
     assert.equal(calls.length, 2, run.results.map((r) => `${r.tool}: ${r.text}`).join('\n'));
     assert.match(calls[0].text, new RegExp(`- \\.agent/plans/copilot-cli-${session}\\.md: Rate limiter \\(0/3 done\\)`));
-    assert.match(calls[1].text, new RegExp(`^Plan \\.agent/plans/copilot-cli-${session}\\.md \\(Markdown checklist\\): Rate limiter\\n1/3 done\\n\\[1\\] completed: Read the middleware\\n\\[2\\] pending: Add a token bucket`), calls[1].text);
+    // A mirror: read-only (Copilot rewrites it; an edit of the copy would be undone by the next copy).
+    assert.match(calls[1].text, new RegExp(`^Plan \\.agent/plans/copilot-cli-${session}\\.md \\(GitHub Copilot CLI's plan, read-only\\) \\(Markdown checklist\\): Rate limiter\\n1/3 done\\n\\[1\\] completed: Read the middleware\\n\\[2\\] pending: Add a token bucket`), calls[1].text);
+    assert.match(calls[1].text, /Read-only here: GitHub Copilot CLI rewrites this plan; change it in GitHub Copilot CLI\./);
   });
 });

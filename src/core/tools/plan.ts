@@ -13,7 +13,7 @@ import { toPosixRelative } from '../workspace/relativePaths';
 import { agentDirOf } from '../workspace/agentLayout';
 
 /** The plan as an agent reads it: objective, progress, one line per step (Markdown items indented by nesting). */
-export function formatPlanCompact(plan: Plan, shown: string): string {
+export function formatPlanCompact(plan: Plan, shown: string, readOnlyOwner?: string): string {
   const p = planProgress(plan);
   const md = plan.format === 'markdown';
   const kind = md ? (plan.steps.length ? ' (Markdown checklist)' : ' (Markdown, no checklist)') : '';
@@ -28,7 +28,8 @@ export function formatPlanCompact(plan: Plan, shown: string): string {
   for (const s of plan.steps) {
     out.push(`${'  '.repeat(s.depth ?? 0)}[${s.id}] ${s.status}: ${s.description}${s.notes ? ` (notes: ${s.notes.replace(/\s+/g, ' ')})` : ''}`);
   }
-  if (md) out.push('stepId = item number; setStatus writes [x] completed, [ ] pending, [/] in_progress, [!] blocked, [-] cancelled.');
+  if (readOnlyOwner) out.push(`Read-only here: ${readOnlyOwner} rewrites this plan; change it in ${readOnlyOwner}.`);
+  else if (md) out.push('stepId = item number; setStatus writes [x] completed, [ ] pending, [/] in_progress, [!] blocked, [-] cancelled.');
   return cutToBytes(out.join('\n'), INLINE_MAX_BYTES - 300);
 }
 
@@ -128,7 +129,7 @@ export async function planTool(input: Record<string, unknown>, ctx: ToolContext)
     const loaded = await loadPlanFile(file, shown);
     if (!loaded.ok) return toolError(`${formatFileError(loaded.error)}. Fix the file; nothing was changed.`);
     const owner = readOnlyPlanOwner(agentDir, file, loaded.value.version.text);
-    const current = formatPlanCompact(loaded.value.plan, owner ? `${shown} (${owner}'s plan, read-only)` : shown);
+    const current = formatPlanCompact(loaded.value.plan, owner ? `${shown} (${owner}'s plan, read-only)` : shown, owner);
     // Without a plan named, the agent must learn that the others exist: each with title, progress, path.
     const others = want ? [] : files.filter((f) => f !== file);
     if (!others.length) return { text: current };

@@ -72,6 +72,8 @@ test('a mirror of an agent\'s plan in .agent/plans/ is read-only: agentContext_p
   assert.equal(mirrorOwner(text.replace("GitHub Copilot CLI's plan (session-state", "VS Code's Plan agent (Copilot Chat")), "VS Code's Plan agent");
   const one = await planTool({ plan: 'copilot-cli-sess-7' }, ctx);
   assert.match(one.text, /^Plan \.agent\/plans\/copilot-cli-sess-7\.md \(GitHub Copilot CLI's plan, read-only\)/);
+  assert.match(one.text, /\nRead-only here: GitHub Copilot CLI rewrites this plan; change it in GitHub Copilot CLI\.$/);
+  assert.doesNotMatch(one.text, /setStatus writes/, 'no edit hint for a plan it may not edit');
   const edit = await planTool({ plan: 'copilot-cli-sess-7.md', action: 'setStatus', stepId: '1', status: 'completed' }, ctx);
   assert.equal(edit.isError, true);
   assert.match(edit.text, /GitHub Copilot CLI's own plan: read-only here/);
