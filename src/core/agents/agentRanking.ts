@@ -25,7 +25,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { checkAgentId } from './agentId';
-import { settledStamp } from '../fs/settledStamp';
+import { sameStamp, settledStamp, stampOf, type FolderStamp } from '../fs/settledStamp';
 
 /** An agent id and its last activity (ms since epoch). */
 export interface AgentActivity {
@@ -44,11 +44,10 @@ const SWEEP_DELAY_MS = 1000;
 /** While calls come, a sweep of every agent at most this often. */
 const SWEEP_EVERY_MS = 60_000;
 
-type Stamp = { ino: number; mtimeMs: number; ctimeMs: number };
 
 interface Ranking {
   /** The stamp of `agents/` the id list stands on; undefined: list again at the next call. */
-  dir?: Stamp;
+  dir?: FolderStamp;
   ids: string[];
   active: Map<string, number>;
   /** Newest first; undefined when something changed since it was sorted. */
@@ -122,7 +121,7 @@ async function refresh(agentDir: string, r: Ranking): Promise<AgentActivity[]> {
     return [];
   }
   const checked = new Set<string>();
-  if (!r.dir || r.dir.ino !== st.ino || r.dir.mtimeMs !== st.mtimeMs || r.dir.ctimeMs !== st.ctimeMs) {
+  if (!sameStamp(r.dir, st)) {
     const now = Date.now();
     let names: fs.Dirent[];
     try {
@@ -143,7 +142,7 @@ async function refresh(agentDir: string, r: Ranking): Promise<AgentActivity[]> {
     }
     r.ids = ids;
     r.sorted = undefined;
-    r.dir = settledStamp(st, now) ? { ino: st.ino, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs } : undefined;
+    r.dir = settledStamp(st, now) ? stampOf(st) : undefined;
   }
   const n = r.ids.length;
   let changed = false;

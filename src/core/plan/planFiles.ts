@@ -6,7 +6,7 @@ import { isMarkdownPlanName, parseMarkdownPlan, readPlanBytes } from './markdown
 import { parsePlan, Plan } from './planDocument';
 import type { PlanFileVersion } from './planEdit';
 import { toPosixRelative } from '../workspace/relativePaths';
-import { settledStamp } from '../fs/settledStamp';
+import { sameStamp, settledStamp, stampOf } from '../fs/settledStamp';
 import { mirrorOwner } from './mirroredPlans';
 
 /** The Markdown plan next to plan.yaml (agents and Claude Code keep plans as Markdown checklists). */
@@ -79,7 +79,7 @@ export async function folderPlanFiles(agentDir: string, folders: readonly PlanFo
     }
     const had = listings.get(key);
     // A thousand plans: the folder is listed again only when its stamp changed (a plan added, removed or renamed).
-    if (st && had && had.ino === st.ino && had.mtimeMs === st.mtimeMs && had.ctimeMs === st.ctimeMs) {
+    if (st && had && sameStamp(had, st)) {
       found.push(...had.files);
       continue;
     }
@@ -87,7 +87,7 @@ export async function folderPlanFiles(agentDir: string, folders: readonly PlanFo
     // Symlinks are not followed: a plan is edited in place and must live inside .agent/.
     // Concatenation, not path.join (a readdir name has no separator).
     const files = names.filter((e) => e.isFile() && ((f.yaml && isYaml(e.name)) || (f.md && isMarkdownPlanName(e.name)))).map((e) => abs + path.sep + e.name).sort();
-    if (st && settledStamp(st, now)) listings.set(key, { ino: st.ino, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, files });
+    if (st && settledStamp(st, now)) listings.set(key, { ...stampOf(st), files });
     else listings.delete(key);
     found.push(...files);
   }

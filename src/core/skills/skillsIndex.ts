@@ -5,7 +5,7 @@ import { HOME_SKILL_SOURCES, SKILL_SOURCES } from '../workspace/agentLayout';
 import { err, FileError, ok, Result } from '../result';
 import { toPosixRelative } from '../workspace/relativePaths';
 import { FileDigests } from '../fs/fileDigests';
-import { settledStamp } from '../fs/settledStamp';
+import { sameStamp, settledStamp, stampOf } from '../fs/settledStamp';
 
 /** A skill found in one of the skill folders; `error` is set when its frontmatter is missing or broken. */
 export interface Skill {
@@ -82,7 +82,7 @@ async function listSource(source: string, dir: string, base: string, prefix: str
     return [];
   }
   const known = listings.get(dir);
-  if (known && known.ino === st.ino && known.mtimeMs === st.mtimeMs && known.ctimeMs === st.ctimeMs) return known.found;
+  if (known && sameStamp(known, st)) return known.found;
   const now = Date.now();
   const entries = await fs.promises.readdir(dir, { withFileTypes: true }).catch(() => []);
   const names = entries.filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => e.name).sort();
@@ -90,7 +90,7 @@ async function listSource(source: string, dir: string, base: string, prefix: str
     const file = path.join(dir, folder, 'SKILL.md');
     return { source, folder, file, rel: prefix + toPosixRelative(base, file) };
   });
-  if (settledStamp(st, now)) listings.set(dir, { ino: st.ino, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, found });
+  if (settledStamp(st, now)) listings.set(dir, { ...stampOf(st), found });
   else listings.delete(dir);
   return found;
 }
