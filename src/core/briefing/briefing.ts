@@ -230,23 +230,10 @@ export async function composeBriefingAsync(input: BriefingInput, maxTokens = BRI
   return opts.exact === false ? r.value : { text: r.value.text, tokens: (await countTokensAsync(r.value.text)).tokens };
 }
 
-/** Tokens per line counted before, for linesBound (cleared when it grows past LINE_MEMO_MAX). */
-const lineTokens = new Map<string, number>();
-const LINE_MEMO_MAX = 4000;
-
-/** The sum of `text`'s lines' token counts plus one per line break: at least the text's own count. */
+/** The sum of `text`'s lines' token counts (remembered by countTokensAsync) plus one per line break: at least the text's own count. */
 async function linesBound(text: string): Promise<number> {
   const lines = text.split('\n');
   let n = lines.length - 1;
-  for (const line of lines) {
-    if (!line) continue;
-    let t = lineTokens.get(line);
-    if (t === undefined) {
-      t = (await countTokensAsync(line)).tokens;
-      if (lineTokens.size >= LINE_MEMO_MAX) lineTokens.clear();
-      lineTokens.set(line, t);
-    }
-    n += t;
-  }
+  for (const line of lines) if (line) n += (await countTokensAsync(line)).tokens;
   return n;
 }

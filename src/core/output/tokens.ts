@@ -48,22 +48,35 @@ export function countTokens(text: string): TokenCount {
 }
 
 /**
- * Counts of the last texts counted (up to RECENT_MAX characters each): a listing that did not change
- * since the last call (the briefing, a skill index, an agent list) is counted once, not per call.
+ * Counts of the texts counted last (up to RECENT_MAX characters each, RECENT_CHARS in all, least
+ * recently used dropped first): a listing that did not change since the last call (a skill index, an
+ * agent list) and the briefing's lines are counted once, not per call.
  */
 const recent = new Map<string, number>();
-const RECENT_ENTRIES = 32;
 const RECENT_MAX = 64 * 1024;
+const RECENT_CHARS = 2 * 1024 * 1024;
+let recentChars = 0;
 
 function recalled(text: string): number | undefined {
-  return text.length <= RECENT_MAX ? recent.get(text) : undefined;
+  if (text.length > RECENT_MAX) return undefined;
+  const n = recent.get(text);
+  if (n !== undefined) {
+    recent.delete(text);
+    recent.set(text, n);
+  }
+  return n;
 }
 
 function remember(text: string, tokens: number): number {
   if (text.length > RECENT_MAX) return tokens;
+  if (!recent.has(text)) recentChars += text.length;
   recent.delete(text);
   recent.set(text, tokens);
-  if (recent.size > RECENT_ENTRIES) recent.delete(recent.keys().next().value!);
+  for (const old of recent.keys()) {
+    if (recentChars <= RECENT_CHARS) break;
+    recent.delete(old);
+    recentChars -= old.length;
+  }
   return tokens;
 }
 
