@@ -8,11 +8,9 @@
  */
 import * as fs from 'node:fs';
 import type { FoldCheckpoint } from '../fs/appendFold';
-import type { Entry, StatKey } from './catalogFile';
+import { statKeyOf, type Entry } from './catalogFile';
 import { BRIEF_SPEC, settled, settledStart, type CompactState, type TerminalBrief } from './indexBrief';
-import { notRegularFile, readTerminalHeaderInfoFdSync, TERMINALS_DIR, unreadableTerminal, type TerminalInfo } from './terminalIndex';
-
-const keyOf = (st: fs.Stats): StatKey => [st.dev, st.ino, st.size, st.mtimeMs];
+import { notRegularFile, previousFileOf, readTerminalHeaderInfoFdSync, TERMINALS_DIR, unreadableTerminal, type TerminalInfo } from './terminalIndex';
 
 /** Opens without blocking on a FIFO (a terminal file replaced by one must not hang the catalog): fstat says what it is. */
 export const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
@@ -189,7 +187,7 @@ function earlierCommandsBelow(fd: number, buf: Buffer, from: number, pos: number
 
 /** What an entry whose N.txt was not read yet shows (open, so it is checked every call until read). */
 export function standInInfo(n: number, previous: ReadonlySet<number>): TerminalInfo {
-  return { n, name: `terminal ${n}`, shell: null, cwd: null, started: null, shellIntegration: false, file: `${TERMINALS_DIR}/${n}.txt`, previousFile: previous.has(n) ? `${TERMINALS_DIR}/${n}.1.txt` : null, closed: false, sizeBytes: 0 };
+  return { n, name: `terminal ${n}`, shell: null, cwd: null, started: null, shellIntegration: false, file: `${TERMINALS_DIR}/${n}.txt`, previousFile: previousFileOf(n, previous), closed: false, sizeBytes: 0 };
 }
 
 /** N.txt's header facts and stat key, read through one open (O_NONBLOCK: a FIFO in its place must not hang the catalog); throws what the read met. */
@@ -199,7 +197,7 @@ export function readInfoCold(file: string, n: number, previous: ReadonlySet<numb
     const st = fs.fstatSync(fd);
     if (!st.isFile()) throw notRegularFile(st);
     const info = readTerminalHeaderInfoFdSync(fd, file, n, st);
-    return { txt: keyOf(st), info: { ...info, previousFile: previous.has(n) ? `${TERMINALS_DIR}/${n}.1.txt` : null } };
+    return { txt: statKeyOf(st), info: { ...info, previousFile: previousFileOf(n, previous) } };
   } finally {
     fs.closeSync(fd);
   }
@@ -225,7 +223,7 @@ export function lazyView(file: string, e: Entry, brief: TerminalBrief, previous:
           onRead();
         } catch (err) {
           // The next check of this terminal (it is checked every call until read) says the same with the file's stat.
-          info = unreadableTerminal(e.n, previous.has(e.n) ? `${TERMINALS_DIR}/${e.n}.1.txt` : null, err);
+          info = unreadableTerminal(e.n, previousFileOf(e.n, previous), err);
         }
       }
       Object.defineProperty(view, 'info', { value: info, enumerable: true, writable: false, configurable: false });

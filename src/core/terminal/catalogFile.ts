@@ -6,11 +6,15 @@
  * one this code writes is dropped (that terminal is read again), and a process checks every kept
  * entry against its files' stat before it answers (terminalCatalog.ts).
  */
+import type * as fs from 'node:fs';
 import type { FoldCheckpoint } from '../fs/appendFold';
-import { TERMINALS_DIR, type TerminalInfo } from './terminalIndex';
+import { previousFileOf, TERMINALS_DIR, type TerminalInfo } from './terminalIndex';
 import { BRIEF_SPEC, type BriefCommand, type CompactState, type TerminalBrief } from './indexBrief';
 
 export type StatKey = [dev: number, ino: number, size: number, mtimeMs: number];
+
+/** A file's StatKey. */
+export const statKeyOf = (st: fs.Stats): StatKey => [st.dev, st.ino, st.size, st.mtimeMs];
 
 /** One terminal as the catalog keeps it in memory. */
 export interface Entry {
@@ -125,7 +129,7 @@ function entryFromRow(r: unknown, dev: number, previous: ReadonlySet<number>): E
     n: k, txt: [dev, ino, size, mtimeMs], idx: x.idx, from: x.from,
     info: {
       n: k, name, shell, cwd, started, shellIntegration: (f & SHELL_INTEGRATION) !== 0, file: `${TERMINALS_DIR}/${k}.txt`,
-      previousFile: previous.has(k) ? `${TERMINALS_DIR}/${k}.1.txt` : null, closed: (f & CLOSED) !== 0, sizeBytes: size,
+      previousFile: previousFileOf(k, previous), closed: (f & CLOSED) !== 0, sizeBytes: size,
     },
   };
 }

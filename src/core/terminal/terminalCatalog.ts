@@ -60,10 +60,10 @@ import { advanceFold, advanceFoldSync, CACHE_DIR, type FoldCheckpoint } from '..
 import { createExclusive, writeFileAtomic } from '../fs/fsAtomic';
 import { pool } from '../fs/pool';
 import { err, ok, type Result } from '../result';
-import { decodeCatalog, encodeCatalog, type DirSig, type Entry, type StatKey } from './catalogFile';
+import { decodeCatalog, encodeCatalog, statKeyOf, type DirSig, type Entry, type StatKey } from './catalogFile';
 import { foldIndexEnd, lazyView, OPEN_FLAGS, readInfoCold, standInInfo } from './catalogColdRead';
 import { BRIEF_SPEC, briefFrom, type CompactState, type TerminalBrief } from './indexBrief';
-import { notRegularFile, readTerminalHeaderInfo, readTerminalHeaderInfoSync, TERMINALS_DIR, unreadableTerminal, type TerminalInfo } from './terminalIndex';
+import { notRegularFile, previousFileOf, readTerminalHeaderInfo, readTerminalHeaderInfoSync, TERMINALS_DIR, unreadableTerminal, type TerminalInfo } from './terminalIndex';
 import { settledStamp } from '../fs/settledStamp';
 
 export type { BriefCommand, TerminalBrief } from './indexBrief';
@@ -106,7 +106,6 @@ export function catalogPath(agentDir: string): string {
   return path.join(agentDir, CACHE_DIR, 'terminal-catalog.json');
 }
 
-const keyOf = (st: fs.Stats): StatKey => [st.dev, st.ino, st.size, st.mtimeMs];
 const sameKey = (a: StatKey | null, st: fs.Stats): boolean => a !== null && a[0] === st.dev && a[1] === st.ino && a[2] === st.size && a[3] === st.mtimeMs;
 const sigOf = (st: fs.Stats): DirSig => [st.dev, st.ino, st.mtimeMs, st.ctimeMs];
 const sameSig = (a: DirSig, st: fs.Stats): boolean => a[0] === st.dev && a[1] === st.ino && a[2] === st.mtimeMs && a[3] === st.ctimeMs;
@@ -264,7 +263,7 @@ async function relist(dir: string, c: Catalog, st: fs.Stats): Promise<Result<num
   for (const n of l.numbers) {
     if (!c.listed || !before.has(n) || c.previous.has(n) !== l.previous.has(n) || c.indexed.has(n) !== l.indexed.has(n)) changed.push(n);
     const e = c.entries.get(n);
-    if (e && c.previous.has(n) !== l.previous.has(n)) c.entries.set(n, { ...e, info: { ...e.info, previousFile: l.previous.has(n) ? `${TERMINALS_DIR}/${n}.1.txt` : null }, view: undefined });
+    if (e && c.previous.has(n) !== l.previous.has(n)) c.entries.set(n, { ...e, info: { ...e.info, previousFile: previousFileOf(n, l.previous) }, view: undefined });
   }
   let gone = false;
   for (const n of c.numbers) {
@@ -442,7 +441,7 @@ async function check(dir: string, c: Catalog, ns: Iterable<number>, opts: CheckO
       try {
         const file = `${dir}${path.sep}${s.n}.txt`;
         const info = sync ? readTerminalHeaderInfoSync(file, s.n, s.txtSt!) : await readTerminalHeaderInfo(file, s.n, s.txtSt!);
-        kept = { txt: keyOf(s.txtSt!), info: { ...info, previousFile: c.previous.has(s.n) ? `${TERMINALS_DIR}/${s.n}.1.txt` : null } };
+        kept = { txt: statKeyOf(s.txtSt!), info: { ...info, previousFile: previousFileOf(s.n, c.previous) } };
       } catch (e) {
         c.entries.delete(s.n);
         c.unreadable.set(s.n, unreadableTerminal(s.n, null, e));
@@ -511,7 +510,7 @@ function answer(dir: string, c: Catalog): readonly CatalogTerminal[] {
       out.push(e.view);
     } else {
       const bad = c.unreadable.get(n);
-      if (bad) out.push({ info: { ...bad, previousFile: c.previous.has(n) ? `${TERMINALS_DIR}/${n}.1.txt` : null }, brief: EMPTY_BRIEF });
+      if (bad) out.push({ info: { ...bad, previousFile: previousFileOf(n, c.previous) }, brief: EMPTY_BRIEF });
       // else: vanished since the listing
     }
   }

@@ -20,6 +20,11 @@ import { fsCause } from '../fs/fsErrors';
 
 export const TERMINALS_DIR = 'terminals';
 
+/** Terminal n's rotated file (`terminals/N.1.txt`) when the folder holds one (`rotated`: the numbers that have one), else null. */
+export function previousFileOf(n: number, rotated: ReadonlySet<number>): string | null {
+  return rotated.has(n) ? `${TERMINALS_DIR}/${n}.1.txt` : null;
+}
+
 /** One line of N.index.jsonl. Line numbers are 1-based and inclusive, in `file`. */
 export interface IndexRecord {
   v: 1;
