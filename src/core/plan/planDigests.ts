@@ -5,6 +5,8 @@
  */
 import { FileDigests } from '../fs/fileDigests';
 import { formatFileError } from '../result';
+import { isMarkdownPlanName } from './markdownPlan';
+import { mirrorOwner } from './mirroredPlans';
 import { planProgress } from './planDocument';
 import { loadPlanFile } from './planFiles';
 
@@ -31,6 +33,10 @@ export interface PlanDigestPlan {
   error?: string;
   /** A Markdown plan without checklist items (e.g. Claude Code's plan mode): nothing to mark. */
   outline?: boolean;
+  /** The objective's 1-based line (the Plan view opens the file there). */
+  objectiveLine?: number;
+  /** A Markdown plan whose first line is an agent's mirror header: that agent's name (mirroredPlans.ts). */
+  mirror?: string;
 }
 
 /** A plan file's digest; `outline` for a Markdown plan without a checklist, `mtimeMs` 0 when it could not be read. */
@@ -45,8 +51,10 @@ export async function planDigest(file: string, shown: string): Promise<PlanDiges
   const r = await loadPlanFile(file, shown);
   if (!r.ok) return { plan: { path: shown, done: 0, total: 0, current: [], upcoming: [], blocked: [], error: formatFileError(r.error) }, outline: false, mtimeMs: 0 };
   const plan = r.value.plan;
+  const mirror = isMarkdownPlanName(file) ? mirrorOwner(r.value.version.text) : undefined;
+  const where = { objectiveLine: plan.objectiveLine, ...(mirror ? { mirror } : {}) };
   if (plan.format === 'markdown' && plan.steps.length === 0) {
-    return { plan: { path: shown, objective: plan.objective, done: 0, total: 0, current: [], upcoming: [], blocked: [], outline: true }, outline: true, mtimeMs: r.value.version.mtimeMs };
+    return { plan: { path: shown, objective: plan.objective, done: 0, total: 0, current: [], upcoming: [], blocked: [], outline: true, ...where }, outline: true, mtimeMs: r.value.version.mtimeMs };
   }
   const { done, total } = planProgress(plan);
   const inProgress = plan.steps.filter((s) => s.status === 'in_progress');
@@ -63,6 +71,7 @@ export async function planDigest(file: string, shown: string): Promise<PlanDiges
       current: now.map((s) => ({ id: s.id, description: s.description, status: s.status, line: s.line })),
       upcoming: pending.filter((s) => !now.includes(s)).slice(0, 5).map((s) => ({ id: s.id, description: s.description, line: s.line })),
       blocked: plan.steps.filter((s) => s.status === 'blocked').slice(0, 5).map((s) => ({ id: s.id, description: s.description, line: s.line })),
+      ...where,
     },
     outline: false,
     mtimeMs: r.value.version.mtimeMs,
@@ -79,11 +88,12 @@ function validDigest(v: unknown): v is PlanDigest {
   if (typeof o !== 'object' || o === null || typeof o.outline !== 'boolean' || typeof o.mtimeMs !== 'number') return false;
   const p = o.plan;
   return typeof p === 'object' && p !== null && isStr(p.path) && isOptStr(p.objective) && isOptStr(p.status) && isOptStr(p.error) && Number.isInteger(p.done) && Number.isInteger(p.total)
-    && [p.current, p.upcoming, p.blocked].every((xs) => Array.isArray(xs) && xs.every(isStep)) && (p.outline === undefined || typeof p.outline === 'boolean');
+    && [p.current, p.upcoming, p.blocked].every((xs) => Array.isArray(xs) && xs.every(isStep)) && (p.outline === undefined || typeof p.outline === 'boolean')
+    && (p.error !== undefined || Number.isInteger(p.objectiveLine)) && isOptStr(p.mirror);
 }
 
-/** The plan digests' cache, `.agent/.cache/briefing-plans.json` (its name from when only the briefing used it). */
-const PLAN_DIGESTS = { name: 'briefing-plans', version: 1, valid: validDigest };
+/** The plan digests' cache, `.agent/.cache/briefing-plans.json` (its name from when only the briefing used it; the Plan view's rows use it too). */
+const PLAN_DIGESTS = { name: 'briefing-plans', version: 2, valid: validDigest };
 
 /**
  * The digests of `files` (absolute plan paths of `agentDir`; `rel` gives the path shown), read

@@ -1,8 +1,9 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { markdownChildren, markdownHasChildren, MarkdownParent } from '../../core/plan/markdownPlan';
-import { Plan, PlanStep, planProgress, StepStatus } from '../../core/plan/planDocument';
+import { isMarkdownPlanName, markdownChildren, markdownHasChildren, MarkdownParent } from '../../core/plan/markdownPlan';
+import { Plan, PlanStep, StepStatus } from '../../core/plan/planDocument';
 import { PlanFileVersion } from '../../core/plan/planEdit';
+import { planDigests, type PlanDigestPlan } from '../../core/plan/planDigests';
 import { loadPlanFile, readOnlyPlanOwner } from '../../core/plan/planFiles';
 import { PlanOrder } from '../../core/plan/planOrder';
 import { FileError } from '../../core/result';
@@ -17,7 +18,7 @@ import { toPosixRelative } from '../../core/workspace/relativePaths';
 export type PlanNode =
   | { kind: 'folder'; folder: AgentFolder }
   /** `open`: drawn expanded (the plan files, and the few newest unfinished plans of the plan folders). */
-  | { kind: 'plan'; folder: AgentFolder; file: string; plan: Plan; version: PlanFileVersion; showFile: boolean; open: boolean }
+  | { kind: 'plan'; folder: AgentFolder; file: string; row: PlanDigestPlan; showFile: boolean; open: boolean }
   | { kind: 'step'; folder: AgentFolder; file: string; step: PlanStep; version: PlanFileVersion; plan?: Plan }
   /** Markdown plans: a heading (grouping items, or the outline of a plan without checkboxes) and a plain list item. */
   | { kind: 'section'; folder: AgentFolder; file: string; plan: Plan; version: PlanFileVersion; index: number }
@@ -121,8 +122,14 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
       return folders.length > 0 ? this.plansOf(folders[0]) : [];
     }
     if (node.kind === 'folder') return this.plansOf(node.folder);
-    if (node.kind === 'plan' && node.plan.format === 'markdown') return this.markdownNodes(node, { kind: 'plan' });
-    if (node.kind === 'plan') return node.plan.steps.map((step) => ({ kind: 'step', folder: node.folder, file: node.file, step, version: node.version }));
+    if (node.kind === 'plan') {
+      // The row came from the plan's digest: its steps are read when it is drawn open.
+      const l = await this.load(node.file, toPosixRelative(node.folder.root, node.file));
+      if (!l.ok) return [{ kind: 'error', folder: node.folder, error: l.error, absFile: node.file }];
+      const full = { folder: node.folder, file: node.file, plan: { ...l.value.plan, file: node.file }, version: l.value.version };
+      if (full.plan.format === 'markdown') return this.markdownNodes(full, { kind: 'plan' });
+      return full.plan.steps.map((step) => ({ kind: 'step', folder: node.folder, file: node.file, step, version: full.version }));
+    }
     if (node.kind === 'section') return this.markdownNodes(node, { kind: 'section', index: node.index });
     if (node.kind === 'step' && node.plan) return this.markdownNodes({ ...node, plan: node.plan }, { kind: 'step', id: node.step.id });
     if (node.kind === 'extra') return (await planExtraChildren(node.node)).map((n) => ({ kind: 'extra', node: n }));
@@ -161,24 +168,29 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
     const files = skip === 0 ? [...page.fixed, ...page.files] : page.files;
     const showFile = page.fixed.length + page.total > 1;
     const out: PlanNode[] = [];
-    // One after the other: read all at once, their parses (a few ms each) ran back to back in one
-    // turn of the event loop, a block of ~90 ms for a page of 20 plans (bench row 19b).
-    const loaded: Awaited<ReturnType<typeof loadPlanFile>>[] = [];
-    for (const file of files) loaded.push(await this.load(file, toPosixRelative(folder.root, file)));
+    // Each row from the plan's digest (objective, status, progress), read and parsed only when the
+    // file's stat changed since any process last did: a page of 20 plans parsed at each start took
+    // ~40 ms of the extension host's CPU (bench row 19a). The plans drawn open are parsed for their
+    // steps (childrenOf).
+    const rel = (f: string): string => toPosixRelative(folder.root, f);
+    const digests = await planDigests(folder.agentDir, files, rel, { only: true });
     const gone: string[] = [];
     const fixed = new Set(skip === 0 ? page.fixed : []);
     let openLeft = skip === 0 ? OPEN_FOLDER_PLANS : 0;
-    files.forEach((file, i) => {
-      const l = loaded[i];
-      if (!l.ok && /cannot read: .*ENOENT/.test(l.error.message)) gone.push(file); // deleted while refreshing; the watcher brings the next refresh
-      else if (!l.ok) out.push({ kind: 'error', folder, error: l.error, absFile: file });
-      else {
-        const p = planProgress(l.value.plan);
-        const open = fixed.has(file) || (openLeft > 0 && p.done < p.total);
+    for (const file of files) {
+      const row = digests.get(file)?.plan;
+      if (!row) gone.push(file); // deleted while refreshing (or no longer a file); the watcher brings the next refresh
+      else if (row.error !== undefined) {
+        // The error with its line, from a read of its own (the digest keeps it as text).
+        const l = await this.load(file, rel(file));
+        if (!l.ok && /cannot read: .*ENOENT/.test(l.error.message)) gone.push(file);
+        else out.push(l.ok ? { kind: 'error', folder, error: { file: rel(file), message: row.error }, absFile: file } : { kind: 'error', folder, error: l.error, absFile: file });
+      } else {
+        const open = fixed.has(file) || (openLeft > 0 && row.done < row.total);
         if (open && !fixed.has(file)) openLeft--;
-        out.push({ kind: 'plan', folder, file, plan: { ...l.value.plan, file }, version: l.value.version, showFile, open });
+        out.push({ kind: 'plan', folder, file, row, showFile, open });
       }
-    });
+    }
     order.changed(gone);
     const older = page.total - skip - page.files.length;
     if (older > 0) out.push({ kind: 'olderPlans', folder, skip: skip + PLAN_PAGE, older });
@@ -223,20 +235,21 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
         return item;
       }
       case 'plan': {
-        const { plan } = node;
-        const p = planProgress(plan);
-        const outline = plan.format === 'markdown' && plan.steps.length === 0;
+        const { row } = node;
+        const markdown = isMarkdownPlanName(node.file);
+        const outline = row.outline === true;
+        const objective = row.objective ?? '';
         // Plans without a checklist (Claude Code writes one per planning session) start collapsed.
-        const item = new vscode.TreeItem(plan.objective, outline || !node.open ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
+        const item = new vscode.TreeItem(objective, outline || !node.open ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.Expanded);
         item.id = `plan:${node.file}`;
         const rel = toPosixRelative(node.folder.root, node.file);
-        const progress = outline ? 'no checklist' : `${p.done}/${p.total} done`;
-        const owner = readOnlyPlanOwner(node.folder.agentDir, node.file, node.version.text);
-        item.description = [plan.status ? statusLabel(plan.status) : undefined, progress, owner ? `${owner} · read-only` : undefined, node.showFile ? rel : undefined].filter(Boolean).join(' · ');
-        item.tooltip = `${plan.objective}\n${rel}${plan.status ? `\nstatus: ${plan.status}` : ''}\n${outline ? 'No checklist items ("- [ ] …"); its headings are shown' : `${p.done} of ${p.total} ${plan.format === 'markdown' ? 'items checked' : 'steps done'}`}`;
-        item.iconPath = new vscode.ThemeIcon(plan.format === 'markdown' ? 'markdown' : 'checklist');
+        const progress = outline ? 'no checklist' : `${row.done}/${row.total} done`;
+        const owner = readOnlyPlanOwner(node.folder.agentDir, node.file) ?? row.mirror;
+        item.description = [row.status ? statusLabel(row.status) : undefined, progress, owner ? `${owner} · read-only` : undefined, node.showFile ? rel : undefined].filter(Boolean).join(' · ');
+        item.tooltip = `${objective}\n${rel}${row.status ? `\nstatus: ${row.status}` : ''}\n${outline ? 'No checklist items ("- [ ] …"); its headings are shown' : `${row.done} of ${row.total} ${markdown ? 'items checked' : 'steps done'}`}`;
+        item.iconPath = new vscode.ThemeIcon(markdown ? 'markdown' : 'checklist');
         item.contextValue = 'planFile';
-        item.command = openAt(node.file, plan.objectiveLine);
+        item.command = openAt(node.file, row.objectiveLine ?? 1);
         return item;
       }
       case 'step': {
