@@ -1,6 +1,4 @@
-import type { ListedNote } from './notes';
-
-const byCreated = (a: ListedNote, b: ListedNote): number => a.created.localeCompare(b.created) || a.id.localeCompare(b.id);
+import { byCreated, type ListedNote } from './notes';
 
 function push(map: Map<string, ListedNote[]>, key: string, n: ListedNote): void {
   const list = map.get(key);

@@ -456,6 +456,15 @@ export async function withCurrentOrphans<T extends Note>(root: string, notes: T[
 }
 
 /**
+ * Oldest first, then by id: code-unit order of the ISO times and ULIDs (ASCII, so the same order as
+ * localeCompare's, whose collation cost ~7 ms per sort of 10,000 notes at each start).
+ */
+export function byCreated(a: Note, b: Note): number {
+  if (a.created !== b.created) return a.created < b.created ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/**
  * Lists every note, oldest first, with orphaned ones marked; unreadable note files come back as
  * errors. An unchanged note is the same object from one listing to the next. Answered from what
  * this process read, checking what changed (see above). With `marks: false` the orphan marks are
@@ -489,7 +498,7 @@ export async function sharedNotes(root: string, opts: { marks?: boolean } = {}):
       if (l.shown) notes.push(l.shown);
       else if (!l.parsed.ok) errors.push(l.parsed.error);
     }
-    notes.sort((a, b) => a.created.localeCompare(b.created) || a.id.localeCompare(b.id));
+    notes.sort(byCreated);
     errors.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
     s.result = { notes, errors };
   }

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import type { AgentFeed } from '../../editor/agentFeed';
-import { listNotes, matchNotes, notesTooltipMarkdown, recheckNotes, withCurrentOrphans, type ListedNote } from '../../core/notes/notes';
+import { matchNotes, notesTooltipMarkdown, recheckNotes, sharedNotes, withCurrentOrphans, type ListedNote } from '../../core/notes/notes';
 import { NoteIndex } from '../../core/notes/noteIndex';
 import { toPosixRelative } from '../../core/workspace/relativePaths';
 
@@ -38,24 +38,27 @@ export class NoteDecorationProvider implements vscode.FileDecorationProvider, vs
 
   /** Re-reads the notes of every workspace folder; redraws the files whose notes changed. */
   async refresh(): Promise<void> {
-    const touched: string[] = [];
+    /** Per folder, the target paths whose notes changed. */
+    const touched: [string, Set<string>][] = [];
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
     for (const root of folders) {
-      const { notes, errors } = await listNotes(root, { marks: false });
+      // The listing itself, not a copy: the index keeps the notes (10,000 at a heavy user's size).
+      const { notes, errors } = await sharedNotes(root, { marks: false });
       for (const e of errors) this.log.warn(`note skipped: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}`);
       const index = this.indexes.get(root) ?? new NoteIndex();
       this.indexes.set(root, index);
-      for (const rel of index.update(notes)) touched.push(path.join(root, rel));
+      touched.push([root, index.update(notes)]);
     }
     for (const [root, index] of this.indexes) {
       if (folders.includes(root)) continue;
-      for (const rel of index.update([])) touched.push(path.join(root, rel));
+      touched.push([root, index.update([])]);
       this.indexes.delete(root);
     }
-    if (touched.length === 0) return;
+    const count = touched.reduce((n, [, rels]) => n + rels.size, 0);
+    if (count === 0) return;
     // Thousands of files (the first listing): "every decoration may have changed" is one message,
-    // where the list of URIs cost ~30 ms to make and send (bench row 19b).
-    this.changed.fire(touched.length > MAX_URIS_FIRED ? undefined : touched.map((f) => vscode.Uri.file(f)));
+    // where the list of URIs cost ~30 ms to make and send (bench row 19b); their paths are not even joined.
+    this.changed.fire(count > MAX_URIS_FIRED ? undefined : touched.flatMap(([root, rels]) => [...rels].map((rel) => vscode.Uri.file(path.join(root, rel)))));
     this.notesChanged.fire();
   }
 
