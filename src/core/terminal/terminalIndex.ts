@@ -17,6 +17,7 @@ import * as path from 'node:path';
 import { err, ok, type FileError, type Result } from '../result';
 import { formatExit } from './commandExit';
 import { fsCause } from '../fs/fsErrors';
+import { sameStamp, settledStamp, stampOf, type FolderStamp } from '../fs/settledStamp';
 
 export const TERMINALS_DIR = 'terminals';
 
@@ -321,17 +322,18 @@ export async function listTerminalsPage(agentDir: string, opts: { count: number;
 /**
  * The terminal folder's file names and its terminal numbers (newest first), listed again only when
  * the folder itself changed (a file created, removed or renamed; appends leave it as it is), so a
- * view refreshed for each command does not list 10,000 files each time.
+ * view refreshed for each command does not list 10,000 files each time. A listing is kept only when
+ * the folder's stamp was settled as it was read (fs/settledStamp.ts: a file created in the same clock
+ * tick as the one seen could leave the stamp unchanged).
  */
-const folderListings = new Map<string, { stamp: string; names: ReadonlySet<string>; numbers: number[] }>();
+const folderListings = new Map<string, FolderStamp & { names: ReadonlySet<string>; numbers: number[] }>();
 async function terminalNames(dir: string): Promise<Result<{ names: ReadonlySet<string>; numbers: number[] }>> {
   let names: string[];
-  let stamp: string;
+  let st: fs.Stats;
   try {
-    const st = await fs.promises.stat(dir);
-    stamp = `${st.mtimeMs}:${st.ino}:${st.size}`;
+    st = await fs.promises.stat(dir);
     const had = folderListings.get(dir);
-    if (had && had.stamp === stamp) return ok(had);
+    if (had && sameStamp(had, st)) return ok(had);
     names = await fs.promises.readdir(dir);
   } catch (e) {
     folderListings.delete(dir);
@@ -340,8 +342,9 @@ async function terminalNames(dir: string): Promise<Result<{ names: ReadonlySet<s
   }
   const numbers = names.map((x) => FILE_RE.exec(x)).filter((m): m is RegExpExecArray => m !== null).map((m) => Number(m[1]));
   numbers.sort((a, b) => b - a);
-  const entry = { stamp, names: new Set(names), numbers };
-  folderListings.set(dir, entry);
+  const entry = { ...stampOf(st), names: new Set(names), numbers };
+  if (settledStamp(st, Date.now())) folderListings.set(dir, entry);
+  else folderListings.delete(dir);
   return ok(entry);
 }
 

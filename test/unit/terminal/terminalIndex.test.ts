@@ -140,6 +140,8 @@ test('a page of terminals lists the folder again only when it changed: a termina
       assert.ok(p.ok);
       return p.value.terminals.map((t) => t.n);
     };
+    // A listing is kept only once the folder's stamp is settled (older than RACY_MS, 2 s).
+    await new Promise((r) => setTimeout(r, 2100));
     assert.deepEqual(await ns(), [5, 4, 3, 2, 1]);
     fs.appendFileSync(path.join(a, 'terminals', '5.txt'), 'more output\n');
     assert.deepEqual(await ns(), [5, 4, 3, 2, 1]);
@@ -153,4 +155,23 @@ test('a page of terminals lists the folder again only when it changed: a termina
   } finally {
     realFs.promises.readdir = readdir;
   }
+});
+
+test('a terminal added in the same clock tick as the listing seen is listed: a fresh folder stamp is not trusted', async () => {
+  const a = tmpAgent();
+  writeIndex(a, 1, 1);
+  const dir = path.join(a, 'terminals');
+  // A coarse clock: the folder's mtime is a whole second, just now.
+  const tick = Math.floor(Date.now() / 1000);
+  fs.utimesSync(dir, tick, tick);
+  const first = await listTerminalsPage(a, { count: 10 });
+  assert.ok(first.ok);
+  assert.deepEqual(first.value.terminals.map((t) => t.n), [1]);
+  // Terminal 2 appears within the same tick: the folder's mtime stays what it was.
+  writeIndex(a, 2, 1);
+  fs.utimesSync(dir, tick, tick);
+  const next = await listTerminalsPage(a, { count: 10 });
+  assert.ok(next.ok);
+  assert.deepEqual(next.value.terminals.map((t) => t.n), [2, 1]);
+  assert.equal(next.value.total, 2);
 });
