@@ -48,7 +48,11 @@ export interface PlanDigest {
 
 /** Reads and parses one plan file (`shown`: its workspace-relative path) into its digest; never throws. */
 export async function planDigest(file: string, shown: string): Promise<PlanDigest> {
-  const r = await loadPlanFile(file, shown);
+  return digestOf(file, shown, await loadPlanFile(file, shown));
+}
+
+/** The digest of a plan file already read (loadPlanFile's answer). */
+export function digestOf(file: string, shown: string, r: Awaited<ReturnType<typeof loadPlanFile>>): PlanDigest {
   if (!r.ok) return { plan: { path: shown, done: 0, total: 0, current: [], upcoming: [], blocked: [], error: formatFileError(r.error) }, outline: false, mtimeMs: 0 };
   const plan = r.value.plan;
   const mirror = isMarkdownPlanName(file) ? mirrorOwner(r.value.version.text) : undefined;

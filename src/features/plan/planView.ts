@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { isMarkdownPlanName, markdownChildren, markdownHasChildren, MarkdownParent } from '../../core/plan/markdownPlan';
 import { Plan, PlanStep, StepStatus } from '../../core/plan/planDocument';
 import { PlanFileVersion } from '../../core/plan/planEdit';
-import { planDigests, type PlanDigestPlan } from '../../core/plan/planDigests';
+import { digestOf, planDigests, type PlanDigestPlan } from '../../core/plan/planDigests';
 import { loadPlanFile, readOnlyPlanOwner } from '../../core/plan/planFiles';
 import { PlanOrder } from '../../core/plan/planOrder';
 import { FileError } from '../../core/result';
@@ -178,14 +178,18 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
     const fixed = new Set(skip === 0 ? page.fixed : []);
     let openLeft = skip === 0 ? OPEN_FOLDER_PLANS : 0;
     for (const file of files) {
-      const row = digests.get(file)?.plan;
-      if (!row) gone.push(file); // deleted while refreshing (or no longer a file); the watcher brings the next refresh
-      else if (row.error !== undefined) {
+      let row = digests.get(file)?.plan;
+      if (row?.error !== undefined) {
         // The error with its line, from a read of its own (the digest keeps it as text).
         const l = await this.load(file, rel(file));
-        if (!l.ok && /cannot read: .*ENOENT/.test(l.error.message)) gone.push(file);
-        else out.push(l.ok ? { kind: 'error', folder, error: { file: rel(file), message: row.error }, absFile: file } : { kind: 'error', folder, error: l.error, absFile: file });
-      } else {
+        if (!l.ok && /cannot read: .*ENOENT/.test(l.error.message)) row = undefined;
+        else if (!l.ok) {
+          out.push({ kind: 'error', folder, error: l.error, absFile: file });
+          continue;
+        } else row = digestOf(file, rel(file), l).plan; // mended since the digest: the watcher's refresh follows
+      }
+      if (!row) gone.push(file); // deleted while refreshing (or no longer a file); the watcher brings the next refresh
+      else {
         const open = fixed.has(file) || (openLeft > 0 && row.done < row.total);
         if (open && !fixed.has(file)) openLeft--;
         out.push({ kind: 'plan', folder, file, row, showFile, open });
