@@ -1,6 +1,6 @@
 // Bundles the extension (dist/extension.js), the MCP server (dist/mcp.js), the agents' hook program
-// (dist/agent-hook.js), opencode's plugin (dist/opencode-plugin.mjs) and the lazily loaded tokenizer (dist/tokenizer.js, kept out of the main
-// bundle so activation stays light); copies the hooks' shell side (dist/agent-context-shell.sh,
+// (dist/agent-hook.js), opencode's plugin (dist/opencode-plugin.mjs), the lazily loaded tokenizer (dist/tokenizer.js, kept out of the main
+// bundle so activation stays light) and the MCP server's terminal catalog worker (dist/catalog-worker.js); copies the hooks' shell side (dist/agent-context-shell.sh,
 // dist/agent-hook.sh) and writes the secret prefilter they read (dist/secret-keywords.ere).
 import * as esbuild from 'esbuild';
 import { pathToFileURL } from 'node:url';
@@ -62,6 +62,8 @@ export const builds = [
   { ...common, entryPoints: ['src/core/output/tokenizerEntry.ts'], outfile: 'dist/tokenizer.js', external: ['vscode'] },
   { ...common, entryPoints: ['src/core/secrets/re2Entry.ts'], outfile: 'dist/re2.js', external: ['vscode'] },
   { ...common, entryPoints: ['src/core/search/searchDepsEntry.ts'], outfile: 'dist/search-deps.js', external: ['vscode'] },
+  // A terminal catalog's first build on a worker thread (core/terminal/catalogWorker.ts), started by the MCP server.
+  { ...common, entryPoints: ['src/core/terminal/catalogWorkerEntry.ts'], outfile: 'dist/catalog-worker.js', external: ['vscode'] },
 ];
 
 /** The hooks' shell side, copied as they are (src → dist). */

@@ -20,6 +20,7 @@ import { DEFAULT_TOOL_CONFIG, loadAgentConfig, retentionFrom, secretSettingsFrom
 import type { Logger } from '../core/log';
 import { formatFileError } from '../core/result';
 import { useTokenizerWorker } from '../core/output/tokens';
+import { prebuildTerminalCatalog } from '../core/terminal/catalogWorker';
 import { findRipgrep } from '../core/search/findRipgrep';
 import { invokeTool } from '../core/tools/invokeTool';
 import { TOOL_DEFINITIONS } from '../core/tools/toolDefinitions';
@@ -27,6 +28,8 @@ import { agentDirFor, type WorkspaceFolderRef } from '../core/workspace/workspac
 import { LimitedStdioServerTransport, MAX_REQUEST_BYTES } from './stdioTransport';
 
 const VERSION = '0.1.0';
+/** The terminal catalog's first build starts on a worker this long after the tools are loaded (when no call came first). */
+const PREBUILD_DELAY_MS = 300;
 
 const stderr = (line: string): void => void process.stderr.write(line + '\n');
 
@@ -138,6 +141,11 @@ async function main(): Promise<void> {
   // Load the tokenizer's tables on a worker while the client connects: the first call's ledger count
   // and briefing need them, and loading them here would hold that call ~280 ms.
   useTokenizerWorker(true);
+  // No terminal catalog file (a first session after an upgrade, a wiped cache): its first build runs
+  // on a worker while the agent decides on its first call. Not at once: a call that comes right
+  // after the start builds on this thread sooner than a worker competing for 2 cores would.
+  const agentDir = agentDirFor(folders);
+  if (agentDir) prebuildTerminalCatalog(agentDir, { delayMs: PREBUILD_DELAY_MS });
   const ripgrep = findRipgrep(undefined);
   log.info(`serving ${folders.map((f) => f.path).join(', ')}${args.allowRun ? ' (commands allowed)' : ''}; search: ${ripgrep ?? 'built-in engine'}`);
 

@@ -7,9 +7,15 @@
  * entry against its files' stat before it answers (terminalCatalog.ts).
  */
 import type * as fs from 'node:fs';
-import type { FoldCheckpoint } from '../fs/appendFold';
+import * as path from 'node:path';
+import { CACHE_DIR, type FoldCheckpoint } from '../fs/appendFold';
 import { previousFileOf, TERMINALS_DIR, type TerminalInfo } from './terminalIndex';
 import { BRIEF_SPEC, type BriefCommand, type CompactState, type TerminalBrief } from './indexBrief';
+
+/** `<agentDir>/.cache/terminal-catalog.json`. */
+export function catalogPath(agentDir: string): string {
+  return path.join(agentDir, CACHE_DIR, 'terminal-catalog.json');
+}
 
 export type StatKey = [dev: number, ino: number, size: number, mtimeMs: number];
 
