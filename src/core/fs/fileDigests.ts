@@ -35,7 +35,8 @@ export interface DigestSpec<T> {
   valid: (v: unknown) => v is T;
 }
 
-type StatKey = [number, number, number, number, number];
+/** A file's stat as a digest is kept under: device, inode, size, mtime, ctime (an edit in place or a rename over it changes one). */
+export type StatKey = [number, number, number, number, number];
 type Entry<T> = { key: StatKey; value: T };
 /** The first line of a cache file; each further line is [path relative to the `.agent/` folder, stat key, digest]. */
 interface DigestHeader {
@@ -46,8 +47,8 @@ interface DigestHeader {
 }
 const FORMAT = 'agent-context-digests/lines';
 
-const keyOf = (st: fs.Stats): StatKey => [st.dev, st.ino, st.size, st.mtimeMs, st.ctimeMs];
-const sameKey = (a: StatKey, st: fs.Stats): boolean => a[0] === st.dev && a[1] === st.ino && a[2] === st.size && a[3] === st.mtimeMs && a[4] === st.ctimeMs;
+export const keyOf = (st: fs.Stats): StatKey => [st.dev, st.ino, st.size, st.mtimeMs, st.ctimeMs];
+export const sameKey = (a: StatKey, st: fs.Stats): boolean => a[0] === st.dev && a[1] === st.ino && a[2] === st.size && a[3] === st.mtimeMs && a[4] === st.ctimeMs;
 const isKey = (k: unknown): k is StatKey => Array.isArray(k) && k.length === 5 && k.every((x) => typeof x === 'number' && Number.isFinite(x));
 
 /** Sync stats between yields to the event loop (the extension host must not block for long). */

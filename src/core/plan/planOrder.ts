@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ALL_PLAN_FOLDERS, fixedPlanFiles, folderPlanFiles, isFolderPlanPath, planFolderPaths } from './planFiles';
+import { sameStamp, settledStamp, stampOf, type FolderStamp } from '../fs/settledStamp';
 
 /** A page of one `.agent/` folder's plans, as the Plan view shows them. */
 export interface PlanPage {
@@ -12,8 +13,6 @@ export interface PlanPage {
   total: number;
 }
 
-/** A folder stamp younger than this is not trusted (coarse kernel clocks tick every few ms; 2 s covers FAT-like ones too). */
-const RACY_MS = 2000;
 /** Sync lstats between yields to the event loop. */
 const STATS_PER_SLICE = 500;
 
@@ -32,8 +31,8 @@ const STATS_PER_SLICE = 500;
  */
 export class PlanOrder {
   private readonly mtimes = new Map<string, number>();
-  /** Per plan folder (absolute): the stamp it was listed at ('' when missing). */
-  private readonly stamps = new Map<string, string>();
+  /** Per plan folder (absolute): the stamp it was listed at (null: missing when looked at; none: list it again). */
+  private readonly stamps = new Map<string, FolderStamp | null>();
   private sorted?: string[];
   private readonly queued = new Set<string>();
   private generation = 0;
@@ -90,16 +89,19 @@ export class PlanOrder {
     await Promise.all(
       ALL_PLAN_FOLDERS.map(async (spec, i) => {
         const dir = this.folders[i];
-        const st = await fs.promises.stat(dir).catch(() => undefined);
-        const stamp = st?.isDirectory() ? `${st.ino}:${st.mtimeMs}:${st.ctimeMs}` : '';
-        if (this.stamps.get(dir) === stamp) return;
-        // A folder changed within the file system's timestamp granularity of now could change again
-        // with the same stamp (as git's "racily clean" index entries): list it again next time.
-        const settled = !st || Date.now() - st.mtimeMs > RACY_MS;
+        const found = await fs.promises.stat(dir).catch(() => undefined);
+        const now = Date.now();
+        const st = found?.isDirectory() ? found : undefined;
+        const kept = this.stamps.get(dir);
+        if (st ? sameStamp(kept ?? undefined, st) : kept === null) return;
         // The stamp is taken before the listing: a file added after it changes the folder again.
-        const listed = stamp ? await folderPlanFiles(this.agentDir, [spec]) : [];
+        const listed = st ? await folderPlanFiles(this.agentDir, [spec]) : [];
         if (gen !== this.generation) return;
-        this.stamps.set(dir, settled ? stamp : 'racy');
+        // A folder changed within the clock's granularity of now could change again with the same
+        // stamp (git's "racily clean" entries): then it is listed again next time (settledStamp).
+        if (!st) this.stamps.set(dir, null);
+        else if (settledStamp(st, now)) this.stamps.set(dir, stampOf(st));
+        else this.stamps.delete(dir);
         const names = new Set(listed);
         for (const f of this.mtimes.keys()) if (path.dirname(f) === dir && !names.has(f)) this.mtimes.delete(f);
         for (const f of listed) if (!this.mtimes.has(f)) restat.add(f);

@@ -7,12 +7,14 @@ import { digestOf, planDigests, type PlanDigestPlan } from '../../core/plan/plan
 import { loadPlanFile, readOnlyPlanOwner } from '../../core/plan/planFiles';
 import { PlanOrder } from '../../core/plan/planOrder';
 import { FileError } from '../../core/result';
+import { keyOf, sameKey, type StatKey } from '../../core/fs/fileDigests';
 import { registerTreeForTests } from '../../api';
 import { AgentFolder, AgentFeed, folderLabel, touches } from '../../editor/agentFeed';
 import { agentDirOf } from '../../core/workspace/agentLayout';
 import { planExtraChildren, planExtraItem, planExtraNodes, type PlanExtraNode } from './planExtras';
 import { noteTooltip, onDidChangeNotes } from '../notes/noteDecorations';
 import { toPosixRelative } from '../../core/workspace/relativePaths';
+import { groupDigits } from '../../core/output/humanize';
 
 /** Tree nodes of the Plan view. */
 export type PlanNode =
@@ -207,7 +209,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
    * Parsed plan files by path, each under the stat it was read with: a refresh (for every progress
    * entry, note or plan edit) parses again only the files that changed, not a thousand plans in plans/.
    */
-  private readonly parsed = new Map<string, { stamp: string; loaded: Awaited<ReturnType<typeof loadPlanFile>> }>();
+  private readonly parsed = new Map<string, { key: StatKey; loaded: Awaited<ReturnType<typeof loadPlanFile>> }>();
 
   private async load(file: string, rel: string): ReturnType<typeof loadPlanFile> {
     // A sync stat (a few µs): each page draws 20+ plans, and async stats cost a turn of the event loop each.
@@ -217,11 +219,10 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
     } catch {
       st = undefined;
     }
-    const stamp = st ? `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : '';
     const had = this.parsed.get(file);
-    if (stamp && had?.stamp === stamp) return had.loaded;
+    if (st && had && sameKey(had.key, st)) return had.loaded;
     const loaded = await loadPlanFile(file, rel);
-    if (stamp && loaded.ok) this.parsed.set(file, { stamp, loaded });
+    if (st && loaded.ok) this.parsed.set(file, { key: keyOf(st), loaded });
     else this.parsed.delete(file);
     return loaded;
   }
@@ -312,9 +313,9 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
         return item;
       }
       case 'olderPlans': {
-        const item = new vscode.TreeItem(`… ${node.older.toLocaleString('en-US')} older plan${node.older === 1 ? '' : 's'}`, vscode.TreeItemCollapsibleState.Collapsed);
+        const item = new vscode.TreeItem(`… ${groupDigits(node.older)} older plan${node.older === 1 ? '' : 's'}`, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `olderPlans:${node.folder.agentDir}@${node.skip}`;
-        item.tooltip = `Expand to list the next ${PLAN_PAGE} of ${node.older.toLocaleString('en-US')} older plans (.agent/plans/, .agent/scratch/plans/ and agents' own plan folders; newest first).`;
+        item.tooltip = `Expand to list the next ${PLAN_PAGE} of ${groupDigits(node.older)} older plans (.agent/plans/, .agent/scratch/plans/ and agents' own plan folders; newest first).`;
         item.iconPath = new vscode.ThemeIcon('history');
         item.contextValue = 'agentContext.olderItems';
         return item;
