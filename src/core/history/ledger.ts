@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { appendLineAtomic } from '../fs/fsAtomic';
 import { checkpointPath, foldFile, type FoldSpec } from '../fs/appendFold';
+import { groupDigits } from '../output/humanize';
 
 /*
  * The tool ledger: one JSON line per tool invocation, from the extension and the MCP server alike,
@@ -244,7 +245,7 @@ export function formatLedgerReport(entries: readonly LedgerEntry[], now = new Da
 
 /** The report's Markdown from totals (summarizeLedger or ledgerSummary). */
 export function formatLedgerSummary(s: LedgerSummary): string {
-  const n = (x: number): string => x.toLocaleString('en-US');
+  const n = groupDigits;
   const out = ['# Agent Context: tokens kept out of context', ''];
   out.push(`Today: **${n(s.today.savedTokens)}** tokens kept out (${n(s.today.calls)} calls). All time: ${n(s.total.savedTokens)} tokens over ${n(s.total.calls)} calls.`, '');
   out.push('## Per tool', '', '| tool | calls | raw tokens | returned tokens | kept out | saving |', '|---|---:|---:|---:|---:|---:|');

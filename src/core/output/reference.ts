@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
 import { countTokens, countTokensAsync, formatTokens, tokenizerWorkerActive, type TokenCount } from './tokens';
+import { groupDigits } from './humanize';
 
 /*
  * The reference: what every offloading tool returns instead of raw output.
@@ -299,7 +300,7 @@ export function formatReference(scan: OutputScan, meta: ReferenceMeta): string {
     if (meta.durationMs !== undefined) parts.push(formatDuration(meta.durationMs));
     head.push(parts.join(' · '));
   }
-  const size = [`${scan.bytes.toLocaleString('en-US')} bytes`, `${scan.lines.toLocaleString('en-US')} line${scan.lines === 1 ? '' : 's'}`, formatTokens(scan.tokens)];
+  const size = [`${groupDigits(scan.bytes)} bytes`, `${groupDigits(scan.lines)} line${scan.lines === 1 ? '' : 's'}`, formatTokens(scan.tokens)];
   if (meta.masked) size.push(`${meta.masked} secret${meta.masked === 1 ? '' : 's'} masked`);
   head.push(`Size: ${size.join(' · ')}`);
   if (meta.note) head.push(meta.note);

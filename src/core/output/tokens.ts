@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { groupDigits } from './humanize';
 
 /** A token count; `approximate` is true when it was extrapolated from a sample. */
 export interface TokenCount {
@@ -190,5 +191,5 @@ export function estimateTokensFromBytes(bytes: number): TokenCount {
 
 /** Formats a count for people and models: `1,234 tokens` or `≈1,234 tokens`. */
 export function formatTokens(t: TokenCount): string {
-  return `${t.approximate ? '≈' : ''}${t.tokens.toLocaleString('en-US')} tokens`;
+  return `${t.approximate ? '≈' : ''}${groupDigits(t.tokens)} tokens`;
 }

@@ -12,7 +12,7 @@ import { currentScratchIndex } from './sharedIndex';
 import { readDryRun, writeDryRun, type CachedDryRun } from './cleanupCache';
 import { isInside } from '../workspace/relativePaths';
 import { FileDigests } from '../fs/fileDigests';
-import { formatAge, formatBytes } from '../output/humanize';
+import { formatAge, formatBytes, groupDigits } from '../output/humanize';
 
 /**
  * Paths cleanup must keep for this workspace root: every plan file and every evidence path the
@@ -262,7 +262,7 @@ function withinLimits(sc: NonNullable<CleanupReport['scope']>): string {
   if (sc.files === 0) return '.agent/scratch/ is empty';
   const p = sc.policy;
   const age = sc.oldestRemovableMs === undefined ? 'no file that is not pinned or protected' : `the oldest unpinned file changed ${formatAge(sc.now - sc.oldestRemovableMs)} (limit ${p.maxAgeHours} h)`;
-  return `every limit is met: ${age}, ${sc.files.toLocaleString('en-US')} file${sc.files === 1 ? '' : 's'} (limit ${p.maxFiles.toLocaleString('en-US')}), ${formatBytes(sc.bytes)} (limit ${p.maxTotalMB} MB)`;
+  return `every limit is met: ${age}, ${groupDigits(sc.files)} file${sc.files === 1 ? '' : 's'} (limit ${groupDigits(p.maxFiles)}), ${formatBytes(sc.bytes)} (limit ${p.maxTotalMB} MB)`;
 }
 
 function summaryText(r: CleanupReport): string {

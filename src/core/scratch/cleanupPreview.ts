@@ -1,4 +1,4 @@
-import { formatBytes } from '../output/humanize';
+import { formatBytes, groupDigits } from '../output/humanize';
 import type { CleanupReport } from './cleanup';
 import type { RemovalReason, RetentionPolicy } from './retention';
 
@@ -26,8 +26,8 @@ export const PREVIEW_LINES = 15;
 
 const REASON: Record<RemovalReason, (p: RetentionPolicy) => string> = {
   age: (p) => `older than ${hours(p.maxAgeHours)}`,
-  count: (p) => `over ${p.maxFiles.toLocaleString('en-US')} files`,
-  size: (p) => `over ${p.maxTotalMB.toLocaleString('en-US')} MB in all`,
+  count: (p) => `over ${groupDigits(p.maxFiles)} files`,
+  size: (p) => `over ${groupDigits(p.maxTotalMB)} MB in all`,
 };
 
 function hours(h: number): string {
@@ -39,7 +39,7 @@ function capitalize(s: string): string {
 }
 
 function plural(n: number, word: string): string {
-  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+  return `${groupDigits(n)} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** The limits of a policy in words ("the limits remove files older than 24 hours, beyond 500 files, …"); limits set to 0 are left out. */
@@ -47,7 +47,7 @@ export function describeLimits(p: RetentionPolicy): string {
   const parts: string[] = [];
   if (p.maxAgeHours > 0) parts.push(`older than ${hours(p.maxAgeHours)}`);
   if (p.maxFiles > 0) parts.push(`beyond ${plural(p.maxFiles, 'file')}`);
-  if (p.maxTotalMB > 0) parts.push(`beyond ${p.maxTotalMB.toLocaleString('en-US')} MB`);
+  if (p.maxTotalMB > 0) parts.push(`beyond ${groupDigits(p.maxTotalMB)} MB`);
   if (parts.length === 0) return 'no limits are set (agentContext.scratch.maxAgeHours, maxFiles and maxTotalMB are all 0), so cleanup removes nothing';
   return `the limits remove files ${parts.join(', ')} (agentContext.scratch.* settings), and every other file is within them`;
 }

@@ -14,6 +14,7 @@ import { nullLogger, type Logger } from '../log';
 import { describeFsError, isDiskFull } from '../fs/fsErrors';
 import { EXIT_UNKNOWN } from './commandExit';
 import { formatCommandFooter, formatCommandHeader, formatHeader, oneLine, type IndexRecord } from './terminalIndex';
+import { groupDigits } from '../output/humanize';
 
 export interface TerminalHeader {
   name: string;
@@ -328,7 +329,7 @@ export class CaptureWriter {
       out.push(t + '\n');
       return ++line;
     };
-    const mark = add(`${DISK_FULL_MARK} ${p.lostLines.toLocaleString('en-US')} line${p.lostLines === 1 ? '' : 's'} of output lost from ${p.since.toISOString()} to ${at.toISOString()}; capture resumed`);
+    const mark = add(`${DISK_FULL_MARK} ${groupDigits(p.lostLines)} line${p.lostLines === 1 ? '' : 's'} of output lost from ${p.since.toISOString()} to ${at.toISOString()}; capture resumed`);
     const records: IndexRecord[] = [];
     for (const [k, rec] of [...this.unindexed].sort((a, b) => a[0] - b[0])) {
       const headerOnDisk = !this.headerLost.has(k) && rec.headerLine <= p.atLines;

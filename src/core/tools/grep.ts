@@ -9,6 +9,7 @@ import { newScratchFile, writeScratchText } from './scratchOutput';
 import { toolError, type ToolContext, type ToolOutcome } from './toolContext';
 import { isInside, toPosixRelative } from '../workspace/relativePaths';
 import { agentDirOf } from '../workspace/agentLayout';
+import { groupDigits } from '../output/humanize';
 
 /** Bytes of result lines returned inline before the rest goes to a scratch file. */
 const INLINE_RESULT_BYTES = 4096;
@@ -99,7 +100,7 @@ export async function grepTool(input: Record<string, unknown>, ctx: ToolContext)
     used += b;
     if (!h.context) shownMatches++;
   }
-  const summary = `${matches.toLocaleString('en-US')} match${matches === 1 ? '' : 'es'} in ${files.size} file${files.size === 1 ? '' : 's'} for ${what}${cut ? ` (stopped after ${MAX_COLLECT.toLocaleString('en-US')} lines; narrow the search)` : ''}`;
+  const summary = `${groupDigits(matches)} match${matches === 1 ? '' : 'es'} in ${files.size} file${files.size === 1 ? '' : 's'} for ${what}${cut ? ` (stopped after ${groupDigits(MAX_COLLECT)} lines; narrow the search)` : ''}`;
   if (shown.length === lines.length) return { text: withCaveats(`${summary}:\n${lines.join('\n')}`) };
   const all = lines.join('\n');
   // Over the budget: the full list goes to scratch, a bounded head and a reference come back.
@@ -116,7 +117,7 @@ export async function grepTool(input: Record<string, unknown>, ctx: ToolContext)
   const text = [
     `${summary}; first ${shown.length} lines shown:`,
     ...shown,
-    `Full list: ${target.display} (${lines.length.toLocaleString('en-US')} lines, ${Buffer.byteLength(all, 'utf8').toLocaleString('en-US')} bytes)`,
+    `Full list: ${target.display} (${groupDigits(lines.length)} lines, ${groupDigits(Buffer.byteLength(all, 'utf8'))} bytes)`,
     `Next: read lines ${shown.length + 1}–${Math.min(lines.length, shown.length + 100)} of ${target.display}, or narrow with path/glob.`,
     ...caveats,
   ].join('\n');

@@ -4,6 +4,7 @@ import { cutToBytes } from '../output/reference';
 import { estimateTokensFromBytes } from '../output/tokens';
 import { resolveWorkspacePath } from '../workspace/workspacePaths';
 import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
+import { groupDigits } from '../output/humanize';
 
 /** Longest line shown in full; longer ones are cut with their length noted. */
 const LINE_MAX_BYTES = 500;
@@ -97,7 +98,7 @@ export async function readTool(input: Record<string, unknown>, ctx: ToolContext)
   if (!st) return toolError(`${p.display}: no such file; find it with agentContext_glob`);
   if (st.isDirectory()) return toolError(`${p.display} is a folder; list it with agentContext_glob (pattern "*", path "${p.display}")`);
   if (!st.isFile()) return toolError(`${p.display} is not a regular file`);
-  const size = st.size.toLocaleString('en-US');
+  const size = groupDigits(st.size);
   if (looksBinary(await readHead(p.abs))) {
     return { text: `${p.display}: binary file (${size} bytes); not shown. Inspect it with a suitable command via agentContext_run if needed.` };
   }
@@ -114,7 +115,7 @@ export async function readTool(input: Record<string, unknown>, ctx: ToolContext)
   const total = slice.total;
   if (slice.lines.length === 0) {
     if (st.size === 0) return { text: `${p.display}: empty file` };
-    return toolError(`${p.display} has ${total !== undefined ? `${total.toLocaleString('en-US')} lines` : `fewer than ${from} lines`}; offset ${from} is past the end`);
+    return toolError(`${p.display} has ${total !== undefined ? `${groupDigits(total)} lines` : `fewer than ${from} lines`}; offset ${from} is past the end`);
   }
   // Budget: the inline byte cap and the token threshold (≈4 bytes a token), whichever is smaller.
   const budget = Math.min(INLINE_MAX_BYTES - 700, ctx.config.offloadThresholdTokens * 4);
@@ -123,14 +124,14 @@ export async function readTool(input: Record<string, unknown>, ctx: ToolContext)
   let lastShown = from - 1;
   for (const l of slice.lines) {
     let line = `${l.n}: ${l.text}`;
-    if (l.fullBytes > LINE_MAX_BYTES) line = `${cutToBytes(`${l.n}: ${l.text}`, LINE_MAX_BYTES)} [line is ${l.fullBytes.toLocaleString('en-US')} bytes; cut]`;
+    if (l.fullBytes > LINE_MAX_BYTES) line = `${cutToBytes(`${l.n}: ${l.text}`, LINE_MAX_BYTES)} [line is ${groupDigits(l.fullBytes)} bytes; cut]`;
     const b = Buffer.byteLength(line, 'utf8') + 1;
     if (used + b > budget && body.length > 0) break;
     body.push(line);
     used += b;
     lastShown = l.n;
   }
-  const of = total !== undefined ? ` of ${total.toLocaleString('en-US')}` : '';
+  const of = total !== undefined ? ` of ${groupDigits(total)}` : '';
   const header = `${p.display}: lines ${from}–${lastShown}${of} (${size} bytes)`;
   let tail = '';
   const wanted = Math.min(to, total ?? to);

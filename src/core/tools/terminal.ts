@@ -11,6 +11,7 @@ import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from 
 import { formatNotesSection, matchNotes, sharedNotes, withCurrentOrphans } from '../notes/notes';
 import { toPosixRelative } from '../workspace/relativePaths';
 import { agentDirOf } from '../workspace/agentLayout';
+import { groupDigits } from '../output/humanize';
 
 const RECENT = 3;
 /** A terminal file larger than this is not one capture wrote (it rotates at 10 MB): references to it are refused. */
@@ -240,14 +241,14 @@ async function formatListing(items: readonly CatalogTerminal[], notes: Noted, sh
       continue;
     }
     const s = await terminalSummary(agentDir, t.n);
-    block.push(`Terminal ${t.n} "${t.name}" (${show(t.file)}, ${t.sizeBytes.toLocaleString('en-US')} bytes${t.closed ? ', closed' : ', open'}${t.shellIntegration ? '' : ', no shell integration: commands not indexed'}): ${s.commands.toLocaleString('en-US')} command${s.commands === 1 ? '' : 's'}`);
+    block.push(`Terminal ${t.n} "${t.name}" (${show(t.file)}, ${groupDigits(t.sizeBytes)} bytes${t.closed ? ', closed' : ', open'}${t.shellIntegration ? '' : ', no shell integration: commands not indexed'}): ${groupDigits(s.commands)} command${s.commands === 1 ? '' : 's'}`);
     const recent = s.recent.slice(-RECENT);
     for (const c of recent) {
       const file = toPosixRelative(root, path.join(agentDir, c.file));
       const noted = matchNotes(notesOf.get(t.n) ?? [], { path: file, startLine: c.headerLine, endLine: c.lastLine ?? Number.MAX_SAFE_INTEGER, terminal: t.n, command: c.command }).length;
       block.push(`  #${c.command} ${status(c)} · ${cutToBytes(shownCommandLine(c.commandLine), 120)} · ${lines(c)}${noted ? ` · ${noted} note${noted === 1 ? '' : 's'} from the user` : ''}`);
     }
-    if (s.commands > recent.length) block.push(`  … ${(s.commands - recent.length).toLocaleString('en-US')} earlier command${s.commands - recent.length === 1 ? '' : 's'} (terminal ${t.n}, command #)`);
+    if (s.commands > recent.length) block.push(`  … ${groupDigits((s.commands - recent.length))} earlier command${s.commands - recent.length === 1 ? '' : 's'} (terminal ${t.n}, command #)`);
     if (s.lastFailed && !recent.some((c) => c.command === s.lastFailed!.command)) block.push(`  last failure: #${s.lastFailed.command} ${status(s.lastFailed)} · ${cutToBytes(shownCommandLine(s.lastFailed.commandLine), 80)}`);
     const text = block.join('\n');
     const b = Buffer.byteLength(text) + 1;

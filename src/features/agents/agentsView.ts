@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { formatLocalTime } from '../../core/output/humanize';
+import { formatLocalTime, groupDigits } from '../../core/output/humanize';
 import * as path from 'node:path';
 import { agentActivityChanged, readFindings, recentAgents, type AgentSummary, type Finding } from '../../core/agents';
 import { agentDirOf } from '../../core/workspace/agentLayout';
@@ -89,10 +89,10 @@ export class AgentsView extends AgentFolderTree<Node> {
         return it;
       }
       case 'older': {
-        const it = new vscode.TreeItem(`… ${n.older.toLocaleString('en-US')} older agent${n.older === 1 ? '' : 's'}`, vscode.TreeItemCollapsibleState.Collapsed);
+        const it = new vscode.TreeItem(`… ${groupDigits(n.older)} older agent${n.older === 1 ? '' : 's'}`, vscode.TreeItemCollapsibleState.Collapsed);
         it.id = `agents-older:${n.root.agentDir}@${n.offset}`;
         it.iconPath = new vscode.ThemeIcon('history');
-        it.tooltip = `Expand to list the next ${AGENT_PAGE} of ${n.older.toLocaleString('en-US')} less recently active agents in .agent/agents/`;
+        it.tooltip = `Expand to list the next ${AGENT_PAGE} of ${groupDigits(n.older)} less recently active agents in .agent/agents/`;
         it.contextValue = 'agentContext.olderItems';
         return it;
       }

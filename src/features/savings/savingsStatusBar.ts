@@ -11,6 +11,7 @@ import { debounce } from '../../editor/debounce';
 import { ReadOnlyDocument } from '../../editor/readOnlyDocument';
 import type { ToolInvoked } from '../tools/registerTools';
 import { notify } from '../../editor/notify';
+import { groupDigits } from '../../core/output/humanize';
 
 /** How often the status bar re-reads the ledger's end without a file event. */
 const SAFETY_POLL_MS = 10_000;
@@ -50,12 +51,12 @@ export function registerSavings(context: vscode.ExtensionContext, log: vscode.Lo
     item.text = `$(fold-down) ${short(s.today.savedTokens)} tokens kept out`;
     // Read aloud instead of the text, which would say "fold-down" for the icon.
     item.accessibilityInformation = {
-      label: `Agent Context kept ${s.today.savedTokens.toLocaleString('en-US')} tokens out of the agent's context today, in ${calls}. Activate for the report per tool and per day.`,
+      label: `Agent Context kept ${groupDigits(s.today.savedTokens)} tokens out of the agent's context today, in ${calls}. Activate for the report per tool and per day.`,
       role: 'button',
     };
     item.tooltip = new vscode.MarkdownString(
-      `**Agent Context** kept **${s.today.savedTokens.toLocaleString('en-US')}** tokens out of the agent's context today ` +
-        `(${calls}: ${s.today.rawTokens.toLocaleString('en-US')} raw → ${s.today.returnedTokens.toLocaleString('en-US')} returned).\n\nClick for the report per tool and per day.`,
+      `**Agent Context** kept **${groupDigits(s.today.savedTokens)}** tokens out of the agent's context today ` +
+        `(${calls}: ${groupDigits(s.today.rawTokens)} raw → ${groupDigits(s.today.returnedTokens)} returned).\n\nClick for the report per tool and per day.`,
     );
     if (s.hasEntries) item.show();
     else item.hide();

@@ -7,7 +7,7 @@ import { followScratchEvents, scratchIndexChanged, sharedScratchIndex } from '..
 import { KeyedState } from '../../core/keyedState';
 import { estimateTokensFromBytes, formatTokens } from '../../core/output/tokens';
 import { registerTreeForTests } from '../../api';
-import { countLabel, formatAge, formatBytes, formatLocalTime } from '../../core/output/humanize';
+import { countLabel, formatAge, formatBytes, formatLocalTime, groupDigits } from '../../core/output/humanize';
 import { AgentFolder, AgentFeed, folderLabel, touches } from '../../editor/agentFeed';
 import { noteTooltip, onDidChangeNotes } from '../notes/noteDecorations';
 import { toPosixRelative } from '../../core/workspace/relativePaths';
@@ -198,10 +198,10 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
       return item;
     }
     if (node.kind === 'older') {
-      const item = new vscode.TreeItem(`… ${node.older.toLocaleString('en-US')} older file${node.older === 1 ? '' : 's'}`, vscode.TreeItemCollapsibleState.Collapsed);
+      const item = new vscode.TreeItem(`… ${groupDigits(node.older)} older file${node.older === 1 ? '' : 's'}`, vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `scratch-older:${node.folder.root}:${node.rel}@${node.offset}`;
       item.iconPath = new vscode.ThemeIcon('history');
-      item.tooltip = `Expand to list the next ${FILE_PAGE} of ${node.older.toLocaleString('en-US')} older files in .agent/scratch/${node.rel}`;
+      item.tooltip = `Expand to list the next ${FILE_PAGE} of ${groupDigits(node.older)} older files in .agent/scratch/${node.rel}`;
       item.contextValue = 'agentContext.olderItems';
       return item;
     }

@@ -4,7 +4,7 @@ import { registerTreeForTests } from '../../api';
 import { agentDirOf, hasAgentFolder } from '../../core/workspace/agentLayout';
 import { listTerminalsPage, readTerminalIndexTail, type TerminalCommand, type TerminalInfo } from '../../core/terminal/terminalIndex';
 import { exitKind, formatExit, type ExitKind } from '../../core/terminal/commandExit';
-import { formatLocalTime } from '../../core/output/humanize';
+import { formatLocalTime, groupDigits } from '../../core/output/humanize';
 import type { CaptureManager } from './captureManager';
 import { noteTooltip, onDidChangeNotes } from '../notes/noteDecorations';
 import type { AgentFeed } from '../../editor/agentFeed';
@@ -124,11 +124,11 @@ export class TerminalsTreeProvider implements vscode.TreeDataProvider<TerminalsN
   getTreeItem(node: TerminalsNode): vscode.TreeItem {
     if (node.kind === 'olderCommands' || node.kind === 'olderTerminals') {
       const what = node.kind === 'olderCommands' ? 'command' : 'terminal';
-      const item = new vscode.TreeItem(`… ${node.older.toLocaleString('en-US')} older ${what}${node.older === 1 ? '' : 's'}`, vscode.TreeItemCollapsibleState.Collapsed);
+      const item = new vscode.TreeItem(`… ${groupDigits(node.older)} older ${what}${node.older === 1 ? '' : 's'}`, vscode.TreeItemCollapsibleState.Collapsed);
       item.id = node.kind === 'olderCommands' ? `${node.agentDir}#${node.info.n}#older<${node.before}` : `${node.agentDir}#older-terminals@${node.skip}`;
       item.tooltip = node.kind === 'olderCommands'
-        ? `Expand to list the next ${COMMAND_PAGE} of ${node.older.toLocaleString('en-US')} older commands. All of them are in .agent/${node.info.file} and ${node.info.n}.index.jsonl.`
-        : `Expand to list the next ${TERMINAL_PAGE} of ${node.older.toLocaleString('en-US')} older terminals (.agent/terminals/).`;
+        ? `Expand to list the next ${COMMAND_PAGE} of ${groupDigits(node.older)} older commands. All of them are in .agent/${node.info.file} and ${node.info.n}.index.jsonl.`
+        : `Expand to list the next ${TERMINAL_PAGE} of ${groupDigits(node.older)} older terminals (.agent/terminals/).`;
       item.iconPath = new vscode.ThemeIcon('history');
       item.contextValue = 'agentContext.olderItems';
       return item;

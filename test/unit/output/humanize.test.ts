@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { countLabel, formatAge, formatBytes, formatLocalTime } from '../../../src/core/output/humanize';
+import { countLabel, formatAge, formatBytes, formatLocalTime, groupDigits } from '../../../src/core/output/humanize';
 
 test('sizes under 1 KB read in bytes; larger ones in KB/MB/GB with one decimal', () => {
   assert.equal(formatBytes(0), '0 B');
@@ -46,4 +46,11 @@ for (const ms of [Date.UTC(2026, 2, 29, 0, 30), Date.UTC(2026, 9, 25, 0, 30), Da
     const r = spawnSync(process.execPath, ['-e', script], { env: { ...process.env, ...env }, encoding: 'utf8' });
     assert.equal(r.status, 0, `${env.TZ}: ${r.stdout}${r.stderr}`);
   }
+});
+
+test('counts read with thousands separators exactly as toLocaleString("en-US") writes them', () => {
+  const samples = [0, 1, 12, 999, 1000, 1001, 9999, 10_003, 100_000, 999_999, 1_000_000, 1_234_567_890, Number.MAX_SAFE_INTEGER, -1, -999, -1000, -1_234_567, 0.5, 1234.5678, -0.25, NaN, Infinity, -Infinity];
+  for (let k = 1; k < 1e15; k = k * 7 + 3) samples.push(k, -k);
+  for (const n of samples) assert.equal(groupDigits(n), n.toLocaleString('en-US'), String(n));
+  assert.equal(countLabel(10_003, 40_000), '10,003 files · 39.1 KB');
 });
