@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { failedRow, repoRoot, RUNS, stats, type Row, type Stats } from './harness';
 import { coldCells, judge, medians, startServers, warmCells, type Cell, type LevelCall, type LevelFolder } from './mcpLevels';
 import { generateAgentFolder } from './scaleGen';
+import { TERMINALS_DIR } from '../src/core/terminal/terminalIndex';
 
 const CALLS: LevelCall[] = [
   {
@@ -40,7 +41,7 @@ const CALLS: LevelCall[] = [
  * avoid, as the reference for row 14i's growth.
  */
 function bareIndexReads(agentDir: string): Stats {
-  const dir = path.join(agentDir, 'terminals');
+  const dir = path.join(agentDir, TERMINALS_DIR);
   const buf = Buffer.allocUnsafe(4096);
   const samples: number[] = [];
   for (let r = 0; r < RUNS; r++) {

@@ -20,12 +20,8 @@ export function formatBytes(n: number): string {
 export function groupDigits(n: number): string {
   if (!Number.isSafeInteger(n)) return n.toLocaleString('en-US');
   const digits = String(Math.abs(n));
-  let out = digits.length > 3 ? '' : digits;
-  if (!out) {
-    const head = digits.length % 3 || 3;
-    out = digits.slice(0, head);
-    for (let i = head; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
-  }
+  let out = digits.slice(0, digits.length % 3 || 3);
+  for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
   return n < 0 ? `-${out}` : out;
 }
 

@@ -248,7 +248,7 @@ async function formatListing(items: readonly CatalogTerminal[], notes: Noted, sh
       const noted = matchNotes(notesOf.get(t.n) ?? [], { path: file, startLine: c.headerLine, endLine: c.lastLine ?? Number.MAX_SAFE_INTEGER, terminal: t.n, command: c.command }).length;
       block.push(`  #${c.command} ${status(c)} · ${cutToBytes(shownCommandLine(c.commandLine), 120)} · ${lines(c)}${noted ? ` · ${noted} note${noted === 1 ? '' : 's'} from the user` : ''}`);
     }
-    if (s.commands > recent.length) block.push(`  … ${groupDigits((s.commands - recent.length))} earlier command${s.commands - recent.length === 1 ? '' : 's'} (terminal ${t.n}, command #)`);
+    if (s.commands > recent.length) block.push(`  … ${groupDigits(s.commands - recent.length)} earlier command${s.commands - recent.length === 1 ? '' : 's'} (terminal ${t.n}, command #)`);
     if (s.lastFailed && !recent.some((c) => c.command === s.lastFailed!.command)) block.push(`  last failure: #${s.lastFailed.command} ${status(s.lastFailed)} · ${cutToBytes(shownCommandLine(s.lastFailed.commandLine), 80)}`);
     const text = block.join('\n');
     const b = Buffer.byteLength(text) + 1;
