@@ -74,7 +74,7 @@ import { catalogPath, decodeCatalog, encodeCatalog, statKeyOf, type CatalogSnaps
 import { foldIndexEnd, lazyView, OPEN_FLAGS, readInfoCold, standInInfo } from './catalogColdRead';
 import { stopCatalogWorkers, takeCatalogWorker, WAIT_FROM, WORKER_WAIT_MS, type CatalogWorkerRun } from './catalogWorker';
 import { BRIEF_SPEC, briefFrom, type CompactState, type TerminalBrief } from './indexBrief';
-import { notRegularFile, previousFileOf, readTerminalHeaderInfo, readTerminalHeaderInfoSync, TERMINALS_DIR, unreadableTerminal, type TerminalInfo } from './terminalIndex';
+import { notRegularFile, parseTerminalNames, previousFileOf, readTerminalHeaderInfo, readTerminalHeaderInfoSync, TERMINALS_DIR, unreadableTerminal, type TerminalInfo } from './terminalIndex';
 import { settledStamp } from '../fs/settledStamp';
 
 export type { BriefCommand, TerminalBrief } from './indexBrief';
@@ -261,28 +261,6 @@ function saveIn(agentDir: string, c: Catalog, ms: number, ref = false): void {
   if (!ref) c.timer.unref?.();
 }
 
-/** What listing the folder found: N of every N.txt (ascending), and those with N.1.txt or N.index.jsonl. */
-function parseNames(names: string[]): { numbers: number[]; previous: Set<number>; indexed: Set<number> } {
-  const numbers: number[] = [];
-  const previous = new Set<number>();
-  const indexed = new Set<number>();
-  for (const name of names) {
-    // `<digits>.txt`, `<digits>.1.txt` or `<digits>.index.jsonl` (20,000 names at 10,000 terminals: read by hand, not by a regular expression).
-    let d = 0;
-    while (d < name.length && name.charCodeAt(d) >= 48 && name.charCodeAt(d) <= 57) d++;
-    if (d === 0 || name.charCodeAt(d) !== 46 /* . */) continue;
-    const rest = name.length - d;
-    const kind = rest === 4 && name.endsWith('.txt') ? 0 : rest === 6 && name.endsWith('.1.txt') ? 1 : rest === 12 && name.endsWith('.index.jsonl') ? 2 : -1;
-    if (kind < 0) continue;
-    const n = Number(name.slice(0, d));
-    if (kind === 0) numbers.push(n);
-    else if (kind === 1) previous.add(n);
-    else indexed.add(n);
-  }
-  numbers.sort((a, b) => a - b);
-  return { numbers, previous, indexed };
-}
-
 /**
  * Lists the folder again when its stat says its entries changed (or the last listing cannot be
  * trusted by the stat); returns the terminals whose files appeared or vanished, which must be checked.
@@ -296,7 +274,7 @@ async function relist(dir: string, c: Catalog, st: fs.Stats): Promise<Result<num
     return err({ file: dir, message: `cannot list captured terminals: ${(e as Error).message}` });
   }
   const now = Date.now();
-  const l = parseNames(names);
+  const l = parseTerminalNames(names);
   const changed: number[] = [];
   const before = new Set(c.numbers);
   const now_ = new Set(l.numbers);

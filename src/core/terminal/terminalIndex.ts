@@ -141,8 +141,6 @@ export function formatCommandFooter(k: number, exitCode: number | undefined, dur
   return `<<< command ${k} | ${formatExit(exitCode, exitUnknown && oneLine(exitUnknown).replace(/\|/g, '/'))} | ${(durationMs / 1000).toFixed(2)}s | secrets masked ${secretsMasked}${missing}`;
 }
 
-const FILE_RE = /^(\d+)\.txt$/;
-
 /** Parses the header lines of N.txt (the `# key: value` lines at its top). */
 export function parseTerminalHeader(text: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -198,12 +196,6 @@ async function readEdges(file: string, size: number): Promise<{ head: string; ta
   } finally {
     await fh.close();
   }
-}
-
-/** N of a file name `N.txt` (undefined for any other name, `N.1.txt` included). */
-export function terminalFileNumber(name: string): number | undefined {
-  const m = FILE_RE.exec(name);
-  return m ? Number(m[1]) : undefined;
 }
 
 /** The error that `N.txt` exists but is not a regular file (a folder in its place). */
@@ -277,12 +269,10 @@ export function unreadableTerminal(n: number, previousFile: string | null, e: un
   };
 }
 
-/** The header facts of one `N.txt` (undefined when the name is not `N.txt` or the file vanished). */
-async function readTerminalInfo(dir: string, name: string, names: ReadonlySet<string>): Promise<TerminalInfo | undefined> {
-  const n = terminalFileNumber(name);
-  if (n === undefined) return undefined;
-  const file = path.join(dir, name);
-  const previousFile = names.has(`${n}.1.txt`) ? `${TERMINALS_DIR}/${n}.1.txt` : null;
+/** The header facts of terminal n's `N.txt` (undefined when it vanished); `rotated`: the numbers that have an `N.1.txt`. */
+async function readTerminalInfo(dir: string, n: number, rotated: ReadonlySet<number>): Promise<TerminalInfo | undefined> {
+  const file = `${dir}${path.sep}${n}.txt`;
+  const previousFile = previousFileOf(n, rotated);
   try {
     const st = await fs.promises.stat(file);
     if (!st.isFile()) throw notRegularFile(st);
@@ -294,6 +284,35 @@ async function readTerminalInfo(dir: string, name: string, names: ReadonlySet<st
   }
 }
 
+/** What a listing of the terminals folder holds: N of every `N.txt` (ascending), and the N that have an `N.1.txt` or an `N.index.jsonl`. */
+export interface TerminalNames {
+  numbers: number[];
+  previous: Set<number>;
+  indexed: Set<number>;
+}
+
+/** Reads a listing of the terminals folder (other names are left out). */
+export function parseTerminalNames(names: readonly string[]): TerminalNames {
+  const numbers: number[] = [];
+  const previous = new Set<number>();
+  const indexed = new Set<number>();
+  for (const name of names) {
+    // `<digits>.txt`, `<digits>.1.txt` or `<digits>.index.jsonl` (30,000 names at 10,000 terminals: read by hand, not by a regular expression).
+    let d = 0;
+    while (d < name.length && name.charCodeAt(d) >= 48 && name.charCodeAt(d) <= 57) d++;
+    if (d === 0 || name.charCodeAt(d) !== 46 /* . */) continue;
+    const rest = name.length - d;
+    const kind = rest === 4 && name.endsWith('.txt') ? 0 : rest === 6 && name.endsWith('.1.txt') ? 1 : rest === 12 && name.endsWith('.index.jsonl') ? 2 : -1;
+    if (kind < 0) continue;
+    const n = Number(name.slice(0, d));
+    if (kind === 0) numbers.push(n);
+    else if (kind === 1) previous.add(n);
+    else indexed.add(n);
+  }
+  numbers.sort((a, b) => a - b);
+  return { numbers, previous, indexed };
+}
+
 /**
  * A page of captured terminals for a list that leads with what matters now: the terminals in
  * `first` (live ones), then the others newest (highest number) first; only the page's files are
@@ -303,9 +322,9 @@ export async function listTerminalsPage(agentDir: string, opts: { count: number;
   const dir = path.join(agentDir, TERMINALS_DIR);
   const listed = await terminalNames(dir);
   if (!listed.ok) return listed;
-  const { names, numbers } = listed.value;
+  const { present, previous, newestFirst: numbers } = listed.value;
   // Live ones first, then the rest; newest first within each.
-  const first = [...new Set(opts.first ?? [])].filter((n) => names.has(`${n}.txt`)).sort((a, b) => b - a);
+  const first = [...new Set(opts.first ?? [])].filter((n) => present.has(n)).sort((a, b) => b - a);
   const firstSet = new Set(first);
   const skip = opts.skip ?? 0;
   const page: number[] = [];
@@ -315,7 +334,7 @@ export async function listTerminalsPage(agentDir: string, opts: { count: number;
     if (page.length >= opts.count) break;
     if (!firstSet.has(n) && at++ >= skip) page.push(n);
   }
-  const infos = await Promise.all(page.map((k) => readTerminalInfo(dir, `${k}.txt`, names)));
+  const infos = await Promise.all(page.map((k) => readTerminalInfo(dir, k, previous)));
   return ok({ terminals: infos.filter((i): i is TerminalInfo => i !== undefined), total: numbers.length });
 }
 
@@ -326,8 +345,9 @@ export async function listTerminalsPage(agentDir: string, opts: { count: number;
  * the folder's stamp was settled as it was read (fs/settledStamp.ts: a file created in the same clock
  * tick as the one seen could leave the stamp unchanged).
  */
-const folderListings = new Map<string, FolderStamp & { names: ReadonlySet<string>; numbers: number[] }>();
-async function terminalNames(dir: string): Promise<Result<{ names: ReadonlySet<string>; numbers: number[] }>> {
+type Listing = { present: ReadonlySet<number>; previous: ReadonlySet<number>; newestFirst: number[] };
+const folderListings = new Map<string, FolderStamp & Listing>();
+async function terminalNames(dir: string): Promise<Result<Listing>> {
   let names: string[];
   let st: fs.Stats;
   try {
@@ -337,12 +357,11 @@ async function terminalNames(dir: string): Promise<Result<{ names: ReadonlySet<s
     names = await fs.promises.readdir(dir);
   } catch (e) {
     folderListings.delete(dir);
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return ok({ names: new Set(), numbers: [] });
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return ok({ present: new Set(), previous: new Set(), newestFirst: [] });
     return err({ file: dir, message: `cannot list captured terminals: ${(e as Error).message}` });
   }
-  const numbers = names.map((x) => FILE_RE.exec(x)).filter((m): m is RegExpExecArray => m !== null).map((m) => Number(m[1]));
-  numbers.sort((a, b) => b - a);
-  const entry = { ...stampOf(st), names: new Set(names), numbers };
+  const { numbers, previous } = parseTerminalNames(names);
+  const entry = { ...stampOf(st), present: new Set(numbers), previous, newestFirst: numbers.reverse() };
   if (settledStamp(st, Date.now())) folderListings.set(dir, entry);
   else folderListings.delete(dir);
   return ok(entry);
@@ -351,9 +370,7 @@ async function terminalNames(dir: string): Promise<Result<{ names: ReadonlySet<s
 /** Terminal N alone (its `N.txt` header facts), without listing the folder; undefined when there is no `N.txt`. */
 export async function readOneTerminal(agentDir: string, n: number): Promise<TerminalInfo | undefined> {
   const dir = path.join(agentDir, TERMINALS_DIR);
-  const names = new Set([`${n}.txt`]);
-  if (fs.existsSync(path.join(dir, `${n}.1.txt`))) names.add(`${n}.1.txt`);
-  return readTerminalInfo(dir, `${n}.txt`, names);
+  return readTerminalInfo(dir, n, new Set(fs.existsSync(path.join(dir, `${n}.1.txt`)) ? [n] : []));
 }
 
 /** Lists the captured terminals under `<agentDir>/terminals`, by number. A missing folder is an empty list. */
@@ -366,13 +383,12 @@ export async function listTerminals(agentDir: string): Promise<Result<TerminalIn
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return ok([]);
     return err({ file: dir, message: `cannot list captured terminals: ${(e as Error).message}` });
   }
-  const set = new Set(names);
+  const { numbers, previous } = parseTerminalNames(names);
   const out: TerminalInfo[] = [];
-  for (const name of names) {
-    const info = await readTerminalInfo(dir, name, set);
+  for (const n of numbers) {
+    const info = await readTerminalInfo(dir, n, previous);
     if (info) out.push(info);
   }
-  out.sort((a, b) => a.n - b.n);
   return ok(out);
 }
 
