@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { listTerminals, listTerminalsPage, readTerminalIndex, readTerminalIndexTail, type IndexRecord } from '../../../src/core/terminal/terminalIndex';
+import { listTerminals, listTerminalsPage, parseTerminalNames, readTerminalIndex, readTerminalIndexTail, type IndexRecord } from '../../../src/core/terminal/terminalIndex';
 
 function tmpAgent(): string {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-scale-'));
@@ -107,6 +107,27 @@ test('repeated reads of terminal files follow every change: appends, a same-size
   fs.appendFileSync(txt, '# terminal closed at 2026-01-01T00:00:00.000Z\n');
   fs.writeFileSync(path.join(a, 'terminals', '1.1.txt'), '# older\n');
   assert.deepEqual([(await info()).closed, (await info()).previousFile], [true, 'terminals/1.1.txt']);
+});
+
+test('the terminals folder is read by one parser: N.txt are terminals, N.1.txt and N.index.jsonl are marked, other names are left out', async () => {
+  const names = ['3.txt', '12.txt', '12.1.txt', '12.index.jsonl', '3.index.jsonl', '7.1.txt', 'x.txt', '.txt', '4.TXT', '5.txt.tmp', '6.2.txt', '8.index.json', 'notes.md', '9.txt~', '10.txt'];
+  const l = parseTerminalNames(names);
+  assert.deepEqual(l.numbers, [3, 10, 12], 'ascending, and only `<digits>.txt`');
+  assert.deepEqual([...l.previous].sort((a, b) => a - b), [7, 12]);
+  assert.deepEqual([...l.indexed].sort((a, b) => a - b), [3, 12]);
+  // The lists see the same: a rotated file without its N.txt is no terminal, and the previous file is named.
+  const a = tmpAgent();
+  writeIndex(a, 3, 1);
+  writeIndex(a, 12, 1);
+  const dir = path.join(a, 'terminals');
+  for (const n of ['12.1.txt', '7.1.txt', 'x.txt', '5.txt.tmp']) fs.writeFileSync(path.join(dir, n), '# older\n');
+  const all = await listTerminals(a);
+  assert.ok(all.ok);
+  assert.deepEqual(all.value.map((t) => [t.n, t.previousFile]), [[3, null], [12, 'terminals/12.1.txt']]);
+  const page = await listTerminalsPage(a, { count: 10, first: [7, 3] });
+  assert.ok(page.ok);
+  assert.deepEqual(page.value.terminals.map((t) => [t.n, t.previousFile]), [[3, null], [12, 'terminals/12.1.txt']], 'a live terminal without N.txt is not listed');
+  assert.equal(page.value.total, 2);
 });
 
 test('a page of terminals leads with the live ones, then the newest, and counts all', async () => {
