@@ -291,7 +291,7 @@ export interface TerminalNames {
   indexed: Set<number>;
 }
 
-/** Reads a listing of the terminals folder (other names are left out). */
+/** Reads a listing of the terminals folder (other names are left out; each terminal number once). */
 export function parseTerminalNames(names: readonly string[]): TerminalNames {
   const numbers: number[] = [];
   const previous = new Set<number>();
@@ -300,7 +300,8 @@ export function parseTerminalNames(names: readonly string[]): TerminalNames {
     // `<digits>.txt`, `<digits>.1.txt` or `<digits>.index.jsonl` (30,000 names at 10,000 terminals: read by hand, not by a regular expression).
     let d = 0;
     while (d < name.length && name.charCodeAt(d) >= 48 && name.charCodeAt(d) <= 57) d++;
-    if (d === 0 || name.charCodeAt(d) !== 46 /* . */) continue;
+    // Only the names capture writes: no leading zero (`007.txt` would be a second name for 7), at most 15 digits (exact as a number).
+    if (d === 0 || d > 15 || (d > 1 && name.charCodeAt(0) === 48) || name.charCodeAt(d) !== 46 /* . */) continue;
     const rest = name.length - d;
     const kind = rest === 4 && name.endsWith('.txt') ? 0 : rest === 6 && name.endsWith('.1.txt') ? 1 : rest === 12 && name.endsWith('.index.jsonl') ? 2 : -1;
     if (kind < 0) continue;

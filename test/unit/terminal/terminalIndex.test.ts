@@ -110,9 +110,9 @@ test('repeated reads of terminal files follow every change: appends, a same-size
 });
 
 test('the terminals folder is read by one parser: N.txt are terminals, N.1.txt and N.index.jsonl are marked, other names are left out', async () => {
-  const names = ['3.txt', '12.txt', '12.1.txt', '12.index.jsonl', '3.index.jsonl', '7.1.txt', 'x.txt', '.txt', '4.TXT', '5.txt.tmp', '6.2.txt', '8.index.json', 'notes.md', '9.txt~', '10.txt'];
+  const names = ['3.txt', '12.txt', '12.1.txt', '12.index.jsonl', '3.index.jsonl', '7.1.txt', 'x.txt', '.txt', '4.TXT', '5.txt.tmp', '6.2.txt', '8.index.json', 'notes.md', '9.txt~', '10.txt', '0.txt', '003.txt', '012.1.txt', '1234567890123456.txt'];
   const l = parseTerminalNames(names);
-  assert.deepEqual(l.numbers, [3, 10, 12], 'ascending, and only `<digits>.txt`');
+  assert.deepEqual(l.numbers, [0, 3, 10, 12], 'ascending, only `<digits>.txt` as capture names them (no leading zero, at most 15 digits): each number once');
   assert.deepEqual([...l.previous].sort((a, b) => a - b), [7, 12]);
   assert.deepEqual([...l.indexed].sort((a, b) => a - b), [3, 12]);
   // The lists see the same: a rotated file without its N.txt is no terminal, and the previous file is named.
