@@ -13,7 +13,7 @@ import { launchBrowser } from '../test/runner/browser.mjs';
 import { editorSettings, installExtensions, prepareProfile, startCodeServer } from '../test/runner/codeServer.mjs';
 import { repoRoot } from '../test/runner/deps.mjs';
 import { editorHome, workbenchUrl } from '../test/runner/integration.mjs';
-import { killMarkedAndWait, makeTempDir, onCleanup, removeTempDir } from '../test/runner/processes.mjs';
+import { makeTempDir, onEditorCleanup, removeTempDir } from '../test/runner/processes.mjs';
 import { probeVsix } from './benchProbe.mjs';
 
 const SCENARIO = path.join(repoRoot, 'out/bench/editorScenario.js');
@@ -25,12 +25,7 @@ async function session(level, workspace, reps, extensionsTemplate, timeoutMs, ca
   const out = path.join(base, 'result.json');
   let server;
   let browser;
-  const cleanup = onCleanup(async () => {
-    await browser?.close();
-    await server?.stop();
-    await killMarkedAndWait();
-    removeTempDir(base);
-  });
+  const cleanup = onEditorCleanup(base, () => ({ browser, server }));
   const load0 = os.loadavg();
   try {
     const profile = prepareProfile(base, editorSettings({

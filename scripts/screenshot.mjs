@@ -9,7 +9,7 @@ import { openViewContainer, resetUi } from '../test/runner/bridge.mjs';
 import { startCodeServer } from '../test/runner/codeServer.mjs';
 import { demoProfile, packageExtension, VSIX, writeDemoWorkspace } from '../test/runner/demo.mjs';
 import { ensureDeps, repoRoot } from '../test/runner/deps.mjs';
-import { killMarkedAndWait, makeTempDir, onCleanup, removeTempDir } from '../test/runner/processes.mjs';
+import { makeTempDir, onEditorCleanup } from '../test/runner/processes.mjs';
 
 const argv = process.argv.slice(2);
 const outIndex = argv.indexOf('--out');
@@ -24,12 +24,7 @@ if (!(width > 0 && height > 0)) {
 const base = makeTempDir('screenshot');
 let server;
 let browser;
-const cleanup = onCleanup(async () => {
-  await browser?.close();
-  await server?.stop();
-  await killMarkedAndWait();
-  removeTempDir(base);
-});
+const cleanup = onEditorCleanup(base, () => ({ browser, server }));
 
 let code = 0;
 try {

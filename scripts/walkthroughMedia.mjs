@@ -4,26 +4,20 @@
 // Writes media/walkthrough/{initialize,terminal,note,pin,instructions,cleanup}.png. The "try a tool"
 // step keeps its SVG diagram: there is no chat model in the test editor to answer a #-mention.
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { launchBrowser } from '../test/runner/browser.mjs';
 import { contextMenu, openViewContainer, resetUi, runCommand, terminalType } from '../test/runner/bridge.mjs';
 import { startCodeServer } from '../test/runner/codeServer.mjs';
 import { demoProfile, packageExtension, VSIX, writeDemoWorkspace } from '../test/runner/demo.mjs';
 import { ensureDeps, repoRoot } from '../test/runner/deps.mjs';
-import { killMarkedAndWait, onCleanup } from '../test/runner/processes.mjs';
+import { makeTempDir, onEditorCleanup } from '../test/runner/processes.mjs';
 
 const argv = process.argv.slice(2);
 const outDir = path.join(repoRoot, 'media/walkthrough');
-const base = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-context-walkthrough-media-'));
+const base = makeTempDir('walkthrough-media');
 let server;
 let browser;
-const cleanup = onCleanup(async () => {
-  await browser?.close();
-  await server?.stop();
-  await killMarkedAndWait();
-  fs.rmSync(base, { recursive: true, force: true });
-});
+const cleanup = onEditorCleanup(base, () => ({ browser, server }));
 
 /** Screenshot of the union of the given elements' boxes (plus a margin), inside the viewport. */
 async function shot(page, name, selectors, margin = 4) {

@@ -196,6 +196,21 @@ export function onCleanup(fn) {
   return run;
 }
 
+/**
+ * onCleanup for a script that runs one editor and one browser on a temp folder made by makeTempDir:
+ * closes the browser, stops the editor, waits for every process it marked and removes `base`.
+ * `running()` gives what is up at that moment.
+ */
+export function onEditorCleanup(base, running) {
+  return onCleanup(async () => {
+    const { browser, server } = running();
+    await browser?.close();
+    await server?.stop();
+    await killMarkedAndWait();
+    removeTempDir(base);
+  });
+}
+
 async function runAllCleanups() {
   for (const c of [...cleanups].reverse()) {
     try {
