@@ -340,7 +340,7 @@ export async function listTerminalsPage(agentDir: string, opts: { count: number;
 }
 
 /**
- * The terminal folder's file names and its terminal numbers (newest first), listed again only when
+ * The terminal folder's terminal numbers (newest first) and those with an `N.1.txt`, listed again only when
  * the folder itself changed (a file created, removed or renamed; appends leave it as it is), so a
  * view refreshed for each command does not list 10,000 files each time. A listing is kept only when
  * the folder's stamp was settled as it was read (fs/settledStamp.ts: a file created in the same clock
@@ -377,17 +377,12 @@ export async function readOneTerminal(agentDir: string, n: number): Promise<Term
 /** Lists the captured terminals under `<agentDir>/terminals`, by number. A missing folder is an empty list. */
 export async function listTerminals(agentDir: string): Promise<Result<TerminalInfo[]>> {
   const dir = path.join(agentDir, TERMINALS_DIR);
-  let names: string[];
-  try {
-    names = await fs.promises.readdir(dir);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return ok([]);
-    return err({ file: dir, message: `cannot list captured terminals: ${(e as Error).message}` });
-  }
-  const { numbers, previous } = parseTerminalNames(names);
+  const listed = await terminalNames(dir);
+  if (!listed.ok) return listed;
+  const { previous, newestFirst } = listed.value;
   const out: TerminalInfo[] = [];
-  for (const n of numbers) {
-    const info = await readTerminalInfo(dir, n, previous);
+  for (let i = newestFirst.length - 1; i >= 0; i--) {
+    const info = await readTerminalInfo(dir, newestFirst[i], previous);
     if (info) out.push(info);
   }
   return ok(out);
