@@ -7,6 +7,8 @@ import { agentApi } from '../agentViewsHelpers';
 import { ui, waitFor } from '../bridge';
 import { closeTerminal, commandsOf, infoOf, openTerminal, outputOf, run, terminalsDir, type OpenTerminal } from '../terminalHelpers';
 
+// One real terminal for the whole block (opening one per test would cost seconds each): the tests run
+// in order and the last ones check what the earlier ones ran, so grep this block whole (docs/TESTING.md).
 describe('Terminal capture', function () {
   this.timeout(120_000);
   let t: OpenTerminal;
