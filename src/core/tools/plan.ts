@@ -17,7 +17,9 @@ export function formatPlanCompact(plan: Plan, shown: string, readOnlyOwner?: str
   const p = planProgress(plan);
   const md = plan.format === 'markdown';
   const kind = md ? (plan.steps.length ? ' (Markdown checklist)' : ' (Markdown, no checklist)') : '';
-  const out = [`Plan ${shown}${kind}: ${plan.objective}`];
+  // One line per step: a YAML block scalar's line breaks would split a step over several lines.
+  const oneLine = (t: string) => t.replace(/\s+/g, ' ').trim();
+  const out = [`Plan ${shown}${kind}: ${oneLine(plan.objective)}`];
   if (md && plan.steps.length === 0) {
     const secs = plan.sections ?? [];
     if (secs.length) out.push(`Sections: ${secs.map((x) => `${x.title} (line ${x.line})`).join('; ')}`);
@@ -26,7 +28,7 @@ export function formatPlanCompact(plan: Plan, shown: string, readOnlyOwner?: str
   }
   out.push(`${p.done}/${p.total} done${plan.status ? ` · status ${plan.status}` : ''}`);
   for (const s of plan.steps) {
-    out.push(`${'  '.repeat(s.depth ?? 0)}[${s.id}] ${s.status}: ${s.description}${s.notes ? ` (notes: ${s.notes.replace(/\s+/g, ' ')})` : ''}`);
+    out.push(`${'  '.repeat(s.depth ?? 0)}[${s.id}] ${s.status}: ${oneLine(s.description)}${s.notes ? ` (notes: ${oneLine(s.notes)})` : ''}`);
   }
   if (readOnlyOwner) out.push(`Read-only here: ${readOnlyOwner} rewrites this plan; change it in ${readOnlyOwner}.`);
   else if (md) out.push('stepId = item number; setStatus writes [x] completed, [ ] pending, [/] in_progress, [!] blocked, [-] cancelled.');

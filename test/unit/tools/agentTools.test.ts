@@ -110,3 +110,16 @@ test('wired through invokeTool: agentWorkspace, briefing, plan logProgress/setPa
   const ledger = fs.readFileSync(ledgerPath(path.join(root, '.agent')), 'utf8').trim().split('\n').map((l) => JSON.parse(l).tool);
   assert.deepEqual(ledger, ['agentContext_agentWorkspace', 'agentContext_agentWorkspace', 'agentContext_plan', 'agentContext_plan', 'agentContext_offload', 'agentContext_briefing']);
 });
+
+test('plan get: a step or objective written as a YAML block scalar is shown on one line', async () => {
+  const { root, ctx } = ws();
+  fs.writeFileSync(path.join(root, '.agent', 'plan.yaml'), 'objective: >\n  Ship\n  it\nsteps:\n  - id: a\n    description: |\n      multi\n      line\n    status: pending\n  - id: b\n    description: next\n    status: pending\n');
+  const r = await invokeTool('agentContext_plan', { action: 'get' }, ctx);
+  assert.ok(!r.isError, r.text);
+  const lines = r.text.split('\n');
+  assert.ok(lines.includes('Plan .agent/plan.yaml: Ship it'), r.text);
+  // Each step on its own line, the next one right after.
+  const i = lines.indexOf('[a] pending: multi line');
+  assert.ok(i > 0, r.text);
+  assert.equal(lines[i + 1], '[b] pending: next');
+});
