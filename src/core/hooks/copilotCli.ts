@@ -24,7 +24,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { mirroredPlanName, mirrorPlan } from '../plan/mirroredPlans';
 import { agentDirOf } from '../workspace/agentLayout';
-import { shellOutput, type HookSettings } from './shellOutput';
+import { hookSettings, shellOutput, type HookSettings } from './shellOutput';
 
 /** What Copilot CLI sends a postToolUse hook (the fields used). */
 export interface CopilotPostToolUseInput {
@@ -84,7 +84,7 @@ export async function copilotPlanWrite(input: CopilotPostToolUseInput, root: str
   if (!session) return undefined;
   const text = await fs.promises.readFile(args.path, 'utf8').catch(() => undefined);
   if (text === undefined) return undefined;
-  const r = await mirrorPlan(agentDirOf(root), mirroredPlanName('copilot-cli', session), text, `GitHub Copilot CLI's plan (session-state/${session}/plan.md in its home folder, session ${session})`);
+  const r = await mirrorPlan(agentDirOf(root), mirroredPlanName('copilot-cli', session), text, `GitHub Copilot CLI's plan (session-state/${session}/plan.md in its home folder, session ${session})`, (await hookSettings(root)).rules);
   if (!r.ok) throw new Error(r.error.message);
   return r.value;
 }

@@ -9,6 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../fs/fsAtomic';
+import { maskSecrets, type UserPatterns } from '../secrets';
 import { err, ok, type Result } from '../result';
 import { LAYOUT } from '../workspace/agentLayout';
 
@@ -43,13 +44,15 @@ export function mirrorOwner(text: string): string | undefined {
 }
 
 /**
- * Writes (or refreshes) the mirror of one agent plan in `<agentDir>/plans/`, atomically; unchanged
- * text writes nothing. `changed` says whether the file was written.
+ * Writes (or refreshes) the mirror of one agent plan in `<agentDir>/plans/`, atomically, with its
+ * secrets masked (`rules`: the user's own; the built-in shapes always apply): the mirror is a file
+ * of the project, and the briefing reads it back to every agent. Unchanged text writes nothing.
+ * `changed` says whether the file was written.
  */
-export async function mirrorPlan(agentDir: string, name: string, text: string, source: string): Promise<Result<{ file: string; changed: boolean }>> {
+export async function mirrorPlan(agentDir: string, name: string, text: string, source: string, rules: UserPatterns | undefined): Promise<Result<{ file: string; changed: boolean }>> {
   const file = path.join(agentDir, LAYOUT.plans, name);
   if (Buffer.byteLength(text) > MIRROR_MAX_BYTES) return err({ file, message: `not mirrored: the plan from ${source} is over 1 MB` });
-  const want = mirrorHeader(source) + text;
+  const want = mirrorHeader(source) + maskSecrets(text, rules).text;
   const have = await fs.promises.readFile(file, 'utf8').catch(() => undefined);
   if (have === want) return ok({ file, changed: false });
   try {

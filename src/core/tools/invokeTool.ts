@@ -14,6 +14,7 @@ import { offloadTool } from './offload';
 import { planTool } from './plan';
 import { readTool } from './read';
 import { maskCommand, runTool } from './run';
+import { maskAnswer, maskedNote, maskWrittenInput } from './maskToolText';
 import { skillTool } from './skill';
 import { terminalTool } from './terminal';
 import { INLINE_MAX_BYTES, secretRulesOf, toolError, type ToolContext, type ToolHandler, type ToolOutcome } from './toolContext';
@@ -69,6 +70,8 @@ export async function invokeTool(name: string, rawInput: unknown, ctx: ToolConte
   const def = toolDefinition(name);
   let outcome: ToolOutcome;
   const input = def ? coerce(def, rawInput ?? {}) : rawInput;
+  const rules = secretRulesOf(ctx);
+  let maskedWritten = 0;
   if (!def) outcome = toolError(`unknown tool "${name}"`);
   else {
     const bad = validateInput(def, input);
@@ -76,7 +79,10 @@ export async function invokeTool(name: string, rawInput: unknown, ctx: ToolConte
     else if (ctx.signal.aborted) outcome = toolError('cancelled before it started');
     else {
       try {
-        outcome = await TOOL_HANDLERS[def.name](input as Record<string, unknown>, ctx);
+        // What the tool will write (a plan step, a memory value, a finding) holds no secret (maskToolText.ts).
+        const written = maskWrittenInput(def.name, input, rules);
+        maskedWritten = written.count;
+        outcome = await TOOL_HANDLERS[def.name](written.input as Record<string, unknown>, ctx);
       } catch (e) {
         ctx.log.error(`${name} failed: ${(e as Error).stack ?? e}`);
         // A file system error names its file and cause the way users read them ("disk full (ENOSPC) writing …").
@@ -85,10 +91,15 @@ export async function invokeTool(name: string, rawInput: unknown, ctx: ToolConte
       }
     }
   }
+  // The answer as the model gets it and the ledger keeps it: no secret from a file read, grepped or listed.
+  const answer = maskAnswer(outcome.text, rules);
+  if (answer.count) outcome = { ...outcome, text: answer.text };
   if (Buffer.byteLength(outcome.text, 'utf8') > INLINE_MAX_BYTES) {
     outcome = { ...outcome, text: cutToBytes(outcome.text, INLINE_MAX_BYTES - 80) + '\n[result cut to stay under 6 KB]' };
   }
-  const unrecorded = await recordInLedger(name, input, outcome, ctx);
+  const note = maskedNote(maskedWritten, answer.count);
+  if (note) outcome = { ...outcome, text: `${outcome.text}\n${note}` };
+  const unrecorded = await recordInLedger(name, input, rules, outcome, ctx);
   // The call worked but left no trace in the ledger (a full disk): the agent and user hear of it.
   if (unrecorded) outcome = { ...outcome, text: `${outcome.text}\nNote: this call was not recorded in the ledger: ${unrecorded}.` };
   return outcome;
@@ -101,7 +112,7 @@ function shownPath(ctx: ToolContext, abs: string): string {
 }
 
 /** Appends the call's ledger line; the reason when it could not (undefined when it was recorded or there is no .agent/). */
-async function recordInLedger(name: string, input: unknown, outcome: ToolOutcome, ctx: ToolContext): Promise<string | undefined> {
+async function recordInLedger(name: string, input: unknown, rules: ReturnType<typeof secretRulesOf>, outcome: ToolOutcome, ctx: ToolContext): Promise<string | undefined> {
   const folder = defaultFolder(ctx.folders);
   if (!folder) return undefined;
   const agentDir = agentDirOf(folder.path);
@@ -115,7 +126,7 @@ async function recordInLedger(name: string, input: unknown, outcome: ToolOutcome
       tool: name,
       source: ctx.source,
       // The ledger is on disk: the input (a command line, offloaded text) is masked like any output.
-      input: maskCommand(summarizeInput(input), secretRulesOf(ctx)),
+      input: maskCommand(summarizeInput(input), rules),
       ...(outcome.outputPath ? { output: outcome.outputPath } : {}),
       rawTokens: outcome.rawTokens ?? returnedTokens,
       returnedTokens,

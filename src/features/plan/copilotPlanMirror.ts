@@ -5,6 +5,8 @@ import { mirroredPlanName, mirrorPlan } from '../../core/plan/mirroredPlans';
 import { formatFileError } from '../../core/result';
 import { agentDirOf } from '../../core/workspace/agentLayout';
 import { debounce } from '../../editor/debounce';
+import { secretSettings } from '../../editor/settings';
+import { userRulesFor } from '../../core/secrets/gitleaks';
 
 /** Where Copilot Chat's memory tool keeps `/memories/session/<file>`: <its workspace storage>/memory-tool/memories/<session>/. */
 const COPILOT_STORAGE = 'github.copilot-chat';
@@ -48,6 +50,7 @@ export function registerCopilotPlanMirror(context: vscode.ExtensionContext, log:
   const mirrorAll = async (): Promise<void> => {
     const dir = agentDir();
     if (!dir) return;
+    const { rules } = userRulesFor({ roots: [path.dirname(dir)], ...secretSettings() });
     for (const owner of safeList(workspaceStorage).filter((n) => n.toLowerCase() === COPILOT_STORAGE)) {
       const memories = path.join(workspaceStorage, owner, 'memory-tool', 'memories');
       for (const session of safeList(memories)) {
@@ -58,7 +61,7 @@ export function registerCopilotPlanMirror(context: vscode.ExtensionContext, log:
         if (seen.get(file) === key) continue;
         const text = await fs.promises.readFile(file, 'utf8').catch(() => undefined);
         if (text === undefined) continue;
-        const r = await mirrorPlan(dir, mirroredPlanName('copilot', session), text, `VS Code's Plan agent (Copilot Chat: /memories/session/plan.md of chat session ${session})`);
+        const r = await mirrorPlan(dir, mirroredPlanName('copilot', session), text, `VS Code's Plan agent (Copilot Chat: /memories/session/plan.md of chat session ${session})`, rules);
         if (!r.ok) {
           log.warn(`Copilot plan mirror: ${formatFileError(r.error)}`);
           continue;

@@ -63,7 +63,7 @@ test('the briefing names opencode\'s plan with its open step', async () => {
 
 test('a mirror of an agent\'s plan in .agent/plans/ is read-only: agentContext_plan names its agent and refuses to edit it; a plan of ours with a similar name is not', async () => {
   const { agentDir, ctx } = workspace();
-  const r = await mirrorPlan(agentDir, mirroredPlanName('copilot-cli', 'sess-7'), '# Cache the lookups\n\n- [ ] Add an LRU\n- [ ] Invalidate on update\n', "GitHub Copilot CLI's plan (session-state/sess-7/plan.md in its home folder, session sess-7)");
+  const r = await mirrorPlan(agentDir, mirroredPlanName('copilot-cli', 'sess-7'), '# Cache the lookups\n\n- [ ] Add an LRU\n- [ ] Invalidate on update\n', "GitHub Copilot CLI's plan (session-state/sess-7/plan.md in its home folder, session sess-7)", undefined);
   assert.ok(r.ok);
   const mirror = r.value.file;
   const text = fs.readFileSync(mirror, 'utf8');

@@ -20,11 +20,11 @@ test('a plan mirrored from an agent: named for agent and session, written once, 
   assert.equal(mirroredPlanName('copilot', 'vscode-chat-session://local/YWJj/../x y'), 'copilot-vscode-chat-session___local_YWJj_.._x_y.md');
   assert.equal(mirroredPlanName('copilot', '...'), 'copilot-session.md');
   const name = mirroredPlanName('copilot', 'YWJjZGVm');
-  let r = await mirrorPlan(agent, name, COPILOT_PLAN, 'VS Code\'s Plan agent');
+  let r = await mirrorPlan(agent, name, COPILOT_PLAN, 'VS Code\'s Plan agent', undefined);
   assert.ok(r.ok && r.value.changed);
   const file = path.join(agent, 'plans', name);
   const first = fs.statSync(file).mtimeMs;
-  r = await mirrorPlan(agent, name, COPILOT_PLAN, 'VS Code\'s Plan agent');
+  r = await mirrorPlan(agent, name, COPILOT_PLAN, 'VS Code\'s Plan agent', undefined);
   assert.ok(r.ok && !r.value.changed, 'the same text writes nothing');
   assert.equal(fs.statSync(file).mtimeMs, first);
   assert.match(fs.readFileSync(file, 'utf8'), /^<!-- Mirrored by Agent Context from VS Code's Plan agent\. .*edit the plan there, not here\. -->\n# Plan: Cache/);
@@ -38,11 +38,19 @@ test('a plan mirrored from an agent: named for agent and session, written once, 
   assert.match(brief, /\.agent\/plans\/copilot-YWJjZGVm\.md/);
 
   // The agent's update follows; a plan over 1 MB is refused with the reason, the old mirror kept.
-  r = await mirrorPlan(agent, name, COPILOT_PLAN.replace('1. [ ]', '1. [x]'), 'VS Code\'s Plan agent');
+  r = await mirrorPlan(agent, name, COPILOT_PLAN.replace('1. [ ]', '1. [x]'), 'VS Code\'s Plan agent', undefined);
   assert.ok(r.ok && r.value.changed);
   assert.match(fs.readFileSync(file, 'utf8'), /1\. \[x\] Measure/);
-  r = await mirrorPlan(agent, name, 'x'.repeat(MIRROR_MAX_BYTES + 1), 'VS Code\'s Plan agent');
+  r = await mirrorPlan(agent, name, 'x'.repeat(MIRROR_MAX_BYTES + 1), 'VS Code\'s Plan agent', undefined);
   assert.ok(!r.ok);
   assert.match(r.error.message, /over 1 MB/);
   assert.match(fs.readFileSync(file, 'utf8'), /1\. \[x\] Measure/);
+
+  // A secret in the agent's plan is masked in the mirror (a file of the project, read back by every agent).
+  const token = 'ghp_' + 'aKQeHtmOrgMiOt9oYwg0btBdaSuEkmieNzzV';
+  r = await mirrorPlan(agent, name, COPILOT_PLAN.replace('1. [ ]', `1. [x] push with ${token};`), 'VS Code\'s Plan agent', undefined);
+  assert.ok(r.ok && r.value.changed);
+  const mirrored = fs.readFileSync(file, 'utf8');
+  assert.ok(!mirrored.includes(token), mirrored);
+  assert.match(mirrored, /push with \[MASKED:github-token\];/);
 });

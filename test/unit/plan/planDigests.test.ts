@@ -15,7 +15,7 @@ test('plan digests carry what a Plan view row shows: objective line, progress, o
   fs.writeFileSync(yaml, '# a comment\n\nobjective: Ship the parser\nstatus: in_progress\nsteps:\n  - id: "1"\n    description: Write it\n    status: completed\n  - id: "2"\n    description: Test it\n    status: pending\n');
   const md = path.join(agent, 'plans', 'b.md');
   fs.writeFileSync(md, 'Intro line\n\n# Outline only\n\n## Why\ntext\n');
-  const r = await mirrorPlan(agent, 'copilot-cli-s1.md', '# Plan: Mirror me\n\n- [x] one\n- [ ] two\n', 'GitHub Copilot CLI');
+  const r = await mirrorPlan(agent, 'copilot-cli-s1.md', '# Plan: Mirror me\n\n- [x] one\n- [ ] two\n', 'GitHub Copilot CLI', undefined);
   assert.ok(r.ok);
   const mirrored = path.join(agent, 'plans', 'copilot-cli-s1.md');
   const bad = path.join(agent, 'plans', 'c.yaml');

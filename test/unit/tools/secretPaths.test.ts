@@ -1,6 +1,7 @@
 // The same masker (built-in shapes, context rules and the workspace's .gitleaks.toml) on every path
 // that writes to disk: terminal capture, agentContext_run, agentContext_offload (scratch and
-// history), the tool ledger, in-process (the extension's tools) and over the MCP server.
+// history), what the plan, memory and sub-agent tools keep, the tool ledger, in-process (the
+// extension's tools) and over the MCP server; and on every answer a tool gives the model.
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -69,6 +70,73 @@ test('in-process tools: run output, its file, the command line, offload to scrat
   checkAgentDir(ws, true);
 });
 
+/** Every tool call that keeps text the agent gives it, each text holding the three secrets. */
+const KEEPING_CALLS: [string, Record<string, unknown>][] = [
+  ['agentContext_plan', { action: 'setNotes', stepId: 'a', notes: line }],
+  ['agentContext_plan', { action: 'addStep', description: line }],
+  ['agentContext_plan', { action: 'logProgress', description: line, notes: line, next: line }],
+  ['agentContext_memory', { action: 'remember', key: 'deploy', value: line }],
+  ['agentContext_agentWorkspace', { agentId: 'scout', action: 'writeFinding', content: line }],
+  ['agentContext_agentWorkspace', { agentId: 'scout', action: 'setStatus', status: 'working', content: line }],
+];
+
+/** Every tool call that answers with text read from a file the user wrote with the secrets in it. */
+const READING_CALLS: [string, Record<string, unknown>][] = [
+  ['agentContext_read', { path: 'deploy.env' }],
+  ['agentContext_grep', { pattern: 'deploy', path: 'deploy.env' }],
+  ['agentContext_plan', { action: 'get' }],
+  ['agentContext_memory', { action: 'recall', key: 'handwritten' }],
+  ['agentContext_briefing', {}],
+];
+
+/** A workspace whose plan the tools can edit, and files the user wrote with the secrets. */
+function keepingWorkspace(): string {
+  const ws = workspace();
+  fs.writeFileSync(path.join(ws, '.agent/plan.yaml'), 'objective: Ship\nsteps:\n  - id: a\n    description: first\n    status: in_progress\n');
+  fs.writeFileSync(path.join(ws, 'deploy.env'), `${line}\n`);
+  return ws;
+}
+
+/** After the reading calls: the user's secrets stay in the user's file (untouched) and nowhere else. */
+function handwritten(ws: string): void {
+  // A plan step and a memory entry written by hand, secrets and all: the answers must not repeat them.
+  fs.appendFileSync(path.join(ws, '.agent/plan.yaml'), `  - id: b\n    description: "by hand ${STRIPE}"\n    status: pending\n`);
+  fs.appendFileSync(path.join(ws, '.agent/memory/preferences.yaml'), `handwritten:\n  value: "${ACME}"\n`);
+}
+
+async function checkKeepingAndReading(ws: string, call: (tool: string, input: Record<string, unknown>) => Promise<{ text: string; isError?: boolean }>): Promise<void> {
+  for (const [tool, input] of KEEPING_CALLS) {
+    const r = await call(tool, input);
+    assert.ok(!r.isError, `${tool} ${JSON.stringify(input).slice(0, 60)}: ${r.text}`);
+    assertClean(`${tool} answer`, r.text);
+    assert.match(r.text, /Note: \d+ secrets? in what you gave to keep (was|were) masked before writing/, r.text);
+  }
+  // Nothing the tools kept holds a secret; each kept text has its markers where the secrets were.
+  checkAgentDir(ws, true);
+  for (const f of ['plan.yaml', 'progress.md', 'memory/preferences.yaml', 'agents/scout/findings.md', 'agents/scout/status.json']) {
+    assert.match(fs.readFileSync(path.join(ws, '.agent', f), 'utf8'), /\[MASKED:stripe-key\]/, f);
+  }
+  handwritten(ws);
+  for (const [tool, input] of READING_CALLS) {
+    const r = await call(tool, input);
+    assert.ok(!r.isError, `${tool}: ${r.text}`);
+    assertClean(`${tool} answer`, r.text);
+    assert.match(r.text, /Note: \d+ secrets? in this answer (was|were) masked/, `${tool}: ${r.text}`);
+  }
+  // The ledger keeps the answers as the model got them; the user's own file is as the user wrote it.
+  assertClean('ledger', fs.readFileSync(ledgerPath(path.join(ws, '.agent')), 'utf8'));
+  assert.equal(fs.readFileSync(path.join(ws, 'deploy.env'), 'utf8'), `${line}\n`);
+}
+
+test('in-process tools: what the plan, memory and sub-agent tools keep, and every answer from a file with secrets', async () => {
+  const ws = keepingWorkspace();
+  const ctx: ToolContext = {
+    folders: [{ name: 'w', path: ws }], config: DEFAULT_TOOL_CONFIG, signal: new AbortController().signal,
+    log: nullLogger, source: 'vscode', trusted: true, allowRun: false,
+  };
+  await checkKeepingAndReading(ws, (tool, input) => invokeTool(tool, input, ctx));
+});
+
 test('terminal capture: output and command line, with the rules the extension loads for the workspace', async () => {
   const ws = workspace();
   const { rules, errors } = userRulesFor({ roots: [ws] });
@@ -105,6 +173,21 @@ describe('MCP server over stdio: the same masking for run, offload and the ledge
     assert.equal(ledger.trim().split('\n').length, 3);
     assert.match(ledger, /"source":"mcp"/);
     checkAgentDir(ws, true);
+  });
+});
+
+describe('MCP server over stdio: the same masking for what the tools keep and for every answer', () => {
+  let ws: string;
+  let mcp: McpSession;
+  before(async () => {
+    ws = keepingWorkspace();
+    mcp = await startMcp(require.resolve('../../../src/mcp/server'), ws);
+  });
+  after(async () => {
+    await mcp.close();
+  });
+  test('plan, progress, memory and findings files, answers and ledger hold no secret', async () => {
+    await checkKeepingAndReading(ws, (tool, input) => mcp.call(tool, input));
   });
 });
 
