@@ -19,6 +19,8 @@ import { composeBriefing, BRIEFING_MAX_TOKENS } from '../briefing/briefing';
 import { gatherBriefing } from '../briefing/briefingSources';
 import { countTokens } from '../output/tokens';
 import { agentDirOf } from '../workspace/agentLayout';
+import { maskAnswer } from '../tools/maskToolText';
+import { hookSettings } from './shellOutput';
 
 /** Why the session (re)started, as the agents name it. */
 export type SessionSource = 'startup' | 'resume' | 'clear' | 'compact';
@@ -47,7 +49,8 @@ export async function sessionStartContext(root: string, source: SessionSource | 
   const head = `Agent Context put this briefing here ${WHEN[source ?? 'startup']}: the plan's current step and the files that hold the state. Read the paths it names before going on.`;
   const headTokens = countTokens(`${head}\n`).tokens;
   const briefing = composeBriefing(await gatherBriefing(agentDirOf(root)), maxTokens - headTokens);
-  const text = `${head}\n${briefing.text}`;
+  // Masked as the tool's answer is (tools/maskToolText.ts): a plan or memory entry may hold a secret.
+  const text = `${head}\n${maskAnswer(briefing.text, (await hookSettings(root)).rules).text}`;
   return { text, tokens: countTokens(text).tokens };
 }
 

@@ -10,6 +10,10 @@ import { formatBytes, groupDigits } from '../../core/output/humanize';
 import { ReadOnlyDocument } from '../../editor/readOnlyDocument';
 import { clip } from '../../core/output/text';
 import { notify } from '../../editor/notify';
+import { secretSettings } from '../../editor/settings';
+import { userRulesFor } from '../../core/secrets/gitleaks';
+import { maskAnswer } from '../../core/tools/maskToolText';
+import { countTokensAsync } from '../../core/output/tokens';
 
 async function pickRoot(purpose: string): Promise<AgentRoot | undefined> {
   const roots = await agentRoots();
@@ -27,7 +31,10 @@ async function showBriefing(docs: ReadOnlyDocument): Promise<string | undefined>
   const roots = await agentRoots();
   const root = roots[0] ?? (await pickRoot('brief'));
   if (!root) return undefined;
-  const { text, tokens } = await composeBriefingAsync(await gatherBriefing(root.agentDir));
+  const composed = await composeBriefingAsync(await gatherBriefing(root.agentDir));
+  // What agentContext_briefing returns: its secrets masked (core/tools/maskToolText.ts).
+  const text = maskAnswer(composed.text, userRulesFor({ roots: [root.root], ...secretSettings() }).rules).text;
+  const tokens = text === composed.text ? composed.tokens : (await countTokensAsync(text)).tokens;
   await docs.show(`${text}\n\n<!-- ${tokens} tokens; the same text agentContext_briefing returns -->\n`);
   return text;
 }

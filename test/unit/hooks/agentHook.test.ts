@@ -99,6 +99,24 @@ test('Claude Code SessionStart: the briefing goes to the model as additional con
   assert.equal(r.stdout, '');
 });
 
+test('a secret in the plan reaches neither the SessionStart briefing nor a mirrored Copilot CLI plan', () => {
+  const ws = workspace();
+  const token = 'ghp_' + 'aKQeHtmOrgMiOt9oYwg0btBdaSuEkmieNzzV';
+  fs.writeFileSync(path.join(ws, '.agent/plan.yaml'), `objective: "Ship"\nsteps:\n  - id: 1\n    description: "Push with ${token}"\n    status: in_progress\n`);
+  const r = hook(['claude-code', 'SessionStart'], JSON.stringify({ hook_event_name: 'SessionStart', source: 'startup', cwd: ws }), ws, { CLAUDE_ENV_FILE: path.join(ws, 'env.sh'), CLAUDE_PROJECT_DIR: ws });
+  assert.equal(r.status, 0);
+  const context = (JSON.parse(r.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+  assert.ok(!context.includes(token), context);
+  assert.match(context, /Now: step 1 \[in_progress\] Push with \[MASKED:github-token\]/);
+  const session = path.join(tmp('ac-copilot-home-'), 'session-state', 'sess-2');
+  fs.mkdirSync(session, { recursive: true });
+  const plan = path.join(session, 'plan.md');
+  fs.writeFileSync(plan, `# Plan\n\n1. Push with ${token}\n`);
+  assert.equal(hook(['copilot-cli', 'postToolUse'], fileTool('create', { path: plan, file_text: `# Plan\n\n1. Push with ${token}\n` }), ws).status, 0);
+  const mirror = fs.readFileSync(path.join(ws, '.agent/plans/copilot-cli-sess-2.md'), 'utf8');
+  assert.ok(mirror.endsWith('1. Push with [MASKED:github-token]\n'), mirror);
+});
+
 test('Claude Code SessionStart: a briefing of a huge plan is still cut to 1,500 tokens in all', async () => {
   const ws = workspace();
   const steps = Array.from({ length: 400 }, (_, i) => `  - id: ${i + 1}\n    description: "${'Refactor the module and its many tests carefully '.repeat(3)}${i + 1}"\n    status: ${i < 50 ? 'in_progress' : 'pending'}\n`).join('');
