@@ -132,6 +132,8 @@ export function looksLikeCredential(value: string, kind: SecretNameKind): boolea
   const c0 = v.charCodeAt(0);
   // Placeholders and references: $VAR ${VAR} $(cmd) %VAR% <your-key> {{ tpl }} [MASKED:...] @Var@ #x
   if (c0 === 36 || c0 === 37 || c0 === 60 || c0 === 123 || c0 === 91 || c0 === 64 || c0 === 35) return false;
+  // Code: a negated variable (`!isComplete`), an indexed one (`clauses[0]`).
+  if ((c0 === 33 && /^![A-Za-z_$][A-Za-z_$]*\d{0,2}$/.test(v)) || /^[A-Za-z_$][A-Za-z_$.]*\d{0,2}\[\w*\]?$/.test(v)) return false;
   // One pass over the characters; the regexes below only run when these counts allow a match.
   let lower = 0;
   let upper = 0;
@@ -155,6 +157,9 @@ export function looksLikeCredential(value: string, kind: SecretNameKind): boolea
   if (same) return false; // xxxxxxxx, ********
   // Ordinary words and identifiers: lowercase letters with - _ . only.
   if (upper === 0 && digit === 0 && other === 0 && slashes === 0 && lower > 0 && c0 >= 97) return false;
+  // Under a token or key name, letters alone are a name (`token: CancellationToken`, `KEY=questionToken`):
+  // a generated token has digits (32 random letters and digits lack one 4 times in 1,000).
+  if (kind !== 'password' && digit === 0 && other === 0 && slashes === 0 && dots === 0) return false;
   if (n <= 16 && PLACEHOLDER_WORDS.has(v.toLowerCase())) return false;
   if ((c0 === 121 || c0 === 89) && /^your[_-]/i.test(v)) return false;
   // Paths and URLs (a URL's password is the URL rule's business).
@@ -166,11 +171,14 @@ export function looksLikeCredential(value: string, kind: SecretNameKind): boolea
   if (dots > 0 && digit > 0 && /^v?\d+(?:\.\d+)+(?:[-+][\w.]+)?$/.test(v)) return false;
   if ((c0 === 115 || c0 === 83) && /^sha(?:1|256|384|512)[-:]/i.test(v)) return false;
   // Member expressions (config.apiKey, process.env.TOKEN).
-  if (dots > 0 && digit === 0 && other === 0 && slashes === 0 && /^[A-Za-z_$][A-Za-z_$]*(?:\.[A-Za-z_$][A-Za-z_$]*)+$/.test(v)) return false;
+  // Optional chaining too (a?.b), and names with a digit or two at their end (type2.declaration).
+  if (dots > 0 && slashes === 0 && /^[A-Za-z_$][A-Za-z_$]*\d{0,2}(?:\??\.[A-Za-z_$][A-Za-z_$]*\d{0,2})+$/.test(v)) return false;
   if (kind !== 'password') {
     if (upper === 1 && lower === n - 1 && c0 >= 65 && c0 <= 90) return false; // Capitalised word
     // Pure numbers under a token name are counts or ids; a credential mixes classes or is long.
     if (digit === n && n < 16) return false;
+    // A number with digit separators (`1_000_000`): a limit in code.
+    if (digit > 0 && lower === 0 && upper === 0 && other === 0 && /^\d{1,3}(?:_\d{3})+$/.test(v)) return false;
     if (lower === 0 && digit === 0 && other === 0 && slashes === 0 && dots === 0 && n < 24) return false; // ENUM_LIKE constants
   }
   return true;
@@ -249,6 +257,8 @@ export function nameValue(text: string, ls: number, le: number, ks: number, ke: 
     st.netrc ??= lineHas(text, ls, le, ' login ');
     if (!st.netrc) return;
   }
+  // A blank after `=` or `:`: code (`x = y;`, `{ token: y }`), not `Password=abc;` or `TOKEN=abc`.
+  const blankAfter = !spaced && !flag && isSpace(text.charCodeAt(p));
   while (p < le && isSpace(text.charCodeAt(p))) p++;
   if (spaced && text.charCodeAt(p) === 45) return; // `--flag --next-flag`: no value
   if (quotedOnly && !isQuote(text.charCodeAt(p))) return;
@@ -257,8 +267,25 @@ export function nameValue(text: string, ls: number, le: number, ks: number, ke: 
   if (!span) return;
   const value = text.slice(span[0], span[1]);
   if (!looksLikeCredential(value, kind)) return;
+  if (blankAfter && codeReference(text, span, le)) return;
   out.push({ start: span[0], end: span[1], marker: kind, prio: 1 });
 }
+
+/**
+ * A variable of source code on the right of `name = ` or `name: `, as agentContext_read and grep
+ * show code and compilers print it (`tokenValue = saveTokenValue;`, `{ token: nextToken }`,
+ * `x = token2 && y`, `fix: !isComplete,`): an unquoted identifier (at most two digits, at its end) or
+ * its negation, followed by code punctuation. A secret written in code is a quoted literal; a config
+ * file's `password = hunter2` ends its line and stays masked.
+ */
+function codeReference(text: string, span: [number, number], le: number): boolean {
+  let q = span[1];
+  while (q < le && isSpace(text.charCodeAt(q))) q++;
+  if (q >= le || !CODE_AFTER.has(text.charCodeAt(q))) return false;
+  return /^!?[A-Za-z_$][A-Za-z_$]*\d{0,2}$/.test(text.slice(span[0], span[1]));
+}
+/** ; , ) } ] [ ? & | = : what can follow a variable in code, and not a value in a config file. */
+const CODE_AFTER = new Set([59, 44, 41, 125, 93, 91, 63, 38, 124, 61]);
 
 /** `string = ` / `String = ` after a name: a typed declaration. */
 function isTypeThenAssign(text: string, p: number, le: number): boolean {

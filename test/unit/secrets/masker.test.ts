@@ -157,6 +157,39 @@ test('secrets known only by their name are masked in export, JSON, YAML, docker 
   for (const [input, expected] of cases) assert.equal(maskSecrets(input + '\n').text, expected + '\n', input);
 });
 
+test('source code that names tokens and passwords is left alone (agentContext_read and grep show code; compilers print it)', () => {
+  // Lines as they are in typescript.js, playwright and @types/vscode: each was masked before.
+  const code = [
+    'node.questionToken = questionToken;',
+    'tokenValue = saveTokenValue;',
+    'pos = tokenStart = fullStartPos;',
+    'const EXACT_TOKEN_CHARS = 1_000_000;',
+    'provideTextDocumentContent(uri: Uri, token: CancellationToken): ProviderResult<string>;',
+    '    token: CancellationToken',
+    'resultingToken = startedWithBacktick ? 15 : 18;',
+    'let token = skipCurrentToken ? nextToken() : scanner.getToken();',
+    'const { contextToken: contextToken2, previousToken: previousToken2 } = getRelevantTokens(position, sourceFile);',
+    'needsSecondPassForFixAll: !isCompleteFix',
+    'const extendsToken = heritageClauses[0].getFirstToken();',
+    'const readonlyToken = type2.declaration.readonlyToken ? a : b;',
+    'const browserToken = browser.launchOptions?.channel ?? browser?.browserName;',
+    'return { symbol, token: constToken };',
+    '{ password: userPassword }',
+  ].join('\n') + '\n';
+  assert.deepEqual(maskSecrets(code), { text: code, count: 0 });
+  // The same names with values that are secrets, in config files and literals, are still masked.
+  const cases: [string, string][] = [
+    ['password = hunter2x', 'password = [MASKED:password]'],
+    ['password = hunter2x;', 'password = [MASKED:password];'],
+    ['password: hunter2', 'password: [MASKED:password]'],
+    ['Password=mySecretPass;', 'Password=[MASKED:password];'],
+    ['API_TOKEN = abcDEF123456ghiJKL;', 'API_TOKEN = [MASKED:secret];'],
+    ['const token = "abcDEF123456ghi";', 'const token = "[MASKED:secret]";'],
+    ['password=!Fk9pq2Lm7x', 'password=[MASKED:password]'],
+  ];
+  for (const [input, expected] of cases) assert.equal(maskSecrets(input + '\n').text, expected + '\n', input);
+});
+
 test('streaming: a kubectl Secret data block is masked even when chunks split it anywhere', () => {
   const text = 'apiVersion: v1\ndata:\n  password: RkFLRXBhc3N3b3Jk\n  username: YWRtaW4=\nkind: Secret\nmetadata:\n  name: db\n';
   const expected = 'apiVersion: v1\ndata:\n  password: [MASKED:kubernetes-secret]\n  username: [MASKED:kubernetes-secret]\nkind: Secret\nmetadata:\n  name: db\n';
