@@ -6,7 +6,8 @@ import { CACHE_DIR } from '../fs/appendFold';
 import { excludeGlobsFor, gitignoreGlobsFor } from '../search/ignoreRules';
 import { displayPath, resolveWorkspacePath } from '../workspace/workspacePaths';
 import { newScratchFile, writeScratchText } from './scratchOutput';
-import { toolError, type ToolContext, type ToolOutcome } from './toolContext';
+import { secretRulesOf, toolError, type ToolContext, type ToolOutcome } from './toolContext';
+import { maskSecrets } from '../secrets';
 import { isInside, toPosixRelative } from '../workspace/relativePaths';
 import { agentDirOf } from '../workspace/agentLayout';
 import { groupDigits } from '../output/humanize';
@@ -102,7 +103,8 @@ export async function grepTool(input: Record<string, unknown>, ctx: ToolContext)
   }
   const summary = `${groupDigits(matches)} match${matches === 1 ? '' : 'es'} in ${files.size} file${files.size === 1 ? '' : 's'} for ${what}${cut ? ` (stopped after ${groupDigits(MAX_COLLECT)} lines; narrow the search)` : ''}`;
   if (shown.length === lines.length) return { text: withCaveats(`${summary}:\n${lines.join('\n')}`) };
-  const all = lines.join('\n');
+  // The list is on disk and its lines go to the model: secrets of the files searched masked (a marker per secret, lines kept).
+  const all = maskSecrets(lines.join('\n'), secretRulesOf(ctx)).text;
   // Over the budget: the full list goes to scratch, a bounded head and a reference come back.
   // The `.grep.txt` ending marks the tool's own lists, which later searches of a folder skip.
   const target = newScratchFile(ctx.folders, 'scratch/tool_outputs', `grep ${pattern}`, GREP_LIST_EXT);
@@ -117,7 +119,7 @@ export async function grepTool(input: Record<string, unknown>, ctx: ToolContext)
   const text = [
     `${summary}; first ${shown.length} lines shown:`,
     ...shown,
-    `Full list: ${target.display} (${groupDigits(lines.length)} lines, ${groupDigits(Buffer.byteLength(all, 'utf8'))} bytes)`,
+    `Full list: ${target.display} (${groupDigits(all.split('\n').length)} lines, ${groupDigits(Buffer.byteLength(all, 'utf8'))} bytes)`,
     `Next: read lines ${shown.length + 1}–${Math.min(lines.length, shown.length + 100)} of ${target.display}, or narrow with path/glob.`,
     ...caveats,
   ].join('\n');

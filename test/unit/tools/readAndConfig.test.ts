@@ -67,7 +67,9 @@ test('an unknown tool and a wrong type come back as error text, never as an exce
 test('grep beyond its budget returns the head and saves the full list to scratch', async () => {
   const { root, ctx } = ws();
   fs.mkdirSync(path.join(root, 'many'));
-  for (let i = 0; i < 300; i++) fs.writeFileSync(path.join(root, 'many', `f${String(i).padStart(3, '0')}.txt`), `alpha\nneedle number ${i}\nomega\n`);
+  // One file holds a token: the list on disk (and every line the model reads of it) has a marker instead.
+  const token = 'ghp_' + 'aKQeHtmOrgMiOt9oYwg0btBdaSuEkmieNzzV';
+  for (let i = 0; i < 300; i++) fs.writeFileSync(path.join(root, 'many', `f${String(i).padStart(3, '0')}.txt`), `alpha\nneedle number ${i}${i === 150 ? ` ${token}` : ''}\nomega\n`);
   const r = await invokeTool('agentContext_grep', { pattern: 'needle number \\d+', path: 'many' }, { ...ctx, ripgrep: undefined });
   assert.ok(Buffer.byteLength(r.text) <= 6 * 1024);
   assert.match(r.text, /^300 matches in 300 files for \/needle number \\d\+\/i in many; first \d+ lines shown:\nmany\/f000\.txt:2: needle number 0\n/);
@@ -76,4 +78,5 @@ test('grep beyond its budget returns the head and saves the full list to scratch
   const saved = fs.readFileSync(path.join(root, full![1]), 'utf8').trim().split('\n');
   assert.equal(saved.length, 300);
   assert.equal(saved[299], 'many/f299.txt:2: needle number 299');
+  assert.equal(saved[150], 'many/f150.txt:2: needle number 150 [MASKED:github-token]');
 });
