@@ -19,7 +19,7 @@ import { composeBriefing, BRIEFING_MAX_TOKENS } from '../briefing/briefing';
 import { gatherBriefing } from '../briefing/briefingSources';
 import { countTokens } from '../output/tokens';
 import { agentDirOf } from '../workspace/agentLayout';
-import { maskAnswer } from '../tools/maskToolText';
+import { maskSecrets } from '../secrets';
 import { hookSettings } from './shellOutput';
 
 /** Why the session (re)started, as the agents name it. */
@@ -50,7 +50,7 @@ export async function sessionStartContext(root: string, source: SessionSource | 
   const headTokens = countTokens(`${head}\n`).tokens;
   const briefing = composeBriefing(await gatherBriefing(agentDirOf(root)), maxTokens - headTokens);
   // Masked as the tool's answer is (tools/maskToolText.ts): a plan or memory entry may hold a secret.
-  const text = `${head}\n${maskAnswer(briefing.text, (await hookSettings(root)).rules).text}`;
+  const text = `${head}\n${maskSecrets(briefing.text, (await hookSettings(root)).rules).text}`;
   return { text, tokens: countTokens(text).tokens };
 }
 

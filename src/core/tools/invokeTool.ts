@@ -14,7 +14,8 @@ import { offloadTool } from './offload';
 import { planTool } from './plan';
 import { readTool } from './read';
 import { maskCommand, runTool } from './run';
-import { maskAnswer, maskedNote, maskWrittenInput } from './maskToolText';
+import { maskedNote, maskWrittenInput } from './maskToolText';
+import { maskSecrets } from '../secrets';
 import { skillTool } from './skill';
 import { terminalTool } from './terminal';
 import { INLINE_MAX_BYTES, secretRulesOf, toolError, type ToolContext, type ToolHandler, type ToolOutcome } from './toolContext';
@@ -92,7 +93,7 @@ export async function invokeTool(name: string, rawInput: unknown, ctx: ToolConte
     }
   }
   // The answer as the model gets it and the ledger keeps it: no secret from a file read, grepped or listed.
-  const answer = maskAnswer(outcome.text, rules);
+  const answer = maskSecrets(outcome.text, rules);
   if (answer.count) outcome = { ...outcome, text: answer.text };
   if (Buffer.byteLength(outcome.text, 'utf8') > INLINE_MAX_BYTES) {
     outcome = { ...outcome, text: cutToBytes(outcome.text, INLINE_MAX_BYTES - 80) + '\n[result cut to stay under 6 KB]' };

@@ -38,17 +38,11 @@ export function maskWrittenInput(tool: string, input: unknown, rules: UserPatter
   return { input: out ?? input, count };
 }
 
-/** An answer as the model may see it: secrets masked, and a line saying so when there were any. */
-export function maskAnswer(text: string, rules: UserPatterns | undefined): { text: string; count: number } {
-  const m = maskSecrets(text, rules);
-  return { text: m.text, count: m.count };
-}
-
-/** The line an answer ends with when secrets were masked in what the tool kept or in the answer itself. */
+/** The line an answer ends with when secrets were masked in its input (what the tool kept or looked up) or in the answer itself. */
 export function maskedNote(written: number, answered: number): string | undefined {
   const parts: string[] = [];
   const n = (k: number) => `${k} secret${k === 1 ? '' : 's'}`;
-  if (written) parts.push(`${n(written)} in what you gave to keep ${written === 1 ? 'was' : 'were'} masked before writing`);
+  if (written) parts.push(`${n(written)} in your input ${written === 1 ? 'was' : 'were'} masked before the tool used it`);
   if (answered) parts.push(`${n(answered)} in this answer ${answered === 1 ? 'was' : 'were'} masked`);
   return parts.length ? `Note: ${parts.join('; ')} ([MASKED:<kind>] stands in their place; do not store or repeat secrets).` : undefined;
 }

@@ -12,7 +12,7 @@ import { clip } from '../../core/output/text';
 import { notify } from '../../editor/notify';
 import { secretSettings } from '../../editor/settings';
 import { userRulesFor } from '../../core/secrets/gitleaks';
-import { maskAnswer } from '../../core/tools/maskToolText';
+import { maskSecrets } from '../../core/secrets';
 import { countTokensAsync } from '../../core/output/tokens';
 
 async function pickRoot(purpose: string): Promise<AgentRoot | undefined> {
@@ -33,7 +33,7 @@ async function showBriefing(docs: ReadOnlyDocument): Promise<string | undefined>
   if (!root) return undefined;
   const composed = await composeBriefingAsync(await gatherBriefing(root.agentDir));
   // What agentContext_briefing returns: its secrets masked (core/tools/maskToolText.ts).
-  const text = maskAnswer(composed.text, userRulesFor({ roots: [root.root], ...secretSettings() }).rules).text;
+  const text = maskSecrets(composed.text, userRulesFor({ roots: [root.root], ...secretSettings() }).rules).text;
   const tokens = text === composed.text ? composed.tokens : (await countTokensAsync(text)).tokens;
   await docs.show(`${text}\n\n<!-- ${tokens} tokens; the same text agentContext_briefing returns -->\n`);
   return text;

@@ -109,7 +109,7 @@ async function checkKeepingAndReading(ws: string, call: (tool: string, input: Re
     const r = await call(tool, input);
     assert.ok(!r.isError, `${tool} ${JSON.stringify(input).slice(0, 60)}: ${r.text}`);
     assertClean(`${tool} answer`, r.text);
-    assert.match(r.text, /Note: \d+ secrets? in what you gave to keep (was|were) masked before writing/, r.text);
+    assert.match(r.text, /Note: \d+ secrets? in your input (was|were) masked before the tool used it/, r.text);
   }
   // Nothing the tools kept holds a secret; each kept text has its markers where the secrets were.
   checkAgentDir(ws, true);
