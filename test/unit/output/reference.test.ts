@@ -67,6 +67,21 @@ test('the scan is the same however the stream is chunked, even mid-character and
   assert.equal(a.lines, 2008);
 });
 
+test('ERR counts after a blank, a line start or punctuation, not inside base64 or hex runs; every chunking agrees with the printed grep', () => {
+  const long = 'q'.repeat(40);
+  const lines = ['ERR at start', 'xERRy', 'npm ERR! code', 'abc+ERR', '[ERROR] x', `${long}ERR`, `${long} ERR`, 'ZipERRXsj/8kq+yDiD4lDR', 'E', 'ERR_INVALID_ARG_TYPE', 'ok line'];
+  const text = lines.join('\n') + '\n';
+  const flagged = [1, 3, 5, 7, 10];
+  for (const step of [1, 2, 3, 5, 7, text.length]) {
+    const s = new OutputScanner();
+    for (let i = 0; i < text.length; i += step) s.push(text.slice(i, i + step));
+    assert.deepEqual(s.end().issues.map((l) => l.n), flagged, `chunks of ${step}`);
+  }
+  const file = tmpFile('err.txt', text);
+  const listed = execFileSync('bash', ['-c', `${issueGrepCommand(file)} | cut -d: -f1`], { encoding: 'utf8' }).trim().split('\n').map(Number);
+  assert.deepEqual(listed, flagged);
+});
+
 test('a single enormous line is scanned without being kept, and an error at its end still counts', () => {
   const s = new OutputScanner();
   for (let i = 0; i < 100; i++) s.push('{"k":"' + 'v'.repeat(10_000) + '"},');
