@@ -3,7 +3,7 @@ import { isMap, isScalar, isSeq, parse, Pair, Scalar, YAMLMap, YAMLSeq } from 'y
 import { writeFileAtomic } from '../fs/fsAtomic';
 import { withFileLock } from '../fs/fileLock';
 import { err, ok, Result } from '../result';
-import { isMarkdownPlanName, updateMarkdownPlanFile } from './markdownPlan';
+import { isMarkdownPlanName, readPlanBytes, updateMarkdownPlanFile } from './markdownPlan';
 import { isStepStatus, parsePlanSource, ParsedPlanSource, Plan, StepStatus, validatePlan } from './planDocument';
 import { fsCause } from '../fs/fsErrors';
 
@@ -237,12 +237,9 @@ export interface PlanFileVersion {
 
 /** Reads a plan file and returns its text and mtime (for a later updatePlanFile). */
 export async function readPlanVersion(file: string): Promise<Result<PlanFileVersion>> {
-  try {
-    const [text, st] = await Promise.all([fs.promises.readFile(file, 'utf8'), fs.promises.stat(file)]);
-    return ok({ text, mtimeMs: st.mtimeMs });
-  } catch (e) {
-    return err({ file, message: `cannot read: ${(e as Error).message}` });
-  }
+  // The same checks as a read for display (size, NUL bytes, UTF-8): a plan that is not read is not rewritten either.
+  const r = await readPlanBytes(file);
+  return r.ok ? ok({ text: r.value.text, mtimeMs: r.value.mtimeMs }) : r;
 }
 
 /**

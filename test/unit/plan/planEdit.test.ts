@@ -169,6 +169,24 @@ test('updatePlanFile writes atomically and refuses when the file changed since i
   assert.equal(fs.readFileSync(file, 'utf8'), read('invalid.yaml'));
 });
 
+test('a YAML plan that is not read (over 1 MB, NUL bytes, not UTF-8) is not edited either: the file stays byte for byte', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-plan-'));
+  const file = path.join(dir, 'plan.yaml');
+  const steps = Array.from({ length: 16_000 }, (_, i) => `  - id: s${i}\n    description: step number ${i} with some words\n    status: pending\n`).join('');
+  const cases: [string, Buffer, RegExp][] = [
+    ['over 1 MB', Buffer.from(`objective: big\nsteps:\n${steps}`), /plans over 1 MB are not read/],
+    ['NUL bytes', Buffer.from('objective: x\u0000\nsteps:\n  - id: a\n    description: one\n    status: pending\n'), /NUL bytes/],
+    ['not UTF-8', Buffer.concat([Buffer.from('objective: caf'), Buffer.from([0xe9]), Buffer.from('\nsteps:\n  - id: a\n    description: one\n    status: pending\n')]), /UTF-8/],
+  ];
+  for (const [what, bytes, why] of cases) {
+    fs.writeFileSync(file, bytes);
+    const r = await updatePlanFile(file, { kind: 'setStatus', stepId: what === 'over 1 MB' ? 's15999' : 'a', status: 'completed' });
+    assert.ok(!r.ok, what);
+    assert.match(r.error.message, why, what);
+    assert.ok(fs.readFileSync(file).equals(bytes), `${what}: the file is unchanged`);
+  }
+});
+
 test('three processes adding steps at once: every edit that says it succeeded is in the plan (no lost update)', async () => {
   // What the concurrency soak (bench row 16) found: without the lock, two processes read the same
   // text, both passed the "changed on disk" check and both renamed their edit into place.
