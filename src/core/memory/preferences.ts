@@ -12,6 +12,7 @@
  * ```
  * A hand-written `key: some text` (a plain scalar) is read as an entry with source `user`.
  */
+import { NOT_UTF8, readUtf8Strict } from '../fs/strictText';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseDocument, isMap, isScalar, Document } from 'yaml';
@@ -133,10 +134,11 @@ function parse(agentDir: string, text: string): Result<Loaded> {
 async function load(agentDir: string): Promise<Result<Loaded>> {
   let text = '';
   try {
-    text = await fs.promises.readFile(preferencesPath(agentDir), 'utf8');
+    text = await readUtf8Strict(preferencesPath(agentDir));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
-      return err({ file: rel(agentDir, preferencesPath(agentDir)), message: `cannot read: ${(e as Error).message}` });
+      const m = (e as Error).message;
+      return err({ file: rel(agentDir, preferencesPath(agentDir)), message: m === NOT_UTF8 ? m : `cannot read: ${m}` });
     }
   }
   return parse(agentDir, text);

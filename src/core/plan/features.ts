@@ -8,6 +8,7 @@
  * `passes` flipped by hand — is "tampered": tools refuse to work from it until the user accepts
  * it with the "Accept Feature List" command. An agent cannot quietly delete the test it cannot pass.
  */
+import { NOT_UTF8, readUtf8Strict } from '../fs/strictText';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createExclusive, writeFileAtomic } from '../fs/fsAtomic';
@@ -249,10 +250,11 @@ export function formatFeatureDiff(changes: FeatureChange[]): string {
 async function readFile(agentDir: string): Promise<Result<{ text: string; features: Feature[] } | undefined>> {
   let text: string;
   try {
-    text = await fs.promises.readFile(featuresPath(agentDir), 'utf8');
+    text = await readUtf8Strict(featuresPath(agentDir));
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return ok(undefined);
-    return err({ file: relPath(agentDir), message: `cannot read: ${(e as Error).message}` });
+    const m = (e as Error).message;
+    return err({ file: relPath(agentDir), message: m === NOT_UTF8 ? m : `cannot read: ${m}` });
   }
   const p = parseFeatures(text, relPath(agentDir));
   return p.ok ? ok({ text, features: p.value }) : p;

@@ -9,6 +9,7 @@
  * checkboxes on GitHub; the others read as plain text there, which is why they are used only
  * when a status other than pending/completed is asked for.
  */
+import { decodeUtf8Strict, NOT_UTF8 } from '../fs/strictText';
 import * as fs from 'node:fs';
 import { writeFileAtomic } from '../fs/fsAtomic';
 import { err, ok, Result } from '../result';
@@ -308,12 +309,8 @@ export async function readPlanBytes(file: string, shown = file): Promise<Result<
   if (bytes.length > PLAN_MAX_BYTES) return err({ file: shown, message: `grew past ${PLAN_MAX_BYTES / 1024 / 1024} MB while being read; plans that large are not read` });
   const nul = bytes.indexOf(0);
   if (nul >= 0) return err({ file: shown, line: bytes.subarray(0, nul).toString('latin1').split('\n').length, message: 'is not a text file (it contains NUL bytes); nothing was read or changed' });
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    return err({ file: shown, message: 'is not valid UTF-8 text; save it as UTF-8. Nothing was changed' });
-  }
+  const text = decodeUtf8Strict(bytes);
+  if (text === undefined) return err({ file: shown, message: NOT_UTF8 });
   return ok({ bytes, text, mtimeMs: st.mtimeMs });
 }
 

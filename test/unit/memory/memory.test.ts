@@ -185,3 +185,14 @@ test('2,000 hand-written entries: each with its own line, and a hand edit in pla
   assert.ok(again.ok && again.value);
   assert.equal(again.value.value, 'changed');
 });
+
+test('a hand-written preferences.yaml that is not UTF-8 is not rewritten: the Latin-1 byte stays, the write says why', async () => {
+  const agent = tmpAgent();
+  fs.mkdirSync(path.dirname(preferencesPath(agent)), { recursive: true });
+  const bytes = Buffer.concat([Buffer.from('cafe:\n  value: caf'), Buffer.from([0xe9]), Buffer.from('\n')]);
+  fs.writeFileSync(preferencesPath(agent), bytes);
+  const r = await rememberMemory(agent, 'k', 'v', { source: 'agent' });
+  assert.ok(!r.ok);
+  assert.match(r.error.message, /not valid UTF-8/);
+  assert.ok(fs.readFileSync(preferencesPath(agent)).equals(bytes));
+});

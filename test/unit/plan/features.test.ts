@@ -276,3 +276,13 @@ test('a list reordered by hand (not tampering) is checked after setPasses as ano
   assert.ok(mine.ok && fresh.ok);
   assert.deepEqual(mine.value, fresh.value);
 });
+
+test('a features.json that is not UTF-8 is not rewritten by setPasses: the Latin-1 byte stays, the call says why', async () => {
+  const a = tmpAgent();
+  const bytes = Buffer.concat([Buffer.from('[{"category":"a","description":"caf'), Buffer.from([0xe9]), Buffer.from('","steps":[],"passes":false}]\n')]);
+  fs.writeFileSync(featuresPath(a), bytes);
+  const r = await setPasses(a, 0, true, { by: 'tool' });
+  assert.ok(!r.ok);
+  assert.match(r.error.message, /not valid UTF-8/);
+  assert.ok(fs.readFileSync(featuresPath(a)).equals(bytes));
+});
