@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { HOME_SKILL_SOURCES, SKILL_SOURCES } from '../workspace/agentLayout';
 import { err, FileError, ok, Result } from '../result';
-import { toPosixRelative } from '../workspace/relativePaths';
+import { isInside, toPosixRelative } from '../workspace/relativePaths';
 import { FileDigests } from '../fs/fileDigests';
 import { sameStamp, settledStamp, stampOf } from '../fs/settledStamp';
 
@@ -19,6 +19,8 @@ export interface Skill {
   /** The folder it came from: `.agent/skills`, `.github/skills`, `.claude/skills`, `.agents/skills`, or `~/.copilot/skills`… */
   source: string;
   error?: FileError;
+  /** A skill of the workspace whose folder or SKILL.md is a symbolic link leading out of it: where it leads (never read). */
+  outside?: string;
 }
 
 /** Parses SKILL.md frontmatter (`---` YAML `---`) for `name` and `description`. */
@@ -64,6 +66,8 @@ interface Found {
   folder: string;
   file: string;
   rel: string;
+  /** Reached through a symbolic link (the source folder or the skill's folder), in the workspace: checked before it is read. */
+  linked?: boolean;
 }
 
 
@@ -77,6 +81,7 @@ const listings = new Map<string, { ino: number; mtimeMs: number; ctimeMs: number
  */
 async function listSource(source: string, dir: string, base: string, prefix: string): Promise<Found[]> {
   const st = fs.statSync(dir, { throwIfNoEntry: false });
+  const home = prefix !== '';
   if (!st?.isDirectory()) {
     listings.delete(dir);
     return [];
@@ -85,11 +90,14 @@ async function listSource(source: string, dir: string, base: string, prefix: str
   if (known && sameStamp(known, st)) return known.found;
   const now = Date.now();
   const entries = await fs.promises.readdir(dir, { withFileTypes: true }).catch(() => []);
-  const names = entries.filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => e.name).sort();
-  const found = names.map((folder) => {
-    const file = path.join(dir, folder, 'SKILL.md');
-    return { source, folder, file, rel: prefix + toPosixRelative(base, file) };
-  });
+  const dirLinked = !home && fs.lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+  const found = entries
+    .filter((e) => e.isDirectory() || e.isSymbolicLink())
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((e) => {
+      const file = path.join(dir, e.name, 'SKILL.md');
+      return { source, folder: e.name, file, rel: prefix + toPosixRelative(base, file), ...(!home && (dirLinked || e.isSymbolicLink()) ? { linked: true } : {}) };
+    });
   if (settledStamp(st, now)) listings.set(dir, { ...stampOf(st), found });
   else listings.delete(dir);
   return found;
@@ -108,7 +116,14 @@ export async function loadSkills(workspaceRoot: string, opts: { home?: string } 
   ];
   const lists: Found[][] = [];
   for (const { source, dir, base, prefix } of sources) lists.push(await listSource(source, dir, base, prefix));
-  const found = lists.flat();
+  // Skills reached through a symbolic link: those leading out of the workspace are listed as such, never read.
+  const outside = new Map<string, string>();
+  for (const f of lists.flat()) {
+    if (!f.linked) continue;
+    const where = await leadsOutside(workspaceRoot, f.file);
+    if (where) outside.set(f.file, where);
+  }
+  const found = lists.flat().filter((f) => !outside.has(f.file));
   const relOf = new Map(found.map((f) => [f.file, f.rel]));
   const { values } = await FileDigests.of(path.join(workspaceRoot, '.agent'), SKILL_DIGESTS).get(found.map((f) => f.file), async (file) => parseSkillFrontmatter(await fs.promises.readFile(file, 'utf8'), relOf.get(file)!));
   // Nothing listed or parsed anew since the last call (the same listings, the same digests): its answer stands.
@@ -117,10 +132,19 @@ export async function loadSkills(workspaceRoot: string, opts: { home?: string } 
   const last = answers.get(key);
   if (last && !parsed.includes(undefined) && last.lists.length === lists.length && last.lists.every((l, i) => l === lists[i]) && last.parsed.every((p, i) => p === parsed[i])) return [...last.out];
   const out: Skill[] = [];
+  for (const [file, where] of outside) {
+    const f = lists.flat().find((x) => x.file === file)!;
+    out.push({ name: f.folder, description: '', file, rel: f.rel, source: f.source, outside: where, error: { file: f.rel, message: `it is a symbolic link (or inside one) leading outside the workspace, to ${where}; not read` } });
+  }
   for (const { source, folder, file, rel } of found) {
     let fm = values.get(file);
     if (!fm) {
       // Unreadable, missing (a folder without SKILL.md is not a skill) or a symlink: read as before, never remembered.
+      const where = rel.startsWith('~/') ? undefined : await leadsOutside(workspaceRoot, file);
+      if (where) {
+        out.push({ name: folder, description: '', file, rel, source, outside: where, error: { file: rel, message: `it is a symbolic link leading outside the workspace, to ${where}; not read` } });
+        continue;
+      }
       try {
         fm = parseSkillFrontmatter(await fs.promises.readFile(file, 'utf8'), rel);
       } catch {
@@ -132,6 +156,16 @@ export async function loadSkills(workspaceRoot: string, opts: { home?: string } 
   if (parsed.includes(undefined)) answers.delete(key);
   else answers.set(key, { lists, parsed, out });
   return [...out];
+}
+
+/** Where `file` really is when that is outside the workspace root (through a symbolic link), else undefined (inside, or missing). */
+async function leadsOutside(root: string, file: string): Promise<string | undefined> {
+  try {
+    const [rootReal, real] = await Promise.all([fs.promises.realpath(root), fs.promises.realpath(file)]);
+    return isInside(rootReal, real) ? undefined : real;
+  } catch {
+    return undefined; // no SKILL.md there (not a skill) or a loop: what the read says
+  }
 }
 
 /** The last answer per root (and home), with the listings and digests it was made of. */

@@ -22,6 +22,7 @@ export async function skillTool(input: Record<string, unknown>, ctx: ToolContext
   const skill = skills.find((s) => s.name === name) ?? skills.find((s) => s.name.toLowerCase() === name.toLowerCase());
   if (!skill) return toolError(`no skill "${name}". Skills: ${skills.map((s) => s.name).join(', ') || 'none'}`);
   if (ctx.signal.aborted) return toolError('cancelled');
+  if (skill.outside) return toolError(`${skill.rel}: it is a symbolic link (or inside one) leading outside the workspace, to ${skill.outside}; refused`);
   const text = await fs.promises.readFile(skill.file, 'utf8');
   const label = `Skill ${skill.name} (${skill.rel})`;
   const whole = fenceData(label, text, 'markdown');

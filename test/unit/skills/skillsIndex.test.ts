@@ -138,3 +138,40 @@ test('agentContext_skill with 500 skills: whole lines while they fit, then how m
   const last = await skillTool({ name: 'skill-499' }, ctx);
   assert.match(last.text, /How to do task number 499/);
 });
+
+test('a skill reached through a symbolic link that leads out of the workspace is listed as refused and never read; one inside it is read', async () => {
+  const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-skills-outside-'));
+  fs.mkdirSync(path.join(outside, 'shared'));
+  fs.writeFileSync(path.join(outside, 'shared', 'SKILL.md'), '---\nname: shared\ndescription: outside\n---\nBODY FROM OUTSIDE\n');
+  fs.mkdirSync(path.join(outside, 'skills', 'whole'), { recursive: true });
+  fs.writeFileSync(path.join(outside, 'skills', 'whole', 'SKILL.md'), '---\nname: whole\ndescription: outside too\n---\nBODY FROM OUTSIDE\n');
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-skills-links-'));
+  fs.mkdirSync(path.join(root, '.agent', 'skills', 'filelink'), { recursive: true });
+  fs.mkdirSync(path.join(root, 'docs', 'inside'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'docs', 'inside', 'SKILL.md'), '---\nname: inside\ndescription: a folder of the workspace\n---\nbody\n');
+  // A skill folder, a SKILL.md and a whole skill source folder, each a link out; one link to a folder inside.
+  fs.symlinkSync(path.join(outside, 'shared'), path.join(root, '.agent', 'skills', 'shared'));
+  fs.symlinkSync(path.join(outside, 'shared', 'SKILL.md'), path.join(root, '.agent', 'skills', 'filelink', 'SKILL.md'));
+  fs.mkdirSync(path.join(root, '.github'));
+  fs.symlinkSync(path.join(outside, 'skills'), path.join(root, '.github', 'skills'));
+  fs.symlinkSync(path.join(root, 'docs', 'inside'), path.join(root, '.agent', 'skills', 'inside'));
+  const skills = await loadSkills(root);
+  const byRel = new Map(skills.map((s) => [s.rel, s]));
+  for (const rel of ['.agent/skills/shared/SKILL.md', '.agent/skills/filelink/SKILL.md', '.github/skills/whole/SKILL.md']) {
+    const s = byRel.get(rel);
+    assert.ok(s?.outside, `${rel} is refused: ${JSON.stringify(skills.map((x) => x.rel))}`);
+    assert.match(s.error!.message, /leading outside the workspace/);
+  }
+  assert.equal(byRel.get('.agent/skills/inside/SKILL.md')?.name, 'inside');
+  const ctx: ToolContext = { folders: [{ name: 'w', path: root }], config: DEFAULT_TOOL_CONFIG, signal: new AbortController().signal, log: nullLogger, source: 'mcp', trusted: true, allowRun: false };
+  const index = await skillTool({}, ctx);
+  assert.match(index.text, /inside: a folder of the workspace/);
+  assert.doesNotMatch(index.text, /outside too|BODY FROM OUTSIDE/);
+  for (const name of ['shared', 'whole', 'filelink']) {
+    const r = await skillTool({ name }, ctx);
+    assert.ok(r.isError, `${name}: ${r.text}`);
+    assert.match(r.text, /leading outside the workspace, to .*; refused/);
+    assert.doesNotMatch(r.text, /BODY FROM OUTSIDE/);
+  }
+  assert.match((await skillTool({ name: 'inside' }, ctx)).text, /a folder of the workspace/);
+});
