@@ -6,6 +6,7 @@
  * - any other files the agent writes there.
  * A call only ever writes inside the folder of the agent id it was given.
  */
+import { leadsOutside, outsideLinkMessage } from '../workspace/linkGuard';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { appendLineAtomic, mkdirp, writeFileAtomic } from '../fs/fsAtomic';
@@ -98,6 +99,9 @@ export async function writeFinding(agentDir: string, id: string, content: string
   const time = (opts.now ?? new Date()).toISOString();
   // A line inside the text that looks like an entry heading would split the entry when read back.
   const safe = text.replace(/^## (?=\d{4}-\d\d-\d\dT)/gm, '### ');
+  // findings.md replaced by a link out of the workspace: an append would write there.
+  const out = await leadsOutside(path.dirname(agentDir), file);
+  if (out) return err({ file: rel(agentDir, file), message: outsideLinkMessage(out) });
   await appendLineAtomic(file, `\n## ${time}\n\n${safe}\n`);
   agentActivityChanged(agentDir, [file]);
   return ok({ path: rel(agentDir, file), time });

@@ -12,6 +12,7 @@
  * ```
  * A hand-written `key: some text` (a plain scalar) is read as an entry with source `user`.
  */
+import { leadsOutside, outsideLinkMessage } from '../workspace/linkGuard';
 import { NOT_UTF8, readUtf8Strict } from '../fs/strictText';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -133,6 +134,8 @@ function parse(agentDir: string, text: string): Result<Loaded> {
 
 async function load(agentDir: string): Promise<Result<Loaded>> {
   let text = '';
+  const out = await leadsOutside(path.dirname(agentDir), preferencesPath(agentDir));
+  if (out) return err({ file: rel(agentDir, preferencesPath(agentDir)), message: outsideLinkMessage(out) });
   try {
     text = await readUtf8Strict(preferencesPath(agentDir));
   } catch (e) {

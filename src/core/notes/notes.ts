@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { leadsOutside, outsideLinkMessage } from '../workspace/linkGuard';
 import * as path from 'node:path';
 import { ulid } from 'ulid';
 import * as YAML from 'yaml';
@@ -377,8 +378,10 @@ async function update(root: string, snap: NotesSnapshot, marks: boolean): Promis
     const e = got.failed.get(f);
     let parsed = got.values.get(f) ?? (e && err<FileError>({ file: `${NOTES_DIR}/${path.basename(f)}`, message: `cannot read it: ${e.message}` }));
     if (!parsed && statOf(f)) {
-      // Not a regular file (a symlink, a folder named *.md): read as is, never remembered.
+      // Not a regular file (a symlink, a folder named *.md): read as is, never remembered; a link out of the workspace is not read.
+      const out = await leadsOutside(root, f);
       try {
+        if (out) throw new Error(outsideLinkMessage(out));
         parsed = readNote(f);
       } catch (x) {
         parsed = err({ file: `${NOTES_DIR}/${path.basename(f)}`, message: `cannot read it: ${(x as Error).message}` });

@@ -8,6 +8,7 @@
  * `passes` flipped by hand — is "tampered": tools refuse to work from it until the user accepts
  * it with the "Accept Feature List" command. An agent cannot quietly delete the test it cannot pass.
  */
+import { leadsOutside, outsideLinkMessage } from '../workspace/linkGuard';
 import { NOT_UTF8, readUtf8Strict } from '../fs/strictText';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -249,6 +250,8 @@ export function formatFeatureDiff(changes: FeatureChange[]): string {
 
 async function readFile(agentDir: string): Promise<Result<{ text: string; features: Feature[] } | undefined>> {
   let text: string;
+  const out = await leadsOutside(path.dirname(agentDir), featuresPath(agentDir));
+  if (out) return err({ file: relPath(agentDir), message: outsideLinkMessage(out) });
   try {
     text = await readUtf8Strict(featuresPath(agentDir));
   } catch (e) {

@@ -9,6 +9,7 @@
  * ```
  * Entries are appended with one O_APPEND write; earlier entries are never rewritten.
  */
+import { leadsOutside, outsideLinkMessage } from '../workspace/linkGuard';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { appendLineAtomic } from '../fs/fsAtomic';
@@ -69,6 +70,7 @@ export function parseProgress(text: string): ProgressEntry[] {
 
 /** Reads progress.md; a missing file is an empty log. */
 export async function readProgress(agentDir: string): Promise<ProgressEntry[]> {
+  if (await leadsOutside(path.dirname(agentDir), progressPath(agentDir))) return [];
   try {
     return parseProgress(await fs.promises.readFile(progressPath(agentDir), 'utf8'));
   } catch {
@@ -135,6 +137,8 @@ async function readRange(fh: fs.promises.FileHandle, from: number, to: number): 
 /** The newest `count` progress entries (newest last, with their real line numbers) and how many there are in all. */
 export async function readProgressTail(agentDir: string, count: number): Promise<{ entries: ProgressEntry[]; total: number }> {
   const file = progressPath(agentDir);
+  // A link out of the workspace is not read: as if there were no log (appendProgress says why).
+  if (await leadsOutside(path.dirname(agentDir), file)) return { entries: [], total: 0 };
   let t: { size: number; lines: number; headings: number };
   try {
     const fold = await foldFile(file, TALLY_SPEC, checkpointPath(agentDir, 'progress-tally')).read();
@@ -191,6 +195,8 @@ export async function appendProgress(
   const relPath = toPosixRelative(path.dirname(agentDir), file);
   const title = (input.title ?? '').replace(/\s+/g, ' ').trim();
   if (!title) return err({ file: relPath, message: 'a progress entry needs a title (one line saying what was achieved)' });
+  const out = await leadsOutside(path.dirname(agentDir), file);
+  if (out) return err({ file: relPath, message: outsideLinkMessage(out) });
   if (title.length > 200) return err({ file: relPath, message: `the title is ${title.length} characters; keep it under 200 and put details in "done"` });
   const clean = (s: string | undefined) => (s ?? '').replace(/\r\n?/g, '\n').replace(/^##(?=\s)/gm, '###').trim();
   const done = clean(input.done);

@@ -3,7 +3,8 @@ import * as path from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
 import { HOME_SKILL_SOURCES, SKILL_SOURCES } from '../workspace/agentLayout';
 import { err, FileError, ok, Result } from '../result';
-import { isInside, toPosixRelative } from '../workspace/relativePaths';
+import { toPosixRelative } from '../workspace/relativePaths';
+import { leadsOutside } from '../workspace/linkGuard';
 import { FileDigests } from '../fs/fileDigests';
 import { sameStamp, settledStamp, stampOf } from '../fs/settledStamp';
 
@@ -156,16 +157,6 @@ export async function loadSkills(workspaceRoot: string, opts: { home?: string } 
   if (parsed.includes(undefined)) answers.delete(key);
   else answers.set(key, { lists, parsed, out });
   return [...out];
-}
-
-/** Where `file` really is when that is outside the workspace root (through a symbolic link), else undefined (inside, or missing). */
-async function leadsOutside(root: string, file: string): Promise<string | undefined> {
-  try {
-    const [rootReal, real] = await Promise.all([fs.promises.realpath(root), fs.promises.realpath(file)]);
-    return isInside(rootReal, real) ? undefined : real;
-  } catch {
-    return undefined; // no SKILL.md there (not a skill) or a loop: what the read says
-  }
 }
 
 /** The last answer per root (and home), with the listings and digests it was made of. */
