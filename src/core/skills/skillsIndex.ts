@@ -4,7 +4,7 @@ import { LineCounter, parseDocument } from 'yaml';
 import { HOME_SKILL_SOURCES, SKILL_SOURCES } from '../workspace/agentLayout';
 import { err, FileError, ok, Result } from '../result';
 import { toPosixRelative } from '../workspace/relativePaths';
-import { leadsOutside } from '../workspace/linkGuard';
+import { leadsOutside, outsideLinkMessage } from '../workspace/linkGuard';
 import { FileDigests } from '../fs/fileDigests';
 import { sameStamp, settledStamp, stampOf } from '../fs/settledStamp';
 
@@ -135,7 +135,7 @@ export async function loadSkills(workspaceRoot: string, opts: { home?: string } 
   const out: Skill[] = [];
   for (const [file, where] of outside) {
     const f = lists.flat().find((x) => x.file === file)!;
-    out.push({ name: f.folder, description: '', file, rel: f.rel, source: f.source, outside: where, error: { file: f.rel, message: `it is a symbolic link (or inside one) leading outside the workspace, to ${where}; not read` } });
+    out.push({ name: f.folder, description: '', file, rel: f.rel, source: f.source, outside: where, error: { file: f.rel, message: outsideLinkMessage(where) } });
   }
   for (const { source, folder, file, rel } of found) {
     let fm = values.get(file);
@@ -143,7 +143,7 @@ export async function loadSkills(workspaceRoot: string, opts: { home?: string } 
       // Unreadable, missing (a folder without SKILL.md is not a skill) or a symlink: read as before, never remembered.
       const where = rel.startsWith('~/') ? undefined : await leadsOutside(workspaceRoot, file);
       if (where) {
-        out.push({ name: folder, description: '', file, rel, source, outside: where, error: { file: rel, message: `it is a symbolic link leading outside the workspace, to ${where}; not read` } });
+        out.push({ name: folder, description: '', file, rel, source, outside: where, error: { file: rel, message: outsideLinkMessage(where) } });
         continue;
       }
       try {

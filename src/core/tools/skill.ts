@@ -4,6 +4,7 @@ import { cutToBytes } from '../output/reference';
 import { linesWithin } from '../output/linesWithin';
 import { formatFileError } from '../result';
 import { loadSkills } from '../skills/skillsIndex';
+import { outsideLinkMessage } from '../workspace/linkGuard';
 import { defaultFolder } from '../workspace/workspacePaths';
 import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 
@@ -22,7 +23,7 @@ export async function skillTool(input: Record<string, unknown>, ctx: ToolContext
   const skill = skills.find((s) => s.name === name) ?? skills.find((s) => s.name.toLowerCase() === name.toLowerCase());
   if (!skill) return toolError(`no skill "${name}". Skills: ${skills.map((s) => s.name).join(', ') || 'none'}`);
   if (ctx.signal.aborted) return toolError('cancelled');
-  if (skill.outside) return toolError(`${skill.rel}: it is a symbolic link (or inside one) leading outside the workspace, to ${skill.outside}; refused`);
+  if (skill.outside) return toolError(`${skill.rel}: ${outsideLinkMessage(skill.outside)}`);
   const text = await fs.promises.readFile(skill.file, 'utf8');
   const label = `Skill ${skill.name} (${skill.rel})`;
   const whole = fenceData(label, text, 'markdown');
