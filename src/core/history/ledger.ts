@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import { leadsOutside, outsideLinkMessage } from '../workspace/linkGuard';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { appendLineAtomic } from '../fs/fsAtomic';
@@ -73,9 +74,12 @@ export function summarizeInput(input: unknown): string {
   return s.length > INPUT_SUMMARY_CHARS ? s.slice(0, INPUT_SUMMARY_CHARS) + '…' : s;
 }
 
-/** Appends one entry (to its month's file) as one line with a single O_APPEND write. */
+/** Appends one entry (to its month's file) as one line with a single O_APPEND write; refuses a history folder or file linked out of the workspace. */
 export async function appendLedger(agentDir: string, entry: LedgerEntry): Promise<void> {
-  await appendLineAtomic(ledgerPath(agentDir, entry.time), JSON.stringify(entry));
+  const file = ledgerPath(agentDir, entry.time);
+  const out = (await leadsOutside(path.dirname(agentDir), file)) ?? (await leadsOutside(path.dirname(agentDir), path.dirname(file)));
+  if (out) throw new Error(outsideLinkMessage(out));
+  await appendLineAtomic(file, JSON.stringify(entry));
 }
 
 /**

@@ -50,3 +50,14 @@ test('preferences.yaml, features.json, progress.md, a note and findings.md that 
   for (const [n, t] of Object.entries(files)) assert.equal(fs.readFileSync(path.join(outside, n), 'utf8'), t, n);
   assert.ok(fs.lstatSync(path.join(agent, 'memory/preferences.yaml')).isSymbolicLink());
 });
+
+test('a history folder linked out of the workspace gets no ledger line: the answer says the call was not recorded, and why', async () => {
+  const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-links-history-'));
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-links-'));
+  fs.mkdirSync(path.join(root, '.agent'));
+  fs.symlinkSync(outside, path.join(root, '.agent', 'history'));
+  const ctx: ToolContext = { folders: [{ name: 'w', path: root }], config: DEFAULT_TOOL_CONFIG, signal: new AbortController().signal, log: nullLogger, source: 'mcp', trusted: true, allowRun: false };
+  const r = await invokeTool('agentContext_briefing', {}, ctx);
+  assert.match(r.text, /Note: this call was not recorded in the ledger: .*\.agent\/history\/tools-\d{4}-\d\d\.jsonl.*leading outside the workspace/);
+  assert.deepEqual(fs.readdirSync(outside), []);
+});
