@@ -6,10 +6,10 @@
  * - any other files the agent writes there.
  * A call only ever writes inside the folder of the agent id it was given.
  */
-import { leadsOutside, outsideLinkMessage } from '../workspace/linkGuard';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { appendLineAtomic, mkdirp, writeFileAtomic } from '../fs/fsAtomic';
+import { leadsOutside, outsideLinkMessage } from '../workspace/linkGuard';
 import { Result, ok, err } from '../result';
 import { checkpointPath, foldFile, type FoldSpec } from '../fs/appendFold';
 import { toPosixRelative } from '../workspace/relativePaths';

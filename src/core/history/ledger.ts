@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
-import { leadsOutside, outsideLinkMessage } from '../workspace/linkGuard';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { appendLineAtomic } from '../fs/fsAtomic';
+import { leadsOutside, outsideLinkMessage } from '../workspace/linkGuard';
 import { checkpointPath, foldFile, type FoldSpec } from '../fs/appendFold';
 import { groupDigits } from '../output/humanize';
 
@@ -77,7 +77,9 @@ export function summarizeInput(input: unknown): string {
 /** Appends one entry (to its month's file) as one line with a single O_APPEND write; refuses a history folder or file linked out of the workspace. */
 export async function appendLedger(agentDir: string, entry: LedgerEntry): Promise<void> {
   const file = ledgerPath(agentDir, entry.time);
-  const out = (await leadsOutside(path.dirname(agentDir), file)) ?? (await leadsOutside(path.dirname(agentDir), path.dirname(file)));
+  // The folder (one realpath); the month file only when it is itself a link.
+  const root = path.dirname(agentDir);
+  const out = (await leadsOutside(root, path.dirname(file))) ?? (fs.lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() ? await leadsOutside(root, file) : undefined);
   if (out) throw new Error(outsideLinkMessage(out));
   await appendLineAtomic(file, JSON.stringify(entry));
 }

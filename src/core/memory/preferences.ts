@@ -12,13 +12,12 @@
  * ```
  * A hand-written `key: some text` (a plain scalar) is read as an entry with source `user`.
  */
-import { leadsOutside, outsideLinkMessage } from '../workspace/linkGuard';
-import { NOT_UTF8, readUtf8Strict } from '../fs/strictText';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseDocument, isMap, isScalar, Document } from 'yaml';
 import { writeFileAtomic, appendLineAtomic } from '../fs/fsAtomic';
 import { withFileLock } from '../fs/fileLock';
+import { readOwnText } from '../fs/strictText';
 import { FileDigests } from '../fs/fileDigests';
 import { Result, ok, err } from '../result';
 import { checkMemoryEntry, MEMORY_LIMITS } from './memoryGuard';
@@ -133,18 +132,9 @@ function parse(agentDir: string, text: string): Result<Loaded> {
 }
 
 async function load(agentDir: string): Promise<Result<Loaded>> {
-  let text = '';
-  const out = await leadsOutside(path.dirname(agentDir), preferencesPath(agentDir));
-  if (out) return err({ file: rel(agentDir, preferencesPath(agentDir)), message: outsideLinkMessage(out) });
-  try {
-    text = await readUtf8Strict(preferencesPath(agentDir));
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
-      const m = (e as Error).message;
-      return err({ file: rel(agentDir, preferencesPath(agentDir)), message: m === NOT_UTF8 ? m : `cannot read: ${m}` });
-    }
-  }
-  return parse(agentDir, text);
+  const r = await readOwnText(path.dirname(agentDir), preferencesPath(agentDir));
+  if (!r.ok) return err({ file: rel(agentDir, preferencesPath(agentDir)), message: r.error });
+  return parse(agentDir, r.value ?? '');
 }
 
 function toYaml(e: MemoryEntry): Record<string, unknown> {

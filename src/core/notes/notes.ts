@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
-import { leadsOutside, outsideLinkMessage } from '../workspace/linkGuard';
 import * as path from 'node:path';
 import { ulid } from 'ulid';
 import * as YAML from 'yaml';
+import { leadsOutside, outsideLinkMessage } from '../workspace/linkGuard';
 import { pool } from '../fs/pool';
 import { factsOf, lineNeedOf, reasonFrom, stampOf, statOf, type TargetCache, type TargetFacts } from './orphans';
 import { createExclusive } from '../fs/fsAtomic';

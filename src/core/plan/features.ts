@@ -8,11 +8,10 @@
  * `passes` flipped by hand — is "tampered": tools refuse to work from it until the user accepts
  * it with the "Accept Feature List" command. An agent cannot quietly delete the test it cannot pass.
  */
-import { leadsOutside, outsideLinkMessage } from '../workspace/linkGuard';
-import { NOT_UTF8, readUtf8Strict } from '../fs/strictText';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createExclusive, writeFileAtomic } from '../fs/fsAtomic';
+import { readOwnText } from '../fs/strictText';
 import { withFileLock } from '../fs/fileLock';
 import { appendHistoryRecord, historyDir } from '../history/archive';
 import { Result, ok, err } from '../result';
@@ -249,16 +248,10 @@ export function formatFeatureDiff(changes: FeatureChange[]): string {
 }
 
 async function readFile(agentDir: string): Promise<Result<{ text: string; features: Feature[] } | undefined>> {
-  let text: string;
-  const out = await leadsOutside(path.dirname(agentDir), featuresPath(agentDir));
-  if (out) return err({ file: relPath(agentDir), message: outsideLinkMessage(out) });
-  try {
-    text = await readUtf8Strict(featuresPath(agentDir));
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return ok(undefined);
-    const m = (e as Error).message;
-    return err({ file: relPath(agentDir), message: m === NOT_UTF8 ? m : `cannot read: ${m}` });
-  }
+  const r = await readOwnText(path.dirname(agentDir), featuresPath(agentDir));
+  if (!r.ok) return err({ file: relPath(agentDir), message: r.error });
+  if (r.value === undefined) return ok(undefined);
+  const text = r.value;
   const p = parseFeatures(text, relPath(agentDir));
   return p.ok ? ok({ text, features: p.value }) : p;
 }

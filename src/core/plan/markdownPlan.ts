@@ -9,9 +9,9 @@
  * checkboxes on GitHub; the others read as plain text there, which is why they are used only
  * when a status other than pending/completed is asked for.
  */
-import { decodeUtf8Strict, NOT_UTF8 } from '../fs/strictText';
 import * as fs from 'node:fs';
 import { writeFileAtomic } from '../fs/fsAtomic';
+import { decodeUtf8Strict, NOT_UTF8 } from '../fs/strictText';
 import { err, ok, Result } from '../result';
 import { isStepStatus, Plan, PlanSection, PlanStep, StepStatus } from './planDocument';
 import { fsCause } from '../fs/fsErrors';

@@ -9,13 +9,13 @@
  * ```
  * Entries are appended with one O_APPEND write; earlier entries are never rewritten.
  */
-import { leadsOutside, outsideLinkMessage } from '../workspace/linkGuard';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { appendLineAtomic } from '../fs/fsAtomic';
 import { Result, ok, err } from '../result';
 import { checkpointPath, foldFile, type FoldSpec } from '../fs/appendFold';
 import { toPosixRelative } from '../workspace/relativePaths';
+import { leadsOutside, outsideLinkMessage } from '../workspace/linkGuard';
 
 /** One entry of progress.md. */
 export interface ProgressEntry {
