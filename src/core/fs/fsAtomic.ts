@@ -228,6 +228,8 @@ async function endsWithNewline(fh: fs.promises.FileHandle): Promise<boolean> {
 export async function createExclusive(file: string, data: string): Promise<boolean> {
   const dir = path.dirname(file);
   await mkdirp(dir);
+  // A writer killed between its temp and the link leaves the temp (a lock's, every few hundred kills of a plan edit): swept here as writeThroughTemp sweeps its own.
+  sweepStaleTemps(dir, path.basename(file));
   if (fs.existsSync(file)) return false;
   const tmp = path.join(dir, tempName(path.basename(file)));
   try {

@@ -4,7 +4,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { formatFileError } from '../../../src/core/result';
-import { appendLineAtomic, createExclusive, writeFileAtomic } from '../../../src/core/fs/fsAtomic';
+import { spawnSync } from 'node:child_process';
+import { appendLineAtomic, createExclusive, tempName, writeFileAtomic } from '../../../src/core/fs/fsAtomic';
 
 test('formatFileError names file and line', () => {
   assert.equal(formatFileError({ file: '.agent/plan.yaml', line: 3, message: 'bad' }), '.agent/plan.yaml:3: bad');
@@ -26,6 +27,18 @@ test('createExclusive refuses an existing file', async () => {
   assert.equal(await createExclusive(f, 'x'), true);
   assert.equal(await createExclusive(f, 'y'), false);
   assert.equal(fs.readFileSync(f, 'utf8'), 'x');
+});
+
+test('createExclusive sweeps the temp a killed writer of the same file left (a lock taken by a process killed mid-way)', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-'));
+  const dead = spawnSync(process.execPath, ['-e', '']).pid!;
+  const left = tempName('.plan.yaml.lock').replace(`.${process.pid}-`, `.${dead}-`);
+  const other = tempName('.other.lock').replace(`.${process.pid}-`, `.${dead}-`);
+  fs.writeFileSync(path.join(dir, left), '123 host\n');
+  fs.writeFileSync(path.join(dir, other), '123 host\n');
+  assert.equal(await createExclusive(path.join(dir, '.plan.yaml.lock'), 'x'), true);
+  // Its own target's leftover is gone; another target's is that writer's business.
+  assert.deepEqual(fs.readdirSync(dir).sort(), [other, '.plan.yaml.lock'].sort());
 });
 
 test('appendLineAtomic keeps concurrent lines whole', async () => {
