@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { retentionFrom, secretSettingsFrom, toolConfigFrom, type SecretSettings, type ToolConfig } from '../core/config';
 import type { RetentionPolicy } from '../core/scratch/retention';
 import type { WorkspaceFolderRef } from '../core/workspace/workspacePaths';
+import { userRulesFor } from '../core/secrets/gitleaks';
+import type { UserPatterns } from '../core/secrets';
 
 /*
  * The editor's workspace folders and `agentContext.*` settings as the core wants them: every
@@ -25,6 +27,11 @@ export function toolConfig(): ToolConfig {
 export function secretSettings(): SecretSettings {
   const c = vscode.workspace.getConfiguration('agentContext');
   return secretSettingsFrom((k) => c.get(k));
+}
+
+/** The masker's rules of the user for these folders: their settings and each folder's `.gitleaks.toml` (built-in shapes always apply). */
+export function secretRules(roots: string[]): UserPatterns | undefined {
+  return userRulesFor({ roots, ...secretSettings() }).rules;
 }
 
 /** The scratch retention settings (agentContext.scratch.*). */

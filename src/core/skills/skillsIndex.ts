@@ -118,13 +118,14 @@ export async function loadSkills(workspaceRoot: string, opts: { home?: string } 
   const lists: Found[][] = [];
   for (const { source, dir, base, prefix } of sources) lists.push(await listSource(source, dir, base, prefix));
   // Skills reached through a symbolic link: those leading out of the workspace are listed as such, never read.
-  const outside = new Map<string, string>();
-  for (const f of lists.flat()) {
+  const all = lists.flat();
+  const outside = new Map<Found, string>();
+  for (const f of all) {
     if (!f.linked) continue;
     const where = await leadsOutside(workspaceRoot, f.file);
-    if (where) outside.set(f.file, where);
+    if (where) outside.set(f, where);
   }
-  const found = lists.flat().filter((f) => !outside.has(f.file));
+  const found = outside.size ? all.filter((f) => !outside.has(f)) : all;
   const relOf = new Map(found.map((f) => [f.file, f.rel]));
   const { values } = await FileDigests.of(path.join(workspaceRoot, '.agent'), SKILL_DIGESTS).get(found.map((f) => f.file), async (file) => parseSkillFrontmatter(await fs.promises.readFile(file, 'utf8'), relOf.get(file)!));
   // Nothing listed or parsed anew since the last call (the same listings, the same digests): its answer stands.
@@ -133,9 +134,8 @@ export async function loadSkills(workspaceRoot: string, opts: { home?: string } 
   const last = answers.get(key);
   if (last && !parsed.includes(undefined) && last.lists.length === lists.length && last.lists.every((l, i) => l === lists[i]) && last.parsed.every((p, i) => p === parsed[i])) return [...last.out];
   const out: Skill[] = [];
-  for (const [file, where] of outside) {
-    const f = lists.flat().find((x) => x.file === file)!;
-    out.push({ name: f.folder, description: '', file, rel: f.rel, source: f.source, outside: where, error: { file: f.rel, message: outsideLinkMessage(where) } });
+  for (const [f, where] of outside) {
+    out.push({ name: f.folder, description: '', file: f.file, rel: f.rel, source: f.source, outside: where, error: { file: f.rel, message: outsideLinkMessage(where) } });
   }
   for (const { source, folder, file, rel } of found) {
     let fm = values.get(file);

@@ -10,8 +10,7 @@ import { formatBytes, groupDigits } from '../../core/output/humanize';
 import { ReadOnlyDocument } from '../../editor/readOnlyDocument';
 import { clip } from '../../core/output/text';
 import { notify } from '../../editor/notify';
-import { secretSettings } from '../../editor/settings';
-import { userRulesFor } from '../../core/secrets/gitleaks';
+import { secretRules } from '../../editor/settings';
 import { maskSecrets } from '../../core/secrets';
 import { countTokensAsync } from '../../core/output/tokens';
 
@@ -33,7 +32,7 @@ async function showBriefing(docs: ReadOnlyDocument): Promise<string | undefined>
   if (!root) return undefined;
   const composed = await composeBriefingAsync(await gatherBriefing(root.agentDir));
   // What agentContext_briefing returns: its secrets masked (core/tools/maskToolText.ts).
-  const text = maskSecrets(composed.text, userRulesFor({ roots: [root.root], ...secretSettings() }).rules).text;
+  const text = maskSecrets(composed.text, secretRules([root.root])).text;
   const tokens = text === composed.text ? composed.tokens : (await countTokensAsync(text)).tokens;
   await docs.show(`${text}\n\n<!-- ${tokens} tokens; the same text agentContext_briefing returns -->\n`);
   return text;

@@ -5,8 +5,7 @@ import { mirroredPlanName, mirrorPlan } from '../../core/plan/mirroredPlans';
 import { formatFileError } from '../../core/result';
 import { agentDirOf } from '../../core/workspace/agentLayout';
 import { debounce } from '../../editor/debounce';
-import { secretSettings } from '../../editor/settings';
-import { userRulesFor } from '../../core/secrets/gitleaks';
+import { secretRules } from '../../editor/settings';
 
 /** Where Copilot Chat's memory tool keeps `/memories/session/<file>`: <its workspace storage>/memory-tool/memories/<session>/. */
 const COPILOT_STORAGE = 'github.copilot-chat';
@@ -50,7 +49,7 @@ export function registerCopilotPlanMirror(context: vscode.ExtensionContext, log:
   const mirrorAll = async (): Promise<void> => {
     const dir = agentDir();
     if (!dir) return;
-    const { rules } = userRulesFor({ roots: [path.dirname(dir)], ...secretSettings() });
+    const rules = secretRules([path.dirname(dir)]);
     for (const owner of safeList(workspaceStorage).filter((n) => n.toLowerCase() === COPILOT_STORAGE)) {
       const memories = path.join(workspaceStorage, owner, 'memory-tool', 'memories');
       for (const session of safeList(memories)) {
