@@ -111,7 +111,7 @@ export async function shellOutput(o: ShellOutputInput, settings?: HookSettings):
   let bytes = 0;
   let writer: ScratchWriter | undefined;
   const command = maskCommand(o.command, rules);
-  const open = (): ScratchWriter => new ScratchWriter(newScratchFile([{ name: path.basename(o.root), path: o.root }], 'scratch/tool_outputs', command.split(/\s+/).slice(0, 4).join(' ') || 'shell', '.txt'), rules);
+  const open = (): ScratchWriter => new ScratchWriter(newScratchFile([{ name: path.basename(o.root), path: o.root }], 'scratch/tool_outputs', command.split(/\s+/).slice(0, 4).join(' ') || 'shell', '.txt'), rules, { render: true });
   for await (const c of o.output) {
     const buf = typeof c === 'string' ? Buffer.from(c, 'utf8') : c;
     if (writer) {

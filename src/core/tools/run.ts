@@ -30,7 +30,7 @@ export function maskCommand(command: string, rules: UserPatterns | undefined): s
   return maskSecrets(command, rules).text;
 }
 
-/** agentContext_run: runs a command in bash with no TTY, output to a scratch file, returns a reference. */
+/** agentContext_run: runs a command in bash with no TTY, output to a scratch file as a terminal would show it, returns a reference. */
 export async function runTool(input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
   const command = String(input.command ?? '');
   if (!command.trim()) return toolError('"command" is empty; give the shell command to run');
@@ -55,7 +55,7 @@ export async function runTool(input: Record<string, unknown>, ctx: ToolContext):
   const rules = secretRulesOf(ctx);
   const shownCommand = maskCommand(command, rules);
   const target = newScratchFile(ctx.folders, 'scratch/tool_outputs', shownCommand.split(/\s+/).slice(0, 4).join(' '), '.txt');
-  const writer = new ScratchWriter(target, rules);
+  const writer = new ScratchWriter(target, rules, { render: true });
   // A folder that takes no file (read-only, no permission, no space for the name): nothing is run.
   if (writer.failure) return toolError(`${writer.failure.message}. The command was not run: its output would have nowhere to go.`);
   writer.onText = ctx.run ? (t) => ctx.run!.data(t) : undefined;

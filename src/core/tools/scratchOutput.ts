@@ -6,6 +6,7 @@ import { OutputScanner, type OutputScan } from '../output/reference';
 import { type FolderStamp } from '../scratch/scratchIndex';
 import { folderStamp, noteScratchCreated } from '../scratch/sharedIndex';
 import { StreamingMasker, type UserPatterns } from '../secrets';
+import { TerminalRenderer } from '../terminal/terminalRenderer';
 import { defaultFolder, displayPath, type WorkspaceFolderRef } from '../workspace/workspacePaths';
 import { toPosixRelative } from '../workspace/relativePaths';
 import { agentDirOf } from '../workspace/agentLayout';
@@ -41,8 +42,30 @@ export function newScratchFile(folders: readonly WorkspaceFolderRef[], sub: stri
 }
 
 /**
+ * What a terminal's line discipline does to a program's output (the tty's `onlcr`): a newline also
+ * returns the cursor to the line's start. Output read from a pipe has bare `\n`, which the renderer,
+ * like xterm, takes as a line feed alone.
+ */
+function onlcr(text: string): string {
+  return text.replace(/\n/g, '\r\n');
+}
+
+/** How a ScratchWriter treats what it is given. */
+export interface ScratchWriterOptions {
+  /**
+   * The input is a program's raw output (agentContext_run, the agents' shell hooks): the file gets
+   * it as a terminal shows it (terminalRenderer.ts: colour and other escapes dropped, a `\r`
+   * progress bar's redraws reduced to what the line ended up showing), so the model, the reference
+   * and a later read or grep all see the same text. The live viewer (onText) still gets the raw
+   * stream, masked, since it is a terminal itself.
+   */
+  render?: boolean;
+}
+
+/**
  * Streams output to a scratch file through secret masking, scanning it for the reference on the
- * way (one pass, bounded memory). The file holds the output byte for byte except masked spans.
+ * way (one pass, bounded memory). The file holds the text byte for byte except masked spans (and,
+ * with `render`, as a terminal shows it).
  * It is written under a temp name (AtomicFileStream) and appears in scratch only when finish()
  * completes it: a failed or killed write never leaves a partial file posing as a whole one.
  */
@@ -51,13 +74,20 @@ export class ScratchWriter {
   private readonly masker: StreamingMasker;
   private readonly scanner = new OutputScanner(1, true);
   private readonly file: AtomicFileStream;
-  /** Masked text emitted so far, for live viewers. */
-  onText?: (text: string) => void;
+  private readonly renderer: TerminalRenderer | undefined;
+  /** With `render`: the raw stream's own masker, for the live viewer (undefined once it wants no more). */
+  private liveMasker: StreamingMasker | undefined;
+  /** Masked text as it arrives, for live viewers (with `render`, the raw stream, not the rendered file); returning false stops it. */
+  onText?: (text: string) => boolean | void;
 
   /** `rules`: the user's masking rules (secretRulesOf); the built-in ones always apply. */
-  constructor(readonly target: ScratchTarget, rules?: UserPatterns) {
+  constructor(readonly target: ScratchTarget, rules?: UserPatterns, opts: ScratchWriterOptions = {}) {
     this.masker = new StreamingMasker(rules);
     this.file = new AtomicFileStream(target.abs, target.agentDir, target.display);
+    if (opts.render) {
+      this.renderer = new TerminalRenderer();
+      this.liveMasker = new StreamingMasker(rules);
+    }
   }
 
   /** The write's failure (a full disk, a read-only folder), as soon as it happens; its message names the file. */
@@ -77,13 +107,22 @@ export class ScratchWriter {
 
   /** Writes text; returns false when the file stream wants the caller to pause. */
   writeText(text: string): boolean {
-    return this.emit(this.masker.push(text));
+    if (!this.renderer) return this.emit(this.masker.push(text));
+    this.live(text, false);
+    return this.emit(this.masker.push(this.renderer.write(onlcr(text))));
+  }
+
+  /** With `render`: the raw text, masked, to the live viewer while it wants it. */
+  private live(text: string, last: boolean): void {
+    if (!this.liveMasker || !this.onText) return;
+    const masked = this.liveMasker.push(text) + (last ? this.liveMasker.flush() : '');
+    if (masked && this.onText(masked) === false) this.liveMasker = undefined;
   }
 
   private emit(masked: string): boolean {
     if (!masked) return true;
     this.scanner.push(masked);
-    this.onText?.(masked);
+    if (!this.renderer) this.onText?.(masked);
     return this.file.write(masked);
   }
 
@@ -98,7 +137,11 @@ export class ScratchWriter {
    * nothing is then left in scratch.
    */
   async finish(): Promise<{ scan: OutputScan; masked: number }> {
-    this.emit(this.masker.push(this.decoder.end()));
+    const rest = this.decoder.end();
+    if (this.renderer) {
+      this.live(rest, true);
+      this.emit(this.masker.push(this.renderer.write(onlcr(rest)) + this.renderer.end()));
+    } else this.emit(this.masker.push(rest));
     this.emit(this.masker.flush());
     const dir = path.dirname(this.target.abs);
     let before: FolderStamp | undefined;

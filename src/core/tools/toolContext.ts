@@ -8,7 +8,8 @@ import type { WorkspaceFolderRef } from '../workspace/workspacePaths';
 /** Live view of a running command (the extension shows it in a Pseudoterminal; MCP ignores it). */
 export interface RunObserver {
   start(info: { command: string; cwd: string; outputPath: string }): void;
-  data(text: string): void;
+  /** Output as it arrives (masked, escapes kept: the viewer is a terminal); false: no more wanted. */
+  data(text: string): boolean | void;
   end(info: { exitCode: number | null; signal: string | null; timedOut: boolean; cancelled: boolean; durationMs: number }): void;
 }
 

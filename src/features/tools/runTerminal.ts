@@ -61,14 +61,15 @@ export class RunTerminal implements vscode.Disposable {
         this.write(`\x1b[1m$ ${info.command}\x1b[0m  (cwd: ${info.cwd})\n`);
       },
       data: (text) => {
-        if (this.paused) return;
+        if (this.paused) return false;
         this.liveChars += text.length;
         if (this.liveChars > LIVE_MAX_CHARS) {
           this.paused = true;
           this.write('\n\x1b[2m[live view paused after 512 KB; the full output is being saved]\x1b[0m\n');
-          return;
+          return false;
         }
         this.write(text);
+        return true;
       },
       end: (info) => {
         const status = info.timedOut ? 'timed out' : info.cancelled ? 'cancelled' : info.exitCode !== null ? `exit ${info.exitCode}` : `killed by ${info.signal}`;

@@ -109,6 +109,18 @@ for (const shell of ['bash', 'zsh'] as const) {
       assert.deepEqual(leftInRam(), []);
     });
 
+    test('a large coloured output with a progress bar is saved as a terminal shows it: the reference and the file carry no escapes or redraws', () => {
+      const ws = workspace();
+      const r = run(shell, ws, `for i in $(seq 1 300); do printf '\\r\\033[32m%d%%\\033[0m' $i; done; echo; for i in $(seq 1 3000); do printf '\\033[2mstep %d ok\\033[0m\\n' $i; done; printf '\\033[31merror\\033[0m: bad\\n'; exit 1`);
+      assert.equal(r.status, 1);
+      assert.match(r.stdout, /L3002: error: bad\n/);
+      assert.ok(!r.stdout.includes('\x1b'), r.stdout);
+      const text = fs.readFileSync(path.join(ws, '.agent/scratch/tool_outputs', saved(ws)[0]), 'utf8');
+      assert.ok(text.startsWith('300%\nstep 1 ok\nstep 2 ok\n'), text.slice(0, 80));
+      assert.ok(!text.includes('\x1b') && !text.includes('\r'));
+      assert.equal(text.split('\n').length - 1, 3002);
+    });
+
     test('secrets in a small output are masked (GitHub token, AWS secret key, Stripe live key: 0 of 3 reach the model), nothing written under .agent/', () => {
       const ws = workspace();
       const r = run(shell, ws, `echo "${GH}"; echo "${AWS}"; echo "${STRIPE}"`);
