@@ -50,7 +50,7 @@ export async function globTool(input: Record<string, unknown>, ctx: ToolContext)
     return toolError(`invalid glob "${input.pattern}": ${(e as Error).message}`);
   }
   if (ctx.signal.aborted) return toolError('cancelled');
-  if (entries.length === 0) return { text: `No files match ${input.pattern} in ${where.display}.` };
+  if (entries.length === 0) return { text: `No files match "${input.pattern}" in ${where.display === '.' ? 'the workspace folder' : where.display}.` };
   // Ties (files written in the same instant) by path: ripgrep's threads print in no fixed order.
   entries.sort((a, b) => (b.stats?.mtimeMs ?? 0) - (a.stats?.mtimeMs ?? 0) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const maxResults = (input.maxResults as number | undefined) ?? ctx.config.grepMaxResults;

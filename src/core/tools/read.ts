@@ -115,7 +115,7 @@ export async function readTool(input: Record<string, unknown>, ctx: ToolContext)
   const total = slice.total;
   if (slice.lines.length === 0) {
     if (st.size === 0) return { text: `${p.display}: empty file` };
-    return toolError(`${p.display} has ${total !== undefined ? `${groupDigits(total)} lines` : `fewer than ${from} lines`}; offset ${from} is past the end`);
+    return toolError(`${p.display} has ${total !== undefined ? `${groupDigits(total)} line${total === 1 ? '' : 's'}` : `fewer than ${from} lines`}; offset ${from} is past the end`);
   }
   // Budget: the inline byte cap and the token threshold (≈4 bytes a token), whichever is smaller.
   const budget = Math.min(INLINE_MAX_BYTES - 700, ctx.config.offloadThresholdTokens * 4);

@@ -56,6 +56,10 @@ describe('MCP server, as Claude Code uses it', () => {
     assert.equal(s.stderr(), '');
   });
 
+  test('a glob that matches nothing says so, naming the pattern and where it looked', async () => {
+    assert.match((await s.call('agentContext_glob', { pattern: '*.nothing' })).text, /^No files match "\*\.nothing" in the workspace folder\.$/);
+  });
+
   test('a command that exits 1 is isError: true, and its text still has the exit code and output', async () => {
     const r = await s.call('agentContext_run', { command: 'echo failing-step; exit 1' });
     assert.equal(r.isError, true);

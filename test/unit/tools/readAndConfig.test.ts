@@ -37,6 +37,8 @@ test('a single enormous line is cut with its size, and offset past the end is an
   assert.ok(Buffer.byteLength(r.text) < 2000);
   const past = await invokeTool('agentContext_read', { path: 'min.js', offset: 9 }, ctx);
   assert.match(past.text, /^Error: min\.js has 2 lines; offset 9 is past the end/);
+  fs.writeFileSync(path.join(root, 'one.txt'), 'only\n');
+  assert.match((await invokeTool('agentContext_read', { path: 'one.txt', offset: 3 }, ctx)).text, /^Error: one\.txt has 1 line; offset 3 is past the end/);
 });
 
 test('.agent/config.yaml: nested and dotted keys, clamped numbers, errors with line numbers', async () => {
