@@ -14,6 +14,11 @@ let counter = 0;
  * ENOSPC, ENOTDIR).
  */
 function trueMkdirError(dir: string, e: unknown): unknown {
+  // `mkdir -p` of a folder whose name a file already has (`.agent` made as a file): EEXIST, which
+  // reads as if all were well. Told as what it is: a path component that is not a folder.
+  if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
+    return Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${dir}' (a file has its name)`), { code: 'ENOTDIR', path: dir, syscall: 'mkdir' });
+  }
   if ((e as NodeJS.ErrnoException).code !== 'ENOENT') return e;
   let first = path.resolve(dir);
   while (path.dirname(first) !== first && !fs.existsSync(path.dirname(first))) first = path.dirname(first);

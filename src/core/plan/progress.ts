@@ -12,6 +12,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { appendLineAtomic } from '../fs/fsAtomic';
+import { fsCause } from '../fs/fsErrors';
 import { Result, ok, err } from '../result';
 import { checkpointPath, foldFile, type FoldSpec } from '../fs/appendFold';
 import { toPosixRelative } from '../workspace/relativePaths';
@@ -219,7 +220,11 @@ export async function appendProgress(
   const body = [`## ${date} — ${title}`, ''];
   if (done) body.push(done, '');
   if (next) body.push(`Next: ${next}`, '');
-  await appendLineAtomic(file, prefix + body.join('\n'));
+  try {
+    await appendLineAtomic(file, prefix + body.join('\n'));
+  } catch (e) {
+    return err({ file: relPath, message: `${fsCause(e)}; nothing was logged` });
+  }
   const { entries } = await readProgressTail(agentDir, 1);
   const entry = entries[entries.length - 1] ?? { date, title, done, next: next || undefined, line: 0 };
   return ok({ path: relPath, entry });

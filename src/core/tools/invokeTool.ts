@@ -85,10 +85,16 @@ export async function invokeTool(name: string, rawInput: unknown, ctx: ToolConte
         maskedWritten = written.count;
         outcome = await TOOL_HANDLERS[def.name](written.input as Record<string, unknown>, ctx);
       } catch (e) {
-        ctx.log.error(`${name} failed: ${(e as Error).stack ?? e}`);
-        // A file system error names its file and cause the way users read them ("disk full (ENOSPC) writing …").
+        // A file system error names its file and cause the way users read them ("disk full (ENOSPC) writing …");
+        // it is the machine's state, not a bug, so the log gets that sentence, not a stack.
         const file = (e as NodeJS.ErrnoException).path;
-        outcome = toolError(errnoOf(e) && file ? `${name} failed: ${describeFsError(e, shownPath(ctx, file))}` : `${name} failed unexpectedly: ${(e as Error).message}`);
+        if (errnoOf(e) && file) {
+          outcome = toolError(`${name} failed: ${describeFsError(e, shownPath(ctx, file))}`);
+          ctx.log.warn(outcome.text.replace(/^Error: /, ''));
+        } else {
+          ctx.log.error(`${name} failed: ${(e as Error).stack ?? e}`);
+          outcome = toolError(`${name} failed unexpectedly: ${(e as Error).message}`);
+        }
       }
     }
   }
