@@ -107,6 +107,9 @@ async function runSetup(root: string, id: string, undo: boolean): Promise<number
       return 1;
     }
   }
+  // The folder's one spelling (a link to it, a trailing slash): the agents key projects by the real
+  // path (their working directory), and an undo through another spelling must find what was added.
+  root = fs.realpathSync(root);
   const r = undo ? await undoAgent(setup, root, os.homedir()) : await setUpAgent(setup, root, os.homedir(), { node: process.execPath, dist });
   if (!r.ok) {
     stderr(`${setup.label} was not ${undo ? 'restored' : 'set up'}: ${formatFileError(r.error)}`);
@@ -116,7 +119,7 @@ async function runSetup(root: string, id: string, undo: boolean): Promise<number
   for (const f of r.value.unchanged) process.stdout.write(`${undo ? 'nothing to remove in' : 'already set up:'} ${f}\n`);
   for (const n of r.value.notes) process.stdout.write(`note: ${n}\n`);
   process.stdout.write(undo
-    ? `${setup.label} in ${root}: what the set-up added is removed.\n`
+    ? r.value.changed.length > 0 ? `${setup.label} in ${root}: what the set-up added is removed.\n` : `${setup.label} in ${root}: nothing of the set-up was found, so nothing was removed.\n`
     : `${setup.label} in ${root}: MCP server "agent-context", large shell output to .agent/scratch/tool_outputs/ (the command itself is never rewritten). Undo: node ${path.resolve(__filename)} --root ${root} --undo ${setup.id}\n`);
   return 0;
 }

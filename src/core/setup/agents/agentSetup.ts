@@ -13,7 +13,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CACHE_DIR } from '../../fs/appendFold';
-import { err, ok, type FileError, type Result } from '../../result';
+import { ensureAgentTempDir, mkdirp, writeFileAtomic } from '../../fs/fsAtomic';
+import { fsCause } from '../../fs/fsErrors';
+import { err, formatFileError, ok, type FileError, type Result } from '../../result';
 import { agentDirOf } from '../../workspace/agentLayout';
 import { applyFileEdits, readText, type FileEdit, type SetupOutcome, type SetupPaths } from './configFiles';
 
@@ -55,15 +57,23 @@ export function recordFile(root: string, agent: AgentId): string {
   return path.join(agentDirOf(root), CACHE_DIR, 'setup', `${agent}.json`);
 }
 
-async function readRecord(root: string, agent: AgentId): Promise<SetupRecord | undefined> {
-  const r = await readText(recordFile(root, agent));
-  if (!r.ok || r.value === undefined) return undefined;
+/** The record of an earlier set-up: undefined when there is none; a note when the file is not one (it is then ignored). */
+async function readRecord(root: string, agent: AgentId): Promise<{ record?: SetupRecord; note?: string }> {
+  const file = recordFile(root, agent);
+  const r = await readText(file);
+  if (!r.ok) return { note: `${formatFileError(r.error)}; it was ignored.` };
+  if (r.value === undefined) return {};
+  let v: unknown;
   try {
-    const v = JSON.parse(r.value) as Partial<SetupRecord>;
-    return { excluded: v.excluded ?? [], keys: v.keys ?? [], created: v.created ?? [] };
+    v = JSON.parse(r.value);
   } catch {
-    return undefined;
+    v = undefined;
   }
+  const list = (x: unknown): string[] | undefined => (x === undefined ? [] : Array.isArray(x) && x.every((y) => typeof y === 'string') ? x : undefined);
+  const o = (v && typeof v === 'object' && !Array.isArray(v) ? v : {}) as Record<string, unknown>;
+  const [excluded, keys, created] = [list(o.excluded), list(o.keys), list(o.created)];
+  if (!v || typeof v !== 'object' || Array.isArray(v) || !excluded || !keys || !created) return { note: `${file} is not a set-up record (damaged or edited); it was ignored.` };
+  return { record: { excluded, keys, created } };
 }
 
 function merge(a: SetupRecord | undefined, b: SetupRecord): SetupRecord {
@@ -71,32 +81,58 @@ function merge(a: SetupRecord | undefined, b: SetupRecord): SetupRecord {
   return { excluded: u(a?.excluded, b.excluded), keys: u(a?.keys, b.keys), created: u(a?.created, b.created) };
 }
 
-/** Sets the agent up for the workspace folder `root`; idempotent. */
+/** A file system fault met outside the planned edits (the record), as the set-up reports it. */
+function fault(e: unknown, file: string): Result<never, FileError> {
+  return err({ file: (e as NodeJS.ErrnoException).path ?? file, message: `${fsCause(e)}. Nothing was changed.` });
+}
+
+/**
+ * Sets the agent up for the workspace folder `root`; idempotent. The record goes first (an undo
+ * after a kill half-way finds what was added); when the edits fail, they are put back and so is it.
+ */
 export async function setUpAgent(setup: AgentSetup, root: string, home: string, paths: SetupPaths): Promise<Result<SetupOutcome, FileError>> {
   if (!fs.existsSync(root)) return err({ file: root, message: 'no such folder' });
-  const p = await setup.plan(root, home, paths);
-  if (!p.ok) return p;
-  const done = await applyFileEdits(p.value.edits);
-  if (!done.ok) return done;
-  // What an earlier run recorded stays: a second run finds the values in place and records nothing new.
-  const record = merge(await readRecord(root, setup.id), p.value.record);
   const rf = recordFile(root, setup.id);
-  await fs.promises.mkdir(path.dirname(rf), { recursive: true });
-  await fs.promises.writeFile(rf, `${JSON.stringify(record, null, 2)}\n`);
-  return ok({ ...done.value, notes: p.value.notes });
+  try {
+    const p = await setup.plan(root, home, paths);
+    if (!p.ok) return p;
+    const prior = await readRecord(root, setup.id);
+    const priorText = await fs.promises.readFile(rf, 'utf8').catch(() => undefined);
+    // What an earlier run recorded stays: a second run finds the values in place and records nothing new.
+    const record = merge(prior.record, p.value.record);
+    // .agent/.cache/ is git-ignored by its own .gitignore (the record holds this machine's paths).
+    ensureAgentTempDir(agentDirOf(root));
+    await mkdirp(path.dirname(rf));
+    await writeFileAtomic(rf, `${JSON.stringify(record, null, 2)}\n`);
+    const done = await applyFileEdits(p.value.edits, root);
+    if (!done.ok) {
+      if (priorText === undefined) await fs.promises.rm(rf, { force: true });
+      else await writeFileAtomic(rf, priorText);
+      return done;
+    }
+    return ok({ ...done.value, notes: [...(prior.note ? [prior.note] : []), ...p.value.notes] });
+  } catch (e) {
+    return fault(e, rf);
+  }
 }
 
 /** Removes what the set-up added. */
 export async function undoAgent(setup: AgentSetup, root: string, home: string): Promise<Result<SetupOutcome, FileError>> {
-  const record = await readRecord(root, setup.id);
-  const p = await setup.planUndo(root, home, record);
-  if (!p.ok) return p;
-  const done = await applyFileEdits(p.value.edits);
-  if (!done.ok) return done;
-  await fs.promises.rm(recordFile(root, setup.id), { force: true });
-  const notes = [...p.value.notes];
-  if (!record) notes.push(`No record of the set-up was found (${recordFile(root, setup.id)}): only entries recognisable as Agent Context's were removed.`);
-  return ok({ ...done.value, notes });
+  const rf = recordFile(root, setup.id);
+  try {
+    const { record, note } = await readRecord(root, setup.id);
+    const p = await setup.planUndo(root, home, record);
+    if (!p.ok) return p;
+    const done = await applyFileEdits(p.value.edits, root);
+    if (!done.ok) return done;
+    await fs.promises.rm(rf, { force: true });
+    const notes = [...p.value.notes];
+    if (note) notes.push(note);
+    if (!record) notes.push(`No record of the set-up was found (${rf}): only entries recognisable as Agent Context's were removed.`);
+    return ok({ ...done.value, notes });
+  } catch (e) {
+    return fault(e, rf);
+  }
 }
 
 /** True when `bin` is an executable file in one of PATH's folders. */

@@ -15,7 +15,7 @@
 import * as path from 'node:path';
 import { err, ok, type Result } from '../../result';
 import { emptyRecord, keyId, type AgentSetup, type SetupPlan, type SetupRecord } from './agentSetup';
-import { gitExcludeEdit, hookCommand, jsonSet, jsonUnset, mcpCommand, missingPrefix, parseJsonObject, readText, type FileEdit, type SetupPaths } from './configFiles';
+import { foreignServerMessage, gitExcludeEdit, hookCommand, jsonSet, jsonUnset, mcpCommand, missingPrefix, parseJsonObject, readText, serverEntryKind, trackedByGit, type FileEdit, type SetupPaths } from './configFiles';
 
 /** The name of our MCP server in every agent (Claude Code's tools appear as mcp__agent-context__*). */
 export const MCP_SERVER_NAME = 'agent-context';
@@ -104,13 +104,17 @@ export function editClaudeUserConfig(text: string | undefined, file: string, roo
   const servers = (project as Json | undefined)?.mcpServers;
   if (servers !== undefined && !isObject(servers)) return err({ file, message: `"projects.${root}.mcpServers" is not an object; nothing was changed.` });
   const at = ['projects', root, 'mcpServers', MCP_SERVER_NAME];
+  const have = serverEntryKind(servers?.[MCP_SERVER_NAME], ['type', 'command', 'args', 'env']);
   if (!paths) {
+    // The user's own entry under our name stays.
+    if (have.kind !== 'ours') return ok({ text });
     const prefix = created?.map((k) => k.split('\0')).find((p) => at.slice(0, p.length).join('\0') === p.join('\0'));
     return ok({ text: jsonUnset(text, file, at, prefix, false) });
   }
-  const { command, args } = mcpCommand(root, paths, true);
+  if (have.kind === 'foreign') return err({ file, message: `projects["${root}"].mcpServers ${foreignServerMessage(MCP_SERVER_NAME)}` });
   // --allow-run: Claude Code asks before each MCP tool call unless the user allowed it, so its own
-  // permission prompt is the gate for agentContext_run, as it is for Bash.
+  // permission prompt is the gate for agentContext_run, as it is for Bash. Taken out by the user: kept out.
+  const { command, args } = mcpCommand(root, paths, have.allowRun);
   const entry = { type: 'stdio', command, args, env: {} };
   if (servers && JSON.stringify(servers[MCP_SERVER_NAME]) === JSON.stringify(entry)) return ok({ text });
   return ok({ text: jsonSet(text, at, entry), created: missingPrefix(c, at) });
@@ -121,6 +125,10 @@ async function plan(root: string, home: string, paths: SetupPaths | undefined, r
   const userFile = path.join(home, '.claude.json');
   const st = await readText(settingsFile);
   if (!st.ok) return st;
+  const rel = SETTINGS.split(path.sep).join('/');
+  if (paths && trackedByGit(root, rel) && !(st.value ?? '').includes('agent-hook.sh claude-code')) {
+    return err({ file: settingsFile, message: `is committed to git, and the set-up writes a machine-specific path into it (the SessionStart hook): untrack it (git rm --cached ${rel}; Claude Code meant it to stay local), then run the set-up again. Nothing was changed.` });
+  }
   const ut = await readText(userFile);
   if (!ut.ok) return ut;
   const s = editClaudeSettings(st.value, settingsFile, paths, record);
@@ -133,7 +141,11 @@ async function plan(root: string, home: string, paths: SetupPaths | undefined, r
   // Path steps joined by NUL: a project path holds slashes.
   if (u.value.created) rec.keys.push(`${userFile}#${u.value.created.join('\0')}`);
   if (paths && st.value === undefined) rec.created.push(settingsFile);
-  const edits: (FileEdit | undefined)[] = [{ file: settingsFile, before: st.value, after: s.value.text }, { file: userFile, before: ut.value, after: u.value.text }];
+  if (paths && ut.value === undefined) rec.created.push(userFile);
+  // A ~/.claude.json the set-up created (Claude Code not run yet) goes with the undo once it holds nothing else.
+  let userAfter = u.value.text;
+  if (!paths && record?.created.includes(userFile) && userAfter !== undefined && /^\s*\{\s*\}\s*$/.test(userAfter)) userAfter = undefined;
+  const edits: (FileEdit | undefined)[] = [{ file: settingsFile, before: st.value, after: s.value.text }, { file: userFile, before: ut.value, after: userAfter }];
   if (paths) {
     const ex = await gitExcludeEdit(root, SETTINGS.split(path.sep).join('/'));
     if (ex) rec.excluded.push(`/${SETTINGS.split(path.sep).join('/')}`);

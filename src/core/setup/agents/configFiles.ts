@@ -10,6 +10,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { applyEdits, findNodeAtLocation, format, modify, parse, parseTree, printParseErrorCode, type FormattingOptions, type JSONPath, type ParseError } from 'jsonc-parser';
 import { mkdirp, writeFileAtomic } from '../../fs/fsAtomic';
+import { fsCause } from '../../fs/fsErrors';
+import { decodeUtf8Strict } from '../../fs/strictText';
+import { isInside, toPosixRelative } from '../../workspace/relativePaths';
 import { err, ok, type FileError, type Result } from '../../result';
 
 /** One file's new text (undefined: delete the file). */
@@ -27,13 +30,18 @@ export interface SetupOutcome {
   notes: string[];
 }
 
-/** A file's text; undefined when it does not exist. */
+/**
+ * A file's text; undefined when it does not exist. Bytes that are not UTF-8 are refused: read as
+ * U+FFFD, the rewrite would put that over the user's own characters (and an undo could not give them back).
+ */
 export async function readText(file: string): Promise<Result<string | undefined>> {
   try {
-    return ok(await fs.promises.readFile(file, 'utf8'));
+    const text = decodeUtf8Strict(await fs.promises.readFile(file));
+    if (text === undefined) return err({ file, message: 'is not valid UTF-8 text; save it as UTF-8, then run the set-up again. Nothing was changed.' });
+    return ok(text);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return ok(undefined);
-    return err({ file, message: `cannot read: ${(e as Error).message}` });
+    return err({ file, message: `cannot read: ${fsCause(e)}. Nothing was changed.` });
   }
 }
 
@@ -138,20 +146,25 @@ export function trackedByGit(root: string, rel: string): boolean {
   return r.status === 0;
 }
 
-function gitDirOf(root: string): string | undefined {
-  const dot = path.join(root, '.git');
-  const st = fs.statSync(dot, { throwIfNoEntry: false });
-  if (st?.isDirectory()) return dot;
-  if (st?.isFile()) {
-    // A worktree or submodule: `.git` names the real folder (info/ is shared with the main tree).
-    const m = /^gitdir:\s*(.+)$/m.exec(fs.readFileSync(dot, 'utf8'));
-    if (m) {
-      const gd = path.resolve(root, m[1].trim());
+/**
+ * The git folder of the work tree holding `root` (the folder itself or one above it: a package of a
+ * monorepo), and that work tree's top, which exclude lines are relative to.
+ */
+function gitDirOf(root: string): { gitDir: string; top: string } | undefined {
+  for (let top = path.resolve(root); ; top = path.dirname(top)) {
+    const dot = path.join(top, '.git');
+    const st = fs.statSync(dot, { throwIfNoEntry: false });
+    if (st?.isDirectory()) return { gitDir: dot, top };
+    if (st?.isFile()) {
+      // A worktree or submodule: `.git` names the real folder (info/ is shared with the main tree).
+      const m = /^gitdir:\s*(.+)$/m.exec(fs.readFileSync(dot, 'utf8'));
+      if (!m) return undefined;
+      const gd = path.resolve(top, m[1].trim());
       const common = path.join(gd, 'commondir');
-      return fs.existsSync(common) ? path.resolve(gd, fs.readFileSync(common, 'utf8').trim()) : gd;
+      return { gitDir: fs.existsSync(common) ? path.resolve(gd, fs.readFileSync(common, 'utf8').trim()) : gd, top };
     }
+    if (path.dirname(top) === top) return undefined;
   }
-  return undefined;
 }
 
 /** The edit adding (or, with `remove`, taking out) `/<rel>` in .git/info/exclude; undefined: nothing to do or no git. */
@@ -163,16 +176,19 @@ export async function gitExcludeEdit(root: string, rel: string, remove = false):
  * One edit of .git/info/exclude for several lines `/<rel>` (added, or with `remove` taken out), and
  * the lines it changes; the edit is undefined when there is nothing to do or no git.
  */
-export async function gitExcludeEdits(root: string, rels: readonly string[], remove = false): Promise<{ edit: FileEdit | undefined; lines: string[] }> {
-  const gd = gitDirOf(root);
-  if (!gd) return { edit: undefined, lines: [] };
-  const file = path.join(gd, 'info', 'exclude');
+export async function gitExcludeEdits(root: string, rels: readonly string[], remove = false): Promise<{ edit: FileEdit | undefined; lines: string[]; rels: string[] }> {
+  const git = gitDirOf(root);
+  if (!git) return { edit: undefined, lines: [], rels: [] };
+  const file = path.join(git.gitDir, 'info', 'exclude');
   const r = await readText(file);
   const before = r.ok ? r.value : undefined;
   let text = before ?? '';
   const changed: string[] = [];
+  const changedRels: string[] = [];
+  // Lines are relative to the work tree's top: `/pkg/.claude/settings.local.json` for a package of a monorepo.
+  const under = toPosixRelative(git.top, path.resolve(root));
   for (const rel of rels) {
-    const line = `/${rel}`;
+    const line = `/${under ? `${under}/` : ''}${rel}`;
     const lines = text.split(/\r?\n/);
     const has = lines.some((l) => l.trim() === line);
     if (!remove) {
@@ -183,17 +199,53 @@ export async function gitExcludeEdits(root: string, rels: readonly string[], rem
       text = text.split('\n').filter((l) => l.trim() !== line).join('\n');
     }
     changed.push(line);
+    changedRels.push(rel);
   }
-  return { edit: changed.length ? { file, before, after: text } : undefined, lines: changed };
+  // An undo that takes out every line the set-up added to a file it created leaves no file behind.
+  const after = remove && before !== undefined && text === '' ? undefined : text;
+  return { edit: changed.length ? { file, before, after } : undefined, lines: changed, rels: changedRels };
+}
+
+/** A file's real place: through every link of it and of the folders above it (it, or they, may not exist yet). */
+async function realTarget(file: string): Promise<string> {
+  const rest: string[] = [];
+  for (let p = path.resolve(file); ; p = path.dirname(p)) {
+    try {
+      return path.join(await fs.promises.realpath(p), ...rest.reverse());
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || path.dirname(p) === p) throw e;
+      rest.push(path.basename(p));
+    }
+  }
+}
+
+/** Where an edit is written: the file, or the file a link of it leads to (kept a link); refused when that cannot be done safely. */
+async function writeTarget(e: FileEdit, root: string | undefined): Promise<Result<string>> {
+  const real = await realTarget(e.file);
+  // A file of the workspace that a link (it or a folder above it) leads out of the workspace: the
+  // set-up would change a file elsewhere, perhaps another project's.
+  if (root && isInside(path.resolve(root), path.resolve(e.file))) {
+    const rootReal = await fs.promises.realpath(root);
+    if (!isInside(rootReal, real)) return err({ file: e.file, message: `is a symbolic link (or inside one) leading outside the workspace, to ${real}; replace it with the file itself, then run the set-up again. Nothing was changed.` });
+  }
+  const st = await fs.promises.stat(real).catch(() => undefined);
+  if (st && !st.isFile()) return err({ file: e.file, message: `is not a regular file${real !== e.file ? ` (it leads to ${real})` : ''}. Nothing was changed.` });
+  // Read-only on purpose (root would write it anyway): asked, not overridden.
+  if (st && e.after !== undefined && (st.mode & 0o222) === 0) return err({ file: e.file, message: `is read-only (mode ${(st.mode & 0o777).toString(8).padStart(4, '0')}); make it writable, or add the entries by hand. Nothing was changed.` });
+  return ok(e.after === undefined ? path.resolve(e.file) : real);
 }
 
 /**
  * Writes the planned edits (each file whole, atomically; a file's mode is kept, e.g. ~/.claude.json's
- * 0600); files whose text does not change are reported unchanged.
+ * 0600; a linked file is written where the link leads, so a dotfiles link stays a link); files whose
+ * text does not change are reported unchanged. Every file is checked before any is written (a link
+ * out of the workspace `root`, read-only, not a file), and a write that fails half-way puts back
+ * the files already written: the set-up happens whole or not at all.
  */
-export async function applyFileEdits(edits: readonly (FileEdit | undefined)[]): Promise<Result<SetupOutcome, FileError>> {
+export async function applyFileEdits(edits: readonly (FileEdit | undefined)[], root?: string): Promise<Result<SetupOutcome, FileError>> {
   const changed: string[] = [];
   const unchanged: string[] = [];
+  const todo: { e: FileEdit; target: string }[] = [];
   for (const e of edits) {
     if (!e) continue;
     if (e.after === e.before) {
@@ -201,20 +253,60 @@ export async function applyFileEdits(edits: readonly (FileEdit | undefined)[]): 
       continue;
     }
     try {
+      const t = await writeTarget(e, root);
+      if (!t.ok) return t;
+      todo.push({ e, target: t.value });
+    } catch (x) {
+      return err({ file: e.file, message: `cannot be written: ${fsCause(x)}. Nothing was changed.` });
+    }
+  }
+  const done: { e: FileEdit; target: string; created: string | undefined }[] = [];
+  for (const { e, target } of todo) {
+    try {
       if (e.after === undefined) {
-        await fs.promises.rm(e.file, { force: true });
+        await fs.promises.rm(target, { force: true });
+        done.push({ e, target, created: undefined });
       } else {
-        const mode = (await fs.promises.stat(e.file).catch(() => undefined))?.mode;
-        await mkdirp(path.dirname(e.file));
-        await writeFileAtomic(e.file, e.after);
-        if (mode !== undefined) await fs.promises.chmod(e.file, mode & 0o7777);
+        const mode = (await fs.promises.stat(target).catch(() => undefined))?.mode;
+        const created = await firstMissing(path.dirname(target));
+        await mkdirp(path.dirname(target));
+        await writeFileAtomic(target, e.after);
+        done.push({ e, target, created });
+        if (mode !== undefined) await fs.promises.chmod(target, mode & 0o7777);
       }
       changed.push(e.file);
     } catch (x) {
-      return err({ file: e.file, message: `could not write: ${(x as Error).message}${changed.length ? ` (already changed: ${changed.join(', ')})` : ''}` });
+      const back = await putBack(done);
+      return err({ file: e.file, message: `could not be written: ${fsCause(x)}. ${done.length === 0 ? 'Nothing was changed.' : back.length === 0 ? `The files already written were put back (${done.map((d) => d.e.file).join(', ')}).` : `Could not put back ${back.join(', ')}: check ${back.length === 1 ? 'it' : 'them'} by hand.`}` });
     }
   }
   return ok({ changed, unchanged: unchanged.filter((f) => !changed.includes(f)), notes: [] });
+}
+
+/** The first folder of `dir`'s path that does not exist (undefined: it exists). */
+async function firstMissing(dir: string): Promise<string | undefined> {
+  let missing: string | undefined;
+  for (let p = path.resolve(dir); !(await fs.promises.stat(p).catch(() => undefined)); p = path.dirname(p)) {
+    missing = p;
+    if (path.dirname(p) === p) break;
+  }
+  return missing;
+}
+
+/** Undoes the writes `done` (newest first); returns the files that could not be put back. */
+async function putBack(done: readonly { e: FileEdit; target: string; created: string | undefined }[]): Promise<string[]> {
+  const failed: string[] = [];
+  for (const d of [...done].reverse()) {
+    try {
+      if (d.e.before === undefined) {
+        await fs.promises.rm(d.target, { force: true });
+        if (d.created) await fs.promises.rm(d.created, { recursive: true, force: true });
+      } else await writeFileAtomic(d.target, d.e.before);
+    } catch {
+      failed.push(d.e.file);
+    }
+  }
+  return failed;
 }
 
 /** Quotes one word for `sh -c`, as agents run hook commands. */
@@ -227,6 +319,31 @@ export interface SetupPaths {
   node: string;
   /** The folder with mcp.js, agent-hook.js, agent-hook.sh, agent-context-shell.sh, opencode-plugin.mjs. */
   dist: string;
+}
+
+/**
+ * What an MCP server entry in an agent's config is to the set-up: `ours` when a set-up wrote it
+ * (only the keys `keys`, each as the set-up writes it: our mcp.js with `--root <folder>`, and
+ * `--allow-run` or not; an `env` that is empty), `foreign` when it is the user's own under our name
+ * (another program, or our entry with keys or arguments the user added: the set-up neither
+ * replaces nor removes it), `none` when there is none. `allowRun`: an entry of ours lets commands
+ * run; a user who took `--allow-run` out keeps it out.
+ */
+export function serverEntryKind(v: unknown, keys: readonly string[]): { kind: 'ours' | 'foreign' | 'none'; allowRun: boolean } {
+  if (v === undefined) return { kind: 'none', allowRun: true };
+  const o = v as Record<string, unknown>;
+  const args = o && typeof o === 'object' && !Array.isArray(o) ? o.args : undefined;
+  const shape = Array.isArray(args) && (args.length === 3 || (args.length === 4 && args[3] === '--allow-run'))
+    && typeof args[0] === 'string' && /(?:^|[\\/])mcp\.js$/.test(args[0]) && args[1] === '--root' && typeof args[2] === 'string'
+    && typeof o.command === 'string' && Object.keys(o).every((k) => keys.includes(k))
+    && (o.env === undefined || (typeof o.env === 'object' && o.env !== null && Object.keys(o.env).length === 0))
+    && (o.type === undefined || o.type === 'stdio');
+  return shape ? { kind: 'ours', allowRun: args.length === 4 } : { kind: 'foreign', allowRun: false };
+}
+
+/** Why the set-up stops at a foreign entry under our server's name (the caller names the file). */
+export function foreignServerMessage(name: string): string {
+  return `already configures an MCP server named "${name}" that the set-up did not write (another program, or keys or arguments added by hand); remove it (or rename it) to let the set-up write its own. Nothing was changed.`;
 }
 
 /** The MCP server's command line for a workspace folder. */

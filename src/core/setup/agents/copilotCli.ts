@@ -70,7 +70,8 @@ export function editCopilotMcp(text: string | undefined, file: string, root: str
   }
   // --allow-run: Copilot CLI asks before each MCP tool call unless the user allowed the tool or
   // server, so its own permission prompt is the gate for agentContext_run, as it is for bash.
-  const entry = mcpCommand(root, paths, true);
+  // Taken out by the user: kept out.
+  const entry = mcpCommand(root, paths, have === undefined || (isObject(have) && Array.isArray(have.args) && have.args.includes('--allow-run')));
   if (JSON.stringify(have) === JSON.stringify(entry)) return ok({ text });
   return ok({ text: jsonSet(text, SERVER_AT, entry), created: missingPrefix(s, SERVER_AT)?.map(String) });
 }

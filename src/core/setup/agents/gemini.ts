@@ -25,7 +25,7 @@ import * as path from 'node:path';
 import { err, ok, type Result } from '../../result';
 import { emptyRecord, type AgentSetup, type SetupPlan, type SetupRecord } from './agentSetup';
 import { CLAUDE_PLANS_DIR, MCP_SERVER_NAME } from './claudeCode';
-import { gitExcludeEdit, hookCommand, jsonSet, jsonUnset, mcpCommand, missingPrefix, parseJsonObject, readText, trackedByGit, valueAt, type FileEdit, type SetupPaths } from './configFiles';
+import { foreignServerMessage, gitExcludeEdit, hookCommand, jsonSet, jsonUnset, mcpCommand, missingPrefix, parseJsonObject, readText, serverEntryKind, trackedByGit, valueAt, type FileEdit, type SetupPaths } from './configFiles';
 
 const SETTINGS = path.join('.gemini', 'settings.json');
 const EVENT = 'AfterTool';
@@ -57,12 +57,15 @@ export function geminiSessionStartEntry(paths: SetupPaths): Json {
 /** Each hook event of ours, with its entry. */
 const ourHooks = (paths: SetupPaths): [string, Json][] => [[EVENT, geminiHookEntry(paths)], [SESSION_START, geminiSessionStartEntry(paths)]];
 
-/** Our MCP server entry. */
-export function geminiServerEntry(root: string, paths: SetupPaths): Json {
+/** Our MCP server entry (`allowRun` false: the user took --allow-run out of it, and it stays out). */
+export function geminiServerEntry(root: string, paths: SetupPaths, allowRun = true): Json {
   // --allow-run: Gemini asks before each call of an untrusted server's tools, so its own
   // confirmation is the gate for agentContext_run, as it is for run_shell_command.
-  return { ...mcpCommand(root, paths, true) };
+  return { ...mcpCommand(root, paths, allowRun) };
 }
+
+/** The keys of a server entry the set-up writes. */
+const SERVER_KEYS = ['command', 'args'];
 
 /**
  * The edited settings text: our server and AfterTool hook in place (`paths`), or taken out (undo;
@@ -97,13 +100,16 @@ export function editGeminiSettings(text: string | undefined, file: string, root:
     const after2 = parseJsonObject(out, file, true);
     if (after2.ok && isObject(after2.value.hooks) && Object.keys(after2.value.hooks).length === 0 && created.includes('hooks')) out = jsonSet(out, ['hooks'], undefined);
     const prefix = created.map((k) => k.split('/')).find((p) => p.length <= serverAt.length && serverAt.slice(0, p.length).join('/') === p.join('/'));
-    out = jsonUnset(out, file, serverAt, prefix, true);
+    // The user's own entry under our name stays.
+    if (serverEntryKind((s.mcpServers as Json | undefined)?.[MCP_SERVER_NAME], SERVER_KEYS).kind === 'ours') out = jsonUnset(out, file, serverAt, prefix, true);
     // The plan directory only when this set-up gave it its value, and it still has it.
     if (planPrefix && valueAt(s, PLAN_AT) === CLAUDE_PLANS_DIR) out = jsonUnset(out, file, PLAN_AT, planPrefix, true);
     return ok({ text: out, created: [], notes });
   }
-  const server = geminiServerEntry(root, paths);
   const have = (s.mcpServers as Json | undefined)?.[MCP_SERVER_NAME];
+  const kind = serverEntryKind(have, SERVER_KEYS);
+  if (kind.kind === 'foreign') return err({ file, message: `"mcpServers" ${foreignServerMessage(MCP_SERVER_NAME)}` });
+  const server = geminiServerEntry(root, paths, kind.allowRun);
   if (JSON.stringify(have) !== JSON.stringify(server)) {
     const miss = missingPrefix(s, serverAt);
     if (miss && miss.length < serverAt.length) added.push(miss.join('/'));

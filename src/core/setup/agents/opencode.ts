@@ -116,7 +116,8 @@ async function setUp(root: string, paths: SetupPaths): Promise<Result<SetupPlan>
   if (pt.value === undefined) rec.created.push(pluginFile);
   const edits: (FileEdit | undefined)[] = [{ file, before: c.value.text, after: e.value.text }, pluginEdit(pluginFile, pt.value, paths)];
   const ex = await gitExcludeEdits(root, [rel, pluginRel]);
-  rec.excluded.push(...ex.lines);
+  // Kept as `/<path from the workspace folder>`, as the undo looks them up (the line itself may start higher: a monorepo's top).
+  rec.excluded.push(...ex.rels.map((r) => `/${r}`));
   edits.push(ex.edit);
   const notes = [
     `opencode loads ${pluginRel} when it starts, and the first time installs its plugin package into .opencode/ (package.json, node_modules; its own .opencode/.gitignore keeps them out of git).`,
