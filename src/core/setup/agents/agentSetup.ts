@@ -17,7 +17,8 @@ import { ensureAgentTempDir, mkdirp, writeFileAtomic } from '../../fs/fsAtomic';
 import { fsCause } from '../../fs/fsErrors';
 import { err, formatFileError, ok, type FileError, type Result } from '../../result';
 import { agentDirOf } from '../../workspace/agentLayout';
-import { applyFileEdits, readText, type FileEdit, type SetupOutcome, type SetupPaths } from './configFiles';
+import { applyFileEdits, readText, trackedByGit, type FileEdit, type SetupOutcome, type SetupPaths } from './configFiles';
+import { isInside, toPosixRelative } from '../../workspace/relativePaths';
 
 export type AgentId = 'claude-code' | 'codex' | 'gemini' | 'copilot-cli' | 'opencode';
 
@@ -96,6 +97,13 @@ export async function setUpAgent(setup: AgentSetup, root: string, home: string, 
   try {
     const p = await setup.plan(root, home, paths);
     if (!p.ok) return p;
+    // A committed file is never rewritten with this machine's paths, even one that already holds an
+    // entry of ours (a teammate's, with theirs): each agent refuses a committed file without one.
+    for (const e of p.value.edits) {
+      if (!e || e.after === e.before || !isInside(root, e.file)) continue;
+      const rel = toPosixRelative(root, e.file);
+      if (trackedByGit(root, rel)) return err({ file: e.file, message: `is committed to git, and the set-up would write this machine's paths into it (its Agent Context entries are another machine's or another version's): untrack it (git rm --cached ${rel}), or edit the entries by hand. Nothing was changed.` });
+    }
     const prior = await readRecord(root, setup.id);
     const priorText = await fs.promises.readFile(rf, 'utf8').catch(() => undefined);
     // What an earlier run recorded stays: a second run finds the values in place and records nothing new.

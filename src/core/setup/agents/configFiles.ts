@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { applyEdits, findNodeAtLocation, format, modify, parse, parseTree, printParseErrorCode, type FormattingOptions, type JSONPath, type ParseError } from 'jsonc-parser';
+import { applyEdits, findNodeAtLocation, format, modify, parse, parseTree, printParseErrorCode, type FormattingOptions, type JSONPath, type Node as JsonNode, type ParseError } from 'jsonc-parser';
 import { mkdirp, writeFileAtomic } from '../../fs/fsAtomic';
 import { fsCause } from '../../fs/fsErrors';
 import { decodeUtf8Strict } from '../../fs/strictText';
@@ -67,7 +67,30 @@ export function parseJsonObject(text: string | undefined, file: string, comments
   if (!value || typeof value !== 'object' || Array.isArray(value)) {
     return err({ file, message: 'does not hold a JSON object; fix it or move it away, then run the set-up again. Nothing was changed.' });
   }
+  // A key twice in one object: the parse keeps the last, an edit would land on the first.
+  const dup = duplicateKey(parseTree(text.replace(/^\uFEFF/, ''), [], { allowTrailingComma: comments, disallowComments: !comments }));
+  if (dup) return err({ file, line: lineOf(text, dup.offset), message: `has the key "${dup.key}" twice in one object; keep one, then run the set-up again. Nothing was changed.` });
   return ok(value as Record<string, unknown>);
+}
+
+/** The first key that an object of the tree holds twice, with the offset of its second use. */
+function duplicateKey(node: JsonNode | undefined): { key: string; offset: number } | undefined {
+  if (!node) return undefined;
+  if (node.type === 'object') {
+    const seen = new Set<string>();
+    for (const prop of node.children ?? []) {
+      const k = prop.children?.[0];
+      if (k && typeof k.value === 'string') {
+        if (seen.has(k.value)) return { key: k.value, offset: k.offset };
+        seen.add(k.value);
+      }
+    }
+  }
+  for (const c of node.children ?? []) {
+    const d = duplicateKey(c);
+    if (d) return d;
+  }
+  return undefined;
 }
 
 /** The file's own indentation and line ends, so an edit looks like the rest of the file. */

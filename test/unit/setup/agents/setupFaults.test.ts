@@ -141,6 +141,35 @@ describe('set-up: files as users have them', () => {
   });
 });
 
+describe('set-up: files it must not rewrite', () => {
+  test('a key twice in one object is refused with its line (the parse keeps the last, an edit would land on the first)', async () => {
+    const root = tmp('sf-dup-');
+    const home = tmp('sf-home-');
+    const settings = path.join(root, '.claude/settings.local.json');
+    fs.mkdirSync(path.dirname(settings));
+    const text = '{\n  "hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "x"}]}]},\n  "hooks": {}\n}\n';
+    fs.writeFileSync(settings, text);
+    const r = await setUpAgent(claudeCodeSetup, root, home, paths);
+    assert.equal(r.ok, false);
+    assert.equal(r.ok ? 0 : r.error.line, 3);
+    assert.match(message(r), /has the key "hooks" twice in one object/);
+    assert.equal(fs.readFileSync(settings, 'utf8'), text);
+  });
+
+  test('a committed file holding another machine\'s Agent Context entry is not rewritten with this machine\'s paths', async () => {
+    const root = tmp('sf-team-');
+    const home = tmp('sf-home-');
+    spawnSync('git', ['init', '-q', root]);
+    assert.ok((await setUpAgent(geminiSetup, root, home, { node: '/Users/alice/node', dist: '/Users/alice/ac' })).ok);
+    const settings = path.join(root, '.gemini/settings.json');
+    const alice = fs.readFileSync(settings, 'utf8');
+    git(root, 'add', '-f', '.gemini/settings.json');
+    const r = await setUpAgent(geminiSetup, root, tmp('sf-home-'), paths);
+    assert.match(message(r), /is committed to git, and the set-up would write this machine's paths into it[\s\S]*git rm --cached \.gemini\/settings\.json/);
+    assert.equal(fs.readFileSync(settings, 'utf8'), alice);
+  });
+});
+
 describe('set-up: faults on the way', () => {
   test('.agent that is a file: a clear error naming it, nothing written in the workspace or the home folder', async () => {
     const root = tmp('sf-agentfile-');
