@@ -28,24 +28,58 @@ function loadCounter(): CountFn {
   return counter;
 }
 
-/** The texts to count for `text`: itself, or three samples (start, middle, end) of a large one. */
-function pieces(text: string): string[] {
-  if (text.length <= EXACT_LIMIT) return [text];
-  // Three samples so a log whose language or density changes is still fair.
-  const starts = [0, Math.floor(text.length / 2 - SAMPLE_CHARS / 2), text.length - SAMPLE_CHARS];
-  return starts.map((s) => text.slice(s, s + SAMPLE_CHARS));
+/**
+ * A run the tokenizer takes as one word (letters, blanks or punctuation: its pre-split keeps such a
+ * run together) costs it time in the square of the run's length: 64 K of `a` took 4 s, a 5 MB
+ * minified line or base64 blob 12 s. Runs longer than LONG_RUN are counted in pieces of that
+ * length (marked ≈); ordinary text never has one.
+ */
+const LONG_RUN = 256;
+const LONG_RUNS = new RegExp(`[\\p{L}\\p{M}]{${LONG_RUN + 1},}|\\s{${LONG_RUN + 1},}|[^\\s\\p{L}\\p{M}\\p{N}]{${LONG_RUN + 1},}`, 'gu');
+
+/** `text` cut so no piece holds a run longer than LONG_RUN; undefined when it has none. */
+function cutLongRuns(text: string): string[] | undefined {
+  LONG_RUNS.lastIndex = 0;
+  if (!LONG_RUNS.test(text)) return undefined;
+  // matchAll starts where the regex's lastIndex is (test moved it past the first run).
+  LONG_RUNS.lastIndex = 0;
+  const out: string[] = [];
+  let last = 0;
+  for (const m of text.matchAll(LONG_RUNS)) {
+    if (m.index > last) out.push(text.slice(last, m.index));
+    for (let i = 0; i < m[0].length; i += LONG_RUN) out.push(m[0].slice(i, i + LONG_RUN));
+    last = m.index + m[0].length;
+  }
+  if (last < text.length) out.push(text.slice(last));
+  return out;
 }
 
-function fromPieces(text: string, counts: number[]): TokenCount {
-  if (counts.length === 1) return { tokens: counts[0], approximate: false };
-  const sampled = counts.reduce((a, b) => a + b, 0);
-  return { tokens: Math.round((sampled / (3 * SAMPLE_CHARS)) * text.length), approximate: true };
+/** The texts to count for `text`, and how their sum becomes its count: itself; three samples (start, middle, end) of a large one; long runs in pieces. */
+function pieces(text: string): { parts: string[]; sampled: boolean; cut: boolean } {
+  // Three samples so a log whose language or density changes is still fair.
+  const sampled = text.length > EXACT_LIMIT;
+  const whole = sampled ? [0, Math.floor(text.length / 2 - SAMPLE_CHARS / 2), text.length - SAMPLE_CHARS].map((s) => text.slice(s, s + SAMPLE_CHARS)) : [text];
+  const parts: string[] = [];
+  let cut = false;
+  for (const w of whole) {
+    const c = cutLongRuns(w);
+    if (c) cut = true;
+    parts.push(...(c ?? [w]));
+  }
+  return { parts, sampled, cut };
+}
+
+function fromPieces(text: string, p: { sampled: boolean; cut: boolean }, counts: number[]): TokenCount {
+  const sum = counts.reduce((a, b) => a + b, 0);
+  if (!p.sampled) return { tokens: sum, approximate: p.cut };
+  return { tokens: Math.round((sum / (3 * SAMPLE_CHARS)) * text.length), approximate: true };
 }
 
 /** Counts tokens with the o200k_base encoding (loaded lazily, in this thread); large texts are estimated from samples. */
 export function countTokens(text: string): TokenCount {
   const count = loadCounter();
-  return fromPieces(text, pieces(text).map((p) => recalled(p) ?? remember(p, count(p))));
+  const p = pieces(text);
+  return fromPieces(text, p, p.parts.map((x) => recalled(x) ?? remember(x, count(x))));
 }
 
 /**
@@ -180,8 +214,8 @@ export function tokenizerWorkerActive(): boolean {
  */
 export async function countTokensAsync(text: string): Promise<TokenCount> {
   if (!tokenizerWorkerActive()) return countTokens(text);
-  const ps = pieces(text);
-  return fromPieces(text, await Promise.all(ps.map(async (p) => recalled(p) ?? remember(p, await countOnWorker(p)))));
+  const p = pieces(text);
+  return fromPieces(text, p, await Promise.all(p.parts.map(async (x) => recalled(x) ?? remember(x, await countOnWorker(x)))));
 }
 
 /** A cheap estimate from a byte size alone (for listings of many files): about 4 bytes per token. */

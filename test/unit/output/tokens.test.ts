@@ -23,6 +23,24 @@ test('large texts are estimated and marked', () => {
   assert.ok(Math.abs(c.tokens - exact) / exact < 0.1, `${c.tokens} vs ${exact}`);
 });
 
+test('a run the tokenizer takes as one word (a minified line, a row of one letter, a wall of blanks) is counted in pieces, marked ≈, close to the exact count', { timeout: 60_000 }, () => {
+  // Counted whole, a 1 MB run takes the tokenizer time in the square of its length (hours); the
+  // test's time limit is what fails then.
+  const run = countTokens('a'.repeat(1_000_000));
+  assert.equal(run.approximate, true);
+  assert.ok(run.tokens > 50_000 && run.tokens < 500_000, String(run.tokens));
+  // Runs short enough for the tokenizer to count whole here: the pieces' sum is within 10 % (a token or two).
+  const exactCount = (require('gpt-tokenizer/encoding/o200k_base') as { countTokens(t: string): number }).countTokens;
+  for (const text of ['b'.repeat(3000) + ' end', `x = 1;${' '.repeat(2000)}y = 2;`, `${'='.repeat(900)}\nok`, `Lorem${'ipsumdolor'.repeat(300)}`]) {
+    const c = countTokens(text);
+    const exact = exactCount(text);
+    assert.equal(c.approximate, true);
+    assert.ok(Math.abs(c.tokens - exact) <= Math.max(2, exact * 0.1), `${c.tokens} vs ${exact}`);
+  }
+  // Ordinary text is exact as before.
+  assert.equal(countTokens('const minified=function(a,b){return a+b};'.repeat(200)).approximate, false);
+});
+
 // The tokenizer's worker (extension host, MCP server): the same counts, and this thread never loads
 // the tables. Each case runs in a fresh Node process: whether the tables were loaded is per process.
 function inChild(body: string): { status: number | null; out: string; err: string } {
