@@ -60,13 +60,64 @@ fi
 # Codex runs the command through a wrapper that ends by exec'ing the shell that runs it: that shell
 # sources this file too, with the command alone.
 case $__ac_s in *__CODEX_SNAPSHOT_*) return 0 ;; esac
-# A command that starts something in the background: its output would outlive the capture.
-__ac_t=${__ac_s//&&/}
-__ac_t=${__ac_t//>&/}
-__ac_t=${__ac_t//&>/}
-__ac_t=${__ac_t//<&/}
-__ac_t=${__ac_t//|&/}
-case $__ac_t in *'&'*) return 0 ;; esac
+# A command that starts something in the background: its output would outlive the capture. An `&`
+# is looked at closely (builtins only, and only then): one in quotes or a comment (`curl
+# 'https://…?a=1&b=2'`, `sed 's/x/&/'`) starts nothing, and must not switch masking off. Claude
+# Code hands the command to `eval '…'` (its quotes as '\''): that word is read as the code it is.
+__ac_bg() {
+  local s=$1 n=${#1} i=0 c q= w=1
+  while [ "$i" -lt "$n" ]; do
+    c=${s:$i:1}
+    i=$((i + 1))
+    if [ "$q" = "'" ]; then
+      [ "$c" = "'" ] && q=
+    elif [ "$q" = '"' ]; then
+      case $c in '\') i=$((i + 1)) ;; '"') q= ;; esac
+    else
+      case $c in
+        '\') i=$((i + 1)); w=0 ;;
+        "'" | '"') q=$c; w=0 ;;
+        '&') return 0 ;;
+        '#') if [ "$w" = 1 ]; then
+            while [ "$i" -lt "$n" ] && [ "${s:$i:1}" != $'\n' ]; do i=$((i + 1)); done
+          else w=0; fi ;;
+        ' ' | $'\t' | $'\n' | ';' | '|' | '(' | ')' | '<' | '>') w=1 ;;
+        *) w=0 ;;
+      esac
+    fi
+  done
+  return 1
+}
+# True when $1 holds an `&` that puts something in the background (not &&, >&, &>, <&, |&).
+__ac_lone() {
+  local t=${1//&&/}
+  t=${t//>&/}
+  t=${t//&>/}
+  t=${t//<&/}
+  t=${t//|&/}
+  case $t in *'&'*) __ac_bg "$t" ;; *) return 1 ;; esac
+}
+# The code of the first `eval '…'` word of $1, in __ac_e.
+__ac_evalarg() {
+  local s=${1#*eval \'} out=
+  [ "$s" = "$1" ] && return 1
+  while :; do
+    case $s in *"'"*) ;; *) return 1 ;; esac
+    out+=${s%%\'*}
+    s=${s#*\'}
+    case $s in "\\''"*) out+="'"; s=${s#"\\''"} ;; *) break ;; esac
+  done
+  __ac_e=$out
+}
+__ac_e=
+case $__ac_s in
+  *'&'*)
+    if __ac_lone "$__ac_s" || { __ac_evalarg "$__ac_s" && __ac_lone "$__ac_e"; }; then
+      unset -f __ac_bg __ac_lone __ac_evalarg
+      return 0
+    fi ;;
+esac
+unset -f __ac_bg __ac_lone __ac_evalarg
 # Nothing below is done twice: the child and every shell the command starts leave things alone.
 export AGENT_CONTEXT_CAPTURE=1
 unset BASH_ENV
@@ -85,6 +136,9 @@ else
   __ac_try "${XDG_RUNTIME_DIR-}"
   __ac_try /dev/shm
 fi
+# A command that opens the shell's own output by name (`> /dev/stderr`, `tee /dev/stdout`): on a
+# capture file that open would truncate it (what was printed before is lost); a pipe it leaves whole.
+case $__ac_s in *'/dev/stdout'* | *'/dev/stderr'* | *'/dev/fd/'* | *'/proc/self/fd'*) __ac_ram= ;; esac
 if [ -z "$__ac_ram" ]; then
   # No RAM-backed folder: the output streams through the masker into .agent/ (never unmasked on disk).
   "$__ac_sh" -c "$__ac_s" "$__ac_0" "$@" 2>&1 | AGENT_CONTEXT_ROOT=$__ac_root AGENT_CONTEXT_EXEC=${__ac_s:0:16384} "$__ac_node" "$__ac_hook" shell-pipe
@@ -108,8 +162,9 @@ if ! { : >"$__ac_cap"; } 2>/dev/null; then
 fi
 
 # The same $0 and arguments, so that the command's own messages read as without the capture
-# ("bash: line 1: foo: command not found").
-"$__ac_sh" -c "$__ac_s" "$__ac_0" "$@" <&0 >"$__ac_cap" 2>&1 &
+# ("bash: line 1: foo: command not found"). Appended (the file is empty): a write through a name
+# the command opened itself lands at the end, not over what came before.
+"$__ac_sh" -c "$__ac_s" "$__ac_0" "$@" <&0 >>"$__ac_cap" 2>&1 &
 __ac_pid=$!
 trap 'kill -TERM "$__ac_pid" 2>/dev/null' TERM INT HUP
 wait "$__ac_pid"
@@ -129,7 +184,10 @@ elif [ -f "$__ac_root/.agent/config.yaml" ]; then
   # What config.yaml means for this path (a threshold, the user's own secret rules) is read by
   # Node, which leaves its answer here; it is stale once config.yaml is newer.
   __ac_conf=$__ac_root/.agent/.cache/shell-hook.conf
-  if [ -f "$__ac_conf" ] && [ ! "$__ac_root/.agent/config.yaml" -nt "$__ac_conf" ] && read -r __ac_small __ac_fast <"$__ac_conf"; then :; else __ac_fast=0; fi
+  # Only digits are taken: the values go into arithmetic, which would run a command substitution
+  # written in the file (a workspace from an archive keeps its file times).
+  if [ -f "$__ac_conf" ] && [ ! "$__ac_root/.agent/config.yaml" -nt "$__ac_conf" ] && read -r __ac_small __ac_fast <"$__ac_conf" \
+    && [[ $__ac_small =~ ^[0-9]{1,9}$ ]] && [[ $__ac_fast =~ ^[01]$ ]]; then :; else __ac_small=2000; __ac_fast=0; fi
 fi
 # Empties the capture (a redirection, no process), and in one call of 64 removes the captures of
 # shells that are gone (a shell killed with SIGKILL cannot clean up after itself).

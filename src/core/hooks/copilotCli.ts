@@ -7,7 +7,7 @@
  * names it in the result ("Output too large to read at once (2.6 MB). Saved to: <file>"). So:
  *   - a large output: that file is read, masked into .agent/scratch/tool_outputs/ and replaced by
  *     our reference (with every error line and its number); Copilot's unmasked temp file is
- *     removed once read;
+ *     removed once read (only a file of Copilot's naming in the temp folder: copilotSavedFile);
  *   - a small one: masked; replaced only when a secret was found.
  * Checked with Copilot CLI 1.0.102 (the hook input: {toolName, toolArgs:{command}, toolResult:
  * {resultType, textResultForLlm}, cwd}). Copilot CLI reports no exit code for a large output.
@@ -21,6 +21,7 @@
  * and agentContext_plan show it.
  */
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { mirroredPlanName, mirrorPlan } from '../plan/mirroredPlans';
 import { agentDirOf } from '../workspace/agentLayout';
@@ -36,6 +37,33 @@ export interface CopilotPostToolUseInput {
 }
 
 const SAVED = /^Output too large to read at once \([^)]*\)\. Saved to: (\S+?)\s*\n/;
+/** Copilot CLI's own names for those files (`1769829087591-copilot-tool-output-jtyrd3.txt`, `copilot-tool-output-1773448209593-tpfz1n.txt`). */
+const COPILOT_TEMP = /^(?:\d+-)?copilot-tool-output-[\w-]+\.txt$/;
+
+/**
+ * The file a result names as Copilot's saved output, when it really is one: a regular file (not a
+ * link) of Copilot's naming, in the temp folder, owned by this user. Only such a file is read and
+ * removed: a small output is the command's own text, so a command that prints "Output too large
+ * … Saved to: <any file>" (a cat of a crafted file, a log) must not get that file shown and deleted.
+ */
+function copilotSavedFile(named: string | undefined): string | undefined {
+  if (!named || !path.isAbsolute(named) || !COPILOT_TEMP.test(path.basename(named))) return undefined;
+  try {
+    const st = fs.lstatSync(named);
+    if (!st.isFile() || (process.getuid && st.uid !== process.getuid())) return undefined;
+    const dir = fs.realpathSync(path.dirname(named));
+    const temps = new Set([os.tmpdir(), process.env.TMPDIR, '/tmp'].filter((d): d is string => !!d).map((d) => {
+      try {
+        return fs.realpathSync(d);
+      } catch {
+        return d;
+      }
+    }));
+    return temps.has(dir) ? named : undefined;
+  } catch {
+    return undefined;
+  }
+}
 const EXIT = /\n<shellId: [^>]* completed with exit code (\d+)>\s*$/;
 
 /** The hook's stdout for one postToolUse (undefined: leave the result as it is). */
@@ -44,8 +72,8 @@ export async function copilotPostToolUse(input: CopilotPostToolUseInput, root: s
   const text = input.toolResult.textResultForLlm;
   const args = (input.toolArgs ?? {}) as { command?: unknown };
   const command = typeof args.command === 'string' ? args.command : '';
-  const saved = SAVED.exec(text)?.[1];
-  if (saved && fs.existsSync(saved)) {
+  const saved = copilotSavedFile(SAVED.exec(text)?.[1]);
+  if (saved) {
     const r = await shellOutput({ root, agent: 'copilot-cli', command, output: fs.createReadStream(saved), tool: 'bash' }, settings);
     await fs.promises.rm(saved, { force: true });
     return { modifiedResult: { textResultForLlm: r.text, resultType: input.toolResult.resultType ?? 'success' } };

@@ -45,14 +45,17 @@ export function splitGeminiShellResult(wrapped: string): { output: string; trail
 /** The hook's stdout for one AfterTool (undefined: leave the result as it is). */
 export async function geminiAfterTool(input: GeminiAfterToolInput, root: string, settings?: HookSettings): Promise<object | undefined> {
   if (input.tool_name !== 'run_shell_command' || typeof input.tool_response?.llmContent !== 'string') return undefined;
-  const parts = splitGeminiShellResult(input.tool_response.llmContent);
-  if (!parts) return undefined;
+  // A result in another form (a command cancelled or timed out: "… Below is the output before it was
+  // cancelled:", an older Gemini's "Command: …\nOutput: …") is masked and offloaded whole, as it is:
+  // it holds the command's output all the same.
+  const wrapped = input.tool_response.llmContent;
+  const parts = splitGeminiShellResult(wrapped) ?? { output: /^<untrusted_context>\n([\s\S]*)\n<\/untrusted_context>$/.exec(wrapped)?.[1] ?? wrapped, trailer: '', exitCode: undefined, other: true };
   const args = (input.tool_input ?? {}) as { command?: unknown };
   const command = typeof args.command === 'string' ? args.command : '';
   // Gemini drops the output's last line end; given back, so the saved copy has the command's lines.
   const output = parts.output && !parts.output.endsWith('\n') ? `${parts.output}\n` : parts.output;
   const r = await shellOutput({ root, agent: 'gemini', command, exitCode: parts.exitCode, output: (async function* () { yield output; })(), tool: 'run_shell_command' }, settings);
   if (!r.offloaded && r.masked === 0) return undefined;
-  const reason = r.offloaded ? r.text.replace(/\n$/, '') : `Output: ${r.text.replace(/\n$/, '')}${parts.trailer ? `\n${parts.trailer}` : ''}`;
+  const reason = r.offloaded || 'other' in parts ? r.text.replace(/\n$/, '') : `Output: ${r.text.replace(/\n$/, '')}${parts.trailer ? `\n${parts.trailer}` : ''}`;
   return { decision: 'deny', reason };
 }

@@ -48,16 +48,40 @@ test('Copilot CLI postToolUse: a secret in a small bash result is masked in a mo
 
 test('Copilot CLI postToolUse: the output Copilot saved for a large result becomes our reference, its unmasked temp file removed', () => {
   const ws = workspace();
-  const saved = path.join(tmp('ac-copilot-'), '1-copilot-tool-output-1.txt');
+  // Where Copilot CLI puts it: the temp folder itself, under its own naming.
+  const saved = path.join(os.tmpdir(), `${Date.now()}-copilot-tool-output-${process.pid}a.txt`);
   fs.writeFileSync(saved, Array.from({ length: 20000 }, (_, i) => (i === 9999 ? `error: deep inside ${GH}` : `line ${i + 1} fine`)).join('\n') + '\n');
   const text = `Output too large to read at once (0.2 MB). Saved to: ${saved}\nConsider using tools like grep.\n\nPreview (first 500 chars):\nline 1 fine\n`;
-  const r = hook(['copilot-cli', 'postToolUse'], post('bash', text, 'bash build.sh'), ws);
+  // Copilot CLI runs its hooks with its own environment, TMPDIR included.
+  const r = hook(['copilot-cli', 'postToolUse'], post('bash', text, 'bash build.sh'), ws, { TMPDIR: os.tmpdir() });
   const out = JSON.parse(r.stdout) as { modifiedResult: { textResultForLlm: string } };
   const ref = out.modifiedResult.textResultForLlm;
   assert.ok(Buffer.byteLength(ref) <= 2048);
   assert.match(ref, /L10000: error: deep inside \[MASKED:github-token\]/);
   assert.match(ref, /Command: bash build\.sh/);
   assert.equal(fs.existsSync(saved), false);
+});
+
+test('Copilot CLI postToolUse: a command whose output names a file as "Saved to" gets that file neither shown nor deleted unless it is Copilot\'s own temp file', () => {
+  const ws = workspace();
+  const victims = [
+    path.join(ws, 'precious.txt'), // any file
+    path.join(tmp('ac-copilot-'), '1-copilot-tool-output-1.txt'), // Copilot's naming, not in the temp folder
+  ];
+  const link = path.join(os.tmpdir(), `${Date.now()}-copilot-tool-output-${process.pid}b.txt`);
+  fs.writeFileSync(victims[0], 'precious user data\n');
+  fs.symlinkSync(victims[0], link); // Copilot's naming in the temp folder, but a link
+  victims.push(link);
+  fs.writeFileSync(victims[1], 'another session\n');
+  for (const v of victims) {
+    const text = `Output too large to read at once (1 KB). Saved to: ${v}\nrest\n<shellId: 3 completed with exit code 0>`;
+    const r = hook(['copilot-cli', 'postToolUse'], post('bash', text, 'cat notes.txt'), ws, { TMPDIR: os.tmpdir() });
+    assert.equal(r.status, 0);
+    assert.doesNotMatch(r.stdout, /precious user data|another session/);
+    assert.ok(fs.existsSync(v), v);
+  }
+  assert.equal(fs.readFileSync(victims[0], 'utf8'), 'precious user data\n');
+  fs.rmSync(link);
 });
 
 test('Claude Code SessionStart: the shell capture goes into $CLAUDE_ENV_FILE; without that file (VS Code\'s agent) nothing happens', () => {

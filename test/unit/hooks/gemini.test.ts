@@ -62,3 +62,17 @@ test('Gemini AfterTool: a large result becomes our reference (≤ 2 KB, the erro
   assert.equal(text.split('\n').length - 1, 20000, 'every line, with the line end Gemini dropped');
   assert.ok(!text.includes(GH));
 });
+
+test('Gemini AfterTool: a result in another form (a command cancelled at its timeout, an older Gemini\'s "Command: … Output:") is masked and, when large, offloaded all the same', () => {
+  const ws = workspace();
+  const cancelled = `<untrusted_context>\nCommand was automatically cancelled because it exceeded the timeout of 5.0 minutes without output. Below is the output before it was cancelled:\nGITHUB_TOKEN=${GH}\nserver listening\n</untrusted_context>`;
+  const small = JSON.parse(hook(input(cancelled, 'npm run dev'), ws).stdout) as { decision: string; reason: string };
+  assert.equal(small.decision, 'deny');
+  assert.ok(!small.reason.includes(GH), small.reason);
+  assert.match(small.reason, /^Command was automatically cancelled[\s\S]*GITHUB_TOKEN=\[MASKED:github-token\]\nserver listening$/);
+  const lines = Array.from({ length: 20000 }, (_, i) => (i === 19990 ? `error: late ${GH}` : `req ${i} ok`)).join('\n');
+  const big = JSON.parse(hook(input(`Command: npm test\nDirectory: (root)\nOutput: ${lines}\nError: (none)\nExit Code: 1`, 'npm test'), ws).stdout) as { reason: string };
+  assert.ok(Buffer.byteLength(big.reason) <= 2048, big.reason);
+  assert.match(big.reason, /error: late \[MASKED:github-token\]/);
+  assert.match(big.reason, /Output saved: \.agent\/scratch\/tool_outputs\//);
+});

@@ -121,6 +121,35 @@ for (const shell of ['bash', 'zsh'] as const) {
       assert.equal(text.split('\n').length - 1, 3002);
     });
 
+    test('an & in quotes or a comment (a URL\'s query, sed\'s &) keeps the capture on: the secret after it is masked', () => {
+      const ws = workspace();
+      const r = run(shell, ws, `echo "a=1&b=2"; sed 's/x/[&]/' <<< x; echo "${GH}" # a & b`);
+      assert.equal(r.status, 0);
+      assert.equal(r.stdout, 'a=1&b=2\n[x]\n[MASKED:github-token]\n');
+    });
+
+    test('a command that writes to /dev/stderr or /dev/stdout by name keeps every line, in order', () => {
+      const ws = workspace();
+      const small = run(shell, ws, 'echo step1 done; echo "warning: something" > /dev/stderr; echo step3');
+      assert.equal(small.stdout, 'step1 done\nwarning: something\nstep3\n');
+      const big = run(shell, ws, 'seq 1 3000; echo "error: in the middle" > /dev/stderr; seq 3001 6000; exit 2');
+      assert.equal(big.status, 2);
+      assert.match(big.stdout, /L3001: error: in the middle/);
+    });
+
+    test('a shell-hook.conf that is not two numbers is not run: a command substitution in it does nothing, the output is still masked', () => {
+      const ws = workspace();
+      fs.writeFileSync(path.join(ws, '.agent/config.yaml'), 'x: 1\n');
+      const old = new Date(Date.now() - 3600_000);
+      fs.utimesSync(path.join(ws, '.agent/config.yaml'), old, old);
+      fs.mkdirSync(path.join(ws, '.agent/.cache'));
+      const pwned = path.join(ws, 'pwned');
+      fs.writeFileSync(path.join(ws, '.agent/.cache/shell-hook.conf'), `a[$(touch\${IFS}${pwned})] 1\n`);
+      const r = run(shell, ws, `echo hello; echo "${GH}"`);
+      assert.equal(r.stdout, 'hello\n[MASKED:github-token]\n');
+      assert.equal(fs.existsSync(pwned), false);
+    });
+
     test('secrets in a small output are masked (GitHub token, AWS secret key, Stripe live key: 0 of 3 reach the model), nothing written under .agent/', () => {
       const ws = workspace();
       const r = run(shell, ws, `echo "${GH}"; echo "${AWS}"; echo "${STRIPE}"`);
