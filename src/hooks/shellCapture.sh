@@ -126,6 +126,23 @@ __ac_hook=$__ac_dir/agent-hook.js
 command -v "$__ac_node" >/dev/null 2>&1 && [ -f "$__ac_hook" ] || { unset AGENT_CONTEXT_CAPTURE; return 0; }
 __ac_start=${EPOCHREALTIME-}
 
+# The child shell starts as this one did: a login shell (`bash -lc`, as Codex runs it) reads the
+# profile again (its functions: nvm, conda), and the options given on the command line (-e, -u,
+# -x, -o pipefail…) hold for the command as they would without the capture.
+__ac_args=()
+if [ -n "${BASH_VERSION-}" ]; then
+  shopt -q login_shell && __ac_args+=(-l)
+  __ac_f=${-//[chimsBH]/}
+  [ -n "$__ac_f" ] && __ac_args+=("-$__ac_f")
+  [[ -o pipefail ]] && __ac_args+=(-o pipefail)
+else
+  [[ -o login ]] && __ac_args+=(-l)
+  [[ -o errexit ]] && __ac_args+=(-e)
+  [[ -o nounset ]] && __ac_args+=(-u)
+  [[ -o xtrace ]] && __ac_args+=(-x)
+  [[ -o pipefail ]] && __ac_args+=(-o pipefail)
+fi
+
 # AGENT_CONTEXT_RUNTIME_DIR names the folder instead (`none`: there is none; for tests and for
 # machines whose /dev/shm is not memory).
 __ac_ram=
@@ -141,7 +158,7 @@ fi
 case $__ac_s in *'/dev/stdout'* | *'/dev/stderr'* | *'/dev/fd/'* | *'/proc/self/fd'*) __ac_ram= ;; esac
 if [ -z "$__ac_ram" ]; then
   # No RAM-backed folder: the output streams through the masker into .agent/ (never unmasked on disk).
-  "$__ac_sh" -c "$__ac_s" "$__ac_0" "$@" 2>&1 | AGENT_CONTEXT_ROOT=$__ac_root AGENT_CONTEXT_EXEC=${__ac_s:0:16384} "$__ac_node" "$__ac_hook" shell-pipe
+  "$__ac_sh" "${__ac_args[@]}" -c "$__ac_s" "$__ac_0" "$@" 2>&1 | AGENT_CONTEXT_ROOT=$__ac_root AGENT_CONTEXT_EXEC=${__ac_s:0:16384} "$__ac_node" "$__ac_hook" shell-pipe
   # The command's status, read before any other command resets it (bash: PIPESTATUS, zsh: pipestatus).
   __ac_st=${PIPESTATUS[0]:-${pipestatus[1]}}
   exit "$__ac_st"
@@ -164,7 +181,7 @@ fi
 # The same $0 and arguments, so that the command's own messages read as without the capture
 # ("bash: line 1: foo: command not found"). Appended (the file is empty): a write through a name
 # the command opened itself lands at the end, not over what came before.
-"$__ac_sh" -c "$__ac_s" "$__ac_0" "$@" <&0 >>"$__ac_cap" 2>&1 &
+"$__ac_sh" "${__ac_args[@]}" -c "$__ac_s" "$__ac_0" "$@" <&0 >>"$__ac_cap" 2>&1 &
 __ac_pid=$!
 trap 'kill -TERM "$__ac_pid" 2>/dev/null' TERM INT HUP
 wait "$__ac_pid"

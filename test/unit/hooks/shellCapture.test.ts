@@ -190,6 +190,17 @@ for (const shell of ['bash', 'zsh'] as const) {
 }
 
 describe('shell capture through BASH_ENV (Codex, Gemini CLI, opencode)', () => {
+  test('a login shell (Codex runs `bash -lc`) keeps its profile\'s functions, and -e / -o pipefail hold for the command as without the capture', () => {
+    const ws = workspace();
+    fs.writeFileSync(path.join(ws, '.bash_profile'), 'myfunc() { echo from-profile; }\n');
+    const env = { PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin`, HOME: ws, AGENT_CONTEXT_ROOT: ws, AGENT_CONTEXT_RUNTIME_DIR: ram, BASH_ENV: path.join(dist, 'agent-context-shell.sh') };
+    const login = spawnSync('bash', ['-lc', 'myfunc; echo "$0"'], { cwd: ws, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env });
+    assert.equal(login.stdout, 'from-profile\nbash\n', login.stderr);
+    const strict = spawnSync('bash', ['-e', '-o', 'pipefail', '-c', `false | true; echo "should not print ${GH}"`], { cwd: ws, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env });
+    assert.equal(strict.status, 1);
+    assert.equal(strict.stdout, '');
+  });
+
   test('the agent\'s `bash -c` is captured once: the shells the command starts are not', () => {
     const ws = workspace();
     fs.writeFileSync(path.join(ws, 'inner.sh'), '#!/bin/bash\nseq 1 4000\nbash -c "echo nested-ok"\n', { mode: 0o755 });
