@@ -52,6 +52,34 @@ function since(started: string | undefined): number | undefined {
   return Number.isFinite(t) && t > 0 ? Math.max(0, Date.now() - t * 1000) : undefined;
 }
 
+/**
+ * The masking pipe's input without the line the shell puts after the command's output: a NUL,
+ * `agent-context-exit-<mark of this run> <status>` and a newline (AGENT_CONTEXT_PIPE_END is the
+ * mark); `exit()` gives the status once the stream has ended (undefined when the line is missing).
+ */
+function pipeWithExit(input: AsyncIterable<Buffer>, mark: string | undefined): { output: AsyncIterable<Buffer>; exit: () => number | undefined } {
+  if (!mark) return { output: input, exit: () => undefined };
+  const tail = Buffer.from(`\0agent-context-exit-${mark} `);
+  const keep = tail.length + 16; // the line's longest: the mark, up to 15 digits and the newline
+  let code: number | undefined;
+  async function* strip(): AsyncGenerator<Buffer> {
+    let held: Buffer = Buffer.alloc(0);
+    for await (const c of input) {
+      const b = held.length ? Buffer.concat([held, c]) : c;
+      if (b.length > keep) yield b.subarray(0, b.length - keep);
+      held = b.subarray(Math.max(0, b.length - keep));
+    }
+    const at = held.lastIndexOf(tail);
+    const m = at >= 0 ? /^(\d{1,15})\n$/.exec(held.subarray(at + tail.length).toString('latin1')) : null;
+    if (m) {
+      code = Number(m[1]);
+      held = held.subarray(0, at);
+    }
+    if (held.length) yield held;
+  }
+  return { output: strip(), exit: () => code };
+}
+
 async function shell(exit: number | undefined, started: string | undefined): Promise<void> {
   // stdin is the capture file, open: its name can go now (nothing unmasked stays in RAM after us).
   releaseCapture(process.env.AGENT_CONTEXT_CAPTURE_FILE);
@@ -59,7 +87,8 @@ async function shell(exit: number | undefined, started: string | undefined): Pro
   if (!root) throw new Error('no .agent/ folder above the working folder');
   const settings = await hookSettings(root);
   const command = commandFromExecString(process.env.AGENT_CONTEXT_EXEC ?? '');
-  const r = await shellOutput({ root, agent: process.env.AGENT_CONTEXT_AGENT || 'agent', command, exitCode: exit, durationMs: since(started), output: process.stdin as AsyncIterable<Buffer> }, settings);
+  const piped = pipeWithExit(process.stdin as AsyncIterable<Buffer>, exit === undefined ? process.env.AGENT_CONTEXT_PIPE_END : undefined);
+  const r = await shellOutput({ root, agent: process.env.AGENT_CONTEXT_AGENT || 'agent', command, exitCode: exit ?? piped.exit, durationMs: since(started), output: piped.output }, settings);
   process.stdout.write(r.offloaded && !r.text.endsWith('\n') ? `${r.text}\n` : r.text);
   await saveFastPath(root, settings);
 }

@@ -158,7 +158,15 @@ fi
 case $__ac_s in *'/dev/stdout'* | *'/dev/stderr'* | *'/dev/fd/'* | *'/proc/self/fd'*) __ac_ram= ;; esac
 if [ -z "$__ac_ram" ]; then
   # No RAM-backed folder: the output streams through the masker into .agent/ (never unmasked on disk).
-  "$__ac_sh" "${__ac_args[@]}" -c "$__ac_s" "$__ac_0" "$@" 2>&1 | AGENT_CONTEXT_ROOT=$__ac_root AGENT_CONTEXT_EXEC=${__ac_s:0:16384} "$__ac_node" "$__ac_hook" shell-pipe
+  # The command's exit status follows its output on the pipe, behind a NUL and a mark of this run
+  # (Node takes it off: the model reads the status, as on the file path).
+  __ac_end=$RANDOM$RANDOM$$
+  {
+    "$__ac_sh" "${__ac_args[@]}" -c "$__ac_s" "$__ac_0" "$@" 2>&1
+    __ac_x=$?
+    printf '\000agent-context-exit-%s %d\n' "$__ac_end" "$__ac_x"
+    exit "$__ac_x"
+  } | AGENT_CONTEXT_ROOT=$__ac_root AGENT_CONTEXT_EXEC=${__ac_s:0:16384} AGENT_CONTEXT_PIPE_END=$__ac_end "$__ac_node" "$__ac_hook" shell-pipe
   # The command's status, read before any other command resets it (bash: PIPESTATUS, zsh: pipestatus).
   __ac_st=${PIPESTATUS[0]:-${pipestatus[1]}}
   exit "$__ac_st"

@@ -81,7 +81,8 @@ export interface ShellOutputInput {
   /** The command as the user gave it (masked here before it is shown or recorded). */
   command: string;
   /** Undefined when the agent does not say (Copilot CLI drops it for a large output). */
-  exitCode?: number;
+  /** The command's exit code, or a function giving it once the output has ended (the masking pipe reads it from the stream's end). */
+  exitCode?: number | (() => number | undefined);
   durationMs?: number;
   /** The unmasked output. */
   output: AsyncIterable<Buffer | string>;
@@ -142,14 +143,15 @@ export async function shellOutput(o: ShellOutputInput, settings?: HookSettings):
     await fs.promises.rm(writer.target.abs, { force: true });
     return { text, offloaded: false, masked };
   }
+  const exitCode = typeof o.exitCode === 'function' ? o.exitCode() : o.exitCode;
   const reference = formatReference(scan, {
     title: 'Output saved',
     path: writer.target.rel,
     command,
-    exitCode: o.exitCode,
+    exitCode,
     durationMs: o.durationMs,
     masked,
-    note: o.exitCode === undefined ? 'Exit code: not reported by the agent for a large output.' : undefined,
+    note: exitCode === undefined ? 'Exit code: not reported by the agent for a large output.' : undefined,
     maxBytes: config.referenceMaxBytes,
   });
   try {

@@ -212,15 +212,20 @@ describe('shell capture through BASH_ENV (Codex, Gemini CLI, opencode)', () => {
     assert.equal(run('bash', ws, 'echo small', 'bash-env').stdout, 'small\n');
   });
 
-  test('without a RAM-backed folder the output streams through the masker (the exit code is kept)', () => {
+  test('without a RAM-backed folder (macOS has none) the output streams through the masker: the exit code is kept, and the reference gives it', () => {
     for (const [shell, how] of [['bash', 'bash-env'], ['zsh', 'env-file']] as const) {
       const ws = workspace();
-      const small = run(shell, ws, `echo "${GH}"; exit 6`, how, { AGENT_CONTEXT_RUNTIME_DIR: 'none' });
+      const small = run(shell, ws, `echo "${GH}"; printf 'no newline'; exit 6`, how, { AGENT_CONTEXT_RUNTIME_DIR: 'none' });
       assert.equal(small.status, 6, shell);
-      assert.match(small.stdout, /^\[MASKED:github-token\]\n$/);
+      assert.equal(small.stdout, '[MASKED:github-token]\nno newline');
       const large = run(shell, ws, BUILD, how, { AGENT_CONTEXT_RUNTIME_DIR: 'none' });
       assert.equal(large.status, 2, shell);
       assert.match(large.stdout, /L3001: error: first/);
+      assert.match(large.stdout, /· exit 2/, shell);
+      assert.doesNotMatch(large.stdout, /not reported/);
+      const file = fs.readFileSync(path.join(ws, '.agent/scratch/tool_outputs', saved(ws)[0]), 'utf8');
+      assert.equal(file.split('\n').length - 1, 6002, 'the saved output ends with the command\'s own last line');
+      assert.ok(!file.includes('agent-context-exit'));
     }
   });
 
