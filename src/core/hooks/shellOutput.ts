@@ -17,7 +17,7 @@ import { writeFileAtomic } from '../fs/fsAtomic';
 import { CACHE_DIR } from '../fs/appendFold';
 import { appendLedger } from '../history/ledger';
 import { fitsInline, surelyFitsBytes } from '../output/inline';
-import { formatReference } from '../output/reference';
+import { formatReference, type OutputScan } from '../output/reference';
 import { countTokens } from '../output/tokens';
 import { maskSecrets, type UserPatterns } from '../secrets';
 import { userRulesFor } from '../secrets/gitleaks';
@@ -137,7 +137,18 @@ export async function shellOutput(o: ShellOutputInput, settings?: HookSettings):
     writer = open();
     writer.writeText(text);
   }
-  const { scan, masked } = await writer.finish();
+  let done: { scan: OutputScan; masked: number };
+  try {
+    done = await writer.finish();
+  } catch (e) {
+    // Disk full, a read-only or broken .agent/: the output was masked on its way, so the model
+    // still gets its exit code, error lines and end, with why it was not kept.
+    const { scan, masked } = await writer.scanOfUnsaved();
+    const exitCode = typeof o.exitCode === 'function' ? o.exitCode() : o.exitCode;
+    const text = formatReference(scan, { path: '', command, exitCode, durationMs: o.durationMs, masked, unsaved: (e as Error).message, maxBytes: config.referenceMaxBytes });
+    return { text, offloaded: true, masked };
+  }
+  const { scan, masked } = done;
   if (fitsInline(scan, config.offloadThresholdTokens)) {
     const text = await fs.promises.readFile(writer.target.abs, 'utf8');
     await fs.promises.rm(writer.target.abs, { force: true });

@@ -254,6 +254,8 @@ export interface ReferenceMeta {
   range?: { start: number; end: number };
   note?: string;
   maxBytes?: number;
+  /** The output could not be saved (why): the reference says so, and points to no file (no grep, no "Next"). */
+  unsaved?: string;
 }
 
 const utf8 = (s: string): number => Buffer.byteLength(s, 'utf8');
@@ -303,7 +305,7 @@ export function formatReference(scan: OutputScan, meta: ReferenceMeta): string {
   // The scanned range as it turned out (a running command's range has no known end yet).
   const range = meta.range ? { start: meta.range.start, end: meta.range.start + Math.max(scan.lines, 1) - 1 } : undefined;
   const head: string[] = [];
-  head.push(`${meta.title ?? 'Saved'}: ${meta.path}${range ? ` lines ${range.start}–${range.end}` : ''}`);
+  head.push(meta.unsaved !== undefined ? `Output NOT saved: ${meta.unsaved}. What the scan of it kept:` : `${meta.title ?? 'Saved'}: ${meta.path}${range ? ` lines ${range.start}–${range.end}` : ''}`);
   if (meta.command !== undefined) {
     const parts = [`Command: ${cutToBytes(meta.command, 300)}${meta.cwd ? ` (cwd: ${meta.cwd})` : ''}`];
     if (meta.timedOut) parts.push('TIMED OUT (process group killed)');
@@ -345,10 +347,10 @@ export function formatReference(scan: OutputScan, meta: ReferenceMeta): string {
       const partial = issues.length < scan.issueCount;
       out.push(`Errors/warnings (${scan.issueCount} line${scan.issueCount === 1 ? '' : 's'}${partial ? `; ${issues.length} shown` : ''}):`);
       out.push(...issues.map((l) => displayLine(l, width)));
-      if (partial) out.push(`All ${scan.issueCount}: ${issueGrepCommand(grepPath, range)}`);
+      if (partial && meta.unsaved === undefined) out.push(`All ${scan.issueCount}: ${issueGrepCommand(grepPath, range)}`);
     } else if (scan.lines > 0) out.push('No error or warning lines.');
     if (last.length) out.push('Last lines:', ...last.map((l) => displayLine(l, width)));
-    out.push(next);
+    if (meta.unsaved === undefined) out.push(next);
     return out.join('\n');
   };
 

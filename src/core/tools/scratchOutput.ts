@@ -156,6 +156,20 @@ export class ScratchWriter {
     return { scan: await this.scanner.endAsync(), masked: this.masker.count };
   }
 
+  /**
+   * After a failed write (finish threw): flushes what is held into the scan, and gives the scan
+   * of everything written, masked, with nothing in scratch. The reference can still name the
+   * error lines and the end of an output that could not be saved.
+   */
+  async scanOfUnsaved(): Promise<{ scan: OutputScan; masked: number }> {
+    const rest = this.decoder.end();
+    const text = this.renderer ? this.renderer.write(onlcr(rest)) + this.renderer.end() : rest;
+    const masked = this.masker.push(text) + this.masker.flush();
+    if (masked) this.scanner.push(masked);
+    await this.file.discard();
+    return { scan: await this.scanner.endAsync(), masked: this.masker.count };
+  }
+
   /** Gives up: nothing appears in scratch. */
   discard(): Promise<void> {
     return this.file.discard();

@@ -150,6 +150,18 @@ for (const shell of ['bash', 'zsh'] as const) {
       assert.equal(fs.existsSync(pwned), false);
     });
 
+    test('a large output that cannot be saved (.agent/scratch is a file; disk full alike) still gives its exit code, error lines and end, masked, and says why it was not kept', () => {
+      const ws = workspace();
+      fs.writeFileSync(path.join(ws, '.agent/scratch'), 'not a folder\n');
+      const r = run(shell, ws, `${BUILD.replace('echo "error: first"', `echo "error: first ${GH}"`)}`);
+      assert.equal(r.status, 2);
+      assert.match(r.stdout, /^Output NOT saved: a path component is not a folder \(ENOTDIR\)/);
+      assert.match(r.stdout, /exit 2/);
+      assert.match(r.stdout, /L3001: error: first \[MASKED:github-token\]/);
+      assert.match(r.stdout, /L3002: FATAL: second/);
+      assert.doesNotMatch(r.stdout, /Next: read lines/);
+    });
+
     test('secrets in a small output are masked (GitHub token, AWS secret key, Stripe live key: 0 of 3 reach the model), nothing written under .agent/', () => {
       const ws = workspace();
       const r = run(shell, ws, `echo "${GH}"; echo "${AWS}"; echo "${STRIPE}"`);
