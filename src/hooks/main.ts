@@ -24,6 +24,7 @@
  * A hook must never break the tool call it observes, and must never hand the model an unmasked
  * output: on an error the model reads what failed instead of the output, and the hook exits 0.
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { copilotPlanWrite, copilotPostToolUse, type CopilotPostToolUseInput } from '../core/hooks/copilotCli';
 import { commandFromExecString } from '../core/hooks/execString';
@@ -80,7 +81,27 @@ function pipeWithExit(input: AsyncIterable<Buffer>, mark: string | undefined): {
   return { output: strip(), exit: () => code };
 }
 
+/** Free bytes below which the RAM folder counts as having filled up while the command ran. */
+const RAM_FULL_BYTES = 64 * 1024;
+
+/**
+ * The capture's RAM folder when it is (nearly) full now, with the capture still in it: the
+ * command's writes then failed part-way (ENOSPC), so its output may be cut and the command may
+ * have failed for that alone (Docker's /dev/shm is 64 MB). Undefined when there is room, or no capture.
+ */
+function fullCaptureFolder(capture: string | undefined): string | undefined {
+  if (!capture) return undefined;
+  const dir = path.dirname(capture);
+  try {
+    const s = fs.statfsSync(dir);
+    return s.bavail * s.bsize < RAM_FULL_BYTES ? dir : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function shell(exit: number | undefined, started: string | undefined): Promise<void> {
+  const full = fullCaptureFolder(process.env.AGENT_CONTEXT_CAPTURE_FILE);
   // stdin is the capture file, open: its name can go now (nothing unmasked stays in RAM after us).
   releaseCapture(process.env.AGENT_CONTEXT_CAPTURE_FILE);
   const root = workspaceRoot(process.cwd());
@@ -90,6 +111,9 @@ async function shell(exit: number | undefined, started: string | undefined): Pro
   const piped = pipeWithExit(process.stdin as AsyncIterable<Buffer>, exit === undefined ? process.env.AGENT_CONTEXT_PIPE_END : undefined);
   const r = await shellOutput({ root, agent: process.env.AGENT_CONTEXT_AGENT || 'agent', command, exitCode: exit ?? piped.exit, durationMs: since(started), output: piped.output }, settings);
   process.stdout.write(r.offloaded && !r.text.endsWith('\n') ? `${r.text}\n` : r.text);
+  if (full) {
+    process.stdout.write(`${r.text.endsWith('\n') || r.offloaded ? '' : '\n'}(Agent Context: the RAM folder that held this command's output, ${full}, filled up: the output may be cut, and the command may have failed for that alone. Free space there, or set AGENT_CONTEXT_RUNTIME_DIR=none to stream outputs through the masker instead.)\n`);
+  }
   await saveFastPath(root, settings);
 }
 

@@ -11,6 +11,10 @@ import * as path from 'node:path';
 import { secretPrefilterEre } from '../../../src/core/hooks/secretPrefilter';
 import { ledgerPath } from '../../../src/core/history/ledger';
 import { repoRoot } from '../../repoRoot';
+import { mountSmallFs, smallFsAvailable } from '../../faultKit';
+
+const canMount = smallFsAvailable();
+const smallFs = { skip: !canMount.ok && (canMount as { why: string }).why };
 
 const tmp = (p: string): string => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), p)));
 
@@ -202,6 +206,20 @@ for (const shell of ['bash', 'zsh'] as const) {
 }
 
 describe('shell capture through BASH_ENV (Codex, Gemini CLI, opencode)', () => {
+  test('a RAM folder that fills up while the command runs (Docker\'s 64 MB /dev/shm): the answer says the output may be cut and why the command may have failed', smallFs, () => {
+    const ws = workspace();
+    const small = mountSmallFs(64 * 1024);
+    try {
+      const r = run('bash', ws, 'seq 1 30000; echo "error: at the end"', 'bash-env', { AGENT_CONTEXT_RUNTIME_DIR: small.dir });
+      assert.match(r.stdout, /\(Agent Context: the RAM folder that held this command's output, .*, filled up: the output may be cut, and the command may have failed for that alone/);
+      // With room, no such line.
+      const fine = run('bash', ws, 'seq 1 30000', 'bash-env');
+      assert.doesNotMatch(fine.stdout, /filled up/);
+    } finally {
+      small.done();
+    }
+  });
+
   test('a login shell (Codex runs `bash -lc`) keeps its profile\'s functions, and -e / -o pipefail hold for the command as without the capture', () => {
     const ws = workspace();
     fs.writeFileSync(path.join(ws, '.bash_profile'), 'myfunc() { echo from-profile; }\n');
