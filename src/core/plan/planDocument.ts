@@ -1,4 +1,4 @@
-import { Document, isMap, isScalar, isSeq, LineCounter, parseDocument, YAMLMap, Node as YamlNode } from 'yaml';
+import { Document, isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, YAMLMap, Node as YamlNode } from 'yaml';
 import { err, ok, Result } from '../result';
 
 /** The step statuses the plan schema allows. */
@@ -124,6 +124,11 @@ export function validatePlan(src: ParsedPlanSource, file: string): Result<Plan> 
   return ok(plan);
 }
 
+/** Why a step's field is not text: an alias (`*name`) is named as such, not called "not text". */
+function notText(id: string, key: string, node: unknown): string {
+  return isAlias(node) ? `step "${id}": "${key}" is an alias (*${node.source}); write the text itself` : `step "${id}": "${key}" must be text`;
+}
+
 function validateStep(item: YamlNode, lines: LineCounter, file: string): Result<PlanStep> {
   const line = lineOf(lines, item);
   if (!isMap(item)) return err({ file, line, message: 'each step must be a mapping with id, description and status' });
@@ -137,7 +142,7 @@ function validateStep(item: YamlNode, lines: LineCounter, file: string): Result<
   let description = '';
   if (descNode !== undefined && descNode !== null) {
     if (!isScalar(descNode) || (descNode.value !== null && typeof descNode.value === 'object')) {
-      return err({ file, line: lineOf(lines, descNode as YamlNode, line), message: `step "${id}": "description" must be text` });
+      return err({ file, line: lineOf(lines, descNode as YamlNode, line), message: notText(id, 'description', descNode) });
     }
     description = descNode.value === null ? '' : String(descNode.value);
   }
@@ -157,7 +162,7 @@ function validateStep(item: YamlNode, lines: LineCounter, file: string): Result<
   const step: PlanStep = { id, description, status, line };
   const notesNode = map.get('notes', true);
   if (notesNode !== undefined && !(isScalar(notesNode) && notesNode.value === null)) {
-    if (!isScalar(notesNode)) return err({ file, line: lineOf(lines, notesNode as YamlNode, line), message: `step "${id}": "notes" must be text` });
+    if (!isScalar(notesNode)) return err({ file, line: lineOf(lines, notesNode as YamlNode, line), message: notText(id, 'notes', notesNode) });
     step.notes = String(notesNode.value);
   }
   const evNode = map.get('evidence', true);

@@ -235,3 +235,12 @@ test('findPlanFiles finds every plan location and nothing else', async () => {
   assert.ok(!isPlanPath(agent, path.join(agent, 'scratch/other.yaml')));
   assert.deepEqual(await findPlanFiles(path.join(agent, 'missing')), []);
 });
+
+test('a step whose text is a YAML alias (*big: 500 steps × 200 KB if expanded) is refused naming the alias, fast, and never expanded', () => {
+  const text = `objective: &big "${'x'.repeat(200_000)}"\nsteps:\n${Array.from({ length: 500 }, (_, i) => `  - id: ${i + 1}\n    description: *big\n    status: pending`).join('\n')}\n`;
+  const r = parsePlan(text, 'plan.yaml');
+  assert.equal(r.ok, false);
+  assert.match(r.ok ? '' : r.error.message, /^step "1": "description" is an alias \(\*big\); write the text itself$/);
+  const notes = parsePlan('objective: o\nx: &n [1, 2]\nsteps:\n  - id: 1\n    description: d\n    status: pending\n    notes: *n\n', 'plan.yaml');
+  assert.match(notes.ok ? '' : notes.error.message, /"notes" is an alias \(\*n\)/);
+});
