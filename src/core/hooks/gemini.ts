@@ -26,10 +26,14 @@ export interface GeminiAfterToolInput {
 
 const TRAILER = /\n(?:Error|Exit Code|Signal|Background PIDs|Process Group PGID): [^\n]*$/;
 
+/** A tool result without the <untrusted_context> tags Gemini 0.61 wraps every one in. */
+function unwrapUntrusted(wrapped: string): string {
+  return /^<untrusted_context>\n([\s\S]*)\n<\/untrusted_context>$/.exec(wrapped)?.[1] ?? wrapped;
+}
+
 /** Splits the shell tool's llmContent into the output and Gemini's trailing lines (exit code…). */
 export function splitGeminiShellResult(wrapped: string): { output: string; trailer: string; exitCode: number | undefined } | undefined {
-  // Gemini 0.61 wraps every tool result it hands the model in <untrusted_context> tags.
-  const text = /^<untrusted_context>\n([\s\S]*)\n<\/untrusted_context>$/.exec(wrapped)?.[1] ?? wrapped;
+  const text = unwrapUntrusted(wrapped);
   if (!text.startsWith('Output: ')) return undefined;
   let body = text.slice('Output: '.length);
   const tail: string[] = [];
@@ -49,7 +53,7 @@ export async function geminiAfterTool(input: GeminiAfterToolInput, root: string,
   // cancelled:", an older Gemini's "Command: …\nOutput: …") is masked and offloaded whole, as it is:
   // it holds the command's output all the same.
   const wrapped = input.tool_response.llmContent;
-  const parts = splitGeminiShellResult(wrapped) ?? { output: /^<untrusted_context>\n([\s\S]*)\n<\/untrusted_context>$/.exec(wrapped)?.[1] ?? wrapped, trailer: '', exitCode: undefined, other: true };
+  const parts = splitGeminiShellResult(wrapped) ?? { output: unwrapUntrusted(wrapped), trailer: '', exitCode: undefined, other: true };
   const args = (input.tool_input ?? {}) as { command?: unknown };
   const command = typeof args.command === 'string' ? args.command : '';
   // Gemini drops the output's last line end; given back, so the saved copy has the command's lines.

@@ -99,6 +99,11 @@ export interface ShellOutputResult {
   masked: number;
 }
 
+/** The command's exit code, once its output has been read (the masking pipe gives it at the stream's end). */
+function exitCodeOf(o: ShellOutputInput): number | undefined {
+  return typeof o.exitCode === 'function' ? o.exitCode() : o.exitCode;
+}
+
 /**
  * Masks the output and decides what the model reads: the output itself when it fits inline
  * (fitsInline, the rule agentContext_run uses), else a reference to the masked copy under
@@ -144,8 +149,7 @@ export async function shellOutput(o: ShellOutputInput, settings?: HookSettings):
     // Disk full, a read-only or broken .agent/: the output was masked on its way, so the model
     // still gets its exit code, error lines and end, with why it was not kept.
     const { scan, masked } = await writer.scanOfUnsaved();
-    const exitCode = typeof o.exitCode === 'function' ? o.exitCode() : o.exitCode;
-    const text = formatReference(scan, { path: '', command, exitCode, durationMs: o.durationMs, masked, unsaved: (e as Error).message, maxBytes: config.referenceMaxBytes });
+    const text = formatReference(scan, { path: '', command, exitCode: exitCodeOf(o), durationMs: o.durationMs, masked, unsaved: (e as Error).message, maxBytes: config.referenceMaxBytes });
     return { text, offloaded: true, masked };
   }
   const { scan, masked } = done;
@@ -154,7 +158,7 @@ export async function shellOutput(o: ShellOutputInput, settings?: HookSettings):
     await fs.promises.rm(writer.target.abs, { force: true });
     return { text, offloaded: false, masked };
   }
-  const exitCode = typeof o.exitCode === 'function' ? o.exitCode() : o.exitCode;
+  const exitCode = exitCodeOf(o);
   const reference = formatReference(scan, {
     title: 'Output saved',
     path: writer.target.rel,

@@ -126,6 +126,16 @@ export class ScratchWriter {
     return this.file.write(masked);
   }
 
+  /** Everything the decoder, renderer and masker still hold, out (a second call finds nothing left). */
+  private flushHeld(): void {
+    const rest = this.decoder.end();
+    if (this.renderer) {
+      this.live(rest, true);
+      this.emit(this.masker.push(this.renderer.write(onlcr(rest)) + this.renderer.end()));
+    } else this.emit(this.masker.push(rest));
+    this.emit(this.masker.flush());
+  }
+
   /** Resolves when the file stream can take more (or the write failed). */
   drain(): Promise<void> {
     return this.file.drain();
@@ -137,12 +147,7 @@ export class ScratchWriter {
    * nothing is then left in scratch.
    */
   async finish(): Promise<{ scan: OutputScan; masked: number }> {
-    const rest = this.decoder.end();
-    if (this.renderer) {
-      this.live(rest, true);
-      this.emit(this.masker.push(this.renderer.write(onlcr(rest)) + this.renderer.end()));
-    } else this.emit(this.masker.push(rest));
-    this.emit(this.masker.flush());
+    this.flushHeld();
     const dir = path.dirname(this.target.abs);
     let before: FolderStamp | undefined;
     let after: FolderStamp | undefined;
@@ -162,10 +167,7 @@ export class ScratchWriter {
    * error lines and the end of an output that could not be saved.
    */
   async scanOfUnsaved(): Promise<{ scan: OutputScan; masked: number }> {
-    const rest = this.decoder.end();
-    const text = this.renderer ? this.renderer.write(onlcr(rest)) + this.renderer.end() : rest;
-    const masked = this.masker.push(text) + this.masker.flush();
-    if (masked) this.scanner.push(masked);
+    this.flushHeld(); // done already unless finish threw before its end
     await this.file.discard();
     return { scan: await this.scanner.endAsync(), masked: this.masker.count };
   }

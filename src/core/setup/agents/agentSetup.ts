@@ -58,12 +58,16 @@ export function recordFile(root: string, agent: AgentId): string {
   return path.join(agentDirOf(root), CACHE_DIR, 'setup', `${agent}.json`);
 }
 
-/** The record of an earlier set-up: undefined when there is none; a note when the file is not one (it is then ignored). */
-async function readRecord(root: string, agent: AgentId): Promise<{ record?: SetupRecord; note?: string }> {
+/**
+ * The record of an earlier set-up: undefined when there is none; a note when the file is not one
+ * (it is then ignored); `text`, the file as it is (put back when a set-up fails).
+ */
+async function readRecord(root: string, agent: AgentId): Promise<{ record?: SetupRecord; note?: string; text?: string }> {
   const file = recordFile(root, agent);
   const r = await readText(file);
   if (!r.ok) return { note: `${formatFileError(r.error)}; it was ignored.` };
   if (r.value === undefined) return {};
+  const text = r.value;
   let v: unknown;
   try {
     v = JSON.parse(r.value);
@@ -73,8 +77,8 @@ async function readRecord(root: string, agent: AgentId): Promise<{ record?: Setu
   const list = (x: unknown): string[] | undefined => (x === undefined ? [] : Array.isArray(x) && x.every((y) => typeof y === 'string') ? x : undefined);
   const o = (v && typeof v === 'object' && !Array.isArray(v) ? v : {}) as Record<string, unknown>;
   const [excluded, keys, created] = [list(o.excluded), list(o.keys), list(o.created)];
-  if (!v || typeof v !== 'object' || Array.isArray(v) || !excluded || !keys || !created) return { note: `${file} is not a set-up record (damaged or edited); it was ignored.` };
-  return { record: { excluded, keys, created } };
+  if (!v || typeof v !== 'object' || Array.isArray(v) || !excluded || !keys || !created) return { note: `${file} is not a set-up record (damaged or edited); it was ignored.`, text };
+  return { record: { excluded, keys, created }, text };
 }
 
 function merge(a: SetupRecord | undefined, b: SetupRecord): SetupRecord {
@@ -105,7 +109,6 @@ export async function setUpAgent(setup: AgentSetup, root: string, home: string, 
       if (trackedByGit(root, rel)) return err({ file: e.file, message: `is committed to git, and the set-up would write this machine's paths into it (its Agent Context entries are another machine's or another version's): untrack it (git rm --cached ${rel}), or edit the entries by hand. Nothing was changed.` });
     }
     const prior = await readRecord(root, setup.id);
-    const priorText = await fs.promises.readFile(rf, 'utf8').catch(() => undefined);
     // What an earlier run recorded stays: a second run finds the values in place and records nothing new.
     const record = merge(prior.record, p.value.record);
     // .agent/.cache/ is git-ignored by its own .gitignore (the record holds this machine's paths).
@@ -114,8 +117,8 @@ export async function setUpAgent(setup: AgentSetup, root: string, home: string, 
     await writeFileAtomic(rf, `${JSON.stringify(record, null, 2)}\n`);
     const done = await applyFileEdits(p.value.edits, root);
     if (!done.ok) {
-      if (priorText === undefined) await fs.promises.rm(rf, { force: true });
-      else await writeFileAtomic(rf, priorText);
+      if (prior.text === undefined) await fs.promises.rm(rf, { force: true });
+      else await writeFileAtomic(rf, prior.text);
       return done;
     }
     return ok({ ...done.value, notes: [...(prior.note ? [prior.note] : []), ...p.value.notes] });
