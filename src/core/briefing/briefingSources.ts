@@ -5,12 +5,12 @@ import { findPlanFiles, PLAN_FILES } from '../plan/planFiles';
 import { planDigest, planDigests, type PlanDigest } from '../plan/planDigests';
 import { currentScratchIndex } from '../scratch/sharedIndex';
 import { readProgressTail, progressPath } from '../plan/progress';
-import { checkFeatures, featuresPath } from '../plan/features';
+import { featuresPath, sharedFeatureState, type FeatureState } from '../plan/features';
 import { listMemory, listMemoryFiles, preferencesPath } from '../memory';
 import { recentAgents } from '../agents';
 import { listHistory, historyDir } from '../history/archive';
 import { formatFileError } from '../result';
-import { loadSkills } from '../skills/skillsIndex';
+import { sharedSkills, type Skill } from '../skills/skillsIndex';
 import { sharedNotes, withCurrentOrphans } from '../notes/notes';
 import { terminalSummary } from '../terminal/terminalSummary';
 import { terminalCatalog, type CatalogTerminal } from '../terminal/terminalCatalog';
@@ -25,8 +25,18 @@ export interface BriefingProviders {
   skills?: (workspaceRoot: string) => Promise<{ name: string; description: string; path: string }[]>;
 }
 
-async function defaultSkills(root: string): Promise<{ name: string; description: string; path: string }[]> {
-  return (await loadSkills(root)).filter((s) => !s.error).map((s) => ({ name: s.name, description: s.description, path: s.rel }));
+type BriefingSkill = BriefingInput['skills'][number];
+/** The usable skills as the briefing lists them, per skill listing (the same array while no skill changed: 500 skills are not mapped at every call). */
+const skillsMemo = new WeakMap<readonly Skill[], BriefingSkill[]>();
+
+async function defaultSkills(root: string): Promise<BriefingSkill[]> {
+  const all = await sharedSkills(root);
+  let shown = skillsMemo.get(all);
+  if (!shown) {
+    shown = all.filter((s) => !s.error).map((s) => ({ name: s.name, description: s.description, path: s.rel }));
+    skillsMemo.set(all, shown);
+  }
+  return [...shown];
 }
 
 /** A finished command that counts as a failure in the briefing: a non-zero exit, or no exit status although it ran to its end. */
@@ -36,17 +46,19 @@ function isFailure(c: { exitCode: number | null; exitUnknown: string | null }): 
 }
 
 /** The catalog gives the same array while nothing changed: its failing terminals are sorted once. */
-const failingMemo = new WeakMap<readonly CatalogTerminal[], CatalogTerminal[]>();
+const failingMemo = new WeakMap<readonly CatalogTerminal[], { failing: CatalogTerminal[]; unknown: boolean }>();
 
-function failingOf(items: readonly CatalogTerminal[]): CatalogTerminal[] {
-  let failing = failingMemo.get(items);
-  if (!failing) {
+/** The failing terminals, newest failure first, and whether any of them has no exit status. */
+function failingOf(items: readonly CatalogTerminal[]): { failing: CatalogTerminal[]; unknown: boolean } {
+  let memo = failingMemo.get(items);
+  if (!memo) {
     // Newest terminal first on equal times (the sort below is stable).
-    failing = [...items].reverse().filter((x) => x.brief.lastDone && isFailure(x.brief.lastDone));
+    const failing = [...items].reverse().filter((x) => x.brief.lastDone && isFailure(x.brief.lastDone));
     failing.sort((a, b) => b.brief.lastDone!.endMs - a.brief.lastDone!.endMs);
-    failingMemo.set(items, failing);
+    memo = { failing, unknown: failing.some((x) => x.brief.lastDone!.exitCode === null) };
+    failingMemo.set(items, memo);
   }
-  return failing;
+  return memo;
 }
 
 /**
@@ -59,7 +71,7 @@ async function defaultTerminals(agentDir: string, recheck?: number[]): Promise<{
   // Each terminal's last finished command only, and the info of the few named (a first build reads the end of each index, and no N.txt but theirs).
   const cat = await terminalCatalog(agentDir, { need: 'last', lazyInfo: true, ...(recheck ? { check: recheck } : {}) });
   if (!cat.ok) return { failed: [], total: 0, failedTotal: 0, failedUnknown: false };
-  const failing = failingOf(cat.value);
+  const { failing, unknown } = failingOf(cat.value);
   const failed: BriefingTerminal[] = [];
   const stale: number[] = [];
   for (const { info: t } of failing.slice(0, MAX_FAILED_TERMINALS_SHOWN)) {
@@ -85,7 +97,22 @@ async function defaultTerminals(agentDir: string, recheck?: number[]): Promise<{
   }
   // Once: those terminals checked now, so the counts agree with what is listed.
   if (stale.length && !recheck) return defaultTerminals(agentDir, stale);
-  return { failed, total: cat.value.length, failedTotal: failing.length, failedUnknown: failing.some((x) => x.brief.lastDone!.exitCode === null) };
+  return { failed, total: cat.value.length, failedTotal: failing.length, failedUnknown: unknown };
+}
+
+/** The features' part of a briefing, made once per feature state (the same object while neither file changed: 5,000 features are not mapped at every call). */
+const featuresMemo = new WeakMap<Readonly<FeatureState>, NonNullable<BriefingInput['features']>>();
+
+function featuresOf(v: Readonly<FeatureState>, shown: string): NonNullable<BriefingInput['features']> {
+  const had = featuresMemo.get(v);
+  if (had?.path === shown) return had;
+  const failing: { index: number; description: string }[] = [];
+  v.features.forEach((f, index) => {
+    if (!f.passes) failing.push({ index, description: f.description });
+  });
+  const made = { path: shown, passing: v.passing, total: v.total, tampered: v.tampered, diff: v.diffText ? v.diffText.split('\n') : [], failing };
+  featuresMemo.set(v, made);
+  return made;
 }
 
 async function safe<T>(f: () => Promise<T>, fallback: T): Promise<T> {
@@ -96,31 +123,52 @@ async function safe<T>(f: () => Promise<T>, fallback: T): Promise<T> {
   }
 }
 
-/** Reads everything the briefing shows, with paths relative to the workspace folder. `providers` replace sources in tests. */
-export async function gatherBriefing(agentDir: string, opts: { providers?: BriefingProviders } = {}): Promise<BriefingInput> {
-  const root = path.dirname(agentDir);
-  const rel = (abs: string) => toPosixRelative(root, abs);
-  const agentPath = rel(agentDir);
+/** The plans in the briefing's order, per digests map (the same map while no plan file changed: fs/fileDigests.ts) and `.agent/` folder. */
+const plansInOrder = new WeakMap<Map<string, PlanDigest>, Map<string, BriefingPlan[]>>();
 
+/**
+ * The plan files (plan.yaml, plan.md...) first; then the plan folders' checklists, newest first:
+ * with a thousand plans in plans/, the ones shown are those worked on last, not the first by name.
+ * Markdown plans without a checklist (Claude Code writes one per planning session) go last, newest
+ * first, so they never push a plan with open steps out of the briefing.
+ */
+async function orderPlans(agentDir: string, files: string[], values: Map<string, PlanDigest>, rel: (abs: string) => string): Promise<BriefingPlan[]> {
   const plans: BriefingPlan[] = [];
-  // Markdown plans without a checklist (Claude Code writes one per planning session) go last,
-  // newest first, so they never push a plan with open steps out of the briefing.
   const outlines: { plan: BriefingPlan; mtimeMs: number }[] = [];
-  const files = await safe(() => findPlanFiles(agentDir), [] as string[]);
-  // Each plan's summary is kept with its file's stat (fs/fileDigests.ts): a thousand plans in plans/ cost a stat each, not a parse.
-  const values = await safe(() => planDigests(agentDir, files, rel), new Map<string, PlanDigest>());
-  // The plan files (plan.yaml, plan.md...) first; then the plan folders' checklists, newest first:
-  // with a thousand plans in plans/, the ones shown are those worked on last, not the first by name.
   const inFolders: { plan: BriefingPlan; mtimeMs: number }[] = [];
   const fixed = new Set(PLAN_FILES.map((f) => path.join(agentDir, f)));
+  let whole = true;
   for (const file of files) {
-    const s = values.get(file) ?? (await planDigest(file, rel(file)));
+    let s = values.get(file);
+    if (!s) {
+      s = await planDigest(file, rel(file)); // not remembered (unreadable, a link): read each time
+      whole = false;
+    }
     if (s.outline) outlines.push({ plan: s.plan, mtimeMs: s.mtimeMs });
     else if (!fixed.has(file)) inFolders.push({ plan: s.plan, mtimeMs: s.mtimeMs });
     else plans.push(s.plan);
   }
   const newest = (a: { mtimeMs: number }, b: { mtimeMs: number }): number => b.mtimeMs - a.mtimeMs;
   plans.push(...inFolders.sort(newest).map((o) => o.plan), ...outlines.sort(newest).map((o) => o.plan));
+  if (whole) {
+    const byDir = plansInOrder.get(values) ?? new Map<string, BriefingPlan[]>();
+    byDir.set(agentDir, plans);
+    plansInOrder.set(values, byDir);
+  }
+  return plans;
+}
+
+/** Reads everything the briefing shows, with paths relative to the workspace folder. `providers` replace sources in tests. */
+export async function gatherBriefing(agentDir: string, opts: { providers?: BriefingProviders } = {}): Promise<BriefingInput> {
+  const root = path.dirname(agentDir);
+  const rel = (abs: string) => toPosixRelative(root, abs);
+  const agentPath = rel(agentDir);
+
+  const files = await safe(() => findPlanFiles(agentDir), [] as string[]);
+  // Each plan's summary is kept with its file's stat (fs/fileDigests.ts): a thousand plans in plans/ cost a stat each, not a parse.
+  const values = await safe(() => planDigests(agentDir, files, rel), new Map<string, PlanDigest>());
+  const known = plansInOrder.get(values)?.get(agentDir);
+  const plans = known ? [...known] : await orderPlans(agentDir, files, values, rel);
 
   const tail = await safe(() => readProgressTail(agentDir, 5), { total: 0, entries: [] });
   const progress = {
@@ -130,19 +178,9 @@ export async function gatherBriefing(agentDir: string, opts: { providers?: Brief
   };
 
   let features: BriefingInput['features'];
-  const fs0 = await safe(() => checkFeatures(agentDir), undefined);
+  const fs0 = await safe(() => sharedFeatureState(agentDir), undefined);
   if (fs0 && !fs0.ok) features = { path: rel(featuresPath(agentDir)), passing: 0, total: 0, tampered: false, diff: [], failing: [], error: formatFileError(fs0.error) };
-  else if (fs0?.value) {
-    const v = fs0.value;
-    features = {
-      path: rel(featuresPath(agentDir)),
-      passing: v.passing,
-      total: v.total,
-      tampered: v.tampered,
-      diff: v.diffText ? v.diffText.split('\n') : [],
-      failing: v.features.map((f, index) => ({ index, description: f.description, passes: f.passes })).filter((f) => !f.passes).map(({ index, description }) => ({ index, description })),
-    };
-  }
+  else if (fs0?.value) features = featuresOf(fs0.value, rel(featuresPath(agentDir)));
 
   const terminals = { folder: rel(path.join(agentDir, 'terminals')), ...(await safe(() => (opts.providers?.terminals ?? defaultTerminals)(agentDir), { failed: [], total: 0 })) };
 

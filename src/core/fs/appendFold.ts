@@ -109,11 +109,9 @@ export class AppendFold<S> {
       this.loaded = true;
       this.cp = await this.loadCheckpoint();
     }
-    let st: fs.Stats;
-    try {
-      st = await fs.promises.stat(this.file);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    // A sync stat: one path lookup, where an async one costs ~20× its CPU in dispatch (a briefing folds ten files).
+    const st = fs.statSync(this.file, { throwIfNoEntry: false });
+    if (!st) {
       // No file: an empty summary (a later file starts from 0 whatever its inode).
       const had = this.cp !== undefined && this.cp.offset > 0;
       this.cp = undefined;

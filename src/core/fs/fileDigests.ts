@@ -65,6 +65,9 @@ export class FileDigests<T> {
   private loaded = false;
   /** Entries read, changed or dropped since the cache file was last written. */
   private unsaved = 0;
+  /** Counts every change to `entries`: while it stands, the last answer of `get` for the same files stands. */
+  private generation = 0;
+  private last: { generation: number; files: string[]; values: Map<string, T> } | undefined;
 
   /** `agentDir` resolved, with a trailing separator: entries are stored relative to it (a prefix, not path.relative: thousands of entries). */
   private readonly prefix: string;
@@ -151,11 +154,17 @@ export class FileDigests<T> {
       for (const f of [...this.entries.keys()]) {
         if (!wanted.has(f)) {
           this.entries.delete(f);
+          this.generation++;
           this.unsaved++;
         }
       }
     }
     await this.saveIfDue();
+    // Nothing changed since the last answer for the same files: that answer's map itself, so a
+    // caller can keep what it derives from it (the briefing's order of a thousand plans).
+    const last = this.last;
+    if (r.failed.size === 0 && last && last.generation === this.generation && sameList(last.files, files)) return { values: last.values, failed: r.failed };
+    this.last = r.failed.size === 0 ? { generation: this.generation, files: files.slice(), values: r.values } : undefined;
     return r;
   }
 
@@ -184,7 +193,10 @@ export class FileDigests<T> {
         continue;
       }
       if (!st || !st.isFile()) {
-        if (this.entries.delete(f)) this.unsaved++;
+        if (this.entries.delete(f)) {
+          this.unsaved++;
+          this.generation++;
+        }
         continue;
       }
       const known = this.entries.get(f);
@@ -201,6 +213,7 @@ export class FileDigests<T> {
         this.entries.delete(f);
         failed.set(f, e as Error);
       }
+      this.generation++;
       this.unsaved++;
     }
     return { values, failed };
@@ -216,4 +229,10 @@ export class FileDigests<T> {
     this.unsaved = 0;
     await this.save();
   }
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

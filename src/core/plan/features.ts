@@ -262,10 +262,21 @@ async function readFile(agentDir: string): Promise<Result<{ text: string; featur
  * and nothing was ever accepted.
  */
 export async function checkFeatures(agentDir: string, opts: { now?: Date } = {}): Promise<Result<FeatureState | undefined>> {
+  const r = await sharedFeatureState(agentDir, opts);
+  if (!r.ok || !r.value) return r as Result<FeatureState | undefined>;
+  const st = r.value;
+  return ok({ ...st, features: [...st.features], changes: [...st.changes] });
+}
+
+/**
+ * checkFeatures' answer itself, not a copy: the same object from one call to the next while neither
+ * file changed, so a caller can keep what it derives from it (keyed by the object: the briefing's
+ * failing list, 5,000 features mapped at every call otherwise). Never to be modified.
+ */
+export async function sharedFeatureState(agentDir: string, opts: { now?: Date } = {}): Promise<Result<Readonly<FeatureState> | undefined>> {
   const r = await check(agentDir, opts);
   if (!r.ok) return r;
-  const st = r.value.entry?.state;
-  return ok(st && { ...st, features: [...st.features], changes: [...st.changes] });
+  return ok(r.value.entry?.state);
 }
 
 /** A check's answer, kept while neither file changes (their stamp), with what setPasses needs to edit the list. */

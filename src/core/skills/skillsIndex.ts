@@ -111,6 +111,15 @@ async function listSource(source: string, dir: string, base: string, prefix: str
  * folder is listed again only when its stamp changed.
  */
 export async function loadSkills(workspaceRoot: string, opts: { home?: string } = {}): Promise<Skill[]> {
+  return [...(await sharedSkills(workspaceRoot, opts))];
+}
+
+/**
+ * loadSkills' answer itself, not a copy: the same array from one call to the next while no skill
+ * folder or SKILL.md changed, so a caller can keep what it derives from it (keyed by the array).
+ * Never to be modified.
+ */
+export async function sharedSkills(workspaceRoot: string, opts: { home?: string } = {}): Promise<readonly Skill[]> {
   const sources: { source: string; dir: string; base: string; prefix: string }[] = [
     ...SKILL_SOURCES.map((source) => ({ source, dir: path.join(workspaceRoot, source), base: workspaceRoot, prefix: '' })),
     ...(opts.home ? HOME_SKILL_SOURCES.map((s) => ({ source: `~/${s}`, dir: path.join(opts.home!, s), base: opts.home!, prefix: '~/' })) : []),
@@ -126,13 +135,22 @@ export async function loadSkills(workspaceRoot: string, opts: { home?: string } 
     if (where) outside.set(f, where);
   }
   const found = outside.size ? all.filter((f) => !outside.has(f)) : all;
-  const relOf = new Map(found.map((f) => [f.file, f.rel]));
-  const { values } = await FileDigests.of(path.join(workspaceRoot, '.agent'), SKILL_DIGESTS).get(found.map((f) => f.file), async (file) => parseSkillFrontmatter(await fs.promises.readFile(file, 'utf8'), relOf.get(file)!));
-  // Nothing listed or parsed anew since the last call (the same listings, the same digests): its answer stands.
+  let relOf: Map<string, string> | undefined; // made only when a file is read
+  const { values } = await FileDigests.of(path.join(workspaceRoot, '.agent'), SKILL_DIGESTS).get(found.map((f) => f.file), async (file) => {
+    relOf ??= new Map(found.map((f) => [f.file, f.rel]));
+    return parseSkillFrontmatter(await fs.promises.readFile(file, 'utf8'), relOf.get(file)!);
+  });
+  // Nothing listed or parsed anew since the last call (the same listings, the same digests: the
+  // same map, fs/fileDigests.ts): its answer stands.
   const key = `${workspaceRoot}\0${opts.home ?? ''}`;
-  const parsed = found.map((f) => values.get(f.file));
   const last = answers.get(key);
-  if (last && !parsed.includes(undefined) && last.lists.length === lists.length && last.lists.every((l, i) => l === lists[i]) && last.parsed.every((p, i) => p === parsed[i])) return [...last.out];
+  const sameLists = !!last && last.lists.length === lists.length && last.lists.every((l, i) => l === lists[i]);
+  if (last && sameLists && last.values === values) return last.out;
+  const parsed = found.map((f) => values.get(f.file));
+  if (last && sameLists && !parsed.includes(undefined) && last.parsed.every((p, i) => p === parsed[i])) {
+    last.values = values;
+    return last.out;
+  }
   const out: Skill[] = [];
   for (const [f, where] of outside) {
     out.push({ name: f.folder, description: '', file: f.file, rel: f.rel, source: f.source, outside: where, error: { file: f.rel, message: outsideLinkMessage(where) } });
@@ -155,12 +173,12 @@ export async function loadSkills(workspaceRoot: string, opts: { home?: string } 
     out.push(fm.ok ? { ...fm.value, file, rel, source } : { name: folder, description: '', file, rel, source, error: fm.error });
   }
   if (parsed.includes(undefined)) answers.delete(key);
-  else answers.set(key, { lists, parsed, out });
-  return [...out];
+  else answers.set(key, { lists, parsed, values, out });
+  return out;
 }
 
 /** The last answer per root (and home), with the listings and digests it was made of. */
-const answers = new Map<string, { lists: Found[][]; parsed: unknown[]; out: Skill[] }>();
+const answers = new Map<string, { lists: Found[][]; parsed: unknown[]; values: Map<string, unknown>; out: Skill[] }>();
 
 /** The compact index an agent keeps in context: one `name: description (path)` line per usable skill. */
 export function formatSkillIndex(skills: readonly Skill[]): string {

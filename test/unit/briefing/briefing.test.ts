@@ -267,3 +267,32 @@ test('with many plans in plans/, the briefing shows plan.yaml and then the plans
   assert.match(text, /Plan \.agent\/plans\/f-plan\.md: 0\/1 done — Plan f/);
   assert.doesNotMatch(text, /Plan \.agent\/plans\/a-plan\.md/);
 });
+
+test('kept between calls, the plan order, the failing features and the skill list still follow every change: a plan worked on, a feature set passing, a skill edited', async () => {
+  const agentDir = tmpAgent();
+  const root = path.dirname(agentDir);
+  fs.mkdirSync(path.join(agentDir, 'plans'));
+  const t0 = Date.now() / 1000 - 10_000;
+  for (let i = 0; i < 4; i++) {
+    const f = path.join(agentDir, 'plans', `${i}.md`);
+    fs.writeFileSync(f, `# Plan ${i}\n\n- [ ] open step\n`);
+    fs.utimesSync(f, t0 + i, t0 + i);
+  }
+  fs.writeFileSync(path.join(agentDir, 'features.json'), JSON.stringify([0, 1, 2].map((i) => ({ category: 'c', description: `feature ${i}`, steps: [], passes: false })), null, 2));
+  const skill = path.join(root, '.github', 'skills', 'deploy', 'SKILL.md');
+  fs.mkdirSync(path.dirname(skill), { recursive: true });
+  fs.writeFileSync(skill, '---\nname: deploy\ndescription: Ship it\n---\nbody\n');
+  const look = async () => {
+    const b = await gatherBriefing(agentDir);
+    return { plans: b.plans.map((p) => p.path.replace('.agent/plans/', '')), failing: b.features?.failing.map((f) => f.index), skills: b.skills.map((s) => `${s.name}: ${s.description}`) };
+  };
+  const first = await look();
+  assert.deepEqual(first, { plans: ['3.md', '2.md', '1.md', '0.md'], failing: [0, 1, 2], skills: ['deploy: Ship it'] });
+  assert.deepEqual(await look(), first, 'nothing changed: the same answer');
+  // Plan 0 worked on last; feature 1 passes; the skill's description edited in place.
+  fs.writeFileSync(path.join(agentDir, 'plans', '0.md'), '# Plan 0\n\n- [x] open step\n');
+  const r = await setPasses(agentDir, 1, true);
+  assert.ok(r.ok);
+  fs.writeFileSync(skill, '---\nname: deploy\ndescription: Ship it now\n---\nbody\n');
+  assert.deepEqual(await look(), { plans: ['0.md', '3.md', '2.md', '1.md'], failing: [0, 2], skills: ['deploy: Ship it now'] });
+});

@@ -188,3 +188,38 @@ test('with many entries, the cache file is rewritten once 1/64 of them changed; 
   await FileDigests.unshared(agentDir, SPEC).get(files, read);
   assert.deepEqual(reads, []);
 });
+
+test('while nothing changed, get answers with the same map (callers keep what they derive from it); any change, a different file list or a failed read gives a new one', async () => {
+  const { agentDir, files, read } = setup(4);
+  const d = FileDigests.unshared(agentDir, SPEC);
+  const a = (await d.get(files, read)).values;
+  const b = (await d.get([...files], read)).values;
+  assert.equal(b, a, 'the same files, none changed: the same map');
+  // Edited in place.
+  fs.writeFileSync(files[0], 'thing changed');
+  const c = (await d.get(files, read)).values;
+  assert.notEqual(c, a);
+  assert.equal(c.get(files[0]), 'THING CHANGED');
+  assert.equal((await d.get(files, read)).values, c, 'settled again');
+  // One file fewer asked for (it still exists): a new map without it.
+  const fewer = (await d.get(files.slice(1), read)).values;
+  assert.notEqual(fewer, c);
+  assert.equal(fewer.has(files[0]), false);
+  // Deleted: a new map without it.
+  const all = (await d.get(files, read)).values;
+  fs.rmSync(files[3]);
+  const gone = (await d.get(files, read)).values;
+  assert.notEqual(gone, all);
+  assert.deepEqual([...gone.keys()], files.slice(0, 3));
+  // A read that fails: never the remembered map.
+  const failing = async (f: string): Promise<string> => {
+    if (f === files[1]) throw new Error('unreadable');
+    return read(f);
+  };
+  fs.writeFileSync(files[1], 'thing other');
+  const r = await d.get(files.slice(0, 3), failing);
+  assert.equal(r.failed.size, 1);
+  assert.notEqual(r.values, gone);
+  const again = await d.get(files.slice(0, 3), failing);
+  assert.notEqual(again.values, r.values, 'an answer with a failure is not kept');
+});
