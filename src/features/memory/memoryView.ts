@@ -4,7 +4,7 @@ import { forgetMemory, listMemory, listMemoryFiles, markMemoryReviewed, preferen
 import { formatFileError } from '../../core/result';
 import { AgentFolderTree, openAtLine, type AgentRoot } from '../../editor/agentFolderTree';
 import { clip } from '../../core/output/text';
-import { formatBytes, formatLocalTime } from '../../core/output/humanize';
+import { formatBytes, formatLocalTime, groupDigits } from '../../core/output/humanize';
 import { registerTreeForTests } from '../../api';
 import type { AgentFeed } from '../../editor/agentFeed';
 import { notify } from '../../editor/notify';
@@ -12,10 +12,21 @@ import { notify } from '../../editor/notify';
 type Node =
   | { kind: 'folder'; root: AgentRoot }
   | { kind: 'entry'; root: AgentRoot; entry: MemoryEntry }
+  | { kind: 'more'; root: AgentRoot; rest: MemoryEntry[] }
   | { kind: 'notes'; root: AgentRoot; files: MemoryFile[] }
   | { kind: 'note'; root: AgentRoot; file: MemoryFile }
   | { kind: 'error'; root: AgentRoot; message: string }
   | { kind: 'empty'; message: string };
+
+/** Entries per page, in file order; the rest behind "… N more entries" (2,000 entries were 2,000 rows sent to the editor at every start: bench row 19a). */
+export const MEMORY_PAGE = 100;
+
+/** The first page of `entries`, then a node holding the rest. */
+function paged(root: AgentRoot, entries: MemoryEntry[]): Node[] {
+  const out: Node[] = entries.slice(0, MEMORY_PAGE).map((entry): Node => ({ kind: 'entry', root, entry }));
+  if (entries.length > MEMORY_PAGE) out.push({ kind: 'more', root, rest: entries.slice(MEMORY_PAGE) });
+  return out;
+}
 
 /** The Memory view (`agentContext.memory`): preferences.yaml entries (review marks) and memory/*.md notes. */
 export class MemoryView extends AgentFolderTree<Node> {
@@ -42,6 +53,16 @@ export class MemoryView extends AgentFolderTree<Node> {
         it.contextValue = e.review ? 'memoryEntryReview' : 'memoryEntry';
         it.command = openAtLine(preferencesPath(n.root.agentDir), e.line);
         it.id = `memory:${n.root.agentDir}:${e.key}`;
+        return it;
+      }
+      case 'more': {
+        const n2 = n.rest.length;
+        const it = new vscode.TreeItem(`… ${groupDigits(n2)} more entr${n2 === 1 ? 'y' : 'ies'}`, vscode.TreeItemCollapsibleState.Collapsed);
+        const review = n.rest.filter((e) => e.review).length;
+        if (review) it.description = `${groupDigits(review)} need${review === 1 ? 's' : ''} review`;
+        it.id = `memory-more:${n.root.agentDir}:${n.rest[0].key}`;
+        it.iconPath = new vscode.ThemeIcon(review ? 'warning' : 'ellipsis', review ? new vscode.ThemeColor('list.warningForeground') : undefined);
+        it.tooltip = `Expand to list the next ${MEMORY_PAGE} of ${groupDigits(n2)} more entries of ${path.basename(preferencesPath(n.root.agentDir))}, in file order`;
         return it;
       }
       case 'notes': {
@@ -91,6 +112,7 @@ export class MemoryView extends AgentFolderTree<Node> {
     // explains it; in a multi-root workspace each empty folder keeps its one-line note.
     if (!n) return (await this.rootNodes((root) => ({ kind: 'folder', root }), (root) => this.folderChildren(root))).filter((x) => x.kind !== 'empty');
     if (n.kind === 'folder') return this.folderChildren(n.root);
+    if (n.kind === 'more') return paged(n.root, n.rest);
     if (n.kind === 'notes') return n.files.map((file) => ({ kind: 'note', root: n.root, file }));
     return [];
   }
@@ -99,7 +121,7 @@ export class MemoryView extends AgentFolderTree<Node> {
     const out: Node[] = [];
     const entries = await listMemory(root.agentDir);
     if (!entries.ok) out.push({ kind: 'error', root, message: formatFileError(entries.error) });
-    else out.push(...entries.value.map((entry): Node => ({ kind: 'entry', root, entry })));
+    else out.push(...paged(root, entries.value));
     const files = await listMemoryFiles(root.agentDir);
     if (files.length) out.push({ kind: 'notes', root, files });
     if (out.length === 0) out.push({ kind: 'empty', message: 'Nothing remembered yet (.agent/memory/)' });

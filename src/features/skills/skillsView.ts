@@ -1,6 +1,7 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { formatFileError } from '../../core/result';
+import { groupDigits } from '../../core/output/humanize';
 import { loadSkills, Skill } from '../../core/skills/skillsIndex';
 import { registerTreeForTests } from '../../api';
 import { AgentFolder, AgentFeed, folderLabel, touches } from '../../editor/agentFeed';
@@ -9,7 +10,17 @@ import { AgentFolder, AgentFeed, folderLabel, touches } from '../../editor/agent
 export type SkillNode =
   | { kind: 'folder'; folder: AgentFolder }
   | { kind: 'source'; folder: AgentFolder; source: Skill['source']; skills: Skill[] }
-  | { kind: 'skill'; folder: AgentFolder; skill: Skill };
+  | { kind: 'skill'; folder: AgentFolder; skill: Skill }
+  | { kind: 'more'; folder: AgentFolder; source: Skill['source']; skills: Skill[] };
+
+/** Skills per page of a source folder, by name; the rest behind "… N more skills" (500 skills were 500 rows sent to the editor at every start: bench row 19a). */
+export const SKILL_PAGE = 100;
+
+function paged(folder: AgentFolder, source: Skill['source'], skills: Skill[]): SkillNode[] {
+  const out: SkillNode[] = skills.slice(0, SKILL_PAGE).map((skill) => ({ kind: 'skill', folder, skill }));
+  if (skills.length > SKILL_PAGE) out.push({ kind: 'more', folder, source, skills: skills.slice(SKILL_PAGE) });
+  return out;
+}
 
 /** The Skills view: one node per skill, grouped by source folder; broken frontmatter gets a warning. */
 export class SkillsTreeProvider implements vscode.TreeDataProvider<SkillNode>, vscode.Disposable {
@@ -41,7 +52,7 @@ export class SkillsTreeProvider implements vscode.TreeDataProvider<SkillNode>, v
       return folders.length > 0 ? this.sourcesOf(folders[0]) : [];
     }
     if (node.kind === 'folder') return this.sourcesOf(node.folder);
-    if (node.kind === 'source') return node.skills.map((skill) => ({ kind: 'skill', folder: node.folder, skill }));
+    if (node.kind === 'source' || node.kind === 'more') return paged(node.folder, node.source, node.skills);
     return [];
   }
 
@@ -68,6 +79,16 @@ export class SkillsTreeProvider implements vscode.TreeDataProvider<SkillNode>, v
       item.description = `${node.skills.length} skill${node.skills.length === 1 ? '' : 's'}${broken ? `, ${broken} broken` : ''}`;
       item.iconPath = new vscode.ThemeIcon('folder-library');
       item.contextValue = 'skillSource';
+      return item;
+    }
+    if (node.kind === 'more') {
+      const n = node.skills.length;
+      const item = new vscode.TreeItem(`… ${groupDigits(n)} more skill${n === 1 ? '' : 's'}`, vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = `skills-more:${node.folder.root}/${node.source}/${node.skills[0].file}`;
+      const broken = node.skills.filter((s) => s.error).length;
+      if (broken) item.description = `${groupDigits(broken)} broken`;
+      item.iconPath = new vscode.ThemeIcon(broken ? 'warning' : 'ellipsis', broken ? new vscode.ThemeColor('list.warningForeground') : undefined);
+      item.tooltip = `Expand to list the next ${SKILL_PAGE} of ${groupDigits(n)} more skills in ${node.source}`;
       return item;
     }
     const s = node.skill;

@@ -183,6 +183,56 @@ describe('Views at scale: newest first, the rest paged', () => {
     await waitForTree('agentContext.agents', (t) => (t.some((x) => x.label.startsWith('it-page-')) ? undefined : true), 'the generated agents are gone');
   });
 
+  it('the Memory view shows the first 100 entries and pages the rest, saying how many of them need review', async () => {
+    const file = path.join(agentDir(), 'memory', 'preferences.yaml');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const had = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
+    const key = (i: number) => `it-mem-${String(i).padStart(3, '0')}`;
+    try {
+      const entries = Array.from({ length: 230 }, (_, i) => `${key(i)}:\n  value: "value ${i}"\n  source: agent\n  updated: 2026-12-01T10:00:00.000Z\n${i === 150 ? '  review: true\n  history:\n    - value: "older ${i}"\n      updated: 2026-11-30T10:00:00.000Z\n' : ''}`);
+      fs.writeFileSync(file, entries.join(''));
+      const more = (t: SnapshotNode[]) => t.find((x) => /^… [\d,]+ more entr(y|ies)$/.test(x.label));
+      const top = await waitForTree('agentContext.memory', (t) => (more(t)?.label === '… 130 more entries' ? t : undefined), 'the first 100 entries and "… 130 more entries"', 30_000);
+      const keys = (t: SnapshotNode[]) => t.filter((x) => x.label.startsWith('it-mem-')).map((x) => x.label);
+      assert.deepEqual(keys(top), Array.from({ length: 100 }, (_, i) => key(i)));
+      assert.equal(more(top)!.description, '1 needs review', 'an entry needing review behind the fold is announced');
+      const page2 = more(top)!.children;
+      assert.deepEqual(keys(page2), Array.from({ length: 100 }, (_, i) => key(100 + i)));
+      assert.match(page2.find((x) => x.label === key(150))?.description ?? '', /^needs review · /);
+      assert.equal(more(page2)?.label, '… 30 more entries');
+      assert.deepEqual(keys(more(page2)!.children), Array.from({ length: 30 }, (_, i) => key(200 + i)));
+      assert.equal(flatten(top).filter((x) => x.label.startsWith('it-mem-')).length, 230, 'every entry is reachable through the pages');
+    } finally {
+      if (had === undefined) fs.rmSync(file, { force: true });
+      else fs.writeFileSync(file, had);
+    }
+    await waitForTree('agentContext.memory', (t) => (t.some((x) => x.label.startsWith('it-mem-')) ? undefined : true), 'the generated entries are gone', 30_000);
+  });
+
+  it('the Skills view shows the first 100 skills of a folder and pages the rest, saying how many of them are broken', async () => {
+    const root = path.join(agentDir(), 'skills');
+    const name = (i: number) => `it-skill-${String(i).padStart(3, '0')}`;
+    try {
+      for (let i = 0; i < 140; i++) {
+        fs.mkdirSync(path.join(root, name(i)), { recursive: true });
+        fs.writeFileSync(path.join(root, name(i), 'SKILL.md'), i === 120 ? '---\nname: [broken\n---\n' : `---\nname: ${name(i)}\ndescription: Skill ${i}\n---\nbody\n`);
+      }
+      const source = (t: SnapshotNode[]) => flatten(t).find((x) => x.label === '.agent/skills');
+      const more = (t: SnapshotNode[]) => t.find((x) => /^… [\d,]+ more skills?$/.test(x.label));
+      const src = await waitForTree('agentContext.skills', (t) => (source(t)?.children.some((x) => /more skills/.test(x.label)) ? source(t) : undefined), 'the .agent/skills folder is paged', 30_000);
+      // By folder name: the fixture's broken-skill, it-skill-000 … it-skill-098; then the rest (it-skill-099 … 139 and pdf-extract).
+      const labels = (t: SnapshotNode[]) => t.map((x) => x.label);
+      assert.deepEqual(labels(src.children), ['broken-skill', ...Array.from({ length: 99 }, (_, i) => name(i)), '… 42 more skills']);
+      const rest = more(src.children)!;
+      assert.equal(rest.description, '1 broken', 'a broken skill behind the fold is announced');
+      assert.deepEqual(labels(rest.children), [...Array.from({ length: 41 }, (_, i) => name(99 + i)), 'pdf-extract']);
+      assert.equal(flatten([src]).filter((x) => x.label.startsWith('it-skill-')).length, 140, 'every skill, the broken one too, is reachable through the pages');
+    } finally {
+      for (let i = 0; i < 140; i++) fs.rmSync(path.join(root, name(i)), { recursive: true, force: true });
+    }
+    await waitForTree('agentContext.skills', (t) => (flatten(t).some((x) => x.label.startsWith('it-skill-')) ? undefined : true), 'the generated skills are gone', 30_000);
+  });
+
   it('the status bar counts a call appended to the ledger by another process', async () => {
     const file = ledgerPath(agentDir());
     fs.mkdirSync(path.dirname(file), { recursive: true });
