@@ -1,6 +1,6 @@
 // Bundles the extension (dist/extension.js), the MCP server (dist/mcp.js), the agents' hook program
 // (dist/agent-hook.js), opencode's plugin (dist/opencode-plugin.mjs), the lazily loaded tokenizer (dist/tokenizer.js, kept out of the main
-// bundle so activation stays light) and the MCP server's terminal catalog worker (dist/catalog-worker.js); copies the hooks' shell side (dist/agent-context-shell.sh,
+// bundle so activation stays light), the MCP server's terminal catalog worker (dist/catalog-worker.js) and the digest check worker (dist/digest-check.js); copies the hooks' shell side (dist/agent-context-shell.sh,
 // dist/agent-hook.sh) and writes the secret prefilter they read (dist/secret-keywords.ere).
 import * as esbuild from 'esbuild';
 import { pathToFileURL } from 'node:url';
@@ -64,6 +64,8 @@ export const builds = [
   { ...common, entryPoints: ['src/core/search/searchDepsEntry.ts'], outfile: 'dist/search-deps.js', external: ['vscode'] },
   // A terminal catalog's first build on a worker thread (core/terminal/catalogWorker.ts), started by the MCP server.
   { ...common, entryPoints: ['src/core/terminal/catalogWorkerEntry.ts'], outfile: 'dist/catalog-worker.js', external: ['vscode'] },
+  // A large digest cache's first check on a worker thread (core/fs/digestCheck.ts), in the editor and the MCP server.
+  { ...common, entryPoints: ['src/core/fs/digestCheckEntry.ts'], outfile: 'dist/digest-check.js', external: ['vscode'] },
 ];
 
 /** The hooks' shell side, copied as they are (src → dist). */

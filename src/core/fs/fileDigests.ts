@@ -16,6 +16,10 @@
  * entries do not have the shape `valid` accepts is rebuilt from the files (bad entries alone are
  * re-read). Files that cannot be read are never remembered: they are reported on every call.
  *
+ * A process's first check of a large cache (10,000 notes) is done by a worker thread while this
+ * one parses the file (digestCheck.ts): the first get then stats only the files the worker found
+ * changed, so the extension host's thread does not pay 10,000 stats at every editor start.
+ *
  * The file is a header line and one JSON line per entry, parsed a slice at a time: 10,000 notes are
  * ~3 MB, whose single JSON.parse blocked the editor ~30 ms at every start (bench row 19b). A line
  * cut short (a truncated file) is skipped and its file read again.
@@ -24,6 +28,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CACHE_DIR } from './appendFold';
 import { createExclusive, writeFileAtomic } from './fsAtomic';
+import { cacheStampOf, entryPath, startDigestCheck, type CacheStamp } from './digestCheck';
 
 /** What kind of digest a cache holds, and how to tell a well-formed one. */
 export interface DigestSpec<T> {
@@ -68,6 +73,10 @@ export class FileDigests<T> {
   /** Counts every change to `entries`: while it stands, the last answer of `get` for the same files stands. */
   private generation = 0;
   private last: { generation: number; files: string[]; values: Map<string, T> } | undefined;
+  /** After a load whose check ran off the thread: the files whose stat differed from their entry (digestCheck.ts). */
+  private checkedOffThread: Set<string> | undefined;
+  /** How the last get or refresh checked the remembered entries: on a worker (the first after a large cache's load) or on this thread (tests). */
+  lastCheck: 'worker' | 'thread' | undefined;
 
   /** `agentDir` resolved, with a trailing separator: entries are stored relative to it (a prefix, not path.relative: thousands of entries). */
   private readonly prefix: string;
@@ -101,13 +110,27 @@ export class FileDigests<T> {
     this.loaded = true;
     let text: string;
     let h: DigestHeader;
+    let stamp: CacheStamp;
+    // A large cache's entries are checked against their files on a worker meanwhile (digestCheck.ts).
+    const check = startDigestCheck(this.file, this.agentDir);
     try {
-      text = await fs.promises.readFile(this.file, 'utf8');
+      const fh = await fs.promises.open(this.file, 'r');
+      try {
+        stamp = cacheStampOf(await fh.stat());
+        text = await fh.readFile('utf8');
+      } finally {
+        await fh.close();
+      }
       h = JSON.parse(text.slice(0, text.indexOf('\n') >>> 0)) as DigestHeader;
     } catch {
       return; // missing or unparsable: built from the files
     }
     if (typeof h !== 'object' || h === null || h.format !== FORMAT || h.name !== this.spec.name || h.v !== this.spec.version) return;
+    await this.parseEntries(text);
+    if (check) this.checkedOffThread = await check.result(stamp);
+  }
+
+  private async parseEntries(text: string): Promise<void> {
     let n = 0;
     for (let pos = text.indexOf('\n') + 1; pos > 0 && pos < text.length; ) {
       let end = text.indexOf('\n', pos);
@@ -121,7 +144,7 @@ export class FileDigests<T> {
       } catch {
         continue; // a line cut short: that file is read again
       }
-      if (Array.isArray(e) && typeof e[0] === 'string' && isKey(e[1]) && this.spec.valid(e[2])) this.entries.set(e[0].startsWith('..') || path.isAbsolute(e[0]) ? path.resolve(this.agentDir, e[0]) : this.prefix + e[0], { key: e[1], value: e[2] as T });
+      if (Array.isArray(e) && typeof e[0] === 'string' && isKey(e[1]) && this.spec.valid(e[2])) this.entries.set(entryPath(this.agentDir, this.prefix, e[0]), { key: e[1], value: e[2] as T });
     }
   }
 
@@ -180,11 +203,22 @@ export class FileDigests<T> {
 
   private async visit(files: string[], read: (file: string) => Promise<T>): Promise<{ values: Map<string, T>; failed: Map<string, Error> }> {
     if (!this.loaded) await this.load();
+    // The worker's check stands for this one pass after the load: the entries it did not name are as it found them.
+    const stale = this.checkedOffThread;
+    this.checkedOffThread = undefined;
+    this.lastCheck = stale ? 'worker' : 'thread';
     const values = new Map<string, T>();
     const failed = new Map<string, Error>();
     for (let i = 0; i < files.length; i++) {
       if (i > 0 && i % STATS_PER_SLICE === 0) await new Promise((r) => setImmediate(r));
       const f = files[i];
+      if (stale && !stale.has(f)) {
+        const known = this.entries.get(f);
+        if (known) {
+          values.set(f, known.value);
+          continue;
+        }
+      }
       let st: fs.Stats | undefined;
       try {
         st = fs.lstatSync(f, { throwIfNoEntry: false });

@@ -9,11 +9,11 @@ import { notify } from '../../editor/notify';
 /**
  * Copies dist/mcp.js and the agents' hook program and scripts (agent-hook.js, agent-hook.sh,
  * agent-context-shell.sh, secret-keywords.ere, opencode-plugin.mjs) with their lazily loaded dist/tokenizer.js,
- * dist/re2.js, dist/search-deps.js and dist/catalog-worker.js into global storage, where the paths survive updates; returns mcp.js's path.
+ * dist/re2.js, dist/search-deps.js, dist/catalog-worker.js and dist/digest-check.js into global storage, where the paths survive updates; returns mcp.js's path.
  */
 export async function installServerCopy(context: vscode.ExtensionContext): Promise<string> {
   const dir = path.join(context.globalStorageUri.fsPath, 'mcp');
-  for (const name of ['mcp.js', 'agent-hook.js', 'agent-hook.sh', 'agent-context-shell.sh', 'secret-keywords.ere', 'opencode-plugin.mjs', 'tokenizer.js', 're2.js', 'search-deps.js', 'catalog-worker.js']) {
+  for (const name of ['mcp.js', 'agent-hook.js', 'agent-hook.sh', 'agent-context-shell.sh', 'secret-keywords.ere', 'opencode-plugin.mjs', 'tokenizer.js', 're2.js', 'search-deps.js', 'catalog-worker.js', 'digest-check.js']) {
     const src = path.join(context.extensionUri.fsPath, 'dist', name);
     await writeFileAtomic(path.join(dir, name), await fs.promises.readFile(src));
     if (name.endsWith('.sh')) await fs.promises.chmod(path.join(dir, name), 0o755);

@@ -1,0 +1,149 @@
+/**
+ * A large digest cache's first check on a worker thread (fileDigests.ts). A process that loads a
+ * cache of thousands of entries (10,000 notes: a 4 MB `.agent/.cache/notes.json`) must stat each
+ * entry's file once before trusting it; on the extension host's main thread, which every extension
+ * shares, those 10,000 stats and their garbage were ~60 ms of each editor start (bench row 19a).
+ *
+ * So while the main thread reads and parses the cache, a worker (digestCheckEntry.ts) reads the
+ * same file, stats every entry's file and posts back those whose stat differs (changed in place,
+ * replaced, deleted, no longer a regular file). The first `get` after the load then trusts every
+ * other entry as the worker found it, exactly as if it had stat'ed it itself at that moment, and
+ * stats only the files the worker named and those the cache does not hold. The worker's answer is
+ * used only when it read the very file the main thread read (the same device, inode, size and
+ * mtime: caches are replaced by rename, never written in place); a worker that fails, cannot
+ * start or takes longer than CHECK_WAIT_MS leaves the first `get` to stat everything, as before.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
+
+/** A cache file at least this large has its first check done off the thread (smaller ones cost less than starting a worker). */
+let offThreadMinBytes = 1024 * 1024;
+/** The first `get` waits this long for the worker at most, then stats on its own thread. */
+const CHECK_WAIT_MS = 10_000;
+
+/** The identity of a cache file as read: device, inode, size, mtime. */
+export type CacheStamp = [number, number, number, number];
+export const cacheStampOf = (st: fs.Stats): CacheStamp => [st.dev, st.ino, st.size, st.mtimeMs];
+const sameStamp = (a: CacheStamp, b: CacheStamp): boolean => a.every((x, i) => x === b[i]);
+
+/** What the worker posts: the cache it read, and the entries' files (absolute) whose stat differs from the entry's. */
+export interface DigestCheckDone {
+  agentContextDigestCheck: 'done';
+  stamp?: CacheStamp;
+  stale?: string[];
+  entries?: number;
+}
+
+/** Where a cache line's path points: relative to `.agent/` (a prefix, not path.resolve: thousands of entries), or outside it. */
+export function entryPath(agentDir: string, prefix: string, rel: string): string {
+  return rel.startsWith('..') || path.isAbsolute(rel) ? path.resolve(agentDir, rel) : prefix + rel;
+}
+
+/**
+ * The check itself (run by the worker; a function of its own for the tests): reads `file`, and for
+ * each well-formed entry line stats its file and compares device, inode, size, mtime and ctime.
+ * Lines that do not parse are left to the loader (it reads those files again anyway).
+ */
+export function checkCacheFile(file: string, agentDir: string): DigestCheckDone {
+  const fd = fs.openSync(file, 'r');
+  let text: string;
+  let stamp: CacheStamp;
+  try {
+    stamp = cacheStampOf(fs.fstatSync(fd));
+    text = fs.readFileSync(fd, 'utf8');
+  } finally {
+    fs.closeSync(fd);
+  }
+  const prefix = path.resolve(agentDir) + path.sep;
+  const stale: string[] = [];
+  let entries = 0;
+  for (let pos = text.indexOf('\n') + 1; pos > 0 && pos < text.length; ) {
+    let end = text.indexOf('\n', pos);
+    if (end === -1) end = text.length;
+    const line = text.slice(pos, end);
+    pos = end + 1;
+    let e: unknown;
+    try {
+      e = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (!Array.isArray(e) || typeof e[0] !== 'string' || !Array.isArray(e[1]) || e[1].length !== 5) continue;
+    entries++;
+    const f = entryPath(agentDir, prefix, e[0]);
+    const k = e[1] as number[];
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.lstatSync(f, { throwIfNoEntry: false });
+    } catch {
+      st = undefined;
+    }
+    if (!st || !st.isFile() || k[0] !== st.dev || k[1] !== st.ino || k[2] !== st.size || k[3] !== st.mtimeMs || k[4] !== st.ctimeMs) stale.push(f);
+  }
+  return { agentContextDigestCheck: 'done', stamp, stale, entries };
+}
+
+/** The worker's script: dist/digest-check.js beside the bundle, or the compiled entry (tsc output). */
+function workerScript(): string | undefined {
+  for (const name of ['digest-check.js', 'digestCheckEntry.js']) {
+    const p = path.join(__dirname, name);
+    if (fs.existsSync(p)) return p;
+  }
+  return undefined;
+}
+
+/** A check under way: `result(stamp)` gives the files to stat again, or undefined when the check cannot be used for the cache read with `stamp`. */
+export interface DigestCheckRun {
+  result(stamp: CacheStamp): Promise<Set<string> | undefined>;
+}
+
+/**
+ * Starts the off-thread check of `file` when it is large enough and a worker can be started;
+ * undefined otherwise (the caller stats on its own thread). `script` replaces the worker's script (tests).
+ */
+export function startDigestCheck(file: string, agentDir: string, opts: { script?: string } = {}): DigestCheckRun | undefined {
+  const size = fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+  const script = opts.script ?? scriptOverride ?? workerScript();
+  if (size < offThreadMinBytes || !script) return undefined;
+  let w: Worker;
+  try {
+    w = new Worker(script, { workerData: { agentContextDigestCheck: file, agentDir } });
+  } catch {
+    return undefined; // no worker threads here
+  }
+  w.unref(); // never keeps the process alive
+  const done = new Promise<DigestCheckDone | undefined>((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), CHECK_WAIT_MS);
+    timer.unref();
+    const finish = (m: DigestCheckDone | undefined): void => {
+      clearTimeout(timer);
+      resolve(m);
+    };
+    w.on('message', (m: Partial<DigestCheckDone> | undefined) => finish(m?.agentContextDigestCheck === 'done' ? (m as DigestCheckDone) : undefined));
+    w.on('error', () => finish(undefined));
+    w.on('exit', () => finish(undefined)); // after a 'done' this changes nothing
+  });
+  void done.then(() => void w.terminate());
+  return {
+    result: async (stamp) => {
+      const m = await done;
+      if (!m?.stamp || !Array.isArray(m.stale) || !sameStamp(m.stamp, stamp)) return undefined;
+      return new Set(m.stale);
+    },
+  };
+}
+
+let scriptOverride: string | undefined;
+
+/** Tests: the worker script every check starts (a failing one), or undefined for the real one. */
+export function setDigestCheckScript(script: string | undefined): void {
+  scriptOverride = script;
+}
+
+/** Tests: the size from which a cache is checked off the thread (returns the previous one). */
+export function setOffThreadMinBytes(bytes: number): number {
+  const was = offThreadMinBytes;
+  offThreadMinBytes = bytes;
+  return was;
+}
