@@ -26,6 +26,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { checkAgentId } from './agentId';
 import { sameStamp, settledStamp, stampOf, type FolderStamp } from '../fs/settledStamp';
+import { activitiesOffThread } from '../fs/digestCheck';
+import { lastActivity } from './agentActivity';
 
 /** An agent id and its last activity (ms since epoch). */
 export interface AgentActivity {
@@ -84,17 +86,6 @@ function run<T>(r: Ranking, f: () => Promise<T> | T): Promise<T> {
   return p;
 }
 
-/**
- * An agent's last activity: the newer mtime of status.json and findings.md, the folder's own mtime
- * when it has neither. Synchronous stats that return undefined for a missing file (a fifth of the
- * CPU of fs.promises, no exception).
- */
-function lastActivity(folder: string): number {
-  const a = fs.lstatSync(folder + path.sep + 'status.json', { throwIfNoEntry: false })?.mtimeMs ?? 0;
-  const b = fs.lstatSync(folder + path.sep + 'findings.md', { throwIfNoEntry: false })?.mtimeMs ?? 0;
-  return a || b ? Math.max(a, b) : (fs.lstatSync(folder, { throwIfNoEntry: false })?.mtimeMs ?? 0);
-}
-
 /** Stats `ids` again; true when any activity changed. */
 function check(root: string, r: Ranking, ids: Iterable<string>): boolean {
   let changed = false;
@@ -132,11 +123,16 @@ async function refresh(agentDir: string, r: Ranking): Promise<AgentActivity[]> {
     const ids = names.filter((d) => d.isDirectory() && !checkAgentId(d.name)).map((d) => d.name);
     const known = r.active;
     r.active = new Map();
+    // A first listing of thousands of agents: their stats on the check worker (fs/digestCheck.ts), off the editor's thread.
+    const fresh = ids.filter((id) => !known.has(id));
+    const off = await activitiesOffThread(root, fresh);
+    const offAt = new Map<string, number>();
+    if (off) fresh.forEach((id, i) => Number.isFinite(off[i]) && offAt.set(id, off[i]));
     for (const id of ids) {
       const was = known.get(id);
       if (was !== undefined) r.active.set(id, was);
       else {
-        r.active.set(id, lastActivity(root + id));
+        r.active.set(id, offAt.get(id) ?? lastActivity(root + id));
         checked.add(id);
       }
     }

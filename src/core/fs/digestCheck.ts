@@ -106,25 +106,8 @@ export function startDigestCheck(file: string, agentDir: string, opts: { script?
   const size = fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0;
   const script = opts.script ?? scriptOverride ?? workerScript();
   if (size < offThreadMinBytes || !script) return undefined;
-  let w: Worker;
-  try {
-    w = new Worker(script, { workerData: { agentContextDigestCheck: file, agentDir } });
-  } catch {
-    return undefined; // no worker threads here
-  }
-  w.unref(); // never keeps the process alive
-  const done = new Promise<DigestCheckDone | undefined>((resolve) => {
-    const timer = setTimeout(() => resolve(undefined), CHECK_WAIT_MS);
-    timer.unref();
-    const finish = (m: DigestCheckDone | undefined): void => {
-      clearTimeout(timer);
-      resolve(m);
-    };
-    w.on('message', (m: Partial<DigestCheckDone> | undefined) => finish(m?.agentContextDigestCheck === 'done' ? (m as DigestCheckDone) : undefined));
-    w.on('error', () => finish(undefined));
-    w.on('exit', () => finish(undefined)); // after a 'done' this changes nothing
-  });
-  void done.then(() => void w.terminate());
+  const done = runWorker<DigestCheckDone>(script, { agentContextDigestCheck: file, agentDir }, (m) => (m as Partial<DigestCheckDone> | undefined)?.agentContextDigestCheck === 'done');
+  if (!done) return undefined;
   return {
     result: async (stamp) => {
       const m = await done;
@@ -132,6 +115,65 @@ export function startDigestCheck(file: string, agentDir: string, opts: { script?
       return new Set(m.stale);
     },
   };
+}
+
+/**
+ * Runs the check worker once with `data`; resolves to its first message that `isDone` accepts, or
+ * undefined when it fails, exits without one or takes longer than CHECK_WAIT_MS. Undefined at once
+ * when no worker can be started here.
+ */
+function runWorker<T>(script: string, data: unknown, isDone: (m: unknown) => boolean): Promise<T | undefined> | undefined {
+  let w: Worker;
+  try {
+    w = new Worker(script, { workerData: data });
+  } catch {
+    return undefined; // no worker threads here
+  }
+  w.unref(); // never keeps the process alive
+  const done = new Promise<T | undefined>((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), CHECK_WAIT_MS);
+    timer.unref();
+    const finish = (m: T | undefined): void => {
+      clearTimeout(timer);
+      resolve(m);
+    };
+    w.on('message', (m: unknown) => finish(isDone(m) ? (m as T) : undefined));
+    w.on('error', () => finish(undefined));
+    w.on('exit', () => finish(undefined)); // after a 'done' this changes nothing
+  });
+  void done.then(() => void w.terminate());
+  return done;
+}
+
+/** What the worker posts for an activity check: each id's last activity, in the order asked (NaN: could not tell). */
+export interface ActivityCheckDone {
+  agentContextActivity: 'done';
+  activity?: Float64Array;
+}
+
+/**
+ * The last activity of each sub-agent folder `root + id` (agents/agentRanking.ts: the newer mtime of
+ * status.json and findings.md, else the folder's), stat'ed on the check worker: 5,000 agents are
+ * 10,000 stats, ~40 ms of the extension host's thread at every start otherwise (bench row 19a).
+ * Undefined when no worker can do it (the caller stats on its own thread); at least `min` ids, else
+ * undefined at once (a worker costs more than a few stats).
+ */
+export async function activitiesOffThread(root: string, ids: readonly string[], min = offThreadMinIds): Promise<Float64Array | undefined> {
+  const script = scriptOverride ?? workerScript();
+  if (ids.length < min || !script) return undefined;
+  const done = runWorker<ActivityCheckDone>(script, { agentContextActivity: root, ids }, (m) => (m as Partial<ActivityCheckDone> | undefined)?.agentContextActivity === 'done');
+  const m = await done;
+  return m?.activity instanceof Float64Array && m.activity.length === ids.length ? m.activity : undefined;
+}
+
+/** Agents from which their first ranking is stat'ed off the thread. */
+let offThreadMinIds = 1000;
+
+/** Tests: the number of agents from which their activity is stat'ed off the thread (returns the previous one). */
+export function setOffThreadMinIds(n: number): number {
+  const was = offThreadMinIds;
+  offThreadMinIds = n;
+  return was;
 }
 
 let scriptOverride: string | undefined;

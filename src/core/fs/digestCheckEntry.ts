@@ -1,10 +1,13 @@
 // Bundled on its own as dist/digest-check.js: a large digest cache's first check on a worker thread
 // (digestCheck.ts). Started with workerData { agentContextDigestCheck: <cache file>, agentDir }, it
 // posts { agentContextDigestCheck: 'done', stamp, stale, entries }, or a 'done' without them when it failed.
+// Started with workerData { agentContextActivity: <agents folder + separator>, ids }, it posts
+// { agentContextActivity: 'done', activity } (each sub-agent's last activity, agents/agentRanking.ts).
 import { parentPort, workerData } from 'node:worker_threads';
-import { checkCacheFile, type DigestCheckDone } from './digestCheck';
+import { checkCacheFile, type ActivityCheckDone, type DigestCheckDone } from './digestCheck';
+import { lastActivity } from '../agents/agentActivity';
 
-const data = workerData as { agentContextDigestCheck?: unknown; agentDir?: unknown } | undefined;
+const data = workerData as { agentContextDigestCheck?: unknown; agentDir?: unknown; agentContextActivity?: unknown; ids?: unknown } | undefined;
 if (parentPort && typeof data?.agentContextDigestCheck === 'string' && typeof data.agentDir === 'string') {
   let done: DigestCheckDone;
   try {
@@ -13,4 +16,17 @@ if (parentPort && typeof data?.agentContextDigestCheck === 'string' && typeof da
     done = { agentContextDigestCheck: 'done' };
   }
   parentPort.postMessage(done);
+}
+if (parentPort && typeof data?.agentContextActivity === 'string' && Array.isArray(data.ids)) {
+  const root = data.agentContextActivity;
+  const ids = data.ids as unknown[];
+  const activity = new Float64Array(ids.length);
+  ids.forEach((id, i) => {
+    try {
+      activity[i] = typeof id === 'string' ? lastActivity(root + id) : NaN;
+    } catch {
+      activity[i] = NaN;
+    }
+  });
+  parentPort.postMessage({ agentContextActivity: 'done', activity } satisfies ActivityCheckDone, [activity.buffer]);
 }

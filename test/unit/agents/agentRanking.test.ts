@@ -13,6 +13,7 @@ import { agentActivityChanged, rankAgents, recentAgents, resetAgentRankings, set
 import { agentWorkspaceTool } from '../../../src/core/tools/agentWorkspace';
 import { DEFAULT_TOOL_CONFIG } from '../../../src/core/config';
 import { nullLogger } from '../../../src/core/log';
+import { setDigestCheckScript, setOffThreadMinIds } from '../../../src/core/fs/digestCheck';
 import type { ToolContext } from '../../../src/core/tools/toolContext';
 
 const T0 = Date.parse('2026-06-01T10:00:00Z') / 1000;
@@ -156,3 +157,41 @@ test('another process\'s write moves its agent within ceil(agents / checks per c
 function ctxFor(root: string): ToolContext {
   return { folders: [{ name: 'ws', path: root }], config: DEFAULT_TOOL_CONFIG, signal: new AbortController().signal, log: nullLogger, source: 'mcp', trusted: true, allowRun: false };
 }
+
+test('a first ranking of many agents is stat\'ed on the check worker, in the same order; a worker that fails leaves it to this thread', () => withChecks(3, 5, async () => {
+  const wasMin = setOffThreadMinIds(0);
+  const failing = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ac-ranking-')), 'fail.js');
+  fs.writeFileSync(failing, 'throw new Error("broken worker");\n');
+  const { root, agentDir } = folder(40);
+  // One agent with neither file: its folder's own mtime counts.
+  const bare = path.join(agentDir, 'agents', 'agent-bare');
+  fs.mkdirSync(bare);
+  fs.utimesSync(bare, T0 + 60 * 100, T0 + 60 * 100);
+  const old = Date.now() / 1000 - 10;
+  fs.utimesSync(path.join(agentDir, 'agents'), old, old);
+  const expected = ['agent-bare', ...Array.from({ length: 40 }, (_, i) => id(39 - i))];
+  const real = fsModule.lstatSync;
+  const watched = fsModule as { lstatSync: typeof real };
+  try {
+    for (const script of [undefined, failing]) {
+      resetAgentRankings(); // a new process
+      setDigestCheckScript(script);
+      let stats = 0;
+      watched.lstatSync = ((...args: Parameters<typeof real>) => {
+        if (/agents[\\/]agent-[^\\/]+[\\/]/.test(String(args[0]))) stats++;
+        return real(...args);
+      }) as typeof real;
+      const ranked = await rankAgents(agentDir);
+      watched.lstatSync = real;
+      assert.deepEqual(ranked.map((a) => a.id), expected, `order (worker ${script ? 'failing' : 'real'})`);
+      assert.equal(ranked[0].activeMs, (T0 + 60 * 100) * 1000);
+      if (script) assert.ok(stats >= 80, `the failing worker's agents are stat'ed here (${stats})`);
+      else assert.equal(stats, 0, 'no agent file stat\'ed on this thread');
+    }
+  } finally {
+    watched.lstatSync = real;
+    setDigestCheckScript(undefined);
+    setOffThreadMinIds(wasMin);
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}));
