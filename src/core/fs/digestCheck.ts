@@ -12,6 +12,10 @@
  * used only when it read the very file the main thread read (the same device, inode, size and
  * mtime: caches are replaced by rename, never written in place); a worker that fails, cannot
  * start or takes longer than CHECK_WAIT_MS leaves the first `get` to stat everything, as before.
+ *
+ * The same worker script also stats a first ranking of thousands of sub-agents (activitiesOffThread:
+ * 5,000 agents are 10,000 stats), under the same rules: the caller waits for it, and stats on its
+ * own thread when the worker gives no usable answer.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
