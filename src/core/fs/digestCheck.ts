@@ -44,6 +44,21 @@ export function entryPath(agentDir: string, prefix: string, rel: string): string
   return rel.startsWith('..') || path.isAbsolute(rel) ? path.resolve(agentDir, rel) : prefix + rel;
 }
 
+/** Each entry line of a cache file's text (after its header line), parsed; undefined for a line that does not parse (one cut short). */
+export function* cacheEntries(text: string): Generator<unknown> {
+  for (let pos = text.indexOf('\n') + 1; pos > 0 && pos < text.length; ) {
+    let end = text.indexOf('\n', pos);
+    if (end === -1) end = text.length;
+    const line = text.slice(pos, end);
+    pos = end + 1;
+    try {
+      yield JSON.parse(line);
+    } catch {
+      yield undefined;
+    }
+  }
+}
+
 /**
  * The check itself (run by the worker; a function of its own for the tests): reads `file`, and for
  * each well-formed entry line stats its file and compares device, inode, size, mtime and ctime.
@@ -62,17 +77,7 @@ export function checkCacheFile(file: string, agentDir: string): DigestCheckDone 
   const prefix = path.resolve(agentDir) + path.sep;
   const stale: string[] = [];
   let entries = 0;
-  for (let pos = text.indexOf('\n') + 1; pos > 0 && pos < text.length; ) {
-    let end = text.indexOf('\n', pos);
-    if (end === -1) end = text.length;
-    const line = text.slice(pos, end);
-    pos = end + 1;
-    let e: unknown;
-    try {
-      e = JSON.parse(line);
-    } catch {
-      continue;
-    }
+  for (const e of cacheEntries(text)) {
     if (!Array.isArray(e) || typeof e[0] !== 'string' || !Array.isArray(e[1]) || e[1].length !== 5) continue;
     entries++;
     const f = entryPath(agentDir, prefix, e[0]);

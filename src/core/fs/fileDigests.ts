@@ -28,7 +28,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CACHE_DIR } from './appendFold';
 import { createExclusive, writeFileAtomic } from './fsAtomic';
-import { cacheStampOf, entryPath, startDigestCheck, type CacheStamp } from './digestCheck';
+import { cacheEntries, cacheStampOf, entryPath, startDigestCheck, type CacheStamp } from './digestCheck';
 
 /** What kind of digest a cache holds, and how to tell a well-formed one. */
 export interface DigestSpec<T> {
@@ -132,18 +132,9 @@ export class FileDigests<T> {
 
   private async parseEntries(text: string): Promise<void> {
     let n = 0;
-    for (let pos = text.indexOf('\n') + 1; pos > 0 && pos < text.length; ) {
-      let end = text.indexOf('\n', pos);
-      if (end === -1) end = text.length;
-      const line = text.slice(pos, end);
-      pos = end + 1;
+    // A line cut short (undefined) is skipped: that file is read again.
+    for (const e of cacheEntries(text)) {
       if (++n % LINES_PER_SLICE === 0) await new Promise((r) => setImmediate(r));
-      let e: unknown;
-      try {
-        e = JSON.parse(line);
-      } catch {
-        continue; // a line cut short: that file is read again
-      }
       if (Array.isArray(e) && typeof e[0] === 'string' && isKey(e[1]) && this.spec.valid(e[2])) this.entries.set(entryPath(this.agentDir, this.prefix, e[0]), { key: e[1], value: e[2] as T });
     }
   }

@@ -7,23 +7,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { FileDigests } from '../../../src/core/fs/fileDigests';
+import { digestFolder } from './digestFixture';
 import { cacheStampOf, checkCacheFile, setDigestCheckScript, setOffThreadMinBytes, startDigestCheck } from '../../../src/core/fs/digestCheck';
 
 const SPEC = { name: 'check-digests', version: 1, valid: (v: unknown): v is string => typeof v === 'string' };
 
-function setup(n: number): { agentDir: string; files: string[]; reads: string[]; read: (f: string) => Promise<string> } {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-digest-check-'));
-  const agentDir = path.join(root, '.agent');
-  fs.mkdirSync(path.join(agentDir, 'things'), { recursive: true });
-  const files = Array.from({ length: n }, (_, i) => path.join(agentDir, 'things', `${i}.md`));
-  files.forEach((f, i) => fs.writeFileSync(f, `thing ${i}`));
-  const reads: string[] = [];
-  const read = async (f: string): Promise<string> => {
-    reads.push(path.basename(f));
-    return (await fs.promises.readFile(f, 'utf8')).toUpperCase();
-  };
-  return { agentDir, files, reads, read };
-}
 
 /** Changes three files the ways a stat tells: in place (same size, later mtime), replaced by rename, deleted; and one into a folder. */
 function changeSome(files: string[]): void {
@@ -39,7 +27,7 @@ function changeSome(files: string[]): void {
 const expected = (files: string[], n: number): string[] => files.map((f, i) => (i === 1 ? 'THING X' : i === 2 ? 'OTHER 2' : i === 3 || i === 4 ? '' : `THING ${i}`)).filter((v, i) => i !== 3 && i !== 4).slice(0, n);
 
 test('the worker names exactly the files whose stat differs from their entry; lines that do not parse are left to the loader', async () => {
-  const { agentDir, files, read } = setup(6);
+  const { agentDir, files, read } = digestFolder(6);
   const d = FileDigests.unshared(agentDir, SPEC);
   await d.get(files, read);
   await (d as unknown as { save(): Promise<void> }).save();
@@ -54,7 +42,7 @@ test('the worker names exactly the files whose stat differs from their entry; li
 test('a new process over a large cache: the first get stats on a worker and reads only what changed; later gets check on their own thread', async () => {
   const was = setOffThreadMinBytes(0);
   try {
-    const { agentDir, files, reads, read } = setup(300);
+    const { agentDir, files, reads, read } = digestFolder(300);
     const first = FileDigests.unshared(agentDir, SPEC);
     await first.get(files, read);
     await (first as unknown as { save(): Promise<void> }).save();
@@ -83,7 +71,7 @@ test('a worker that fails, or that read another version of the cache, is not use
   const failing = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ac-digest-check-')), 'fail.js');
   fs.writeFileSync(failing, 'throw new Error("broken worker");\n');
   try {
-    const { agentDir, files, reads, read } = setup(50);
+    const { agentDir, files, reads, read } = digestFolder(50);
     const first = FileDigests.unshared(agentDir, SPEC);
     await first.get(files, read);
     await (first as unknown as { save(): Promise<void> }).save();
@@ -111,7 +99,7 @@ test('a worker that fails, or that read another version of the cache, is not use
 });
 
 test('a small cache is checked on the thread: no worker is started for it', async () => {
-  const { agentDir, files, read } = setup(5);
+  const { agentDir, files, read } = digestFolder(5);
   const first = FileDigests.unshared(agentDir, SPEC);
   await first.get(files, read);
   await (first as unknown as { save(): Promise<void> }).save();

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { FileDigests } from '../../../src/core/fs/fileDigests';
+import { digestFolder } from './digestFixture';
 
 const SPEC = { name: 'test-digests', version: 1, valid: (v: unknown): v is string => typeof v === 'string' };
 
@@ -16,22 +17,9 @@ function readCache(file: string): { header: { format: string; name: string; v: n
   return { header: JSON.parse(head), entries: rest.map((l) => JSON.parse(l) as unknown[]) };
 }
 
-function setup(n = 5): { agentDir: string; files: string[]; reads: string[]; read: (f: string) => Promise<string> } {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-digests-'));
-  const agentDir = path.join(root, '.agent');
-  fs.mkdirSync(path.join(agentDir, 'things'), { recursive: true });
-  const files = Array.from({ length: n }, (_, i) => path.join(agentDir, 'things', `${i}.md`));
-  files.forEach((f, i) => fs.writeFileSync(f, `thing ${i}`));
-  const reads: string[] = [];
-  const read = async (f: string): Promise<string> => {
-    reads.push(path.basename(f));
-    return (await fs.promises.readFile(f, 'utf8')).toUpperCase();
-  };
-  return { agentDir, files, reads, read };
-}
 
 test('each file is read once; later calls read only what changed in place, was replaced, truncated or added, and drop what was deleted', async () => {
-  const { agentDir, files, reads, read } = setup();
+  const { agentDir, files, reads, read } = digestFolder(5);
   const d = FileDigests.unshared(agentDir, SPEC);
   const first = await d.get(files, read);
   assert.deepEqual([...first.values.values()], ['THING 0', 'THING 1', 'THING 2', 'THING 3', 'THING 4']);
@@ -55,7 +43,7 @@ test('each file is read once; later calls read only what changed in place, was r
 });
 
 test('a new process starts from .agent/.cache/<name>.json and reads only files changed since', async () => {
-  const { agentDir, files, reads, read } = setup();
+  const { agentDir, files, reads, read } = digestFolder(5);
   // A file outside .agent/ (a skill under .github/skills/) is remembered as well.
   const outside = path.join(agentDir, '..', '.github', 'skills', 'x', 'SKILL.md');
   fs.mkdirSync(path.dirname(outside), { recursive: true });
@@ -74,7 +62,7 @@ test('a new process starts from .agent/.cache/<name>.json and reads only files c
 });
 
 test('a cache file that is garbage, truncated, of another version or with malformed entries is rebuilt from the files', async () => {
-  const { agentDir, files, reads, read } = setup();
+  const { agentDir, files, reads, read } = digestFolder(5);
   await FileDigests.unshared(agentDir, SPEC).get(files, read);
   const cache = path.join(agentDir, '.cache', 'test-digests.json');
   const good = fs.readFileSync(cache, 'utf8');
@@ -106,7 +94,7 @@ test('a cache file that is garbage, truncated, of another version or with malfor
 });
 
 test('two processes writing the cache at once: every answer right, the file whole', async () => {
-  const { agentDir, files, read } = setup(200);
+  const { agentDir, files, read } = digestFolder(200);
   const a = FileDigests.unshared(agentDir, SPEC);
   const b = FileDigests.unshared(agentDir, SPEC);
   for (let round = 0; round < 5; round++) {
@@ -123,7 +111,7 @@ test('two processes writing the cache at once: every answer right, the file whol
 });
 
 test('a file that cannot be read is reported every time and never remembered; folders and missing files are left out; no .agent/ means no cache', async () => {
-  const { agentDir, files, reads } = setup(3);
+  const { agentDir, files, reads } = digestFolder(3);
   let fail = true;
   const read = async (f: string): Promise<string> => {
     reads.push(path.basename(f));
@@ -147,7 +135,7 @@ test('a file that cannot be read is reported every time and never remembered; fo
 });
 
 test('refresh checks only the files named: the others stay remembered, unchecked; a named file gone is dropped', async () => {
-  const { agentDir, files, reads, read } = setup();
+  const { agentDir, files, reads, read } = digestFolder(5);
   const d = FileDigests.unshared(agentDir, SPEC);
   await d.get(files, read);
   fs.writeFileSync(files[1], 'thing one, changed');
@@ -166,7 +154,7 @@ test('refresh checks only the files named: the others stay remembered, unchecked
 });
 
 test('with many entries, the cache file is rewritten once 1/64 of them changed; a new process meanwhile re-reads only the files changed since', async () => {
-  const { agentDir, files, reads, read } = setup(640);
+  const { agentDir, files, reads, read } = digestFolder(640);
   const d = FileDigests.unshared(agentDir, SPEC);
   await d.get(files, read);
   const cache = path.join(agentDir, '.cache', 'test-digests.json');
@@ -190,7 +178,7 @@ test('with many entries, the cache file is rewritten once 1/64 of them changed; 
 });
 
 test('while nothing changed, get answers with the same map (callers keep what they derive from it); any change, a different file list or a failed read gives a new one', async () => {
-  const { agentDir, files, read } = setup(4);
+  const { agentDir, files, read } = digestFolder(4);
   const d = FileDigests.unshared(agentDir, SPEC);
   const a = (await d.get(files, read)).values;
   const b = (await d.get([...files], read)).values;
