@@ -147,7 +147,7 @@ export async function sharedSkills(workspaceRoot: string, opts: { home?: string 
   const sameLists = !!last && last.lists.length === lists.length && last.lists.every((l, i) => l === lists[i]);
   if (last && sameLists && last.values === values) return last.out;
   const parsed = found.map((f) => values.get(f.file));
-  if (last && sameLists && !parsed.includes(undefined) && last.parsed.every((p, i) => p === parsed[i])) {
+  if (last && sameLists && !parsed.includes(undefined) && last.parsed.length === parsed.length && last.parsed.every((p, i) => p === parsed[i])) {
     last.values = values;
     return last.out;
   }
