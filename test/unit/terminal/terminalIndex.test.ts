@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { listTerminals, listTerminalsPage, parseTerminalNames, readTerminalIndex, readTerminalIndexTail, type IndexRecord } from '../../../src/core/terminal/terminalIndex';
+import { forgetTerminalListings, listingFileOf, listTerminals, listTerminalsPage, parseTerminalNames, readTerminalIndex, readTerminalIndexTail, type IndexRecord } from '../../../src/core/terminal/terminalIndex';
 
 function tmpAgent(): string {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-scale-'));
@@ -196,3 +196,52 @@ test('a terminal added in the same clock tick as the listing seen is listed: a f
   assert.deepEqual(next.value.terminals.map((t) => t.n), [2, 1]);
   assert.equal(next.value.total, 2);
 });
+
+test('a new process takes the terminals folder\'s listing from .agent/.cache/terminal-names.json while the folder is as it was listed; a change, a garbage file or another folder\'s file make it list again', async () => {
+  const a = tmpAgent();
+  for (let n = 1; n <= 4; n++) writeIndex(a, n, 1);
+  fs.writeFileSync(path.join(a, 'terminals', '2.1.txt'), 'older part\n');
+  const realFs = require('node:fs') as { promises: { readdir: (...x: unknown[]) => Promise<unknown> } };
+  const readdir = realFs.promises.readdir;
+  let lists = 0;
+  realFs.promises.readdir = (...x: unknown[]) => {
+    lists++;
+    return readdir(...x);
+  };
+  const page = async (): Promise<string[]> => {
+    const p = await listTerminalsPage(a, { count: 10 });
+    assert.ok(p.ok);
+    return p.value.terminals.map((t) => `${t.n}${t.previousFile ? '+' : ''}`);
+  };
+  const file = listingFileOf(path.join(a, 'terminals'));
+  try {
+    await new Promise((r) => setTimeout(r, 2100)); // a settled folder stamp (RACY_MS)
+    assert.deepEqual(await page(), ['4', '3', '2+', '1']);
+    assert.equal(lists, 1);
+    await waitForFile(file);
+    forgetTerminalListings(); // a new process
+    assert.deepEqual(await page(), ['4', '3', '2+', '1']);
+    assert.equal(lists, 1, 'the new process did not list the folder');
+    // Garbage, then a listing of another folder: ignored.
+    for (const text of ['{"format":"agent-context/terminal-names","numbers":[1', JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), ino: 1 })]) {
+      const good = fs.readFileSync(file, 'utf8');
+      fs.writeFileSync(file, text);
+      forgetTerminalListings();
+      assert.deepEqual(await page(), ['4', '3', '2+', '1']);
+      fs.writeFileSync(file, good);
+    }
+    assert.equal(lists, 3);
+    // A terminal added since: the folder's stamp changed, so it is listed.
+    writeIndex(a, 5, 1);
+    forgetTerminalListings();
+    assert.deepEqual(await page(), ['5', '4', '3', '2+', '1']);
+    assert.equal(lists, 4);
+  } finally {
+    realFs.promises.readdir = readdir;
+  }
+});
+
+async function waitForFile(file: string): Promise<void> {
+  for (let i = 0; i < 100 && !fs.existsSync(file); i++) await new Promise((r) => setTimeout(r, 10));
+  assert.ok(fs.existsSync(file), `${file} was written`);
+}
