@@ -354,7 +354,7 @@ export async function listTerminalsPage(agentDir: string, opts: { count: number;
  * editor's start at 10,000 terminals: bench row 19a). A file that is missing, unparsable, of another
  * format, or for another stamp or folder is ignored, and the folder listed.
  */
-type Listing = { present: ReadonlySet<number>; previous: ReadonlySet<number>; newestFirst: number[] };
+type Listing = { present: ReadonlySet<number>; previous: ReadonlySet<number>; newestFirst: number[]; /** The highest N of any N.txt, N.1.txt or N.index.jsonl (0: none). */ highest: number };
 const folderListings = new Map<string, FolderStamp & Listing>();
 /** Folders whose listing file this process has looked at (once each). */
 const listingFilesRead = new Set<string>();
@@ -367,21 +367,21 @@ export function listingFileOf(dir: string): string {
 
 /** The listing kept in the file, when it is for this folder as it is now (`st`). */
 function listingFromFile(dir: string, st: fs.Stats): (FolderStamp & Listing) | undefined {
-  let v: { format?: unknown; dev?: unknown; ino?: unknown; mtimeMs?: unknown; ctimeMs?: unknown; numbers?: unknown; previous?: unknown };
+  let v: { format?: unknown; dev?: unknown; ino?: unknown; mtimeMs?: unknown; ctimeMs?: unknown; numbers?: unknown; previous?: unknown; highest?: unknown };
   try {
     v = JSON.parse(fs.readFileSync(listingFileOf(dir), 'utf8')) as typeof v;
   } catch {
     return undefined;
   }
   const nums = (x: unknown): x is number[] => Array.isArray(x) && x.every((n) => Number.isSafeInteger(n) && n >= 0);
-  if (!v || v.format !== LISTING_FORMAT || v.dev !== st.dev || v.ino !== st.ino || v.mtimeMs !== st.mtimeMs || v.ctimeMs !== st.ctimeMs || !nums(v.numbers) || !nums(v.previous)) return undefined;
+  if (!v || v.format !== LISTING_FORMAT || v.dev !== st.dev || v.ino !== st.ino || v.mtimeMs !== st.mtimeMs || v.ctimeMs !== st.ctimeMs || !nums(v.numbers) || !nums(v.previous) || !nums([v.highest])) return undefined;
   const ascending = [...v.numbers].sort((a, b) => a - b);
-  return { ...stampOf(st), present: new Set(ascending), previous: new Set(v.previous), newestFirst: ascending.reverse() };
+  return { ...stampOf(st), present: new Set(ascending), previous: new Set(v.previous), newestFirst: ascending.reverse(), highest: v.highest as number };
 }
 
-function writeListingFile(dir: string, st: fs.Stats, numbers: readonly number[], previous: ReadonlySet<number>): void {
+function writeListingFile(dir: string, st: fs.Stats, numbers: readonly number[], previous: ReadonlySet<number>, highest: number): void {
   const file = listingFileOf(dir);
-  const text = JSON.stringify({ format: LISTING_FORMAT, dev: st.dev, ino: st.ino, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, numbers, previous: [...previous] });
+  const text = JSON.stringify({ format: LISTING_FORMAT, dev: st.dev, ino: st.ino, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, numbers, previous: [...previous], highest });
   // The folder ignores itself, so the file never shows up in git; a read-only or full disk only costs the next process a listing.
   void createExclusive(path.join(path.dirname(file), '.gitignore'), '*\n')
     .then(() => writeFileAtomic(file, text))
@@ -406,15 +406,27 @@ async function terminalNames(dir: string): Promise<Result<Listing>> {
     names = await fs.promises.readdir(dir);
   } catch (e) {
     folderListings.delete(dir);
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return ok({ present: new Set(), previous: new Set(), newestFirst: [] });
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return ok({ present: new Set(), previous: new Set(), newestFirst: [], highest: 0 });
     return err({ file: dir, message: `cannot list captured terminals: ${(e as Error).message}` });
   }
-  const { numbers, previous } = parseTerminalNames(names);
-  if (settledStamp(st, Date.now())) writeListingFile(dir, st, numbers, previous);
-  const entry = { ...stampOf(st), present: new Set(numbers), previous, newestFirst: numbers.reverse() };
+  const { numbers, previous, indexed } = parseTerminalNames(names);
+  let highest = numbers.length ? numbers[numbers.length - 1] : 0;
+  for (const n of previous) if (n > highest) highest = n;
+  for (const n of indexed) if (n > highest) highest = n;
+  if (settledStamp(st, Date.now())) writeListingFile(dir, st, numbers, previous, highest);
+  const entry = { ...stampOf(st), present: new Set(numbers), previous, newestFirst: numbers.reverse(), highest };
   if (settledStamp(st, Date.now())) folderListings.set(dir, entry);
   else folderListings.delete(dir);
   return ok(entry);
+}
+
+/**
+ * The highest terminal number used in `dir` by any `N.txt`, `N.1.txt` or `N.index.jsonl` (0: none),
+ * from the kept listing while the folder is as it was (capture numbers a new terminal after it).
+ */
+export async function highestTerminalNumber(dir: string): Promise<Result<number>> {
+  const listed = await terminalNames(dir);
+  return listed.ok ? ok(listed.value.highest) : listed;
 }
 
 /** Tests: forgets the listings this process kept and which listing files it read (as a new process). */

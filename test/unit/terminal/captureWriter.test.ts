@@ -42,6 +42,19 @@ test('numbering continues after the highest existing file and two racing writers
   await c.close();
 });
 
+test('numbering counts a terminal left with only its index (N.index.jsonl without N.txt): its number is not reused', async () => {
+  const { dir } = tmpAgent();
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, '2.txt'), 'old two\n');
+  fs.writeFileSync(path.join(dir, '9.index.jsonl'), '');
+  const a = await createCaptureWriter(dir, header);
+  assert.equal(a.n, 10);
+  await a.close();
+  const b = await createCaptureWriter(dir, header);
+  assert.equal(b.n, 11, 'the folder changed with 10.txt: listed again');
+  await b.close();
+});
+
 test('header, command blocks and index line ranges match the file', async () => {
   const { agent, dir } = tmpAgent();
   const cap = await openTerminalCapture(dir, header, { settleMs: 0 });
