@@ -62,16 +62,19 @@ function blockRange(text: string): { start: number; end: number } | undefined {
   if (text[end] === '\r') end++;
   if (text[end] === '\n') end++;
   // The blank line the set-up puts between the user's text and the block is part of what it added.
-  const start = b > 0 && text[b - 1] === '\n' ? b - 1 : b;
+  const start = b > 0 && text[b - 1] === '\n' ? (b > 1 && text[b - 2] === '\r' ? b - 2 : b - 1) : b;
   return { start, end };
 }
+
+/** The line end of a file: CRLF when it has any, else LF (what the set-up writes into it). */
+const eolOf = (text: string): string => (text.includes('\r\n') ? '\r\n' : '\n');
 
 /** The text without our block (and, with `eolAdded`, without the line end the set-up gave the user's last line). */
 function withoutBlock(text: string, eolAdded: boolean): string {
   const r = blockRange(text);
   if (!r) return text;
   let before = text.slice(0, r.start);
-  if (eolAdded && before.endsWith('\n') && r.end >= text.length) before = before.slice(0, -1);
+  if (eolAdded && before.endsWith('\n') && r.end >= text.length) before = before.slice(0, before.endsWith('\r\n') ? -2 : -1);
   return before + text.slice(r.end);
 }
 
@@ -79,7 +82,7 @@ function withoutBlock(text: string, eolAdded: boolean): string {
  * The lines the set-up puts in config.toml: the MCP server, (`hook`) the shell capture's
  * environment, and (`briefing`) the SessionStart hook that hands the model the briefing.
  */
-export function codexBlock(root: string, paths: SetupPaths, hook: boolean, briefing = true): string {
+export function codexBlock(root: string, paths: SetupPaths, hook: boolean, briefing = true, eol = '\n'): string {
   const { command, args } = mcpCommand(root, paths, true);
   const lines = [
     BEGIN,
@@ -109,7 +112,7 @@ export function codexBlock(root: string, paths: SetupPaths, hook: boolean, brief
     );
   }
   lines.push(END, '');
-  return lines.join('\n');
+  return lines.join(eol);
 }
 
 /**
@@ -142,8 +145,10 @@ export function editCodexConfig(text: string | undefined, file: string, root: st
     return err({ file, message: `already configures an MCP server named "${MCP_SERVER_NAME}" of its own; remove it (or rename it), then run the set-up again. Nothing was changed.` });
   }
   const eolAdded = base.length > 0 && !base.endsWith('\n');
+  // In the file's own line ends: a CRLF file gets CRLF lines.
+  const eol = eolOf(base);
   let briefing = true;
-  const joined = (): string => `${base}${eolAdded ? '\n' : ''}${base.length > 0 ? '\n' : ''}${codexBlock(root, paths, hook, briefing)}`;
+  const joined = (): string => `${base}${eolAdded ? eol : ''}${base.length > 0 ? eol : ''}${codexBlock(root, paths, hook, briefing, eol)}`;
   // The block must leave a valid file (e.g. an inline `shell_environment_policy = {…}` or
   // `hooks = {…}` cannot be extended by a table): else that part is left out, and failing that
   // nothing is written.
@@ -161,7 +166,7 @@ export function editCodexConfig(text: string | undefined, file: string, root: st
   const check = parseTomlFile(out, file);
   if (!check.ok) return err({ file, message: `the set-up's lines would not fit in this file (${check.error.message}); nothing was changed.` });
   // Unchanged when our block is already there as it would be written.
-  if (text !== undefined && blockRange(text) && withoutBlock(text, eolWas) === base && text === `${base}${eolWas ? '\n' : ''}${base.length > 0 ? '\n' : ''}${codexBlock(root, paths, hook, briefing)}`) {
+  if (text !== undefined && blockRange(text) && withoutBlock(text, eolWas) === base && text === `${base}${eolWas ? eol : ''}${base.length > 0 ? eol : ''}${codexBlock(root, paths, hook, briefing, eol)}`) {
     return ok({ text, eolAdded: eolWas, notes });
   }
   return ok({ text: out, eolAdded, notes });

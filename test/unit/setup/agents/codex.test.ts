@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { codexSetup, codexTrusts, editCodexConfig, parseTomlFile } from '../../../../src/core/setup/agents/codex';
-import { setUpAgent, undoAgent } from '../../../../src/core/setup/agents/agentSetup';
+import { setUpAgent, undoAgent, type SetupRecord } from '../../../../src/core/setup/agents/agentSetup';
 
 const paths = { node: '/usr/bin/node', dist: '/opt/ac' };
 type Cfg = { model?: string; mcp_servers: Record<string, unknown>; shell_environment_policy: { inherit?: string; set?: Record<string, string> } };
@@ -57,6 +57,25 @@ describe('Codex config.toml edits', () => {
     assert.equal(c.shell_environment_policy.set?.BASH_ENV, '/opt/ac/agent-context-shell.sh');
     assert.deepEqual(c.mcp_servers.docs, { command: 'docs-mcp' });
     assert.equal(edited(once).text, once);
+  });
+
+  test('a CRLF config.toml gets CRLF lines, and removing the block gives the file back byte for byte (its last line with or without a line end)', () => {
+    for (const mine of ['# mine\r\nmodel = "o4"\r\n', '# mine\r\nmodel = "o4"']) {
+      const r = editCodexConfig(mine, 'config.toml', '/ws', paths);
+      assert.ok(r.ok, r.ok ? '' : r.error.message);
+      const out = r.value.text!;
+      assert.ok(out.startsWith(mine), JSON.stringify(out.slice(0, 40)));
+      assert.doesNotMatch(out, /[^\r]\n/, 'no bare LF in a CRLF file');
+      assert.equal((parse(out) as Cfg).model, 'o4');
+      const record: SetupRecord = { excluded: [], keys: r.value.eolAdded ? ['config.toml#eol-added'] : [], created: [] };
+      // Running again changes nothing; removing gives the user's file back.
+      const again = editCodexConfig(out, 'config.toml', '/ws', paths, record);
+      assert.ok(again.ok);
+      assert.equal(again.value.text, out);
+      const undone = editCodexConfig(out, 'config.toml', '/ws', undefined, record);
+      assert.ok(undone.ok);
+      assert.equal(undone.value.text, mine);
+    }
   });
 
   test('the user\'s own shell_environment_policy.set is left alone: the hook is left out, with the lines to add; the server still goes in', () => {
