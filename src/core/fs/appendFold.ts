@@ -20,7 +20,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createExclusive, writeFileAtomic } from './fsAtomic';
+import { writeCacheFile } from './fsAtomic';
 
 /** How a file's lines become a state. The state must survive JSON.stringify/parse (for checkpoints). */
 export interface FoldSpec<S> {
@@ -131,8 +131,7 @@ export class AppendFold<S> {
     if (Math.abs(cp.offset - this.savedOffset) < every) return;
     try {
       // The folder ignores itself, so checkpoints never show up in git.
-      await createExclusive(path.join(path.dirname(file), '.gitignore'), '*\n');
-      await writeFileAtomic(file, JSON.stringify(cp));
+      await writeCacheFile(file, JSON.stringify(cp));
       this.savedOffset = cp.offset;
     } catch {
       // a read-only or vanished folder: the in-memory summary still works

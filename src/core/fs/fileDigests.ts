@@ -27,7 +27,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CACHE_DIR } from './appendFold';
-import { createExclusive, writeFileAtomic } from './fsAtomic';
+import { writeCacheFile } from './fsAtomic';
 import { cacheEntries, cacheStampOf, entryPath, startDigestCheck, type CacheStamp } from './digestCheck';
 
 /** What kind of digest a cache holds, and how to tell a well-formed one. */
@@ -147,8 +147,7 @@ export class FileDigests<T> {
     for (const [f, e] of this.entries) lines.push(JSON.stringify([f.startsWith(this.prefix) ? f.slice(this.prefix.length) : path.relative(this.agentDir, f), e.key, e.value]));
     try {
       // The folder ignores itself, so the cache never shows up in git.
-      await createExclusive(path.join(path.dirname(this.file), '.gitignore'), '*\n');
-      await writeFileAtomic(this.file, lines.join('\n') + '\n');
+      await writeCacheFile(this.file, lines.join('\n') + '\n');
     } catch {
       // a read-only or full disk: the digests in memory still work, and the next process rebuilds what it lacks
     }

@@ -226,6 +226,16 @@ async function endsWithNewline(fh: fs.promises.FileHandle): Promise<boolean> {
 }
 
 /**
+ * Writes a cache file (`.agent/.cache/<name>`) atomically, after giving its folder a `.gitignore`
+ * of `*` (created once), so no cache ever shows up in git. Throws what the writes throw (a
+ * read-only or full disk): callers keep what they have in memory.
+ */
+export async function writeCacheFile(file: string, data: string): Promise<fs.Stats> {
+  await createExclusive(path.join(path.dirname(file), '.gitignore'), '*\n');
+  return writeFileAtomic(file, data);
+}
+
+/**
  * Creates a file only if it does not exist yet; returns false when it already exists. The content
  * is written under a temp name first and linked into place, so the file never exists half written
  * (a full disk fails the call and leaves nothing).

@@ -20,7 +20,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { localDay, savedBy, type LedgerEntry, type LedgerTotals } from './ledger';
-import { createExclusive, writeFileAtomic } from '../fs/fsAtomic';
+import { writeCacheFile } from '../fs/fsAtomic';
 
 /** Largest single read (bytes): its lines are parsed in one go, so this bounds the editor's block (~10 ms). */
 const CHUNK = 256 * 1024;
@@ -159,8 +159,7 @@ export class LedgerToday {
     this.savedOffset = this.offset;
     const body: Checkpoint = { v: CHECKPOINT_VERSION, file: path.basename(this.path), ino: this.ino, day: this.day, offset: this.offset, tail: await this.tailBefore(fh, this.offset), totals: { ...this.totals } };
     try {
-      await createExclusive(path.join(path.dirname(this.checkpoint), '.gitignore'), '*\n');
-      await writeFileAtomic(this.checkpoint, JSON.stringify(body));
+      await writeCacheFile(this.checkpoint, JSON.stringify(body));
     } catch {
       // A cache: a failed write (read-only folder, full disk) only means reading today again next start.
     }

@@ -10,7 +10,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createExclusive, writeFileAtomic } from '../fs/fsAtomic';
+import { writeCacheFile, writeFileAtomic } from '../fs/fsAtomic';
 import { readOwnText } from '../fs/strictText';
 import { withFileLock } from '../fs/fileLock';
 import { appendHistoryRecord, historyDir } from '../history/archive';
@@ -378,8 +378,7 @@ export async function featuresSummary(agentDir: string, opts: { now?: Date } = {
   // Saved only when nothing changed during the check (a first-seen baseline appends to the log: the next call saves).
   if (before && !summary.tampered && (await stateKey(agentDir)) === before) {
     try {
-      await createExclusive(path.join(path.dirname(file), '.gitignore'), '*\n');
-      await writeFileAtomic(file, JSON.stringify({ v: SUMMARY_VERSION, key: before, summary }));
+      await writeCacheFile(file, JSON.stringify({ v: SUMMARY_VERSION, key: before, summary }));
     } catch {
       // a read-only folder: the next start checks again
     }

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CACHE_DIR } from '../fs/appendFold';
-import { createExclusive, writeFileAtomic } from '../fs/fsAtomic';
+import { writeCacheFile } from '../fs/fsAtomic';
 
 /*
  * The last dry run of cleanup (`.agent/.cache/scratch-cleanup.json`), so a new process (each agent
@@ -93,8 +93,7 @@ export async function writeDryRun(agentDir: string, scratchDir: string, digest: 
   written.set(agentDir, same);
   const file = cleanupCachePath(agentDir);
   try {
-    await createExclusive(path.join(path.dirname(file), '.gitignore'), '*\n');
-    await writeFileAtomic(file, JSON.stringify(body));
+    await writeCacheFile(file, JSON.stringify(body));
   } catch {
     written.delete(agentDir);
   }

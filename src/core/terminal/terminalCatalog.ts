@@ -67,7 +67,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { advanceFold, advanceFoldSync, type FoldCheckpoint } from '../fs/appendFold';
-import { createExclusive, writeFileAtomic } from '../fs/fsAtomic';
+import { writeCacheFile } from '../fs/fsAtomic';
 import { pool } from '../fs/pool';
 import { err, ok, type Result } from '../result';
 import { catalogPath, decodeCatalog, encodeCatalog, statKeyOf, type CatalogSnapshot, type DirSig, type Entry, type StatKey } from './catalogFile';
@@ -243,8 +243,7 @@ async function save(agentDir: string, c: Catalog): Promise<void> {
   c.unsavedClosed = false;
   try {
     // The folder ignores itself, so the catalog never shows up in git.
-    await createExclusive(path.join(path.dirname(file), '.gitignore'), '*\n');
-    await writeFileAtomic(file, text);
+    await writeCacheFile(file, text);
     c.writtenOnce = true;
   } catch {
     // a read-only or full disk: the catalog in memory still works, and the next process rebuilds what it lacks

@@ -19,7 +19,7 @@ import { formatExit } from './commandExit';
 import { fsCause } from '../fs/fsErrors';
 import { sameStamp, settledStamp, stampOf, type FolderStamp } from '../fs/settledStamp';
 import { checkpointPath } from '../fs/appendFold';
-import { createExclusive, writeFileAtomic } from '../fs/fsAtomic';
+import { writeCacheFile } from '../fs/fsAtomic';
 
 export const TERMINALS_DIR = 'terminals';
 
@@ -382,10 +382,8 @@ function listingFromFile(dir: string, st: fs.Stats): (FolderStamp & Listing) | u
 function writeListingFile(dir: string, st: fs.Stats, numbers: readonly number[], previous: ReadonlySet<number>, highest: number): void {
   const file = listingFileOf(dir);
   const text = JSON.stringify({ format: LISTING_FORMAT, dev: st.dev, ino: st.ino, mtimeMs: st.mtimeMs, ctimeMs: st.ctimeMs, numbers, previous: [...previous], highest });
-  // The folder ignores itself, so the file never shows up in git; a read-only or full disk only costs the next process a listing.
-  void createExclusive(path.join(path.dirname(file), '.gitignore'), '*\n')
-    .then(() => writeFileAtomic(file, text))
-    .catch(() => undefined);
+  // A read-only or full disk only costs the next process a listing.
+  void writeCacheFile(file, text).catch(() => undefined);
 }
 
 async function terminalNames(dir: string): Promise<Result<Listing>> {
@@ -413,9 +411,11 @@ async function terminalNames(dir: string): Promise<Result<Listing>> {
   let highest = numbers.length ? numbers[numbers.length - 1] : 0;
   for (const n of previous) if (n > highest) highest = n;
   for (const n of indexed) if (n > highest) highest = n;
-  if (settledStamp(st, Date.now())) writeListingFile(dir, st, numbers, previous, highest);
+  // Kept (here and in the file) only when the folder's stamp can stand for this listing.
+  const settled = settledStamp(st, Date.now());
+  if (settled) writeListingFile(dir, st, numbers, previous, highest);
   const entry = { ...stampOf(st), present: new Set(numbers), previous, newestFirst: numbers.reverse(), highest };
-  if (settledStamp(st, Date.now())) folderListings.set(dir, entry);
+  if (settled) folderListings.set(dir, entry);
   else folderListings.delete(dir);
   return ok(entry);
 }
