@@ -7,6 +7,7 @@ import { pool } from '../fs/pool';
 import { factsOf, lineNeedOf, reasonFrom, stampOf, statOf, type TargetCache, type TargetFacts } from './orphans';
 import { createExclusive } from '../fs/fsAtomic';
 import { FileDigests, type DigestSpec } from '../fs/fileDigests';
+import { FolderWatch, type FolderEvent } from '../fs/folderWatch';
 import { err, ok, type FileError, type Result } from '../result';
 
 /**
@@ -213,6 +214,11 @@ export async function addNote(root: string, input: NewNote): Promise<Result<Note
 //   the next VERIFY_BATCH note files and VERIFY_BATCH targets in turn, so an edit no watcher reported
 //   (another process, a target file outside .agent/) is seen within a few listings, and no listing
 //   costs more than a round.
+// Where the notes folder is watched (on Linux this module watches it itself, one inotify watch; the
+// editor's change feed reports every note file instead: notesReportedByCaller), a note edited in
+// place is seen at the next listing, not a few rounds later, and the rounds of note files become a
+// safety net, one per WATCHED_REFRESH_MS: at 10,000 notes a round's 500 stats were 2–6 ms of every
+// call that came two seconds after the last (bench rows 19n, 19p).
 // Orphan marks cost a stat (or a read) of every target: 10,000 notes are 10,000 more stats. Callers
 // that show only a few notes (the briefing, the terminal tool, the editor's decorations) list with
 // `marks: false` and check the notes they show (withCurrentOrphans). The targets are then checked
@@ -222,6 +228,8 @@ export async function addNote(root: string, input: NewNote): Promise<Result<Note
 const REFRESH_MS = 2_000;
 /** Note files, and targets, re-checked per round. */
 const VERIFY_BATCH = 500;
+/** Where every change of a note file is reported (a watch, a caller's feed): note files get a round at most this often. */
+const WATCHED_REFRESH_MS = 30_000;
 /** The notes folder's stamp alone is trusted once its last change is this old (see update). */
 const SETTLE_MS = 2_000;
 /** Targets read at once while checking. */
@@ -248,6 +256,12 @@ interface NotesSnapshot {
   lookedAt: number;
   /** Where the next round starts, in the note files and in the targets. */
   cursor: { notes: number; targets: number };
+  /** When note files last had a round (see WATCHED_REFRESH_MS). */
+  notesRoundAt: number;
+  /** This module's own watch of the notes folder (Linux, unless a caller reports the changes). */
+  watch?: FolderWatch;
+  /** Note files the own watch saw change since the last listing ('all': it was set up anew and may have missed some). */
+  fromWatch: Set<string> | 'all';
   /** The listing, sorted; cleared when a note changes. */
   result?: { notes: ListedNote[]; errors: FileError[] };
   /** Updates run one at a time. */
@@ -257,6 +271,61 @@ interface NotesSnapshot {
 }
 
 const snapshots = new Map<string, NotesSnapshot>();
+/** Workspace folders (resolved) whose caller reports every change of a note file with recheckNotes. */
+const reportedByCaller = new Set<string>();
+/** Whether this module watches notes folders itself: on Linux (tests turn it off to try the rounds alone). */
+let ownWatch = process.platform === 'linux';
+
+/**
+ * Says that the caller reports every change of `root`'s note files with recheckNotes (the editor's
+ * change feed, which watches the folder already): no watch of this module's own is set up for it,
+ * and its note files get the rounds of a watched folder.
+ */
+export function notesReportedByCaller(root: string): void {
+  const abs = path.resolve(root);
+  reportedByCaller.add(abs);
+  const s = snapshots.get(abs);
+  s?.watch?.dispose();
+  if (s) s.watch = undefined;
+}
+
+/** Tests: whether listings watch notes folders themselves (returns the previous setting); off stops the watches set up so far. */
+export function setOwnNotesWatch(on: boolean): boolean {
+  const was = ownWatch;
+  ownWatch = on;
+  if (!on) {
+    for (const s of snapshots.values()) {
+      s.watch?.dispose();
+      s.watch = undefined;
+    }
+  }
+  return was;
+}
+
+/** Whether every change of the folder's note files reaches the snapshot (a live watch, or a caller that reports them). */
+function notesWatched(abs: string, snap: NotesSnapshot): boolean {
+  return reportedByCaller.has(abs) || (snap.watch?.watching.length ?? 0) > 0;
+}
+
+/**
+ * This module's watch of `abs`'s notes folder. Its events only add note files to check: unlike a
+ * caller's report (recheckNotes), they never stand for the folder's stamp, so a note added or
+ * deleted is still found by the stamp, as without the watch, even when its event comes late.
+ */
+function watchNotes(abs: string): FolderWatch | undefined {
+  const dir = path.join(abs, NOTES_DIR);
+  const seen = (file: string, kind: FolderEvent): void => {
+    const s = snapshots.get(abs);
+    if (!s) return;
+    if (kind === 'rewatched' || file === dir) s.fromWatch = 'all';
+    else if (s.fromWatch !== 'all' && path.dirname(file) === dir && file.endsWith('.md')) s.fromWatch.add(file);
+  };
+  try {
+    return new FolderWatch([dir], seen);
+  } catch {
+    return undefined; // no watch here: the rounds alone keep the notes current
+  }
+}
 
 function isNote(o: unknown): o is Note {
   const n = o as Note;
@@ -313,6 +382,8 @@ async function update(root: string, snap: NotesSnapshot, marks: boolean): Promis
   const dirStamp = stampOf(dirStat);
   const pending = snap.pending;
   snap.pending = new Set();
+  const fromWatch = snap.fromWatch;
+  snap.fromWatch = new Set();
   /** Orphan marks asked for the first time: every target is checked below. */
   const firstMarks = marks && !snap.marked;
   const marking = marks || snap.marked;
@@ -325,7 +396,7 @@ async function update(root: string, snap: NotesSnapshot, marks: boolean): Promis
   }
   const digests = FileDigests.of(path.join(root, '.agent'), NOTE_DIGESTS);
   const read = async (f: string): Promise<Result<Note>> => readNote(f);
-  const full = pending === 'all' || (pending.size === 0 && dirStamp !== snap.dir);
+  const full = pending === 'all' || fromWatch === 'all' || (pending.size === 0 && dirStamp !== snap.dir);
   // A file added or removed in the same clock tick as the change last seen can leave the folder's
   // stamp as it was: while the folder changed less than SETTLE_MS ago, listings compare its names.
   const unsettled = !full && pending.size === 0 && Date.now() - Math.max(dirStat.mtimeMs, dirStat.ctimeMs) < SETTLE_MS;
@@ -356,13 +427,22 @@ async function update(root: string, snap: NotesSnapshot, marks: boolean): Promis
   }
   if (!full) {
     looked.push(...(pending as Set<string>));
-    if (Date.now() - snap.lookedAt > REFRESH_MS) {
-      const notes = round([...snap.listed.keys()], snap.cursor.notes, VERIFY_BATCH);
+    // Files the own watch saw change (an edit in place leaves the folder's stamp as it was).
+    if ((fromWatch as Set<string>).size) looked = [...new Set([...looked, ...(fromWatch as Set<string>)])];
+    const now = Date.now();
+    if (now - snap.lookedAt > REFRESH_MS) {
+      // Note files: each listing's round, or one per WATCHED_REFRESH_MS where every change is reported anyway.
+      if (!notesWatched(path.resolve(root), snap) || now - snap.notesRoundAt > WATCHED_REFRESH_MS) {
+        const notes = round([...snap.listed.keys()], snap.cursor.notes, VERIFY_BATCH);
+        snap.cursor.notes = notes.next;
+        snap.notesRoundAt = now;
+        looked = [...new Set([...looked, ...notes.items])];
+      }
       const targets = round([...snap.targets.keys()], snap.cursor.targets, VERIFY_BATCH);
-      snap.cursor = { notes: notes.next, targets: targets.next };
-      looked = [...new Set([...looked, ...notes.items])];
+      snap.cursor.targets = targets.next;
       targetsToCheck = targets.items;
-    } else if (looked.length === 0 && !firstMarks) {
+    }
+    if (looked.length === 0 && targetsToCheck.length === 0 && !firstMarks) {
       return;
     }
   }
@@ -487,8 +567,15 @@ export async function sharedNotes(root: string, opts: { marks?: boolean } = {}):
   const abs = path.resolve(root);
   let snap = snapshots.get(abs);
   if (!snap) {
-    snap = { dir: undefined, listed: new Map(), targets: new Map(), pending: 'all', lookedAt: 0, cursor: { notes: 0, targets: 0 }, queue: Promise.resolve(), marked: false };
+    snap = { dir: undefined, listed: new Map(), targets: new Map(), pending: 'all', lookedAt: 0, cursor: { notes: 0, targets: 0 }, notesRoundAt: Date.now(), fromWatch: new Set(), queue: Promise.resolve(), marked: false };
+    // Set before the first listing: whatever changes after it is reported.
+    if (ownWatch && !reportedByCaller.has(abs)) snap.watch = watchNotes(abs);
     snapshots.set(abs, snap);
+  } else if (snap.watch) {
+    // Two turns of the event loop first: one full poll for events between them, so a change made
+    // before this call is in `fromWatch` (an immediate alone can run before the loop polls again).
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
   }
   const s = snap;
   const run = s.queue.then(() => update(abs, s, opts.marks !== false));

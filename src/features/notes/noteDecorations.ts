@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import type { AgentFeed } from '../../editor/agentFeed';
-import { matchNotes, notesTooltipMarkdown, recheckNotes, sharedNotes, withCurrentOrphans, type ListedNote } from '../../core/notes/notes';
+import { matchNotes, notesReportedByCaller, notesTooltipMarkdown, recheckNotes, sharedNotes, withCurrentOrphans, type ListedNote } from '../../core/notes/notes';
 import { NoteIndex } from '../../core/notes/noteIndex';
 import { toPosixRelative } from '../../core/workspace/relativePaths';
 
@@ -42,6 +42,9 @@ export class NoteDecorationProvider implements vscode.FileDecorationProvider, vs
     const touched: [string, Set<string>][] = [];
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
     for (const root of folders) {
+      // The change feed reports every note file that changes (on Linux it watches the notes folder
+      // itself, whatever files.watcherExclude says): the listing needs no watch of its own.
+      if (process.platform === 'linux') notesReportedByCaller(root);
       // The listing itself, not a copy: the index keeps the notes (10,000 at a heavy user's size).
       const { notes, errors } = await sharedNotes(root, { marks: false });
       for (const e of errors) this.log.warn(`note skipped: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}`);

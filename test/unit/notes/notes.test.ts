@@ -10,11 +10,17 @@ import {
   formatNotesSection,
   listNotes,
   notesFor,
+  notesReportedByCaller,
   notesTooltipMarkdown,
   parseNote,
   recheckNotes,
+  setOwnNotesWatch,
   withCurrentOrphans,
 } from '../../../src/core/notes/notes';
+
+// The listing's own rounds and the caller's reports, counted exactly: no watch of the module's own
+// joins in, except in the tests of that watch below.
+setOwnNotesWatch(false);
 
 function workspace(): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-notes-'));
@@ -340,6 +346,55 @@ test('with no watcher, an edit in place and a deleted target are seen within a f
   assert.ok(stats.every((s) => s <= 500), `note files checked per listing: ${stats.join(', ')}`);
   assert.equal(notes.filter((n) => /a\.md no longer exists/.test(n.orphaned ?? '')).length, 400);
   assert.equal(notes.filter((n) => n.orphaned).length, 400);
+});
+
+test('a watched notes folder (Linux): an edit in place is seen at the next listing with no round of note files, and the rounds become a safety net every 30 s', { skip: process.platform !== 'linux' && 'inotify watches: Linux only' }, async () => {
+  const was = setOwnNotesWatch(true);
+  try {
+    const root = workspace();
+    for (let i = 0; i < 1200; i++) assert.ok((await addNote(root, { path: '.agent/scratch/findings.md', author: 'u', text: `note ${i}` })).ok);
+    let { notes } = await listNotes(root);
+    const edited = path.join(root, notes.find((n) => n.text === 'note 601')!.file);
+    fs.writeFileSync(edited, fs.readFileSync(edited, 'utf8').replace('note 601', 'note 601, edited in place'));
+    // Nobody calls recheckNotes; the folder's stamp does not change. Within a few ms the watch has the event.
+    let seen = await later(3000, () => watchingNoteFiles(() => listNotes(root)));
+    for (let i = 0; i < 50 && !seen.value.notes.some((n) => n.text === 'note 601, edited in place'); i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      seen = await later(3000, () => watchingNoteFiles(() => listNotes(root)));
+    }
+    assert.ok(seen.value.notes.some((n) => n.text === 'note 601, edited in place'), 'the edit is seen without a round');
+    assert.deepEqual(seen.reads, [path.basename(edited)]);
+    assert.ok(seen.stats <= 2, `note files stat'ed: ${seen.stats} (no round while watched)`);
+    // Half a minute on: the safety round checks its share of note files after all.
+    const round = await later(31_000, () => watchingNoteFiles(() => listNotes(root)));
+    assert.equal(round.stats, 500);
+    // A note added, and one deleted, reach the listing through the folder's stamp and the watch alike.
+    assert.ok((await addNote(root, { path: '.agent/plan.yaml', author: 'u', text: 'added last' })).ok);
+    fs.rmSync(edited);
+    ({ notes } = await listNotes(root));
+    assert.equal(notes.length, 1200);
+    assert.ok(notes.some((n) => n.text === 'added last'));
+    assert.ok(!notes.some((n) => n.text.startsWith('note 601')));
+  } finally {
+    setOwnNotesWatch(was);
+  }
+});
+
+test('a folder whose caller reports every note change (the editor change feed): no round of note files until 30 s have passed, what it reports is seen at once', async () => {
+  const root = workspace();
+  notesReportedByCaller(root);
+  for (let i = 0; i < 600; i++) assert.ok((await addNote(root, { path: '.agent/scratch/findings.md', author: 'u', text: `note ${i}` })).ok);
+  const { notes } = await listNotes(root);
+  const edited = path.join(root, notes.find((n) => n.text === 'note 9')!.file);
+  fs.writeFileSync(edited, fs.readFileSync(edited, 'utf8').replace('note 9', 'note nine'));
+  const quiet = await later(3000, () => watchingNoteFiles(() => listNotes(root)));
+  assert.equal(quiet.stats, 0, 'no round while the caller reports changes');
+  recheckNotes(root, [edited]);
+  const reported = await later(3000, () => watchingNoteFiles(() => listNotes(root)));
+  assert.ok(reported.value.notes.some((n) => n.text === 'note nine'));
+  assert.deepEqual(reported.reads, [path.basename(edited)]);
+  const round = await later(31_000, () => watchingNoteFiles(() => listNotes(root)));
+  assert.equal(round.stats, 500);
 });
 
 test('a listing with marks off stats no target; the first listing with marks checks every target once, and later listings keep the marks current', async () => {
