@@ -72,6 +72,9 @@ interface Found {
 }
 
 
+/** A source folder that is not there (most workspaces have one or two of the four). */
+const NO_SKILLS: readonly Found[] = [];
+
 /** Each skill folder's listing per process, kept while the folder's stamp (inode, mtime, ctime) is the one it was listed at. */
 const listings = new Map<string, { ino: number; mtimeMs: number; ctimeMs: number; found: Found[] }>();
 
@@ -80,12 +83,12 @@ const listings = new Map<string, { ino: number; mtimeMs: number; ctimeMs: number
  * was added, removed or renamed there since (its stamp changed). A SKILL.md edited in place does
  * not change the listing; the digests' stat of each file sees that.
  */
-async function listSource(source: string, dir: string, base: string, prefix: string): Promise<Found[]> {
+async function listSource(source: string, dir: string, base: string, prefix: string): Promise<readonly Found[]> {
   const st = fs.statSync(dir, { throwIfNoEntry: false });
   const home = prefix !== '';
   if (!st?.isDirectory()) {
     listings.delete(dir);
-    return [];
+    return NO_SKILLS; // the same array each time: sharedSkills can tell nothing changed
   }
   const known = listings.get(dir);
   if (known && sameStamp(known, st)) return known.found;
@@ -124,7 +127,7 @@ export async function sharedSkills(workspaceRoot: string, opts: { home?: string 
     ...SKILL_SOURCES.map((source) => ({ source, dir: path.join(workspaceRoot, source), base: workspaceRoot, prefix: '' })),
     ...(opts.home ? HOME_SKILL_SOURCES.map((s) => ({ source: `~/${s}`, dir: path.join(opts.home!, s), base: opts.home!, prefix: '~/' })) : []),
   ];
-  const lists: Found[][] = [];
+  const lists: (readonly Found[])[] = [];
   for (const { source, dir, base, prefix } of sources) lists.push(await listSource(source, dir, base, prefix));
   // Skills reached through a symbolic link: those leading out of the workspace are listed as such, never read.
   const all = lists.flat();
@@ -178,7 +181,7 @@ export async function sharedSkills(workspaceRoot: string, opts: { home?: string 
 }
 
 /** The last answer per root (and home), with the listings and digests it was made of. */
-const answers = new Map<string, { lists: Found[][]; parsed: unknown[]; values: Map<string, unknown>; out: Skill[] }>();
+const answers = new Map<string, { lists: (readonly Found[])[]; parsed: unknown[]; values: Map<string, unknown>; out: Skill[] }>();
 
 /** The compact index an agent keeps in context: one `name: description (path)` line per usable skill. */
 export function formatSkillIndex(skills: readonly Skill[]): string {

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { formatSkillIndex, loadSkills, parseSkillFrontmatter } from '../../../src/core/skills/skillsIndex';
+import { formatSkillIndex, loadSkills, parseSkillFrontmatter, sharedSkills } from '../../../src/core/skills/skillsIndex';
 import { repoRoot } from '../../repoRoot';
 import { skillTool } from '../../../src/core/tools/skill';
 import { INLINE_MAX_BYTES, type ToolContext } from '../../../src/core/tools/toolContext';
@@ -174,4 +174,59 @@ test('a skill reached through a symbolic link that leads out of the workspace is
     assert.doesNotMatch(r.text, /BODY FROM OUTSIDE/);
   }
   assert.match((await skillTool({ name: 'inside' }, ctx)).text, /a folder of the workspace/);
+});
+
+test('a skill whose link is retargeted further up, from outside the workspace to inside it, is read at the next call (the folder listings did not change)', async () => {
+  const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-skills-hop-out-'));
+  fs.mkdirSync(path.join(outside, 'b'));
+  fs.writeFileSync(path.join(outside, 'b', 'SKILL.md'), '---\nname: b\ndescription: from outside\n---\nBODY FROM OUTSIDE\n');
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ac-skills-hop-')));
+  const dir = path.join(root, '.agent', 'skills');
+  fs.mkdirSync(path.join(dir, 'a'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'a', 'SKILL.md'), '---\nname: a\ndescription: plain\n---\nbody\n');
+  // Every skill source folder there (and empty): each listing is then kept, and the call can tell nothing was listed anew.
+  for (const source of ['.github/skills', '.claude/skills', '.agents/skills']) fs.mkdirSync(path.join(root, source), { recursive: true });
+  fs.mkdirSync(path.join(root, 'shared', 'b'), { recursive: true });
+  fs.writeFileSync(path.join(root, 'shared', 'b', 'SKILL.md'), '---\nname: b\ndescription: from the workspace\n---\nbody\n');
+  // .agent/skills/b -> ../../hop/b, and hop -> a folder out of the workspace: b leads outside.
+  fs.symlinkSync(outside, path.join(root, 'hop'));
+  fs.symlinkSync(path.join('..', '..', 'hop', 'b'), path.join(dir, 'b'));
+  // The skills folder's listing is kept only once its stamp is 2 s old: the calls run 3 s on.
+  const now = Date.now;
+  const at = now() + 3000;
+  Date.now = () => at;
+  try {
+    const before = await loadSkills(root);
+    assert.deepEqual(before.map((s) => [s.name, s.outside ? 'outside' : s.description]), [['b', 'outside'], ['a', 'plain']]);
+    // hop now leads into the workspace: nothing in .agent/skills changed.
+    fs.rmSync(path.join(root, 'hop'));
+    fs.symlinkSync(path.join(root, 'shared'), path.join(root, 'hop'));
+    const after = await loadSkills(root);
+    assert.deepEqual(after.map((s) => [s.name, s.outside ? 'outside' : s.description]).sort(), [['a', 'plain'], ['b', 'from the workspace']]);
+  } finally {
+    Date.now = now;
+  }
+});
+
+test('with only some skill source folders there (the usual case), an unchanged workspace gets the same answer object from one call to the next', async () => {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ac-skills-same-')));
+  for (const name of ['x', 'y']) {
+    fs.mkdirSync(path.join(root, '.agent', 'skills', name), { recursive: true });
+    fs.writeFileSync(path.join(root, '.agent', 'skills', name, 'SKILL.md'), `---\nname: ${name}\ndescription: does ${name}\n---\n`);
+  }
+  const now = Date.now;
+  const at = now() + 3000; // the listing is kept once the folder's stamp is 2 s old
+  Date.now = () => at;
+  try {
+    const first = await sharedSkills(root);
+    const second = await sharedSkills(root);
+    assert.equal(first.length, 2);
+    assert.equal(second, first, 'the same array: what callers derived from it (the briefing skill lines) stands');
+    fs.writeFileSync(path.join(root, '.agent', 'skills', 'x', 'SKILL.md'), '---\nname: x\ndescription: does more\n---\n');
+    const third = await sharedSkills(root);
+    assert.notEqual(third, first);
+    assert.equal(third.find((s) => s.name === 'x')?.description, 'does more');
+  } finally {
+    Date.now = now;
+  }
 });
