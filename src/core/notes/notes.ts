@@ -307,6 +307,11 @@ function notesWatched(abs: string, snap: NotesSnapshot): boolean {
   return reportedByCaller.has(abs) || (snap.watch?.watching.length ?? 0) > 0;
 }
 
+/** Whether `file` (absolute, resolved) is a note file directly in the notes folder `dir`. */
+function isNoteFileOf(dir: string, file: string): boolean {
+  return path.dirname(file) === dir && file.endsWith('.md');
+}
+
 /**
  * This module's watch of `abs`'s notes folder. Its events only add note files to check: unlike a
  * caller's report (recheckNotes), they never stand for the folder's stamp, so a note added or
@@ -318,7 +323,7 @@ function watchNotes(abs: string): FolderWatch | undefined {
     const s = snapshots.get(abs);
     if (!s) return;
     if (kind === 'rewatched' || file === dir) s.fromWatch = 'all';
-    else if (s.fromWatch !== 'all' && path.dirname(file) === dir && file.endsWith('.md')) s.fromWatch.add(file);
+    else if (s.fromWatch !== 'all' && isNoteFileOf(dir, file)) s.fromWatch.add(file);
   };
   try {
     return new FolderWatch([dir], seen);
@@ -359,7 +364,7 @@ export function recheckNotes(root?: string, files?: readonly string[]): void {
     for (const f of files ?? [dir]) {
       if (s.pending === 'all') break;
       const file = path.resolve(f);
-      if (path.dirname(file) === dir && file.endsWith('.md')) s.pending.add(file);
+      if (isNoteFileOf(dir, file)) s.pending.add(file);
       // The folder itself or one holding it (created, deleted, renamed): everything may have changed.
       else if (file === dir || dir.startsWith(file + path.sep)) s.pending = 'all';
     }
