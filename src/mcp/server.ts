@@ -10,6 +10,8 @@
  * only warnings and errors unless --verbose: clients such as Claude Code record any server stderr
  * as an error in their MCP logs.
  */
+// First: it may start the terminal catalog's first build on a worker while the rest loads.
+import './startEarly';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -20,16 +22,14 @@ import { DEFAULT_TOOL_CONFIG, loadAgentConfig, retentionFrom, secretSettingsFrom
 import type { Logger } from '../core/log';
 import { formatFileError } from '../core/result';
 import { useTokenizerWorker } from '../core/output/tokens';
-import { prebuildTerminalCatalog } from '../core/terminal/catalogWorker';
 import { findRipgrep } from '../core/search/findRipgrep';
 import { invokeTool } from '../core/tools/invokeTool';
 import { TOOL_DEFINITIONS } from '../core/tools/toolDefinitions';
 import { agentDirFor, type WorkspaceFolderRef } from '../core/workspace/workspacePaths';
+import { folderRefs, parseServerArgs } from './serverArgs';
 import { LimitedStdioServerTransport, MAX_REQUEST_BYTES } from './stdioTransport';
 
 const VERSION = '0.1.0';
-/** The terminal catalog's first build starts on a worker this long after the tools are loaded (when no call came first). */
-const PREBUILD_DELAY_MS = 300;
 
 const stderr = (line: string): void => void process.stderr.write(line + '\n');
 
@@ -42,41 +42,6 @@ const log: Logger = {
   warn: (m) => stderr(`[agent-context] warning: ${m}`),
   error: (m) => stderr(`[agent-context] error: ${m instanceof Error ? m.stack : m}`),
 };
-
-interface Args {
-  roots: string[];
-  allowRun: boolean;
-  verbose: boolean;
-  /** --setup <agent> / --undo <agent>. */
-  setup?: { agent: string; undo: boolean };
-}
-
-function parseArgs(argv: string[]): Args | string {
-  const roots: string[] = [];
-  let allowRun = false;
-  let verboseFlag = false;
-  let setup: Args['setup'];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (a === '--root') {
-      const v = argv[++i];
-      if (!v) return '--root needs a folder';
-      roots.push(v);
-    } else if (a.startsWith('--root=')) roots.push(a.slice(7));
-    else if (a === '--allow-run') allowRun = true;
-    else if (a === '--verbose') verboseFlag = true;
-    else if (a === '--setup-claude-code') setup = { agent: 'claude-code', undo: false };
-    else if (a === '--setup' || a === '--undo') {
-      const v = argv[++i];
-      if (!v) return `${a} needs an agent (${AGENT_SETUPS.map((x) => x.id).join(', ')})`;
-      setup = { agent: v, undo: a === '--undo' };
-    } else if (a.startsWith('--setup=') || a.startsWith('--undo=')) setup = { agent: a.slice(a.indexOf('=') + 1), undo: a.startsWith('--undo') };
-    else if (a === '--help' || a === '-h') return 'help';
-    else return `unknown argument ${a}`;
-  }
-  if (roots.length === 0) return '--root <workspace folder> is required';
-  return { roots, allowRun, verbose: verboseFlag, setup };
-}
 
 const USAGE = `usage: node mcp.js --root <workspace folder> [--root <folder>…] [--allow-run] [--verbose]
        node mcp.js --root <workspace folder> --setup <agent>   (configure an agent CLI for that folder: ${AGENT_SETUPS.map((a) => a.id).join(', ')})
@@ -125,30 +90,23 @@ async function runSetup(root: string, id: string, undo: boolean): Promise<number
 }
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
+  const args = parseServerArgs(process.argv.slice(2), AGENT_SETUPS.map((a) => a.id));
   if (typeof args === 'string') {
     stderr(args === 'help' ? USAGE : `${args}\n${USAGE}`);
     process.exit(args === 'help' ? 0 : 2);
   }
   verbose = args.verbose;
-  const folders: WorkspaceFolderRef[] = [];
-  for (const r of args.roots) {
-    const abs = path.resolve(r);
-    if (!fs.existsSync(abs) || !fs.statSync(abs).isDirectory()) {
-      stderr(`--root ${r}: not a folder\n${USAGE}`);
+  const folders: WorkspaceFolderRef[] = folderRefs(args.roots);
+  for (const [i, f] of folders.entries()) {
+    if (!fs.existsSync(f.path) || !fs.statSync(f.path).isDirectory()) {
+      stderr(`--root ${args.roots[i]}: not a folder\n${USAGE}`);
       process.exit(2);
     }
-    folders.push({ name: path.basename(abs), path: abs });
   }
   if (args.setup) process.exit(await runSetup(folders[0].path, args.setup.agent, args.setup.undo));
   // Load the tokenizer's tables on a worker while the client connects: the first call's ledger count
   // and briefing need them, and loading them here would hold that call ~280 ms.
   useTokenizerWorker(true);
-  // No terminal catalog file (a first session after an upgrade, a wiped cache): its first build runs
-  // on a worker while the agent decides on its first call. Not at once: a call that comes right
-  // after the start builds on this thread sooner than a worker competing for 2 cores would.
-  const agentDir = agentDirFor(folders);
-  if (agentDir) prebuildTerminalCatalog(agentDir, { delayMs: PREBUILD_DELAY_MS });
   const ripgrep = findRipgrep(undefined);
   log.info(`serving ${folders.map((f) => f.path).join(', ')}${args.allowRun ? ' (commands allowed)' : ''}; search: ${ripgrep ?? 'built-in engine'}`);
 

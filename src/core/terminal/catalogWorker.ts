@@ -1,14 +1,19 @@
 /**
  * A terminal catalog's first build on a worker thread (catalogWorkerEntry.ts), for a process that
- * starts with no catalog file and will ask for the catalog soon: the MCP server starts one 300 ms
- * after its tools are loaded (unless a call came first), so that at 10,000 terminals the ~250 ms of reads and
- * folds are done while the agent decides on its first call (bench row 14i).
+ * starts with no catalog file and will ask for the catalog soon: the MCP server starts one before
+ * the rest of it loads (src/mcp/startEarly.ts), so that at 10,000 terminals the ~250 ms of reads
+ * and folds run on the other core while this thread loads, and while the agent decides on its
+ * first call (bench row 14i).
  *
  * The worker builds what a briefing's first call would (terminalCatalog.ts: need 'last', lazyInfo)
  * and hands the catalog's entries and listing over; the first call takes them as it takes a catalog
- * file left by another process, and checks them against the files before it answers (every entry
- * whose N.txt was not read counts as an open terminal, so its index is stat'ed), so the answer is
- * as exact as without the worker. A worker that has not read half the terminals when the first
+ * file left by another process, and checks them against the files before it answers, so the answer
+ * is as exact as without the worker. That check is the worker's too: when the call takes the build,
+ * it asks the worker to stat every file the build read (once the build is done, so every stat is
+ * taken after the call came) and name the terminals whose files changed; the call then checks only
+ * those, while it takes the entries over. A worker that does not answer that (it exited, it is
+ * slow) leaves the call to stat every terminal itself (every entry whose N.txt was not read counts
+ * as an open terminal, so its index is stat'ed). A worker that has not read half the terminals when the first
  * call comes (WAIT_FROM), fails, exits without a build or takes longer than WORKER_WAIT_MS is
  * stopped: the first call then builds on its own thread, as without it.
  */
@@ -28,23 +33,41 @@ export const WORKER_WAIT_MS = 20_000;
  */
 export const WAIT_FROM = 0.5;
 
+/** After the build is taken, the worker's answer to VERIFY is waited for this long at most (10,000 stats take ~50 ms); then the caller stats the files itself. */
+export const VERIFY_WAIT_MS = 5_000;
+
 /** What the worker posts when it is done: its build (none when it failed). */
 export interface CatalogWorkerDone {
   agentContextCatalog: 'done';
   snapshot?: CatalogSnapshot;
 }
 
-/** A started worker: `done` resolves to its build, or undefined when it failed or exited without one; `progress`, the share of the terminals it has read (0 until it has listed them); `stop` ends it. */
+/** What the thread that takes the build posts to the worker: stat the files of the build now. */
+export interface CatalogWorkerVerify {
+  agentContextCatalog: 'verify';
+}
+
+/** The worker's answer to CatalogWorkerVerify: the terminals whose files changed since the build read them (none when it has no build). */
+export interface CatalogWorkerVerified {
+  agentContextCatalog: 'verified';
+  changed?: number[];
+}
+
+/**
+ * A started worker: `done` resolves to its build, or undefined when it failed or exited without
+ * one; `verify` asks it to stat its build's files now and resolves to the terminals whose files
+ * changed, or undefined when it did not answer; `progress`, the share of the terminals it has read
+ * (0 until it has listed them); `stop` ends it.
+ */
 export interface CatalogWorkerRun {
   done: Promise<CatalogSnapshot | undefined>;
+  verify(): Promise<ReadonlySet<number> | undefined>;
   progress(): number;
   stop(): void;
 }
 
 /** Workers started and not handed over yet, by resolved agentDir. */
 const started = new Map<string, CatalogWorkerRun>();
-/** Workers due to start (prebuildTerminalCatalog's delay), by resolved agentDir. */
-const due = new Map<string, NodeJS.Timeout>();
 
 /** The worker's script: dist/catalog-worker.js beside the bundle, or the compiled entry (tsc output). */
 function workerScript(): string | undefined {
@@ -56,26 +79,18 @@ function workerScript(): string | undefined {
 }
 
 /**
- * Starts the first build of agentDir's terminal catalog on a worker thread, `delayMs` from now,
- * when there is no catalog file yet and there is a terminals folder; the catalog's first call in
- * this thread takes it over (takeCatalogWorker), and one that comes before the delay is over stops
- * it from starting (it builds at once, with no worker competing for the CPU). True when a worker
- * was started or is due. `script` replaces the worker's script (tests: one that fails).
+ * Starts the first build of agentDir's terminal catalog on a worker thread, when there is no
+ * catalog file yet and there is a terminals folder; the catalog's first call in this thread takes
+ * it over (takeCatalogWorker). True when a worker was started. `script` replaces the worker's
+ * script (tests: one that fails).
  */
-export function prebuildTerminalCatalog(agentDir: string, opts: { delayMs?: number; script?: string } = {}): boolean {
+export function prebuildTerminalCatalog(agentDir: string, opts: { script?: string } = {}): boolean {
   const key = path.resolve(agentDir);
   const script = opts.script ?? workerScript();
-  if (started.has(key) || due.has(key) || !script) return false;
+  if (started.has(key) || !script) return false;
   // A catalog file is cheaper to load than a worker is to start; without a terminals folder there is nothing to build.
   if (fs.existsSync(catalogPath(key)) || !fs.existsSync(path.join(key, TERMINALS_DIR))) return false;
-  if (!opts.delayMs) return startWorker(key, script);
-  const t = setTimeout(() => {
-    due.delete(key);
-    startWorker(key, script);
-  }, opts.delayMs);
-  t.unref();
-  due.set(key, t);
-  return true;
+  return startWorker(key, script);
 }
 
 function startWorker(key: string, script: string): boolean {
@@ -88,12 +103,20 @@ function startWorker(key: string, script: string): boolean {
     return false; // no worker threads here: the first call builds
   }
   w.unref(); // never keeps the process alive
+  let verified: (changed: ReadonlySet<number> | undefined) => void = () => undefined;
+  const verifiedOnce = new Promise<ReadonlySet<number> | undefined>((resolve) => (verified = resolve));
   const done = new Promise<CatalogSnapshot | undefined>((resolve) => {
-    w.on('message', (m: Partial<CatalogWorkerDone> | undefined) => {
+    w.on('message', (m: Partial<CatalogWorkerDone | CatalogWorkerVerified> | undefined) => {
       if (m?.agentContextCatalog === 'done') resolve(wellFormed(m.snapshot) ? m.snapshot : undefined);
+      else if (m?.agentContextCatalog === 'verified') verified(isNumbers(m.changed) ? new Set(m.changed) : undefined);
     });
-    w.on('error', () => resolve(undefined));
-    w.on('exit', () => resolve(undefined)); // after a 'done' this changes nothing
+    // After a 'done' (or a 'verified') these change nothing.
+    const none = (): void => {
+      resolve(undefined);
+      verified(undefined);
+    };
+    w.on('error', none);
+    w.on('exit', none);
   });
   let finished = false;
   void done.then((b) => (finished = b !== undefined));
@@ -102,15 +125,25 @@ function startWorker(key: string, script: string): boolean {
     const total = Atomics.load(progress, 1);
     return total > 0 ? Atomics.load(progress, 0) / total : 0;
   };
-  started.set(key, { done, progress: share, stop: () => void w.terminate() });
+  let asked = false;
+  const verify = (): Promise<ReadonlySet<number> | undefined> => {
+    if (!asked) {
+      asked = true;
+      try {
+        w.postMessage({ agentContextCatalog: 'verify' } satisfies CatalogWorkerVerify);
+      } catch {
+        verified(undefined);
+      }
+    }
+    return verifiedOnce;
+  };
+  started.set(key, { done, verify, progress: share, stop: () => void w.terminate() });
   return true;
 }
 
-/** The worker started for agentDir, handed over once (to the catalog's first load in this thread); one not started yet never starts. */
+/** The worker started for agentDir, handed over once (to the catalog's first load in this thread). */
 export function takeCatalogWorker(agentDir: string): CatalogWorkerRun | undefined {
   const key = path.resolve(agentDir);
-  clearTimeout(due.get(key));
-  due.delete(key);
   const run = started.get(key);
   started.delete(key);
   return run;
@@ -123,11 +156,11 @@ export function catalogWorkerSettled(agentDir: string): Promise<void> | undefine
 
 /** Stops every worker not handed over (tests: a new process). */
 export function stopCatalogWorkers(): void {
-  for (const t of due.values()) clearTimeout(t);
-  due.clear();
   for (const run of started.values()) run.stop();
   started.clear();
 }
+
+const isNumbers = (x: unknown): x is number[] => Array.isArray(x) && x.every((n) => Number.isInteger(n));
 
 /** The snapshot's shape (its entries are this code's own, made by the worker): anything else counts as no build. */
 function wellFormed(s: CatalogSnapshot | undefined): s is CatalogSnapshot {

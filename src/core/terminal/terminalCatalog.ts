@@ -44,15 +44,16 @@
  * call, before the file is written. At 10,000 terminals this decodes and parses a few lines per
  * index instead of 276,000, and opens 10,000 fewer files in the call (bench row 14i).
  *
- * The MCP server starts that first build on a worker thread 300 ms after its tools are loaded, when it
- * finds no catalog file and no call came first (catalogWorker.ts), so that it runs while the agent decides on
- * its first call. If by then the worker has read at least half the terminals, the first call waits
+ * The MCP server starts that first build on a worker thread before the rest of it loads, when it
+ * finds no catalog file (catalogWorker.ts, src/mcp/startEarly.ts), so that it runs on the other core
+ * while the server loads and the agent decides on its first call. If by then the worker has read at least half the terminals, the first call waits
  * for its entries and listing and takes them as it takes a loaded file's, checking them the same way
  * before it answers; otherwise (or when the worker fails) it builds here, as above. The worker leaves
  * N.txt unread too, so every entry counts as an open terminal and its index is stat'ed: a change
  * made after the worker read a file is in the first answer. At 10,000 terminals on 2 cores a first
- * briefing 2 s after the start takes ~190 ms instead of ~390 ms; one that comes at once builds here
- * as before (bench row 14i: a worker started at once only competed with this thread for the CPU).
+ * briefing 2 s after the start takes ~190 ms instead of ~390 ms, and one that comes as soon as the
+ * server is up ~420 ms instead of ~520 ms (bench row 14i). A worker started only once the server
+ * had loaded competed with this thread's first call for the CPU.
  *
  * One file for the catalog's state and every path that changes it (relist, check, sweep, the first
  * build's deferred reads): the bound above holds only if they agree, so they are read together.
@@ -72,7 +73,7 @@ import { pool } from '../fs/pool';
 import { err, ok, type Result } from '../result';
 import { catalogPath, decodeCatalog, encodeCatalog, statKeyOf, type CatalogSnapshot, type DirSig, type Entry, type StatKey } from './catalogFile';
 import { foldIndexEnd, lazyView, OPEN_FLAGS, readInfoCold, standInInfo } from './catalogColdRead';
-import { stopCatalogWorkers, takeCatalogWorker, WAIT_FROM, WORKER_WAIT_MS, type CatalogWorkerRun } from './catalogWorker';
+import { stopCatalogWorkers, takeCatalogWorker, VERIFY_WAIT_MS, WAIT_FROM, WORKER_WAIT_MS, type CatalogWorkerRun } from './catalogWorker';
 import { BRIEF_SPEC, briefFrom, type CompactState, type TerminalBrief } from './indexBrief';
 import { notRegularFile, parseTerminalNames, previousFileOf, readTerminalHeaderInfo, readTerminalHeaderInfoSync, TERMINALS_DIR, unreadableTerminal, type TerminalInfo } from './terminalIndex';
 import { settledStamp } from '../fs/settledStamp';
@@ -153,6 +154,11 @@ interface Catalog {
   indexed: Set<number>;
   /** Terminals checked every call: open, unreadable, or without an entry. */
   volatile: Set<number>;
+  /**
+   * Terminals of a worker's build whose files the worker found unchanged after this thread took
+   * the build (catalogWorker.ts): the next check leaves them unchecked, once.
+   */
+  verified?: ReadonlySet<number>;
   /** N.txt exists but cannot be read: how the answer shows it. */
   unreadable: Map<number, TerminalInfo>;
   /** Where the turn of closed terminals goes on (an index into `numbers`). */
@@ -171,7 +177,11 @@ async function load(agentDir: string, c: Catalog): Promise<void> {
   if (worker) {
     const built = await awaitPrebuild(worker);
     if (built) {
-      adopt(c, built);
+      adopt(c, built.snapshot);
+      if (built.changed) {
+        const changed = built.changed;
+        c.verified = new Set(built.snapshot.entries.filter((e) => !changed.has(e.n)).map((e) => e.n));
+      }
       return;
     }
   }
@@ -207,21 +217,31 @@ function adopt(c: Catalog, s: CatalogSnapshot): void {
 }
 
 /**
- * What a first build on a worker thread found; undefined: this thread builds. Waited for only when
- * the worker has read WAIT_FROM of the terminals (else building here is sooner: the worker's rest,
- * the hand-over and a stat per terminal take longer), and for WORKER_WAIT_MS at most; a worker not
+ * What a first build on a worker thread found, and the terminals whose files changed since it read
+ * them (undefined: the worker did not say; every file is then checked here); undefined: this thread
+ * builds. Waited for only when the worker has read WAIT_FROM of the terminals (else building here
+ * is sooner: the worker's rest, the hand-over and a stat per terminal take longer), and for
+ * WORKER_WAIT_MS at most (its answer on the changed files, VERIFY_WAIT_MS more); a worker not
  * waited for is stopped.
  */
-async function awaitPrebuild(w: CatalogWorkerRun): Promise<CatalogSnapshot | undefined> {
+async function awaitPrebuild(w: CatalogWorkerRun): Promise<{ snapshot: CatalogSnapshot; changed?: ReadonlySet<number> } | undefined> {
   if (w.progress() < WAIT_FROM) {
     w.stop();
     return undefined;
   }
-  let timer: NodeJS.Timeout | undefined;
-  const built = await Promise.race([w.done, new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), WORKER_WAIT_MS)))]);
-  clearTimeout(timer);
-  w.stop();
-  return built;
+  // Asked now: the worker stats its build's files once the build is done, all after this call came.
+  const verified = w.verify();
+  const within = <T>(p: Promise<T>, ms: number): Promise<T | undefined> => {
+    let timer: NodeJS.Timeout | undefined;
+    return Promise.race([p, new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), ms)))]).finally(() => clearTimeout(timer));
+  };
+  try {
+    const snapshot = await within(w.done, WORKER_WAIT_MS);
+    if (!snapshot) return undefined;
+    return { snapshot, changed: await within(verified, VERIFY_WAIT_MS) };
+  } finally {
+    w.stop();
+  }
 }
 
 async function save(agentDir: string, c: Catalog): Promise<void> {
@@ -336,6 +356,8 @@ async function check(dir: string, c: Catalog, ns: Iterable<number>, opts: CheckO
     else c.volatile.delete(n);
     if (e?.info.closed !== false) c.unsavedClosed = true;
   };
+  const verified = c.verified;
+  c.verified = undefined;
   let i = 0;
   for (const n of ns) {
     if (++i % STATS_PER_SLICE === 0) await new Promise((r) => setImmediate(r));
@@ -344,6 +366,8 @@ async function check(dir: string, c: Catalog, ns: Iterable<number>, opts: CheckO
       slots.push({ n, needInfo: true, needIdx: true, cold: true });
       continue;
     }
+    // Found unchanged by the worker after this call came, and nothing more to read for this caller.
+    if (verified?.has(n) && (entry?.txt || opts.lazyInfo) && !opts.complete?.has(n)) continue;
     const slot: Slot = { n, needInfo: false, needIdx: false };
     const base = `${dir}${path.sep}${n}`;
     // N.txt not read yet, for a caller that does not need it: only the index is checked.
@@ -759,6 +783,28 @@ export async function firstBuildSnapshot(agentDir: string, progress?: Int32Array
   } finally {
     resetTerminalCatalogs();
   }
+}
+
+/**
+ * The terminals of a first build's snapshot whose files differ from what the build read, by a stat
+ * of each file it read (as check() compares them): asked of the worker by the thread that takes
+ * the build, which then checks only these (catalogWorker.ts).
+ */
+export function changedSince(agentDir: string, s: CatalogSnapshot): number[] {
+  const dir = path.join(agentDir, TERMINALS_DIR);
+  const changed: number[] = [];
+  for (const e of s.entries) {
+    const base = `${dir}${path.sep}${e.n}`;
+    try {
+      const txtSt = e.txt ? fs.statSync(`${base}.txt`, { throwIfNoEntry: false }) : undefined;
+      const idxSt = fs.statSync(`${base}.index.jsonl`, { throwIfNoEntry: false });
+      const idxFile = !!idxSt && idxSt.isFile();
+      if ((e.txt && (!txtSt || !sameKey(e.txt, txtSt))) || (e.idx ? !idxFile || !sameFold(e.idx, idxSt) : idxFile)) changed.push(e.n);
+    } catch {
+      changed.push(e.n); // cannot even stat it: the check decides
+    }
+  }
+  return changed;
 }
 
 /** Forgets the in-memory catalogs (tests: a new process). */

@@ -1,8 +1,8 @@
 // A terminal catalog's first build on a worker thread (the MCP server starts one when there is no
 // catalog file: bench row 14i). The first call must answer exactly what a build on its own thread
 // answers: with the worker's build (checked against the files, so changes made after the worker
-// read them are seen), and with none when the worker fails, exits, posts something else or has not
-// got far when the call comes.
+// read them are seen: by the worker when the call asks it, else by the caller), and with none when
+// the worker fails, exits, posts something else or has not got far when the call comes.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -30,6 +30,23 @@ async function indexOpens<T>(f: () => Promise<T>): Promise<{ value: T; opened: n
     return { value: await f(), opened };
   } finally {
     fsModule.openSync = real;
+  }
+}
+
+/** Index files stat'ed synchronously in this thread while `f` runs (the check of a taken build stats every one). */
+async function indexStats<T>(f: () => Promise<T>): Promise<{ value: T; stated: number[] }> {
+  const real = fsModule.statSync;
+  const stated: number[] = [];
+  const fsw = fsModule as { statSync: typeof real };
+  fsw.statSync = ((...args: Parameters<typeof real>) => {
+    const m = /(\d+)\.index\.jsonl$/.exec(String(args[0]));
+    if (m) stated.push(Number(m[1]));
+    return real(...args);
+  }) as typeof real;
+  try {
+    return { value: await f(), stated };
+  } finally {
+    fsw.statSync = real;
   }
 }
 
@@ -73,6 +90,41 @@ test('a change made after the worker read the files is in the first answer', asy
   resetTerminalCatalogs();
 });
 
+test('the worker checks its build\'s files when the call takes it: this thread checks only what changed', async () => {
+  const { agentDir } = await folder(250);
+  resetTerminalCatalogs();
+  assert.equal(prebuildTerminalCatalog(agentDir), true);
+  await catalogWorkerSettled(agentDir);
+  // After the build, before the call: a command fails in terminal 120.
+  appendCommand(agentDir, 120, 901, 4);
+  const { value, stated } = await indexStats(() => briefingCall(agentDir));
+  assert.deepEqual([...new Set(stated)], [120], 'only the changed terminal\'s index is stat\'ed here');
+  assert.equal(value.find((t) => t.info.n === 120)?.brief.lastDone?.exitCode, 4);
+  assert.deepEqual(briefingView(value), briefingView((await fresh(agentDir)) as Fresh));
+  resetTerminalCatalogs();
+});
+
+test('a worker that posts its build and exits without checking it: the call checks every file itself', async () => {
+  const { agentDir } = await folder(250);
+  const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ac-catalog-worker-')), 'unchecked.js');
+  const built = path.join(__dirname, '..', '..', '..', 'src', 'core', 'terminal', 'terminalCatalog.js');
+  fs.writeFileSync(script, `const { parentPort, workerData } = require('node:worker_threads');
+require(${JSON.stringify(built)}).firstBuildSnapshot(workerData.agentContextCatalog).then((snapshot) => {
+  parentPort.postMessage({ agentContextCatalog: 'done', snapshot });
+  setTimeout(() => process.exit(0), 50);
+});`);
+  resetTerminalCatalogs();
+  assert.equal(prebuildTerminalCatalog(agentDir, { script }), true);
+  await catalogWorkerSettled(agentDir);
+  appendCommand(agentDir, 120, 901, 4);
+  const { value, stated } = await indexStats(() => indexOpens(() => briefingCall(agentDir)));
+  assert.equal(value.opened, 1, 'the build was taken: only the changed index is read here');
+  assert.ok(new Set(stated).size >= 250, `every index is stat'ed here (${new Set(stated).size})`);
+  assert.equal(value.value.find((t) => t.info.n === 120)?.brief.lastDone?.exitCode, 4);
+  assert.deepEqual(briefingView(value.value), briefingView((await fresh(agentDir)) as Fresh));
+  resetTerminalCatalogs();
+});
+
 test('a worker that throws, exits or posts something else: the first call builds in this thread, with the same answer', async () => {
   const { agentDir } = await folder(30);
   const want = briefingView((await fresh(agentDir)) as Fresh);
@@ -109,35 +161,6 @@ test('a worker that has read less than half the terminals when the first call co
   assert.ok(performance.now() - t0 < 5000, 'the call did not wait for the worker');
   assert.ok(opened > 0, 'built in this thread');
   assert.deepEqual(briefingView(value), want);
-  resetTerminalCatalogs();
-});
-
-test('a call that comes before the delay is over: no worker starts, the call builds', async () => {
-  const { agentDir } = await folder(30);
-  resetTerminalCatalogs();
-  assert.equal(prebuildTerminalCatalog(agentDir, { delayMs: 60_000 }), true);
-  const { value, opened } = await indexOpens(() => briefingCall(agentDir));
-  assert.ok(opened > 0, 'built in this thread');
-  assert.deepEqual(briefingView(value), briefingView((await fresh(agentDir)) as Fresh));
-  assert.equal(catalogWorkerSettled(agentDir), undefined, 'no worker was started, none is due');
-  resetTerminalCatalogs();
-});
-
-test('a worker due after a delay builds once it is over', async () => {
-  const { agentDir } = await folder(250);
-  resetTerminalCatalogs();
-  assert.equal(prebuildTerminalCatalog(agentDir, { delayMs: 20 }), true);
-  // Started once the delay is over (under load, a little later).
-  let settled = catalogWorkerSettled(agentDir);
-  for (let i = 0; !settled && i < 200; i++) {
-    await new Promise((r) => setTimeout(r, 10));
-    settled = catalogWorkerSettled(agentDir);
-  }
-  assert.ok(settled, 'the worker started');
-  await settled;
-  const { value, opened } = await indexOpens(() => briefingCall(agentDir));
-  assert.equal(opened, 0, 'the worker\'s build was used');
-  assert.deepEqual(briefingView(value), briefingView((await fresh(agentDir)) as Fresh));
   resetTerminalCatalogs();
 });
 

@@ -1,0 +1,21 @@
+// The MCP server's first import starts the terminal catalog's first build on a worker, before the
+// rest of the server loads (bench row 14i), when it is to serve a folder without a catalog file;
+// never for a set-up, an undo, help or arguments the server refuses.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { prebuildAtStart } from '../../../src/mcp/startEarly';
+import { catalogWorkerSettled } from '../../../src/core/terminal/catalogWorker';
+import { resetTerminalCatalogs } from '../../../src/core/terminal/terminalCatalog';
+import { folder } from '../terminal/catalogFixtures';
+
+test('serving a folder with terminals and no catalog file: the first build starts on a worker at once', async () => {
+  const { root, agentDir } = await folder(5);
+  resetTerminalCatalogs();
+  for (const argv of [['--root', root, '--setup', 'codex'], ['--root', root, '--undo', 'codex'], ['--root', root, '--help'], ['--root', root, '--bogus'], ['--verbose']]) {
+    assert.equal(prebuildAtStart(argv), false, argv.join(' '));
+    assert.equal(catalogWorkerSettled(agentDir), undefined, `${argv.join(' ')}: no worker`);
+  }
+  assert.equal(prebuildAtStart(['--root', root, '--allow-run']), true);
+  assert.ok(catalogWorkerSettled(agentDir), 'a worker was started for the folder served');
+  resetTerminalCatalogs();
+});
