@@ -163,6 +163,9 @@ export async function gatherBriefing(agentDir: string, opts: { providers?: Brief
   const root = path.dirname(agentDir);
   const rel = (abs: string) => toPosixRelative(root, abs);
   const agentPath = rel(agentDir);
+  // Asked first, awaited in its place: a server's first call may wait here for the terminal
+  // catalog's worker (core/terminal/catalogWorker.ts), and the sources below are read meanwhile.
+  const terminalsRead = safe(() => (opts.providers?.terminals ?? defaultTerminals)(agentDir), { failed: [], total: 0 });
 
   const files = await safe(() => findPlanFiles(agentDir), [] as string[]);
   // Each plan's summary is kept with its file's stat (fs/fileDigests.ts): a thousand plans in plans/ cost a stat each, not a parse.
@@ -182,7 +185,6 @@ export async function gatherBriefing(agentDir: string, opts: { providers?: Brief
   if (fs0 && !fs0.ok) features = { path: rel(featuresPath(agentDir)), passing: 0, total: 0, tampered: false, diff: [], failing: [], error: formatFileError(fs0.error) };
   else if (fs0?.value) features = featuresOf(fs0.value, rel(featuresPath(agentDir)));
 
-  const terminals = { folder: rel(path.join(agentDir, 'terminals')), ...(await safe(() => (opts.providers?.terminals ?? defaultTerminals)(agentDir), { failed: [], total: 0 })) };
 
   // Totals from the index this process keeps (shared with the Scratch view): costs what changed since the last call.
   const totals = await safe(async () => (await currentScratchIndex(agentDir)).totals(), undefined);
@@ -217,5 +219,6 @@ export async function gatherBriefing(agentDir: string, opts: { providers?: Brief
   const shownFrom = Math.max(0, human.notes.length - MAX_NOTES_SHOWN);
   const humanNotes = [...human.notes.slice(0, shownFrom), ...(await safe(() => withCurrentOrphans(root, human.notes.slice(shownFrom)), human.notes.slice(shownFrom)))];
 
+  const terminals = { folder: rel(path.join(agentDir, 'terminals')), ...(await terminalsRead) };
   return { agentPath, plans, progress, features, terminals, scratch, skills, memory, agents, history, humanNotes };
 }

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import type { FoldCheckpoint } from '../fs/appendFold';
 import { statKeyOf, type Entry } from './catalogFile';
 import { BRIEF_SPEC, settled, settledStart, type CompactState, type TerminalBrief } from './indexBrief';
-import { notRegularFile, previousFileOf, readTerminalHeaderInfoFdSync, TERMINALS_DIR, unreadableTerminal, type TerminalInfo } from './terminalIndex';
+import { notRegularFile, previousFileOf, readTerminalHeaderInfoFdSync, unreadableTerminal, type TerminalInfo } from './terminalIndex';
 
 /** Opens without blocking on a FIFO (a terminal file replaced by one must not hang the catalog): fstat says what it is. */
 export const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
@@ -183,11 +183,6 @@ function earlierCommandsBelow(fd: number, buf: Buffer, from: number, pos: number
     at += got - SCAN_OVERLAP;
   }
   return before.max <= after.min;
-}
-
-/** What an entry whose N.txt was not read yet shows (open, so it is checked every call until read). */
-export function standInInfo(n: number, previous: ReadonlySet<number>): TerminalInfo {
-  return { n, name: `terminal ${n}`, shell: null, cwd: null, started: null, shellIntegration: false, file: `${TERMINALS_DIR}/${n}.txt`, previousFile: previousFileOf(n, previous), closed: false, sizeBytes: 0 };
 }
 
 /** N.txt's header facts and stat key, read through one open (O_NONBLOCK: a FIFO in its place must not hang the catalog); throws what the read met. */

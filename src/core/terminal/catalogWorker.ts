@@ -13,33 +13,36 @@
  * taken after the call came) and name the terminals whose files changed; the call then checks only
  * those, while it takes the entries over. A worker that does not answer that (it exited, it is
  * slow) leaves the call to stat every terminal itself (every entry whose N.txt was not read counts
- * as an open terminal, so its index is stat'ed). A worker that has not read half the terminals when the first
- * call comes (WAIT_FROM), fails, exits without a build or takes longer than WORKER_WAIT_MS is
+ * as an open terminal, so its index is stat'ed). A worker that has read less than WAIT_FROM of the
+ * terminals when the first call comes, fails, exits without a build or takes longer than WORKER_WAIT_MS is
  * stopped: the first call then builds on its own thread, as without it.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { catalogPath, type CatalogSnapshot } from './catalogFile';
+import { catalogPath, decodeHandover, type CatalogSnapshot, type Handover } from './catalogFile';
 import { TERMINALS_DIR } from './terminalIndex';
 
 /** A caller waits this long for the worker at most (a first build at 10,000 terminals takes ~0.3 s); then it builds itself. */
 export const WORKER_WAIT_MS = 20_000;
 /**
- * A caller waits for the worker only once it has read this share of the terminals: its rest, the
- * hand-over (~60 ms at 10,000 terminals) and a stat per terminal (~50 ms) then take less than a
- * build on the caller's thread (~250 ms). A call that comes right after the server starts finds
- * the worker barely begun, and builds itself as it would without one.
+ * A caller waits for the worker only once it has read this share of the terminals: its rest and the
+ * hand-over (~40 ms at 10,000 terminals; the worker re-checks the files meanwhile) then take less
+ * than a build on the caller's thread (~250 ms, competing with the worker until it is stopped). The
+ * MCP server starts the worker before it loads (~250 ms earlier than any call), so a worker below
+ * this share at the first call is one that barely runs (a loaded machine, a stuck worker). With
+ * half, as when the worker started only after the load, a fifth of the first calls at 10,000
+ * terminals built here, in 500–1,000 ms, behind a worker that would have been done in 200.
  */
-export const WAIT_FROM = 0.5;
+export const WAIT_FROM = 0.2;
 
 /** After the build is taken, the worker's answer to VERIFY is waited for this long at most (10,000 stats take ~50 ms); then the caller stats the files itself. */
 export const VERIFY_WAIT_MS = 5_000;
 
-/** What the worker posts when it is done: its build (none when it failed). */
+/** What the worker posts when it is done: its build, as catalogFile.ts encodeHandover writes it (none when it failed). */
 export interface CatalogWorkerDone {
   agentContextCatalog: 'done';
-  snapshot?: CatalogSnapshot;
+  handover?: Handover;
 }
 
 /** What the thread that takes the build posts to the worker: stat the files of the build now. */
@@ -107,7 +110,7 @@ function startWorker(key: string, script: string): boolean {
   const verifiedOnce = new Promise<ReadonlySet<number> | undefined>((resolve) => (verified = resolve));
   const done = new Promise<CatalogSnapshot | undefined>((resolve) => {
     w.on('message', (m: Partial<CatalogWorkerDone | CatalogWorkerVerified> | undefined) => {
-      if (m?.agentContextCatalog === 'done') resolve(wellFormed(m.snapshot) ? m.snapshot : undefined);
+      if (m?.agentContextCatalog === 'done') resolve(decodeHandover(m.handover));
       else if (m?.agentContextCatalog === 'verified') verified(isNumbers(m.changed) ? new Set(m.changed) : undefined);
     });
     // After a 'done' (or a 'verified') these change nothing.
@@ -161,8 +164,3 @@ export function stopCatalogWorkers(): void {
 }
 
 const isNumbers = (x: unknown): x is number[] => Array.isArray(x) && x.every((n) => Number.isInteger(n));
-
-/** The snapshot's shape (its entries are this code's own, made by the worker): anything else counts as no build. */
-function wellFormed(s: CatalogSnapshot | undefined): s is CatalogSnapshot {
-  return typeof s === 'object' && s !== null && s.listed === true && Array.isArray(s.numbers) && Array.isArray(s.previous) && Array.isArray(s.indexed) && Array.isArray(s.entries);
-}

@@ -45,14 +45,17 @@
  * index instead of 276,000, and opens 10,000 fewer files in the call (bench row 14i).
  *
  * The MCP server starts that first build on a worker thread before the rest of it loads, when it
- * finds no catalog file (catalogWorker.ts, src/mcp/startEarly.ts), so that it runs on the other core
- * while the server loads and the agent decides on its first call. If by then the worker has read at least half the terminals, the first call waits
- * for its entries and listing and takes them as it takes a loaded file's, checking them the same way
- * before it answers; otherwise (or when the worker fails) it builds here, as above. The worker leaves
- * N.txt unread too, so every entry counts as an open terminal and its index is stat'ed: a change
- * made after the worker read a file is in the first answer. At 10,000 terminals on 2 cores a first
+ * finds no catalog file (catalogWorker.ts, src/mcp/startEarly.ts), so that it runs on the other
+ * core while the server loads and the agent decides on its first call. If by then the worker has
+ * read at least a fifth of the terminals (WAIT_FROM), the first call waits for its entries and
+ * listing and takes them as it takes a loaded file's, checking them the same way before it
+ * answers; otherwise (or when the worker fails) it builds here, as above. The worker leaves N.txt
+ * unread too, so every entry counts as an open terminal and its index is checked: the worker stats
+ * them once the call has taken its build (all after the call came) and names those that changed,
+ * which the call then checks itself (every one, when the worker does not answer): a change made
+ * after the worker read a file is in the first answer. At 10,000 terminals on 2 cores a first
  * briefing 2 s after the start takes ~190 ms instead of ~390 ms, and one that comes as soon as the
- * server is up ~420 ms instead of ~520 ms (bench row 14i). A worker started only once the server
+ * server is up ~320 ms instead of ~520 ms (bench row 14i). A worker started only once the server
  * had loaded competed with this thread's first call for the CPU.
  *
  * One file for the catalog's state and every path that changes it (relist, check, sweep, the first
@@ -71,8 +74,8 @@ import { advanceFold, advanceFoldSync, type FoldCheckpoint } from '../fs/appendF
 import { writeCacheFile } from '../fs/fsAtomic';
 import { pool } from '../fs/pool';
 import { err, ok, type Result } from '../result';
-import { catalogPath, decodeCatalog, encodeCatalog, statKeyOf, type CatalogSnapshot, type DirSig, type Entry, type StatKey } from './catalogFile';
-import { foldIndexEnd, lazyView, OPEN_FLAGS, readInfoCold, standInInfo } from './catalogColdRead';
+import { catalogPath, decodeCatalog, encodeCatalog, standInInfo, statKeyOf, type CatalogSnapshot, type DirSig, type Entry, type StatKey } from './catalogFile';
+import { foldIndexEnd, lazyView, OPEN_FLAGS, readInfoCold } from './catalogColdRead';
 import { stopCatalogWorkers, takeCatalogWorker, VERIFY_WAIT_MS, WAIT_FROM, WORKER_WAIT_MS, type CatalogWorkerRun } from './catalogWorker';
 import { BRIEF_SPEC, briefFrom, type CompactState, type TerminalBrief } from './indexBrief';
 import { notRegularFile, parseTerminalNames, previousFileOf, readTerminalHeaderInfo, readTerminalHeaderInfoSync, TERMINALS_DIR, unreadableTerminal, type TerminalInfo } from './terminalIndex';

@@ -107,10 +107,11 @@ test('the worker checks its build\'s files when the call takes it: this thread c
 test('a worker that posts its build and exits without checking it: the call checks every file itself', async () => {
   const { agentDir } = await folder(250);
   const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ac-catalog-worker-')), 'unchecked.js');
-  const built = path.join(__dirname, '..', '..', '..', 'src', 'core', 'terminal', 'terminalCatalog.js');
+  const compiled = (name: string): string => JSON.stringify(path.join(__dirname, '..', '..', '..', 'src', 'core', 'terminal', `${name}.js`));
   fs.writeFileSync(script, `const { parentPort, workerData } = require('node:worker_threads');
-require(${JSON.stringify(built)}).firstBuildSnapshot(workerData.agentContextCatalog).then((snapshot) => {
-  parentPort.postMessage({ agentContextCatalog: 'done', snapshot });
+const dev = require('node:fs').statSync(require('node:path').join(workerData.agentContextCatalog, 'terminals')).dev;
+require(${compiled('terminalCatalog')}).firstBuildSnapshot(workerData.agentContextCatalog).then((snapshot) => {
+  parentPort.postMessage({ agentContextCatalog: 'done', handover: require(${compiled('catalogFile')}).encodeHandover(snapshot, dev) });
   setTimeout(() => process.exit(0), 50);
 });`);
   resetTerminalCatalogs();
@@ -132,7 +133,9 @@ test('a worker that throws, exits or posts something else: the first call builds
   const scripts = {
     throws: "throw new Error('boom');",
     exits: 'process.exit(3);',
-    garbage: "require('node:worker_threads').parentPort.postMessage({ agentContextCatalog: 'done', snapshot: { listed: true, numbers: 'x' } });",
+    garbage: "require('node:worker_threads').parentPort.postMessage({ agentContextCatalog: 'done', handover: { body: JSON.stringify({ format: 'agent-context/terminal-catalog-handover', numbers: 'x' }), unread: new Float64Array(0), strings: [] } });",
+    // The hand-over of an older build of this code: a structured clone of the snapshot.
+    objects: "require('node:worker_threads').parentPort.postMessage({ agentContextCatalog: 'done', snapshot: { listed: true, numbers: [1], previous: [], indexed: [], entries: [] } });",
     nothing: "require('node:worker_threads').parentPort.postMessage({ agentContextCatalog: 'done' });",
   };
   for (const [name, body] of Object.entries(scripts)) {
@@ -148,7 +151,7 @@ test('a worker that throws, exits or posts something else: the first call builds
   resetTerminalCatalogs();
 });
 
-test('a worker that has read less than half the terminals when the first call comes: the call builds at once', async () => {
+test('a worker that has barely begun when the first call comes: the call builds at once', async () => {
   const { agentDir } = await folder(30);
   const want = briefingView((await fresh(agentDir)) as Fresh);
   // Never done, never exits: had the call waited, it would wait WORKER_WAIT_MS (20 s).
