@@ -1,4 +1,5 @@
-// `npm run bench`: compiles if the sources are newer than out/, makes sure ripgrep is available
+// `npm run bench`: compiles if the sources are newer than out/ (and bundles if newer than
+// dist/mcp.js), makes sure ripgrep is available
 // (apt-get install when root; otherwise row 3's ripgrep comparison is skipped with the reason),
 // then runs out/bench/main.js. Not part of `npm test`.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -27,6 +28,14 @@ if (built < Math.max(newest(path.join(root, 'src')), newest(path.join(root, 'ben
   // tsc still emits when a colleague's file has a type error; the rows that need it say so.
   if (r.status !== 0) console.error('[bench] tsc reported errors (see above); continuing with what was emitted');
   if (!fs.existsSync(main)) process.exit(1);
+}
+
+// The MCP rows' bundle (row 14j runs dist/mcp.js, what users run).
+const bundle = path.join(root, 'dist', 'mcp.js');
+if ((fs.existsSync(bundle) ? fs.statSync(bundle).mtimeMs : 0) < newest(path.join(root, 'src'))) {
+  console.error('[bench] bundling (node esbuild.mjs)…');
+  const r = spawnSync(process.execPath, [path.join(root, 'esbuild.mjs')], { stdio: 'inherit', cwd: root });
+  if (r.status !== 0) console.error('[bench] esbuild failed (see above): row 14j is left out');
 }
 
 function which(cmd) {
