@@ -9,13 +9,14 @@
  * and hands the catalog's entries and listing over; the first call takes them as it takes a catalog
  * file left by another process, and checks them against the files before it answers, so the answer
  * is as exact as without the worker. That check is the worker's too: when the call takes the build,
- * it asks the worker to stat every file the build read (once the build is done, so every stat is
- * taken after the call came) and name the terminals whose files changed; the call then checks only
- * those, while it takes the entries over. A worker that does not answer that (it exited, it is
- * slow) leaves the call to stat every terminal itself (every entry whose N.txt was not read counts
- * as an open terminal, so its index is stat'ed). A worker that has read less than WAIT_FROM of the
- * terminals when the first call comes, fails, exits without a build or takes longer than WORKER_WAIT_MS is
- * stopped: the first call then builds on its own thread, as without it.
+ * it asks the worker which terminals' files changed since the build read them, and checks only
+ * those. The worker answers from its watch of the terminals folder (catalogChanges.ts, set up
+ * before the build read anything) or, where a watch cannot tell, by a stat of every file taken
+ * after the call came. A worker that does not answer (it exited, it is slow) leaves the call to
+ * stat every terminal itself (every entry whose N.txt was not read counts as an open terminal, so
+ * its index is stat'ed). A worker that has read less than WAIT_FROM of the terminals when the first
+ * call comes, fails, exits without a build or takes longer than WORKER_WAIT_MS is stopped: the
+ * first call then builds on its own thread, as without it.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -27,16 +28,16 @@ import { TERMINALS_DIR } from './terminalIndex';
 export const WORKER_WAIT_MS = 20_000;
 /**
  * A caller waits for the worker only once it has read this share of the terminals: its rest and the
- * hand-over (~40 ms at 10,000 terminals; the worker re-checks the files meanwhile) then take less
- * than a build on the caller's thread (~250 ms, competing with the worker until it is stopped). The
- * MCP server starts the worker before it loads (~250 ms earlier than any call), so a worker below
- * this share at the first call is one that barely runs (a loaded machine, a stuck worker). With
- * half, as when the worker started only after the load, a fifth of the first calls at 10,000
- * terminals built here, in 500–1,000 ms, behind a worker that would have been done in 200.
+ * hand-over (~35 ms at 10,000 terminals) then take less than a build on the caller's thread (~250
+ * ms, competing with the worker until it is stopped). The MCP server starts the worker before it
+ * loads: a call that comes as soon as the server is up finds it ~60 ms in with the bundle (below
+ * this share at 10,000 terminals: the call builds here) and ~250 ms in with the tsc build. With
+ * half, a fifth of those tsc-build first calls built here, in 500–1,000 ms, behind a worker that
+ * would have been done in 200.
  */
 export const WAIT_FROM = 0.2;
 
-/** After the build is taken, the worker's answer to VERIFY is waited for this long at most (10,000 stats take ~50 ms); then the caller stats the files itself. */
+/** After the build is taken, the worker's answer on what changed is waited for this long at most (a watch answers at once, 10,000 stats take 50–90 ms); then the caller stats the files itself. */
 export const VERIFY_WAIT_MS = 5_000;
 
 /** What the worker posts when it is done: its build, as catalogFile.ts encodeHandover writes it (none when it failed). */
@@ -45,7 +46,7 @@ export interface CatalogWorkerDone {
   handover?: Handover;
 }
 
-/** What the thread that takes the build posts to the worker: stat the files of the build now. */
+/** What the thread that takes the build posts to the worker: say which terminals' files changed since the build read them. */
 export interface CatalogWorkerVerify {
   agentContextCatalog: 'verify';
 }
@@ -58,8 +59,8 @@ export interface CatalogWorkerVerified {
 
 /**
  * A started worker: `done` resolves to its build, or undefined when it failed or exited without
- * one; `verify` asks it to stat its build's files now and resolves to the terminals whose files
- * changed, or undefined when it did not answer; `progress`, the share of the terminals it has read
+ * one; `verify` asks it which terminals' files changed since its build read them and resolves to
+ * those, or undefined when it did not answer; `progress`, the share of the terminals it has read
  * (0 until it has listed them); `stop` ends it.
  */
 export interface CatalogWorkerRun {
