@@ -160,7 +160,7 @@ interface Catalog {
   volatile: Set<number>;
   /**
    * Terminals of a worker's build whose files the worker found unchanged after this thread took
-   * the build (catalogWorker.ts): the next check leaves them unchecked, once.
+   * the build (catalogWorker.ts): the check of the call that took it leaves them unchecked.
    */
   verified?: ReadonlySet<number>;
   /** N.txt exists but cannot be read: how the answer shows it. */
@@ -341,6 +341,8 @@ interface CheckOpts {
   complete?: ReadonlySet<number>;
   /** [terminals read, terminals to read], kept up to date for another thread (a first build on a worker: catalogWorker.ts). */
   progress?: Int32Array;
+  /** Terminals whose files a worker found unchanged since its build read them, after this call came (Catalog.verified): not checked again. */
+  verified?: ReadonlySet<number>;
 }
 
 /**
@@ -360,8 +362,7 @@ async function check(dir: string, c: Catalog, ns: Iterable<number>, opts: CheckO
     else c.volatile.delete(n);
     if (e?.info.closed !== false) c.unsavedClosed = true;
   };
-  const verified = c.verified;
-  c.verified = undefined;
+  const verified = opts.verified;
   let i = 0;
   for (const n of ns) {
     if (++i % STATS_PER_SLICE === 0) await new Promise((r) => setImmediate(r));
@@ -582,6 +583,9 @@ async function refresh(agentDir: string, c: Catalog, force: readonly number[], n
 /** Brings the catalog up to date for a call (refresh) without making its answer: how many entries changed; null when there is no terminals folder. */
 async function update(agentDir: string, c: Catalog, force: readonly number[], need: Need, lazyInfo: boolean, progress?: Int32Array): Promise<Result<number | null>> {
   if (!c.loaded) await load(agentDir, c);
+  // Taken at once: it stands for this call only, whatever happens below.
+  const verified = c.verified;
+  c.verified = undefined;
   const dir = path.join(agentDir, TERMINALS_DIR);
   let st: fs.Stats;
   try {
@@ -614,7 +618,7 @@ async function update(agentDir: string, c: Catalog, force: readonly number[], ne
   for (let i = 0; i < k; i++) toCheck.add(c.numbers[(c.cursor + i) % len]);
   c.cursor = len ? (c.cursor + k) % len : 0;
   // A terminal checked because a caller read it and found it disagrees is folded whole.
-  let changed = await check(dir, c, toCheck, { tail: need === 'last', lazyInfo: lazyInfo && need === 'last', complete: new Set(force), progress });
+  let changed = await check(dir, c, toCheck, { tail: need === 'last', lazyInfo: lazyInfo && need === 'last', complete: new Set(force), progress, verified });
   // Checked everything (a first build, a small folder): that was a sweep.
   if (toCheck.size >= len) c.sweptAt = Date.now();
   if (need !== 'last' && c.partialLeft) {
