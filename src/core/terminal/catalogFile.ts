@@ -86,9 +86,6 @@ const CLOSED = 2;
 
 const briefRow = (b: BriefCommand | null): BriefRow | null => (b ? [b.command, b.status === 'done' ? 1 : 0, b.exitCode, b.exitUnknown, b.endMs] : null);
 
-const idxRow = (x: FoldCheckpoint<CompactState>, from: number, keepTail: boolean): IdxRow =>
-  [x.ino, x.offset, x.lines, x.size, x.mtimeMs, keepTail ? x.tail : '', x.state.count, x.state.maxCommand, briefRow(x.state.last), briefRow(x.state.prevDone), briefRow(x.state.lastFailed), from];
-
 /** The file's text for a snapshot (entries on another device than the folder's are left out: read again next time). */
 export function encodeCatalog(s: Omit<CatalogSnapshot, 'listed'>, dev: number): string {
   return JSON.stringify(bodyOf(s, dev));
@@ -103,7 +100,7 @@ function bodyOf(s: Omit<CatalogSnapshot, 'listed'>, dev: number): FileBody {
     const x = e.idx;
     rows.push([e.n, e.txt[1], e.txt[2], e.txt[3], i.name, i.shell, i.cwd, i.started, (i.shellIntegration ? SHELL_INTEGRATION : 0) | (i.closed ? CLOSED : 0),
       // A closed terminal's index is final: its fingerprint (for folding on after an append) is left out, a third of the file.
-      x ? idxRow(x, e.from, !i.closed) : null]);
+      x ? [x.ino, x.offset, x.lines, x.size, x.mtimeMs, i.closed ? '' : x.tail, x.state.count, x.state.maxCommand, briefRow(x.state.last), briefRow(x.state.prevDone), briefRow(x.state.lastFailed), e.from] : null]);
   }
   return { format: FORMAT, v: VERSION, spec: BRIEF_SPEC.version, dev, dir: s.dir, numbers: s.numbers, previous: s.previous, indexed: s.indexed, terminals: rows };
 }
