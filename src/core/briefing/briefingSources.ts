@@ -185,7 +185,6 @@ export async function gatherBriefing(agentDir: string, opts: { providers?: Brief
   if (fs0 && !fs0.ok) features = { path: rel(featuresPath(agentDir)), passing: 0, total: 0, tampered: false, diff: [], failing: [], error: formatFileError(fs0.error) };
   else if (fs0?.value) features = featuresOf(fs0.value, rel(featuresPath(agentDir)));
 
-
   // Totals from the index this process keeps (shared with the Scratch view): costs what changed since the last call.
   const totals = await safe(async () => (await currentScratchIndex(agentDir)).totals(), undefined);
   const scratch = { path: rel(path.join(agentDir, 'scratch')), files: totals?.files ?? 0, bytes: totals?.bytes ?? 0 };

@@ -107,7 +107,8 @@ function bodyOf(s: Omit<CatalogSnapshot, 'listed'>, dev: number): FileBody {
 
 const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
 const strOrNull = (x: unknown): x is string | null => x === null || typeof x === 'string';
-const isNumList = (x: unknown): x is number[] => Array.isArray(x) && x.every((n) => Number.isInteger(n) && n >= 0);
+/** A list of terminal numbers (whole, not negative). */
+export const isNumList = (x: unknown): x is number[] => Array.isArray(x) && x.every((n) => Number.isInteger(n) && n >= 0);
 
 function briefFromRow(r: unknown): BriefCommand | null | undefined {
   if (r === null) return null;

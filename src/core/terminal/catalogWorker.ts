@@ -21,7 +21,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { catalogPath, decodeHandover, type CatalogSnapshot, type Handover } from './catalogFile';
+import { catalogPath, decodeHandover, isNumList, type CatalogSnapshot, type Handover } from './catalogFile';
 import { TERMINALS_DIR } from './terminalIndex';
 
 /** A caller waits this long for the worker at most (a first build at 10,000 terminals takes ~0.3 s); then it builds itself. */
@@ -112,7 +112,7 @@ function startWorker(key: string, script: string): boolean {
   const done = new Promise<CatalogSnapshot | undefined>((resolve) => {
     w.on('message', (m: Partial<CatalogWorkerDone | CatalogWorkerVerified> | undefined) => {
       if (m?.agentContextCatalog === 'done') resolve(decodeHandover(m.handover));
-      else if (m?.agentContextCatalog === 'verified') verified(isNumbers(m.changed) ? new Set(m.changed) : undefined);
+      else if (m?.agentContextCatalog === 'verified') verified(isNumList(m.changed) ? new Set(m.changed) : undefined);
     });
     // After a 'done' (or a 'verified') these change nothing.
     const none = (): void => {
@@ -163,5 +163,3 @@ export function stopCatalogWorkers(): void {
   for (const run of started.values()) run.stop();
   started.clear();
 }
-
-const isNumbers = (x: unknown): x is number[] => Array.isArray(x) && x.every((n) => Number.isInteger(n));
