@@ -132,7 +132,6 @@ const TOP_BLOCKS = 20;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-
 /** An in-process inspector session and a promise-returning `post`. */
 function inspectorSession(): { session: inspector.Session; post: (method: string, params?: object) => Promise<unknown> } {
   const session = new inspector.Session();
