@@ -69,15 +69,72 @@ export async function run(t: OpenTerminal, commandLine: string, opts: { type?: b
   } else {
     t.terminal.sendText(commandLine);
   }
-  const cmd = await waitFor(
-    async () => {
-      const cs = await commandsOf(t.n);
-      const last = cs[cs.length - 1];
-      return cs.length > before && last.status === 'done' ? last : undefined;
-    },
-    { timeout: opts.timeout ?? 30_000, interval: 250, message: `terminal ${t.n} records "${commandLine}" as done` },
-  );
+  let cmd: TerminalCommand;
+  try {
+    cmd = await waitFor(
+      async () => {
+        const cs = await commandsOf(t.n);
+        const last = cs[cs.length - 1];
+        return cs.length > before && last.status === 'done' ? last : undefined;
+      },
+      { timeout: opts.timeout ?? 30_000, interval: 250, message: `terminal ${t.n} records "${commandLine}" as done` },
+    );
+  } catch (e) {
+    throw new Error(`${(e as Error).message}; ${await stallReport(t)}`);
+  }
   return { cmd, output: outputOf(cmd) };
+}
+
+/**
+ * What a command that never ended was doing, for the failure's message: how much its capture file
+ * holds and when it last grew, and each process under the terminal's shell with its state and
+ * kernel wait channel. A process asleep writing to the terminal (`wait_woken`) is held by VS Code's
+ * flow control, which pauses the pty until the editor's renderer has drawn what it got: normal for
+ * a fast producer (seq is there 3 s into a 12 s run, the file last written 2 s before). A capture
+ * file that has not grown for minutes with the producer still there means the renderer stopped
+ * taking output, and capture had nothing more to record: a cold CI saw `seq 1 2600000` stall so,
+ * the terminal's own display stopped at line 640,105.
+ */
+async function stallReport(t: OpenTerminal): Promise<string> {
+  const parts: string[] = [];
+  try {
+    const file = path.join(terminalsDir(), `${t.n}.txt`);
+    const st = fs.statSync(file);
+    parts.push(`${t.n}.txt holds ${st.size} bytes, last written ${Math.round((Date.now() - st.mtimeMs) / 1000)} s ago`);
+  } catch (e) {
+    parts.push(`capture file: ${(e as Error).message}`);
+  }
+  try {
+    const shell = await t.terminal.processId;
+    const parent = new Map<number, number>();
+    for (const d of fs.readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
+      try {
+        const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
+        parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      } catch {
+        // gone meanwhile
+      }
+    }
+    const under = (pid: number): boolean => {
+      for (let p: number | undefined = pid; p !== undefined && p > 1; p = parent.get(p)) if (p === shell) return true;
+      return false;
+    };
+    const procs = [...parent.keys()].filter((pid) => pid !== shell && under(pid)).map((pid) => {
+      const read = (f: string): string => {
+        try {
+          return fs.readFileSync(`/proc/${pid}/${f}`, 'utf8').replace(/\0/g, ' ').trim();
+        } catch {
+          return '?';
+        }
+      };
+      const stat = read('stat');
+      return `${read('cmdline').slice(0, 60)} (pid ${pid}, state ${stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]}, waiting in ${read('wchan') || '-'})`;
+    });
+    parts.push(`processes under the shell (pid ${shell}): ${procs.join('; ') || 'none'}`);
+  } catch (e) {
+    parts.push(`processes: ${(e as Error).message}`);
+  }
+  return parts.join('; ');
 }
 
 /** Closes a terminal and waits for its file to be finalised. */
