@@ -106,31 +106,30 @@ async function stallReport(t: OpenTerminal): Promise<string> {
   }
   try {
     const shell = await t.terminal.processId;
-    const parent = new Map<number, number>();
+    // Each process's state and parent, from the fields after its name in /proc/PID/stat (read once).
+    const procs = new Map<number, { state: string; parent: number }>();
     for (const d of fs.readdirSync('/proc').filter((x) => /^\d+$/.test(x))) {
       try {
         const stat = fs.readFileSync(`/proc/${d}/stat`, 'utf8');
-        parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+        const [state, parent] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        procs.set(Number(d), { state, parent: Number(parent) });
       } catch {
         // gone meanwhile
       }
     }
     const under = (pid: number): boolean => {
-      for (let p: number | undefined = pid; p !== undefined && p > 1; p = parent.get(p)) if (p === shell) return true;
+      for (let p: number | undefined = pid; p !== undefined && p > 1; p = procs.get(p)?.parent) if (p === shell) return true;
       return false;
     };
-    const procs = [...parent.keys()].filter((pid) => pid !== shell && under(pid)).map((pid) => {
-      const read = (f: string): string => {
-        try {
-          return fs.readFileSync(`/proc/${pid}/${f}`, 'utf8').replace(/\0/g, ' ').trim();
-        } catch {
-          return '?';
-        }
-      };
-      const stat = read('stat');
-      return `${read('cmdline').slice(0, 60)} (pid ${pid}, state ${stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0]}, waiting in ${read('wchan') || '-'})`;
-    });
-    parts.push(`processes under the shell (pid ${shell}): ${procs.join('; ') || 'none'}`);
+    const read = (pid: number, f: string): string => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/${f}`, 'utf8').replace(/\0/g, ' ').trim();
+      } catch {
+        return '?';
+      }
+    };
+    const described = [...procs].filter(([pid]) => pid !== shell && under(pid)).map(([pid, p]) => `${read(pid, 'cmdline').slice(0, 60)} (pid ${pid}, state ${p.state}, waiting in ${read(pid, 'wchan') || '-'})`);
+    parts.push(`processes under the shell (pid ${shell}): ${described.join('; ') || 'none'}`);
   } catch (e) {
     parts.push(`processes: ${(e as Error).message}`);
   }
