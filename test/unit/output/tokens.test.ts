@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { OutputScanner } from '../../../src/core/output/reference';
-import { countTokens, formatTokens, type TokenCount } from '../../../src/core/output/tokens';
+import { countTokens, cutLongRuns, formatTokens, type TokenCount } from '../../../src/core/output/tokens';
 
 test('counts with a real tokenizer, not characters / 4', () => {
   const en = countTokens('The quick brown fox jumps over the lazy dog.');
@@ -39,6 +39,44 @@ test('a run the tokenizer takes as one word (a minified line, a row of one lette
   }
   // Ordinary text is exact as before.
   assert.equal(countTokens('const minified=function(a,b){return a+b};'.repeat(200)).approximate, false);
+});
+
+test('long runs are cut exactly where the Unicode regex of the tokenizer\'s pre-split finds them (letters and marks, blanks, other; astral characters count once)', () => {
+  // The definition the one-pass scan replaces, as a regex (slow: tried at every position).
+  const LONG = /[\p{L}\p{M}]{257,}|\s{257,}|[^\s\p{L}\p{M}\p{N}]{257,}/gu;
+  const byRegex = (text: string): string[] | undefined => {
+    const out: string[] = [];
+    let last = 0;
+    for (const m of text.matchAll(LONG)) {
+      if (m.index > last) out.push(text.slice(last, m.index));
+      for (let i = 0; i < m[0].length; i += 256) out.push(m[0].slice(i, i + 256));
+      last = m.index + m[0].length;
+    }
+    if (out.length === 0) return undefined;
+    if (last < text.length) out.push(text.slice(last));
+    return out;
+  };
+  // Letters (ASCII, accented, Greek, CJK, an astral one), a combining mark, blanks (ASCII, no-break,
+  // ideographic), digits (ASCII, Arabic-Indic), punctuation and symbols (an emoji), a lone surrogate.
+  const palette = ['a', 'é', 'λ', '漢', '\u{1D49C}', '\u0301', ' ', '\t', '\n', '\u00A0', '\u3000', '7', '\u0663', '=', '.', '\u{1F600}', '\uD800'];
+  let seed = 22;
+  const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+  let cut = 0;
+  for (let t = 0; t < 300; t++) {
+    let text = '';
+    for (let runs = rand(6) + 1; runs > 0; runs--) {
+      // A run of one class (sometimes mixed within it), its length near the limit or short.
+      const kinds = [palette[rand(palette.length)], palette[rand(palette.length)]];
+      const len = [255, 256, 257, 258, 513, 3, 40][rand(7)];
+      for (let i = 0; i < len; i++) text += kinds[rand(5) === 0 ? 1 : 0];
+    }
+    const want = byRegex(text);
+    assert.deepEqual(cutLongRuns(text), want, `text ${t}`);
+    if (want) cut++;
+    // Cut or not, the pieces are the text.
+    assert.equal((cutLongRuns(text) ?? [text]).join(''), text);
+  }
+  assert.ok(cut > 50 && cut < 290, `both kinds of text were tried (${cut} of 300 cut)`);
 });
 
 // The tokenizer's worker (extension host, MCP server): the same counts, and this thread never loads
