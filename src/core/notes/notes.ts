@@ -6,7 +6,7 @@ import { leadsOutside, outsideLinkMessage } from '../workspace/linkGuard';
 import { pool } from '../fs/pool';
 import { factsOf, lineNeedOf, reasonFrom, stampOf, statOf, type TargetCache, type TargetFacts } from './orphans';
 import { createExclusive } from '../fs/fsAtomic';
-import { FileDigests, type DigestSpec } from '../fs/fileDigests';
+import { FileDigests, round, type DigestSpec } from '../fs/fileDigests';
 import { FolderWatch, type FolderEvent } from '../fs/folderWatch';
 import { err, ok, type FileError, type Result } from '../result';
 
@@ -369,15 +369,6 @@ export function recheckNotes(root?: string, files?: readonly string[]): void {
       else if (file === dir || dir.startsWith(file + path.sep)) s.pending = 'all';
     }
   }
-}
-
-/** `count` items of `all` from `from` on, wrapping around; and where the next round starts. */
-function round<T>(all: T[], from: number, count: number): { items: T[]; next: number } {
-  if (all.length <= count) return { items: all, next: 0 };
-  const start = from % all.length;
-  const items = all.slice(start, start + count);
-  if (items.length < count) items.push(...all.slice(0, count - items.length));
-  return { items, next: (start + count) % all.length };
 }
 
 /** Brings `snap` up to date with what changed (see above); with `marks`, every note's orphan mark too. */

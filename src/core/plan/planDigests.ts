@@ -96,8 +96,12 @@ function validDigest(v: unknown): v is PlanDigest {
     && (p.error !== undefined || Number.isInteger(p.objectiveLine)) && isOptStr(p.mirror);
 }
 
-/** The plan digests' cache, `.agent/.cache/briefing-plans.json` (its name from when only the briefing used it; the Plan view's rows use it too). */
-const PLAN_DIGESTS = { name: 'briefing-plans', version: 2, valid: validDigest };
+/**
+ * The plan digests' cache, `.agent/.cache/briefing-plans.json` (its name from when only the briefing
+ * used it; the Plan view's rows use it too). Plan folders are watched: a call stats the plans their
+ * events and stamps name, not all of them (fs/fileDigests.ts).
+ */
+const PLAN_DIGESTS = { name: 'briefing-plans', version: 2, valid: validDigest, watch: true };
 
 /**
  * The digests of `files` (absolute plan paths of `agentDir`; `rel` gives the path shown), read

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { FileDigests } from '../../../src/core/fs/fileDigests';
+import { FileDigests, setDigestWatching } from '../../../src/core/fs/fileDigests';
 import { digestFolder } from './digestFixture';
 
 const SPEC = { name: 'test-digests', version: 1, valid: (v: unknown): v is string => typeof v === 'string' };
@@ -210,4 +210,74 @@ test('while nothing changed, get answers with the same map (callers keep what th
   assert.notEqual(r.values, gone);
   const again = await d.get(files.slice(0, 3), failing);
   assert.notEqual(again.values, r.values, 'an answer with a failure is not kept');
+});
+
+const WATCHED = { ...SPEC, name: 'watched-digests', watch: true };
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+test('a watched kind stats only what changed: an edit in place from its event, a rename or a new file from the folder\'s stamp at once', { skip: process.platform !== 'linux' && 'fs.watch events are what this relies on; watched on Linux only' }, async () => {
+  const was = setDigestWatching(true, 60_000);
+  try {
+    const { agentDir, files, reads, read } = digestFolder(600);
+    const d = FileDigests.unshared(agentDir, WATCHED);
+    await d.get(files, read);
+    assert.equal(d.lastStats, 600, 'the first look stats every file');
+    // The folder's stamp is trusted once it is older than a clock tick could hide (fs/settledStamp.ts).
+    await sleep(2100);
+    await d.get(files, read);
+    assert.equal(d.lastStats, 600, 'the first settled stamp is taken with a full check');
+    reads.length = 0;
+    const same = await d.get(files, read);
+    assert.equal(d.lastStats, 0, 'nothing changed and nothing reported: no file is stat\'ed');
+    assert.equal(same.values.get(files[7]), 'THING 7');
+    // Edited in place (the folder's stamp stays): its event names it.
+    fs.writeFileSync(files[7], 'thing seven');
+    let v: string | undefined;
+    for (let i = 0; i < 100 && v !== 'THING SEVEN'; i++) {
+      await sleep(20);
+      v = (await d.get(files, read)).values.get(files[7]);
+    }
+    assert.equal(v, 'THING SEVEN', 'the edit is seen once its event came');
+    assert.ok(d.lastStats <= 1, `only the file named was stat'ed (${d.lastStats})`);
+    assert.deepEqual(reads, ['7.md']);
+    // Replaced by rename, as every atomic write does, and read at once: the folder's stamp changed, so it is checked whole.
+    fs.writeFileSync(files[8] + '.tmp', 'thing eight');
+    fs.renameSync(files[8] + '.tmp', files[8]);
+    assert.equal((await d.get(files, read)).values.get(files[8]), 'THING EIGHT');
+    // A file added and one deleted, asked for at once.
+    const added = path.join(agentDir, 'things', 'new.md');
+    fs.writeFileSync(added, 'thing new');
+    fs.rmSync(files[9]);
+    const r = await d.get([...files.filter((f) => f !== files[9]), added], read);
+    assert.equal(r.values.get(added), 'THING NEW');
+    assert.equal(r.values.has(files[9]), false);
+    assert.equal(r.values.size, 600);
+  } finally {
+    setDigestWatching(was);
+  }
+});
+
+test('a watched kind checks its folder whole when it was replaced, and a round of files stands in for missed events', { skip: process.platform !== 'linux' && 'watched on Linux only' }, async () => {
+  const was = setDigestWatching(true, 60_000);
+  try {
+    const { agentDir, files, read } = digestFolder(3);
+    const d = FileDigests.unshared(agentDir, WATCHED);
+    await d.get(files, read);
+    await sleep(2100);
+    await d.get(files, read);
+    await d.get(files, read);
+    assert.equal(d.lastStats, 0);
+    // The folder deleted and made anew with files of the same names and sizes.
+    const dir = path.dirname(files[0]);
+    fs.rmSync(dir, { recursive: true });
+    fs.mkdirSync(dir);
+    files.forEach((f, i) => fs.writeFileSync(f, `THANG ${i}`));
+    assert.deepEqual([...(await d.get(files, read)).values.values()], ['THANG 0', 'THANG 1', 'THANG 2']);
+    // With a round due at every call, each call stats a round (up to 500 files) whatever the events say.
+    setDigestWatching(true, 0);
+    await d.get(files, read);
+    assert.equal(d.lastStats, 3);
+  } finally {
+    setDigestWatching(was);
+  }
 });
