@@ -24,17 +24,21 @@
  * ~3 MB, whose single JSON.parse blocked the editor ~30 ms at every start (bench row 19b). A line
  * cut short (a truncated file) is skipped and its file read again.
  *
- * A kind whose spec says `watch` (plans: 1,000 plan files in a few folders) is not stat'ed file by
- * file at every `get` either, where a watch tells what changed (Linux; FolderWatch, one inotify
- * watch per folder that holds files of the list). A file is trusted unchecked when its folder is
- * watched and its stamp (inode, mtime, ctime) is the one of the folder's last full check, and no
- * event named the file since. An edit in place is seen from its event (a get first lets the events
- * already queued arrive: two turns of the event loop, so even this process's own write of a moment
- * ago is heard); a file added, removed or replaced by rename (every atomic write) changes the
- * folder's stamp, seen at once, events or not. A folder watched anew, or whose watch was lost, is
- * checked whole; and as a safety net one round of WATCHED_ROUND files is stat'ed at most every
- * WATCHED_REFRESH_MS.
- * At 1,000 plans the per-file stats were ~4 ms of every briefing (bench row 19n).
+ * A kind whose spec says `watch` is not stat'ed file by file at every `get` either, where a watch
+ * tells what changed (Linux; FolderWatch, one inotify watch per folder that holds files of the list,
+ * up to MAX_WATCHED_FOLDERS). A file is trusted unchecked when its folder is watched, was checked
+ * whole since, and no event named the file since. An edit in place is seen from its event (a get
+ * first lets the events already queued arrive: two turns of the event loop, so even this process's
+ * own write of a moment ago is heard).
+ * - `stamps` (plans: 1,000 files in a few folders): each folder's stamp (inode, mtime, ctime) is
+ *   taken too, and a folder whose stamp changed since its last full check is checked whole: a file
+ *   added, removed or replaced by rename (every atomic write) is seen at once, events or not.
+ * - `events` (skills: one SKILL.md per folder, whose stat would cost what the file's does): the
+ *   events alone.
+ *
+ * A folder watched anew, or whose watch was lost, is checked whole; and as a safety net (an event
+ * the kernel dropped) one round of WATCHED_ROUND files is stat'ed at most every WATCHED_REFRESH_MS.
+ * At 1,000 plans and 500 skills the per-file stats were ~4 and ~1.5 ms of every briefing (bench row 19n).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -52,8 +56,8 @@ export interface DigestSpec<T> {
   version: number;
   /** True for a value this code could have written. */
   valid: (v: unknown) => v is T;
-  /** Watch the folders of the files `get` is given, and stat only what their events and stamps name (see above). */
-  watch?: boolean;
+  /** Watch the folders of the files `get` is given, and stat only what their events (and stamps) name (see above). */
+  watch?: 'stamps' | 'events';
 }
 
 /** A file's stat as a digest is kept under: device, inode, size, mtime, ctime (an edit in place or a rename over it changes one). */
@@ -82,12 +86,18 @@ const SAVE_SLACK = 64;
 const WATCHED_ROUND = 500;
 /** ...and a round at most this often. */
 let watchedRefreshMs = 30_000;
+/** Folders watched per kind at most (each is an inotify watch, a resource the user's whole session shares); files in others are stat'ed. */
+const MAX_WATCHED_FOLDERS = 512;
 /** Whether specs that ask for it are watched (Linux; tests turn it off or on). */
 let watching = process.platform === 'linux';
 
-/** A watched folder of a `watch` kind: its stamp at its last full check (undefined: check it whole next time) and the files its events named since. */
+/**
+ * A watched folder of a `watch` kind: whether it was checked whole since it was watched (false:
+ * check it whole next time), its stamp at that check (`stamps` kinds), the files its events named since.
+ */
 interface WatchedFolder {
   watch: FolderWatch;
+  checked: boolean;
   stamp?: FolderStamp;
   named: Set<string>;
 }
@@ -258,56 +268,91 @@ export class FileDigests<T> {
    * files named by events (each once: an event during the pass names its file for the next one).
    * `done()` after the pass records the stamps it stands on.
    */
-  private unchanged(files: string[]): { trusted: (file: string) => boolean; done: () => void } {
+  private unchanged(files: string[]): { trusted: Uint8Array; done: () => void } {
     const now = Date.now();
-    const byFolder = new Map<string, { w: WatchedFolder; trust: boolean; st?: fs.Stats }>();
-    const named = new Set<string>();
-    for (const f of files) {
-      const dir = f.slice(0, f.lastIndexOf(path.sep));
-      if (byFolder.has(dir)) continue;
-      let w = this.watched.get(dir);
-      if (!w) {
-        const made: WatchedFolder = { named: new Set(), watch: undefined as unknown as FolderWatch };
-        made.watch = new FolderWatch([dir], (file, kind) => {
-          // The folder itself gone, replaced or watched anew: what happened meanwhile is unknown.
-          if (kind === 'rewatched' || file === dir) made.stamp = undefined;
-          else made.named.add(file);
-        });
-        this.watched.set(dir, (w = made));
-      }
-      let st: fs.Stats | undefined;
-      try {
-        st = fs.statSync(dir, { throwIfNoEntry: false });
-      } catch {
-        st = undefined;
-      }
-      const live = w.watch.watching.length > 0;
-      byFolder.set(dir, { w, trust: live && !!st && sameStamp(w.stamp, st), st: live ? st : undefined });
-      for (const n of w.named) named.add(n);
-      w.named.clear();
-    }
-    for (const [dir, w] of this.watched) {
-      if (byFolder.has(dir)) continue;
-      w.watch.dispose();
-      this.watched.delete(dir);
-    }
+    const stamps = this.spec.watch === 'stamps';
+    type Folder = { w?: WatchedFolder; trust: boolean; live?: boolean; st?: fs.Stats };
+    const byFolder = new Map<string, Folder>();
     // The safety net: a round of files stat'ed whatever the events say, at most every watchedRefreshMs.
+    const named = new Set<string>();
     if (now >= this.roundAt) {
       const r = round(files, this.roundFrom, WATCHED_ROUND);
       for (const f of r.items) named.add(f);
       this.roundFrom = r.next;
       this.roundAt = now + watchedRefreshMs;
     }
+    const trusted = new Uint8Array(files.length);
+    let seenWatched = 0;
+    let lastDir = '';
+    let folder: Folder | undefined;
+    for (let i = 0; i < files.length; i++) {
+      const f = files[i];
+      const dir = f.slice(0, f.lastIndexOf(path.sep));
+      // Files come grouped by folder: a folder is looked up once per group, set up once per call.
+      if (dir !== lastDir || !folder) {
+        lastDir = dir;
+        folder = byFolder.get(dir);
+        if (!folder) {
+          folder = this.watchedFolder(dir, stamps);
+          byFolder.set(dir, folder);
+          if (folder.w) seenWatched++;
+          // The files its events named (each once: an event during this pass names its file for the next).
+          if (folder.w?.named.size) {
+            for (const n of folder.w.named) named.add(n);
+            folder.w.named.clear();
+          }
+        }
+      }
+      if (folder.trust && !named.has(f)) trusted[i] = 1;
+    }
+    // Folders no longer listed are let go.
+    if (seenWatched < this.watched.size) {
+      for (const [dir, w] of this.watched) {
+        if (byFolder.has(dir)) continue;
+        w.watch.dispose();
+        this.watched.delete(dir);
+      }
+    }
     return {
-      trusted: (file) => !named.has(file) && byFolder.get(file.slice(0, file.lastIndexOf(path.sep)))?.trust === true,
+      trusted,
       done: () => {
-        // A stamp taken within RACY_MS of the folder's last change could hide a later one in the same tick.
-        for (const { w, st } of byFolder.values()) w.stamp = st && settledStamp(st, now) ? stampOf(st) : undefined;
+        for (const { w, live, st } of byFolder.values()) {
+          if (!w) continue;
+          // Checked whole in this pass if it was watched before the pass began (what changed after the watch began is named by events).
+          w.checked = !!live;
+          // A stamp taken within RACY_MS of the folder's last change could hide a later one in the same tick.
+          if (stamps) w.stamp = st && settledStamp(st, now) ? stampOf(st) : undefined;
+        }
       },
     };
   }
 
-  private async visit(files: string[], read: (file: string) => Promise<T>, unchanged?: { trusted: (file: string) => boolean; done: () => void }): Promise<{ values: Map<string, T>; failed: Map<string, Error> }> {
+  /** `dir`'s watch (set up now if new and under the cap), and whether its files can be trusted unchecked in this pass. */
+  private watchedFolder(dir: string, stamps: boolean): { w?: WatchedFolder; trust: boolean; live?: boolean; st?: fs.Stats } {
+    let w = this.watched.get(dir);
+    if (!w && this.watched.size >= MAX_WATCHED_FOLDERS) return { trust: false };
+    if (!w) {
+      const made: WatchedFolder = { checked: false, named: new Set(), watch: undefined as unknown as FolderWatch };
+      made.watch = new FolderWatch([dir], (file, kind) => {
+        // The folder itself gone, replaced or watched anew: what happened meanwhile is unknown.
+        if (kind === 'rewatched' || file === dir) made.checked = false;
+        else made.named.add(file);
+      });
+      this.watched.set(dir, (w = made));
+    }
+    const live = w.watch.live;
+    let st: fs.Stats | undefined;
+    if (stamps && live) {
+      try {
+        st = fs.statSync(dir, { throwIfNoEntry: false });
+      } catch {
+        st = undefined;
+      }
+    }
+    return { w, trust: live && w.checked && (!stamps || (!!st && sameStamp(w.stamp, st))), live, st };
+  }
+
+  private async visit(files: string[], read: (file: string) => Promise<T>, unchanged?: { trusted: Uint8Array; done: () => void }): Promise<{ values: Map<string, T>; failed: Map<string, Error> }> {
     if (!this.loaded) await this.load();
     // The worker's check stands for this one pass after the load: the entries it did not name are as it found them.
     const stale = this.checkedOffThread;
@@ -319,7 +364,7 @@ export class FileDigests<T> {
     for (let i = 0; i < files.length; i++) {
       if (i > 0 && i % STATS_PER_SLICE === 0) await new Promise((r) => setImmediate(r));
       const f = files[i];
-      if ((stale && !stale.has(f)) || unchanged?.trusted(f)) {
+      if ((stale && !stale.has(f)) || unchanged?.trusted[i] === 1) {
         const known = this.entries.get(f);
         if (known) {
           values.set(f, known.value);

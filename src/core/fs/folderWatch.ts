@@ -63,6 +63,12 @@ export class FolderWatch {
     return [...this.state].filter(([, s]) => s.watcher).map(([f]) => f);
   }
 
+  /** Whether every folder given is watched now (none missing, no watch lost). */
+  get live(): boolean {
+    for (const s of this.state.values()) if (!s.found && !s.watcher) return false;
+    return true;
+  }
+
   /** Watches `folder` if it is a folder and not watched yet; `announce`: report it once watched. */
   private arm(folder: string, announce: boolean): void {
     const s = this.state.get(folder);
