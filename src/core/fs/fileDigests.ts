@@ -24,21 +24,20 @@
  * ~3 MB, whose single JSON.parse blocked the editor ~30 ms at every start (bench row 19b). A line
  * cut short (a truncated file) is skipped and its file read again.
  *
- * A kind whose spec says `watch` is not stat'ed file by file at every `get` either, where a watch
- * tells what changed (Linux; FolderWatch, one inotify watch per folder that holds files of the list,
- * up to MAX_WATCHED_FOLDERS). A file is trusted unchecked when its folder is watched, was checked
- * whole since, and no event named the file since. An edit in place is seen from its event (a get
- * first lets the events already queued arrive: two turns of the event loop, so even this process's
- * own write of a moment ago is heard).
- * - `stamps` (plans: 1,000 files in a few folders): each folder's stamp (inode, mtime, ctime) is
- *   taken too, and a folder whose stamp changed since its last full check is checked whole: a file
- *   added, removed or replaced by rename (every atomic write) is seen at once, events or not.
- * - `events` (skills: one SKILL.md per folder, whose stat would cost what the file's does): the
- *   events alone.
- *
- * A folder watched anew, or whose watch was lost, is checked whole; and as a safety net (an event
- * the kernel dropped) one round of WATCHED_ROUND files is stat'ed at most every WATCHED_REFRESH_MS.
- * At 1,000 plans and 500 skills the per-file stats were ~4 and ~1.5 ms of every briefing (bench row 19n).
+ * A kind whose spec says `watch` (plans: 1,000 files in a few folders) is not stat'ed file by file
+ * at every `get` either, where a watch tells what changed (Linux; FolderWatch, one inotify watch per
+ * folder that holds files of the list, up to MAX_WATCHED_FOLDERS). A file is trusted unchecked when
+ * its folder is watched, was checked whole since, its stamp (inode, mtime, ctime) is the one of that
+ * check, and no event named the file since. An edit in place is seen from its event (a get first
+ * lets the events already queued arrive: two turns of the event loop, so even this process's own
+ * write of a moment ago is heard); a file added, removed or replaced by rename (every atomic write)
+ * changes the folder's stamp, seen at once, events or not. A folder watched anew, or whose watch
+ * was lost, is checked whole; and as a safety net (an event the kernel dropped) one round of
+ * WATCHED_ROUND files is stat'ed at most every WATCHED_REFRESH_MS.
+ * A watch costs ~25 µs to set up, so a kind with a folder per file (skills: 500 SKILL.md in 500
+ * folders) is not watched: its watches would cost a process's first call more than the stats they
+ * spare its few later ones.
+ * At 1,000 plans the per-file stats were ~4 ms of every briefing (bench row 19n).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -56,8 +55,8 @@ export interface DigestSpec<T> {
   version: number;
   /** True for a value this code could have written. */
   valid: (v: unknown) => v is T;
-  /** Watch the folders of the files `get` is given, and stat only what their events (and stamps) name (see above). */
-  watch?: 'stamps' | 'events';
+  /** Watch the folders of the files `get` is given, and stat only what their events and stamps name (see above). */
+  watch?: boolean;
 }
 
 /** A file's stat as a digest is kept under: device, inode, size, mtime, ctime (an edit in place or a rename over it changes one). */
@@ -93,7 +92,7 @@ let watching = process.platform === 'linux';
 
 /**
  * A watched folder of a `watch` kind: whether it was checked whole since it was watched (false:
- * check it whole next time), its stamp at that check (`stamps` kinds), the files its events named since.
+ * check it whole next time), its stamp at that check, the files its events named since.
  */
 interface WatchedFolder {
   watch: FolderWatch;
@@ -270,7 +269,6 @@ export class FileDigests<T> {
    */
   private unchanged(files: string[]): { trusted: Uint8Array; done: () => void } {
     const now = Date.now();
-    const stamps = this.spec.watch === 'stamps';
     type Folder = { w?: WatchedFolder; trust: boolean; live?: boolean; st?: fs.Stats };
     const byFolder = new Map<string, Folder>();
     // The safety net: a round of files stat'ed whatever the events say, at most every watchedRefreshMs.
@@ -293,7 +291,7 @@ export class FileDigests<T> {
         lastDir = dir;
         folder = byFolder.get(dir);
         if (!folder) {
-          folder = this.watchedFolder(dir, stamps);
+          folder = this.watchedFolder(dir);
           byFolder.set(dir, folder);
           if (folder.w) seenWatched++;
           // The files its events named (each once: an event during this pass names its file for the next).
@@ -321,14 +319,14 @@ export class FileDigests<T> {
           // Checked whole in this pass if it was watched before the pass began (what changed after the watch began is named by events).
           w.checked = !!live;
           // A stamp taken within RACY_MS of the folder's last change could hide a later one in the same tick.
-          if (stamps) w.stamp = st && settledStamp(st, now) ? stampOf(st) : undefined;
+          w.stamp = st && settledStamp(st, now) ? stampOf(st) : undefined;
         }
       },
     };
   }
 
   /** `dir`'s watch (set up now if new and under the cap), and whether its files can be trusted unchecked in this pass. */
-  private watchedFolder(dir: string, stamps: boolean): { w?: WatchedFolder; trust: boolean; live?: boolean; st?: fs.Stats } {
+  private watchedFolder(dir: string): { w?: WatchedFolder; trust: boolean; live?: boolean; st?: fs.Stats } {
     let w = this.watched.get(dir);
     if (!w && this.watched.size >= MAX_WATCHED_FOLDERS) return { trust: false };
     if (!w) {
@@ -342,14 +340,14 @@ export class FileDigests<T> {
     }
     const live = w.watch.live;
     let st: fs.Stats | undefined;
-    if (stamps && live) {
+    if (live) {
       try {
         st = fs.statSync(dir, { throwIfNoEntry: false });
       } catch {
         st = undefined;
       }
     }
-    return { w, trust: live && w.checked && (!stamps || (!!st && sameStamp(w.stamp, st))), live, st };
+    return { w, trust: live && w.checked && !!st && sameStamp(w.stamp, st), live, st };
   }
 
   private async visit(files: string[], read: (file: string) => Promise<T>, unchanged?: { trusted: Uint8Array; done: () => void }): Promise<{ values: Map<string, T>; failed: Map<string, Error> }> {

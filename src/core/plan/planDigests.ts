@@ -101,7 +101,7 @@ function validDigest(v: unknown): v is PlanDigest {
  * used it; the Plan view's rows use it too). Plan folders are watched: a call stats the plans their
  * events and stamps name, not all of them (fs/fileDigests.ts).
  */
-const PLAN_DIGESTS = { name: 'briefing-plans', version: 2, valid: validDigest, watch: 'stamps' as const };
+const PLAN_DIGESTS = { name: 'briefing-plans', version: 2, valid: validDigest, watch: true };
 
 /**
  * The digests of `files` (absolute plan paths of `agentDir`; `rel` gives the path shown), read

@@ -58,11 +58,8 @@ function validParsed(v: unknown): v is Result<{ name: string; description: strin
   return o.ok === true && typeof o.value === 'object' && o.value !== null && isStr(o.value.name) && isStr(o.value.description);
 }
 
-/**
- * Parsed frontmatters per SKILL.md, kept in `.agent/.cache/skills.json`; on Linux each skill's folder
- * is watched, and a call stats only the SKILL.md files its events name (fs/fileDigests.ts), else every one.
- */
-const SKILL_DIGESTS = { name: 'skills', version: 1, valid: validParsed, watch: 'events' as const };
+/** Parsed frontmatters per SKILL.md, kept in `.agent/.cache/skills.json` and checked by a stat per file (fs/fileDigests.ts). */
+const SKILL_DIGESTS = { name: 'skills', version: 1, valid: validParsed };
 
 /** A skill folder's entry: where its SKILL.md is and how it is shown. */
 interface Found {

@@ -212,7 +212,7 @@ test('while nothing changed, get answers with the same map (callers keep what th
   assert.notEqual(again.values, r.values, 'an answer with a failure is not kept');
 });
 
-const WATCHED = { ...SPEC, name: 'watched-digests', watch: 'stamps' as const };
+const WATCHED = { ...SPEC, name: 'watched-digests', watch: true };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test('a watched kind stats only what changed: an edit in place from its event (at the next call), a rename or a new file from the folder\'s stamp at once', { skip: process.platform !== 'linux' && 'fs.watch events are what this relies on; watched on Linux only' }, async () => {
@@ -272,42 +272,6 @@ test('a watched kind checks its folder whole when it was replaced, and a round o
     setDigestWatching(true, 0);
     await d.get(files, read);
     assert.equal(d.lastStats, 3);
-  } finally {
-    setDigestWatching(was);
-  }
-});
-
-test('a kind watched by events alone (a file per folder, as skills): unchanged files cost no stat from the second call; edits, renames and deletions are seen at the next call', { skip: process.platform !== 'linux' && 'watched on Linux only' }, async () => {
-  const was = setDigestWatching(true, 60_000);
-  try {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-digests-events-'));
-    const agentDir = path.join(root, '.agent');
-    const files = Array.from({ length: 20 }, (_, i) => path.join(root, 'skills', `s${i}`, 'SKILL.md'));
-    for (const [i, f] of files.entries()) {
-      fs.mkdirSync(path.dirname(f), { recursive: true });
-      fs.writeFileSync(f, `skill ${i}`);
-    }
-    fs.mkdirSync(agentDir);
-    const read = async (f: string): Promise<string> => (await fs.promises.readFile(f, 'utf8')).toUpperCase();
-    const d = FileDigests.unshared(agentDir, { ...SPEC, name: 'evented-digests', watch: 'events' as const });
-    await d.get(files, read);
-    assert.equal(d.lastStats, 20);
-    await d.get(files, read);
-    assert.equal(d.lastStats, 0, 'no stat once each folder was checked whole under its watch');
-    fs.writeFileSync(files[3], 'skill three');
-    fs.writeFileSync(files[4] + '.tmp', 'skill four');
-    fs.renameSync(files[4] + '.tmp', files[4]);
-    fs.rmSync(files[5]);
-    const r = await d.get(files, read);
-    assert.equal(r.values.get(files[3]), 'SKILL THREE');
-    assert.equal(r.values.get(files[4]), 'SKILL FOUR');
-    assert.equal(r.values.has(files[5]), false);
-    assert.ok(d.lastStats <= 4, `only the files named were stat'ed (${d.lastStats})`);
-    // A skill's folder replaced: checked whole.
-    fs.rmSync(path.dirname(files[6]), { recursive: true });
-    fs.mkdirSync(path.dirname(files[6]));
-    fs.writeFileSync(files[6], 'skill 6 anew');
-    assert.equal((await d.get(files, read)).values.get(files[6]), 'SKILL 6 ANEW');
   } finally {
     setDigestWatching(was);
   }
