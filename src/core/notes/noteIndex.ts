@@ -17,17 +17,43 @@ export class NoteIndex {
   private readonly byPath = new Map<string, ListedNote[]>();
   private readonly byCommand = new Map<string, ListedNote[]>();
 
+  /**
+   * The index of a first listing, built a slice of notes at a time with a turn of the event loop
+   * between slices: in the extension host 10,000 notes built in one go (with the garbage collection
+   * they caused) blocked every extension 188 ms at start-up (bench row 19x). Returns the index and
+   * the target paths that have notes.
+   */
+  static async build(listing: readonly ListedNote[], slice = 1000): Promise<{ index: NoteIndex; touched: Set<string> }> {
+    const index = new NoteIndex();
+    const touched = new Set<string>();
+    for (let i = 0; i < listing.length; i++) {
+      if (i > 0 && i % slice === 0) await new Promise((r) => setImmediate(r));
+      index.add(listing[i], touched);
+    }
+    let k = 0;
+    for (const map of [index.byPath, index.byCommand]) {
+      for (const list of map.values()) {
+        if (++k % slice === 0) await new Promise((r) => setImmediate(r));
+        if (list.length > 1) list.sort(byCreated);
+      }
+    }
+    index.notes = new Set(listing);
+    return { index, touched };
+  }
+
+  /** Adds a note to the lists, unsorted (the first listing sorts each list once, not per note). */
+  private add(n: ListedNote, touched: Set<string>): void {
+    touched.add(n.path);
+    push(this.byPath, n.path, n);
+    if (n.terminal !== undefined && n.command !== undefined) push(this.byCommand, `${n.terminal}:${n.command}`, n);
+  }
+
   /** Takes a listing; returns the target paths whose notes changed (added, removed, edited, orphan mark). */
   update(listing: readonly ListedNote[]): Set<string> {
     const next = new Set(listing);
     const touched = new Set<string>();
     if (this.notes.size === 0) {
-      // The first listing (10,000 notes at a heavy user's size): each list built and sorted once, not per note.
-      for (const n of listing) {
-        touched.add(n.path);
-        push(this.byPath, n.path, n);
-        if (n.terminal !== undefined && n.command !== undefined) push(this.byCommand, `${n.terminal}:${n.command}`, n);
-      }
+      for (const n of listing) this.add(n, touched);
       for (const map of [this.byPath, this.byCommand]) for (const list of map.values()) if (list.length > 1) list.sort(byCreated);
       this.notes = next;
       return touched;

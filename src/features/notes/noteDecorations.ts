@@ -36,8 +36,17 @@ export class NoteDecorationProvider implements vscode.FileDecorationProvider, vs
     }));
   }
 
+  /** Refreshes run one after another: a first index is built over several turns of the event loop. */
+  private queue: Promise<void> = Promise.resolve();
+
   /** Re-reads the notes of every workspace folder; redraws the files whose notes changed. */
-  async refresh(): Promise<void> {
+  refresh(): Promise<void> {
+    const run = this.queue.then(() => this.refreshNow());
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async refreshNow(): Promise<void> {
     /** Per folder, the target paths whose notes changed. */
     const touched: [string, Set<string>][] = [];
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
@@ -48,9 +57,14 @@ export class NoteDecorationProvider implements vscode.FileDecorationProvider, vs
       // The listing itself, not a copy: the index keeps the notes (10,000 at a heavy user's size).
       const { notes, errors } = await sharedNotes(root, { marks: false });
       for (const e of errors) this.log.warn(`note skipped: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}`);
-      const index = this.indexes.get(root) ?? new NoteIndex();
-      this.indexes.set(root, index);
-      touched.push([root, index.update(notes)]);
+      const index = this.indexes.get(root);
+      if (index) touched.push([root, index.update(notes)]);
+      else {
+        // The first listing (10,000 notes at a heavy user's size): built in slices, used once whole.
+        const built = await NoteIndex.build(notes);
+        this.indexes.set(root, built.index);
+        touched.push([root, built.touched]);
+      }
     }
     for (const [root, index] of this.indexes) {
       if (folders.includes(root)) continue;

@@ -65,3 +65,33 @@ test('an index built from a whole listing at once answers as one built note by n
     assert.deepEqual(ids(atOnce), ids(oneByOne), n.path);
   }
 });
+
+test('a first listing built in slices gives what update gives, and the event loop gets turns meanwhile (10,000 notes)', async () => {
+  const listing: ListedNote[] = [];
+  for (let i = 0; i < 10_000; i++) {
+    const t = 1 + (i % 700);
+    listing.push(note(`n${String(i).padStart(5, '0')}`, i % 3 ? `.agent/terminals/${t}.txt` : `src/f${i % 50}.ts`, `2026-01-01T00:${String(59 - (i % 60)).padStart(2, '0')}:00Z`, i % 2 ? { terminal: t, command: i % 9 } : {}));
+  }
+  listing.sort((a, b) => (a.created < b.created ? -1 : a.created > b.created ? 1 : a.id < b.id ? -1 : 1));
+  const whole = new NoteIndex();
+  const touchedWhole = whole.update(listing);
+  let turns = 0;
+  let counting = true;
+  const tick = (): void => {
+    if (!counting) return;
+    turns++;
+    setImmediate(tick);
+  };
+  setImmediate(tick);
+  const { index, touched } = await NoteIndex.build(listing);
+  counting = false;
+  assert.ok(turns >= 5, `other work ran ${turns} times while it was built`);
+  assert.deepEqual([...touched].sort(), [...touchedWhole].sort());
+  for (const [p, t, c] of [['.agent/terminals/5.txt', 5, 3], ['src/f7.ts', undefined, undefined], ['.agent/terminals/700.txt', 700, 1], ['nowhere', 1, 1]] as const) {
+    assert.deepEqual(index.candidates(p, t, c).map((n) => n.id), whole.candidates(p, t, c).map((n) => n.id), p);
+  }
+  // Later listings update it as any index.
+  const more = note('n-new', 'src/f7.ts', '2026-01-02T00:00:00Z');
+  assert.deepEqual([...index.update([...listing, more])], ['src/f7.ts']);
+  assert.equal(index.candidates('src/f7.ts').at(-1)?.id, 'n-new');
+});
