@@ -44,19 +44,50 @@ export function entryPath(agentDir: string, prefix: string, rel: string): string
   return rel.startsWith('..') || path.isAbsolute(rel) ? path.resolve(agentDir, rel) : prefix + rel;
 }
 
-/** Each entry line of a cache file's text (after its header line), parsed; undefined for a line that does not parse (one cut short). */
-export function* cacheEntries(text: string): Generator<unknown> {
+/** Each entry line of a cache file's text (after its header line), as text. */
+export function* cacheLines(text: string): Generator<string> {
   for (let pos = text.indexOf('\n') + 1; pos > 0 && pos < text.length; ) {
     let end = text.indexOf('\n', pos);
     if (end === -1) end = text.length;
     const line = text.slice(pos, end);
     pos = end + 1;
+    yield line;
+  }
+}
+
+/** Each entry line of a cache file's text (after its header line), parsed; undefined for a line that does not parse (one cut short). */
+export function* cacheEntries(text: string): Generator<unknown> {
+  for (const line of cacheLines(text)) {
     try {
       yield JSON.parse(line);
     } catch {
       yield undefined;
     }
   }
+}
+
+/**
+ * The path (as stored: relative to `.agent/`) that opens an entry line `["<path>",[stat],digest]`,
+ * without parsing the rest; undefined for a line that does not start so.
+ */
+export function entryLinePath(line: string): string | undefined {
+  if (line.charCodeAt(0) !== 91 /* [ */ || line.charCodeAt(1) !== 34 /* " */) return undefined;
+  let escaped = false;
+  for (let i = 2; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 92 /* \\ */) {
+      escaped = true;
+      i++;
+    } else if (c === 34) {
+      if (!escaped) return line.slice(2, i);
+      try {
+        return JSON.parse(line.slice(1, i + 1)) as string;
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -20,9 +20,12 @@
  * one parses the file (digestCheck.ts): the first get then stats only the files the worker found
  * changed, so the extension host's thread does not pay 10,000 stats at every editor start.
  *
- * The file is a header line and one JSON line per entry, parsed a slice at a time: 10,000 notes are
- * ~3 MB, whose single JSON.parse blocked the editor ~30 ms at every start (bench row 19b). A line
- * cut short (a truncated file) is skipped and its file read again.
+ * The file is a header line and one JSON line per entry. A load keeps each line as text under its
+ * path, and parses (and checks) it when that file is first asked for: the Plan view's first page
+ * of 21 plans does not parse the 1,000 others (~10 ms at every start), and 10,000 notes are parsed
+ * a slice at a time by the pass that asks for them all (their single JSON.parse blocked the editor
+ * ~30 ms, bench row 19b). A line cut short (a truncated file) or malformed is dropped when it is
+ * parsed, and its file read again.
  *
  * A kind whose spec says `watch` (plans: 1,000 files in a few folders) is not stat'ed file by file
  * at every `get` either, where a watch tells what changed (Linux; FolderWatch, one inotify watch per
@@ -45,7 +48,7 @@ import { CACHE_DIR } from './appendFold';
 import { FolderWatch } from './folderWatch';
 import { sameStamp, settledStamp, stampOf, type FolderStamp } from './settledStamp';
 import { writeCacheFile } from './fsAtomic';
-import { cacheEntries, cacheStampOf, entryPath, startDigestCheck, type CacheStamp } from './digestCheck';
+import { cacheLines, cacheStampOf, entryLinePath, entryPath, startDigestCheck, type CacheStamp } from './digestCheck';
 
 /** What kind of digest a cache holds, and how to tell a well-formed one. */
 export interface DigestSpec<T> {
@@ -121,7 +124,8 @@ export function setDigestWatching(on: boolean, refreshMs = 30_000): boolean {
 /** The digests of one kind for one `.agent/` folder (FileDigests.of keeps one per process). */
 export class FileDigests<T> {
   private static readonly all = new Map<string, FileDigests<unknown>>();
-  private readonly entries = new Map<string, Entry<T>>();
+  /** Remembered digests by absolute path; a string is a cache file's line not parsed yet (see known()). */
+  private readonly entries = new Map<string, Entry<T> | string>();
   private loaded = false;
   /** Entries read, changed or dropped since the cache file was last written. */
   private unsaved = 0;
@@ -192,13 +196,33 @@ export class FileDigests<T> {
     if (check) this.checkedOffThread = await check.result(stamp);
   }
 
+  /** Keeps each entry line under its file, unparsed (known() parses it when asked for). */
   private async parseEntries(text: string): Promise<void> {
     let n = 0;
-    // A line cut short (undefined) is skipped: that file is read again.
-    for (const e of cacheEntries(text)) {
+    for (const line of cacheLines(text)) {
       if (++n % LINES_PER_SLICE === 0) await new Promise((r) => setImmediate(r));
-      if (Array.isArray(e) && typeof e[0] === 'string' && isKey(e[1]) && this.spec.valid(e[2])) this.entries.set(entryPath(this.agentDir, this.prefix, e[0]), { key: e[1], value: e[2] as T });
+      const rel = entryLinePath(line);
+      if (rel !== undefined) this.entries.set(entryPath(this.agentDir, this.prefix, rel), line);
     }
+  }
+
+  /** The remembered entry of `file`, its cache line parsed and checked now if not yet; a line that is not a well-formed entry is dropped (the file is read again). */
+  private known(file: string): Entry<T> | undefined {
+    const e = this.entries.get(file);
+    if (typeof e !== 'string') return e;
+    let v: unknown;
+    try {
+      v = JSON.parse(e);
+    } catch {
+      v = undefined; // cut short
+    }
+    if (Array.isArray(v) && isKey(v[1]) && this.spec.valid(v[2])) {
+      const entry = { key: v[1], value: v[2] as T };
+      this.entries.set(file, entry);
+      return entry;
+    }
+    this.entries.delete(file);
+    return undefined;
   }
 
   private async save(): Promise<void> {
@@ -206,7 +230,8 @@ export class FileDigests<T> {
     if (!fs.existsSync(this.agentDir)) return;
     const header: DigestHeader = { format: FORMAT, name: this.spec.name, v: this.spec.version, count: this.entries.size };
     const lines = [JSON.stringify(header)];
-    for (const [f, e] of this.entries) lines.push(JSON.stringify([f.startsWith(this.prefix) ? f.slice(this.prefix.length) : path.relative(this.agentDir, f), e.key, e.value]));
+    // A line never asked for is written back as it was read (it is checked when it is parsed).
+    for (const [f, e] of this.entries) lines.push(typeof e === 'string' ? e : JSON.stringify([f.startsWith(this.prefix) ? f.slice(this.prefix.length) : path.relative(this.agentDir, f), e.key, e.value]));
     try {
       // The folder ignores itself, so the cache never shows up in git.
       await writeCacheFile(this.file, lines.join('\n') + '\n');
@@ -363,7 +388,7 @@ export class FileDigests<T> {
       if (i > 0 && i % STATS_PER_SLICE === 0) await new Promise((r) => setImmediate(r));
       const f = files[i];
       if ((stale && !stale.has(f)) || unchanged?.trusted[i] === 1) {
-        const known = this.entries.get(f);
+        const known = this.known(f);
         if (known) {
           values.set(f, known.value);
           continue;
@@ -384,7 +409,7 @@ export class FileDigests<T> {
         }
         continue;
       }
-      const known = this.entries.get(f);
+      const known = this.known(f);
       if (known && sameKey(known.key, st)) {
         values.set(f, known.value);
         continue;

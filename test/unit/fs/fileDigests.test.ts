@@ -177,6 +177,33 @@ test('with many entries, the cache file is rewritten once 1/64 of them changed; 
   assert.deepEqual(reads, []);
 });
 
+test('a process that asks for a few files rewrites the cache with every other entry as it was: a later process reads nothing again', async () => {
+  const { agentDir, files, reads, read } = digestFolder(128);
+  // A path that needs escaping in JSON, outside .agent/ (its line is kept as text, then written back).
+  const odd = path.join(agentDir, '..', 'odd "quoted" \\ name', 'SKILL.md');
+  fs.mkdirSync(path.dirname(odd), { recursive: true });
+  fs.writeFileSync(odd, 'odd one');
+  files.push(odd);
+  await FileDigests.unshared(agentDir, SPEC).get(files, read);
+  const cache = path.join(agentDir, '.cache', 'test-digests.json');
+  const before = fs.readFileSync(cache, 'utf8');
+  // A second process (the Plan view's first page): three files asked for, all changed, so the cache is rewritten.
+  for (let i = 0; i < 3; i++) fs.writeFileSync(files[i], `edited ${i}`);
+  reads.length = 0;
+  const page = await FileDigests.unshared(agentDir, SPEC).refresh(files.slice(0, 3), read);
+  assert.deepEqual(reads, ['0.md', '1.md', '2.md']);
+  assert.equal(page.values.get(files[0]), 'EDITED 0');
+  assert.notEqual(fs.readFileSync(cache, 'utf8'), before, 'rewritten (3 of 129 changed)');
+  assert.equal(readCache(cache).entries.length, 129, 'every entry kept, and every line parses');
+  // A third process asks for all of them: nothing is read again, every digest is right.
+  reads.length = 0;
+  const all = await FileDigests.unshared(agentDir, SPEC).get(files, read);
+  assert.deepEqual(reads, []);
+  assert.equal(all.values.get(files[2]), 'EDITED 2');
+  assert.equal(all.values.get(files[100]), 'THING 100');
+  assert.equal(all.values.get(odd), 'ODD ONE');
+});
+
 test('while nothing changed, get answers with the same map (callers keep what they derive from it); any change, a different file list or a failed read gives a new one', async () => {
   const { agentDir, files, read } = digestFolder(4);
   const d = FileDigests.unshared(agentDir, SPEC);
