@@ -41,6 +41,11 @@ export class NoteIndex {
     return { index, touched };
   }
 
+  /** How many notes it holds. */
+  get size(): number {
+    return this.notes.size;
+  }
+
   /** Adds a note to the lists, unsorted (the first listing sorts each list once, not per note). */
   private add(n: ListedNote, touched: Set<string>): void {
     touched.add(n.path);

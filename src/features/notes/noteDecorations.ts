@@ -58,9 +58,9 @@ export class NoteDecorationProvider implements vscode.FileDecorationProvider, vs
       const { notes, errors } = await sharedNotes(root, { marks: false });
       for (const e of errors) this.log.warn(`note skipped: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}`);
       const index = this.indexes.get(root);
-      if (index) touched.push([root, index.update(notes)]);
+      if (index?.size) touched.push([root, index.update(notes)]);
       else {
-        // The first listing (10,000 notes at a heavy user's size): built in slices, used once whole.
+        // The first listing, or the first notes (10,000 at a heavy user's size): built in slices, used once whole.
         const built = await NoteIndex.build(notes);
         this.indexes.set(root, built.index);
         touched.push([root, built.touched]);
