@@ -10,10 +10,8 @@ import * as fs from 'node:fs';
 import type { FoldCheckpoint } from '../fs/appendFold';
 import { statKeyOf, type Entry } from './catalogFile';
 import { BRIEF_SPEC, settled, settledStart, type CompactState, type TerminalBrief } from './indexBrief';
-import { notRegularFile, previousFileOf, readTerminalHeaderInfoFdSync, unreadableTerminal, type TerminalInfo } from './terminalIndex';
+import { notRegularFile, OPEN_FLAGS, previousFileOf, readTerminalHeaderInfoFdSync, unreadableTerminal, type TerminalInfo } from './terminalIndex';
 
-/** Opens without blocking on a FIFO (a terminal file replaced by one must not hang the catalog): fstat says what it is. */
-export const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
 /** Bytes read of an index's end when only its end is folded (a record is about 300 bytes). */
 export const TAIL_BYTES = 4096;
 /** Of which this much is decoded first (a record is about 300 bytes; the last one usually settles it). */

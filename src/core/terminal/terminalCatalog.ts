@@ -76,10 +76,10 @@ import { writeCacheFile } from '../fs/fsAtomic';
 import { pool } from '../fs/pool';
 import { err, ok, type Result } from '../result';
 import { catalogPath, decodeCatalog, encodeCatalog, standInInfo, statKeyOf, type CatalogSnapshot, type DirSig, type Entry, type StatKey } from './catalogFile';
-import { foldIndexEnd, lazyView, OPEN_FLAGS, readInfoCold } from './catalogColdRead';
+import { foldIndexEnd, lazyView, readInfoCold } from './catalogColdRead';
 import { stopCatalogWorkers, takeCatalogWorker, VERIFY_WAIT_MS, WAIT_FROM, WORKER_WAIT_MS, type CatalogWorkerRun } from './catalogWorker';
 import { BRIEF_SPEC, briefFrom, type CompactState, type TerminalBrief } from './indexBrief';
-import { notRegularFile, parseTerminalNames, previousFileOf, readTerminalHeaderInfo, readTerminalHeaderInfoSync, TERMINALS_DIR, unreadableTerminal, type TerminalInfo } from './terminalIndex';
+import { notRegularFile, OPEN_FLAGS, parseTerminalNames, previousFileOf, readTerminalHeaderInfo, readTerminalHeaderInfoSync, TERMINALS_DIR, unreadableTerminal, type TerminalInfo } from './terminalIndex';
 import { settledStamp } from '../fs/settledStamp';
 
 export type { BriefCommand, TerminalBrief } from './indexBrief';

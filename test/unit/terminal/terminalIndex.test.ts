@@ -245,3 +245,29 @@ async function waitForFile(file: string): Promise<void> {
   for (let i = 0; i < 100 && !fs.existsSync(file); i++) await new Promise((r) => setTimeout(r, 10));
   assert.ok(fs.existsSync(file), `${file} was written`);
 }
+
+test('an index or terminal file that is a FIFO (or a folder) gives an error naming it, never a hang: the reads are synchronous, so one blocked open would stop the editor', { skip: process.platform === 'win32' && 'no FIFOs', timeout: 20_000 }, async () => {
+  const { execFileSync } = await import('node:child_process');
+  const a = tmpAgent();
+  const dir = path.join(a, 'terminals');
+  writeIndex(a, 1, 3);
+  fs.writeFileSync(path.join(dir, '1.txt'), '# terminal 1\n$ echo 1\n');
+  execFileSync('mkfifo', [path.join(dir, '2.index.jsonl')]);
+  fs.writeFileSync(path.join(dir, '2.txt'), '# terminal 2\n');
+  fs.mkdirSync(path.join(dir, '3.index.jsonl'));
+  fs.writeFileSync(path.join(dir, '3.txt'), '# terminal 3\n');
+  const fifo = await readTerminalIndexTail(a, 2, { count: 1 });
+  assert.ok(!fifo.ok);
+  assert.match(`${fifo.error.file}: ${fifo.error.message}`, /2\.index\.jsonl: cannot read the terminal index: not a regular file/);
+  const folder = await readTerminalIndexTail(a, 3, { count: 1 });
+  assert.ok(!folder.ok);
+  assert.match(`${folder.error.file}: ${folder.error.message}`, /3\.index\.jsonl: cannot read the terminal index/);
+  const good = await readTerminalIndexTail(a, 1, { count: 1 });
+  assert.ok(good.ok);
+  assert.equal(good.value.commands[0].command, 3);
+  // The listing of the folder still shows every terminal.
+  forgetTerminalListings();
+  const page = await listTerminalsPage(a, { count: 10 });
+  assert.ok(page.ok);
+  assert.deepEqual(page.value.terminals.map((t) => t.n), [3, 2, 1]);
+});
