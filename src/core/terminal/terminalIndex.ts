@@ -507,6 +507,8 @@ export async function readTerminalIndexTail(agentDir: string, n: number, opts: {
     let chunk = Math.min(16 * 1024, Math.max(4096, opts.count * 1024));
     const wanted = (): boolean => [...seen].filter((c) => c < before).length > opts.count;
     while (pos > 0 && !wanted()) {
+      // Further chunks (a long page, or lines without a command) leave the event loop a turn between reads.
+      if (pos < size) await new Promise((r) => setImmediate(r));
       const len = Math.min(chunk, pos);
       pos -= len;
       chunk = Math.min(chunk * 2, 1024 * 1024);
