@@ -45,7 +45,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CACHE_DIR } from './appendFold';
-import { FolderWatch } from './folderWatch';
+import { FolderWatch, queuedEventsHeard } from './folderWatch';
 import { sameStamp, settledStamp, stampOf, type FolderStamp } from './settledStamp';
 import { writeCacheFile } from './fsAtomic';
 import { cacheLines, cacheStampOf, entryLinePath, entryPath, startDigestCheck, type CacheStamp } from './digestCheck';
@@ -249,10 +249,8 @@ export class FileDigests<T> {
   async get(files: string[], read: (file: string) => Promise<T>): Promise<{ values: Map<string, T>; failed: Map<string, Error> }> {
     let unchanged: ReturnType<FileDigests<T>['unchanged']> | undefined;
     if (this.spec.watch && watching) {
-      // Events already queued (a file written a moment ago, by this very process too) are heard
-      // first: fs.watch's events are read in the event loop's poll phase, which the second of two
-      // turns passes through whatever phase this call came from.
-      if (this.watched.size > 0) for (let i = 0; i < 2; i++) await new Promise((r) => setImmediate(r));
+      // Events already queued (an edit in place a moment ago) are heard first.
+      if (this.watched.size > 0) await queuedEventsHeard();
       unchanged = this.unchanged(files);
     }
     const r = await this.visit(files, read, unchanged);

@@ -34,6 +34,16 @@ interface Watched {
 
 const MAX_DEEP = 512;
 
+/**
+ * Lets the watch events the kernel already queued arrive before a caller trusts what it heard (a
+ * file written a moment ago, by this very process too): fs.watch's events are read in the event
+ * loop's poll phase, which the second of two turns passes through whatever phase this came from.
+ */
+export async function queuedEventsHeard(): Promise<void> {
+  await new Promise((r) => setImmediate(r));
+  await new Promise((r) => setImmediate(r));
+}
+
 export class FolderWatch {
   private readonly state = new Map<string, Watched>();
   private readonly deep: string[];

@@ -7,7 +7,7 @@ import { pool } from '../fs/pool';
 import { factsOf, lineNeedOf, reasonFrom, stampOf, statOf, type TargetCache, type TargetFacts } from './orphans';
 import { createExclusive } from '../fs/fsAtomic';
 import { FileDigests, round, type DigestSpec } from '../fs/fileDigests';
-import { FolderWatch, type FolderEvent } from '../fs/folderWatch';
+import { FolderWatch, queuedEventsHeard, type FolderEvent } from '../fs/folderWatch';
 import { err, ok, type FileError, type Result } from '../result';
 
 /**
@@ -304,7 +304,7 @@ export function setOwnNotesWatch(on: boolean): boolean {
 
 /** Whether every change of the folder's note files reaches the snapshot (a live watch, or a caller that reports them). */
 function notesWatched(abs: string, snap: NotesSnapshot): boolean {
-  return reportedByCaller.has(abs) || (snap.watch?.watching.length ?? 0) > 0;
+  return reportedByCaller.has(abs) || snap.watch?.live === true;
 }
 
 /** Whether `file` (absolute, resolved) is a note file directly in the notes folder `dir`. */
@@ -568,10 +568,8 @@ export async function sharedNotes(root: string, opts: { marks?: boolean } = {}):
     if (ownWatch && !reportedByCaller.has(abs)) snap.watch = watchNotes(abs);
     snapshots.set(abs, snap);
   } else if (snap.watch) {
-    // Two turns of the event loop first: one full poll for events between them, so a change made
-    // before this call is in `fromWatch` (an immediate alone can run before the loop polls again).
-    await new Promise((r) => setImmediate(r));
-    await new Promise((r) => setImmediate(r));
+    // A change made before this call is in `fromWatch` (an immediate alone can run before the loop polls again).
+    await queuedEventsHeard();
   }
   const s = snap;
   const run = s.queue.then(() => update(abs, s, opts.marks !== false));

@@ -14,7 +14,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { FolderWatch } from '../fs/folderWatch';
+import { FolderWatch, queuedEventsHeard } from '../fs/folderWatch';
 
 /** Local file systems (statfs f_type), whose every change inotify reports: ext2/3/4, xfs, btrfs, tmpfs, overlayfs, zfs, f2fs. */
 const LOCAL = new Set([0xef53, 0x58465342, 0x9123683e, 0x01021994, 0x794c7630, 0x2fc12fc1, 0xf2f52010]);
@@ -44,17 +44,16 @@ export function watchTerminalChanges(dir: string): TerminalChanges | undefined {
     if (m) changed.add(Number(m[1]));
     // Any other name is a file of no terminal.
   });
-  if (watch.watching.length === 0) {
+  if (!watch.live) {
     watch.dispose();
     return undefined;
   }
   return {
     async seen() {
-      // Two turns of the event loop: one full poll reads what the kernel queued before this call.
-      await new Promise((r) => setImmediate(r));
-      await new Promise((r) => setImmediate(r));
+      // What the kernel queued before this call is read first.
+      await queuedEventsHeard();
       // No live watch now (the kernel dropped it, the folder is gone): events may have been missed.
-      const lost = watch.watching.length === 0;
+      const lost = !watch.live;
       watch.dispose();
       return unknown || lost ? 'all' : changed;
     },

@@ -199,7 +199,7 @@ export async function readTerminalHeaderInfo(file: string, n: number, st: fs.Sta
   const known = infoMemo.get(file, st);
   if (known) return known;
   // Synchronous reads of a head and a tail (4 KB and 200 bytes): the promise API cost ~10x the CPU.
-  const info = headerInfo(file, n, st, readEdgesSync(file, st.size));
+  const info = readTerminalHeaderInfoSync(file, n, st);
   infoMemo.set(file, st, info);
   return info;
 }
