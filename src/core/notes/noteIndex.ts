@@ -53,16 +53,13 @@ export class NoteIndex {
     if (n.terminal !== undefined && n.command !== undefined) push(this.byCommand, `${n.terminal}:${n.command}`, n);
   }
 
-  /** Takes a listing; returns the target paths whose notes changed (added, removed, edited, orphan mark). */
+  /**
+   * Takes a listing; returns the target paths whose notes changed (added, removed, edited, orphan
+   * mark). Note by note: a first listing of many notes is for build().
+   */
   update(listing: readonly ListedNote[]): Set<string> {
     const next = new Set(listing);
     const touched = new Set<string>();
-    if (this.notes.size === 0) {
-      for (const n of listing) this.add(n, touched);
-      for (const map of [this.byPath, this.byCommand]) for (const list of map.values()) if (list.length > 1) list.sort(byCreated);
-      this.notes = next;
-      return touched;
-    }
     const edit = (n: ListedNote, add: boolean): void => {
       touched.add(n.path);
       const keys: [Map<string, ListedNote[]>, string][] = [[this.byPath, n.path]];

@@ -48,15 +48,15 @@ test('after one note is added, only its file is redrawn: unchanged notes, orphan
   assert.deepEqual(index.candidates('src/new.ts'), []);
 });
 
-test('an index built from a whole listing at once answers as one built note by note', () => {
+test('an index built from a whole listing at once answers as one built note by note', async () => {
   const all: ListedNote[] = [];
   for (let i = 0; i < 300; i++) {
     const t = i % 7;
     all.push(note(`n${String(i).padStart(3, '0')}`, i % 3 ? `.agent/terminals/${t}.txt` : `src/f${i % 11}.ts`, `2026-01-01T00:${String(59 - (i % 60)).padStart(2, '0')}:00Z`, i % 3 ? { terminal: t, command: i % 5 } : {}));
   }
   all.sort((a, b) => a.created.localeCompare(b.created) || a.id.localeCompare(b.id));
-  const atOnce = new NoteIndex();
-  assert.equal(atOnce.update(all).size, new Set(all.map((n) => n.path)).size);
+  const { index: atOnce, touched } = await NoteIndex.build(all);
+  assert.equal(touched.size, new Set(all.map((n) => n.path)).size);
   const oneByOne = new NoteIndex();
   oneByOne.update(all.slice(0, 1));
   for (let k = 2; k <= all.length; k++) oneByOne.update(all.slice(0, k));
