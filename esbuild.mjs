@@ -1,6 +1,6 @@
 // Bundles the extension (dist/extension.js), the MCP server (dist/mcp.js), the agents' hook program
 // (dist/agent-hook.js), opencode's plugin (dist/opencode-plugin.mjs), the lazily loaded tokenizer (dist/tokenizer.js, kept out of the main
-// bundle so activation stays light), the MCP server's terminal catalog worker (dist/catalog-worker.js) and the digest check worker (dist/digest-check.js); copies the hooks' shell side (dist/agent-context-shell.sh,
+// bundle so activation stays light), the MCP server's terminal catalog worker (dist/catalog-worker.js), the digest check worker (dist/digest-check.js) and the editor's notes worker (dist/notes-worker.js); copies the hooks' shell side (dist/agent-context-shell.sh,
 // dist/agent-hook.sh) and writes the secret prefilter they read (dist/secret-keywords.ere).
 import * as esbuild from 'esbuild';
 import { pathToFileURL } from 'node:url';
@@ -66,6 +66,8 @@ export const builds = [
   { ...common, entryPoints: ['src/core/terminal/catalogWorkerEntry.ts'], outfile: 'dist/catalog-worker.js', external: ['vscode'] },
   // A large digest cache's first check on a worker thread (core/fs/digestCheck.ts), in the editor and the MCP server.
   { ...common, entryPoints: ['src/core/fs/digestCheckEntry.ts'], outfile: 'dist/digest-check.js', external: ['vscode'] },
+  // The editor's listing of the notes on a worker thread (core/notes/notesWorker.ts).
+  { ...common, entryPoints: ['src/core/notes/notesWorkerEntry.ts'], outfile: 'dist/notes-worker.js', external: ['vscode'] },
 ];
 
 /** The hooks' shell side, copied as they are (src → dist). */

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { notesListedOn } from './features/notes/noteDecorations';
 
 /** A tree node as plain data: what a user sees in a view row, for integration tests. */
 export interface SnapshotNode {
@@ -30,6 +31,11 @@ export interface AgentContextApi {
    * The benchmark times this inside the extension host.
    */
   renderView(viewId: string): Promise<number>;
+  /**
+   * Where the note decorations' last listing ran: on their worker thread, or on the extension host's
+   * (the worker failed); undefined before the first. A package missing dist/notes-worker.js shows here.
+   */
+  notesListedOn(): 'worker' | 'extension host' | undefined;
   /** Time spent inside activate(), in milliseconds (set when activate() returns). */
   activationMs?: number;
   /** This window's workspace storage folder (where other extensions, Copilot Chat among them, keep theirs); unset without a workspace. */
@@ -108,6 +114,7 @@ export const agentContextApi: AgentContextApi = {
     return snapshot(p, undefined, 0);
   },
   views: () => [...trees.keys()],
+  notesListedOn,
   async renderView(viewId: string): Promise<number> {
     const p = trees.get(viewId);
     if (!p) throw new Error(`no tree registered for ${viewId}; registered: ${[...trees.keys()].join(', ') || 'none'}`);

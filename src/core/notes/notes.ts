@@ -538,7 +538,7 @@ export async function withCurrentOrphans<T extends Note>(root: string, notes: T[
  * Oldest first, then by id: code-unit order of the ISO times and ULIDs (ASCII, so the same order as
  * localeCompare's, whose collation cost ~7 ms per sort of 10,000 notes at each start).
  */
-export function byCreated(a: Note, b: Note): number {
+export function byCreated(a: Pick<Note, 'created' | 'id'>, b: Pick<Note, 'created' | 'id'>): number {
   if (a.created !== b.created) return a.created < b.created ? -1 : 1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }

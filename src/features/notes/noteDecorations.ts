@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { AgentFeed } from '../../editor/agentFeed';
 import { matchNotes, notesReportedByCaller, notesTooltipMarkdown, recheckNotes, sharedNotes, withCurrentOrphans, type ListedNote } from '../../core/notes/notes';
 import { NoteIndex } from '../../core/notes/noteIndex';
+import { NotesWorker } from '../../core/notes/notesWorker';
 import { toPosixRelative } from '../../core/workspace/relativePaths';
 
 /** More files whose notes changed than this: the decorations are redrawn as a whole. */
@@ -23,15 +24,26 @@ export class NoteDecorationProvider implements vscode.FileDecorationProvider, vs
   readonly onDidChangeNotes = this.notesChanged.event;
   /** Per folder (fsPath), its notes by target path and by terminal command (core/notes/noteIndex.ts). */
   private readonly indexes = new Map<string, NoteIndex>();
+  /** Lists the notes off this thread (core/notes/notesWorker.ts) until it fails; then this thread lists them. */
+  private readonly worker = new NotesWorker();
+  /** Per folder, the note files the change feed named since the worker's last listing ('all': every one). */
+  private readonly recheck = new Map<string, Set<string> | 'all'>();
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly log: vscode.LogOutputChannel, feed: AgentFeed) {
     // Notes added, edited or deleted (by this window or any other process), the notes folder
     // coming or going, folders added or removed: the change feed reports each as `notes` or `agent`.
-    // The listing then checks the note files the feed names (all of them when it names none), so
-    // every listing in this window (briefing, terminal tool) sees the change at once.
+    // The listings then check the note files the feed names (all of them when it names none): the
+    // worker's, and this thread's, so every listing in this window (briefing, terminal tool) sees
+    // the change at once.
     this.disposables.push(feed.on(['notes'], (changes) => {
-      for (const c of changes) recheckNotes(c.root, c.areas.has('agent') || !c.paths ? undefined : [...c.paths]);
+      for (const c of changes) {
+        const files = c.areas.has('agent') || !c.paths ? undefined : [...c.paths];
+        recheckNotes(c.root, files);
+        const root = path.resolve(c.root);
+        const had = this.recheck.get(root) ?? new Set<string>();
+        this.recheck.set(root, !files || had === 'all' ? 'all' : new Set([...had, ...files]));
+      }
       this.refresh().catch((e: unknown) => this.log.error(`reading notes failed: ${String(e)}`));
     }));
   }
@@ -46,38 +58,54 @@ export class NoteDecorationProvider implements vscode.FileDecorationProvider, vs
     return run;
   }
 
-  private async refreshNow(): Promise<void> {
-    /** Per folder, the target paths whose notes changed. */
-    const touched: [string, Set<string>][] = [];
+  private async refreshNow(redrawAll = false): Promise<void> {
+    /** Per folder, the target paths whose notes changed; 'all' when every decoration may have. */
+    let touched: [string, Set<string>][] | 'all' = redrawAll ? 'all' : [];
     const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
     for (const root of folders) {
       // The change feed reports every note file that changes (on Linux it watches the notes folder
-      // itself, whatever files.watcherExclude says): the listing needs no watch of its own.
-      if (process.platform === 'linux') notesReportedByCaller(root);
-      // The listing itself, not a copy: the index keeps the notes (10,000 at a heavy user's size).
-      const { notes, errors } = await sharedNotes(root, { marks: false });
-      for (const e of errors) this.log.warn(`note skipped: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}`);
-      const index = this.indexes.get(root);
-      if (index?.size) touched.push([root, index.update(notes)]);
-      else {
-        // The first listing, or the first notes (10,000 at a heavy user's size): built in slices, used once whole.
-        const built = await NoteIndex.build(notes);
-        this.indexes.set(root, built.index);
-        touched.push([root, built.touched]);
+      // itself, whatever files.watcherExclude says): the listings need no watch of their own.
+      const reported = process.platform === 'linux';
+      if (reported) notesReportedByCaller(root);
+      let index = this.indexes.get(root);
+      const recheck = this.recheck.get(path.resolve(root));
+      this.recheck.delete(path.resolve(root));
+      let diff = await this.worker.list(root, { recheck: recheck === 'all' ? 'all' : recheck && [...recheck], reported, fresh: !index });
+      if (!diff && !this.listingHere) {
+        // From now on this thread lists the notes: every folder's index starts again from its listings.
+        this.log.warn(`listing notes on a worker thread stopped (${this.worker.failure}); listing them on the extension host's thread`);
+        this.listingHere = true;
+        this.indexes.clear();
+        return this.refreshNow(true);
       }
+      if (!index) this.indexes.set(root, (index = new NoteIndex()));
+      if (!diff) {
+        // The listing itself, not a copy: the index keeps the notes (10,000 at a heavy user's size).
+        const { notes, errors } = await sharedNotes(root, { marks: false });
+        diff = { ...index.diffOf(notes), errors: [...errors] };
+      }
+      this.listedOn = this.listingHere ? 'extension host' : 'worker';
+      for (const e of diff.errors) this.log.warn(`note skipped: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}`);
+      const rels = await index.apply(diff);
+      if (touched !== 'all') touched.push([root, rels]);
     }
-    for (const [root, index] of this.indexes) {
+    for (const root of this.indexes.keys()) {
       if (folders.includes(root)) continue;
-      touched.push([root, index.update([])]);
       this.indexes.delete(root);
+      touched = 'all';
     }
-    const count = touched.reduce((n, [, rels]) => n + rels.size, 0);
+    const count = touched === 'all' ? Infinity : touched.reduce((n, [, rels]) => n + rels.size, 0);
     if (count === 0) return;
     // Thousands of files (the first listing): "every decoration may have changed" is one message,
     // where the list of URIs cost ~30 ms to make and send (bench row 19b); their paths are not even joined.
-    this.changed.fire(count > MAX_URIS_FIRED ? undefined : touched.flatMap(([root, rels]) => [...rels].map((rel) => vscode.Uri.file(path.join(root, rel)))));
+    this.changed.fire(touched === 'all' || count > MAX_URIS_FIRED ? undefined : touched.flatMap(([root, rels]) => [...rels].map((rel) => vscode.Uri.file(path.join(root, rel)))));
     this.notesChanged.fire();
   }
+
+  /** Whether this thread lists the notes (the worker failed). */
+  private listingHere = false;
+  /** Where the last listing ran. */
+  listedOn: 'worker' | 'extension host' | undefined;
 
   /** The notes covering a file (and optionally lines of it or a terminal command), from memory. */
   notesFor(uri: vscode.Uri, startLine?: number, endLine?: number, extra?: { terminal?: number; command?: number; step?: string }): ListedNote[] {
@@ -102,6 +130,7 @@ export class NoteDecorationProvider implements vscode.FileDecorationProvider, vs
   }
 
   dispose(): void {
+    this.worker.dispose();
     for (const d of this.disposables) d.dispose();
     this.changed.dispose();
     this.notesChanged.dispose();
@@ -141,6 +170,11 @@ export function noteTooltip(
   const head = base === undefined ? '' : typeof base === 'string' ? escapeMarkdown(base).replace(/\n/g, '  \n') : base.value;
   const md = new vscode.MarkdownString((head ? head + '\n\n---\n\n' : '') + notesTooltipMarkdown(notes));
   return md;
+}
+
+/** Where this window's note decorations last listed the notes (see AgentContextApi.notesListedOn). */
+export function notesListedOn(): 'worker' | 'extension host' | undefined {
+  return current?.listedOn;
 }
 
 /** Subscribes to note changes (for views whose tooltips include notes); safe to call before registration. */

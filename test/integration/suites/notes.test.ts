@@ -159,6 +159,8 @@ describe('notes: from the user to the agent', function () {
       await tooltip('edited in place by another process');
       fs.rmSync(file);
       await tooltip(undefined);
+      // The tooltips came from the decorations' listing on its worker thread (dist/notes-worker.js).
+      assert.equal((await agentApi()).notesListedOn(), 'worker');
     } finally {
       // Whatever failed, the Scratch tests after this one count the folder's files.
       fs.rmSync(file, { force: true });

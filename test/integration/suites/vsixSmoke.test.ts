@@ -24,6 +24,9 @@ describe('packaged extension (.vsix)', () => {
     log(`activate() took ${activateMs.toFixed(1)} ms (packaged build)`);
     const files = fs.readdirSync(ext.extensionPath, { recursive: true }).map(String);
     assert.ok(files.includes(path.join('dist', 'extension.js')), 'the package holds dist/extension.js');
+    // The note decorations list the notes on their worker thread (dist/notes-worker.js), not the host's.
+    await waitFor(() => (ext.exports as { notesListedOn(): string | undefined }).notesListedOn(), { timeout: 20_000, message: 'the note decorations listed the notes' });
+    assert.equal((ext.exports as { notesListedOn(): string | undefined }).notesListedOn(), 'worker');
     assert.deepEqual(files.filter((f) => f.startsWith('src') || f.startsWith('node_modules') || f.startsWith('test') || f.endsWith('.map')), [],
       'sources, node_modules, tests and source maps stay out of the package (.vscodeignore allowlist)');
   });
