@@ -88,7 +88,9 @@ async function main() {
         const t = Date.now();
         // Views and events are measured (reps times) in the first session of each level; the others measure start-up only.
         const r = await session(l.name, l.workspace, i === 0 ? spec.reps : 0, tmplProfile.extensionsDir, spec.timeoutMs ?? 15 * 60_000, l.calls);
-        log(`  ${r.ok ? 'done' : `FAILED: ${String(r.error).split('\n')[0]}`} in ${((Date.now() - t) / 1000).toFixed(0)} s`);
+        // Each start's own figures in the log (the row keeps only their median and range).
+        const start = r.startup ? `: start-up CPU ${r.startup.cpuMs.toFixed(0)} ms, longest block ${r.startup.blockMs.toFixed(0)} ms, RSS ${r.startup.rssMB.toFixed(0)} MB` : '';
+        log(`  ${r.ok ? 'done' : `FAILED: ${String(r.error).split('\n')[0]}`} in ${((Date.now() - t) / 1000).toFixed(0)} s${start}`);
         results.push(r);
         fs.writeFileSync(spec.out, JSON.stringify(results, null, 1));
       }

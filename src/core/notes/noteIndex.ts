@@ -6,7 +6,8 @@ import type { FileError } from '../result';
  * changed (in listing order, oldest first) and the note files gone. A listing on a worker thread
  * (notesWorker.ts) sends it as columns plus each note as JSON, which the index parses only when an
  * item asks for that note: at a heavy user's size the editor's first listing is 10,000 notes, and
- * parsing them all was most of the ~120 ms of the extension host's thread that listing cost at start.
+ * parsing them all (and collecting their garbage) was a large part of the ~120 ms of the extension
+ * host's thread that listing cost at each start.
  */
 export interface NotesDiff {
   /** Each changed note's file (`.agent/human/notes/<id>.md`) and target path. */
@@ -17,7 +18,7 @@ export interface NotesDiff {
   commands: Float64Array;
   /**
    * Each changed note as JSON (a diff from another thread): note i is json.slice(at[i], at[i + 1]).
-   * One string, not one per note: 10,000 strings cloned from the worker were most of the garbage.
+   * One string with offsets: cloned as one block, and a note that no item shows is never sliced out.
    */
   json?: { text: string; at: Int32Array };
   /** Or the notes themselves (a diff made on this thread). */
