@@ -90,6 +90,7 @@ export class NotesWorker {
       const timer = setTimeout(() => this.fail(`no answer within ${LIST_WAIT_MS / 1000} s`), LIST_WAIT_MS);
       timer.unref();
       this.waiting.set(seq, { resolve, timer });
+      w.ref(); // kept alive while an answer is owed (a process with nothing else to do would exit meanwhile)
       const recheck = opts.recheck === undefined || opts.recheck === 'all' ? opts.recheck : [...opts.recheck];
       w.postMessage({ agentContextNotes: 'list', seq, root, recheck, reported: opts.reported, fresh: opts.fresh } satisfies NotesListRequest);
     });
@@ -109,7 +110,7 @@ export class NotesWorker {
       this.failed = `the worker could not start: ${(e as Error).message}`;
       return undefined;
     }
-    w.unref(); // never keeps the process alive
+    w.unref(); // never keeps the process alive when no answer is owed
     w.on('message', (m: unknown) => {
       const a = m as Partial<NotesListed> | undefined;
       if (a?.agentContextNotes !== 'listed' || typeof a.seq !== 'number') return;
@@ -120,6 +121,7 @@ export class NotesWorker {
         return;
       }
       this.waiting.delete(a.seq);
+      if (this.waiting.size === 0) w.unref();
       clearTimeout(waiter.timer);
       waiter.resolve(a.diff);
     });

@@ -71,6 +71,7 @@ export class NoteDecorationProvider implements vscode.FileDecorationProvider, vs
       const recheck = this.recheck.get(path.resolve(root));
       this.recheck.delete(path.resolve(root));
       let diff = await this.worker.list(root, { recheck: recheck === 'all' ? 'all' : recheck && [...recheck], reported, fresh: !index });
+      if (this.disposed) return;
       if (!diff && !this.listingHere) {
         // From now on this thread lists the notes: every folder's index starts again from its listings.
         this.log.warn(`listing notes on a worker thread stopped (${this.worker.failure}); listing them on the extension host's thread`);
@@ -102,6 +103,7 @@ export class NoteDecorationProvider implements vscode.FileDecorationProvider, vs
     this.notesChanged.fire();
   }
 
+  private disposed = false;
   /** Whether this thread lists the notes (the worker failed). */
   private listingHere = false;
   /** Where the last listing ran. */
@@ -130,6 +132,7 @@ export class NoteDecorationProvider implements vscode.FileDecorationProvider, vs
   }
 
   dispose(): void {
+    this.disposed = true;
     this.worker.dispose();
     for (const d of this.disposables) d.dispose();
     this.changed.dispose();

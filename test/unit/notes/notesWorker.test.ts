@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
 import { addNote, listNotes, NOTES_DIR, recheckNotes, type ListedNote } from '../../../src/core/notes/notes';
 import { NoteIndex } from '../../../src/core/notes/noteIndex';
 import { NotesWorker, setNotesWorkerScript } from '../../../src/core/notes/notesWorker';
@@ -102,4 +103,14 @@ test('a worker that fails answers undefined, says why, and is not tried again', 
     setNotesWorkerScript(undefined);
     worker.dispose();
   }
+});
+
+test('a process with nothing else to do waits for the answer it is owed', async () => {
+  const root = folder();
+  for (let i = 0; i < 3; i++) assert.ok((await addNote(root, { path: `src/f${i}.ts`, author: 'u', text: `n${i}` })).ok);
+  const script = `const { NotesWorker } = require(${JSON.stringify(require.resolve('../../../src/core/notes/notesWorker'))});
+new NotesWorker().list(${JSON.stringify(root)}, { reported: true, fresh: true }).then((d) => console.log('notes', d ? d.files.length : 'none'));`;
+  const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout.trim(), 'notes 3');
 });
