@@ -61,6 +61,19 @@ export function diffListing(sent: ReadonlyMap<string, ListedNote>, listing: read
   return { ...columns(changed), notes: changed, removed, errors: [...errors] };
 }
 
+/** Diffs one folder's successive listings: each note file's note as last diffed. */
+export class ListingDiffer {
+  private readonly sent = new Map<string, ListedNote>();
+
+  /** The diff from the last listing to `listing`, which becomes the last. */
+  next(listing: readonly ListedNote[], errors: readonly FileError[]): NotesDiff {
+    const d = diffListing(this.sent, listing, errors);
+    for (const f of d.removed) this.sent.delete(f);
+    for (const n of d.notes ?? []) this.sent.set(n.file, n);
+    return d;
+  }
+}
+
 /** A diff's columns for `notes`. */
 export function columns(notes: readonly ListedNote[]): Pick<NotesDiff, 'files' | 'paths' | 'terminals' | 'commands'> {
   const terminals = new Float64Array(notes.length).fill(NaN);
@@ -108,8 +121,8 @@ export class NoteIndex {
   private readonly byFile = new Map<string, Slot>();
   private readonly byPath = new Map<string, Slot[]>();
   private readonly byCommand = new Map<string, Slot[]>();
-  /** For `update`: each note file's note as last listed. */
-  private readonly listed = new Map<string, ListedNote>();
+  /** For this thread's listings (`diffOf`, `update`). */
+  private readonly differ = new ListingDiffer();
   /** How many diffs were applied. */
   private applied = 0;
 
@@ -132,7 +145,6 @@ export class NoteIndex {
     for (const f of diff.removed) {
       const s = this.byFile.get(f);
       if (s) this.drop(s, touched);
-      this.listed.delete(f);
     }
     for (let i = 0; i < diff.files.length; i++) {
       if (i > 0 && i % slice === 0) await new Promise((r) => setImmediate(r));
@@ -151,13 +163,12 @@ export class NoteIndex {
       if (++k % slice === 0) await new Promise((r) => setImmediate(r));
       list.sort(this.order);
     }
-    if (diff.notes) for (const n of diff.notes) this.listed.set(n.file, n);
     return touched;
   }
 
-  /** What changed from the listing this index last took (this thread's, through `apply`) to `listing`. */
-  diffOf(listing: readonly ListedNote[]): NotesDiff {
-    return diffListing(this.listed, listing, []);
+  /** What changed from the listing this index last diffed (this thread's) to `listing`: to be applied next. */
+  diffOf(listing: readonly ListedNote[], errors: readonly FileError[] = []): NotesDiff {
+    return this.differ.next(listing, errors);
   }
 
   /** Takes a whole listing (this thread's): applies what changed since the last one. */

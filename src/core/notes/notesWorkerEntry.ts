@@ -2,23 +2,21 @@
 // (notesWorker.ts). Started with workerData { agentContextNotes: true }; answers each NotesListRequest
 // with a NotesListed, one at a time, in order.
 import { parentPort, workerData } from 'node:worker_threads';
-import { notesReportedByCaller, recheckNotes, sharedNotes, type ListedNote } from './notes';
-import { diffListing, jsonOf } from './noteIndex';
+import { notesReportedByCaller, recheckNotes, sharedNotes } from './notes';
+import { jsonOf, ListingDiffer } from './noteIndex';
 import { setOffThreadMinBytes } from '../fs/digestCheck';
 import type { NotesListed, NotesListRequest } from './notesWorker';
 
-/** Per folder, each note file's note as last sent. */
-const sent = new Map<string, Map<string, ListedNote>>();
+/** Per folder, the listing last sent. */
+const sent = new Map<string, ListingDiffer>();
 
 async function answer(m: NotesListRequest): Promise<NotesListed> {
   if (m.reported) notesReportedByCaller(m.root);
   if (m.recheck) recheckNotes(m.root, m.recheck === 'all' ? undefined : m.recheck);
   const { notes, errors } = await sharedNotes(m.root, { marks: false });
   let last = sent.get(m.root);
-  if (!last || m.fresh) sent.set(m.root, (last = new Map()));
-  const { notes: changed = [], ...diff } = diffListing(last, notes, errors);
-  for (const f of diff.removed) last.delete(f);
-  for (const n of changed) last.set(n.file, n);
+  if (!last || m.fresh) sent.set(m.root, (last = new ListingDiffer()));
+  const { notes: changed = [], ...diff } = last.next(notes, errors);
   return { agentContextNotes: 'listed', seq: m.seq, diff: { ...diff, json: jsonOf(changed) } };
 }
 

@@ -83,7 +83,7 @@ export class NoteDecorationProvider implements vscode.FileDecorationProvider, vs
       if (!diff) {
         // The listing itself, not a copy: the index keeps the notes (10,000 at a heavy user's size).
         const { notes, errors } = await sharedNotes(root, { marks: false });
-        diff = { ...index.diffOf(notes), errors: [...errors] };
+        diff = index.diffOf(notes, errors);
       }
       this.listedOn = this.listingHere ? 'extension host' : 'worker';
       for (const e of diff.errors) this.log.warn(`note skipped: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}`);
