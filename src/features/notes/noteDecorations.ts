@@ -1,9 +1,8 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import type { AgentFeed } from '../../editor/agentFeed';
-import { matchNotes, notesReportedByCaller, notesTooltipMarkdown, recheckNotes, sharedNotes, withCurrentOrphans, type ListedNote } from '../../core/notes/notes';
-import { NoteIndex } from '../../core/notes/noteIndex';
-import { NotesWorker } from '../../core/notes/notesWorker';
+import { notesTooltipMarkdown, withCurrentOrphans, type ListedNote } from '../../core/notes/notes';
+import { NoteIndexes } from '../../core/notes/noteIndexes';
 import { toPosixRelative } from '../../core/workspace/relativePaths';
 
 /** More files whose notes changed than this: the decorations are redrawn as a whole. */
@@ -11,7 +10,8 @@ const MAX_URIS_FIRED = 200;
 
 /**
  * Marks files that carry notes from the user with a badge and the notes in the tooltip, and keeps
- * an in-memory copy of every folder's notes so views can add them to their items' tooltips.
+ * an in-memory copy of every folder's notes (core/notes/noteIndexes.ts: listed on a worker thread)
+ * so views can add them to their items' tooltips.
  * The listing leaves orphan marks out (a stat of every note's target, 10,000 at a heavy user's
  * size, at every start): a badge checks the notes of its own file when VS Code asks for it, and the
  * views' tooltips show the marks once some listing checked them (the Notes list command does).
@@ -22,29 +22,16 @@ export class NoteDecorationProvider implements vscode.FileDecorationProvider, vs
   private readonly notesChanged = new vscode.EventEmitter<void>();
   /** Fires after the notes were re-read and some changed (a note added, edited or deleted, an orphan mark). */
   readonly onDidChangeNotes = this.notesChanged.event;
-  /** Per folder (fsPath), its notes by target path and by terminal command (core/notes/noteIndex.ts). */
-  private readonly indexes = new Map<string, NoteIndex>();
-  /** Lists the notes off this thread (core/notes/notesWorker.ts) until it fails; then this thread lists them. */
-  private readonly worker = new NotesWorker();
-  /** Per folder, the note files the change feed named since the worker's last listing ('all': every one). */
-  private readonly recheck = new Map<string, Set<string> | 'all'>();
+  private readonly notes: NoteIndexes;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly log: vscode.LogOutputChannel, feed: AgentFeed) {
+  constructor(log: vscode.LogOutputChannel, feed: AgentFeed) {
+    this.notes = new NoteIndexes((m) => log.warn(m));
     // Notes added, edited or deleted (by this window or any other process), the notes folder
     // coming or going, folders added or removed: the change feed reports each as `notes` or `agent`.
-    // The listings then check the note files the feed names (all of them when it names none): the
-    // worker's, and this thread's, so every listing in this window (briefing, terminal tool) sees
-    // the change at once.
     this.disposables.push(feed.on(['notes'], (changes) => {
-      for (const c of changes) {
-        const files = c.areas.has('agent') || !c.paths ? undefined : [...c.paths];
-        recheckNotes(c.root, files);
-        const root = path.resolve(c.root);
-        const had = this.recheck.get(root) ?? new Set<string>();
-        this.recheck.set(root, !files || had === 'all' ? 'all' : new Set([...had, ...files]));
-      }
-      this.refresh().catch((e: unknown) => this.log.error(`reading notes failed: ${String(e)}`));
+      for (const c of changes) this.notes.changed(c.root, c.areas.has('agent') || !c.paths ? undefined : [...c.paths]);
+      this.refresh().catch((e: unknown) => log.error(`reading notes failed: ${String(e)}`));
     }));
   }
 
@@ -58,43 +45,9 @@ export class NoteDecorationProvider implements vscode.FileDecorationProvider, vs
     return run;
   }
 
-  private async refreshNow(redrawAll = false): Promise<void> {
-    /** Per folder, the target paths whose notes changed; 'all' when every decoration may have. */
-    let touched: [string, Set<string>][] | 'all' = redrawAll ? 'all' : [];
-    const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
-    for (const root of folders) {
-      // The change feed reports every note file that changes (on Linux it watches the notes folder
-      // itself, whatever files.watcherExclude says): the listings need no watch of their own.
-      const reported = process.platform === 'linux';
-      if (reported) notesReportedByCaller(root);
-      let index = this.indexes.get(root);
-      const recheck = this.recheck.get(path.resolve(root));
-      this.recheck.delete(path.resolve(root));
-      let diff = await this.worker.list(root, { recheck: recheck === 'all' ? 'all' : recheck && [...recheck], reported, fresh: !index });
-      if (this.disposed) return;
-      if (!diff && !this.listingHere) {
-        // From now on this thread lists the notes: every folder's index starts again from its listings.
-        this.log.warn(`listing notes on a worker thread stopped (${this.worker.failure}); listing them on the extension host's thread`);
-        this.listingHere = true;
-        this.indexes.clear();
-        return this.refreshNow(true);
-      }
-      if (!index) this.indexes.set(root, (index = new NoteIndex()));
-      if (!diff) {
-        // The listing itself, not a copy: the index keeps the notes (10,000 at a heavy user's size).
-        const { notes, errors } = await sharedNotes(root, { marks: false });
-        diff = index.diffOf(notes, errors);
-      }
-      this.listedOn = this.listingHere ? 'extension host' : 'worker';
-      for (const e of diff.errors) this.log.warn(`note skipped: ${e.file}${e.line ? `:${e.line}` : ''}: ${e.message}`);
-      const rels = await index.apply(diff);
-      if (touched !== 'all') touched.push([root, rels]);
-    }
-    for (const root of this.indexes.keys()) {
-      if (folders.includes(root)) continue;
-      this.indexes.delete(root);
-      touched = 'all';
-    }
+  private async refreshNow(): Promise<void> {
+    const touched = await this.notes.refresh((vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath));
+    if (touched === undefined) return; // disposed
     const count = touched === 'all' ? Infinity : touched.reduce((n, [, rels]) => n + rels.size, 0);
     if (count === 0) return;
     // Thousands of files (the first listing): "every decoration may have changed" is one message,
@@ -103,20 +56,17 @@ export class NoteDecorationProvider implements vscode.FileDecorationProvider, vs
     this.notesChanged.fire();
   }
 
-  private disposed = false;
-  /** Whether this thread lists the notes (the worker failed). */
-  private listingHere = false;
   /** Where the last listing ran. */
-  listedOn: 'worker' | 'extension host' | undefined;
+  get listedOn(): 'worker' | 'extension host' | undefined {
+    const on = this.notes.listedOn;
+    return on === 'this thread' ? 'extension host' : on;
+  }
 
   /** The notes covering a file (and optionally lines of it or a terminal command), from memory. */
   notesFor(uri: vscode.Uri, startLine?: number, endLine?: number, extra?: { terminal?: number; command?: number; step?: string }): ListedNote[] {
     const folder = vscode.workspace.getWorkspaceFolder(uri);
-    const index = folder ? this.indexes.get(folder.uri.fsPath) : undefined;
-    if (!folder || !index) return [];
-    const rel = toPosixRelative(folder.uri.fsPath, uri.fsPath);
-    const candidates = index.candidates(rel, extra?.terminal, extra?.command);
-    return candidates.length ? matchNotes(candidates, { path: rel, startLine, endLine, ...extra }) : [];
+    if (!folder) return [];
+    return this.notes.notesFor(folder.uri.fsPath, { path: toPosixRelative(folder.uri.fsPath, uri.fsPath), startLine, endLine, ...extra });
   }
 
   async provideFileDecoration(uri: vscode.Uri): Promise<vscode.FileDecoration | undefined> {
@@ -132,8 +82,7 @@ export class NoteDecorationProvider implements vscode.FileDecorationProvider, vs
   }
 
   dispose(): void {
-    this.disposed = true;
-    this.worker.dispose();
+    this.notes.dispose();
     for (const d of this.disposables) d.dispose();
     this.changed.dispose();
     this.notesChanged.dispose();
