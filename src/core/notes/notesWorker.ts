@@ -7,11 +7,11 @@
  * since its last answer (noteIndex.ts NotesDiff): the first answer every note, as columns and JSON
  * that the index parses only for the items that show them; later ones the notes the change feed
  * named. A worker that cannot start, fails, exits or takes longer than LIST_WAIT_MS answers
- * undefined, for good: the caller then lists on its own thread, as without it.
+ * undefined, for good (requestWorker.ts): the caller then lists on its own thread, as without it.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { RequestWorker } from '../requestWorker';
 import type { NotesDiff } from './noteIndex';
 
 /** A listing waits this long for the worker at most (a first one of 10,000 notes takes ~0.2 s), then the caller lists itself. */
@@ -66,15 +66,20 @@ function isDiff(d: unknown): d is NotesDiff {
 
 /** One worker thread listing notes for this process, started at the first `list`. */
 export class NotesWorker {
-  private worker: Worker | undefined;
-  /** Why the worker is no longer used (it failed once: every later `list` answers undefined at once). */
-  private failed: string | undefined;
-  private seq = 0;
-  private readonly waiting = new Map<number, { resolve: (d: NotesDiff | undefined) => void; timer: NodeJS.Timeout }>();
+  private readonly worker = new RequestWorker<NotesDiff>({
+    script: workerScript,
+    workerData: { agentContextNotes: true },
+    read: (m) => {
+      const a = m as Partial<NotesListed> | undefined;
+      if (a?.agentContextNotes !== 'listed' || typeof a.seq !== 'number') return undefined;
+      return isDiff(a.diff) ? { id: a.seq, answer: a.diff } : { id: a.seq, error: a.error ?? 'an answer that is not a diff' };
+    },
+    waitMs: LIST_WAIT_MS,
+  });
 
   /** Why listings on the worker stopped, if they did. */
   get failure(): string | undefined {
-    return this.failed;
+    return this.worker.failure;
   }
 
   /**
@@ -83,68 +88,11 @@ export class NotesWorker {
    * worker cannot answer (see `failure`).
    */
   list(root: string, opts: { recheck?: readonly string[] | 'all'; reported: boolean; fresh: boolean }): Promise<NotesDiff | undefined> {
-    const w = this.failed ? undefined : this.start();
-    if (!w) return Promise.resolve(undefined);
-    const seq = ++this.seq;
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => this.fail(`no answer within ${LIST_WAIT_MS / 1000} s`), LIST_WAIT_MS);
-      timer.unref();
-      this.waiting.set(seq, { resolve, timer });
-      w.ref(); // kept alive while an answer is owed (a process with nothing else to do would exit meanwhile)
-      const recheck = opts.recheck === undefined || opts.recheck === 'all' ? opts.recheck : [...opts.recheck];
-      w.postMessage({ agentContextNotes: 'list', seq, root, recheck, reported: opts.reported, fresh: opts.fresh } satisfies NotesListRequest);
-    });
-  }
-
-  private start(): Worker | undefined {
-    if (this.worker) return this.worker;
-    const script = workerScript();
-    if (!script) {
-      this.failed = 'no worker script';
-      return undefined;
-    }
-    let w: Worker;
-    try {
-      w = new Worker(script, { workerData: { agentContextNotes: true } });
-    } catch (e) {
-      this.failed = `the worker could not start: ${(e as Error).message}`;
-      return undefined;
-    }
-    w.unref(); // never keeps the process alive when no answer is owed
-    w.on('message', (m: unknown) => {
-      const a = m as Partial<NotesListed> | undefined;
-      if (a?.agentContextNotes !== 'listed' || typeof a.seq !== 'number') return;
-      const waiter = this.waiting.get(a.seq);
-      if (!waiter) return;
-      if (!isDiff(a.diff)) {
-        this.fail(a.error ?? 'an answer that is not a diff');
-        return;
-      }
-      this.waiting.delete(a.seq);
-      if (this.waiting.size === 0) w.unref();
-      clearTimeout(waiter.timer);
-      waiter.resolve(a.diff);
-    });
-    w.on('error', (e) => this.fail(`the worker failed: ${e.message}`));
-    w.on('exit', (code) => this.fail(`the worker exited (code ${code})`));
-    this.worker = w;
-    return w;
-  }
-
-  /** Gives up on the worker: every waiting listing answers undefined, and so does every later one. */
-  private fail(why: string): void {
-    this.failed ??= why;
-    for (const { resolve, timer } of this.waiting.values()) {
-      clearTimeout(timer);
-      resolve(undefined);
-    }
-    this.waiting.clear();
-    const w = this.worker;
-    this.worker = undefined;
-    if (w) void w.terminate();
+    const recheck = opts.recheck === undefined || opts.recheck === 'all' ? opts.recheck : [...opts.recheck];
+    return this.worker.request((seq) => ({ agentContextNotes: 'list', seq, root, recheck, reported: opts.reported, fresh: opts.fresh }) satisfies NotesListRequest);
   }
 
   dispose(): void {
-    this.fail('disposed');
+    void this.worker.dispose();
   }
 }

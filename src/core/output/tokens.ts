@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { RequestWorker } from '../requestWorker';
 import { groupDigits } from './humanize';
 
 /** A token count; `approximate` is true when it was extrapolated from a sample. */
@@ -165,10 +165,8 @@ function remember(text: string, tokens: number): number {
 // ── The tokenizer's worker thread (long-lived processes: the extension host, the MCP server) ──
 
 let workerWanted = false;
-let worker: Worker | undefined;
-let workerBroken = false;
-let nextId = 0;
-const pending = new Map<number, { text: string; resolve: (n: number) => void }>();
+/** The worker, while wanted; a failed one stays, failed, so later counts run here. */
+let worker: RequestWorker<number | undefined> | undefined;
 
 /** The worker's script: dist/tokenizer.js beside the bundle, or the compiled entry (tsc output). */
 function workerScript(): string | undefined {
@@ -179,40 +177,16 @@ function workerScript(): string | undefined {
   return undefined;
 }
 
-/** The worker failed or exited: what it still owed is counted in this thread; later counts too. */
-function workerFailed(w: Worker): void {
-  if (worker !== w) return;
-  worker = undefined;
-  workerBroken = true;
-  const owed = [...pending.values()];
-  pending.clear();
-  for (const p of owed) p.resolve(loadCounter()(p.text));
-}
-
-function startWorker(): Worker | undefined {
-  if (worker || workerBroken || counter) return worker;
-  const script = workerScript();
-  if (!script) {
-    workerBroken = true;
-    return undefined;
-  }
-  try {
-    const w = new Worker(script, { workerData: { agentContextTokenizer: true } });
-    w.unref(); // referenced only while counts are owed
-    w.on('message', (m: { id?: number; tokens?: number }) => {
-      if (m.id === undefined) return;
-      const p = pending.get(m.id);
-      if (!p) return;
-      pending.delete(m.id);
-      if (!pending.size) w.unref();
-      p.resolve(typeof m.tokens === 'number' ? m.tokens : loadCounter()(p.text));
-    });
-    w.on('error', () => workerFailed(w));
-    w.on('exit', () => workerFailed(w));
-    worker = w;
-  } catch {
-    workerBroken = true;
-  }
+function tokenizerWorker(): RequestWorker<number | undefined> {
+  worker ??= new RequestWorker<number | undefined>({
+    script: workerScript,
+    workerData: { agentContextTokenizer: true },
+    // { ready: true } answers nothing; { id, tokens: undefined }: that text is counted here.
+    read: (m) => {
+      const a = m as { id?: unknown; tokens?: unknown } | undefined;
+      return typeof a?.id === 'number' ? { id: a.id, answer: typeof a.tokens === 'number' ? a.tokens : undefined } : undefined;
+    },
+  });
   return worker;
 }
 
@@ -224,35 +198,25 @@ function startWorker(): Worker | undefined {
  */
 export function useTokenizerWorker(warm = false): void {
   workerWanted = true;
-  if (warm) startWorker();
+  if (warm && !counter) tokenizerWorker().start();
 }
 
-/** Stops the worker (tests; a process that is done counting). */
+/** Stops the worker (tests; a process that is done counting): what it owed is counted here. */
 export async function stopTokenizerWorker(): Promise<void> {
-  const w = worker;
   workerWanted = false;
-  if (!w) return;
+  const w = worker;
   worker = undefined;
-  const owed = [...pending.values()];
-  pending.clear();
-  for (const p of owed) p.resolve(loadCounter()(p.text));
-  await w.terminate();
+  await w?.dispose();
 }
 
-function countOnWorker(text: string): Promise<number> {
-  const w = startWorker();
-  if (!w) return Promise.resolve(loadCounter()(text));
-  return new Promise<number>((resolve) => {
-    const id = nextId++;
-    pending.set(id, { text, resolve });
-    w.ref();
-    w.postMessage({ id, text });
-  });
+/** The worker's count of `text`, or this thread's when the worker cannot give one (it failed, or cannot count that text). */
+async function countOnWorker(text: string): Promise<number> {
+  return (await tokenizerWorker().request((id) => ({ id, text }))) ?? loadCounter()(text);
 }
 
 /** True when countTokensAsync would count on the worker (useTokenizerWorker called; not loaded in this thread; the worker not failed). */
 export function tokenizerWorkerActive(): boolean {
-  return workerWanted && !counter && !workerBroken;
+  return workerWanted && !counter && worker?.failure === undefined;
 }
 
 /**
