@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { failedRow, repoRoot, RUNS, stats, type Row, type Stats } from './harness';
 import { coldCells, judge, medians, startServers, warmCells, type Cell, type LevelCall, type LevelFolder } from './mcpLevels';
 import { generateAgentFolder } from './scaleGen';
-import { TERMINALS_DIR } from '../src/core/terminal/terminalIndex';
+import { TERMINALS_DIR } from '../src/core/terminal/terminalFormat';
 
 const CALLS: LevelCall[] = [
   {

@@ -14,7 +14,7 @@
 // one thing on its own, everything else staying at the scale given.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { formatCommandFooter, formatCommandHeader, formatHeader, type IndexRecord } from '../src/core/terminal/terminalIndex';
+import { formatCommandFooter, formatCommandHeader, formatHeader, type IndexRecord } from '../src/core/terminal/terminalFormat';
 import { rng } from './harness';
 
 /** A named scale or a multiplier of S. */

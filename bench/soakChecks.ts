@@ -9,7 +9,8 @@ import { readLedger } from '../src/core/history/ledger';
 import { listMemory } from '../src/core/memory/preferences';
 import { readFindings } from '../src/core/agents/agentWorkspace';
 import { loadPlanFile } from '../src/core/plan/planFiles';
-import { parseTerminalHeader, readTerminalIndex } from '../src/core/terminal/terminalIndex';
+import { parseTerminalHeader } from '../src/core/terminal/terminalFormat';
+import { readTerminalIndex } from '../src/core/terminal/terminalIndex';
 import type { SoakCommand, SoakToolCall, SoakWindowResult } from './soakWindow';
 
 export interface Check {

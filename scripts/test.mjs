@@ -146,7 +146,13 @@ const npx = (bin) => path.join(repoRoot, 'node_modules/.bin', bin);
 const depGroups = [...new Set(selected.map((r) => (r.client ? 'clients' : 'editor')))];
 const depsReady = opt.unitOnly ? undefined : ensureDepsInBackground(depGroups.length ? depGroups : ['editor']);
 
-if (!opt.integrationOnly && !opt.noLint) buildStep('lint (eslint)', npx('eslint'), ['src', 'test', 'scripts', ...(fs.existsSync(path.join(repoRoot, 'bench')) ? ['bench'] : [])]);
+if (!opt.integrationOnly && !opt.noLint) {
+  const benchDir = fs.existsSync(path.join(repoRoot, 'bench')) ? ['bench'] : [];
+  buildStep('lint (eslint)', npx('eslint'), ['src', 'test', 'scripts', ...benchDir]);
+  // The rest of `npm run lint`: the layout rules docs/ARCHITECTURE.md says the build enforces.
+  buildStep('lint (no import cycles)', process.execPath, ['scripts/checkCycles.mjs', 'src', 'test', ...benchDir]);
+  buildStep('lint (file sizes)', process.execPath, ['scripts/checkFileSizes.mjs', 'src']);
+}
 if (!opt.noBuild) buildStep('type check + compile (tsc -p .)', npx('tsc'), ['-p', '.']);
 
 if (!opt.integrationOnly) {

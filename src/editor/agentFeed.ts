@@ -4,7 +4,7 @@ import { AGENT_DIR, agentDirOf, classifyAgentPath, hasAgentFolder, LAYOUT, type 
 import { AGENT_PLAN_FOLDERS, isPlanPath, PLAN_FOLDERS } from '../core/plan/planFiles';
 import { debounce } from './debounce';
 import { FolderWatch } from '../core/fs/folderWatch';
-import { NOTES_DIR } from '../core/notes/notes';
+import { NOTES_DIR } from '../core/notes/noteFile';
 
 /** A workspace folder that has an `.agent/` folder. */
 export interface AgentFolder {

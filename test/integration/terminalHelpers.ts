@@ -3,7 +3,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { listTerminals, readTerminalIndex, type TerminalCommand, type TerminalInfo } from '../../src/core/terminal/terminalIndex';
+import { type TerminalCommand, type TerminalInfo } from '../../src/core/terminal/terminalFormat';
+import { listTerminals, readTerminalIndex } from '../../src/core/terminal/terminalIndex';
 import { ui, waitFor } from './bridge';
 
 export const agentDir = (): string => path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, '.agent');

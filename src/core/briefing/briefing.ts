@@ -5,7 +5,8 @@
  * them — and never exceeds the cap.
  */
 import { countTokens, countTokensAsync } from '../output/tokens';
-import { NOTES_DIR, formatNoteForAgent, type ListedNote } from '../notes/notes';
+import { NOTES_DIR, type ListedNote } from '../notes/noteFile';
+import { formatNoteForAgent } from '../notes/noteText';
 import { clip } from '../output/text';
 import { formatExit } from '../terminal/commandExit';
 import { countLabel } from '../output/humanize';
@@ -64,7 +65,7 @@ export interface BriefingInput {
   /** The most recently active agents first; `total` counts all of them (default: the list's length). */
   agents: { path: string; total?: number; list: { id: string; status?: string; progress?: number; findings: number; path: string }[] };
   history: { path: string; sessions: number; latest?: string };
-  /** Notes from the user (src/core/notes/notes.ts); paths already prefixed. */
+  /** Notes from the user (src/core/notes/notes.ts lists them); paths already prefixed. */
   humanNotes?: ListedNote[];
 }
 

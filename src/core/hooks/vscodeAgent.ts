@@ -8,7 +8,7 @@
  * rules are untouched: the hook runs after the command and only adds text.
  */
 import * as path from 'node:path';
-import { type TerminalCommand } from '../terminal/terminalIndex';
+import { type TerminalCommand } from '../terminal/terminalFormat';
 import { terminalCatalog, type CatalogTerminal } from '../terminal/terminalCatalog';
 import { terminalSummary } from '../terminal/terminalSummary';
 import { terminalTool } from '../tools/terminal';

@@ -1,4 +1,5 @@
-import { byCreated, type ListedNote } from './notes';
+import { type ListedNote } from './noteFile';
+import { byCreated } from './notes';
 import type { FileError } from '../result';
 
 /**

@@ -8,7 +8,9 @@
  * ('all'). That happens once per process, with one warning naming why the worker stopped.
  */
 import * as path from 'node:path';
-import { matchNotes, notesReportedByCaller, recheckNotes, sharedNotes, type ListedNote, type NoteQuery } from './notes';
+import { type ListedNote } from './noteFile';
+import { notesReportedByCaller, recheckNotes, sharedNotes } from './notes';
+import { matchNotes, type NoteQuery } from './noteText';
 import { NoteIndex } from './noteIndex';
 import { NotesWorker } from './notesWorker';
 

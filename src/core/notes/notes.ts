@@ -1,228 +1,40 @@
+/**
+ * The listing of the notes (noteFile.ts is their format), flat in the number of notes.
+ *
+ * A heavy user's folder holds thousands of notes, and the briefing, the terminal tool and the editor's
+ * decorations list them often. Each process keeps every note as listed: its file's parse from
+ * fs/fileDigests.ts (under the file's stat; also in `.agent/.cache/notes.json`, so a new process stats
+ * the note files instead of reading them) and its orphan mark from its target's facts (orphans.ts,
+ * under the target's stamp). A listing does only what changed asks for:
+ * - the notes folder's stamp changed (a note added, deleted or replaced by rename): the folder is
+ *   listed and each note file stat-checked; only new or changed files are read, their targets checked;
+ * - recheckNotes(root, files) (the editor's change feed names the note files that changed): those
+ *   files alone, and the folder's new stamp is taken as seen (the feed reports every file of it);
+ * - recheckNotes(root): every note file and every target;
+ * - otherwise the answer comes from memory; when the last look is REFRESH_MS old, one round re-checks
+ *   the next VERIFY_BATCH note files and VERIFY_BATCH targets in turn, so an edit no watcher reported
+ *   (another process, a target file outside .agent/) is seen within a few listings, and no listing
+ *   costs more than a round.
+ * Where the notes folder is watched (on Linux this module watches it itself, one inotify watch; the
+ * editor's change feed reports every note file instead: notesReportedByCaller), a note edited in
+ * place is seen at the next listing, not a few rounds later, and the rounds of note files become a
+ * safety net, one per WATCHED_REFRESH_MS: at 10,000 notes a round's 500 stats were 2–6 ms of every
+ * call that came two seconds after the last (bench rows 19n, 19p).
+ * Orphan marks cost a stat (or a read) of every target: 10,000 notes are 10,000 more stats. Callers
+ * that show only a few notes (the briefing, the terminal tool, the editor's decorations) list with
+ * `marks: false` and check the notes they show (withCurrentOrphans). The targets are then checked
+ * only from the first listing that asks for marks on, and kept current after that.
+ */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ulid } from 'ulid';
-import * as YAML from 'yaml';
 import { leadsOutside, outsideLinkMessage } from '../workspace/linkGuard';
 import { pool } from '../fs/pool';
 import { factsOf, lineNeedOf, reasonFrom, stampOf, statOf, type TargetCache, type TargetFacts } from './orphans';
-import { createExclusive } from '../fs/fsAtomic';
 import { FileDigests, round, type DigestSpec } from '../fs/fileDigests';
 import { FolderWatch, queuedEventsHeard, type FolderEvent } from '../fs/folderWatch';
-import { err, ok, type FileError, type Result } from '../result';
-
-/**
- * Notes from the user to the agent: one Markdown file per note under `.agent/human/notes/`, named
- * `<id>.md`, with YAML frontmatter (see docs/notes-format.md). Files are never rewritten by the
- * extension; a note whose target is gone is reported as orphaned, never dropped.
- */
-export const NOTES_DIR = '.agent/human/notes';
-
-const MAX_TEXT = 4000;
-
-/** What a note is attached to: a workspace-relative file, optionally a line range, a terminal command or a plan step. */
-export interface NoteTarget {
-  path: string; // workspace-relative, `/`-separated
-  startLine?: number; // 1-based, inclusive
-  endLine?: number;
-  terminal?: number; // N of .agent/terminals/N.txt
-  command?: number; // the command's index in that terminal's index
-  step?: string; // plan step id
-}
-
-/** A note as stored. */
-export interface Note extends NoteTarget {
-  id: string;
-  author: string;
-  created: string; // ISO 8601
-  text: string;
-  file: string; // the note's own file, workspace-relative
-}
-
-/** A note as listed: `orphaned` says why its target is gone (computed on every read, never stored). */
-export interface ListedNote extends Note {
-  orphaned?: string;
-}
-
-/** What addNote needs. */
-export interface NewNote extends NoteTarget {
-  text: string;
-  author: string;
-  now?: Date;
-}
-
-/** Normalises a workspace-relative path and refuses ones that leave the workspace. */
-export function normalizeTargetPath(p: string): Result<string, string> {
-  const slashed = p.replace(/\\/g, '/');
-  if (slashed === '' || path.posix.isAbsolute(slashed) || /^[A-Za-z]:/.test(slashed)) {
-    return err(`target "${p}" must be a path relative to the workspace folder`);
-  }
-  const norm = path.posix.normalize(slashed).replace(/\/$/, '');
-  if (norm === '..' || norm.startsWith('../')) return err(`target "${p}" is outside the workspace`);
-  return ok(norm);
-}
-
-function validLine(n: unknown): n is number {
-  return typeof n === 'number' && Number.isInteger(n) && n >= 1;
-}
-
-/** Renders a note file: frontmatter then the text. */
-export function serializeNote(note: Omit<Note, 'file'>): string {
-  const fm: Record<string, unknown> = { id: note.id, target: note.path };
-  if (note.startLine !== undefined) {
-    fm.lines = note.endLine !== undefined && note.endLine !== note.startLine ? `${note.startLine}-${note.endLine}` : `${note.startLine}`;
-  }
-  if (note.terminal !== undefined) fm.terminal = note.terminal;
-  if (note.command !== undefined) fm.command = note.command;
-  if (note.step !== undefined) fm.step = note.step;
-  fm.author = note.author;
-  fm.created = note.created;
-  return `---\n${YAML.stringify(fm)}---\n${note.text.trimEnd()}\n`;
-}
-
-const NUMERIC_KEYS = new Set(['terminal', 'command']);
-const KNOWN_KEYS = new Set(['id', 'target', 'lines', 'terminal', 'command', 'step', 'author', 'created']);
-/** A plain scalar YAML would read as something other than a string (bool, null, number). */
-const YAML_NON_STRING = /^(?:true|false|yes|no|on|off|null|~|[-+]?(?:\.inf|\.nan|[0-9][0-9_]*(?:\.[0-9]*)?(?:e[-+]?[0-9]+)?|\.[0-9]+(?:e[-+]?[0-9]+)?|0x[0-9a-f]+|0o[0-7]+))$/i;
-
-/**
- * The frontmatter as the serializer writes it, without a YAML parser (a tenth of the time, for
- * folders of thousands of notes): one `key: value` line per known key, each value a plain scalar
- * that YAML would read as the same string (or, for terminal/command, as a whole number). Anything
- * else (quotes, comments, other keys, a value YAML would read otherwise) returns undefined, and the
- * YAML parser decides.
- */
-function plainFrontmatter(lines: string[]): Record<string, string | number> | undefined {
-  const out: Record<string, string | number> = {};
-  for (const line of lines) {
-    const m = /^([a-z]+): ((?:-(?=[^ ])|[A-Za-z0-9_./])[A-Za-z0-9_./@+:-]*(?: [A-Za-z0-9_./@+-][A-Za-z0-9_./@+:-]*)*)$/.exec(line);
-    if (!m || !KNOWN_KEYS.has(m[1]) || m[1] in out) return undefined;
-    const v = m[2];
-    if (v.endsWith(':') || v.includes(': ')) return undefined;
-    if (NUMERIC_KEYS.has(m[1])) {
-      if (!/^(?:0|[1-9][0-9]*)$/.test(v)) return undefined;
-      out[m[1]] = Number(v);
-    } else if (m[1] === 'lines') {
-      out[m[1]] = v; // parsed from its text below either way
-    } else {
-      if (YAML_NON_STRING.test(v)) return undefined;
-      out[m[1]] = v;
-    }
-  }
-  return out;
-}
-
-/** Parses one note file's text; errors name the note file and line. */
-export function parseNote(text: string, file: string): Result<Note> {
-  const fail = (message: string, line?: number) => err<FileError>({ file, line, message });
-  const src = text.replace(/^\uFEFF/, '');
-  const lines = src.split(/\r?\n/);
-  if (lines[0].trim() !== '---') return fail('a note starts with a "---" line opening its YAML frontmatter', 1);
-  const close = lines.indexOf('---', 1);
-  if (close === -1) return fail('the frontmatter is not closed by a "---" line', 1);
-  let fm = plainFrontmatter(lines.slice(1, close)) as Record<string, unknown> | null | undefined;
-  if (fm === undefined) {
-    const doc = YAML.parseDocument(lines.slice(1, close).join('\n'));
-    if (doc.errors.length > 0) {
-      const e = doc.errors[0];
-      return fail(e.message.split('\n')[0], (e.linePos?.[0].line ?? 0) + 1);
-    }
-    fm = doc.toJSON() as Record<string, unknown> | null;
-  }
-  if (!fm || typeof fm !== 'object' || Array.isArray(fm)) return fail('the frontmatter must be a YAML mapping', 2);
-  const lineOf = (key: string): number => {
-    const i = lines.slice(1, close).findIndex((l) => l.startsWith(`${key}:`));
-    return i === -1 ? 2 : i + 2;
-  };
-  for (const key of ['id', 'target', 'author', 'created']) {
-    const v = fm[key];
-    if (v instanceof Date) fm[key] = v.toISOString();
-    else if (typeof v !== 'string' || v.trim() === '') return fail(`"${key}" is required and must be a string`, lineOf(key));
-  }
-  const target = normalizeTargetPath(fm.target as string);
-  if (!target.ok) return fail(target.error, lineOf('target'));
-  const note: Note = {
-    id: fm.id as string,
-    path: target.value,
-    author: fm.author as string,
-    created: fm.created as string,
-    text: lines.slice(close + 1).join('\n').trim(),
-    file,
-  };
-  if (fm.lines !== undefined) {
-    const m = /^(\d+)(?:\s*-\s*(\d+))?$/.exec(String(fm.lines).trim());
-    const start = m ? Number(m[1]) : NaN;
-    const end = m?.[2] !== undefined ? Number(m[2]) : start;
-    if (!m || start < 1 || end < start) return fail(`"lines" must be "N" or "A-B" with 1 ≤ A ≤ B, got "${String(fm.lines)}"`, lineOf('lines'));
-    note.startLine = start;
-    note.endLine = end;
-  }
-  for (const key of ['terminal', 'command'] as const) {
-    if (fm[key] === undefined) continue;
-    if (typeof fm[key] !== 'number' || !Number.isInteger(fm[key]) || (fm[key] as number) < 0) {
-      return fail(`"${key}" must be a whole number`, lineOf(key));
-    }
-    note[key] = fm[key] as number;
-  }
-  if (fm.step !== undefined) note.step = String(fm.step);
-  return ok(note);
-}
-
-/** Writes a new note under `.agent/human/notes/` and returns it; bad input is an error saying what to fix. */
-export async function addNote(root: string, input: NewNote): Promise<Result<Note, string>> {
-  const target = normalizeTargetPath(input.path);
-  if (!target.ok) return target;
-  const text = input.text.trim();
-  if (text === '') return err('the note is empty; write what the agent should know');
-  if (text.length > MAX_TEXT) return err(`the note is ${text.length} characters; keep it under ${MAX_TEXT} (put long material in a file and point to it)`);
-  if (input.startLine !== undefined || input.endLine !== undefined) {
-    if (!validLine(input.startLine) || !validLine(input.endLine ?? input.startLine) || (input.endLine ?? input.startLine) < input.startLine) {
-      return err(`line range ${input.startLine}-${input.endLine} is not a valid 1-based range`);
-    }
-  }
-  const now = input.now ?? new Date();
-  const id = ulid(now.getTime());
-  const note: Note = {
-    id,
-    path: target.value,
-    ...(input.startLine !== undefined ? { startLine: input.startLine, endLine: input.endLine ?? input.startLine } : {}),
-    ...(input.terminal !== undefined ? { terminal: input.terminal } : {}),
-    ...(input.command !== undefined ? { command: input.command } : {}),
-    ...(input.step !== undefined ? { step: input.step } : {}),
-    author: input.author.trim() || 'user',
-    created: now.toISOString(),
-    text,
-    file: `${NOTES_DIR}/${id}.md`,
-  };
-  if (!(await createExclusive(path.join(root, note.file), serializeNote(note)))) {
-    return err(`${note.file} already exists; try again`);
-  }
-  return ok(note);
-}
-
-// ── Listing, flat in the number of notes ──
-// A heavy user's folder holds thousands of notes, and the briefing, the terminal tool and the editor's
-// decorations list them often. Each process keeps every note as listed: its file's parse from
-// fs/fileDigests.ts (under the file's stat; also in `.agent/.cache/notes.json`, so a new process stats
-// the note files instead of reading them) and its orphan mark from its target's facts (orphans.ts,
-// under the target's stamp). A listing does only what changed asks for:
-// - the notes folder's stamp changed (a note added, deleted or replaced by rename): the folder is
-//   listed and each note file stat-checked; only new or changed files are read, their targets checked;
-// - recheckNotes(root, files) (the editor's change feed names the note files that changed): those
-//   files alone, and the folder's new stamp is taken as seen (the feed reports every file of it);
-// - recheckNotes(root): every note file and every target;
-// - otherwise the answer comes from memory; when the last look is REFRESH_MS old, one round re-checks
-//   the next VERIFY_BATCH note files and VERIFY_BATCH targets in turn, so an edit no watcher reported
-//   (another process, a target file outside .agent/) is seen within a few listings, and no listing
-//   costs more than a round.
-// Where the notes folder is watched (on Linux this module watches it itself, one inotify watch; the
-// editor's change feed reports every note file instead: notesReportedByCaller), a note edited in
-// place is seen at the next listing, not a few rounds later, and the rounds of note files become a
-// safety net, one per WATCHED_REFRESH_MS: at 10,000 notes a round's 500 stats were 2–6 ms of every
-// call that came two seconds after the last (bench rows 19n, 19p).
-// Orphan marks cost a stat (or a read) of every target: 10,000 notes are 10,000 more stats. Callers
-// that show only a few notes (the briefing, the terminal tool, the editor's decorations) list with
-// `marks: false` and check the notes they show (withCurrentOrphans). The targets are then checked
-// only from the first listing that asks for marks on, and kept current after that.
+import { err, type FileError, type Result } from '../result';
+import { NOTES_DIR, parseNote, type ListedNote, type Note } from './noteFile';
+import { matchNotes } from './noteText';
 
 /** A listing this long after the last look re-checks a round of note files and targets. */
 const REFRESH_MS = 2_000;
@@ -589,73 +401,8 @@ export async function sharedNotes(root: string, opts: { marks?: boolean } = {}):
   return s.result;
 }
 
-/** What a caller is looking at: a file, optionally a line range, or a terminal's command. */
-export interface NoteQuery {
-  path: string;
-  startLine?: number;
-  endLine?: number;
-  terminal?: number;
-  command?: number;
-  step?: string; // a plan step id: its notes match whatever lines the step has moved to
-}
-
-/** Picks the notes that cover a target: same terminal command, same plan step, or same file with overlapping lines (or no lines on either side). */
-export function matchNotes<T extends Note>(notes: readonly T[], q: NoteQuery): T[] {
-  const target = normalizeTargetPath(q.path);
-  const want = target.ok ? target.value : q.path;
-  return notes.filter((n) => {
-    if (q.terminal !== undefined && q.command !== undefined && n.terminal === q.terminal && n.command === q.command) return true;
-    if (n.path !== want) return false;
-    if (q.step !== undefined && n.step !== undefined) return n.step === q.step;
-    if (q.startLine === undefined || n.startLine === undefined) return true;
-    const qEnd = q.endLine ?? q.startLine;
-    return n.startLine <= qEnd && (n.endLine ?? n.startLine) >= q.startLine;
-  });
-}
-
 /** The notes attached to a file or to lines of it (overlapping ranges count), orphaned ones included and marked. */
 export async function notesFor(root: string, targetPath: string, startLine?: number, endLine?: number, extra?: { terminal?: number; command?: number; step?: string }): Promise<ListedNote[]> {
   const { notes } = await listNotes(root);
   return withCurrentOrphans(root, matchNotes(notes, { path: targetPath, startLine, endLine, ...extra }));
-}
-
-function where(n: Note): string {
-  if (n.terminal !== undefined && n.command !== undefined) return `terminal ${n.terminal} command ${n.command}`;
-  if (n.step !== undefined) return `step "${n.step}" of ${n.path}`;
-  if (n.startLine !== undefined) return `${n.path}:${n.startLine}${n.endLine !== n.startLine ? `-${n.endLine}` : ''}`;
-  return n.path;
-}
-
-/** One line an agent reads: who, when, on what, the text (shortened to `maxText` chars) and where the full note is. */
-export function formatNoteForAgent(n: ListedNote, maxText = 300): string {
-  const flat = n.text.replace(/\s+/g, ' ');
-  const text = flat.length > maxText ? flat.slice(0, maxText - 1) + '…' : flat;
-  const orphan = n.orphaned ? ` [orphaned: ${n.orphaned}]` : '';
-  return `- ${n.author}, ${n.created.slice(0, 16).replace('T', ' ')} UTC, on ${where(n)}: "${text}" (${n.file})${orphan}`;
-}
-
-/** A "Notes from the user" section within `maxBytes` UTF-8 bytes; empty string when there are no notes. */
-export function formatNotesSection(notes: ListedNote[], maxBytes = 1024, heading = 'Notes from the user (follow them):'): string {
-  if (notes.length === 0) return '';
-  const out = [heading];
-  let bytes = Buffer.byteLength(heading);
-  for (let i = 0; i < notes.length; i++) {
-    const line = formatNoteForAgent(notes[i]);
-    const rest = `- and ${notes.length - i} more in ${NOTES_DIR}/`;
-    const fits = bytes + 1 + Buffer.byteLength(line) + (i < notes.length - 1 ? 1 + Buffer.byteLength(rest) : 0) <= maxBytes;
-    if (!fits) {
-      out.push(rest);
-      break;
-    }
-    out.push(line);
-    bytes += 1 + Buffer.byteLength(line);
-  }
-  return out.join('\n');
-}
-
-/** Markdown for a tree item's or decoration's tooltip: each note's author, time and text. */
-export function notesTooltipMarkdown(notes: ListedNote[]): string {
-  return notes
-    .map((n) => `**Note from ${n.author}** (${n.created.slice(0, 16).replace('T', ' ')} UTC)${n.orphaned ? ` — orphaned: ${n.orphaned}` : ''}\n\n${n.text}`)
-    .join('\n\n---\n\n');
 }

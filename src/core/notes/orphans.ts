@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
-/** What of a note the check needs (a Note from notes.ts has it). */
+/** What of a note the check needs (a Note from noteFile.ts has it). */
 interface NoteTarget {
   path: string;
   startLine?: number;

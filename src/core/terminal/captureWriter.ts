@@ -1,6 +1,6 @@
 /**
  * Writes one terminal's capture: `N.txt` (claimed exclusively), its command blocks, the index
- * `N.index.jsonl`, and rotation to `N.1.txt`. Formats: terminalIndex.ts and docs/terminal-format.md.
+ * `N.index.jsonl`, and rotation to `N.1.txt`. Formats: terminalFormat.ts and docs/terminal-format.md.
  *
  * Everything is accounted synchronously (line numbers, bytes, rotation decisions) and the disk
  * work runs on one promise chain, so the index always matches the file and the caller (the
@@ -13,7 +13,8 @@ import { mkdirp, writeFileAtomic } from '../fs/fsAtomic';
 import { nullLogger, type Logger } from '../log';
 import { describeFsError, isDiskFull } from '../fs/fsErrors';
 import { EXIT_UNKNOWN } from './commandExit';
-import { formatCommandFooter, formatCommandHeader, formatHeader, highestTerminalNumber, oneLine, type IndexRecord } from './terminalIndex';
+import { formatCommandFooter, formatCommandHeader, formatHeader, oneLine, type IndexRecord } from './terminalFormat';
+import { highestTerminalNumber } from './terminalIndex';
 import { groupDigits } from '../output/humanize';
 
 export interface TerminalHeader {

@@ -10,7 +10,8 @@ import * as fs from 'node:fs';
 import type { FoldCheckpoint } from '../fs/appendFold';
 import { statKeyOf, type Entry } from './catalogFile';
 import { BRIEF_SPEC, settled, settledStart, type CompactState, type TerminalBrief } from './indexBrief';
-import { notRegularFile, OPEN_FLAGS, previousFileOf, readTerminalHeaderInfoFdSync, unreadableTerminal, type TerminalInfo } from './terminalIndex';
+import { previousFileOf, type TerminalInfo } from './terminalFormat';
+import { notRegularFile, OPEN_FLAGS, readTerminalHeaderInfoFdSync, unreadableTerminal } from './terminalIndex';
 
 /** Bytes read of an index's end when only its end is folded (a record is about 300 bytes). */
 export const TAIL_BYTES = 4096;

@@ -9,7 +9,7 @@
 import type * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CACHE_DIR, type FoldCheckpoint } from '../fs/appendFold';
-import { previousFileOf, TERMINALS_DIR, type TerminalInfo } from './terminalIndex';
+import { previousFileOf, TERMINALS_DIR, type TerminalInfo } from './terminalFormat';
 import { BRIEF_SPEC, type BriefCommand, type CompactState, type TerminalBrief } from './indexBrief';
 
 /** `<agentDir>/.cache/terminal-catalog.json`. */

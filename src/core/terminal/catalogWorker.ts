@@ -22,7 +22,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { catalogPath, decodeHandover, isNumList, type CatalogSnapshot, type Handover } from './catalogFile';
-import { TERMINALS_DIR } from './terminalIndex';
+import { TERMINALS_DIR } from './terminalFormat';
 
 /** A caller waits this long for the worker at most (a first build at 10,000 terminals takes ~0.3 s); then it builds itself. */
 export const WORKER_WAIT_MS = 20_000;

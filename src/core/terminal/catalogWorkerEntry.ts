@@ -13,7 +13,7 @@ import { encodeHandover, type Handover } from './catalogFile';
 import type { CatalogWorkerDone, CatalogWorkerVerified, CatalogWorkerVerify } from './catalogWorker';
 import { watchTerminalChanges } from './catalogChanges';
 import { changedSince, firstBuildSnapshot } from './terminalCatalog';
-import { TERMINALS_DIR } from './terminalIndex';
+import { TERMINALS_DIR } from './terminalFormat';
 
 const IDLE_MS = 60_000;
 

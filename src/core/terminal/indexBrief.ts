@@ -11,7 +11,7 @@
  * other line (another writer's spacing, a torn or foreign line) goes through JSON.parse as before.
  */
 import type { FoldSpec } from '../fs/appendFold';
-import type { IndexRecord } from './terminalIndex';
+import type { IndexRecord } from './terminalFormat';
 
 /** A command as the catalog keeps it: what ordering and counting across terminals needs. */
 export interface BriefCommand {

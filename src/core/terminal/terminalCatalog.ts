@@ -59,8 +59,9 @@
  * worker had ~250 ms of its load) but still builds here with the bundle, which loads in ~60 ms:
  * ~600 ms, as before (bench rows 14i, 14j).
  *
- * One file for the catalog's state and every path that changes it (relist, check, sweep, the first
- * build's deferred reads): the bound above holds only if they agree, so they are read together.
+ * Kept as one unit, over 600 lines: the catalog's state and every path that changes it (relist,
+ * check, sweep, the first build's deferred reads). The bound above holds only if they agree, so
+ * they are read together.
  * The first reads of an unknown terminal are in catalogColdRead.ts.
  *
  * The file is written atomically (temp + rename) by whichever process changed something; several
@@ -79,7 +80,8 @@ import { catalogPath, decodeCatalog, encodeCatalog, standInInfo, statKeyOf, type
 import { foldIndexEnd, lazyView, readInfoCold } from './catalogColdRead';
 import { stopCatalogWorkers, takeCatalogWorker, VERIFY_WAIT_MS, WAIT_FROM, WORKER_WAIT_MS, type CatalogWorkerRun } from './catalogWorker';
 import { BRIEF_SPEC, briefFrom, type CompactState, type TerminalBrief } from './indexBrief';
-import { notRegularFile, OPEN_FLAGS, parseTerminalNames, previousFileOf, readTerminalHeaderInfo, readTerminalHeaderInfoSync, TERMINALS_DIR, unreadableTerminal, type TerminalInfo } from './terminalIndex';
+import { previousFileOf, TERMINALS_DIR, type TerminalInfo } from './terminalFormat';
+import { notRegularFile, OPEN_FLAGS, parseTerminalNames, readTerminalHeaderInfo, readTerminalHeaderInfoSync, unreadableTerminal } from './terminalIndex';
 import { settledStamp } from '../fs/settledStamp';
 
 export type { BriefCommand, TerminalBrief } from './indexBrief';

@@ -6,7 +6,8 @@
  */
 import * as path from 'node:path';
 import { checkpointPath, foldFile, type FoldSpec } from '../fs/appendFold';
-import { commandFromRecords, listTerminals, TERMINALS_DIR, type IndexRecord, type TerminalCommand, type TerminalInfo } from './terminalIndex';
+import { commandFromRecords, TERMINALS_DIR, type IndexRecord, type TerminalCommand, type TerminalInfo } from './terminalFormat';
+import { listTerminals } from './terminalIndex';
 import { ok, type Result } from '../result';
 import type { LineOffset } from '../output/reference';
 

@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import type { AgentFeed } from '../../editor/agentFeed';
-import { notesTooltipMarkdown, withCurrentOrphans, type ListedNote } from '../../core/notes/notes';
+import { type ListedNote } from '../../core/notes/noteFile';
+import { withCurrentOrphans } from '../../core/notes/notes';
+import { notesTooltipMarkdown } from '../../core/notes/noteText';
 import { NoteIndexes } from '../../core/notes/noteIndexes';
 import { toPosixRelative } from '../../core/workspace/relativePaths';
 

@@ -6,7 +6,7 @@ import { mkdirp } from '../../core/fs/fsAtomic';
 import { maskSecrets, type UserPatterns } from '../../core/secrets';
 import { userRulesFor } from '../../core/secrets/gitleaks';
 import { secretSettings } from '../../editor/settings';
-import { TERMINALS_DIR } from '../../core/terminal/terminalIndex';
+import { TERMINALS_DIR } from '../../core/terminal/terminalFormat';
 import { openTerminalCapture, type CommandCapture, type TerminalCapture } from '../../core/terminal/terminalCapture';
 import { EXIT_UNKNOWN, resolveExit } from '../../core/terminal/commandExit';
 import { isInside } from '../../core/workspace/relativePaths';

@@ -13,7 +13,8 @@ import * as path from 'node:path';
 import { generateAgentFolder } from '../../../bench/scaleGen';
 import { startMcp, type McpSession } from '../../integration/mcpClient';
 import { catalogPath, CLOSED_CHECKS_PER_CALL } from '../../../src/core/terminal/terminalCatalog';
-import { formatCommandFooter, formatCommandHeader, formatHeader, listTerminals, readTerminalIndex, type IndexRecord, type TerminalCommand } from '../../../src/core/terminal/terminalIndex';
+import { formatCommandFooter, formatCommandHeader, formatHeader, type IndexRecord, type TerminalCommand } from '../../../src/core/terminal/terminalFormat';
+import { listTerminals, readTerminalIndex } from '../../../src/core/terminal/terminalIndex';
 import { commandEndMs } from '../../../src/core/terminal/terminalSummary';
 
 const serverJs = path.resolve(__dirname, '../../../src/mcp/server.js');

@@ -12,7 +12,7 @@ import { invokeTool } from '../../../src/core/tools/invokeTool';
 import { DEFAULT_TOOL_CONFIG } from '../../../src/core/config';
 import { nullLogger } from '../../../src/core/log';
 import type { ToolContext } from '../../../src/core/tools/toolContext';
-import { formatCommandFooter, formatCommandHeader, type IndexRecord } from '../../../src/core/terminal/terminalIndex';
+import { formatCommandFooter, formatCommandHeader, type IndexRecord } from '../../../src/core/terminal/terminalFormat';
 import { terminalSummary } from '../../../src/core/terminal/terminalSummary';
 import { findRipgrep } from '../../../src/core/search/findRipgrep';
 

@@ -5,7 +5,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { addNote, listNotes, matchNotes, recheckNotes, type ListedNote } from '../../../src/core/notes/notes';
+import { addNote, type ListedNote } from '../../../src/core/notes/noteFile';
+import { listNotes, recheckNotes } from '../../../src/core/notes/notes';
+import { matchNotes } from '../../../src/core/notes/noteText';
 import { columns, diffListing, jsonOf, NoteIndex, type NotesDiff } from '../../../src/core/notes/noteIndex';
 
 const note = (id: string, p: string, created: string, more: Partial<ListedNote> = {}): ListedNote => ({ id, path: p, author: 'u', created, text: id, file: `.agent/human/notes/${id}.md`, ...more });

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { addNote, type ListedNote } from '../../../src/core/notes/notes';
+import { addNote, type ListedNote } from '../../../src/core/notes/noteFile';
 import { NoteIndexes } from '../../../src/core/notes/noteIndexes';
 import { setNotesWorkerScript } from '../../../src/core/notes/notesWorker';
 

@@ -4,19 +4,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import {
-  NOTES_DIR,
-  addNote,
-  formatNotesSection,
-  listNotes,
-  notesFor,
-  notesReportedByCaller,
-  notesTooltipMarkdown,
-  parseNote,
-  recheckNotes,
-  setOwnNotesWatch,
-  withCurrentOrphans,
-} from '../../../src/core/notes/notes';
+import { NOTES_DIR, addNote, parseNote } from '../../../src/core/notes/noteFile';
+import { listNotes, notesFor, notesReportedByCaller, recheckNotes, setOwnNotesWatch, withCurrentOrphans } from '../../../src/core/notes/notes';
+import { formatNotesSection, notesTooltipMarkdown } from '../../../src/core/notes/noteText';
 
 // The listing's own rounds and the caller's reports, counted exactly: no watch of the module's own
 // joins in, except in the tests of that watch below.

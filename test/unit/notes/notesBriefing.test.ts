@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { addNote } from '../../../src/core/notes/notes';
+import { addNote } from '../../../src/core/notes/noteFile';
 import { gatherBriefing } from '../../../src/core/briefing/briefingSources';
 import { composeBriefing } from '../../../src/core/briefing/briefing';
 

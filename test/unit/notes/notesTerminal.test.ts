@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { openTerminalCapture } from '../../../src/core/terminal/terminalCapture';
 import { readTerminalIndex } from '../../../src/core/terminal/terminalIndex';
 import { terminalTool } from '../../../src/core/tools/terminal';
-import { addNote } from '../../../src/core/notes/notes';
+import { addNote } from '../../../src/core/notes/noteFile';
 import { DEFAULT_TOOL_CONFIG } from '../../../src/core/config';
 import { nullLogger } from '../../../src/core/log';
 import type { ToolContext } from '../../../src/core/tools/toolContext';

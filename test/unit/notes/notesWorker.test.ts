@@ -7,7 +7,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { addNote, listNotes, NOTES_DIR, recheckNotes, type ListedNote } from '../../../src/core/notes/notes';
+import { addNote, NOTES_DIR, type ListedNote } from '../../../src/core/notes/noteFile';
+import { listNotes, recheckNotes } from '../../../src/core/notes/notes';
 import { NoteIndex } from '../../../src/core/notes/noteIndex';
 import { NotesWorker, setNotesWorkerScript } from '../../../src/core/notes/notesWorker';
 

@@ -5,7 +5,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { createCaptureWriter } from '../../../src/core/terminal/captureWriter';
 import { openTerminalCapture } from '../../../src/core/terminal/terminalCapture';
-import { listTerminals, readTerminalIndex, type TerminalCommand } from '../../../src/core/terminal/terminalIndex';
+import { type TerminalCommand } from '../../../src/core/terminal/terminalFormat';
+import { listTerminals, readTerminalIndex } from '../../../src/core/terminal/terminalIndex';
 
 const header = { name: 'bash', shell: '/bin/bash', cwd: '/w', started: new Date('2026-01-02T03:04:05.000Z'), shellIntegration: true };
 

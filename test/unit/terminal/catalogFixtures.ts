@@ -7,7 +7,8 @@ import * as path from 'node:path';
 import { generateAgentFolder } from '../../../bench/scaleGen';
 import { terminalCatalog, type BriefCommand } from '../../../src/core/terminal/terminalCatalog';
 import { commandEndMs } from '../../../src/core/terminal/terminalSummary';
-import { formatCommandFooter, formatCommandHeader, listTerminals, readTerminalIndex, type IndexRecord, type TerminalCommand } from '../../../src/core/terminal/terminalIndex';
+import { formatCommandFooter, formatCommandHeader, type IndexRecord, type TerminalCommand } from '../../../src/core/terminal/terminalFormat';
+import { listTerminals, readTerminalIndex } from '../../../src/core/terminal/terminalIndex';
 
 export async function folder(terminals = 40): Promise<{ root: string; agentDir: string }> {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ac-catalog-')));

@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { advanceFoldSync, type FoldCheckpoint, type FoldSpec } from '../../../src/core/fs/appendFold';
 import { BRIEF_SPEC, briefFrom, settled, settledStart, type BriefCommand, type CompactState } from '../../../src/core/terminal/indexBrief';
-import type { IndexRecord } from '../../../src/core/terminal/terminalIndex';
+import type { IndexRecord } from '../../../src/core/terminal/terminalFormat';
 
 // The fold as it was before the fast path (terminalCatalog.ts at 0fd464c), line for line.
 function briefOf(r: IndexRecord): BriefCommand {

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import fsModule = require('node:fs');
 import * as path from 'node:path';
 import { catalogPath, resetTerminalCatalogs, setClosedChecksPerCall, settleTerminalCatalog, terminalCatalog } from '../../../src/core/terminal/terminalCatalog';
-import { formatHeader } from '../../../src/core/terminal/terminalIndex';
+import { formatHeader } from '../../../src/core/terminal/terminalFormat';
 import { invokeTool } from '../../../src/core/tools/invokeTool';
 import { gatherBriefing } from '../../../src/core/briefing/briefingSources';
 import { composeBriefing } from '../../../src/core/briefing/briefing';

@@ -5,7 +5,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { forgetTerminalListings, listingFileOf, listTerminals, listTerminalsPage, parseTerminalNames, readTerminalIndex, readTerminalIndexTail, type IndexRecord } from '../../../src/core/terminal/terminalIndex';
+import { type IndexRecord } from '../../../src/core/terminal/terminalFormat';
+import { forgetTerminalListings, listingFileOf, listTerminals, listTerminalsPage, parseTerminalNames, readTerminalIndex, readTerminalIndexTail } from '../../../src/core/terminal/terminalIndex';
 
 function tmpAgent(): string {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-scale-'));

@@ -1,0 +1,214 @@
+/**
+ * The on-disk formats of terminal capture: what each file holds, the lines and records capture
+ * writes, and the parsers of them (no file access; the readers are in terminalIndex.ts).
+ *
+ *
+ * Folder: `.agent/terminals/`. Per captured terminal N:
+ * - `N.txt`: the text, append-only. Header lines start with `# ` (written once at creation), then
+ *   per command a block: `>>> command K | started <ISO> | cwd <dir> | $ <command line>`, its output
+ *   lines, and `<<< command K | exit <code or ?> | <seconds>s | secrets masked <M>`. Other `# ` lines
+ *   between blocks are notes (`# shell integration became active ...`, `# terminal closed at <ISO>`).
+ * - `N.1.txt`: the previous generation after rotation (one kept); a new `N.txt` starts with the same
+ *   header plus `# continued: earlier output is in N.1.txt`.
+ * - `N.index.jsonl`: one IndexRecord per line (see below), appended at each command's start
+ *   (status "running") and end ("done"); rewritten on rotation so `file` names stay right.
+ * docs/terminal-format.md describes the same with examples.
+ */
+import type { FileError } from '../result';
+import { formatExit } from './commandExit';
+
+export const TERMINALS_DIR = 'terminals';
+
+/** Terminal n's rotated file (`terminals/N.1.txt`) when the folder holds one (`rotated`: the numbers that have one), else null. */
+export function previousFileOf(n: number, rotated: ReadonlySet<number>): string | null {
+  return rotated.has(n) ? `${TERMINALS_DIR}/${n}.1.txt` : null;
+}
+
+/** One line of N.index.jsonl. Line numbers are 1-based and inclusive, in `file`. */
+export interface IndexRecord {
+  v: 1;
+  /** 1-based number of the command within its terminal. */
+  command: number;
+  /** running: started, output still coming; done: ended; continued: this part ends at a rotation, the rest is in a later record. */
+  status: 'running' | 'done' | 'continued';
+  /** File name inside the terminals folder: `N.txt` or `N.1.txt`. */
+  file: string;
+  commandLine: string;
+  cwd: string | null;
+  /** ISO time the command started. */
+  started: string;
+  /** The `>>> command K` line. */
+  headerLine: number;
+  /** First output line (headerLine + 1). */
+  firstLine: number;
+  /** Last output line; firstLine - 1 when there was no output; null while running. */
+  lastLine: number | null;
+  exitCode: number | null;
+  /** On a done record whose exitCode is null: why it is unknown (an EXIT_UNKNOWN reason, commandExit.ts). */
+  exitUnknown?: string;
+  durationMs: number | null;
+  secretsMasked: number;
+  /** VS Code did not deliver the command's data: 'all' of it, or its 'start' (see docs/terminal-format.md); absent otherwise. */
+  outputMissing?: 'all' | 'start';
+  /** Part of the command's output was lost because the disk was full (a `[capture paused: disk full]` line marks where); absent otherwise. */
+  diskFull?: true;
+}
+
+/** A command as tools see it: the final state plus where its output lies (more than one part after a rotation). */
+export interface TerminalCommand {
+  command: number;
+  status: 'running' | 'done';
+  commandLine: string;
+  cwd: string | null;
+  started: string;
+  exitCode: number | null;
+  /** Why exitCode is null on a done command (e.g. `no status from the shell`); null when there is a code or it is still running. */
+  exitUnknown: string | null;
+  durationMs: number | null;
+  secretsMasked: number;
+  /** VS Code did not deliver all (or the start) of this command's data: the output shown is not the whole output. */
+  outputMissing: 'all' | 'start' | null;
+  /** Part of the output was lost while the disk was full (a `[capture paused: disk full]` line marks where). */
+  diskFull: boolean;
+  /** Path relative to the .agent folder of the file holding the start of the output, e.g. `terminals/3.txt`. */
+  file: string;
+  headerLine: number;
+  firstLine: number;
+  lastLine: number | null;
+  /** Every part of the output, oldest first (several only when the file rotated during the command). */
+  parts: { file: string; firstLine: number; lastLine: number | null }[];
+}
+
+export interface TerminalIndex {
+  commands: TerminalCommand[];
+  /** Lines of the index that could not be read; the rest is still returned. */
+  problems: FileError[];
+}
+
+/** What the header of N.txt says. */
+export interface TerminalInfo {
+  n: number;
+  name: string;
+  shell: string | null;
+  cwd: string | null;
+  started: string | null;
+  shellIntegration: boolean;
+  /** `terminals/N.txt`, relative to the .agent folder. */
+  file: string;
+  /** `terminals/N.1.txt` when a previous generation exists. */
+  previousFile: string | null;
+  /** The file ends with the `# terminal closed` note. */
+  closed: boolean;
+  sizeBytes: number;
+  /** Set when `N.txt` exists but could not be read (a folder in its place, no permission): what went wrong. */
+  error?: string;
+}
+
+/** Header lines of N.txt, in order. */
+export function formatHeader(h: { name: string; n: number; shell?: string; cwd?: string; started: Date; shellIntegration: boolean; continued?: boolean }): string {
+  const lines = [
+    '# Agent Context terminal capture',
+    `# terminal: ${oneLine(h.name)}`,
+    `# number: ${h.n}`,
+    `# shell: ${oneLine(h.shell ?? 'unknown')}`,
+    `# cwd: ${oneLine(h.cwd ?? 'unknown')}`,
+    `# started: ${h.started.toISOString()}`,
+    h.shellIntegration
+      ? '# shell integration: active'
+      : '# shell integration: not active (VS Code only delivers the output of shell-integrated commands; nothing is recorded until it activates)',
+    `# format: per command ">>> command K | started | cwd | $ command line", output, "<<< command K | exit | duration | secrets masked"; index in ${h.n}.index.jsonl`,
+  ];
+  if (h.continued) lines.push(`# continued: earlier output is in ${h.n}.1.txt`);
+  return lines.join('\n') + '\n';
+}
+
+/** Keeps a value on one line: CR and LF become the two-character escapes. */
+export function oneLine(s: string): string {
+  return s.replace(/\r/g, '\\r').replace(/\n/g, '\\n');
+}
+
+/** The `>>> command K ...` line (without newline). */
+export function formatCommandHeader(k: number, started: Date, cwd: string | undefined, commandLine: string, continuedFrom?: string, note?: string): string {
+  const cont = continuedFrom ? ` (continued from ${continuedFrom})` : note ? ` (${note})` : '';
+  return `>>> command ${k}${cont} | started ${started.toISOString()} | cwd ${oneLine(cwd ?? 'unknown')} | $ ${oneLine(commandLine)}`;
+}
+
+/** The `<<< command K ...` line (without newline). */
+export function formatCommandFooter(k: number, exitCode: number | undefined, durationMs: number, secretsMasked: number, outputMissing?: 'all' | 'start', exitUnknown?: string): string {
+  const missing = outputMissing === 'all' ? ' | output not delivered by VS Code' : outputMissing === 'start' ? ' | start of output not delivered by VS Code' : '';
+  return `<<< command ${k} | ${formatExit(exitCode, exitUnknown && oneLine(exitUnknown).replace(/\|/g, '/'))} | ${(durationMs / 1000).toFixed(2)}s | secrets masked ${secretsMasked}${missing}`;
+}
+
+/** Parses the header lines of N.txt (the `# key: value` lines at its top). */
+export function parseTerminalHeader(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  // Line by line up to the first that is not a header line (a terminal's first command comes soon after).
+  for (let at = 0; at < text.length && text.startsWith('# ', at);) {
+    let nl = text.indexOf('\n', at);
+    if (nl < 0) nl = text.length;
+    const m = /^# ([a-z ]+): (.*)$/.exec(text.slice(at, nl));
+    if (m) out[m[1]] = m[2];
+    at = nl + 1;
+  }
+  return out;
+}
+
+/** Parses the text of an index file; `file` names it in problems. */
+export function parseTerminalIndex(text: string, file: string): TerminalIndex {
+  const problems: FileError[] = [];
+  const byCommand = new Map<number, IndexRecord[]>();
+  const lines = text.split('\n');
+  lines.forEach((line, i) => {
+    if (line.trim() === '') return;
+    let r: IndexRecord;
+    try {
+      r = JSON.parse(line) as IndexRecord;
+    } catch {
+      problems.push({ file, line: i + 1, message: 'not valid JSON; the line was skipped' });
+      return;
+    }
+    if (typeof r !== 'object' || r === null || typeof r.command !== 'number' || typeof r.file !== 'string' || typeof r.firstLine !== 'number') {
+      problems.push({ file, line: i + 1, message: 'not an index record (needs command, file, firstLine); the line was skipped' });
+      return;
+    }
+    const list = byCommand.get(r.command) ?? [];
+    list.push(r);
+    byCommand.set(r.command, list);
+  });
+  const commands: TerminalCommand[] = [];
+  for (const [command, recs] of [...byCommand].sort((a, b) => a[0] - b[0])) commands.push(commandFromRecords(command, recs));
+  return { commands, problems };
+}
+
+/** Merges the index records of one command (in file order) into what tools see. */
+export function commandFromRecords(command: number, recs: readonly IndexRecord[]): TerminalCommand {
+  // Per file part, the latest record wins (running → done/continued).
+  const parts = new Map<string, IndexRecord>();
+  for (const r of recs) parts.set(`${r.file}:${r.headerLine}`, r);
+  const ordered = [...parts.values()].sort((a, b) => partOrder(a.file) - partOrder(b.file) || a.headerLine - b.headerLine);
+  const last = recs[recs.length - 1];
+  const first = ordered[0];
+  return {
+    command,
+    status: last.status === 'done' ? 'done' : 'running',
+    commandLine: last.commandLine,
+    cwd: last.cwd ?? null,
+    started: last.started,
+    exitCode: last.exitCode ?? null,
+    exitUnknown: last.status === 'done' && (last.exitCode ?? null) === null ? (typeof last.exitUnknown === 'string' ? last.exitUnknown : 'not recorded') : null,
+    durationMs: last.durationMs ?? null,
+    secretsMasked: last.secretsMasked ?? 0,
+    outputMissing: last.outputMissing === 'all' || last.outputMissing === 'start' ? last.outputMissing : null,
+    diskFull: recs.some((r) => r.diskFull === true),
+    file: `${TERMINALS_DIR}/${first.file}`,
+    headerLine: first.headerLine,
+    firstLine: first.firstLine,
+    lastLine: first.lastLine,
+    parts: ordered.map((r) => ({ file: `${TERMINALS_DIR}/${r.file}`, firstLine: r.firstLine, lastLine: r.lastLine })),
+  };
+}
+
+/** N.1.txt is older than N.txt. */
+function partOrder(file: string): number {
+  return /\.1\.txt$/.test(file) ? 0 : 1;
+}
