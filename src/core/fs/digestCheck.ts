@@ -185,6 +185,16 @@ function runWorker<T>(script: string, data: unknown, isDone: (m: unknown) => boo
   return done;
 }
 
+/**
+ * Runs the check worker once with `data` (another check its entry knows: the scratch listing,
+ * scratch/listingCheck.ts); resolves to its first message that `isDone` accepts, or undefined when
+ * no worker can run it, it fails, or it takes longer than CHECK_WAIT_MS.
+ */
+export async function runCheckWorker<T>(data: unknown, isDone: (m: unknown) => boolean): Promise<T | undefined> {
+  const script = scriptOverride ?? workerScript();
+  return script ? runWorker<T>(script, data, isDone) : undefined;
+}
+
 /** What the worker posts for an activity check: each id's last activity, in the order asked (NaN: could not tell). */
 export interface ActivityCheckDone {
   agentContextActivity: 'done';

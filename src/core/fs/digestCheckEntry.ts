@@ -3,9 +3,12 @@
 // posts { agentContextDigestCheck: 'done', stamp, stale, entries }, or a 'done' without them when it failed.
 // Started with workerData { agentContextActivity: <agents folder + separator>, ids }, it posts
 // { agentContextActivity: 'done', activity } (each sub-agent's last activity, agents/agentRanking.ts).
+// Started with workerData { agentContextScratchListing: <folder>, ... }, it lists a scratch folder and
+// posts { agentContextScratchListing: 'done', check } (scratch/listingCheck.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import { checkCacheFile, type ActivityCheckDone, type DigestCheckDone } from './digestCheck';
 import { lastActivity } from '../agents/agentActivity';
+import { listingCheckOnWorker, type ListingCheckData } from '../scratch/listingCheck';
 
 const data = workerData as { agentContextDigestCheck?: unknown; agentDir?: unknown; agentContextActivity?: unknown; ids?: unknown } | undefined;
 if (parentPort && typeof data?.agentContextDigestCheck === 'string' && typeof data.agentDir === 'string') {
@@ -29,4 +32,8 @@ if (parentPort && typeof data?.agentContextActivity === 'string' && Array.isArra
     }
   });
   parentPort.postMessage({ agentContextActivity: 'done', activity } satisfies ActivityCheckDone, [activity.buffer]);
+}
+if (parentPort && typeof (data as Partial<ListingCheckData> | undefined)?.agentContextScratchListing === 'string') {
+  const port = parentPort;
+  void listingCheckOnWorker(data as ListingCheckData).then((done) => port.postMessage(done));
 }

@@ -133,6 +133,11 @@ export class NameBloom {
     return new NameBloom(new Uint8Array(Math.max(64, Math.ceil((Math.max(n, 1) * 10) / 8))));
   }
 
+  /** A filter from the bits of another (a copy made on another thread). */
+  static fromBits(bits: Uint8Array): NameBloom | undefined {
+    return bits.length >= 64 ? new NameBloom(bits) : undefined;
+  }
+
   static fromBase64(s: string): NameBloom | undefined {
     const b = Buffer.from(s, 'base64');
     return b.length >= 64 ? new NameBloom(new Uint8Array(b.buffer, b.byteOffset, b.length)) : undefined;

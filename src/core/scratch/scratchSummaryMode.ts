@@ -4,6 +4,7 @@ import { NameBloom, type Summary } from './scratchSummary';
 import { differs, filesToRestat, folderKnown, itemOf, markHot, newer, parentOf, BAD_REL, RACY_MS, RESTAT_ALL_MAX, selectNewest, type Dir, type Item } from './scratchTree';
 import { listDir, maybeYield, trustsFollowed, yieldNow, type IndexState } from './scratchWalk';
 import { SNAPSHOT_MAX_AGE_MS } from './scratchSnapshot';
+import { checkListing, checkListingOffThread } from './listingCheck';
 
 /*
  * Summary mode: an index started from the summary (scratchSummary.ts) holds all files of small
@@ -115,42 +116,36 @@ export async function relistSummary(s: IndexState): Promise<'load' | 'later' | b
 async function absorbListing(s: IndexState, rel: string, d: Dir, st: fs.Stats): Promise<boolean> {
   const { tree } = s;
   if (Date.now() - st.mtimeMs <= RACY_MS) return false; // still changing
-  let names: fs.Dirent[];
-  try {
-    names = await listDir(tree.absOf(rel));
-  } catch {
-    return false;
+  const abs = tree.absOf(rel);
+  const known = { loaded: (r: string) => d.files.has(r), subdirs: d.subdirs, bloom: d.partial?.bloom };
+  // A big folder (25,000 files) is listed on the check worker; a small one, or when no worker can, here.
+  let check = await checkListingOffThread(abs, rel, (d.partial?.own ?? d.files.size) + d.subdirs.size, { loaded: d.files.keys(), subdirs: d.subdirs, bloom: d.partial?.bloom });
+  if (check === undefined) {
+    let names: fs.Dirent[];
+    try {
+      names = await listDir(abs);
+    } catch {
+      return false;
+    }
+    check = await checkListing(names, rel, known, yieldNow);
   }
+  if (check === 'apart' || check.subdirs !== d.subdirs.size) return false;
   const now = Date.now();
   const mark = ++tree.listings;
-  let known = 0;
-  let subdirs = 0;
-  const fresh: [string, fs.Stats][] = [];
-  for (let i = 0; i < names.length; i++) {
-    if ((i & 4095) === 4095) await yieldNow();
-    const e = names[i];
-    const r = rel ? `${rel}/${e.name}` : e.name;
-    if (e.isDirectory()) {
-      if (!d.subdirs.has(r)) return false;
-      subdirs++;
-      continue;
-    }
-    const old = d.files.get(r);
-    if (old) {
-      old.seen = mark;
-      known++;
-    } else if (d.partial?.bloom.has(r)) known++;
-    else {
-      const fst = fs.lstatSync(path.join(tree.scratchDir, r), { throwIfNoEntry: false });
-      if (fst?.isDirectory()) return false;
-      if (fst) fresh.push([r, fst]);
-    }
+  for (const r of check.seen) {
+    const it = d.files.get(r);
+    if (it) it.seen = mark;
   }
-  if (subdirs !== d.subdirs.size) return false;
+  const fresh: [string, fs.Stats][] = [];
+  for (const r of check.fresh) {
+    const fst = fs.lstatSync(path.join(tree.scratchDir, r), { throwIfNoEntry: false });
+    if (fst?.isDirectory()) return false;
+    if (fst) fresh.push([r, fst]);
+  }
   const gone: string[] = [];
   for (const [r, it] of d.files) if (it.seen !== mark) gone.push(r);
   if (d.partial) {
-    if (gone.length > 0 || known !== d.partial.own) return false;
+    if (gone.length > 0 || check.known !== d.partial.own) return false;
     const last = d.newest?.[d.newest.length - 1];
     for (const [r, fst] of fresh) if (!last || !newer([r, itemOf(fst, now)], last)) return false;
   }
@@ -164,7 +159,7 @@ async function absorbListing(s: IndexState, rel: string, d: Dir, st: fs.Stats): 
   }
   d.listed = { ino: st.ino, mtimeMs: st.mtimeMs, at: now };
   d.followed = undefined;
-  s.listedNames += names.length;
+  s.listedNames += check.total;
   return true;
 }
 

@@ -68,6 +68,8 @@ export interface Dir {
 
 /** A filter of a folder's file names (scratchSummary.ts's NameBloom): "certainly not" or "maybe". */
 export interface NameFilter {
+  /** Its bits (copied to another thread: scratch/listingCheck.ts). */
+  readonly bits: Uint8Array;
   has(rel: string): boolean;
   add(rel: string): void;
   toBase64(): string;

@@ -225,7 +225,38 @@ test('events dropped after earlier ones were applied: a revalidation that does n
   assert.equal(trusted.files, 300);
 });
 
-test('an index started from the summary shows the newest files and totals of a fresh scan, takes new files in, and loads the rest when something needs it', async () => {
+/**
+ * The summary-mode scenario below, with changed folders listed on this thread ('here'), on the check
+ * worker ('worker': every folder, however small; a marker file proves the worker listed), or with a
+ * check worker that fails ('failing': listed here after all). The answers must be the same.
+ */
+async function summaryScenario(where: 'here' | 'worker' | 'failing'): Promise<void> {
+  const { setListingOffThreadMinNames } = await import('../../../src/core/scratch/listingCheck.js');
+  const { setDigestCheckScript } = await import('../../../src/core/fs/digestCheck.js');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-listing-worker-'));
+  const marker = path.join(dir, 'listed');
+  const entry = path.join(__dirname, '..', '..', '..', 'src', 'core', 'fs', 'digestCheckEntry.js');
+  const script = path.join(dir, 'check.js');
+  fs.writeFileSync(script, where === 'failing'
+    ? "throw new Error('no check worker');"
+    : `const d = require('node:worker_threads').workerData; if (d && d.agentContextScratchListing) require('node:fs').appendFileSync(${JSON.stringify(marker)}, d.agentContextScratchListing + '\\n');\nrequire(${JSON.stringify(entry)});`);
+  const wasMin = setListingOffThreadMinNames(where === 'here' ? Number.POSITIVE_INFINITY : 0);
+  setDigestCheckScript(script);
+  try {
+    await summaryScenarioBody();
+  } finally {
+    setListingOffThreadMinNames(wasMin);
+    setDigestCheckScript(undefined);
+  }
+  if (where === 'worker') assert.ok(fs.existsSync(marker) && fs.readFileSync(marker, 'utf8').includes('tool_outputs'), 'the changed folders were listed on the check worker');
+  else assert.equal(fs.existsSync(marker), false);
+}
+
+for (const where of ['here', 'worker', 'failing'] as const) {
+  test(`an index started from the summary shows the newest files and totals of a fresh scan, takes new files in, and loads the rest when something needs it (changed folders listed ${where === 'here' ? 'on this thread' : where === 'worker' ? 'on the check worker' : 'here when the check worker fails'})`, () => summaryScenario(where));
+}
+
+async function summaryScenarioBody(): Promise<void> {
   const { ScratchIndex } = await import('../../../src/core/scratch/scratchIndex.js');
   const { scratchSummaryPath } = await import('../../../src/core/scratch/scratchSummary.js');
   const { a, s, big, old, write } = scratchFixture();
@@ -326,7 +357,7 @@ test('an index started from the summary shows the newest files and totals of a f
   const ix4 = await ScratchIndex.build(a, { summary: true });
   assert.equal(ix4.partial, false);
   await same(ix4, 'a damaged summary');
-});
+}
 
 test('a scratch index built from the snapshot of a previous start equals a full scan after changes made in between; a bad snapshot means a full scan', async () => {
   const { ScratchIndex, scratchSnapshotPath } = await import('../../../src/core/scratch/scratchIndex.js');
