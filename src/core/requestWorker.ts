@@ -56,7 +56,15 @@ export class RequestWorker<A> {
       timer?.unref();
       this.owed.set(id, { resolve, timer });
       w.ref();
-      w.postMessage(message(id), transfer);
+      try {
+        w.postMessage(message(id), transfer);
+      } catch {
+        // A request that cannot be sent (not cloneable): this one is answered undefined; the worker stays.
+        this.owed.delete(id);
+        if (this.owed.size === 0) w.unref();
+        clearTimeout(timer);
+        resolve(undefined);
+      }
     });
   }
 

@@ -103,6 +103,17 @@ test('a worker that cannot start, or no script: undefined, and why', async () =>
   assert.equal(none.failure, 'no worker script');
 });
 
+test('a request that cannot be sent answers undefined; the worker goes on answering', async () => {
+  const w = doubler();
+  try {
+    assert.equal(await w.request((id) => ({ id, n: 1, cannotClone: () => 1 })), undefined);
+    assert.equal(w.failure, undefined);
+    assert.equal(await w.request((id) => ({ id, n: 7 })), 14);
+  } finally {
+    await w.dispose();
+  }
+});
+
 test('dispose: what is owed answers undefined at once', async () => {
   const w = doubler();
   const owed = w.request((id) => ({ id, n: 2, delay: 10_000 }));
