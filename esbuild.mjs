@@ -63,7 +63,7 @@ export const builds = [
   { ...common, entryPoints: ['src/core/secrets/re2Entry.ts'], outfile: 'dist/re2.js', external: ['vscode'] },
   { ...common, entryPoints: ['src/core/search/searchDepsEntry.ts'], outfile: 'dist/search-deps.js', external: ['vscode'] },
   // A terminal catalog's first build on a worker thread (core/terminal/catalogWorker.ts), started by the MCP server.
-  { ...common, entryPoints: ['src/core/terminal/catalogWorkerEntry.ts'], outfile: 'dist/catalog-worker.js', external: ['vscode'] },
+  { ...common, entryPoints: ['src/core/terminal/catalog/catalogWorkerEntry.ts'], outfile: 'dist/catalog-worker.js', external: ['vscode'] },
   // A large digest cache's first check on a worker thread (core/fs/digestCheck.ts), in the editor and the MCP server.
   { ...common, entryPoints: ['src/core/fs/digestCheckEntry.ts'], outfile: 'dist/digest-check.js', external: ['vscode'] },
   // The editor's listing of the notes on a worker thread (core/notes/notesWorker.ts).

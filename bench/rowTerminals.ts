@@ -6,7 +6,7 @@
 // interleaved call by call. Plus the first briefing of a server that finds no `.agent/.cache/` at
 // all (the first session after an upgrade or a cache wipe), with the tsc build as every row here and
 // with the shipped bundle dist/mcp.js (14j). No allowance on L/S ≤ 1.5×: the catalog
-// no longer stats every terminal file per call (src/core/terminal/terminalCatalog.ts says what it checks).
+// no longer stats every terminal file per call (src/core/terminal/catalog/terminalCatalog.ts says what it checks).
 // Env: BENCH_TERMINALS=10,1000,10000 (the three levels).
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -9,7 +9,7 @@
  * still builds here, row 14j).
  * Nothing starts for --setup, --undo, --help or arguments the server refuses.
  */
-import { prebuildTerminalCatalog } from '../core/terminal/catalogWorker';
+import { prebuildTerminalCatalog } from '../core/terminal/catalog/catalogWorker';
 import { agentDirFor } from '../core/workspace/workspacePaths';
 import { folderRefs, parseServerArgs } from './serverArgs';
 

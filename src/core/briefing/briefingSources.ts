@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { MAX_FAILED_TERMINALS_SHOWN, MAX_NOTES_SHOWN, type BriefingInput, type BriefingPlan, type BriefingTerminal } from './briefing';
 import { findPlanFiles, PLAN_FILES } from '../plan/planFiles';
 import { planDigest, planDigests, type PlanDigest } from '../plan/planDigests';
-import { currentScratchIndex } from '../scratch/sharedIndex';
+import { currentScratchIndex } from '../scratch/index/sharedIndex';
 import { readProgressTail, progressPath } from '../plan/progress';
 import { featuresPath, sharedFeatureState, type FeatureState } from '../plan/features';
 import { listMemory, listMemoryFiles, preferencesPath } from '../memory';
@@ -13,7 +13,7 @@ import { formatFileError } from '../result';
 import { sharedSkills, type Skill } from '../skills/skillsIndex';
 import { sharedNotes, withCurrentOrphans } from '../notes/notes';
 import { terminalSummary } from '../terminal/terminalSummary';
-import { terminalCatalog, type CatalogTerminal } from '../terminal/terminalCatalog';
+import { terminalCatalog, type CatalogTerminal } from '../terminal/catalog/terminalCatalog';
 import { EXIT_UNKNOWN, shownCommandLine } from '../terminal/commandExit';
 import { toPosixRelative } from '../workspace/relativePaths';
 
@@ -164,7 +164,7 @@ export async function gatherBriefing(agentDir: string, opts: { providers?: Brief
   const rel = (abs: string) => toPosixRelative(root, abs);
   const agentPath = rel(agentDir);
   // Asked first, awaited in its place: a server's first call may wait here for the terminal
-  // catalog's worker (core/terminal/catalogWorker.ts), and the sources below are read meanwhile.
+  // catalog's worker (core/terminal/catalog/catalogWorker.ts), and the sources below are read meanwhile.
   const terminalsRead = safe(() => (opts.providers?.terminals ?? defaultTerminals)(agentDir), { failed: [], total: 0 });
 
   const files = await safe(() => findPlanFiles(agentDir), [] as string[]);

@@ -187,7 +187,7 @@ function runWorker<T>(script: string, data: unknown, isDone: (m: unknown) => boo
 
 /**
  * Runs the check worker once with `data` (another check its entry knows: the scratch listing,
- * scratch/listingCheck.ts); resolves to its first message that `isDone` accepts, or undefined when
+ * scratch/index/listingCheck.ts); resolves to its first message that `isDone` accepts, or undefined when
  * no worker can run it, it fails, or it takes longer than CHECK_WAIT_MS.
  */
 export async function runCheckWorker<T>(data: unknown, isDone: (m: unknown) => boolean): Promise<T | undefined> {

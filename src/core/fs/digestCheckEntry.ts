@@ -4,11 +4,11 @@
 // Started with workerData { agentContextActivity: <agents folder + separator>, ids }, it posts
 // { agentContextActivity: 'done', activity } (each sub-agent's last activity, agents/agentRanking.ts).
 // Started with workerData { agentContextScratchListing: <folder>, ... }, it lists a scratch folder and
-// posts { agentContextScratchListing: 'done', check } (scratch/listingCheck.ts).
+// posts { agentContextScratchListing: 'done', check } (scratch/index/listingCheck.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import { checkCacheFile, type ActivityCheckDone, type DigestCheckDone } from './digestCheck';
 import { lastActivity } from '../agents/agentActivity';
-import { listingCheckOnWorker, type ListingCheckData } from '../scratch/listingCheck';
+import { listingCheckOnWorker, type ListingCheckData } from '../scratch/index/listingCheck';
 
 const data = workerData as { agentContextDigestCheck?: unknown; agentDir?: unknown; agentContextActivity?: unknown; ids?: unknown } | undefined;
 if (parentPort && typeof data?.agentContextDigestCheck === 'string' && typeof data.agentDir === 'string') {

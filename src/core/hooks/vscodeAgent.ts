@@ -9,7 +9,7 @@
  */
 import * as path from 'node:path';
 import { type TerminalCommand } from '../terminal/terminalFormat';
-import { terminalCatalog, type CatalogTerminal } from '../terminal/terminalCatalog';
+import { terminalCatalog, type CatalogTerminal } from '../terminal/catalog/terminalCatalog';
 import { terminalSummary } from '../terminal/terminalSummary';
 import { terminalTool } from '../tools/terminal';
 import { DEFAULT_TOOL_CONFIG } from '../config';

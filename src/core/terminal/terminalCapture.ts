@@ -7,7 +7,7 @@
  */
 import { StreamingMasker, maskSecrets, type UserPatterns } from '../secrets';
 import { createCaptureWriter, type CaptureWriter, type CaptureWriterOptions, type CommandStart, type TerminalHeader } from './captureWriter';
-import { TerminalRenderer, type RendererOptions } from './terminalRenderer';
+import { TerminalRenderer, type RendererOptions } from './screen/terminalRenderer';
 import { EXIT_UNKNOWN, type RecordedExit } from './commandExit';
 
 /** The first bytes of every command's data under VS Code shell integration (or FinalTerm's 133). */

@@ -4,7 +4,7 @@ import { cutToBytes, formatDuration, formatReference, scanFile } from '../output
 import { formatFileError } from '../result';
 import { type TerminalCommand, type TerminalInfo } from '../terminal/terminalFormat';
 import { listTerminals, readOneTerminal, readTerminalIndex } from '../terminal/terminalIndex';
-import { terminalCatalog, type CatalogTerminal } from '../terminal/terminalCatalog';
+import { terminalCatalog, type CatalogTerminal } from '../terminal/catalog/terminalCatalog';
 import { lineOffsetBefore, terminalSummary } from '../terminal/terminalSummary';
 import { EXIT_UNKNOWN, formatExit, noStatusHint, shownCommandLine } from '../terminal/commandExit';
 import { defaultFolder, displayPath } from '../workspace/workspacePaths';

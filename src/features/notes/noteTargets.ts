@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { findPlanFiles, loadPlanFile } from '../../core/plan/planFiles';
-import { scanScratch } from '../../core/scratch/inventory';
+import { scanScratch } from '../../core/scratch/index/inventory';
 import { listTerminalsPage, readTerminalIndexTail } from '../../core/terminal/terminalIndex';
 import { agentDirOf, hasAgentFolder } from '../../core/workspace/agentLayout';
 import { toPosixRelative } from '../../core/workspace/relativePaths';

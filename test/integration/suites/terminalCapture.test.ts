@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ALT_SCREEN_MARKER } from '../../../src/core/terminal/terminalRenderer';
+import { ALT_SCREEN_MARKER } from '../../../src/core/terminal/screen/terminalRenderer';
 import { agentApi } from '../agentViewsHelpers';
 import { ui, waitFor } from '../bridge';
 import { closeTerminal, commandsOf, infoOf, openTerminal, outputOf, run, terminalsDir, type OpenTerminal } from '../terminalHelpers';

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { generateAgentFolder } from '../../../bench/scaleGen';
-import { catalogPath, resetTerminalCatalogs, terminalCatalog } from '../../../src/core/terminal/terminalCatalog';
+import { catalogPath, resetTerminalCatalogs, terminalCatalog } from '../../../src/core/terminal/catalog/terminalCatalog';
 import { listTerminals, readTerminalIndex } from '../../../src/core/terminal/terminalIndex';
 
 const CHILD = `
@@ -30,7 +30,7 @@ const [agentDir, first] = [process.argv[2], Number(process.argv[3])];
 `;
 
 function child(agentDir: string, first: number): Promise<number> {
-  const mod = path.resolve(__dirname, '../../../src/core/terminal/terminalCatalog.js');
+  const mod = path.resolve(__dirname, '../../../src/core/terminal/catalog/terminalCatalog.js');
   return new Promise((resolve) => {
     const p = spawn(process.execPath, ['-e', CHILD, mod, agentDir, String(first)], { stdio: ['ignore', 'ignore', 'inherit'] });
     p.on('close', (code) => resolve(code ?? 1));

@@ -12,7 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { generateAgentFolder } from '../../../bench/scaleGen';
 import { startMcp, type McpSession } from '../../integration/mcpClient';
-import { catalogPath, CLOSED_CHECKS_PER_CALL } from '../../../src/core/terminal/terminalCatalog';
+import { catalogPath, CLOSED_CHECKS_PER_CALL } from '../../../src/core/terminal/catalog/terminalCatalog';
 import { formatCommandFooter, formatCommandHeader, formatHeader, type IndexRecord, type TerminalCommand } from '../../../src/core/terminal/terminalFormat';
 import { listTerminals, readTerminalIndex } from '../../../src/core/terminal/terminalIndex';
 import { commandEndMs } from '../../../src/core/terminal/terminalSummary';

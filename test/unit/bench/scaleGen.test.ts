@@ -15,7 +15,7 @@ import { checkFeatures } from '../../../src/core/plan/features';
 import { ledgerFiles, ledgerPath, readLedger } from '../../../src/core/history/ledger';
 import { listNotes } from '../../../src/core/notes/notes';
 import { listMemory } from '../../../src/core/memory';
-import { scanScratch } from '../../../src/core/scratch/inventory';
+import { scanScratch } from '../../../src/core/scratch/index/inventory';
 
 test('a generated folder parses with the readers, with the promised counts', async () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'scalegen-'));

@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { openTerminalCapture } from '../../../src/core/terminal/terminalCapture';
 import { vscodeAgentPostToolUse } from '../../../src/core/hooks/vscodeAgent';
-import { resetTerminalCatalogs, terminalCatalog } from '../../../src/core/terminal/terminalCatalog';
+import { resetTerminalCatalogs, terminalCatalog } from '../../../src/core/terminal/catalog/terminalCatalog';
 import { generateAgentFolder } from '../../../bench/scaleGen';
 import { setUpVscodeAgent, undoVscodeAgent, vscodeHookCommand, VSCODE_HOOK_FILE } from '../../../src/core/setup/agents/vscodeAgent';
 

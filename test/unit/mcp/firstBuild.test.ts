@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startMcp } from '../../integration/mcpClient';
 import { readTerminalIndex } from '../../../src/core/terminal/terminalIndex';
-import { appendCommand, folder, truth } from '../terminal/catalogFixtures';
+import { appendCommand, folder, truth } from '../terminal/catalog/catalogFixtures';
 
 const serverJs = require.resolve('../../../src/mcp/server');
 

@@ -4,9 +4,9 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { prebuildAtStart } from '../../../src/mcp/startEarly';
-import { catalogWorkerSettled } from '../../../src/core/terminal/catalogWorker';
-import { resetTerminalCatalogs } from '../../../src/core/terminal/terminalCatalog';
-import { folder } from '../terminal/catalogFixtures';
+import { catalogWorkerSettled } from '../../../src/core/terminal/catalog/catalogWorker';
+import { resetTerminalCatalogs } from '../../../src/core/terminal/catalog/terminalCatalog';
+import { folder } from '../terminal/catalog/catalogFixtures';
 
 test('serving a folder with terminals and no catalog file: the first build starts on a worker at once', async () => {
   const { root, agentDir } = await folder(5);

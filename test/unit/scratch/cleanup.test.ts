@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import fsModule = require('node:fs');
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { scanScratch } from '../../../src/core/scratch/inventory';
+import { scanScratch } from '../../../src/core/scratch/index/inventory';
 import type { ScratchEntry } from '../../../src/core/scratch/scratchEntry';
 import { planRetention, DEFAULT_RETENTION } from '../../../src/core/scratch/retention';
 import { loadPins, setPinned } from '../../../src/core/scratch/pins';

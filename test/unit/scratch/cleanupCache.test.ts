@@ -8,9 +8,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { scanScratch } from '../../../src/core/scratch/inventory';
+import { scanScratch } from '../../../src/core/scratch/index/inventory';
 import { planRetention, DEFAULT_RETENTION } from '../../../src/core/scratch/retention';
-import { ScratchIndex } from '../../../src/core/scratch/scratchIndex';
+import { ScratchIndex } from '../../../src/core/scratch/index/scratchIndex';
 import { cleanupCachePath } from '../../../src/core/scratch/cleanupCache';
 
 const SRC = path.resolve(__dirname, '../../../src/core/scratch');
@@ -29,7 +29,7 @@ interface Answer {
 /** Runs the briefing's totals and (unless `dryRun` is false) a dry run in a new node process, at `now` (default: its clock). */
 function newProcess(root: string, now?: number, dryRun = true): Answer {
   const script = `
-    const { currentScratchIndex } = require(${JSON.stringify(path.join(SRC, 'sharedIndex.js'))});
+    const { currentScratchIndex } = require(${JSON.stringify(path.join(SRC, 'index', 'sharedIndex.js'))});
     const { cleanupScratch } = require(${JSON.stringify(path.join(SRC, 'cleanup.js'))});
     const { DEFAULT_RETENTION } = require(${JSON.stringify(path.join(SRC, 'retention.js'))});
     (async () => {

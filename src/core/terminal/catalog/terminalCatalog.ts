@@ -1,0 +1,830 @@
+/**
+ * One catalog of every captured terminal, so questions about all of them ("N captured terminals",
+ * the newest failure anywhere, which terminals failed last) cost about the same with 10 terminals
+ * as with 10,000 (issue 22: a year of use is thousands of terminals, and each agent session starts a
+ * new MCP server).
+ *
+ * Per terminal N it keeps the header facts of `N.txt` (keyed on its device, inode, size and mtime)
+ * and a brief of `N.index.jsonl` (indexBrief.ts), folded with AppendFold, whose checkpoint (device,
+ * inode, offset, fingerprint of the bytes before it) it keeps. It lives in memory per process and in
+ * `.agent/.cache/terminal-catalog.json` (catalogFile.ts), loaded once per process.
+ *
+ * What a call checks, and why its answers stay exact:
+ * - The terminals folder's stat. Creating, deleting or renaming a file in it changes its mtime and
+ *   ctime (an append does not); while they are what they were when the folder was last listed, the
+ *   listing stands. A listing is trusted this way only when the folder's mtime and ctime were
+ *   already RACY_MS (fs/settledStamp.ts) old when it was read: a change within the same clock tick as the one seen could
+ *   leave them unchanged (git's "racy clean" rule). Otherwise, or when the stat differs, the folder
+ *   is listed again, and every terminal whose files appeared or vanished is checked.
+ * - Every open terminal (no `# terminal closed` note yet, unreadable, or new): a stat of `N.txt` and
+ *   of `N.index.jsonl`; what changed is read again, and of an index only appended to, only what was
+ *   appended. Capture writes a terminal's last index record before its closing note, so a terminal
+ *   seen closed has its final index.
+ * - Closed terminals are never written by capture again, so they are not checked on every call:
+ *   CLOSED_CHECKS_PER_CALL of them per call in turn, and all of them in a sweep that starts
+ *   SWEEP_DELAY_MS after a process's first call (in slices between calls, so it slows no call by
+ *   more than a slice) and again, while calls come, once a minute.
+ *   A closed terminal's file changed in place by something else (an editor, a script, a truncation,
+ *   a file renamed over it) is therefore seen by every call that starts after the next sweep, or
+ *   after ceil(terminals / CLOSED_CHECKS_PER_CALL) calls, whichever comes first; until then that
+ *   terminal's brief (its count in "closed with a failed last command", its last failure) may be the
+ *   one from before the change. Callers read the terminals they name in an answer themselves and ask
+ *   for a re-check (`check`) when what they read disagrees, so no answer names a command that is not
+ *   there. docs/ARCHITECTURE.md states the same bound.
+ *
+ * A first build (no catalog file: the first session after an upgrade or a cache wipe) for a caller
+ * that needs only each terminal's last commands (the briefing, the listing: `need: 'last'`) folds
+ * only the end of each index: the last 4 KB are read, and the lines from settledStart on settle
+ * `last` and `lastDone` once a scan of the bytes before them (not decoded) finds no higher command
+ * number there (capture's order; anything else is folded whole). The
+ * entry keeps where that fold started (`from`); callers that need `lastFailed` or exact counts get
+ * those indexes folded whole first (once: the entries then stay whole), and a terminal a caller asks
+ * to re-check is folded whole. With `lazyInfo` (the briefing, which names a few terminals) no N.txt is
+ * read either: an entry's info is read when first looked at, and the rest INFO_DELAY_MS after the
+ * call, before the file is written. At 10,000 terminals this decodes and parses a few lines per
+ * index instead of 276,000, and opens 10,000 fewer files in the call (bench row 14i).
+ *
+ * The MCP server starts that first build on a worker thread before the rest of it loads, when it
+ * finds no catalog file (catalogWorker.ts, src/mcp/startEarly.ts), so that it runs on the other
+ * core while the server loads and the agent decides on its first call. If by then the worker has
+ * read at least a fifth of the terminals (WAIT_FROM), the first call waits for its entries and
+ * listing and takes them as it takes a loaded file's, checking them the same way before it
+ * answers; otherwise (or when the worker fails) it builds here, as above. The worker leaves N.txt
+ * unread too, so every entry counts as an open terminal and its index is checked: once the call
+ * has taken its build, the worker names the terminals whose files changed since it read them (from
+ * its watch of the folder, or stats taken after the call came), and the call checks those itself
+ * (every one, when the worker does not answer): a change made after the worker read a file is in
+ * the first answer. At 10,000 terminals on 2 cores a first briefing 2 s after the start (the bundle) takes ~190
+ * ms (S ~130). One that comes as soon as the server is up takes ~290 ms with the tsc build (the
+ * worker had ~250 ms of its load) but still builds here with the bundle, which loads in ~60 ms:
+ * ~600 ms, as before (bench rows 14i, 14j).
+ *
+ * Kept as one unit, over 600 lines: the catalog's state and every path that changes it (relist,
+ * check, sweep, the first build's deferred reads). The bound above holds only if they agree, so
+ * they are read together.
+ * The first reads of an unknown terminal are in catalogColdRead.ts.
+ *
+ * The file is written atomically (temp + rename) by whichever process changed something; several
+ * processes may write it and the last whole write wins. Since each process checks every entry
+ * against the files when it loads the file, a stale or foreign entry only costs a re-read. A catalog
+ * that is missing, unparsable, of another format or version is rebuilt from the files (malformed
+ * entries alone are re-read).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { advanceFold, advanceFoldSync, type FoldCheckpoint } from '../../fs/appendFold';
+import { writeCacheFile } from '../../fs/fsAtomic';
+import { pool } from '../../fs/pool';
+import { err, ok, type Result } from '../../result';
+import { catalogPath, decodeCatalog, encodeCatalog, standInInfo, statKeyOf, type CatalogSnapshot, type DirSig, type Entry, type StatKey } from './catalogFile';
+import { foldIndexEnd, lazyView, readInfoCold } from './catalogColdRead';
+import { stopCatalogWorkers, takeCatalogWorker, VERIFY_WAIT_MS, WAIT_FROM, WORKER_WAIT_MS, type CatalogWorkerRun } from './catalogWorker';
+import { BRIEF_SPEC, briefFrom, type CompactState, type TerminalBrief } from './indexBrief';
+import { previousFileOf, TERMINALS_DIR, type TerminalInfo } from '../terminalFormat';
+import { notRegularFile, OPEN_FLAGS, parseTerminalNames, readTerminalHeaderInfo, readTerminalHeaderInfoSync, unreadableTerminal } from '../terminalIndex';
+import { settledStamp } from '../../fs/settledStamp';
+
+export type { BriefCommand, TerminalBrief } from './indexBrief';
+
+/** One terminal of the catalog. */
+export interface CatalogTerminal {
+  info: TerminalInfo;
+  brief: TerminalBrief;
+}
+
+/** Closed terminals checked per call, in turn (the header's bound counts on it; tests change it with setClosedChecksPerCall). */
+export const CLOSED_CHECKS_PER_CALL = 96;
+let closedChecksPerCall = CLOSED_CHECKS_PER_CALL;
+/** Terminals checked per slice of a sweep (a call that comes meanwhile waits for one slice at most, about 1 ms). */
+const SWEEP_SLICE = 200;
+/** A sweep starts this long after the call that asks for it (the first of a process, or one after SWEEP_EVERY_MS), so it never slows that call. */
+const SWEEP_DELAY_MS = 1000;
+/** While calls come, a sweep of every terminal at most this often. */
+const SWEEP_EVERY_MS = 60_000;
+/** Re-read this many terminals in one call and the catalog is written at once; fewer changes are written within WRITE_DELAY_MS. */
+const WRITE_NOW_CHANGES = 20;
+const WRITE_DELAY_MS = 2000;
+/** Changes to open terminals alone (appended output) are written within this: a new process checks them anyway. */
+const WRITE_DELAY_OPEN_MS = 30_000;
+/** Files read at once when many terminals changed (a first build). */
+const READ_CONCURRENCY = 32;
+/** Synchronous reads of changed terminals go on for at most this long between yields to the event loop. */
+const SLICE_MS = 20;
+/** An index with more than this to fold is read asynchronously (a sync read of it would block too long). */
+const SYNC_FOLD_MAX = 256 * 1024;
+/** N.txt left unread by a lazyInfo call are read this long after it (its answer is out by then). */
+const INFO_DELAY_MS = 200;
+/** A lazyInfo call leaves N.txt unread only when it meets at least this many terminals it does not know (LAZY_INFO_MIN). */
+let lazyInfoMin = 200;
+/** Sync stats between yields to the event loop (the extension host must not block for long). */
+const STATS_PER_SLICE = 2000;
+
+export { catalogPath };
+
+const sameKey = (a: StatKey | null, st: fs.Stats): boolean => a !== null && a[0] === st.dev && a[1] === st.ino && a[2] === st.size && a[3] === st.mtimeMs;
+const sigOf = (st: fs.Stats): DirSig => [st.dev, st.ino, st.mtimeMs, st.ctimeMs];
+const sameSig = (a: DirSig, st: fs.Stats): boolean => a[0] === st.dev && a[1] === st.ino && a[2] === st.mtimeMs && a[3] === st.ctimeMs;
+const sameFold = (cp: FoldCheckpoint<CompactState>, st: fs.Stats): boolean => cp.dev === st.dev && cp.ino === st.ino && cp.size === st.size && cp.mtimeMs === st.mtimeMs;
+
+const EMPTY: CompactState = BRIEF_SPEC.init();
+const EMPTY_BRIEF: TerminalBrief = briefFrom(EMPTY);
+
+interface Catalog {
+  entries: Map<number, Entry>;
+  loaded: boolean;
+  busy: Promise<unknown>;
+  writtenOnce: boolean;
+  timer?: NodeJS.Timeout;
+  timerDue: number;
+  /** Changes not written to the file yet, and whether any is more than an open terminal's appended output. */
+  unsaved: number;
+  unsavedClosed: boolean;
+  /** When this process last finished checking every terminal (0: not yet; a loaded file's entries are not checked). */
+  sweptAt: number;
+  /** A sweep under way (resolves when it is done), and one due; `awaited`: someone waits for it (it keeps the process alive). */
+  sweeping?: Promise<void>;
+  awaited?: boolean;
+  sweepTimer?: NodeJS.Timeout;
+  /** `volatile` has been worked out for the current entries. */
+  volatileKnown: boolean;
+  /** Some entry may have only its index's end folded (`from` > 0): a call that needs more folds them whole. */
+  partialLeft: boolean;
+  /** Some entry's N.txt was not read yet (`txt` null): read just after the call that left it (completeInfoSoon), or by the next call that needs it. */
+  infoLeft: boolean;
+  infoTimer?: NodeJS.Timeout;
+  /** The folder's listing: the stat it stands for (null: list again), every N with an N.txt (ascending), those with an N.1.txt or an index. */
+  dir: DirSig | null;
+  listed: boolean;
+  numbers: number[];
+  previous: Set<number>;
+  indexed: Set<number>;
+  /** Terminals checked every call: open, unreadable, or without an entry. */
+  volatile: Set<number>;
+  /**
+   * Terminals of a worker's build whose files the worker found unchanged after this thread took
+   * the build (catalogWorker.ts): the check of the call that took it leaves them unchecked.
+   */
+  verified?: ReadonlySet<number>;
+  /** N.txt exists but cannot be read: how the answer shows it. */
+  unreadable: Map<number, TerminalInfo>;
+  /** Where the turn of closed terminals goes on (an index into `numbers`). */
+  cursor: number;
+  /** The last answer, while nothing changed. */
+  answer: readonly CatalogTerminal[] | undefined;
+  /** Forgotten (resetTerminalCatalogs): a sweep or write still under way stops. */
+  dead?: boolean;
+}
+
+const catalogs = new Map<string, Catalog>();
+
+async function load(agentDir: string, c: Catalog): Promise<void> {
+  c.loaded = true;
+  const worker = takeCatalogWorker(agentDir);
+  if (worker) {
+    const built = await awaitPrebuild(worker);
+    if (built) {
+      adopt(c, built.snapshot);
+      if (built.changed) {
+        const changed = built.changed;
+        c.verified = new Set(built.snapshot.entries.filter((e) => !changed.has(e.n)).map((e) => e.n));
+      }
+      return;
+    }
+  }
+  let text: string;
+  try {
+    text = await fs.promises.readFile(catalogPath(agentDir), 'utf8');
+  } catch {
+    return; // missing or unreadable: built from the files
+  }
+  const s = decodeCatalog(text);
+  if (!s) return; // garbage, cut short, another format or version: built from the files
+  c.writtenOnce = true; // a catalog is there: small changes can wait
+  adopt(c, s);
+}
+
+/** Takes a snapshot's entries and listing as the last ones seen (checked against the files like any: refresh). */
+function adopt(c: Catalog, s: CatalogSnapshot): void {
+  const listed = new Set(s.numbers);
+  for (const e of s.entries) {
+    if (s.listed && !listed.has(e.n)) continue;
+    c.entries.set(e.n, e);
+    if (e.from > 0) c.partialLeft = true;
+    if (!e.txt) c.infoLeft = true; // a worker's lazyInfo build: read after the call (completeInfoSoon)
+  }
+  if (s.listed) {
+    // The listing is used as the last one seen: trusted by the folder's stat only if that was trustworthy, diffed against a new listing otherwise.
+    c.dir = s.dir;
+    c.listed = true;
+    c.numbers = s.numbers;
+    c.previous = new Set(s.previous);
+    c.indexed = new Set(s.indexed);
+  }
+}
+
+/**
+ * What a first build on a worker thread found, and the terminals whose files changed since it read
+ * them (undefined: the worker did not say; every file is then checked here); undefined: this thread
+ * builds. Waited for only when the worker has read WAIT_FROM of the terminals (else building here
+ * is sooner: the worker's rest, the hand-over and a stat per terminal take longer), and for
+ * WORKER_WAIT_MS at most (its answer on the changed files, VERIFY_WAIT_MS more); a worker not
+ * waited for is stopped.
+ */
+async function awaitPrebuild(w: CatalogWorkerRun): Promise<{ snapshot: CatalogSnapshot; changed?: ReadonlySet<number> } | undefined> {
+  if (w.progress() < WAIT_FROM) {
+    w.stop();
+    return undefined;
+  }
+  // Asked now: the worker answers once its build is done (its watch's events, or stats taken then), all after this call came.
+  const verified = w.verify();
+  const within = <T>(p: Promise<T>, ms: number): Promise<T | undefined> => {
+    let timer: NodeJS.Timeout | undefined;
+    return Promise.race([p, new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), ms)))]).finally(() => clearTimeout(timer));
+  };
+  try {
+    const snapshot = await within(w.done, WORKER_WAIT_MS);
+    if (!snapshot) return undefined;
+    return { snapshot, changed: await within(verified, VERIFY_WAIT_MS) };
+  } finally {
+    w.stop();
+  }
+}
+
+async function save(agentDir: string, c: Catalog): Promise<void> {
+  if (c.timer) {
+    clearTimeout(c.timer);
+    c.timer = undefined;
+  }
+  if (c.dead) return;
+  const dir = path.join(agentDir, TERMINALS_DIR);
+  let st: fs.Stats;
+  try {
+    st = await fs.promises.stat(dir);
+  } catch {
+    return; // the folder went away meanwhile (a removed workspace): nothing to keep, and nothing to re-create
+  }
+  const file = catalogPath(agentDir);
+  const text = encodeCatalog({ dir: c.dir, numbers: c.numbers, previous: [...c.previous], indexed: [...c.indexed], entries: [...c.entries.values()] }, st.dev);
+  c.unsaved = 0;
+  c.unsavedClosed = false;
+  try {
+    // The folder ignores itself, so the catalog never shows up in git.
+    await writeCacheFile(file, text);
+    c.writtenOnce = true;
+  } catch {
+    // a read-only or full disk: the catalog in memory still works, and the next process rebuilds what it lacks
+  }
+}
+
+/** Writes the catalog after `ms` (sooner if already due sooner); `ref`: keep the process alive for it (a first build). */
+function saveIn(agentDir: string, c: Catalog, ms: number, ref = false): void {
+  const due = Date.now() + ms;
+  if (c.timer && c.timerDue <= due) return;
+  if (c.timer) clearTimeout(c.timer);
+  c.timerDue = due;
+  c.timer = setTimeout(() => void run(c, () => save(agentDir, c)), ms);
+  if (!ref) c.timer.unref?.();
+}
+
+/**
+ * Lists the folder again when its stat says its entries changed (or the last listing cannot be
+ * trusted by the stat); returns the terminals whose files appeared or vanished, which must be checked.
+ */
+async function relist(dir: string, c: Catalog, st: fs.Stats): Promise<Result<number[]>> {
+  if (c.listed && c.dir && sameSig(c.dir, st)) return ok([]);
+  let names: string[];
+  try {
+    names = await fs.promises.readdir(dir);
+  } catch (e) {
+    return err({ file: dir, message: `cannot list captured terminals: ${(e as Error).message}` });
+  }
+  const now = Date.now();
+  const l = parseTerminalNames(names);
+  const changed: number[] = [];
+  const before = new Set(c.numbers);
+  const now_ = new Set(l.numbers);
+  for (const n of l.numbers) {
+    if (!c.listed || !before.has(n) || c.previous.has(n) !== l.previous.has(n) || c.indexed.has(n) !== l.indexed.has(n)) changed.push(n);
+    const e = c.entries.get(n);
+    if (e && c.previous.has(n) !== l.previous.has(n)) c.entries.set(n, { ...e, info: { ...e.info, previousFile: previousFileOf(n, l.previous) }, view: undefined });
+  }
+  let gone = false;
+  for (const n of c.numbers) {
+    if (now_.has(n)) continue;
+    c.entries.delete(n);
+    c.unreadable.delete(n);
+    c.volatile.delete(n);
+    gone = true;
+  }
+  for (const n of c.entries.keys()) if (!now_.has(n)) c.entries.delete(n); // loaded from a file, never listed here
+  if (gone || changed.length || l.numbers.length !== c.numbers.length) {
+    c.answer = undefined;
+    c.unsaved++;
+    c.unsavedClosed = true;
+  }
+  c.numbers = l.numbers;
+  c.previous = l.previous;
+  c.indexed = l.indexed;
+  c.listed = true;
+  // The stat was taken before the listing, so a change after it gives another stat; one within the
+  // same clock tick as the last change seen would not, hence the age rule.
+  c.dir = settledStamp(st, now) ? sigOf(st) : null;
+  return ok(changed);
+}
+
+/**
+ * How a check reads: `tail`, a terminal it does not know has only its index's end folded (see
+ * settledStart); `lazyInfo`, its N.txt is not read (a stand-in info until it is: answer()); `complete`,
+ * these terminals' indexes folded whole if only their end was.
+ */
+interface CheckOpts {
+  tail?: boolean;
+  lazyInfo?: boolean;
+  complete?: ReadonlySet<number>;
+  /** [terminals read, terminals to read], kept up to date for another thread (a first build on a worker: catalogWorker.ts). */
+  progress?: Int32Array;
+  /** Terminals whose files a worker found unchanged since its build read them, after this call came (Catalog.verified): not checked again. */
+  verified?: ReadonlySet<number>;
+}
+
+/**
+ * Checks terminals `ns` against their files (a stat of N.txt and N.index.jsonl each) and reads
+ * again what changed; returns how many entries changed. A terminal without an entry (a first
+ * build) is opened and fstat'ed instead (one path lookup per file, not two).
+ */
+async function check(dir: string, c: Catalog, ns: Iterable<number>, opts: CheckOpts = {}): Promise<number> {
+  type Slot = { n: number; txtSt?: fs.Stats; idxSt?: fs.Stats; needInfo: boolean; needIdx: boolean; cold?: boolean; whole?: boolean };
+  const slots: Slot[] = [];
+  let changed = 0;
+  const touched = (n: number): void => {
+    changed++;
+    c.answer = undefined;
+    const e = c.entries.get(n);
+    if (!e || !e.info.closed) c.volatile.add(n);
+    else c.volatile.delete(n);
+    if (e?.info.closed !== false) c.unsavedClosed = true;
+  };
+  const verified = opts.verified;
+  let i = 0;
+  for (const n of ns) {
+    if (++i % STATS_PER_SLICE === 0) await new Promise((r) => setImmediate(r));
+    const entry = c.entries.get(n);
+    if (!entry && !c.unreadable.has(n)) {
+      slots.push({ n, needInfo: true, needIdx: true, cold: true });
+      continue;
+    }
+    // Found unchanged by the worker after this call came, and nothing more to read for this caller.
+    if (verified?.has(n) && (entry?.txt || opts.lazyInfo) && !opts.complete?.has(n)) continue;
+    const slot: Slot = { n, needInfo: false, needIdx: false };
+    const base = `${dir}${path.sep}${n}`;
+    // N.txt not read yet, for a caller that does not need it: only the index is checked.
+    if (entry?.txt || !opts.lazyInfo) {
+      try {
+        const txtSt = fs.statSync(`${base}.txt`, { throwIfNoEntry: false });
+        if (!txtSt) {
+          // Removed since the listing (cleanup, rotation): the folder's stat changed, so it is listed again next time.
+          if (c.entries.delete(n) || c.unreadable.delete(n)) touched(n);
+          c.volatile.delete(n);
+          continue;
+        }
+        if (!txtSt.isFile()) throw notRegularFile(txtSt);
+        if (!entry || !sameKey(entry.txt, txtSt)) {
+          slot.needInfo = true;
+          slot.txtSt = txtSt;
+        }
+      } catch (e) {
+        // Unreadable (a folder in its place, no permission): shown with its error, checked every call.
+        if (c.entries.delete(n) || !c.unreadable.has(n)) {
+          c.unreadable.set(n, unreadableTerminal(n, null, e));
+          touched(n);
+        }
+        continue;
+      }
+      if (c.unreadable.delete(n)) touched(n);
+    }
+    try {
+      const idxSt = fs.statSync(`${base}.index.jsonl`, { throwIfNoEntry: false });
+      // Not a regular file (a folder, a FIFO: opening one would block): no index.
+      if (!idxSt || !idxSt.isFile()) {
+        if (entry?.idx) {
+          entry.idx = null; // the index was removed
+          entry.from = 0;
+          entry.view = undefined;
+          touched(n);
+        }
+      } else if (!entry?.idx || !sameFold(entry.idx, idxSt) || (entry.from > 0 && opts.complete?.has(n))) {
+        slot.needIdx = true;
+        slot.idxSt = idxSt;
+        // Only its end was folded, and the whole is asked for: folded from the start.
+        if (entry?.from && opts.complete?.has(n)) slot.whole = true;
+      }
+    } catch {
+      slot.needIdx = true; // cannot even stat it: the read decides
+    }
+    if (slot.needInfo || slot.needIdx) slots.push(slot);
+  }
+  // N.txt of terminals first seen are left for later only when there are many (a first build): a
+  // few are read at once, so a short-lived process (a hook) is not kept waiting for completeInfoSoon.
+  const lazyInfo = opts.lazyInfo === true && slots.filter((x) => x.cold).length >= lazyInfoMin;
+  // Read what changed (of an index only appended to, only what was appended). Synchronous reads in
+  // slices of SLICE_MS (a first build reads 20,000 small files: async dispatch alone took seconds);
+  // an index with more than SYNC_FOLD_MAX bytes to fold is read asynchronously afterwards.
+  const big: Slot[] = [];
+  /** A terminal the catalog does not know: N.txt and N.index.jsonl opened and fstat'ed, N.txt's header and tail read, and the index's end folded (or the whole index). */
+  const readCold = (s: Slot): 'done' | 'fold' => {
+    const base = `${dir}${path.sep}${s.n}`;
+    let fd: number | undefined;
+    let kept: Pick<Entry, 'txt' | 'info'>;
+    if (lazyInfo) {
+      kept = { txt: null, info: standInInfo(s.n, c.previous) };
+      c.infoLeft = true;
+    } else {
+      try {
+        kept = readInfoCold(`${base}.txt`, s.n, c.previous);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+          // Removed since the listing: listed again next time (the folder's stat changed).
+          c.volatile.delete(s.n);
+          return 'done';
+        }
+        c.unreadable.set(s.n, unreadableTerminal(s.n, null, e));
+        touched(s.n);
+        return 'done';
+      }
+    }
+    let idx: FoldCheckpoint<CompactState> | null = null;
+    let from = 0;
+    try {
+      fd = fs.openSync(`${base}.index.jsonl`, OPEN_FLAGS);
+      const st = fs.fstatSync(fd);
+      if (st.isFile()) {
+        const r = opts.tail ? foldIndexEnd(fd, st) : 'whole';
+        if (r === 'whole') {
+          // Folded whole by the usual path (with this stat), sync or async by its size.
+          c.entries.set(s.n, { n: s.n, txt: kept.txt, info: kept.info, idx: null, from: 0 });
+          s.needInfo = false;
+          s.idxSt = st;
+          s.whole = true;
+          return 'fold';
+        }
+        idx = r.cp;
+        from = r.from;
+        if (from > 0) c.partialLeft = true;
+      }
+    } catch {
+      // No index (no shell integration) or an unreadable one: no commands known (the terminal tool names the problem when asked for that terminal).
+    } finally {
+      if (fd !== undefined) fs.closeSync(fd);
+    }
+    c.entries.set(s.n, { n: s.n, txt: kept.txt, info: kept.info, idx, from });
+    touched(s.n);
+    return 'done';
+  };
+  const read = async (s: Slot, sync: boolean): Promise<void> => {
+    if (s.cold) {
+      s.cold = false;
+      if (readCold(s) === 'done') return;
+    }
+    const old = c.entries.get(s.n);
+    let kept: Pick<Entry, 'txt' | 'info'> | undefined = old && !s.needInfo ? old : undefined;
+    if (s.needInfo) {
+      try {
+        const file = `${dir}${path.sep}${s.n}.txt`;
+        const info = sync ? readTerminalHeaderInfoSync(file, s.n, s.txtSt!) : await readTerminalHeaderInfo(file, s.n, s.txtSt!);
+        kept = { txt: statKeyOf(s.txtSt!), info: { ...info, previousFile: previousFileOf(s.n, c.previous) } };
+      } catch (e) {
+        c.entries.delete(s.n);
+        c.unreadable.set(s.n, unreadableTerminal(s.n, null, e));
+        touched(s.n);
+        return;
+      }
+      s.needInfo = false;
+    }
+    let idx = old?.idx ?? null;
+    let from = old?.from ?? 0;
+    if (s.needIdx) {
+      // The fold continues from the catalog's checkpoint when the file was only appended to; it starts over otherwise.
+      const file = `${dir}${path.sep}${s.n}.index.jsonl`;
+      // Without a fingerprint (the file keeps none for closed terminals) the fold cannot tell an append from a rewrite: it starts over.
+      const prior = !s.whole && old?.idx && (old.idx.offset === 0 || old.idx.tail !== '') ? old.idx : undefined;
+      const priorFrom = old?.from ?? 0;
+      if (old) old.idx = null; // folded in place: never kept half-updated if the read fails
+      try {
+        const st = s.idxSt ?? fs.statSync(file);
+        const r = sync ? advanceFoldSync(file, BRIEF_SPEC, prior, st, SYNC_FOLD_MAX) : await advanceFold(file, BRIEF_SPEC, prior, st);
+        if (!r) {
+          // More to fold than one sync read takes: the async pass does it.
+          if (old) old.idx = prior ?? null;
+          if (kept) c.entries.set(s.n, { n: s.n, txt: kept.txt, info: kept.info, idx: prior ?? null, from: prior ? priorFrom : 0 });
+          big.push(s);
+          return;
+        }
+        idx = r.cp;
+        // A fold that went on from an end-only checkpoint still covers only the end.
+        from = prior && !r.rebuilt ? priorFrom : 0;
+      } catch {
+        // Gone since the stat, or unreadable: no commands known (the terminal tool names the problem when asked for that terminal).
+        idx = null;
+        from = 0;
+      }
+      s.needIdx = false;
+    }
+    c.entries.set(s.n, { n: s.n, txt: kept!.txt, info: kept!.info, idx, from });
+    touched(s.n);
+  };
+  const progress = opts.progress;
+  if (progress) Atomics.store(progress, 1, slots.length);
+  let sliceStart = performance.now();
+  for (const s of slots) {
+    if (performance.now() - sliceStart > SLICE_MS) {
+      await new Promise((r) => setImmediate(r));
+      sliceStart = performance.now();
+    }
+    await read(s, true);
+    if (progress) Atomics.add(progress, 0, 1);
+  }
+  await pool(big, READ_CONCURRENCY, (s) => read(s, false));
+  return changed;
+}
+
+/** The answer: every terminal by number, from the per-terminal views kept since they last changed. */
+function answer(dir: string, c: Catalog): readonly CatalogTerminal[] {
+  if (c.answer) return c.answer;
+  const out: CatalogTerminal[] = [];
+  for (const n of c.numbers) {
+    const e = c.entries.get(n);
+    if (e) {
+      if (!e.view) {
+        const brief = e.idx ? briefFrom(e.idx.state, e.from) : EMPTY_BRIEF;
+        e.view = e.txt
+          ? { info: e.info, brief }
+          : lazyView(`${dir}${path.sep}${n}.txt`, e, brief, c.previous, () => c.unsaved++); // still checked every call until a check sees it (its index may have changed since)
+      }
+      out.push(e.view);
+    } else {
+      const bad = c.unreadable.get(n);
+      if (bad) out.push({ info: { ...bad, previousFile: previousFileOf(n, c.previous) }, brief: EMPTY_BRIEF });
+      // else: vanished since the listing
+    }
+  }
+  c.answer = out;
+  return out;
+}
+
+async function refresh(agentDir: string, c: Catalog, force: readonly number[], need: Need, lazyInfo: boolean): Promise<Result<readonly CatalogTerminal[]>> {
+  const r = await update(agentDir, c, force, need, lazyInfo);
+  if (!r.ok) return r;
+  if (r.value === null) return ok([]);
+  const out = answer(path.join(agentDir, TERMINALS_DIR), c);
+  noteChanges(agentDir, c, r.value);
+  if (c.infoLeft) completeInfoSoon(agentDir, c);
+  if (!c.sweptAt || Date.now() - c.sweptAt > SWEEP_EVERY_MS) scheduleSweep(agentDir, c);
+  return ok(out);
+}
+
+/** Brings the catalog up to date for a call (refresh) without making its answer: how many entries changed; null when there is no terminals folder. */
+async function update(agentDir: string, c: Catalog, force: readonly number[], need: Need, lazyInfo: boolean, progress?: Int32Array): Promise<Result<number | null>> {
+  if (!c.loaded) await load(agentDir, c);
+  // Taken at once: it stands for this call only, whatever happens below.
+  const verified = c.verified;
+  c.verified = undefined;
+  const dir = path.join(agentDir, TERMINALS_DIR);
+  let st: fs.Stats;
+  try {
+    st = await fs.promises.stat(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
+      c.entries.clear();
+      c.unreadable.clear();
+      c.volatile.clear();
+      c.numbers = [];
+      c.listed = false;
+      c.dir = null;
+      c.answer = [];
+      return ok(null);
+    }
+    return err({ file: dir, message: `cannot list captured terminals: ${(e as Error).message}` });
+  }
+  const listing = await relist(dir, c, st);
+  if (!listing.ok) return listing;
+  if (!c.volatileKnown) {
+    // Terminals the file knows as closed wait for their turn or the sweep; every other one is checked now.
+    for (const n of c.numbers) if (!c.entries.get(n)?.info.closed) c.volatile.add(n);
+    c.volatileKnown = true;
+  }
+  const toCheck = new Set<number>(listing.value);
+  for (const n of c.volatile) toCheck.add(n);
+  for (const n of force) toCheck.add(n);
+  const len = c.numbers.length;
+  const k = Math.min(closedChecksPerCall, len);
+  for (let i = 0; i < k; i++) toCheck.add(c.numbers[(c.cursor + i) % len]);
+  c.cursor = len ? (c.cursor + k) % len : 0;
+  // A terminal checked because a caller read it and found it disagrees is folded whole.
+  let changed = await check(dir, c, toCheck, { tail: need === 'last', lazyInfo: lazyInfo && need === 'last', complete: new Set(force), progress, verified });
+  // Checked everything (a first build, a small folder): that was a sweep.
+  if (toCheck.size >= len) c.sweptAt = Date.now();
+  if (need !== 'last' && c.partialLeft) {
+    // Whole folds where only the end was folded and the caller needs more than `last` and `lastDone`.
+    const whole = new Set<number>();
+    for (const n of c.numbers) {
+      const e = c.entries.get(n);
+      if (e && e.from > 0 && (need === 'all' || e.idx?.state.lastFailed === null)) whole.add(n);
+    }
+    if (whole.size) changed += await check(dir, c, whole, { complete: whole });
+    if (need === 'all') c.partialLeft = false;
+  }
+  return ok(changed);
+}
+
+/**
+ * Reads the N.txt left unread by a `lazyInfo` call, INFO_DELAY_MS later (after that call's answer
+ * is out; a call that comes meanwhile and needs them reads them itself), and then writes the
+ * catalog. Keeps the process alive until done: the next process then finds whole entries.
+ */
+function completeInfoSoon(agentDir: string, c: Catalog): void {
+  if (c.infoTimer) return;
+  c.infoTimer = setTimeout(() => void completeInfo(agentDir, c), INFO_DELAY_MS);
+}
+
+function completeInfo(agentDir: string, c: Catalog): Promise<void> {
+  if (c.infoTimer) clearTimeout(c.infoTimer);
+  c.infoTimer = undefined;
+  return run(c, async () => {
+    if (c.dead || !c.infoLeft) return;
+    c.infoLeft = false;
+    const left: number[] = [];
+    for (const e of c.entries.values()) if (!e.txt) left.push(e.n);
+    noteChanges(agentDir, c, await check(path.join(agentDir, TERMINALS_DIR), c, left));
+  });
+}
+
+/** Counts changes for the file and schedules its write. */
+function noteChanges(agentDir: string, c: Catalog, changed: number): void {
+  c.unsaved += changed;
+  // Written once every N.txt is read (completeInfoSoon): a file without them would make the next process read them.
+  if (c.unsaved === 0 || c.infoLeft) return;
+  // A first build is written as soon as the answer is out; later changes within a few seconds,
+  // changes to open terminals alone (their output) within half a minute.
+  if (!c.writtenOnce || c.unsaved >= WRITE_NOW_CHANGES) saveIn(agentDir, c, 0, true);
+  else saveIn(agentDir, c, c.unsavedClosed ? WRITE_DELAY_MS : WRITE_DELAY_OPEN_MS);
+}
+
+/** Sweeps (checks every terminal) SWEEP_DELAY_MS from now, unless one is under way or due already (calls never postpone it). */
+function scheduleSweep(agentDir: string, c: Catalog): void {
+  if (c.sweeping || c.sweepTimer) return;
+  c.sweepTimer = setTimeout(() => void startSweep(agentDir, c), SWEEP_DELAY_MS);
+  c.sweepTimer.unref?.();
+}
+
+function startSweep(agentDir: string, c: Catalog): Promise<void> {
+  if (c.sweepTimer) clearTimeout(c.sweepTimer);
+  c.sweepTimer = undefined;
+  c.sweeping ??= sweep(agentDir, c).finally(() => (c.sweeping = undefined));
+  return c.sweeping;
+}
+
+/**
+ * Checks every terminal, SWEEP_SLICE at a time, each slice queued after the calls that came
+ * meanwhile. Indexes of which only the end was folded stay so (folding 10,000 whole would hold up
+ * the calls that come meanwhile): the first call that needs more folds them.
+ */
+async function sweep(agentDir: string, c: Catalog): Promise<void> {
+  const dir = path.join(agentDir, TERMINALS_DIR);
+  // The terminals of now: one created meanwhile is checked by the call that lists it.
+  const all = [...c.numbers];
+  for (let i = 0; i < all.length; i += SWEEP_SLICE) {
+    if (c.dead) return;
+    const slice = all.slice(i, i + SWEEP_SLICE);
+    await run(c, async () => noteChanges(agentDir, c, await check(dir, c, slice)));
+    // Between slices, without keeping a process that has nothing else to do alive (unless someone waits for the sweep).
+    await new Promise((r) => {
+      const t = setTimeout(r, 0);
+      if (!c.awaited) t.unref?.();
+    });
+  }
+  c.sweptAt = Date.now();
+}
+
+function catalogOf(agentDir: string): Catalog {
+  const key = path.resolve(agentDir);
+  let c = catalogs.get(key);
+  if (!c) {
+    c = {
+      entries: new Map(), loaded: false, busy: Promise.resolve(), writtenOnce: false, timerDue: 0, unsaved: 0, unsavedClosed: false, sweptAt: 0, volatileKnown: false, partialLeft: false, infoLeft: false,
+      dir: null, listed: false, numbers: [], previous: new Set(), indexed: new Set(), volatile: new Set(), unreadable: new Map(), cursor: 0, answer: undefined,
+    };
+    catalogs.set(key, c);
+  }
+  return c;
+}
+
+/** Runs `f` after whatever catalog `c` is doing (one refresh, sweep slice or write at a time per folder). */
+function run<T>(c: Catalog, f: () => Promise<T>): Promise<T> {
+  const p = c.busy.then(f);
+  c.busy = p.catch(() => undefined);
+  return p;
+}
+
+/**
+ * What a caller reads of the briefs: 'all' (the default), every field exact; 'lastFailed', all but
+ * `commands` (which may be a lower bound); 'last', `last` and `lastDone` and whether there is any
+ * command (`commands` > 0): a terminal first read then has only its index's end folded (`lastFailed`
+ * undefined unless that end holds one), so a first build reads 4 KB of each index instead of all of it.
+ */
+export type Need = 'all' | 'lastFailed' | 'last';
+
+/**
+ * Every captured terminal (`.agent/terminals/N.txt`) with its header facts and a brief of its
+ * index, by number (see the file's header for what is checked and how fresh a closed terminal's
+ * brief is). `check`: terminals to check against their files now, whatever their turn (a caller
+ * that read one and found it disagrees with its brief); their indexes are folded whole. `need`:
+ * which fields of the briefs the caller reads (Need). `lazyInfo` (with need 'last'): the caller
+ * looks at the `info` of a few terminals only; a terminal first seen by this call then has its N.txt
+ * read when its `info` is first looked at (the rest are read just after the call). The array is
+ * shared: do not change it.
+ */
+export function terminalCatalog(agentDir: string, opts: { check?: readonly number[]; need?: Need; lazyInfo?: boolean } = {}): Promise<Result<readonly CatalogTerminal[]>> {
+  const c = catalogOf(agentDir);
+  return run(c, () => refresh(agentDir, c, opts.check ?? [], opts.need ?? 'all', opts.lazyInfo ?? false));
+}
+
+/**
+ * Resolves when the catalog of agentDir has checked every terminal and written what is due now
+ * (tests: what a process does just after a call); `sweep: false`, without the sweep (what a process
+ * that exits within a second of its call leaves).
+ */
+export async function settleTerminalCatalog(agentDir: string, opts: { sweep?: boolean } = {}): Promise<void> {
+  const c = catalogOf(agentDir);
+  if (c.infoTimer) await completeInfo(agentDir, c);
+  if (opts.sweep !== false && (c.sweepTimer || c.sweeping)) {
+    c.awaited = true;
+    await startSweep(agentDir, c);
+  }
+  if (c.timer && c.timerDue <= Date.now() + 50) await new Promise((r) => setTimeout(r, Math.max(0, c.timerDue - Date.now()) + 1));
+  await run(c, async () => undefined);
+}
+
+/** Closed terminals checked per call (tests: a small number shows the turn at work); returns the previous value. */
+export function setClosedChecksPerCall(n: number): number {
+  const was = closedChecksPerCall;
+  closedChecksPerCall = Math.max(0, Math.floor(n));
+  return was;
+}
+
+/** How many unknown terminals a lazyInfo call must meet to leave their N.txt unread (tests: 0 shows it on a small folder); returns the previous value. */
+export function setLazyInfoMin(n: number): number {
+  const was = lazyInfoMin;
+  lazyInfoMin = Math.max(0, Math.floor(n));
+  return was;
+}
+
+/**
+ * A first build of agentDir's catalog as a briefing's first call makes it (need 'last', lazyInfo),
+ * as a snapshot for the thread that started this one (catalogWorkerEntry.ts); undefined when the
+ * terminals folder cannot be listed. `progress`: [terminals read, terminals to read] as it goes. The catalog is forgotten here afterwards: this thread reads
+ * and writes nothing more.
+ */
+export async function firstBuildSnapshot(agentDir: string, progress?: Int32Array): Promise<CatalogSnapshot | undefined> {
+  const c = catalogOf(agentDir);
+  try {
+    const r = await run(c, () => update(agentDir, c, [], 'last', true, progress));
+    if (!r.ok || r.value === null || !c.listed) return undefined;
+    return { dir: c.dir, listed: true, numbers: c.numbers, previous: [...c.previous], indexed: [...c.indexed], entries: [...c.entries.values()] };
+  } finally {
+    resetTerminalCatalogs();
+  }
+}
+
+/**
+ * The terminals of a first build's snapshot whose files differ from what the build read, by a stat
+ * of each file it read (as check() compares them): asked of the worker by the thread that takes
+ * the build, which then checks only these (catalogWorker.ts).
+ */
+export function changedSince(agentDir: string, s: CatalogSnapshot): number[] {
+  const dir = path.join(agentDir, TERMINALS_DIR);
+  const changed: number[] = [];
+  for (const e of s.entries) {
+    const base = `${dir}${path.sep}${e.n}`;
+    try {
+      const txtSt = e.txt ? fs.statSync(`${base}.txt`, { throwIfNoEntry: false }) : undefined;
+      const idxSt = fs.statSync(`${base}.index.jsonl`, { throwIfNoEntry: false });
+      const idxFile = !!idxSt && idxSt.isFile();
+      if ((e.txt && (!txtSt || !sameKey(e.txt, txtSt))) || (e.idx ? !idxFile || !sameFold(e.idx, idxSt) : idxFile)) changed.push(e.n);
+    } catch {
+      changed.push(e.n); // cannot even stat it: the check decides
+    }
+  }
+  return changed;
+}
+
+/** Forgets the in-memory catalogs (tests: a new process). */
+export function resetTerminalCatalogs(): void {
+  stopCatalogWorkers();
+  for (const c of catalogs.values()) {
+    if (c.timer) clearTimeout(c.timer);
+    if (c.sweepTimer) clearTimeout(c.sweepTimer);
+    if (c.infoTimer) clearTimeout(c.infoTimer);
+    c.dead = true;
+  }
+  catalogs.clear();
+}

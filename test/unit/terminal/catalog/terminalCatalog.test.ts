@@ -1,0 +1,140 @@
+// The terminal catalog (src/core/terminal/catalog/terminalCatalog.ts): its answers equal a fresh reading of
+// the files after appends, truncation, deletion, rotation and a corrupt or foreign catalog file, and
+// a new process that finds the catalog reads no terminal file that did not change.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+// The module object itself (the namespace import is a read-only copy): its openSync can be watched.
+import fsModule = require('node:fs');
+import * as path from 'node:path';
+import { catalogPath, resetTerminalCatalogs, settleTerminalCatalog } from '../../../../src/core/terminal/catalog/terminalCatalog';
+import { appendCommand, catalog, commandsOf, folder, fresh } from './catalogFixtures';
+
+test('the catalog equals a fresh reading of the files, in this process and in a new one, after appends, truncation, deletion and rotation', async () => {
+  resetTerminalCatalogs();
+  const { root, agentDir } = await folder();
+  const dir = path.join(agentDir, 'terminals');
+  try {
+    assert.deepEqual(await catalog(agentDir), await fresh(agentDir));
+    await settleTerminalCatalog(agentDir);
+    assert.ok(fs.existsSync(catalogPath(agentDir)), 'the first build is saved');
+
+    // Appends: a failure in a closed terminal, a command still running in the long-lived one.
+    appendCommand(agentDir, 7, (await commandsOf(agentDir, 7)) + 1, 3);
+    appendCommand(agentDir, 1, 401, 0, false);
+    assert.deepEqual(await catalog(agentDir), await fresh(agentDir));
+
+    // Truncation: terminal 2's index cut to its first 10 lines, rewritten in place (same inode).
+    const idx2 = path.join(dir, '2.index.jsonl');
+    fs.writeFileSync(idx2, fs.readFileSync(idx2, 'utf8').split('\n').slice(0, 10).join('\n') + '\n');
+    // Rewritten in place to the same size with other content: terminal 3's exit codes flipped.
+    const idx3 = path.join(dir, '3.index.jsonl');
+    const t3 = fs.readFileSync(idx3, 'utf8');
+    fs.writeFileSync(idx3, t3.replace(/"exitCode":0/g, '"exitCode":7'));
+    // Deletion: terminal 5 gone, terminal 6's index gone.
+    fs.rmSync(path.join(dir, '5.txt'));
+    fs.rmSync(path.join(dir, '5.index.jsonl'));
+    fs.rmSync(path.join(dir, '6.index.jsonl'));
+    // Rotation: 4.txt becomes 4.1.txt, a new 4.txt and an index rewritten under a new inode.
+    fs.renameSync(path.join(dir, '4.txt'), path.join(dir, '4.1.txt'));
+    fs.writeFileSync(path.join(dir, '4.txt'), '# Agent Context terminal capture\n# terminal: bash 4\n# number: 4\n# continued: earlier output is in 4.1.txt\n');
+    const idx4 = path.join(dir, '4.index.jsonl');
+    const rotated = fs.readFileSync(idx4, 'utf8').split('\n').filter(Boolean).map((l) => JSON.stringify({ ...JSON.parse(l), file: '4.1.txt' })).join('\n') + '\n';
+    fs.rmSync(idx4);
+    fs.writeFileSync(idx4, rotated);
+    appendCommand(agentDir, 4, 9999, 1);
+    // A new terminal.
+    fs.copyFileSync(path.join(dir, '8.txt'), path.join(dir, '41.txt'));
+    fs.copyFileSync(path.join(dir, '8.index.jsonl'), path.join(dir, '41.index.jsonl'));
+
+    const want = await fresh(agentDir);
+    assert.deepEqual(await catalog(agentDir), want, 'this process');
+    await settleTerminalCatalog(agentDir);
+    resetTerminalCatalogs();
+    assert.deepEqual(await catalog(agentDir), want, 'a new process with the catalog file');
+    // A new process that finds the catalog written before these changes.
+    const before = fs.readFileSync(catalogPath(agentDir), 'utf8');
+    appendCommand(agentDir, 9, (await commandsOf(agentDir, 9)) + 1, 2);
+    fs.writeFileSync(idx2, '');
+    resetTerminalCatalogs();
+    fs.writeFileSync(catalogPath(agentDir), before);
+    assert.deepEqual(await catalog(agentDir), await fresh(agentDir), 'a new process with a stale catalog file');
+  } finally {
+    resetTerminalCatalogs();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a corrupt, truncated or foreign catalog file is ignored and rebuilt; an entry that no longer matches its file is read again', async () => {
+  resetTerminalCatalogs();
+  const { root, agentDir } = await folder(12);
+  try {
+    const want = await fresh(agentDir);
+    await catalog(agentDir);
+    await settleTerminalCatalog(agentDir);
+    const good = fs.readFileSync(catalogPath(agentDir), 'utf8');
+    // The file's rows: [n, ino, size, mtimeMs, name, shell, cwd, started, flags, idx], idx: [ino, offset, lines, size, mtimeMs, tail, count, maxCommand, last, prevDone, lastFailed].
+    type Row = [number, number, number, number, unknown, unknown, unknown, unknown, number, unknown[]];
+    const parsed = JSON.parse(good) as { terminals: Row[]; v: number };
+    const forged = (f: (o: typeof parsed) => void): string => {
+      const o = JSON.parse(good) as typeof parsed;
+      f(o);
+      return JSON.stringify(o);
+    };
+    assert.equal(parsed.terminals.length, 12);
+    const variants: [string, string][] = [
+      ['garbage', 'not json {'],
+      ['truncated', good.slice(0, Math.floor(good.length / 2))],
+      ['an array', '[]'],
+      ['another version', forged((o) => { o.v = 99; o.terminals[0][9][6] = 12345; })],
+      // Same version, written when the files were longer (since truncated): neither entry part may be believed.
+      ['a stale entry', forged((o) => { const t = o.terminals[2]; (t[9][3] as number) += 1000; (t[9][1] as number) += 1000; t[9][6] = 12345; t[2] += 1000; t[4] = 'forged'; })],
+      ['a malformed entry', forged((o) => { o.terminals[3][4] = 5; o.terminals[4][9][8] = 5; })],
+    ];
+    for (const [what, text] of variants) {
+      resetTerminalCatalogs();
+      fs.writeFileSync(catalogPath(agentDir), text);
+      assert.deepEqual(await catalog(agentDir), want, what);
+      await settleTerminalCatalog(agentDir);
+      // The rebuilt catalog replaced the bad one.
+      resetTerminalCatalogs();
+      assert.deepEqual(await catalog(agentDir), want, `${what}, then a new process`);
+    }
+  } finally {
+    resetTerminalCatalogs();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a new process that finds the catalog opens only the terminal files that changed', async () => {
+  resetTerminalCatalogs();
+  const { root, agentDir } = await folder(30);
+  const realOpen = fs.promises.open;
+  const realOpenSync = fsModule.openSync;
+  const opened: string[] = [];
+  try {
+    await catalog(agentDir);
+    await settleTerminalCatalog(agentDir);
+    appendCommand(agentDir, 11, (await commandsOf(agentDir, 11)) + 1, 1);
+    resetTerminalCatalogs();
+    fs.promises.open = (async (...args: Parameters<typeof realOpen>) => {
+      opened.push(path.basename(String(args[0])));
+      return realOpen(...args);
+    }) as typeof realOpen;
+    fsModule.openSync = ((...args: Parameters<typeof realOpenSync>) => {
+      opened.push(path.basename(String(args[0])));
+      return realOpenSync(...args);
+    }) as typeof realOpenSync;
+    const r = await catalog(agentDir);
+    fs.promises.open = realOpen;
+    fsModule.openSync = realOpenSync;
+    const terminalFiles = opened.filter((f) => /^\d+\.(txt|index\.jsonl)$/.test(f));
+    assert.deepEqual([...new Set(terminalFiles)].sort(), ['11.index.jsonl', '11.txt']);
+    assert.deepEqual(r, await fresh(agentDir));
+  } finally {
+    fs.promises.open = realOpen;
+    fsModule.openSync = realOpenSync;
+    resetTerminalCatalogs();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
