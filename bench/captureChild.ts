@@ -62,29 +62,6 @@ async function capturePipeline(dir: string): Promise<Pipeline> {
   };
 }
 
-/** Without TerminalCapture: renderer → masker → plain appends (a partial pipeline). */
-function partialPipeline(dir: string): Pipeline {
-  const r = require(src('core/terminal/terminalRenderer.js')) as { TerminalRenderer: new () => { write(s: string): string; end(): string } };
-  const s = require(src('core/secrets/index.js')) as { StreamingMasker: new () => { push(s: string): string; flush(): string } };
-  const renderer = new r.TerminalRenderer();
-  const masker = new s.StreamingMasker();
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, 'partial.txt');
-  const fd = fs.openSync(file, 'w');
-  return {
-    mode: ['renderer', 'masker', 'plain file append (terminalCapture missing)'],
-    write: (c) => {
-      const t = masker.push(renderer.write(c));
-      if (t) fs.writeSync(fd, t);
-    },
-    end: async () => {
-      fs.writeSync(fd, masker.push(renderer.end()) + masker.flush());
-      fs.closeSync(fd);
-      return countFileLines(file);
-    },
-  };
-}
-
 function countFileLines(file: string): number {
   let lines = 0;
   const fd = fs.openSync(file, 'r');
@@ -100,7 +77,7 @@ async function main(): Promise<void> {
   const dir = process.argv[2];
   if (!dir) throw new Error('usage: captureChild <outDir>');
   fs.rmSync(dir, { recursive: true, force: true });
-  const p = fs.existsSync(src('core/terminal/terminalCapture.js')) ? await capturePipeline(dir) : partialPipeline(dir);
+  const p = await capturePipeline(dir);
   global.gc?.();
   const baselineRss = rss();
   const baselineHeap = process.memoryUsage().heapUsed;

@@ -92,7 +92,7 @@ export interface Row {
   ratio: string;
   goal: string;
   met?: boolean;
-  /** Set instead of figures: 'not built' or 'skipped: <reason>'. */
+  /** Set instead of figures: 'skipped: <reason>'. */
   state?: string;
   note?: string;
   /** The machine's 1-minute load average at the start and end of the row (set by runRow). */
@@ -252,11 +252,6 @@ export async function runRow(
   }
 }
 
-/** A row for a feature that does not exist yet: it stays in the table, saying so. */
-export function notBuilt(id: string, what: string, goal: string, missing: string): Row {
-  return { id, what, ours: '—', reference: '—', ratio: '—', goal, state: 'not built', note: `missing: ${missing}` };
-}
-
 /** A row that failed while measuring: kept in the table with the error. */
 export function failedRow(id: string, what: string, goal: string, e: unknown): Row {
   const msg = e instanceof Error ? e.message : String(e);
@@ -344,14 +339,17 @@ export function repoRoot(): string {
 
 /**
  * Loads a compiled module of the project (path relative to the repo's src/, e.g.
- * 'core/terminal/terminalRenderer') if it exists and exports all `names`; else undefined,
- * so a row can say "not built" instead of crashing the run.
+ * 'core/terminal/screen/terminalRenderer') that must export all `names`. Throws, naming the file,
+ * when it is missing or lacks one: a module moved without this path must stop the run, not leave
+ * a row reporting "not built" (rows 4, 5 and 6 did so after the modules moved to core/output/).
  */
-export function loadOptional<T>(rel: string, names: string[]): T | undefined {
+export function loadBuilt<T>(rel: string, names: string[]): T {
   const file = path.join(repoRoot(), 'out', 'src', `${rel}.js`);
-  if (!fs.existsSync(file)) return undefined;
+  if (!fs.existsSync(file)) throw new Error(`bench: ${path.relative(repoRoot(), file)} is missing (run tsc -p .; a module that moved needs its new path here)`);
   const mod = require(file) as Record<string, unknown>;
-  return names.every((n) => mod[n] !== undefined) ? (mod as T) : undefined;
+  const lacking = names.filter((n) => mod[n] === undefined);
+  if (lacking.length) throw new Error(`bench: ${path.relative(repoRoot(), file)} does not export ${lacking.join(', ')}`);
+  return mod as T;
 }
 
 /** Seeded PRNG (mulberry32): the same seed always generates the same benchmark inputs. */

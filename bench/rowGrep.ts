@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ensureAgentTree, LITERAL, REGEX, type AgentTree } from './agentTree';
-import { failedRow, fmtMs, loadOptional, measurePair, notBuilt, type Row } from './harness';
+import { failedRow, fmtMs, loadBuilt, measurePair, type Row } from './harness';
 
 interface ToolOutcome {
   text: string;
@@ -43,20 +43,14 @@ function toolCount(o: ToolOutcome): number {
 
 /** Measures row 3 (two queries × two comparisons); `rgPath` undefined means ripgrep is unavailable. */
 export async function rowGrep(workDir: string, rgPath: string | undefined, rgMissingReason: string, log: (s: string) => void): Promise<Row[]> {
-  const invoke = loadOptional<InvokeModule>('core/tools/invokeTool', ['invokeTool']);
-  const config = loadOptional<ConfigModule>('core/config', ['DEFAULT_TOOL_CONFIG']);
+  const invoke = loadBuilt<InvokeModule>('core/tools/invokeTool', ['invokeTool']);
+  const config = loadBuilt<ConfigModule>('core/config', ['DEFAULT_TOOL_CONFIG']);
   const queries = [
     { kind: 'literal', pattern: LITERAL, literal: true },
     { kind: 'regex', pattern: REGEX, literal: false },
   ];
   const goalRg = '≤ 1.2× rg, same count';
   const goalGrep = '≤ 3× GNU grep, same count';
-  if (!invoke || !config) {
-    return queries.flatMap((q) => [
-      notBuilt(`3${q.kind === 'literal' ? 'a' : 'c'}`, `grep ${q.kind} /${q.pattern}/ with ripgrep vs rg -uu -n`, goalRg, 'src/core/tools/invokeTool.ts'),
-      notBuilt(`3${q.kind === 'literal' ? 'b' : 'd'}`, `grep ${q.kind}, built-in engine vs LC_ALL=C grep -rn`, goalGrep, 'src/core/tools/invokeTool.ts'),
-    ]);
-  }
   let tree: AgentTree;
   try {
     tree = ensureAgentTree(workDir, log);

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadCorpus } from './corpusLoader';
-import { loadOptional, notBuilt, type Row } from './harness';
+import { loadBuilt, type Row } from './harness';
 
 interface ReferenceModule {
   buildReference(file: string, meta: { path: string }): Promise<string>;
@@ -54,17 +54,8 @@ function coveredLines(reference: string, cwd: string): { lines: Set<number>; gre
 
 /** Measures rows 4 and 5; returns both rows and the per-output details. */
 export async function rowOffload(workDir: string): Promise<{ rows: Row[]; details: OffloadDetail[] }> {
-  const ref = loadOptional<ReferenceModule>('core/reference', ['buildReference']);
-  const tok = loadOptional<TokensModule>('core/tokens', ['countTokens']);
-  if (!ref || !tok) {
-    return {
-      rows: [
-        notBuilt('4', 'offload savings over the recorded corpus', GOAL4, 'src/core/output/reference.ts buildReference()'),
-        notBuilt('5', 'error-line recall over the recorded corpus', GOAL5, 'src/core/output/reference.ts buildReference()'),
-      ],
-      details: [],
-    };
-  }
+  const ref = loadBuilt<ReferenceModule>('core/output/reference', ['buildReference']);
+  const tok = loadBuilt<TokensModule>('core/output/tokens', ['countTokens']);
   const corpus = loadCorpus();
   const cwd = path.join(workDir, 'reference-corpus');
   const outDir = path.join(cwd, '.agent', 'scratch', 'tool_outputs');

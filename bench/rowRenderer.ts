@@ -1,9 +1,9 @@
 // Row 1: terminal rendering (raw stream → file text) against @xterm/headless, on four seeded
 // streams (1a–1d) and on the raw PTY recordings of real programs in test/fixtures/recordings/ (1e).
-import { failedRow, fmtMBs, loadOptional, measurePair, notBuilt, type Row } from './harness';
+import { failedRow, fmtMBs, loadBuilt, measurePair, type Row } from './harness';
 import { chunked, colouredBuildLog, progressBars, seqOutput, testRunWithStacks } from './streams';
 import { identicalPercent, normaliseLines, vscodeXterm, xtermRender } from './xtermOracle';
-import { altSessions, loadRecordings, normaliseCapture, oracleLines, replays, type Recording } from '../test/unit/terminal/recordings';
+import { altSessions, loadRecordings, normaliseCapture, oracleLines, replays, type Recording } from '../test/unit/terminal/screen/recordings';
 
 interface RendererModule {
   renderStream(chunks: Iterable<string>, opts?: { screenRows?: number }): string;
@@ -24,14 +24,10 @@ function streams(scale: number): { id: string; what: string; text: string }[] {
 
 /** Measures row 1; `scale` shrinks the streams for a quick run (BENCH_SCALE). */
 export async function rowRenderer(scale = 1): Promise<Row[]> {
-  const mod = loadOptional<RendererModule>('core/terminal/terminalRenderer', ['renderStream']);
+  const mod = loadBuilt<RendererModule>('core/terminal/screen/terminalRenderer', ['renderStream']);
   const rows: Row[] = [];
   for (const s of streams(scale)) {
     const what = `${s.what} (${(Buffer.byteLength(s.text) / MB).toFixed(1)} MB)`;
-    if (!mod) {
-      rows.push(notBuilt(s.id, what, GOAL, 'src/core/terminal/terminalRenderer.ts renderStream()'));
-      continue;
-    }
     try {
       rows.push(await measureStream(mod, s.id, what, s.text));
     } catch (e) {
@@ -40,13 +36,10 @@ export async function rowRenderer(scale = 1): Promise<Row[]> {
     s.text = '';
   }
   const what = 'render: real-program recordings (apt, vitest, jest, pnpm, ora, ink, top, git, gcc, less, vim…)';
-  if (!mod) rows.push(notBuilt('1e', what, GOAL_REAL, 'src/core/terminal/terminalRenderer.ts renderStream()'));
-  else {
-    try {
-      rows.push(await measureRecordings(mod, what, Math.max(1, Math.round(20 * scale))));
-    } catch (e) {
-      rows.push(failedRow('1e', what, GOAL_REAL, e));
-    }
+  try {
+    rows.push(await measureRecordings(mod, what, Math.max(1, Math.round(20 * scale))));
+  } catch (e) {
+    rows.push(failedRow('1e', what, GOAL_REAL, e));
   }
   return rows;
 }

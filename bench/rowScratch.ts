@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { failedRow, fmtMs, loadOptional, measure, measurePair, notBuilt, rng, type Row } from './harness';
+import { failedRow, fmtMs, loadBuilt, measure, measurePair, rng, type Row } from './harness';
 
 interface Entry {
   path: string;
@@ -59,12 +59,11 @@ function ensureScratchTree(workDir: string): string {
 
 /** Measures row 8 (two sub-rows). */
 export async function rowScratch(workDir: string): Promise<Row[]> {
-  const inv = loadOptional<InventoryModule>('core/scratch/inventory', ['scanScratch']);
-  const pins = loadOptional<PinsModule>('core/scratch/pins', ['loadPins']);
-  const ret = loadOptional<RetentionModule>('core/scratch/retention', ['planRetention', 'DEFAULT_RETENTION']);
+  const inv = loadBuilt<InventoryModule>('core/scratch/index/inventory', ['scanScratch']);
+  const pins = loadBuilt<PinsModule>('core/scratch/pins', ['loadPins']);
+  const ret = loadBuilt<RetentionModule>('core/scratch/retention', ['planRetention', 'DEFAULT_RETENTION']);
   const whatA = `Scratch view, ${FILES.toLocaleString('en-US')} files: first page of tree items`;
   const whatB = `Scratch retention pass over ${FILES.toLocaleString('en-US')} files`;
-  if (!inv || !pins) return [notBuilt('8a', whatA, '≤ 300 ms', 'src/core/scratch/inventory.ts scanScratch'), notBuilt('8b', whatB, '≤ 1 s', 'src/core/scratch/retention.ts')];
   const rows: Row[] = [];
   let agentDir: string;
   try {
@@ -72,59 +71,40 @@ export async function rowScratch(workDir: string): Promise<Row[]> {
   } catch (e) {
     return [failedRow('8', 'scratch tree generation', '—', e)];
   }
-  const ix = loadOptional<IndexModule>('core/scratch/scratchIndex', ['ScratchIndex']);
+  const ix = loadBuilt<IndexModule>('core/scratch/index/scratchIndex', ['ScratchIndex']);
   let page: string[] = [];
   try {
-    if (ix) {
-      // What the view does for its first page: build the index, then the top level's folders (with totals) and newest files.
-      const ours = async (): Promise<void> => {
-        const [index] = await Promise.all([ix.ScratchIndex.build(agentDir, { snapshot: false }), pins.loadPins(agentDir)]);
-        const top = index.folder('');
-        const dirs = (top?.subdirs ?? []).map((d) => {
-          const f = index.folder(d)!;
-          return `${d} — ${f.count} files, ${(f.bytes / 1024).toFixed(1)} KB`;
-        });
-        page = [...dirs, ...index.filesPage('', 0, PAGE).entries.map((e) => e.rel)].slice(0, PAGE);
-      };
-      const reference = (): void => {
-        const r = spawnSync('sh', ['-c', `find . -type f -printf '%T@ %s %p\\n' | sort -rn | head -n ${PAGE}`], { cwd: path.join(agentDir, 'scratch'), encoding: 'utf8' });
-        if (r.status !== 0) throw new Error(`find | sort failed: ${r.stderr}`);
-      };
-      const t = await measurePair(ours, reference);
-      rows.push({
-        id: '8a', what: whatA, ours: fmtMs(t.a), reference: `${fmtMs(t.b)} (find -printf | sort -rn | head)`, ratio: `${(t.a.median / t.b.median).toFixed(2)}×`, goal: '≤ 300 ms', met: t.a.median <= 300,
-        note: `core part of the view: ScratchIndex.build without a snapshot (a first start: lstat in batches, yielding) + loadPins + the first page (${page.length} items: the top-level folders with totals, then the newest files); the reference lists the newest ${PAGE} files with sizes from the shell, interleaved`,
+    // What the view does for its first page: build the index, then the top level's folders (with totals) and newest files.
+    const ours = async (): Promise<void> => {
+      const [index] = await Promise.all([ix.ScratchIndex.build(agentDir, { snapshot: false }), pins.loadPins(agentDir)]);
+      const top = index.folder('');
+      const dirs = (top?.subdirs ?? []).map((d) => {
+        const f = index.folder(d)!;
+        return `${d} — ${f.count} files, ${(f.bytes / 1024).toFixed(1)} KB`;
       });
-    } else {
-      const t = await measure(async () => {
-        const [scan] = await Promise.all([inv.scanScratch(agentDir), pins.loadPins(agentDir)]);
-        const top = new Map<string, { count: number; bytes: number }>();
-        for (const f of scan.files) {
-          const head = f.rel.includes('/') ? f.rel.slice(0, f.rel.indexOf('/')) : '';
-          const x = top.get(head) ?? { count: 0, bytes: 0 };
-          x.count++;
-          x.bytes += f.size;
-          top.set(head, x);
-        }
-        page = [...top].filter(([k]) => k).map(([k, v]) => `${k} — ${v.count} files, ${(v.bytes / 1024).toFixed(1)} KB`).slice(0, PAGE);
-      });
-      rows.push({ id: '8a', what: whatA, ours: fmtMs(t), reference: '—', ratio: '—', goal: '≤ 300 ms', met: t.median <= 300, note: 'core part of the view (scanScratch + loadPins + grouping)' });
-    }
+      page = [...dirs, ...index.filesPage('', 0, PAGE).entries.map((e) => e.rel)].slice(0, PAGE);
+    };
+    const reference = (): void => {
+      const r = spawnSync('sh', ['-c', `find . -type f -printf '%T@ %s %p\\n' | sort -rn | head -n ${PAGE}`], { cwd: path.join(agentDir, 'scratch'), encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`find | sort failed: ${r.stderr}`);
+    };
+    const t = await measurePair(ours, reference);
+    rows.push({
+      id: '8a', what: whatA, ours: fmtMs(t.a), reference: `${fmtMs(t.b)} (find -printf | sort -rn | head)`, ratio: `${(t.a.median / t.b.median).toFixed(2)}×`, goal: '≤ 300 ms', met: t.a.median <= 300,
+      note: `core part of the view: ScratchIndex.build without a snapshot (a first start: lstat in batches, yielding) + loadPins + the first page (${page.length} items: the top-level folders with totals, then the newest files); the reference lists the newest ${PAGE} files with sizes from the shell, interleaved`,
+    });
   } catch (e) {
     rows.push(failedRow('8a', whatA, '≤ 300 ms', e));
   }
-  if (!ret) rows.push(notBuilt('8b', whatB, '≤ 1 s', 'src/core/scratch/retention.ts planRetention'));
-  else {
-    try {
-      let removed = 0;
-      const t = await measure(async () => {
-        const scan = await inv.scanScratch(agentDir);
-        removed = ret.planRetention({ files: scan.files, protectedPaths: [], pinned: [], policy: ret.DEFAULT_RETENTION, now: NOW }).remove.length;
-      });
-      rows.push({ id: '8b', what: whatB, ours: `${fmtMs(t)}; ${removed} to remove`, reference: '—', ratio: '—', goal: '≤ 1 s', met: t.median <= 1000, note: 'scan + planRetention with the default policy (24 h, 500 files, 200 MB)' });
-    } catch (e) {
-      rows.push(failedRow('8b', whatB, '≤ 1 s', e));
-    }
+  try {
+    let removed = 0;
+    const t = await measure(async () => {
+      const scan = await inv.scanScratch(agentDir);
+      removed = ret.planRetention({ files: scan.files, protectedPaths: [], pinned: [], policy: ret.DEFAULT_RETENTION, now: NOW }).remove.length;
+    });
+    rows.push({ id: '8b', what: whatB, ours: `${fmtMs(t)}; ${removed} to remove`, reference: '—', ratio: '—', goal: '≤ 1 s', met: t.median <= 1000, note: 'scan + planRetention with the default policy (24 h, 500 files, 200 MB)' });
+  } catch (e) {
+    rows.push(failedRow('8b', whatB, '≤ 1 s', e));
   }
   return rows;
 }

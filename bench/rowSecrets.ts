@@ -4,7 +4,7 @@
 // 12c: the worst 1 MB adversarial line.
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
-import { failedRow, fmtMBs, loadOptional, measurePair, notBuilt, type Row } from './harness';
+import { failedRow, fmtMBs, loadBuilt, measurePair, type Row } from './harness';
 import { loadCorpus } from './corpusLoader';
 import { StreamingMasker as ReferenceMasker, maskSecrets as referenceMask } from './referenceMasker';
 import { loadOrdinary, loadTruePositives, scoreMasker, SECRET_GOALS } from './secretCorpus';
@@ -12,9 +12,6 @@ import { loadOrdinary, loadTruePositives, scoreMasker, SECRET_GOALS } from './se
 interface MaskerModule {
   StreamingMasker: new () => { push(s: string): string; flush(): string; readonly count: number };
   maskSecrets(text: string): { text: string; count: number };
-}
-interface BuiltinModule {
-  builtinEngine(): { scanner: { keywords: readonly string[] } };
 }
 
 const MB = 1024 * 1024;
@@ -38,18 +35,11 @@ function stream(masker: { push(s: string): string; flush(): string }, text: stri
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 
 export async function rowSecrets(scale = 1): Promise<Row[]> {
-  const mod = loadOptional<MaskerModule>('core/secrets/index', ['StreamingMasker', 'maskSecrets']);
-  const eng = loadOptional<BuiltinModule>('core/secrets/builtin', ['builtinEngine']);
+  const mod = loadBuilt<MaskerModule>('core/secrets/index', ['StreamingMasker', 'maskSecrets']);
   const rows: Row[] = [];
   const goalA = `≥ ${SECRET_GOALS.mbPerSec} MB/s`;
   const goalB = `token ≥ ${SECRET_GOALS.tokenRecall * 100}%, context ≥ ${SECRET_GOALS.contextRecall * 100}%, FP ≤ ${SECRET_GOALS.fpRate * 100}%`;
   const goalC = `≤ ${SECRET_GOALS.worstLineMs} ms`;
-  if (!mod || !eng) {
-    for (const [id, w, g] of [['12a', 'secret masking: throughput', goalA], ['12b', 'secret masking: recall / FP', goalB], ['12c', 'secret masking: worst line', goalC]]) {
-      rows.push(notBuilt(id, w, g, 'src/core/secrets/index.ts'));
-    }
-    return rows;
-  }
   // 12a
   const text = buildOutput(Math.round(16 * MB * scale));
   const what = `secret masking: streaming, recorded build/test output (${(text.length / MB).toFixed(1)} MB, 64 KB chunks)`;

@@ -1,5 +1,5 @@
 // Row 6: static context — tokens of every tool definition the model is sent on every turn.
-import { loadOptional, notBuilt, type Row } from './harness';
+import { loadBuilt, type Row } from './harness';
 
 interface ToolDef {
   name: string;
@@ -20,9 +20,8 @@ const GOAL = '≤ 1,500 tokens';
  * the shape of a function-calling tool list — for all tools together.
  */
 export function rowStatic(): Row {
-  const defs = loadOptional<DefsModule>('core/tools/toolDefinitions', ['TOOL_DEFINITIONS']);
-  const tok = loadOptional<TokensModule>('core/tokens', ['countTokens']);
-  if (!defs || !tok) return notBuilt('6', 'static context: all tool definitions', GOAL, 'src/core/tools/toolDefinitions.ts');
+  const defs = loadBuilt<DefsModule>('core/tools/toolDefinitions', ['TOOL_DEFINITIONS']);
+  const tok = loadBuilt<TokensModule>('core/output/tokens', ['countTokens']);
   const list = defs.TOOL_DEFINITIONS.map((d) => ({ name: d.name, description: d.description, input_schema: d.inputSchema }));
   const total = tok.countTokens(JSON.stringify(list)).tokens;
   const per = list

@@ -3,7 +3,7 @@
 // bench's own process the heap left by the other rows (and by the other masker's 1 MB strings)
 // made one line's figure swing between 49 and 71 ms from run to run; alone it is 26-31 ms.
 // Usage: node out/bench/secretWorstChild.js ours|reference   (prints one JSON line)
-import { loadOptional } from './harness';
+import { loadBuilt } from './harness';
 import { maskSecrets as referenceMask } from './referenceMasker';
 
 const MB = 1024 * 1024;
@@ -19,9 +19,9 @@ interface BuiltinModule {
 
 function main(): void {
   const which = process.argv[2];
-  const mod = loadOptional<MaskerModule>('core/secrets/index', ['maskSecrets']);
-  const eng = loadOptional<BuiltinModule>('core/secrets/builtin', ['builtinEngine']);
-  if (!mod || !eng || (which !== 'ours' && which !== 'reference')) throw new Error('usage: secretWorstChild ours|reference (after tsc -p .)');
+  const mod = loadBuilt<MaskerModule>('core/secrets/index', ['maskSecrets']);
+  const eng = loadBuilt<BuiltinModule>('core/secrets/builtin', ['builtinEngine']);
+  if (which !== 'ours' && which !== 'reference') throw new Error('usage: secretWorstChild ours|reference (after tsc -p .)');
   const mask = which === 'ours' ? (s: string) => mod.maskSecrets(s) : (s: string) => referenceMask(s);
   // The unit test's adversarial lines: every keyword glued to itself, unterminated runs.
   const fill = (unit: string): string => unit.repeat(Math.ceil(MB / unit.length)).slice(0, MB) + '\n';

@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as os from 'node:os';
-import { notBuilt, renderTable, rng, stats } from '../../../bench/harness';
+import { loadBuilt, renderTable, rng, stats } from '../../../bench/harness';
 import { corpusDir, loadCorpus } from '../../../bench/corpusLoader';
 import { chunked, progressBars, seqOutput } from '../../../bench/streams';
 import { identicalPercent, normaliseLines, xtermRender } from '../../../bench/xtermOracle';
@@ -14,10 +14,10 @@ describe('bench harness', () => {
     assert.equal(stats([4, 1, 3, 2]).median, 2.5);
   });
 
-  it('keeps a row whose feature is missing, saying "not built"', () => {
-    const table = renderTable([notBuilt('9', 'a future feature', '≤ 1 s', 'src/core/future.ts')]);
-    assert.match(table, /\| 9 \| a future feature \|.*\| not built \|/);
-    assert.match(table, /missing: src\/core\/future\.ts/);
+  it('stops the run, naming the file, when the module of a row is missing or lacks an export (a moved module must not read as "not built")', () => {
+    assert.throws(() => loadBuilt('core/reference', ['buildReference']), /out\/src\/core\/reference\.js is missing/);
+    assert.throws(() => loadBuilt('core/output/reference', ['noSuchExport']), /does not export noSuchExport/);
+    assert.equal(typeof loadBuilt<{ buildReference: unknown }>('core/output/reference', ['buildReference']).buildReference, 'function');
   });
 
   it('says "missed" plainly when a goal is not met', () => {
