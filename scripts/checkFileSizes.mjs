@@ -2,20 +2,13 @@
 // be one unit (docs/ARCHITECTURE.md "Rules the build enforces"): a long file is a sign that a
 // behaviour should have a file, and folder, of its own.
 //   node scripts/checkFileSizes.mjs [folder ...]   (default: src)
-// Part of `npm run lint`. The header is the file's first comment; "one unit" in it is the reason.
+// Part of `npm run lint` and `npm test`. The header is the file's first comment; "one unit" in it is the reason.
+// The .ts files are those checkCycles.mjs walks.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { sourceFiles } from './checkCycles.mjs';
 
 const MAX_LINES = 600;
-
-function sourceFiles(dir, out = []) {
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) sourceFiles(p, out);
-    else if (/\.(ts|mjs|js)$/.test(e.name) && !e.name.endsWith('.d.ts')) out.push(p);
-  }
-  return out;
-}
 
 /** The file's first comment (a block comment, or a run of line comments), before any code. */
 function header(text) {
