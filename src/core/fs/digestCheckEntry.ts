@@ -5,10 +5,13 @@
 // { agentContextActivity: 'done', activity } (each sub-agent's last activity, agents/agentRanking.ts).
 // Started with workerData { agentContextScratchListing: <folder>, ... }, it lists a scratch folder and
 // posts { agentContextScratchListing: 'done', check } (scratch/index/listingCheck.ts).
+// Started with workerData { agentContextScratchScan: <agentDir> }, it scans that scratch folder, writes
+// its snapshot and summary, and posts { agentContextScratchScan: 'done', saved } (scratch/index/firstScan.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import { checkCacheFile, type ActivityCheckDone, type DigestCheckDone } from './digestCheck';
 import { lastActivity } from '../agents/agentActivity';
 import { listingCheckOnWorker, type ListingCheckData } from '../scratch/index/listingCheck';
+import { firstScanHere, type FirstScanData } from '../scratch/index/firstScan';
 
 const data = workerData as { agentContextDigestCheck?: unknown; agentDir?: unknown; agentContextActivity?: unknown; ids?: unknown } | undefined;
 if (parentPort && typeof data?.agentContextDigestCheck === 'string' && typeof data.agentDir === 'string') {
@@ -36,4 +39,8 @@ if (parentPort && typeof data?.agentContextActivity === 'string' && Array.isArra
 if (parentPort && typeof (data as Partial<ListingCheckData> | undefined)?.agentContextScratchListing === 'string') {
   const port = parentPort;
   void listingCheckOnWorker(data as ListingCheckData).then((done) => port.postMessage(done));
+}
+if (parentPort && typeof (data as Partial<FirstScanData> | undefined)?.agentContextScratchScan === 'string') {
+  const port = parentPort;
+  void firstScanHere(data as FirstScanData).then((done) => port.postMessage(done));
 }

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { type ScratchEntry } from '../../core/scratch/scratchEntry';
 import { loadPins } from '../../core/scratch/pins';
 import { type ScratchIndex } from '../../core/scratch/index/scratchIndex';
-import { followScratchEvents, scratchIndexChanged, sharedScratchIndex } from '../../core/scratch/index/sharedIndex';
+import { followScratchEvents, scanFirstOffThread, scratchIndexChanged, sharedScratchIndex } from '../../core/scratch/index/sharedIndex';
 import { KeyedState } from '../../core/keyedState';
 import { estimateTokensFromBytes, formatTokens } from '../../core/output/tokens';
 import { registerTreeForTests } from '../../api';
@@ -60,6 +60,8 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
   constructor(private readonly folders: AgentFeed) {
     // Every scratch event below goes to the shared index, whether the view or a tool built it.
     followScratchEvents();
+    // A first start's scan of every scratch file runs on the check worker, not on the host's thread.
+    scanFirstOffThread();
     this.sub = folders.onDidChange((c) => {
       if (!touches(c, 'scratch')) return;
       for (const ch of c) {

@@ -125,16 +125,22 @@ export class ScratchIndex {
    * Indexes the scratch folder of an `.agent/` folder: from the snapshot of a previous start
    * revalidated against the disk when there is one (`snapshot: false` scans everything), else by a
    * full scan. Writes a new snapshot in the background when the build had to stat many files.
+   * `firstScan`: with neither a summary nor a snapshot (a first start), scans every file elsewhere
+   * and writes the snapshot and summary, true when it did (the editor: on the check worker,
+   * firstScanOnWorker); the index then starts from that summary, else it scans here.
    */
-  static async build(agentDir: string, opts: { snapshot?: boolean; summary?: boolean } = {}): Promise<ScratchIndex> {
+  static async build(agentDir: string, opts: { snapshot?: boolean; summary?: boolean; firstScan?: (agentDir: string) => Promise<boolean> } = {}): Promise<ScratchIndex> {
     const ix = new ScratchIndex(agentDir);
     const useSnapshot = opts.snapshot !== false;
     // From the summary when nothing changed since it was written: the newest files of big folders only.
-    if (useSnapshot && opts.summary && (await ix.loadSummary())) {
+    const fromSummary = async (): Promise<boolean> => {
+      if (!(await ix.loadSummary())) return false;
       // Folders changed since the summary were listed and taken in: a new summary spares the next start that.
       if (ix.s.listedNames > 0) void ix.queue.then(() => ix.saveSummary()).catch(() => undefined);
-      return ix;
-    }
+      return true;
+    };
+    if (useSnapshot && opts.summary && (await fromSummary())) return ix;
+    if (useSnapshot && opts.summary && opts.firstScan && !fs.existsSync(scratchSnapshotPath(agentDir)) && (await opts.firstScan(agentDir)) && (await fromSummary())) return ix;
     if (useSnapshot && (await ix.loadSnapshot())) await ix.revalidate();
     else await scanAll(ix.s);
     if (useSnapshot) ix.saveSnapshotIfWorthIt();

@@ -1,6 +1,7 @@
 import { KeyedState } from '../../keyedState';
 import * as fs from 'node:fs';
 import { type FolderStamp, ScratchIndex } from './scratchIndex';
+import { firstScanOnWorker } from './firstScan';
 
 /*
  * One scratch index per `.agent/` folder per process, shared by the Scratch view and the tools
@@ -12,6 +13,7 @@ import { type FolderStamp, ScratchIndex } from './scratchIndex';
  */
 
 let following = false;
+let firstScanOffThread = false;
 
 const indexes = new KeyedState<ScratchIndex>(async (agentDir) => {
   // Every index starts from the summary (the newest files of big folders, the totals) when it is
@@ -19,7 +21,7 @@ const indexes = new KeyedState<ScratchIndex>(async (agentDir) => {
   // (cleanup's dry run without a stored answer, a page past the newest). Without events (the MCP
   // server) a folder changed since is listed and checked against the summary at each revalidation
   // (scratchSummaryMode.ts), as the editor does after a lost event.
-  const ix = await ScratchIndex.build(agentDir, { summary: true });
+  const ix = await ScratchIndex.build(agentDir, { summary: true, firstScan: firstScanOffThread ? firstScanOnWorker : undefined });
   ix.followsEvents = following;
   return ix;
 });
@@ -30,6 +32,15 @@ const indexes = new KeyedState<ScratchIndex>(async (agentDir) => {
  */
 export function followScratchEvents(): void {
   following = true;
+}
+
+/**
+ * Declares that a first start's full scan (no snapshot, no summary) runs on the check worker: the
+ * editor's, so 100,000 stats stay off the extension host's thread (scratch/index/firstScan.ts). The
+ * MCP server scans on its own thread, where its call waits for the scan either way.
+ */
+export function scanFirstOffThread(): void {
+  firstScanOffThread = true;
 }
 
 /** The shared index of an `.agent/` folder as it is (built on first use), without re-checking the disk. */

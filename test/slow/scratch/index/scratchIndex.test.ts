@@ -359,6 +359,62 @@ async function summaryScenarioBody(): Promise<void> {
   await same(ix4, 'a damaged summary');
 }
 
+test('a first start without snapshot or summary scans on the check worker when asked, then starts from the summary it wrote; a failing worker leaves the scan here', async () => {
+  const { ScratchIndex } = await import('../../../../src/core/scratch/index/scratchIndex.js');
+  const { firstScanOnWorker } = await import('../../../../src/core/scratch/index/firstScan.js');
+  const { scratchSummaryPath } = await import('../../../../src/core/scratch/index/scratchSummary.js');
+  const { scratchSnapshotPath } = await import('../../../../src/core/scratch/index/scratchSnapshot.js');
+  const { setDigestCheckScript } = await import('../../../../src/core/fs/digestCheck.js');
+  const { a, s, big, old, write } = scratchFixture();
+  for (let i = 0; i < 1500; i++) write(path.join(big, `out-${String(i).padStart(4, '0')}.txt`), 'x'.repeat(i % 70), old + i);
+  for (let i = 0; i < 30; i++) write(path.join(s, 'small', `n${i}.md`), 'y'.repeat(i), old + i);
+  write(path.join(s, 'small', 'sub', 'deep.txt'), 'deep');
+  for (const d of [s, big, path.join(s, 'small'), path.join(s, 'small', 'sub')]) fs.utimesSync(d, old, old);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-first-scan-'));
+  const marker = path.join(dir, 'scanned');
+  const entry = path.join(__dirname, '..', '..', '..', '..', 'src', 'core', 'fs', 'digestCheckEntry.js');
+  const marking = path.join(dir, 'check.js');
+  fs.writeFileSync(marking, `const d = require('node:worker_threads').workerData; if (d && d.agentContextScratchScan) require('node:fs').appendFileSync(${JSON.stringify(marker)}, 'scan\\n');\nrequire(${JSON.stringify(entry)});`);
+  const failing = path.join(dir, 'fail.js');
+  fs.writeFileSync(failing, "throw new Error('no check worker');");
+  const same = async (ix: Awaited<ReturnType<typeof ScratchIndex.build>>, what: string): Promise<void> => {
+    const fresh = plainScan(a);
+    assert.deepEqual(ix.totals(), fresh.totals(), what);
+    for (const rel of ['', 'tool_outputs', 'small', 'small/sub']) {
+      assert.deepEqual(ix.folder(rel), fresh.folder(rel), `${what}: folder ${rel}`);
+      for (const off of [0, 1400]) {
+        await ix.ensureFiles(rel, off + 200);
+        assert.deepEqual(ix.filesPage(rel, off, 200), fresh.filesPage(rel, off, 200), `${what}: ${rel} page ${off}`);
+      }
+    }
+  };
+  const noCaches = (): void => {
+    fs.rmSync(scratchSnapshotPath(a), { force: true });
+    fs.rmSync(scratchSummaryPath(a), { force: true });
+  };
+  try {
+    setDigestCheckScript(marking);
+    noCaches();
+    const ix = await ScratchIndex.build(a, { summary: true, firstScan: firstScanOnWorker });
+    assert.equal(fs.readFileSync(marker, 'utf8'), 'scan\n', 'the check worker scanned');
+    assert.ok(fs.existsSync(scratchSnapshotPath(a)) && fs.existsSync(scratchSummaryPath(a)), 'it wrote the snapshot and summary');
+    assert.equal(ix.partial, true, 'this index started from that summary');
+    await same(ix, 'after a scan on the worker');
+    // A snapshot without a summary is loaded here: no scan on the worker.
+    fs.rmSync(scratchSummaryPath(a));
+    await same(await ScratchIndex.build(a, { summary: true, firstScan: firstScanOnWorker }), 'from the snapshot');
+    assert.equal(fs.readFileSync(marker, 'utf8'), 'scan\n', 'no second scan on the worker');
+    // A worker that fails: the scan runs here, with the same answers.
+    setDigestCheckScript(failing);
+    noCaches();
+    const here = await ScratchIndex.build(a, { summary: true, firstScan: firstScanOnWorker });
+    assert.equal(here.partial, false, 'scanned here');
+    await same(here, 'a failing check worker');
+  } finally {
+    setDigestCheckScript(undefined);
+  }
+});
+
 test('a scratch index built from the snapshot of a previous start equals a full scan after changes made in between; a bad snapshot means a full scan', async () => {
   const { ScratchIndex, scratchSnapshotPath } = await import('../../../../src/core/scratch/index/scratchIndex.js');
   const { a, s, big, old, write } = scratchFixture();
