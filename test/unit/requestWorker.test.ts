@@ -84,9 +84,8 @@ test('an answer that is an error gives the worker up, with the error as the reas
 test('a worker silent past waitMs is given up', async () => {
   const w = doubler(200);
   try {
-    const t0 = performance.now();
+    // Undefined, not 6: the answer would come after 10 s; the deadline gave the worker up first.
     assert.equal(await w.request((id) => ({ id, n: 3, delay: 10_000 })), undefined);
-    assert.ok(performance.now() - t0 < 5_000);
     assert.equal(w.failure, 'no answer within 0.2 s');
   } finally {
     await w.dispose();
