@@ -209,10 +209,8 @@ export interface ActivityCheckDone {
  * undefined at once (a worker costs more than a few stats).
  */
 export async function activitiesOffThread(root: string, ids: readonly string[], min = offThreadMinIds): Promise<Float64Array | undefined> {
-  const script = scriptOverride ?? workerScript();
-  if (ids.length < min || !script) return undefined;
-  const done = runWorker<ActivityCheckDone>(script, { agentContextActivity: root, ids }, (m) => (m as Partial<ActivityCheckDone> | undefined)?.agentContextActivity === 'done');
-  const m = await done;
+  if (ids.length < min) return undefined;
+  const m = await runCheckWorker<ActivityCheckDone>({ agentContextActivity: root, ids }, (m) => (m as Partial<ActivityCheckDone> | undefined)?.agentContextActivity === 'done');
   return m?.activity instanceof Float64Array && m.activity.length === ids.length ? m.activity : undefined;
 }
 

@@ -25,6 +25,16 @@ export interface ListingCheck {
   fresh: string[];
 }
 
+/**
+ * What the index knows of a folder: its loaded files (relative paths), its subfolders, and for a big
+ * folder the filter of every file's name.
+ */
+export interface KnownFolder {
+  loaded: Pick<ReadonlySet<string>, 'has' | 'keys'>;
+  subdirs: ReadonlySet<string>;
+  bloom?: NameFilter;
+}
+
 /** An entry of a listing: a name, and whether it is a folder (from the listing itself). */
 export interface ListedName {
   name: string;
@@ -39,7 +49,7 @@ export interface ListedName {
 export async function checkListing(
   names: readonly ListedName[],
   rel: string,
-  known: { loaded(rel: string): boolean; subdirs: ReadonlySet<string>; bloom?: Pick<NameFilter, 'has'> },
+  known: Pick<KnownFolder, 'subdirs'> & { loaded: Pick<ReadonlySet<string>, 'has'>; bloom?: Pick<NameFilter, 'has'> },
   pause?: () => Promise<void>,
 ): Promise<ListingCheck | 'apart'> {
   const out: ListingCheck = { total: names.length, subdirs: 0, known: 0, seen: [], fresh: [] };
@@ -50,7 +60,7 @@ export async function checkListing(
     if (e.isDirectory()) {
       if (!known.subdirs.has(r)) return 'apart';
       out.subdirs++;
-    } else if (known.loaded(r)) {
+    } else if (known.loaded.has(r)) {
       out.seen.push(r);
       out.known++;
     } else if (known.bloom?.has(r)) out.known++;
@@ -80,7 +90,7 @@ export async function listingCheckOnWorker(data: ListingCheckData): Promise<List
     const bloom = data.bloom ? NameBloom.fromBits(data.bloom) : undefined;
     const loaded = new Set(data.loaded);
     const names = fs.readdirSync(data.agentContextScratchListing, { withFileTypes: true });
-    return { agentContextScratchListing: 'done', check: await checkListing(names, data.rel, { loaded: (r) => loaded.has(r), subdirs: new Set(data.subdirs), bloom }) };
+    return { agentContextScratchListing: 'done', check: await checkListing(names, data.rel, { loaded, subdirs: new Set(data.subdirs), bloom }) };
   } catch {
     return { agentContextScratchListing: 'done' };
   }
@@ -105,10 +115,10 @@ export async function checkListingOffThread(
   abs: string,
   rel: string,
   names: number,
-  known: { loaded: Iterable<string>; subdirs: Iterable<string>; bloom?: NameFilter },
+  known: KnownFolder,
 ): Promise<ListingCheck | 'apart' | undefined> {
   if (names < offThreadMinNames) return undefined;
-  const data: ListingCheckData = { agentContextScratchListing: abs, rel, loaded: [...known.loaded], subdirs: [...known.subdirs], bloom: known.bloom?.bits.slice() };
+  const data: ListingCheckData = { agentContextScratchListing: abs, rel, loaded: [...known.loaded.keys()], subdirs: [...known.subdirs], bloom: known.bloom?.bits.slice() };
   const done = await runCheckWorker<ListingCheckDone>(data, (m) => (m as Partial<ListingCheckDone> | undefined)?.agentContextScratchListing === 'done');
   const check = done?.check;
   if (check === 'apart') return check;

@@ -117,9 +117,9 @@ async function absorbListing(s: IndexState, rel: string, d: Dir, st: fs.Stats): 
   const { tree } = s;
   if (Date.now() - st.mtimeMs <= RACY_MS) return false; // still changing
   const abs = tree.absOf(rel);
-  const known = { loaded: (r: string) => d.files.has(r), subdirs: d.subdirs, bloom: d.partial?.bloom };
+  const known = { loaded: d.files, subdirs: d.subdirs, bloom: d.partial?.bloom };
   // A big folder (25,000 files) is listed on the check worker; a small one, or when no worker can, here.
-  let check = await checkListingOffThread(abs, rel, (d.partial?.own ?? d.files.size) + d.subdirs.size, { loaded: d.files.keys(), subdirs: d.subdirs, bloom: d.partial?.bloom });
+  let check = await checkListingOffThread(abs, rel, (d.partial?.own ?? d.files.size) + d.subdirs.size, known);
   if (check === undefined) {
     let names: fs.Dirent[];
     try {
