@@ -1,8 +1,12 @@
 /*
  * One-step set-up for each agent CLI (claude-code, codex, gemini, copilot-cli, opencode): our MCP
  * server, the shell hook, and the agent's plan folder where it can be configured. Each agent's
- * module plans the edits of its own config files; this module runs a plan (nothing is written when
- * any file cannot be parsed), keeps the record an undo needs, and finds which agents a user has.
+ * module (one file: what differs between agents) plans the edits of its own config files; this
+ * module runs a plan (nothing is written when any file cannot be parsed) and does what every agent
+ * shares: the git-exclude lines of the files it names `local` (added, recorded, and taken out by the
+ * undo only when the set-up added them), the record of the files it created (an undo removes such a
+ * file once nothing but an empty object is left in it), the record an undo needs, and which agents
+ * a user has.
  *
  * The rules every set-up follows: the local, uncommitted scope first (files git-excluded when the
  * set-up creates them); never a machine-specific path in a file git tracks (such a file is refused,
@@ -17,10 +21,11 @@ import { ensureAgentTempDir, mkdirp, writeFileAtomic } from '../../fs/fsAtomic';
 import { fsCause } from '../../fs/fsErrors';
 import { err, formatFileError, ok, type FileError, type Result } from '../../result';
 import { agentDirOf } from '../../workspace/agentLayout';
-import { applyFileEdits, readText, trackedByGit, type FileEdit, type SetupOutcome, type SetupPaths } from './configFiles';
+import { applyFileEdits, gitExcludeEdits, readText, trackedByGit, type FileEdit, type SetupOutcome, type SetupPaths } from './configFiles';
 import { isInside, toPosixRelative } from '../../workspace/relativePaths';
 
-export type AgentId = 'claude-code' | 'codex' | 'gemini' | 'copilot-cli' | 'opencode';
+/** An agent's id, as `mcp.js --setup <id>` takes it and its record file is named. */
+export type AgentId = string;
 
 /** What a set-up added that is not recognisable as ours afterwards (a plain value, an exclude line). */
 export interface SetupRecord {
@@ -35,11 +40,17 @@ export interface SetupRecord {
 /** A planned set-up or undo: the file edits, what to remember, and what to tell the user. */
 export interface SetupPlan {
   edits: (FileEdit | undefined)[];
-  record: SetupRecord;
+  /** Record keys (`<file>#<what>`) the agent's undo needs: values that had none, a line end it added. */
+  keys: string[];
+  /**
+   * Set-up only: the files, relative to the workspace folder with `/`, that hold this machine's
+   * paths and so are git-excluded (the runner adds the lines and records the ones it added).
+   */
+  local?: string[];
   notes: string[];
 }
 
-/** One agent's set-up. */
+/** One agent's set-up: the data that names it, and its one planning function. */
 export interface AgentSetup {
   id: AgentId;
   label: string;
@@ -47,11 +58,9 @@ export interface AgentSetup {
   binary: string;
   /** Its config folder under HOME that says the same. */
   homeFolder: string;
-  plan(root: string, home: string, paths: SetupPaths): Promise<Result<SetupPlan>>;
-  planUndo(root: string, home: string, record: SetupRecord | undefined): Promise<Result<SetupPlan>>;
+  /** Plans the set-up (`paths`), or its undo (`paths` undefined, with the record of the set-up when there is one). */
+  plan(root: string, home: string, paths: SetupPaths | undefined, record: SetupRecord | undefined): Promise<Result<SetupPlan>>;
 }
-
-export const emptyRecord = (): SetupRecord => ({ excluded: [], keys: [], created: [] });
 
 /** Where the record of an agent's set-up is kept. */
 export function recordFile(root: string, agent: AgentId): string {
@@ -99,7 +108,7 @@ export async function setUpAgent(setup: AgentSetup, root: string, home: string, 
   if (!fs.existsSync(root)) return err({ file: root, message: 'no such folder' });
   const rf = recordFile(root, setup.id);
   try {
-    const p = await setup.plan(root, home, paths);
+    const p = await setup.plan(root, home, paths, undefined);
     if (!p.ok) return p;
     // A committed file is never rewritten with this machine's paths, even one that already holds an
     // entry of ours (a teammate's, with theirs): each agent refuses a committed file without one.
@@ -109,13 +118,21 @@ export async function setUpAgent(setup: AgentSetup, root: string, home: string, 
       if (trackedByGit(root, rel)) return err({ file: e.file, message: `is committed to git, and the set-up would write this machine's paths into it (its Agent Context entries are another machine's or another version's): untrack it (git rm --cached ${rel}), or edit the entries by hand. Nothing was changed.` });
     }
     const prior = await readRecord(root, setup.id);
+    const exclude = await gitExcludeEdits(root, p.value.local ?? []);
+    const edits = [...p.value.edits, exclude.edit];
+    const made: SetupRecord = {
+      // Kept as `/<path from the workspace folder>`, as the undo looks them up (the line itself may start higher: a monorepo's top).
+      excluded: exclude.rels.map((r) => `/${r}`),
+      keys: p.value.keys,
+      created: p.value.edits.filter((e): e is FileEdit => !!e && e.before === undefined && e.after !== undefined).map((e) => e.file),
+    };
     // What an earlier run recorded stays: a second run finds the values in place and records nothing new.
-    const record = merge(prior.record, p.value.record);
+    const record = merge(prior.record, made);
     // .agent/.cache/ is git-ignored by its own .gitignore (the record holds this machine's paths).
     ensureAgentTempDir(agentDirOf(root));
     await mkdirp(path.dirname(rf));
     await writeFileAtomic(rf, `${JSON.stringify(record, null, 2)}\n`);
-    const done = await applyFileEdits(p.value.edits, root);
+    const done = await applyFileEdits(edits, root);
     if (!done.ok) {
       if (prior.text === undefined) await fs.promises.rm(rf, { force: true });
       else await writeFileAtomic(rf, prior.text);
@@ -127,14 +144,21 @@ export async function setUpAgent(setup: AgentSetup, root: string, home: string, 
   }
 }
 
+/** True for a config file's text that holds nothing: blank, or an empty JSON object. */
+const leftEmpty = (text: string | undefined): boolean => text !== undefined && /^\s*(\{\s*\}\s*)?$/.test(text);
+
 /** Removes what the set-up added. */
 export async function undoAgent(setup: AgentSetup, root: string, home: string): Promise<Result<SetupOutcome, FileError>> {
   const rf = recordFile(root, setup.id);
   try {
     const { record, note } = await readRecord(root, setup.id);
-    const p = await setup.planUndo(root, home, record);
+    const p = await setup.plan(root, home, undefined, record);
     if (!p.ok) return p;
-    const done = await applyFileEdits(p.value.edits, root);
+    // A file the set-up created and that the undo leaves holding nothing goes; the exclude lines go
+    // when the set-up added them (a line the user had stays).
+    const edits = p.value.edits.map((e) => (e && record?.created.includes(e.file) && leftEmpty(e.after) ? { ...e, after: undefined } : e));
+    edits.push((await gitExcludeEdits(root, (record?.excluded ?? []).map((l) => l.replace(/^\//, '')), true)).edit);
+    const done = await applyFileEdits(edits, root);
     if (!done.ok) return done;
     await fs.promises.rm(rf, { force: true });
     const notes = [...p.value.notes];

@@ -14,14 +14,15 @@
  */
 import * as path from 'node:path';
 import { err, ok, type Result } from '../../result';
-import { emptyRecord, keyId, type AgentSetup, type SetupPlan, type SetupRecord } from './agentSetup';
-import { foreignServerMessage, gitExcludeEdit, hookCommand, jsonSet, jsonUnset, mcpCommand, missingPrefix, parseJsonObject, readText, serverEntryKind, trackedByGit, type FileEdit, type SetupPaths } from './configFiles';
+import { keyId, type AgentSetup, type SetupPlan, type SetupRecord } from './agentSetup';
+import { foreignServerMessage, hookCommand, jsonSet, jsonUnset, mcpCommand, missingPrefix, parseJsonObject, readText, serverEntryKind, trackedByGit, type FileEdit, type SetupPaths } from './configFiles';
 
 /** The name of our MCP server in every agent (Claude Code's tools appear as mcp__agent-context__*). */
 export const MCP_SERVER_NAME = 'agent-context';
 /** Where Claude Code's plans go, relative to the project. */
 export const CLAUDE_PLANS_DIR = '.agent/plans';
-const SETTINGS = path.join('.claude', 'settings.local.json');
+/** The local settings file, relative to the workspace folder. */
+const SETTINGS = '.claude/settings.local.json';
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -83,8 +84,6 @@ export function editClaudeSettings(text: string | undefined, file: string, paths
     if (record?.keys.includes(keyId(file, ['plansDirectory'])) && s.plansDirectory === CLAUDE_PLANS_DIR) out = jsonSet(out, ['plansDirectory'], undefined);
     const after = out === undefined ? {} : (parseJsonObject(out, file, false) as { ok: true; value: Json }).value;
     if (isObject(after.hooks) && Object.keys(after.hooks).length === 0) out = jsonSet(out, ['hooks'], undefined);
-    // A file the set-up created and that now holds nothing: removed.
-    if (record?.created.includes(file) && out !== undefined && /^\s*\{\s*\}\s*$/.test(out)) out = undefined;
   }
   return ok({ text: out, added, notes });
 }
@@ -125,9 +124,8 @@ async function plan(root: string, home: string, paths: SetupPaths | undefined, r
   const userFile = path.join(home, '.claude.json');
   const st = await readText(settingsFile);
   if (!st.ok) return st;
-  const rel = SETTINGS.split(path.sep).join('/');
-  if (paths && trackedByGit(root, rel) && !(st.value ?? '').includes('agent-hook.sh claude-code')) {
-    return err({ file: settingsFile, message: `is committed to git, and the set-up writes a machine-specific path into it (the SessionStart hook): untrack it (git rm --cached ${rel}; Claude Code meant it to stay local), then run the set-up again. Nothing was changed.` });
+  if (paths && trackedByGit(root, SETTINGS) && !(st.value ?? '').includes('agent-hook.sh claude-code')) {
+    return err({ file: settingsFile, message: `is committed to git, and the set-up writes a machine-specific path into it (the SessionStart hook): untrack it (git rm --cached ${SETTINGS}; Claude Code meant it to stay local), then run the set-up again. Nothing was changed.` });
   }
   const ut = await readText(userFile);
   if (!ut.ok) return ut;
@@ -136,31 +134,11 @@ async function plan(root: string, home: string, paths: SetupPaths | undefined, r
   const prefixes = (record?.keys ?? []).filter((k) => k.startsWith(`${userFile}#`)).map((k) => k.slice(userFile.length + 1));
   const u = editClaudeUserConfig(ut.value, userFile, root, paths, prefixes);
   if (!u.ok) return u;
-  const rec = emptyRecord();
-  rec.keys.push(...s.value.added);
+  const keys = [...s.value.added];
   // Path steps joined by NUL: a project path holds slashes.
-  if (u.value.created) rec.keys.push(`${userFile}#${u.value.created.join('\0')}`);
-  if (paths && st.value === undefined) rec.created.push(settingsFile);
-  if (paths && ut.value === undefined) rec.created.push(userFile);
-  // A ~/.claude.json the set-up created (Claude Code not run yet) goes with the undo once it holds nothing else.
-  let userAfter = u.value.text;
-  if (!paths && record?.created.includes(userFile) && userAfter !== undefined && /^\s*\{\s*\}\s*$/.test(userAfter)) userAfter = undefined;
-  const edits: (FileEdit | undefined)[] = [{ file: settingsFile, before: st.value, after: s.value.text }, { file: userFile, before: ut.value, after: userAfter }];
-  if (paths) {
-    const ex = await gitExcludeEdit(root, SETTINGS.split(path.sep).join('/'));
-    if (ex) rec.excluded.push(`/${SETTINGS.split(path.sep).join('/')}`);
-    edits.push(ex);
-  } else if (record?.excluded.includes(`/${SETTINGS.split(path.sep).join('/')}`)) {
-    edits.push(await gitExcludeEdit(root, SETTINGS.split(path.sep).join('/'), true));
-  }
-  return ok({ edits, record: rec, notes: s.value.notes });
+  if (u.value.created) keys.push(`${userFile}#${u.value.created.join('\0')}`);
+  const edits: FileEdit[] = [{ file: settingsFile, before: st.value, after: s.value.text }, { file: userFile, before: ut.value, after: u.value.text }];
+  return ok({ edits, keys, local: [SETTINGS], notes: s.value.notes });
 }
 
-export const claudeCodeSetup: AgentSetup = {
-  id: 'claude-code',
-  label: 'Claude Code',
-  binary: 'claude',
-  homeFolder: '.claude',
-  plan: (root, home, paths) => plan(root, home, paths),
-  planUndo: (root, home, record) => plan(root, home, undefined, record),
-};
+export const claudeCodeSetup: AgentSetup = { id: 'claude-code', label: 'Claude Code', binary: 'claude', homeFolder: '.claude', plan };

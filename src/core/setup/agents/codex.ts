@@ -25,11 +25,12 @@
 import * as path from 'node:path';
 import { searchDeps } from '../../search/searchDeps';
 import { err, ok, type Result } from '../../result';
-import { emptyRecord, type AgentSetup, type SetupPlan, type SetupRecord } from './agentSetup';
+import { type AgentSetup, type SetupPlan, type SetupRecord } from './agentSetup';
 import { MCP_SERVER_NAME } from './claudeCode';
-import { gitExcludeEdit, hookCommand, mcpCommand, readText, trackedByGit, type FileEdit, type SetupPaths } from './configFiles';
+import { hookCommand, mcpCommand, readText, trackedByGit, type FileEdit, type SetupPaths } from './configFiles';
 
-const CONFIG = path.join('.codex', 'config.toml');
+/** The project's Codex config, relative to the workspace folder. */
+const CONFIG = '.codex/config.toml';
 const BEGIN = '# >>> Agent Context (mcp.js --setup codex; `--undo codex` removes this block) >>>';
 const END = '# <<< Agent Context <<<';
 /** Recorded when the set-up had to end the user's last line before its block (the undo takes it back). */
@@ -127,11 +128,7 @@ export function editCodexConfig(text: string | undefined, file: string, root: st
   if (!parsed.ok) return parsed;
   const eolWas = record?.keys.includes(`${file}#${EOL_ADDED}`) ?? false;
   const base = text === undefined ? '' : withoutBlock(text, eolWas);
-  if (!paths) {
-    const out = text === undefined ? undefined : base;
-    // A file the set-up created and that now holds nothing: removed.
-    return ok({ text: out !== undefined && !out.trim() && record?.created.includes(file) ? undefined : out, eolAdded: false, notes: [] });
-  }
+  if (!paths) return ok({ text: text === undefined ? undefined : base, eolAdded: false, notes: [] });
   const notes: string[] = [];
   const user = parseTomlFile(base, file);
   if (!user.ok) return user;
@@ -190,28 +187,22 @@ export function codexHome(home: string, env: NodeJS.ProcessEnv = process.env): s
 
 async function plan(root: string, home: string, paths: SetupPaths | undefined, record?: SetupRecord): Promise<Result<SetupPlan>> {
   const file = path.join(root, CONFIG);
-  const rel = CONFIG.split(path.sep).join('/');
   const ct = await readText(file);
   if (!ct.ok) return ct;
-  if (paths && trackedByGit(root, rel) && !(ct.value ?? '').includes(BEGIN)) {
+  if (paths && trackedByGit(root, CONFIG) && !(ct.value ?? '').includes(BEGIN)) {
     return err({ file, message: `is committed to git, and the set-up writes machine-specific paths: add these lines to ${path.join(codexHome(home), 'config.toml')} (your own) instead, or untrack the file. Nothing was changed.\n${codexBlock(root, paths, true)}` });
   }
   const e = editCodexConfig(ct.value, file, root, paths, record);
   if (!e.ok) return e;
-  const rec = emptyRecord();
   const notes = [...e.value.notes];
-  if (e.value.eolAdded) rec.keys.push(`${file}#${EOL_ADDED}`);
-  if (paths && ct.value === undefined) rec.created.push(file);
-  const edits: (FileEdit | undefined)[] = [{ file, before: ct.value, after: e.value.text }];
+  const keys = e.value.eolAdded ? [`${file}#${EOL_ADDED}`] : [];
+  const edits: FileEdit[] = [{ file, before: ct.value, after: e.value.text }];
   if (paths) {
-    const ex = await gitExcludeEdit(root, rel);
-    if (ex) rec.excluded.push(`/${rel}`);
-    edits.push(ex);
     const userFile = path.join(codexHome(home), 'config.toml');
     const ut = await readText(userFile);
     const uc = ut.ok ? parseTomlFile(ut.value, userFile) : undefined;
     if (!uc?.ok || !codexTrusts(uc.value, root)) {
-      notes.push(`Codex reads ${rel} only in a project it trusts: answer yes when Codex asks whether to trust ${root} (the set-up does not decide that for you).`);
+      notes.push(`Codex reads ${CONFIG} only in a project it trusts: answer yes when Codex asks whether to trust ${root} (the set-up does not decide that for you).`);
     }
     if ((e.value.text ?? '').includes('[[hooks.SessionStart]]')) {
       notes.push('Codex runs a new hook only once you have reviewed it: trust the Agent Context SessionStart hook when Codex shows it as "New hook - review required" (the set-up does not decide that for you); until then Codex starts without the briefing.');
@@ -220,17 +211,8 @@ async function plan(root: string, home: string, paths: SetupPaths | undefined, r
     if (shell && !/\/bash$/.test(shell)) {
       notes.push(`Codex runs commands in your login shell (${shell}); the shell capture comes in through BASH_ENV, which only bash reads, so Codex's shell output is left as it is. The MCP tools work.`);
     }
-  } else if (record?.excluded.includes(`/${rel}`)) {
-    edits.push(await gitExcludeEdit(root, rel, true));
   }
-  return ok({ edits, record: rec, notes });
+  return ok({ edits, keys, local: [CONFIG], notes });
 }
 
-export const codexSetup: AgentSetup = {
-  id: 'codex',
-  label: 'Codex CLI',
-  binary: 'codex',
-  homeFolder: '.codex',
-  plan: (root, home, paths) => plan(root, home, paths),
-  planUndo: (root, home, record) => plan(root, home, undefined, record),
-};
+export const codexSetup: AgentSetup = { id: 'codex', label: 'Codex CLI', binary: 'codex', homeFolder: '.codex', plan };

@@ -190,11 +190,6 @@ function gitDirOf(root: string): { gitDir: string; top: string } | undefined {
   }
 }
 
-/** The edit adding (or, with `remove`, taking out) `/<rel>` in .git/info/exclude; undefined: nothing to do or no git. */
-export async function gitExcludeEdit(root: string, rel: string, remove = false): Promise<FileEdit | undefined> {
-  return (await gitExcludeEdits(root, [rel], remove)).edit;
-}
-
 /**
  * One edit of .git/info/exclude for several lines `/<rel>` (added, or with `remove` taken out), and
  * the lines it changes; the edit is undefined when there is nothing to do or no git.

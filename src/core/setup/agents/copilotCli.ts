@@ -22,11 +22,12 @@
  */
 import * as path from 'node:path';
 import { err, ok, type Result } from '../../result';
-import { emptyRecord, type AgentSetup, type SetupPlan, type SetupRecord } from './agentSetup';
+import { type AgentSetup, type SetupPlan, type SetupRecord } from './agentSetup';
 import { MCP_SERVER_NAME } from './claudeCode';
-import { gitExcludeEdit, hookCommand, jsonSet, jsonUnset, mcpCommand, missingPrefix, parseJsonObject, readText, trackedByGit, valueAt, type FileEdit, type SetupPaths } from './configFiles';
+import { hookCommand, jsonSet, jsonUnset, mcpCommand, missingPrefix, parseJsonObject, readText, trackedByGit, valueAt, type FileEdit, type SetupPaths } from './configFiles';
 
-const MCP_FILE = path.join('.github', 'mcp.json');
+/** The workspace MCP file, relative to the workspace folder. */
+const MCP_FILE = '.github/mcp.json';
 const EVENT = 'postToolUse';
 const SESSION_START = 'sessionStart';
 /** Our user-scope hooks, in the order the set-up adds them. */
@@ -120,7 +121,7 @@ export function editCopilotSettings(text: string | undefined, file: string, path
 
 async function plan(root: string, home: string, paths: SetupPaths | undefined, record?: SetupRecord): Promise<Result<SetupPlan>> {
   const mcpFile = path.join(root, MCP_FILE);
-  const rel = MCP_FILE.split(path.sep).join('/');
+  const rel = MCP_FILE;
   const settingsFile = path.join(copilotHome(home), 'settings.json');
   const mt = await readText(mcpFile);
   if (!mt.ok) return mt;
@@ -141,9 +142,9 @@ async function plan(root: string, home: string, paths: SetupPaths | undefined, r
   }
   const m = editCopilotMcp(mt.value, mcpFile, root, paths, prefixOf(mcpFile));
   if (!m.ok) return m;
-  const rec = emptyRecord();
+  const keys: string[] = [];
   // Path steps joined by NUL (a server name may hold a slash).
-  if (m.value.created) rec.keys.push(`${mcpFile}#${m.value.created.join('\0')}`);
+  if (m.value.created) keys.push(`${mcpFile}#${m.value.created.join('\0')}`);
   // The user-scope hooks: each taken out by an undo only when this set-up put it there. An undo
   // goes through them in reverse, so the list created last is emptied first.
   const removeHook = (event: string): boolean => !paths && (record?.keys.includes(`${settingsFile}#${addedKey(event)}`) ?? false);
@@ -153,40 +154,22 @@ async function plan(root: string, home: string, paths: SetupPaths | undefined, r
     const h = editCopilotSettings(settingsText, settingsFile, paths, paths ? undefined : settingsPrefix(event), event);
     if (!h.ok) return h;
     settingsText = h.value.text;
-    if (h.value.added) rec.keys.push(`${settingsFile}#${addedKey(event)}`);
-    if (h.value.created) rec.keys.push(`${settingsFile}#${h.value.created.join('\0')}`);
+    if (h.value.added) keys.push(`${settingsFile}#${addedKey(event)}`);
+    if (h.value.created) keys.push(`${settingsFile}#${h.value.created.join('\0')}`);
   }
-  const removedAny = EVENTS.some(removeHook);
-  let mcpAfter = m.value.text;
-  if (!paths && record?.created.includes(mcpFile) && mcpAfter !== undefined && /^\s*\{\s*\}\s*$/.test(mcpAfter)) mcpAfter = undefined;
-  let settingsAfter = settingsText;
-  if (removedAny && record?.created.includes(settingsFile) && settingsAfter !== undefined && /^\s*\{\s*\}\s*$/.test(settingsAfter)) settingsAfter = undefined;
-  if (paths && mt.value === undefined) rec.created.push(mcpFile);
-  if (paths && st.value === undefined) rec.created.push(settingsFile);
-  const edits: (FileEdit | undefined)[] = [{ file: mcpFile, before: mt.value, after: mcpAfter }, { file: settingsFile, before: st.value, after: settingsAfter }];
+  const edits: FileEdit[] = [{ file: mcpFile, before: mt.value, after: m.value.text }, { file: settingsFile, before: st.value, after: settingsText }];
   const notes: string[] = [];
   if (paths) {
-    const ex = await gitExcludeEdit(root, rel);
-    if (ex) rec.excluded.push(`/${rel}`);
-    edits.push(ex);
     notes.push(`Copilot CLI reads ${rel} only in a folder you trusted (its first-start question); the set-up does not decide that for you. The output hook and the briefing hook are in ${settingsFile} and serve every folder with an .agent/ folder.`);
   } else {
-    if (record?.excluded.includes(`/${rel}`)) edits.push(await gitExcludeEdit(root, rel, true));
-    if (removeHook(EVENT) && settingsAfter !== st.value) notes.push(`Removed the output hook from ${settingsFile}: it served every project with an .agent/ folder; run the set-up again in a project that still wants Copilot CLI's shell output offloaded.`);
+    if (removeHook(EVENT) && settingsText !== st.value) notes.push(`Removed the output hook from ${settingsFile}: it served every project with an .agent/ folder; run the set-up again in a project that still wants Copilot CLI's shell output offloaded.`);
     const settings = parseJsonObject(st.value, settingsFile, true);
     const list = settings.ok ? valueAt(settings.value, ['hooks', EVENT]) : undefined;
     if (!removeHook(EVENT) && Array.isArray(list) && list.some((h) => oursHook(h))) {
       notes.push(`Kept the output hook in ${settingsFile}: this set-up did not add it (another project's did, or you did); remove the agent-hook.sh copilot-cli entry by hand if no project needs it.`);
     }
   }
-  return ok({ edits, record: rec, notes });
+  return ok({ edits, keys, local: [rel], notes });
 }
 
-export const copilotCliSetup: AgentSetup = {
-  id: 'copilot-cli',
-  label: 'GitHub Copilot CLI',
-  binary: 'copilot',
-  homeFolder: '.copilot',
-  plan: (root, home, paths) => plan(root, home, paths),
-  planUndo: (root, home, record) => plan(root, home, undefined, record),
-};
+export const copilotCliSetup: AgentSetup = { id: 'copilot-cli', label: 'GitHub Copilot CLI', binary: 'copilot', homeFolder: '.copilot', plan };

@@ -23,11 +23,12 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { err, ok, type Result } from '../../result';
-import { emptyRecord, type AgentSetup, type SetupPlan, type SetupRecord } from './agentSetup';
+import { type AgentSetup, type SetupPlan, type SetupRecord } from './agentSetup';
 import { CLAUDE_PLANS_DIR, MCP_SERVER_NAME } from './claudeCode';
-import { foreignServerMessage, gitExcludeEdit, hookCommand, jsonSet, jsonUnset, mcpCommand, missingPrefix, parseJsonObject, readText, serverEntryKind, trackedByGit, valueAt, type FileEdit, type SetupPaths } from './configFiles';
+import { foreignServerMessage, hookCommand, jsonSet, jsonUnset, mcpCommand, missingPrefix, parseJsonObject, readText, serverEntryKind, trackedByGit, valueAt, type FileEdit, type SetupPaths } from './configFiles';
 
-const SETTINGS = path.join('.gemini', 'settings.json');
+/** The project's Gemini settings, relative to the workspace folder. */
+const SETTINGS = '.gemini/settings.json';
 const EVENT = 'AfterTool';
 const SESSION_START = 'SessionStart';
 const MATCHER = 'run_shell_command';
@@ -178,31 +179,20 @@ export function geminiPlanPolicy(root: string): string {
 
 async function plan(root: string, home: string, paths: SetupPaths | undefined, record?: SetupRecord): Promise<Result<SetupPlan>> {
   const file = path.join(root, SETTINGS);
-  const rel = SETTINGS.split(path.sep).join('/');
   const st = await readText(file);
   if (!st.ok) return st;
   const prior = (record?.keys ?? []).filter((k) => k.startsWith(`${file}#`)).map((k) => k.slice(file.length + 1));
-  if (paths && trackedByGit(root, rel) && !(st.value ?? '').includes('agent-hook.sh gemini')) {
+  if (paths && trackedByGit(root, SETTINGS) && !(st.value ?? '').includes('agent-hook.sh gemini')) {
     const lines = JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: geminiServerEntry(root, paths) }, hooks: Object.fromEntries(ourHooks(paths).map(([ev, entry]) => [ev, [entry]])) }, null, 2);
     return err({ file, message: `is committed to git, and the set-up writes machine-specific paths: untrack it, or merge these entries into it by hand ("general": { "plan": { "directory": "${CLAUDE_PLANS_DIR}" } } has none and can be committed). Nothing was changed.\n${lines}` });
   }
   const e = editGeminiSettings(st.value, file, root, paths, prior);
   if (!e.ok) return e;
-  const rec = emptyRecord();
-  rec.keys.push(...e.value.created.map((k) => `${file}#${k}`));
-  let after = e.value.text;
-  if (!paths && record?.created.includes(file) && after !== undefined && /^\s*\{\s*\}\s*$/.test(after)) after = undefined;
-  if (paths && st.value === undefined) rec.created.push(file);
-  const edits: (FileEdit | undefined)[] = [{ file, before: st.value, after }];
+  const keys = e.value.created.map((k) => `${file}#${k}`);
+  const after = e.value.text;
+  const edits: FileEdit[] = [{ file, before: st.value, after }];
   const notes: string[] = [];
-  if (paths) {
-    const ex = await gitExcludeEdit(root, rel);
-    if (ex) rec.excluded.push(`/${rel}`);
-    edits.push(ex);
-    notes.push(`Gemini CLI reads ${rel} only in a folder it trusts, and names the new hooks (AfterTool, SessionStart) in a warning the first time it runs them.`);
-  } else if (record?.excluded.includes(`/${rel}`)) {
-    edits.push(await gitExcludeEdit(root, rel, true));
-  }
+  if (paths) notes.push(`Gemini CLI reads ${SETTINGS} only in a folder it trusts, and names the new hooks (AfterTool, SessionStart) in a warning the first time it runs them.`);
   notes.push(...e.value.notes);
   // The Plan Mode rule, while the plan directory is .agent/plans (the user's own value too).
   const policyFile = geminiPlanPolicyFile(root, home);
@@ -214,19 +204,11 @@ async function plan(root: string, home: string, paths: SetupPaths | undefined, r
       notes.push(`${policyFile} is not the set-up's: left as it is; Gemini's Plan Mode may then write plans in ${CLAUDE_PLANS_DIR} by file name only.`);
     } else {
       edits.push({ file: policyFile, before: pt.value, after: geminiPlanPolicy(root) });
-      if (pt.value === undefined) rec.created.push(policyFile);
     }
   } else if (pt.value?.startsWith(POLICY_HEAD) && (!paths || planDir !== CLAUDE_PLANS_DIR)) {
     edits.push({ file: policyFile, before: pt.value, after: undefined });
   }
-  return ok({ edits, record: rec, notes });
+  return ok({ edits, keys, local: [SETTINGS], notes });
 }
 
-export const geminiSetup: AgentSetup = {
-  id: 'gemini',
-  label: 'Gemini CLI',
-  binary: 'gemini',
-  homeFolder: '.gemini',
-  plan: (root, home, paths) => plan(root, home, paths),
-  planUndo: (root, home, record) => plan(root, home, undefined, record),
-};
+export const geminiSetup: AgentSetup = { id: 'gemini', label: 'Gemini CLI', binary: 'gemini', homeFolder: '.gemini', plan };

@@ -17,13 +17,14 @@
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { err, ok, type Result } from '../../result';
-import { emptyRecord, type AgentSetup, type SetupPlan, type SetupRecord } from './agentSetup';
+import { type AgentSetup, type SetupPlan, type SetupRecord } from './agentSetup';
 import { MCP_SERVER_NAME } from './claudeCode';
-import { gitExcludeEdits, jsonSet, jsonUnset, mcpCommand, missingPrefix, parseJsonObject, readText, trackedByGit, valueAt, type FileEdit, type SetupPaths } from './configFiles';
+import { jsonSet, jsonUnset, mcpCommand, missingPrefix, parseJsonObject, readText, trackedByGit, valueAt, type FileEdit, type SetupPaths } from './configFiles';
 
 const CONFIGS = ['opencode.jsonc', 'opencode.json'] as const;
 const OPENCODE_SCHEMA = 'https://opencode.ai/config.json';
-export const OPENCODE_PLUGIN = path.join('.opencode', 'plugins', 'agent-context.js');
+/** The plugin file, relative to the workspace folder. */
+export const OPENCODE_PLUGIN = '.opencode/plugins/agent-context.js';
 const SERVER_AT = ['mcp', MCP_SERVER_NAME];
 /** The plugin file's first line: how an undo, or a second set-up, knows the file is ours. */
 const PLUGIN_HEAD = '// Agent Context (mcp.js --setup opencode; `--undo opencode` removes this file):';
@@ -92,7 +93,7 @@ async function setUp(root: string, paths: SetupPaths): Promise<Result<SetupPlan>
   if (!c.ok) return c;
   const { file, rel } = c.value;
   const pluginFile = path.join(root, OPENCODE_PLUGIN);
-  const pluginRel = OPENCODE_PLUGIN.split(path.sep).join('/');
+  const pluginRel = OPENCODE_PLUGIN;
   const pt = await readText(pluginFile);
   if (!pt.ok) return pt;
   const current = parseJsonObject(c.value.text, file, true);
@@ -109,25 +110,18 @@ async function setUp(root: string, paths: SetupPaths): Promise<Result<SetupPlan>
     ? ok({ text: `${JSON.stringify({ $schema: OPENCODE_SCHEMA, mcp: { [MCP_SERVER_NAME]: opencodeServerEntry(root, paths) } }, null, 2)}\n`, created: ['mcp'] })
     : editOpencodeConfig(c.value.text, file, root, paths);
   if (!e.ok) return e;
-  const rec = emptyRecord();
   // Path steps joined by NUL (a server name may hold a slash).
-  if (e.value.created) rec.keys.push(`${file}#${e.value.created.join('\0')}`);
-  if (c.value.text === undefined) rec.created.push(file);
-  if (pt.value === undefined) rec.created.push(pluginFile);
-  const edits: (FileEdit | undefined)[] = [{ file, before: c.value.text, after: e.value.text }, pluginEdit(pluginFile, pt.value, paths)];
-  const ex = await gitExcludeEdits(root, [rel, pluginRel]);
-  // Kept as `/<path from the workspace folder>`, as the undo looks them up (the line itself may start higher: a monorepo's top).
-  rec.excluded.push(...ex.rels.map((r) => `/${r}`));
-  edits.push(ex.edit);
+  const keys = e.value.created ? [`${file}#${e.value.created.join('\0')}`] : [];
+  const edits: FileEdit[] = [{ file, before: c.value.text, after: e.value.text }, pluginEdit(pluginFile, pt.value, paths)];
   const notes = [
     `opencode loads ${pluginRel} when it starts, and the first time installs its plugin package into .opencode/ (package.json, node_modules; its own .opencode/.gitignore keeps them out of git).`,
     'opencode writes its plans to .opencode/plans/ (no setting moves them): the Plan view, the briefing and agentContext_plan show them there, read-only.',
     `agentContext_run runs only the commands run.allowList in .agent/config.yaml allows: opencode runs MCP tools without asking unless your permission rules say otherwise, and its permission.bash rules do not reach them. If your rules ask before MCP tools (e.g. "agent-context_*": "ask"), add "--allow-run" to the command in ${rel}.`,
   ];
-  return ok({ edits, record: rec, notes });
+  return ok({ edits, keys, local: [rel, pluginRel], notes });
 }
 
-/** The undo: our server out of either config file, our plugin file, the exclude lines the set-up added. */
+/** The undo: our server out of either config file, and our plugin file. */
 async function undo(root: string, record: SetupRecord | undefined): Promise<Result<SetupPlan>> {
   const edits: (FileEdit | undefined)[] = [];
   for (const rel of CONFIGS) {
@@ -148,9 +142,7 @@ async function undo(root: string, record: SetupRecord | undefined): Promise<Resu
   const pt = await readText(pluginFile);
   if (!pt.ok) return pt;
   if (pt.value !== undefined) edits.push(pluginEdit(pluginFile, pt.value, undefined));
-  const added = [...CONFIGS, OPENCODE_PLUGIN.split(path.sep).join('/')].filter((r) => record?.excluded.includes(`/${r}`));
-  edits.push((await gitExcludeEdits(root, added, true)).edit);
-  return ok({ edits, record: emptyRecord(), notes: [] });
+  return ok({ edits, keys: [], notes: [] });
 }
 
 export const opencodeSetup: AgentSetup = {
@@ -158,6 +150,5 @@ export const opencodeSetup: AgentSetup = {
   label: 'opencode',
   binary: 'opencode',
   homeFolder: path.join('.config', 'opencode'),
-  plan: (root, _home, paths) => setUp(root, paths),
-  planUndo: (root, _home, record) => undo(root, record),
+  plan: (root, _home, paths, record) => (paths ? setUp(root, paths) : undo(root, record)),
 };
