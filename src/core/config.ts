@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
 import { err, ok, type FileError, type Result } from './result';
-import { DEFAULT_RETENTION, type RetentionPolicy } from './scratch/retention';
+import type { RetentionPolicy } from './scratch/retention';
+import { settingValue, SETTINGS, type SettingKey, type SettingSpec } from './settingsTable';
 
 /*
  * Settings of the tools, shared by the extension (VS Code settings `agentContext.<key>`) and the
@@ -14,25 +15,6 @@ import { DEFAULT_RETENTION, type RetentionPolicy } from './scratch/retention';
  *     allowList: ["npm test", "git status*"]
  *   grep.maxResults: 100
  */
-
-/** One setting: its default and the kind of value it takes. */
-interface SettingSpec {
-  default: number | boolean | string[];
-  kind: 'int' | 'bool' | 'strings';
-  min?: number;
-  max?: number;
-}
-
-/** Every tool setting with its default (keys are `agentContext.`-relative). */
-export const TOOL_SETTINGS = {
-  'offload.thresholdTokens': { default: 2000, kind: 'int', min: 100, max: 20_000 },
-  'reference.maxBytes': { default: 2048, kind: 'int', min: 512, max: 6144 },
-  'run.allowList': { default: [] as string[], kind: 'strings' },
-  'run.defaultTimeoutSec': { default: 120, kind: 'int', min: 1, max: 1800 },
-  'read.defaultLines': { default: 200, kind: 'int', min: 1, max: 5000 },
-  'grep.maxResults': { default: 100, kind: 'int', min: 1, max: 10_000 },
-  'mcp.registerInVSCode': { default: false, kind: 'bool' },
-} satisfies Record<string, SettingSpec>;
 
 /** The tool settings as the core uses them. */
 export interface ToolConfig {
@@ -52,15 +34,6 @@ export interface ToolConfig {
 /** `chat.tools.terminal.autoApprove`: command prefix or `/regex/flags` → true (approve), false (deny), or an object with `approve`. */
 export type TerminalRules = Record<string, unknown>;
 
-/** Defaults of every tool setting. */
-export const DEFAULT_TOOL_CONFIG: ToolConfig = {
-  offloadThresholdTokens: 2000,
-  referenceMaxBytes: 2048,
-  runAllowList: [],
-  runDefaultTimeoutSec: 120,
-  readDefaultLines: 200,
-  grepMaxResults: 100,
-};
 
 /** The user's own secret-masking settings, as the masker's rules are assembled from them (userRulesFor). */
 export interface SecretSettings {
@@ -86,34 +59,27 @@ export function secretSettingsFrom(get: (key: string) => unknown): SecretSetting
 }
 
 /** Builds a ToolConfig from a getter of `agentContext.`-relative keys (VS Code settings or config.yaml). */
-export function toolConfigFrom(get: (key: keyof typeof TOOL_SETTINGS) => unknown): ToolConfig {
-  const num = (k: keyof typeof TOOL_SETTINGS, d: number): number => {
-    const spec = TOOL_SETTINGS[k] as SettingSpec;
-    const v = get(k);
-    if (typeof v !== 'number' || !Number.isFinite(v)) return d;
-    return Math.min(spec.max ?? Infinity, Math.max(spec.min ?? -Infinity, Math.floor(v)));
-  };
-  const list = get('run.allowList');
+export function toolConfigFrom(get: (key: SettingKey) => unknown): ToolConfig {
+  const v = <K extends SettingKey>(k: K) => settingValue(k, get(k));
   return {
-    offloadThresholdTokens: num('offload.thresholdTokens', 2000),
-    referenceMaxBytes: num('reference.maxBytes', 2048),
-    runAllowList: Array.isArray(list) ? list.filter((s): s is string => typeof s === 'string' && s.trim() !== '') : [],
-    runDefaultTimeoutSec: num('run.defaultTimeoutSec', 120),
-    readDefaultLines: num('read.defaultLines', 200),
-    grepMaxResults: num('grep.maxResults', 100),
+    offloadThresholdTokens: v('offload.thresholdTokens'),
+    referenceMaxBytes: v('reference.maxBytes'),
+    runAllowList: v('run.allowList'),
+    runDefaultTimeoutSec: v('run.defaultTimeoutSec'),
+    readDefaultLines: v('read.defaultLines'),
+    grepMaxResults: v('grep.maxResults'),
   };
 }
 
+/** Defaults of every tool setting. */
+export const DEFAULT_TOOL_CONFIG: ToolConfig = toolConfigFrom(() => undefined);
+
 /** The scratch retention policy from `scratch.maxAgeHours|maxFiles|maxTotalMB` (settings or config.yaml). */
-export function retentionFrom(get: (key: string) => unknown): RetentionPolicy {
-  const n = (k: string, d: number): number => {
-    const v = get(k);
-    return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : d;
-  };
+export function retentionFrom(get: (key: SettingKey) => unknown): RetentionPolicy {
   return {
-    maxAgeHours: n('scratch.maxAgeHours', DEFAULT_RETENTION.maxAgeHours),
-    maxFiles: n('scratch.maxFiles', DEFAULT_RETENTION.maxFiles),
-    maxTotalMB: n('scratch.maxTotalMB', DEFAULT_RETENTION.maxTotalMB),
+    maxAgeHours: settingValue('scratch.maxAgeHours', get('scratch.maxAgeHours')),
+    maxFiles: settingValue('scratch.maxFiles', get('scratch.maxFiles')),
+    maxTotalMB: settingValue('scratch.maxTotalMB', get('scratch.maxTotalMB')),
   };
 }
 
@@ -136,7 +102,7 @@ function flatten(node: YamlNode | null, prefix: string, text: string, out: Agent
       const k = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
       const key = prefix ? `${prefix}.${k}` : k;
       const v = pair.value as YamlNode | null;
-      if (isMap(v) && !TOOL_SETTINGS[key as keyof typeof TOOL_SETTINGS]) flatten(v, key, text, out);
+      if (isMap(v) && !(key in SETTINGS)) flatten(v, key, text, out);
       else {
         out.values.set(key, isSeq(v) || isMap(v) ? v.toJSON() : isScalar(v) ? v.value : null);
         out.lines.set(key, lineAt(text, isScalar(pair.key) ? pair.key.range?.[0] : undefined));
@@ -167,15 +133,17 @@ export async function loadAgentConfig(agentDir: string): Promise<Result<AgentCon
   }
   flatten(doc.contents as YamlNode | null, '', text, out);
   for (const [key, value] of out.values) {
-    const spec = (TOOL_SETTINGS as Record<string, SettingSpec>)[key];
+    const spec: SettingSpec | undefined = (SETTINGS as Record<string, SettingSpec>)[key];
     if (!spec) continue; // other features' keys are theirs to check
     const line = out.lines.get(key);
     const bad =
       (spec.kind === 'int' && (typeof value !== 'number' || !Number.isInteger(value))) ||
+      (spec.kind === 'number' && (typeof value !== 'number' || !Number.isFinite(value))) ||
       (spec.kind === 'bool' && typeof value !== 'boolean') ||
+      (spec.kind === 'string' && typeof value !== 'string') ||
       (spec.kind === 'strings' && (!Array.isArray(value) || value.some((s) => typeof s !== 'string')));
     if (bad) {
-      const want = spec.kind === 'int' ? 'a whole number' : spec.kind === 'bool' ? 'true or false' : 'a list of strings';
+      const want = { int: 'a whole number', number: 'a number', bool: 'true or false', string: 'a string', strings: 'a list of strings' }[spec.kind];
       return err({ file: shown, line, message: `${key} must be ${want}` });
     }
   }

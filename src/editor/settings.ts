@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { retentionFrom, secretSettingsFrom, toolConfigFrom, type SecretSettings, type ToolConfig } from '../core/config';
 import type { RetentionPolicy } from '../core/scratch/retention';
+import { settingValue, type SettingKey, type SettingValue } from '../core/settingsTable';
 import type { WorkspaceFolderRef } from '../core/workspace/workspacePaths';
 import { userRulesFor } from '../core/secrets/gitleaks';
 import type { UserPatterns } from '../core/secrets';
@@ -34,10 +35,15 @@ export function secretRules(roots: string[]): UserPatterns | undefined {
   return userRulesFor({ roots, ...secretSettings() }).rules;
 }
 
-/** The scratch retention settings (agentContext.scratch.*). */
-export function retentionSettings(): RetentionPolicy {
-  const c = vscode.workspace.getConfiguration('agentContext');
+/** The scratch retention settings (agentContext.scratch.*), of a workspace folder when given (they are resource-scoped). */
+export function retentionSettings(folder?: vscode.Uri): RetentionPolicy {
+  const c = vscode.workspace.getConfiguration('agentContext', folder);
   return retentionFrom((k) => c.get(k));
+}
+
+/** One `agentContext.*` setting as the core reads it: the table's default and bounds (core/settingsTable.ts). */
+export function setting<K extends SettingKey>(key: K, folder?: vscode.Uri): SettingValue<K> {
+  return settingValue(key, vscode.workspace.getConfiguration('agentContext', folder).get(key));
 }
 
 /** The globs of `files.exclude` that are switched on. */

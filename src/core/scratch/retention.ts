@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import type { ScratchEntry } from './scratchEntry';
+import { SETTINGS } from '../settingsTable';
 
 /** Limits for scratch; a limit of 0 or less is switched off. */
 export interface RetentionPolicy {
@@ -9,7 +10,11 @@ export interface RetentionPolicy {
 }
 
 /** The defaults of the `agentContext.scratch.*` settings. */
-export const DEFAULT_RETENTION: RetentionPolicy = { maxAgeHours: 24, maxFiles: 500, maxTotalMB: 200 };
+export const DEFAULT_RETENTION: RetentionPolicy = {
+  maxAgeHours: SETTINGS['scratch.maxAgeHours'].default,
+  maxFiles: SETTINGS['scratch.maxFiles'].default,
+  maxTotalMB: SETTINGS['scratch.maxTotalMB'].default,
+};
 
 /** Why a file is to be removed. */
 export type RemovalReason = 'age' | 'count' | 'size';

@@ -16,6 +16,7 @@ import { EXIT_UNKNOWN } from './commandExit';
 import { formatCommandFooter, formatCommandHeader, formatHeader, oneLine, type IndexRecord } from './terminalFormat';
 import { highestTerminalNumber } from './terminalIndex';
 import { groupDigits } from '../output/humanize';
+import { SETTINGS } from '../settingsTable';
 
 export interface TerminalHeader {
   name: string;
@@ -146,7 +147,7 @@ export class CaptureWriter {
     this.headerBytes = this.bytes;
     this.diskBytes = this.bytes;
     this.diskLines = this.lines;
-    this.maxBytes = Math.max(64 * 1024, opts.maxFileBytes ?? 10 * 1024 * 1024);
+    this.maxBytes = Math.max(64 * 1024, opts.maxFileBytes ?? SETTINGS['terminals.maxFileMB'].default * 1024 * 1024);
     this.flushMs = opts.flushMs ?? 250;
     this.flushBytes = opts.flushBytes ?? 16 * 1024;
     this.log = opts.logger ?? nullLogger;

@@ -3,7 +3,8 @@ import { notify } from '../../editor/notify';
 import { cleanupScratch, CleanupReport, summarizeCleanup } from '../../core/scratch/cleanup';
 import { formatBytes } from '../../core/output/humanize';
 import { scratchDirOf } from '../../core/scratch/scratchEntry';
-import { DEFAULT_RETENTION, RetentionPolicy } from '../../core/scratch/retention';
+import type { RetentionPolicy } from '../../core/scratch/retention';
+import { retentionSettings, setting } from '../../editor/settings';
 import { formatFileError } from '../../core/result';
 import { deletePermanently } from '../../core/fs/trash';
 import { AgentFolder, AgentFeed } from '../../editor/agentFeed';
@@ -25,12 +26,7 @@ export function addCleanupProtection(fn: () => readonly string[]): vscode.Dispos
 
 /** The retention policy from `agentContext.scratch.*` settings for a folder. */
 export function retentionPolicyFor(folder: AgentFolder): RetentionPolicy {
-  const c = vscode.workspace.getConfiguration('agentContext.scratch', folder.folder.uri);
-  return {
-    maxAgeHours: c.get<number>('maxAgeHours', DEFAULT_RETENTION.maxAgeHours),
-    maxFiles: c.get<number>('maxFiles', DEFAULT_RETENTION.maxFiles),
-    maxTotalMB: c.get<number>('maxTotalMB', DEFAULT_RETENTION.maxTotalMB),
-  };
+  return retentionSettings(folder.folder.uri);
 }
 
 /** What the cleanup commands return (also to integration tests). */
@@ -159,7 +155,7 @@ export function registerCleanupCommands(context: vscode.ExtensionContext, log: v
       return res;
     }),
   );
-  const onStartup = vscode.workspace.getConfiguration('agentContext.scratch').get<boolean>('cleanupOnStartup', false);
+  const onStartup = setting('scratch.cleanupOnStartup');
   if (onStartup && vscode.workspace.isTrusted) {
     // Off the activation path: a few seconds later, never asking, never deleting permanently.
     const t = setTimeout(() => {

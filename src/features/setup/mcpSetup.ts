@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { writeFileAtomic } from '../../core/fs/fsAtomic';
 import { MCP_CLIENT_TARGETS, mcpClientCommand, mcpClientConfig, type McpClient } from '../../core/setup/mcpClientConfig';
-import { workspaceFolders } from '../../editor/settings';
+import { setting, workspaceFolders } from '../../editor/settings';
 import { notify } from '../../editor/notify';
 
 /**
@@ -76,7 +76,7 @@ export function registerMcpSetup(context: vscode.ExtensionContext, log: vscode.L
         onDidChangeMcpServerDefinitions: changed.event,
         // Off by default: Copilot already sees these tools through vscode.lm and would see each twice.
         provideMcpServerDefinitions: () => {
-          if (!vscode.workspace.getConfiguration('agentContext').get<boolean>('mcp.registerInVSCode', false)) return [];
+          if (!setting('mcp.registerInVSCode')) return [];
           const roots = workspaceFolders().map((f) => f.path);
           if (roots.length === 0) return [];
           const script = path.join(context.extensionUri.fsPath, 'dist', 'mcp.js');

@@ -5,7 +5,7 @@ import { agentDirOf, hasAgentFolder } from '../../core/workspace/agentLayout';
 import { mkdirp } from '../../core/fs/fsAtomic';
 import { maskSecrets, type UserPatterns } from '../../core/secrets';
 import { userRulesFor } from '../../core/secrets/gitleaks';
-import { secretSettings } from '../../editor/settings';
+import { secretSettings, setting } from '../../editor/settings';
 import { TERMINALS_DIR } from '../../core/terminal/terminalFormat';
 import { openTerminalCapture, type CommandCapture, type TerminalCapture } from '../../core/terminal/terminalCapture';
 import { EXIT_UNKNOWN, resolveExit } from '../../core/terminal/commandExit';
@@ -144,7 +144,6 @@ export class CaptureManager implements vscode.Disposable {
   }
 
   private readSettings(): Settings {
-    const c = vscode.workspace.getConfiguration('agentContext.terminals');
     const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
     const { rules: patterns, errors } = userRulesFor({ roots, ...secretSettings() });
     const warning = errors.join('\n');
@@ -153,11 +152,10 @@ export class CaptureManager implements vscode.Disposable {
       void notify.warn(`${errors.length} secret masking rule(s) were ignored (the others apply): ${errors[0]}`);
     }
     this.lastRuleWarning = warning;
-    const mb = c.get<number>('maxFileMB', 10);
     return {
-      capture: c.get<boolean>('capture', true),
-      exclude: c.get<string[]>('exclude', []),
-      maxFileBytes: Math.max(0.1, Number.isFinite(mb) ? mb : 10) * 1024 * 1024,
+      capture: setting('terminals.capture'),
+      exclude: setting('terminals.exclude'),
+      maxFileBytes: setting('terminals.maxFileMB') * 1024 * 1024,
       patterns,
     };
   }
