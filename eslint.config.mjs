@@ -26,4 +26,26 @@ export default tseslint.config(
     ignores: ['src/mcp/**'],
     rules: { 'no-console': 'error' },
   },
+  {
+    // "Is this path inside that folder?" has one answer (core/workspace/relativePaths.ts): a hand-made
+    // prefix test gets `..x` (a name starting with two dots) or a platform's case and separators wrong.
+    files: ['src/**/*.ts'],
+    ignores: ['src/core/workspace/relativePaths.ts'],
+    rules: {
+      'no-restricted-syntax': ['error',
+        {
+          selector: "CallExpression[callee.property.name='startsWith'][arguments.0.type='Literal'][arguments.0.value=/^\\.\\.([\\/\\\\]|$)/]",
+          message: 'A relative path leaving its folder is leavesFolder(rel) (core/workspace/relativePaths.ts); startsWith(\'..\') also takes a name like "..x" for outside.',
+        },
+        {
+          selector: "CallExpression[callee.property.name='startsWith'] > BinaryExpression.arguments[operator='+'][right.type='MemberExpression'][right.property.name='sep']",
+          message: 'Use isInside / relativeInside (core/workspace/relativePaths.ts): one rule for separators and case on every platform.',
+        },
+        {
+          selector: "CallExpression[callee.property.name='startsWith'] > BinaryExpression.arguments[operator='+'][right.type='Literal'][right.value='..']",
+          message: 'Use leavesFolder(rel) (core/workspace/relativePaths.ts).',
+        },
+      ],
+    },
+  },
 );

@@ -5,6 +5,7 @@ import { AGENT_PLAN_FOLDERS, isPlanPath, PLAN_FOLDERS } from '../core/plan/planF
 import { debounce } from './debounce';
 import { FolderWatch } from '../core/fs/folderWatch';
 import { NOTES_DIR } from '../core/notes/noteFile';
+import { isInside } from '../core/workspace/relativePaths';
 
 /** A workspace folder that has an `.agent/` folder. */
 export interface AgentFolder {
@@ -98,7 +99,7 @@ export class AgentFeed implements vscode.Disposable {
 
   /** The folder with `.agent/` that holds a file, if any. */
   folderOf(file: string): AgentFolder | undefined {
-    return this.folders.find((f) => file === f.root || file.startsWith(f.root + path.sep));
+    return this.folders.find((f) => isInside(f.root, file));
   }
 
   private async rebuild(): Promise<void> {

@@ -20,6 +20,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { leavesFolder } from '../workspace/relativePaths';
 
 /** A cache file at least this large has its first check done off the thread (smaller ones cost less than starting a worker). */
 let offThreadMinBytes = 1024 * 1024;
@@ -41,7 +42,7 @@ export interface DigestCheckDone {
 
 /** Where a cache line's path points: relative to `.agent/` (a prefix, not path.resolve: thousands of entries), or outside it. */
 export function entryPath(agentDir: string, prefix: string, rel: string): string {
-  return rel.startsWith('..') || path.isAbsolute(rel) ? path.resolve(agentDir, rel) : prefix + rel;
+  return leavesFolder(rel) ? path.resolve(agentDir, rel) : prefix + rel;
 }
 
 /** Each entry line of a cache file's text (after its header line), as text. */

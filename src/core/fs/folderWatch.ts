@@ -18,6 +18,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { isInside } from '../workspace/relativePaths';
 
 /**
  * How a path changed, as far as fs.watch tells (`rename` is a create, delete or move: the path's
@@ -133,7 +134,7 @@ export class FolderWatch {
   }
 
   private isDeep(file: string): boolean {
-    return this.deep.some((d) => file.startsWith(d + path.sep));
+    return this.deep.some((d) => file !== d && isInside(d, file));
   }
 
   /** A folder created under a deep folder: watched with the folders it already holds (it is new: they are few). */
@@ -165,11 +166,11 @@ export class FolderWatch {
   /** Drops the watches of `folder` and the watched folders under it, and watches what is there now. */
   private rewatch(folder: string): void {
     for (const [f, s] of [...this.state]) {
-      if (f !== folder && !f.startsWith(folder + path.sep)) continue;
+      if (!isInside(folder, f)) continue;
       this.disarm(f);
       this.arm(f, true);
       // A folder made anew under (or as) a deep folder: what it holds is new too, watched from now.
-      if (s.watcher && !s.found && this.deep.some((d) => f === d || f.startsWith(d + path.sep))) this.watchFoundIn(f);
+      if (s.watcher && !s.found && this.deep.some((d) => isInside(d, f))) this.watchFoundIn(f);
       if (s.watcher) continue;
       if (f === folder) this.onChange(f, 'deleted');
       if (s.found) {

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { isInside } from '../workspace/relativePaths';
 
 /** Where moveToTrash looks; tests and the MCP server can override the environment. */
 export interface TrashOptions {
@@ -195,16 +196,14 @@ export async function deletePermanently(paths: readonly string[], within: string
   const root = path.resolve(within);
   for (const p of paths) {
     const abs = path.resolve(p);
-    const rel = path.relative(root, abs);
-    if (rel === '' || rel === '..' || rel.startsWith('..' + path.sep) || path.isAbsolute(rel)) {
+    if (abs === root || !isInside(root, abs)) {
       out.failed.push({ path: abs, message: `outside ${root}; not deleted` });
       continue;
     }
     // The folder holding the file must really be inside `within` (no symlinked parent leading out).
     const realParent = await fs.promises.realpath(path.dirname(abs)).catch(() => undefined);
     const realRoot = await fs.promises.realpath(root).catch(() => root);
-    const relReal = realParent === undefined ? '..' : path.relative(realRoot, realParent);
-    if (relReal === '..' || relReal.startsWith('..' + path.sep) || path.isAbsolute(relReal)) {
+    if (realParent === undefined || !isInside(realRoot, realParent)) {
       out.failed.push({ path: abs, message: `resolves outside ${root}; not deleted` });
       continue;
     }

@@ -1,7 +1,7 @@
 /**
  * `.agent/history/` is append-only. Nothing in the core rewrites or deletes a file there: new
  * records are new files (created with O_EXCL) or lines appended with one O_APPEND write.
- * Cleanup must treat everything under history/ as protected (see isHistoryPath).
+ * Cleanup never reaches it: it removes files under scratch/ only.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -99,10 +99,4 @@ export async function listHistory(agentDir: string): Promise<HistoryFile[]> {
   }
   // ULIDs sort by time.
   return out.sort((a, b) => b.name.localeCompare(a.name));
-}
-
-/** True when an absolute path lies under the history folder (cleanup must never touch it). */
-export function isHistoryPath(agentDir: string, abs: string): boolean {
-  const r = path.relative(historyDir(agentDir), abs);
-  return r === '' || (!r.startsWith('..') && !path.isAbsolute(r));
 }

@@ -10,6 +10,7 @@ import { ulid } from 'ulid';
 import * as YAML from 'yaml';
 import { createExclusive } from '../fs/fsAtomic';
 import { err, ok, type FileError, type Result } from '../result';
+import { leavesFolder } from '../workspace/relativePaths';
 
 export const NOTES_DIR = '.agent/human/notes';
 
@@ -53,7 +54,7 @@ export function normalizeTargetPath(p: string): Result<string, string> {
     return err(`target "${p}" must be a path relative to the workspace folder`);
   }
   const norm = path.posix.normalize(slashed).replace(/\/$/, '');
-  if (norm === '..' || norm.startsWith('../')) return err(`target "${p}" is outside the workspace`);
+  if (leavesFolder(norm)) return err(`target "${p}" is outside the workspace`);
   return ok(norm);
 }
 

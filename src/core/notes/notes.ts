@@ -35,6 +35,7 @@ import { FolderWatch, queuedEventsHeard, type FolderEvent } from '../fs/folderWa
 import { err, type FileError, type Result } from '../result';
 import { NOTES_DIR, parseNote, type ListedNote, type Note } from './noteFile';
 import { matchNotes } from './noteText';
+import { isInside } from '../workspace/relativePaths';
 
 /** A listing this long after the last look re-checks a round of note files and targets. */
 const REFRESH_MS = 2_000;
@@ -178,7 +179,7 @@ export function recheckNotes(root?: string, files?: readonly string[]): void {
       const file = path.resolve(f);
       if (isNoteFileOf(dir, file)) s.pending.add(file);
       // The folder itself or one holding it (created, deleted, renamed): everything may have changed.
-      else if (file === dir || dir.startsWith(file + path.sep)) s.pending = 'all';
+      else if (isInside(file, dir)) s.pending = 'all';
     }
   }
 }

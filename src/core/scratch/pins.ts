@@ -4,7 +4,7 @@ import { LAYOUT } from '../workspace/agentLayout';
 import { withFileLock } from '../fs/fileLock';
 import { writeFileAtomic } from '../fs/fsAtomic';
 import { err, ok, Result } from '../result';
-import { toPosixRelative } from '../workspace/relativePaths';
+import { leavesFolder, toPosixRelative } from '../workspace/relativePaths';
 
 /** The pins file: `.agent/pins.json` = `{ "pinned": ["scratch/notes.md", ...] }`, paths relative to `.agent/`. */
 export function pinsFileOf(agentDir: string): string {
@@ -41,7 +41,7 @@ export async function loadPins(agentDir: string): Promise<Result<Set<string>>> {
 /** Pins or unpins a file under `.agent/` (locked read-modify-write, atomic); returns the new pin set. */
 export async function setPinned(agentDir: string, file: string, pinned: boolean): Promise<Result<Set<string>>> {
   const rel = toPosixRelative(agentDir, path.resolve(file));
-  if (rel === '' || rel.startsWith('../') || rel === '..' || path.isAbsolute(rel)) {
+  if (rel === '' || leavesFolder(rel)) {
     return err({ file, message: 'only files inside .agent/ can be pinned' });
   }
   const pinsFile = pinsFileOf(agentDir);

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { ScratchEntry } from './scratchEntry';
 import { SETTINGS } from '../settingsTable';
+import { foldCase } from '../workspace/relativePaths';
 
 /** Limits for scratch; a limit of 0 or less is switched off. */
 export interface RetentionPolicy {
@@ -111,6 +112,7 @@ export function removalReasons(p: RetentionProgress, files: OldestFirst, policy:
   return p.listed.map((pos, k) => (files.mtimeMs(pos) < cutoff ? 'age' : files.length - k > maxCount ? 'count' : 'size'));
 }
 
+/** True when `k` is one of `keys` or below one (`prefixes`: each key with a separator after it). */
 export function isProtected(keys: readonly string[], prefixes: readonly string[], k: string): boolean {
   for (let i = 0; i < keys.length; i++) if (k === keys[i] || k.startsWith(prefixes[i])) return true;
   return false;
@@ -129,14 +131,15 @@ export function planRetention(input: RetentionInput): RetentionDecision {
   const oldestFirst = [...input.files].reverse().sort((a, b) => a.mtimeMs - b.mtimeMs || (a.rel < b.rel ? 1 : a.rel > b.rel ? -1 : 0));
   let bytes = 0;
   for (const f of input.files) bytes += f.size;
-  const pinned = new Set([...input.pinned].map((p) => path.resolve(p)));
-  const prot = [...input.protectedPaths].map((p) => path.resolve(p));
+  // Compared as the platform compares paths (case ignored on Windows and macOS).
+  const pinned = new Set([...input.pinned].map((p) => foldCase(path.resolve(p))));
+  const prot = [...input.protectedPaths].map((p) => foldCase(path.resolve(p)));
   const prefixes = prot.map((p) => (p.endsWith(path.sep) ? p : p + path.sep));
   const kept = new Uint8Array(oldestFirst.length);
   let keptPinned = 0;
   let keptProtected = 0;
   for (let i = 0; i < oldestFirst.length; i++) {
-    const k = abs(oldestFirst[i].path);
+    const k = foldCase(abs(oldestFirst[i].path));
     if (pinned.has(k)) {
       kept[i] = 1;
       keptPinned++;

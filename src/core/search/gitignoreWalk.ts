@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Ignore } from 'ignore';
 import { searchDeps } from './searchDeps';
+import { isInside } from '../workspace/relativePaths';
 
 interface Rules {
   /** Folder the .gitignore is in. */
@@ -54,7 +55,7 @@ function chains(folderRoot: string): (dir: string, hasOwn?: boolean) => Rules[] 
     const hit = cache.get(dir);
     if (hit) return hit;
     const parent = path.dirname(dir);
-    const inside = dir !== folderRoot && !path.relative(folderRoot, dir).startsWith('..') && parent !== dir;
+    const inside = dir !== folderRoot && isInside(folderRoot, dir) && parent !== dir;
     const base = inside ? chainFor(parent) : [];
     // hasOwn: the caller listed the folder and knows whether it holds a .gitignore (no failed read per folder).
     const own = hasOwn === false ? undefined : readRules(dir);

@@ -162,7 +162,8 @@ export function looksLikeCredential(value: string, kind: SecretNameKind): boolea
   if (kind !== 'password' && digit === 0 && other === 0 && slashes === 0 && dots === 0) return false;
   if (n <= 16 && PLACEHOLDER_WORDS.has(v.toLowerCase())) return false;
   if ((c0 === 121 || c0 === 89) && /^your[_-]/i.test(v)) return false;
-  // Paths and URLs (a URL's password is the URL rule's business).
+  // Paths and URLs (a URL's password is the URL rule's business). Not a folder check: a value that reads as a relative path.
+  // eslint-disable-next-line no-restricted-syntax
   if (c0 === 47 || c0 === 126 || (c0 === 46 && (v.startsWith('./') || v.startsWith('../')))) return false;
   if (other > 0 && v.includes('://')) return false;
   if (other > 0 && n > 2 && v.charCodeAt(1) === 58 && (v.charCodeAt(2) === 92 || v.charCodeAt(2) === 47)) return false; // C:\

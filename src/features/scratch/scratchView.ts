@@ -10,7 +10,7 @@ import { registerTreeForTests } from '../../api';
 import { countLabel, formatAge, formatBytes, formatLocalTime, groupDigits } from '../../core/output/humanize';
 import { AgentFolder, AgentFeed, folderLabel, touches } from '../../editor/agentFeed';
 import { noteTooltip, onDidChangeNotes } from '../notes/noteDecorations';
-import { toPosixRelative } from '../../core/workspace/relativePaths';
+import { leavesFolder, toPosixRelative } from '../../core/workspace/relativePaths';
 
 /** One folder of scratch with its subtree totals. */
 interface DirIndex {
@@ -167,7 +167,7 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
       // marked, so an empty-looking view is never mistaken for an empty folder.
       for (const e of st.index.errors) {
         const where = toPosixRelative(st.index.scratchDir, e.file);
-        const parent = where === '' || where.startsWith('..') ? '' : path.posix.dirname(where).replace(/^\.$/, '');
+        const parent = where === '' || leavesFolder(where) ? '' : path.posix.dirname(where).replace(/^\.$/, '');
         if (parent === rel) out.push({ kind: 'problem', folder, file: e.file, message: e.message });
       }
     }

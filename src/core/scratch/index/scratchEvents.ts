@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { folderKnown, itemOf, parentOf, BAD_REL, type FolderStamp } from './scratchTree';
 import { scanAll, walk, type IndexState } from './scratchWalk';
+import { leavesFolder } from '../../workspace/relativePaths';
 
 /*
  * What the index is told rather than finds out: file events from an editor's watcher, and files
@@ -20,7 +20,7 @@ export async function applyEvents(s: IndexState, absPaths: Iterable<string>): Pr
   const parents = new Set<string>();
   for (const abs of absPaths) {
     const rel = tree.relOf(abs);
-    if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
+    if (leavesFolder(rel)) continue;
     if (rel === '') {
       await scanAll(s);
       return;
@@ -54,7 +54,7 @@ export function foldersOf(s: IndexState, absPaths: Iterable<string>): Set<string
   const folders = new Set<string>();
   for (const p of absPaths) {
     const rel = s.tree.relOf(p);
-    if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) folders.add(parentOf(rel));
+    if (rel && !leavesFolder(rel)) folders.add(parentOf(rel));
   }
   return folders;
 }
@@ -73,7 +73,7 @@ export function stampFollowed(s: IndexState, folders: Iterable<string>): void {
 /** The relative path of a file this process created, or undefined when it is not a plain path inside the scratch folder. */
 export function createdRel(s: IndexState, abs: string): string | undefined {
   const rel = s.tree.relOf(abs);
-  return !rel || rel.startsWith('../') || rel === '..' || path.isAbsolute(rel) || BAD_REL.test(rel) ? undefined : rel;
+  return !rel || leavesFolder(rel) || BAD_REL.test(rel) ? undefined : rel;
 }
 
 /**

@@ -5,6 +5,7 @@ import { differs, filesToRestat, folderKnown, itemOf, markHot, newer, parentOf, 
 import { listDir, maybeYield, trustsFollowed, yieldNow, type IndexState } from './scratchWalk';
 import { SNAPSHOT_MAX_AGE_MS } from './scratchSnapshot';
 import { checkListing, checkListingOffThread } from './listingCheck';
+import { leavesFolder } from '../../workspace/relativePaths';
 
 /*
  * Summary mode: an index started from the summary (scratchSummary.ts) holds all files of small
@@ -174,7 +175,7 @@ export function applyEventsInSummary(s: IndexState, paths: string[]): boolean {
   const plan: (() => void)[] = [];
   for (const abs of paths) {
     const rel = tree.relOf(abs);
-    if (rel.startsWith('..') || path.isAbsolute(rel)) continue;
+    if (leavesFolder(rel)) continue;
     if (rel === '' || BAD_REL.test(rel) || tree.dirs.has(rel)) return false;
     const d = tree.dirs.get(parentOf(rel));
     if (!d) return false;
