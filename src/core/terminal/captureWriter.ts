@@ -64,9 +64,10 @@ function countLines(s: string): number {
 
 /**
  * Claims the next free N in `dir` by creating N.txt with O_EXCL (numbering continues after the
- * highest existing N, so a reload or a second window never reuses a number) and writes the header.
+ * highest existing N, so a reload, a second window or an agent session's capture never reuses a
+ * number) and writes `header(n)` into it. The file is left open for the caller.
  */
-export async function createCaptureWriter(dir: string, header: TerminalHeader, opts: CaptureWriterOptions = {}): Promise<CaptureWriter> {
+export async function claimTerminalFile(dir: string, header: (n: number) => string): Promise<{ n: number; fh: fs.promises.FileHandle; text: string }> {
   await mkdirp(dir);
   // From the kept listing while the folder is unchanged (10,000 terminals: 20,000 names otherwise).
   const highest = await highestTerminalNumber(dir);
@@ -82,16 +83,22 @@ export async function createCaptureWriter(dir: string, header: TerminalHeader, o
       if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue;
       throw e;
     }
-    const text = formatHeader({ ...header, n });
+    const text = header(n);
     try {
       await fh.write(text);
     } catch (e) {
       await fh.close();
       throw e;
     }
-    return new CaptureWriter(dir, n, header, fh, text, opts);
+    return { n, fh, text };
   }
   throw new Error(`could not claim a terminal number in ${dir}: 10000 numbers taken; clean up .agent/terminals/`);
+}
+
+/** Claims the next free N in `dir` (claimTerminalFile) and opens its capture. */
+export async function createCaptureWriter(dir: string, header: TerminalHeader, opts: CaptureWriterOptions = {}): Promise<CaptureWriter> {
+  const { n, fh, text } = await claimTerminalFile(dir, (k) => formatHeader({ ...header, n: k }));
+  return new CaptureWriter(dir, n, header, fh, text, opts);
 }
 
 interface OpenCommand {

@@ -25,6 +25,8 @@ export const EXIT_UNKNOWN = {
   captureStopped: (why: string) => `capture stopped while it ran: ${why}`,
   /** Capturing this command failed; the Agent Context log has the error. */
   captureFailed: 'capture failed (see the Agent Context log)',
+  /** An agent's own command whose exit code its hook was not given (Copilot CLI's large outputs, a record cut short). */
+  notReported: 'not reported by the agent',
   /** A caller ended the command without saying why (kept so the file never shows a bare `exit ?`). */
   unspecified: 'not reported',
 } as const;

@@ -52,6 +52,10 @@ export interface IndexRecord {
   outputMissing?: 'all' | 'start';
   /** Part of the command's output was lost because the disk was full (a `[capture paused: disk full]` line marks where); absent otherwise. */
   diskFull?: true;
+  /** An agent's own command whose output was offloaded: the full output, relative to the .agent folder (the block holds the reference the agent read). */
+  saved?: string;
+  /** An agent's own command: the spool record it was folded from (agentCommands/sessionFold.ts), so a fold that is repeated never adds it twice. */
+  spool?: string;
 }
 
 /** A command as tools see it: the final state plus where its output lies (more than one part after a rotation). */
@@ -77,6 +81,8 @@ export interface TerminalCommand {
   lastLine: number | null;
   /** Every part of the output, oldest first (several only when the file rotated during the command). */
   parts: { file: string; firstLine: number; lastLine: number | null }[];
+  /** An agent's own command whose output was offloaded: the full output, relative to the .agent folder; null otherwise. */
+  saved: string | null;
 }
 
 export interface TerminalIndex {
@@ -102,18 +108,25 @@ export interface TerminalInfo {
   sizeBytes: number;
   /** Set when `N.txt` exists but could not be read (a folder in its place, no permission): what went wrong. */
   error?: string;
+  /** An agent session's capture (its own shell commands, recorded by its hook): the agent's id (`codex`, `claude-code`…). */
+  agent?: string;
+  /** An agent session's capture: the agent's session id. */
+  session?: string;
 }
 
 /** Header lines of N.txt, in order. */
-export function formatHeader(h: { name: string; n: number; shell?: string; cwd?: string; started: Date; shellIntegration: boolean; continued?: boolean }): string {
+export function formatHeader(h: { name: string; n: number; shell?: string; cwd?: string; started: Date; shellIntegration: boolean; continued?: boolean; agent?: string; session?: string }): string {
   const lines = [
     '# Agent Context terminal capture',
     `# terminal: ${oneLine(h.name)}`,
     `# number: ${h.n}`,
+    ...(h.agent ? [`# agent: ${oneLine(h.agent)}`, `# session: ${oneLine(h.session ?? 'unknown')}`] : []),
     `# shell: ${oneLine(h.shell ?? 'unknown')}`,
     `# cwd: ${oneLine(h.cwd ?? 'unknown')}`,
     `# started: ${h.started.toISOString()}`,
-    h.shellIntegration
+    h.agent
+      ? "# shell integration: active (the agent's own shell commands, each recorded by its hook)"
+      : h.shellIntegration
       ? '# shell integration: active'
       : '# shell integration: not active (VS Code only delivers the output of shell-integrated commands; nothing is recorded until it activates)',
     `# format: per command ">>> command K | started | cwd | $ command line", output, "<<< command K | exit | duration | secrets masked"; index in ${h.n}.index.jsonl`,
@@ -134,9 +147,10 @@ export function formatCommandHeader(k: number, started: Date, cwd: string | unde
 }
 
 /** The `<<< command K ...` line (without newline). */
-export function formatCommandFooter(k: number, exitCode: number | undefined, durationMs: number, secretsMasked: number, outputMissing?: 'all' | 'start', exitUnknown?: string): string {
+export function formatCommandFooter(k: number, exitCode: number | undefined, durationMs: number | undefined, secretsMasked: number, outputMissing?: 'all' | 'start', exitUnknown?: string): string {
   const missing = outputMissing === 'all' ? ' | output not delivered by VS Code' : outputMissing === 'start' ? ' | start of output not delivered by VS Code' : '';
-  return `<<< command ${k} | ${formatExit(exitCode, exitUnknown && oneLine(exitUnknown).replace(/\|/g, '/'))} | ${(durationMs / 1000).toFixed(2)}s | secrets masked ${secretsMasked}${missing}`;
+  const took = durationMs === undefined ? 'duration not reported' : `${(durationMs / 1000).toFixed(2)}s`;
+  return `<<< command ${k} | ${formatExit(exitCode, exitUnknown && oneLine(exitUnknown).replace(/\|/g, '/'))} | ${took} | secrets masked ${secretsMasked}${missing}`;
 }
 
 /** Parses the header lines of N.txt (the `# key: value` lines at its top). */
@@ -205,6 +219,7 @@ export function commandFromRecords(command: number, recs: readonly IndexRecord[]
     firstLine: first.firstLine,
     lastLine: first.lastLine,
     parts: ordered.map((r) => ({ file: `${TERMINALS_DIR}/${r.file}`, firstLine: r.firstLine, lastLine: r.lastLine })),
+    saved: typeof last.saved === 'string' && last.saved ? last.saved : null,
   };
 }
 

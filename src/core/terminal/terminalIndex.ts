@@ -105,6 +105,7 @@ function headerInfo(file: string, n: number, st: fs.Stats, { head, tail }: { hea
     file: `${TERMINALS_DIR}/${path.basename(file)}`,
     closed: /# terminal closed at [^\n]*\n?$/.test(tail),
     sizeBytes: st.size,
+    ...(h['agent'] ? { agent: h['agent'], session: h['session'] ?? 'unknown' } : {}),
   };
 }
 

@@ -6,7 +6,7 @@ import { OutputScanner, type OutputScan } from '../output/reference';
 import { type FolderStamp } from '../scratch/index/scratchIndex';
 import { folderStamp, noteScratchCreated } from '../scratch/index/sharedIndex';
 import { StreamingMasker, type UserPatterns } from '../secrets';
-import { TerminalRenderer } from '../terminal/screen/terminalRenderer';
+import { onlcr, TerminalRenderer } from '../terminal/screen/terminalRenderer';
 import { defaultFolder, displayPath, type WorkspaceFolderRef } from '../workspace/workspacePaths';
 import { toPosixRelative } from '../workspace/relativePaths';
 import { agentDirOf } from '../workspace/agentLayout';
@@ -39,15 +39,6 @@ export function newScratchFile(folders: readonly WorkspaceFolderRef[], sub: stri
   const agentDir = agentDirOf(folder.path);
   const abs = path.join(agentDir, sub, `${slugify(hint)}-${ulid()}${ext}`);
   return { abs, display: displayPath(folders, folder, abs), rel: toPosixRelative(folder.path, abs), agentDir };
-}
-
-/**
- * What a terminal's line discipline does to a program's output (the tty's `onlcr`): a newline also
- * returns the cursor to the line's start. Output read from a pipe has bare `\n`, which the renderer,
- * like xterm, takes as a line feed alone.
- */
-function onlcr(text: string): string {
-  return text.replace(/\n/g, '\r\n');
 }
 
 /** How a ScratchWriter treats what it is given. */

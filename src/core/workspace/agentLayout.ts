@@ -16,6 +16,8 @@ export const LAYOUT = {
   scratch: 'scratch',
   toolOutputs: 'scratch/tool_outputs',
   terminals: 'terminals',
+  /** Agents' own shell commands waiting to be folded into their session captures (core/terminal/agentCommands/). */
+  commandSpool: 'terminals/spool',
   skills: 'skills',
   memory: 'memory',
   agents: 'agents',

@@ -62,11 +62,12 @@ export interface CatalogSnapshot {
 }
 
 const FORMAT = 'agent-context/terminal-catalog';
-const VERSION = 3;
+const VERSION = 4;
 
 type BriefRow = [command: number, done: 0 | 1, exitCode: number | null, exitUnknown: string | null, endMs: number];
 type IdxRow = [ino: number, offset: number, lines: number, size: number, mtimeMs: number, tail: string, count: number, maxCommand: number, last: BriefRow | null, prevDone: BriefRow | null, lastFailed: BriefRow | null, from: number];
-type EntryRow = [n: number, ino: number, size: number, mtimeMs: number, name: string, shell: string | null, cwd: string | null, started: string | null, flags: number, idx: IdxRow | null];
+/** `agent`: an agent session's capture, [agent id, session id]; null for an integrated terminal. */
+type EntryRow = [n: number, ino: number, size: number, mtimeMs: number, name: string, shell: string | null, cwd: string | null, started: string | null, flags: number, idx: IdxRow | null, agent: [string, string] | null];
 
 interface FileBody {
   format: string;
@@ -100,7 +101,8 @@ function bodyOf(s: Omit<CatalogSnapshot, 'listed'>, dev: number): FileBody {
     const x = e.idx;
     rows.push([e.n, e.txt[1], e.txt[2], e.txt[3], i.name, i.shell, i.cwd, i.started, (i.shellIntegration ? SHELL_INTEGRATION : 0) | (i.closed ? CLOSED : 0),
       // A closed terminal's index is final: its fingerprint (for folding on after an append) is left out, a third of the file.
-      x ? [x.ino, x.offset, x.lines, x.size, x.mtimeMs, i.closed ? '' : x.tail, x.state.count, x.state.maxCommand, briefRow(x.state.last), briefRow(x.state.prevDone), briefRow(x.state.lastFailed), e.from] : null]);
+      x ? [x.ino, x.offset, x.lines, x.size, x.mtimeMs, i.closed ? '' : x.tail, x.state.count, x.state.maxCommand, briefRow(x.state.last), briefRow(x.state.prevDone), briefRow(x.state.lastFailed), e.from] : null,
+      i.agent ? [i.agent, i.session ?? 'unknown'] : null]);
   }
   return { format: FORMAT, v: VERSION, spec: BRIEF_SPEC.version, dev, dir: s.dir, numbers: s.numbers, previous: s.previous, indexed: s.indexed, terminals: rows };
 }
@@ -133,8 +135,10 @@ function idxFromRow(r: unknown, dev: number): { idx: FoldCheckpoint<CompactState
 }
 
 function entryFromRow(r: unknown, dev: number, previous: ReadonlySet<number>): Entry | undefined {
-  if (!Array.isArray(r) || r.length !== 10) return undefined;
+  if (!Array.isArray(r) || r.length !== 11) return undefined;
   const [n, ino, size, mtimeMs, name, shell, cwd, started, flags] = r as unknown[];
+  const agent = r[10] as unknown;
+  if (agent !== null && !(Array.isArray(agent) && agent.length === 2 && typeof agent[0] === 'string' && typeof agent[1] === 'string')) return undefined;
   if (!Number.isInteger(n) || (n as number) < 0 || !isNum(ino) || !isNum(size) || !isNum(mtimeMs) || typeof name !== 'string' || !strOrNull(shell) || !strOrNull(cwd) || !strOrNull(started) || !Number.isInteger(flags)) return undefined;
   const x = idxFromRow(r[9], dev);
   if (x === undefined) return undefined;
@@ -145,6 +149,7 @@ function entryFromRow(r: unknown, dev: number, previous: ReadonlySet<number>): E
     info: {
       n: k, name, shell, cwd, started, shellIntegration: (f & SHELL_INTEGRATION) !== 0, file: `${TERMINALS_DIR}/${k}.txt`,
       previousFile: previousFileOf(k, previous), closed: (f & CLOSED) !== 0, sizeBytes: size,
+      ...(agent ? { agent: agent[0] as string, session: agent[1] as string } : {}),
     },
   };
 }

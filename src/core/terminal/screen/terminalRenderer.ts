@@ -331,6 +331,20 @@ export class TerminalRenderer extends TerminalScreen {
   }
 }
 
+/**
+ * What a terminal's line discipline does to a program's output (the tty's `onlcr`): a newline also
+ * returns the cursor to the line's start. Output read from a pipe has bare `\n`, which the renderer,
+ * like xterm, takes as a line feed alone.
+ */
+export function onlcr(text: string): string {
+  return text.replace(/\n/g, '\r\n');
+}
+
+/** A program's whole output as read from a pipe (not a pty), as a terminal would have shown it. */
+export function renderPipeOutput(text: string): string {
+  return renderStream([onlcr(text)]);
+}
+
 /** Renders a whole stream at once (tests and benchmarks): the text the terminal showed. */
 export function renderStream(chunks: Iterable<string>, opts?: RendererOptions): string {
   const r = new TerminalRenderer(opts);
