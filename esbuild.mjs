@@ -70,20 +70,23 @@ export const builds = [
   { ...common, entryPoints: ['src/core/notes/notesWorkerEntry.ts'], outfile: 'dist/notes-worker.js', external: ['vscode'] },
 ];
 
-/** The hooks' shell side, copied as they are (src → dist). */
+/** The hooks' shell side (src → dist), each with the one fast path (src/hooks/fastPath.sh) put in. */
 export const shellFiles = [
   ['src/hooks/shellCapture.sh', 'dist/agent-context-shell.sh', 0o644],
   ['src/hooks/agentHook.sh', 'dist/agent-hook.sh', 0o755],
 ];
+const FAST_PATH = 'src/hooks/fastPath.sh';
 
 /**
- * Copies the shell side and writes dist/secret-keywords.ere: the masker's keywords as one regex,
- * printed by the hook program itself, so the prefilter can never lag behind the rules it stands for.
+ * Writes the shell side, each script with the fast path put in by the hook program itself
+ * (core/hooks/fastPathRules.ts shellWithFastPath: its defaults come from the same settings table),
+ * and dist/secret-keywords.ere: the masker's keywords as one regex, printed by the hook program, so
+ * the prefilter can never lag behind the rules it stands for.
  */
 async function shellSide(fs) {
   const { execFileSync } = await import('node:child_process');
   for (const [from, to, mode] of shellFiles) {
-    fs.copyFileSync(from, to);
+    fs.writeFileSync(to, execFileSync(process.execPath, ['dist/agent-hook.js', 'shell-build', from, FAST_PATH], { encoding: 'utf8' }));
     fs.chmodSync(to, mode);
   }
   fs.writeFileSync('dist/secret-keywords.ere', execFileSync(process.execPath, ['dist/agent-hook.js', 'prefilter'], { encoding: 'utf8' }));

@@ -4,11 +4,14 @@
 # is work (a large output, a secret candidate). Never fails the agent's call: exits 0.
 #
 #   agent-hook.sh claude-code SessionStart   puts the shell capture in front of every Bash command
-#                                            (appends to $CLAUDE_ENV_FILE) and prints the briefing
-#                                            as additional context (also after a compaction)
+#                                            (appends to $CLAUDE_ENV_FILE, with the session id) and
+#                                            prints the briefing as additional context (also after a compaction)
 #   agent-hook.sh copilot-cli postToolUse    replaces a large `bash` result by our reference, masks
-#                                            secrets in a small one (Copilot CLI's JSON on stdin);
-#                                            mirrors its plan.md into .agent/plans/ after a create/edit
+#                                            secrets in a small one (Copilot's JSON on stdin), and records
+#                                            the command in the agent-command history; mirrors its plan.md
+#                                            into .agent/plans/ after a create/edit. The same runtime runs it
+#                                            for GitHub Copilot CLI and for VS Code's Copilot harness (told
+#                                            apart by AI_AGENT, which VS Code sets)
 #   agent-hook.sh gemini AfterTool           the same for Gemini CLI's run_shell_command (its JSON on
 #                                            stdin; answers {"decision":"deny","reason":<reference>})
 #   agent-hook.sh gemini SessionStart        the briefing as additional context (Gemini CLI's JSON on stdin)
@@ -22,52 +25,45 @@
 __ac_dir=${BASH_SOURCE[0]%/*}
 __ac_node=${AGENT_CONTEXT_NODE:-node}
 
-# Sets __ac_r to the workspace: AGENT_CONTEXT_ROOT, else the nearest folder above $1 holding .agent/
-# (empty: none). No subshell: a process start is the cost that counts here.
-__ac_root() {
-  local d=${AGENT_CONTEXT_ROOT:-$1}
-  __ac_r=
-  if [ -n "${AGENT_CONTEXT_ROOT-}" ]; then [ -d "$d/.agent" ] && __ac_r=$d; return; fi
-  while [ -n "$d" ]; do
-    [ -d "$d/.agent" ] && { __ac_r=$d; return; }
-    d=${d%/*}
-  done
+# @fast-path
+
+# The body of the first JSON string value of "$1" in __ac_in, in __ac_v; false when there is none.
+__ac_json() {
+  local re='"'$1'"[[:space:]]*:[[:space:]]*"(([^"\\]|\\.)*)"'
+  [[ $__ac_in =~ $re ]] || return 1
+  __ac_v=${BASH_REMATCH[1]}
 }
 
-# True when a text may be handed over by the shell: no keyword of the built-in masking rules in it
-# (see agent-context-shell.sh), and the user has no masking rules of their own.
-__ac_clean() {
-  local root=$1 text=$2 re small=2000 fast=1 conf
-  [ -f "$root/.gitleaks.toml" ] && return 1
-  if [ -f "$root/.agent/config.yaml" ]; then
-    conf=$root/.agent/.cache/shell-hook.conf
-    [ -f "$conf" ] && [ ! "$root/.agent/config.yaml" -nt "$conf" ] && read -r small fast <"$conf" || return 1
-    [ "$fast" = 1 ] || return 1
-  fi
-  read -r re <"$__ac_dir/secret-keywords.ere" || return 1
-  ! [[ ${text,,} =~ $re ]]
+# A JSON string body with its escapes of a quote and a backslash undone (enough for the keyword
+# check: every other escape stays longer than what it stands for, so sizes are never understated).
+__ac_unjson() {
+  __ac_u=${1//\\\"/\"}
+  __ac_u=${__ac_u//\\\\/\\}
 }
 
 case "${1-}:${2-}" in
   claude-code:SessionStart)
     # Only Claude Code gives this file; VS Code's agent running the same hook has none.
     [ -n "${CLAUDE_ENV_FILE-}" ] || exit 0
+    IFS= read -r -d '' __ac_in
     __ac_q() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
     {
       printf 'export AGENT_CONTEXT_AGENT=claude-code AGENT_CONTEXT_NODE=%s' "$(__ac_q "$__ac_node")"
       [ -n "${CLAUDE_PROJECT_DIR-}" ] && printf ' AGENT_CONTEXT_ROOT=%s' "$(__ac_q "$CLAUDE_PROJECT_DIR")"
+      # The session the agent-command history files this session's commands under.
+      __ac_json session_id && printf ' AGENT_CONTEXT_SESSION=%s' "$(__ac_q "$__ac_v")"
       printf '\n. %s\n' "$(__ac_q "$__ac_dir/agent-context-shell.sh")"
     } >>"$CLAUDE_ENV_FILE"
     # The briefing as additional context: at startup, resume and /clear, and again right after a
     # compaction (source "compact"), so the plan's current step survives it. Once per session
     # start, so a Node start is fine here.
-    __ac_root "${CLAUDE_PROJECT_DIR:-$PWD}"
+    __ac_root_of "${CLAUDE_PROJECT_DIR:-$PWD}"
     [ -n "$__ac_r" ] || exit 0
-    AGENT_CONTEXT_ROOT=$__ac_r "$__ac_node" "$__ac_dir/agent-hook.js" claude-code SessionStart
+    printf '%s' "$__ac_in" | AGENT_CONTEXT_ROOT=$__ac_r "$__ac_node" "$__ac_dir/agent-hook.js" claude-code SessionStart
     ;;
   copilot-cli:sessionStart)
     # Once per session: the briefing as additional context, where a .agent/ folder is found.
-    __ac_root "$PWD"
+    __ac_root_of "$PWD"
     [ -n "$__ac_r" ] || exit 0
     AGENT_CONTEXT_ROOT=$__ac_r "$__ac_node" "$__ac_dir/agent-hook.js" copilot-cli sessionStart
     ;;
@@ -79,31 +75,49 @@ case "${1-}:${2-}" in
       # .agent/plans/ by Node. Any other file tool call ends here, in the shell.
       *'"toolName":"create"'*|*'"toolName":"edit"'*)
         case $__ac_in in *[/\\]session-state[/\\]*[/\\]plan.md\"*) ;; *) exit 0 ;; esac
-        __ac_root "$PWD"
+        __ac_root_of "$PWD"
         [ -n "$__ac_r" ] || exit 0
         printf '%s' "$__ac_in" | AGENT_CONTEXT_ROOT=$__ac_r "$__ac_node" "$__ac_dir/agent-hook.js" copilot-cli postToolUse
         exit 0
         ;;
       *) exit 0 ;;
     esac
-    __ac_root "$PWD"
+    __ac_root_of "$PWD"
     [ -n "$__ac_r" ] || exit 0
+    # VS Code's agent host runs the same runtime, and marks its processes.
+    __ac_agent=copilot-cli
+    [ "${AI_AGENT-}" = github_copilot_vscode_agent ] && __ac_agent=vscode-copilot
+    __ac_sid=unknown
+    __ac_json sessionId && __ac_sid=$__ac_v
+    __ac_settings "$__ac_r"
     case $__ac_in in
       *'"textResultForLlm":"Output too large to read at once'*) ;;
-      # JSON escapes a quote and a backslash: undone first, so a keyword with a quote still matches.
-      *) __ac_t=${__ac_in//\\\"/\"}; __ac_clean "$__ac_r" "${__ac_t//\\\\/\\}" && exit 0 ;;
+      *)
+        if __ac_json textResultForLlm && __ac_unjson "$__ac_v" && __ac_clean "$__ac_u"; then
+          # Handed over as it is, and recorded (JSON string bodies, decoded by the fold).
+          __ac_out=$__ac_v
+          __ac_cmd=
+          __ac_json command && __ac_cmd=$__ac_v
+          __ac_cwd=
+          __ac_json cwd && __ac_cwd=$__ac_v
+          __ac_apid=
+          __ac_start=
+          __ac_record "$__ac_r" json '' "$__ac_out"
+          exit 0
+        fi
+        ;;
     esac
-    printf '%s' "$__ac_in" | AGENT_CONTEXT_ROOT=$__ac_r "$__ac_node" "$__ac_dir/agent-hook.js" copilot-cli postToolUse
+    printf '%s' "$__ac_in" | AGENT_CONTEXT_ROOT=$__ac_r AGENT_CONTEXT_AGENT=$__ac_agent AGENT_CONTEXT_SESSION=$__ac_sid "$__ac_node" "$__ac_dir/agent-hook.js" copilot-cli postToolUse
     ;;
   codex:SessionStart)
     # Codex's SessionStart (startup, resume, clear, compact): the briefing, as for Claude Code.
-    __ac_root "$PWD"
+    __ac_root_of "$PWD"
     [ -n "$__ac_r" ] || exit 0
     AGENT_CONTEXT_ROOT=$__ac_r "$__ac_node" "$__ac_dir/agent-hook.js" codex SessionStart
     ;;
   gemini:SessionStart)
     # Once per session start (startup, resume, /clear): Node is fine here.
-    __ac_root "${GEMINI_PROJECT_DIR:-$PWD}"
+    __ac_root_of "${GEMINI_PROJECT_DIR:-$PWD}"
     [ -n "$__ac_r" ] || exit 0
     AGENT_CONTEXT_ROOT=$__ac_r "$__ac_node" "$__ac_dir/agent-hook.js" gemini SessionStart
     ;;
@@ -112,24 +126,28 @@ case "${1-}:${2-}" in
     # output Node must look at, and goes to it whole.
     if LC_ALL=C IFS= read -r -d '' -N 8192 __ac_in; then __ac_whole=0; else __ac_whole=1; fi
     case $__ac_in in *'"tool_name":"run_shell_command"'*) ;; *) [ "$__ac_whole" = 0 ] || exit 0 ;; esac
-    __ac_root "$PWD"
+    __ac_root_of "$PWD"
     [ -n "$__ac_r" ] || exit 0
+    __ac_agent=gemini
+    __ac_sid=unknown
+    __ac_json session_id && __ac_sid=$__ac_v
     if [ "$__ac_whole" = 1 ]; then
-      # The whole input is here: the output (llmContent, JSON-escaped, so never shorter than the
-      # output) may be handed over as it is when it is small and holds no secret candidate.
-      __ac_re='"llmContent":"(([^"\\]|\\.)*)"'
-      if [[ $__ac_in =~ $__ac_re ]]; then
-        __ac_t=${BASH_REMATCH[1]}
-        __ac_small=2000
-        __ac_conf=$__ac_r/.agent/.cache/shell-hook.conf
-        [ -f "$__ac_conf" ] && read -r __ac_small _ <"$__ac_conf"
-        if [ "${#__ac_t}" -le "$__ac_small" ]; then
-          __ac_t=${__ac_t//\\\"/\"}
-          __ac_clean "$__ac_r" "${__ac_t//\\\\/\\}" && exit 0
-        fi
+      # The whole input is here: the output (llmContent) may be handed over as it is when it is
+      # small and holds no secret candidate.
+      __ac_settings "$__ac_r"
+      if __ac_json llmContent && __ac_unjson "$__ac_v" && __ac_clean "$__ac_u"; then
+        __ac_out=$__ac_v
+        __ac_cmd=
+        __ac_json command && __ac_cmd=$__ac_v
+        __ac_cwd=
+        __ac_json cwd && __ac_cwd=$__ac_v
+        __ac_apid=
+        __ac_start=
+        __ac_record "$__ac_r" json '' "$__ac_out"
+        exit 0
       fi
     fi
-    { printf '%s' "$__ac_in"; [ "$__ac_whole" = 0 ] && cat; } | AGENT_CONTEXT_ROOT=$__ac_r "$__ac_node" "$__ac_dir/agent-hook.js" gemini AfterTool
+    { printf '%s' "$__ac_in"; [ "$__ac_whole" = 0 ] && cat; } | AGENT_CONTEXT_ROOT=$__ac_r AGENT_CONTEXT_SESSION=$__ac_sid "$__ac_node" "$__ac_dir/agent-hook.js" gemini AfterTool
     ;;
 esac
 exit 0

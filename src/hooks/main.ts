@@ -6,7 +6,7 @@
  *   node agent-hook.js shell-report <exit> <started>  the captured output on stdin; the agent's `-c`
  *                                                     string in AGENT_CONTEXT_EXEC; prints what the
  *                                                     model reads
- *   node agent-hook.js shell-pipe                     the same, streaming (no RAM-backed folder)
+ *   node agent-hook.js shell-pipe [<started>]         the same, streaming (no RAM-backed folder)
  *   node agent-hook.js copilot-cli postToolUse        Copilot CLI's hook JSON on stdin (a bash result;
  *                                                     or a create/edit of its session plan.md, mirrored
  *                                                     into .agent/plans/)
@@ -20,6 +20,7 @@
  *                                                     {output, saved?} or nothing
  *   node agent-hook.js vscode                         VS Code's agent: PostToolUse of run_in_terminal (core/hooks/vscodeAgent.ts)
  *   node agent-hook.js prefilter                      prints the secret prefilter (build step)
+ *   node agent-hook.js shell-build <script> <lib>     prints a shell script with the fast path put in (build step)
  *
  * A hook must never break the tool call it observes, and must never hand the model an unmasked
  * output: on an error the model reads what failed instead of the output, and the hook exits 0.
@@ -33,7 +34,8 @@ import { opencodeToolAfter, type OpencodeAfterInput } from '../core/hooks/openco
 import { secretPrefilterEre } from '../core/hooks/secretPrefilter';
 import { copilotSessionStart, sessionStartHookOutput } from '../core/hooks/sessionStart';
 import { vscodeAgentPostToolUse, type VscodeHookInput } from '../core/hooks/vscodeAgent';
-import { hookSettings, releaseCapture, rootFor, saveFastPath, shellOutput } from '../core/hooks/shellOutput';
+import { agentRootOf, shellWithFastPath } from '../core/hooks/fastPathRules';
+import { hookSettings, releaseCapture, saveFastPath, shellOutput } from '../core/hooks/shellOutput';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -44,13 +46,24 @@ async function readStdin(): Promise<string> {
 /** The workspace: AGENT_CONTEXT_ROOT when the agent's configuration sets it, else the nearest `.agent/` above `cwd`. */
 function workspaceRoot(cwd: string): string | undefined {
   const r = process.env.AGENT_CONTEXT_ROOT;
-  return r ? path.resolve(r) : rootFor(cwd);
+  return r ? path.resolve(r) : agentRootOf(cwd);
 }
 
-/** `EPOCHREALTIME` (seconds with a fraction) to milliseconds ago; undefined when unknown. */
-function since(started: string | undefined): number | undefined {
+/** `EPOCHREALTIME` (seconds with a fraction) to milliseconds since the epoch; undefined when unknown. */
+function epochMs(started: string | undefined): number | undefined {
   const t = Number((started ?? '').replace(',', '.'));
-  return Number.isFinite(t) && t > 0 ? Math.max(0, Date.now() - t * 1000) : undefined;
+  return Number.isFinite(t) && t > 0 ? t * 1000 : undefined;
+}
+
+/** What the shell side tells the hook program about the command, for the agent-command history. */
+function commandFacts(started: string | undefined): { session?: string; agentPid?: number; cwd?: string; startedMs?: number } {
+  const pid = Number(process.env.AGENT_CONTEXT_AGENT_PID);
+  return {
+    session: process.env.AGENT_CONTEXT_SESSION || undefined,
+    agentPid: Number.isInteger(pid) && pid > 0 ? pid : undefined,
+    cwd: process.env.AGENT_CONTEXT_CWD || undefined,
+    startedMs: epochMs(started),
+  };
 }
 
 /**
@@ -109,7 +122,8 @@ async function shell(exit: number | undefined, started: string | undefined): Pro
   const settings = await hookSettings(root);
   const command = commandFromExecString(process.env.AGENT_CONTEXT_EXEC ?? '');
   const piped = pipeWithExit(process.stdin as AsyncIterable<Buffer>, exit === undefined ? process.env.AGENT_CONTEXT_PIPE_END : undefined);
-  const r = await shellOutput({ root, agent: process.env.AGENT_CONTEXT_AGENT || 'agent', command, exitCode: exit ?? piped.exit, durationMs: since(started), output: piped.output }, settings);
+  const facts = commandFacts(started);
+  const r = await shellOutput({ root, agent: process.env.AGENT_CONTEXT_AGENT || 'agent', ...facts, command, exitCode: exit ?? piped.exit, durationMs: facts.startedMs === undefined ? undefined : Math.max(0, Date.now() - facts.startedMs), output: piped.output }, settings);
   process.stdout.write(r.offloaded && !r.text.endsWith('\n') ? `${r.text}\n` : r.text);
   if (full) {
     process.stdout.write(`${r.text.endsWith('\n') || r.offloaded ? '' : '\n'}(Agent Context: the RAM folder that held this command's output, ${full}, filled up: the output may be cut, and the command may have failed for that alone. Free space there, or set AGENT_CONTEXT_RUNTIME_DIR=none to stream outputs through the masker instead.)\n`);
@@ -123,7 +137,7 @@ async function main(argv: string[]): Promise<void> {
     case 'shell-report':
       return shell(Number.isInteger(Number(rest[0])) ? Number(rest[0]) : undefined, rest[1]);
     case 'shell-pipe':
-      return shell(undefined, undefined);
+      return shell(undefined, rest[0]);
     case 'vscode': {
       const input = JSON.parse(await readStdin()) as VscodeHookInput;
       const out = await vscodeAgentPostToolUse(input, path.resolve(input.cwd || process.cwd()));
@@ -132,6 +146,10 @@ async function main(argv: string[]): Promise<void> {
     }
     case 'prefilter':
       process.stdout.write(`${secretPrefilterEre()}\n`);
+      return;
+    case 'shell-build':
+      // The build's: a shell script of src/hooks/ with the fast path put in (rest: the script, fastPath.sh).
+      process.stdout.write(shellWithFastPath(fs.readFileSync(rest[0], 'utf8'), fs.readFileSync(rest[1], 'utf8')));
       return;
     case 'copilot-cli': {
       const input = JSON.parse(await readStdin()) as CopilotPostToolUseInput;

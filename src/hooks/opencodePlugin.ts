@@ -4,64 +4,34 @@
  * this file, the Node to use and the dist folder). Its `tool.execute.after` sees every bash result
  * before the model does (core/hooks/opencode.ts says why after, not before):
  *   - a small output without a secret candidate is left alone right here, in process: no Node start,
- *     the same test as dist/agent-hook.sh's (the masker's keywords, dist/secret-keywords.ere; the
- *     size and the user-rules flag from .agent/.cache/shell-hook.conf);
+ *     the same test as dist/agent-hook.sh's (core/hooks/fastPathRules.ts), and recorded in the
+ *     agent-command history (a spool record, core/terminal/agentCommands/);
  *   - anything else goes to `node agent-hook.js opencode tool.execute.after`, whose answer replaces
  *     the result. Should that fail, the model reads why instead of an output nobody masked.
  * Nothing happens for other tools or where no .agent/ folder is found. No import of
  * @opencode-ai/plugin: the plugin is plain functions over opencode's two hook arguments.
  */
 import { spawn } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { agentRootOf, cleanForFastPath } from '../core/hooks/fastPathRules';
+import { writeSpoolRecord } from '../core/terminal/agentCommands/commandSpool';
+import { agentDirOf } from '../core/workspace/agentLayout';
 
 interface AfterInput {
   tool?: string;
+  sessionID?: string;
+  callID?: string;
   args?: { command?: unknown; workdir?: unknown; [k: string]: unknown };
 }
 interface AfterOutput {
   output?: unknown;
-  metadata?: { truncated?: unknown; outputPath?: unknown; [k: string]: unknown };
+  metadata?: { truncated?: unknown; outputPath?: unknown; exit?: unknown; [k: string]: unknown };
 }
 
 /** Where the plugin finds Node and the hook program. */
 export interface PluginOptions {
   node: string;
   dist: string;
-}
-
-/** Bytes a plugin may hand over without Node when no .agent/.cache/shell-hook.conf says otherwise (agent-hook.sh's default). */
-const DEFAULT_SMALL = 2000;
-
-/** The workspace: the nearest folder at or above `dir` holding .agent/ (undefined: none). */
-export function agentRoot(dir: string): string | undefined {
-  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
-    if (fs.statSync(path.join(d, '.agent'), { throwIfNoEntry: false })?.isDirectory()) return d;
-    if (path.dirname(d) === d) return undefined;
-  }
-}
-
-let prefilter: RegExp | undefined;
-
-/**
- * True when `text` may reach the model as it is: small, no keyword of the built-in masking rules,
- * and no masking rules of the user's own (with those, Node always looks).
- */
-export function cleanSmall(root: string, text: string, dist: string): boolean {
-  if (fs.existsSync(path.join(root, '.gitleaks.toml'))) return false;
-  let small = DEFAULT_SMALL;
-  const config = fs.statSync(path.join(root, '.agent', 'config.yaml'), { throwIfNoEntry: false });
-  if (config) {
-    const conf = path.join(root, '.agent', '.cache', 'shell-hook.conf');
-    const st = fs.statSync(conf, { throwIfNoEntry: false });
-    if (!st || config.mtimeMs > st.mtimeMs) return false;
-    const [bytes, fast] = fs.readFileSync(conf, 'utf8').trim().split(/\s+/);
-    if (fast !== '1' || !Number.isFinite(Number(bytes))) return false;
-    small = Number(bytes);
-  }
-  if (Buffer.byteLength(text, 'utf8') > small) return false;
-  prefilter ??= new RegExp(fs.readFileSync(path.join(dist, 'secret-keywords.ere'), 'utf8').trim());
-  return !prefilter.test(text.replace(/[A-Z]+/g, (s) => s.toLowerCase()));
 }
 
 /** Runs the hook program on one result; its stdout, parsed (undefined: leave the result). */
@@ -91,18 +61,33 @@ function runHook(o: PluginOptions, root: string, payload: object): Promise<{ out
   });
 }
 
+/** When each running bash call started (by opencode's callID), from tool.execute.before. */
+const started = new Map<string, number>();
+
 /** The plugin: opencode calls it once per session with its context and keeps the hooks it returns. */
 export function agentContextPlugin(o: PluginOptions) {
   return async (ctx: { directory?: string }) => ({
+    'tool.execute.before': async (input: AfterInput): Promise<void> => {
+      if (input.tool === 'bash' && typeof input.callID === 'string') started.set(input.callID, Date.now());
+    },
     'tool.execute.after': async (input: AfterInput, output: AfterOutput): Promise<void> => {
       if (input.tool !== 'bash' || typeof output.output !== 'string') return;
+      const startedMs = typeof input.callID === 'string' ? started.get(input.callID) : undefined;
+      if (typeof input.callID === 'string') started.delete(input.callID);
       const base = ctx.directory ?? process.cwd();
       const cwd = typeof input.args?.workdir === 'string' ? path.resolve(base, input.args.workdir) : base;
-      const root = agentRoot(cwd) ?? agentRoot(base);
+      const root = agentRootOf(cwd) ?? agentRootOf(base);
       if (!root) return;
+      const session = typeof input.sessionID === 'string' ? input.sessionID : undefined;
       try {
-        if (output.metadata?.truncated !== true && cleanSmall(root, output.output, o.dist)) return;
-        const r = await runHook(o, root, { tool: input.tool, args: input.args, output: { output: output.output, metadata: output.metadata }, cwd: root });
+        if (output.metadata?.truncated !== true && cleanForFastPath(root, output.output, path.join(o.dist, 'secret-keywords.ere'))) {
+          // Handed over as it is, and recorded here, in process (no Node start).
+          const command = typeof input.args?.command === 'string' ? input.args.command : '';
+          const exit = output.metadata?.exit;
+          await writeSpoolRecord(agentDirOf(root), { agent: 'opencode', session: session ?? 'unknown', pid: process.pid, startedMs, endedMs: Date.now(), exitCode: typeof exit === 'number' ? exit : undefined, cwd, command, enc: 'raw', output: output.output }).catch(() => undefined);
+          return;
+        }
+        const r = await runHook(o, root, { tool: input.tool, sessionID: session, startedMs, args: input.args, output: { output: output.output, metadata: output.metadata }, cwd: root });
         if (!r || typeof r.output !== 'string') return;
         output.output = r.output;
         // opencode's own copy of a large output is gone (it was unmasked): its "full output" link shows ours.

@@ -46,17 +46,13 @@ else
 fi
 [ -n "$__ac_s" ] || return 0
 [ -t 1 ] && return 0
+# @fast-path
+
 # The workspace: AGENT_CONTEXT_ROOT (set by the agent's configuration), else the nearest folder
 # above the working folder holding .agent/.
-__ac_root=${AGENT_CONTEXT_ROOT-}
-if [ -z "$__ac_root" ]; then
-  __ac_d=$PWD
-  while [ -n "$__ac_d" ]; do
-    if [ -d "$__ac_d/.agent" ]; then __ac_root=$__ac_d; break; fi
-    __ac_d=${__ac_d%/*}
-  done
-fi
-[ -n "$__ac_root" ] && [ -d "$__ac_root/.agent" ] || return 0
+__ac_root_of "$PWD"
+__ac_root=$__ac_r
+[ -n "$__ac_root" ] || return 0
 # Codex runs the command through a wrapper that ends by exec'ing the shell that runs it: that shell
 # sources this file too, with the command alone.
 case $__ac_s in *__CODEX_SNAPSHOT_*) return 0 ;; esac
@@ -117,6 +113,10 @@ case $__ac_s in
       return 0
     fi ;;
 esac
+# The command as the agent sent it, for the history: Claude Code's `eval '…'` word, else the string.
+__ac_cmd=$__ac_s
+[ -n "$__ac_e" ] || __ac_evalarg "$__ac_s"
+[ -n "$__ac_e" ] && __ac_cmd=$__ac_e
 unset -f __ac_bg __ac_lone __ac_evalarg
 # Nothing below is done twice: the child and every shell the command starts leave things alone.
 export AGENT_CONTEXT_CAPTURE=1
@@ -124,7 +124,14 @@ unset BASH_ENV
 __ac_node=${AGENT_CONTEXT_NODE:-node}
 __ac_hook=$__ac_dir/agent-hook.js
 command -v "$__ac_node" >/dev/null 2>&1 && [ -f "$__ac_hook" ] || { unset AGENT_CONTEXT_CAPTURE; return 0; }
-__ac_start=${EPOCHREALTIME-}
+[ -n "${ZSH_VERSION-}" ] && zmodload zsh/datetime 2>/dev/null
+__ac_now
+__ac_start=$__ac_t
+# Who ran the command, for the agent-command history.
+__ac_agent=${AGENT_CONTEXT_AGENT:-agent}
+__ac_shell=$__ac_sh
+__ac_cwd=$PWD
+__ac_session
 
 # The child shell starts as this one did: a login shell (`bash -lc`, as Codex runs it) reads the
 # profile again (its functions: nvm, conda), and the options given on the command line (-e, -u,
@@ -166,7 +173,7 @@ if [ -z "$__ac_ram" ]; then
     __ac_x=$?
     printf '\000agent-context-exit-%s %d\n' "$__ac_end" "$__ac_x"
     exit "$__ac_x"
-  } | AGENT_CONTEXT_ROOT=$__ac_root AGENT_CONTEXT_EXEC=${__ac_s:0:16384} AGENT_CONTEXT_PIPE_END=$__ac_end "$__ac_node" "$__ac_hook" shell-pipe
+  } | AGENT_CONTEXT_ROOT=$__ac_root AGENT_CONTEXT_EXEC=${__ac_s:0:16384} AGENT_CONTEXT_PIPE_END=$__ac_end AGENT_CONTEXT_SESSION=$__ac_sid AGENT_CONTEXT_AGENT_PID=$__ac_apid AGENT_CONTEXT_CWD=$__ac_cwd "$__ac_node" "$__ac_hook" shell-pipe "$__ac_start"
   # The command's status, read before any other command resets it (bash: PIPESTATUS, zsh: pipestatus).
   __ac_st=${PIPESTATUS[0]:-${pipestatus[1]}}
   exit "$__ac_st"
@@ -201,19 +208,7 @@ while kill -0 "$__ac_pid" 2>/dev/null; do
 done
 trap - TERM INT HUP
 
-__ac_small=2000
-__ac_fast=1
-if [ -f "$__ac_root/.gitleaks.toml" ]; then
-  __ac_fast=0
-elif [ -f "$__ac_root/.agent/config.yaml" ]; then
-  # What config.yaml means for this path (a threshold, the user's own secret rules) is read by
-  # Node, which leaves its answer here; it is stale once config.yaml is newer.
-  __ac_conf=$__ac_root/.agent/.cache/shell-hook.conf
-  # Only digits are taken: the values go into arithmetic, which would run a command substitution
-  # written in the file (a workspace from an archive keeps its file times).
-  if [ -f "$__ac_conf" ] && [ ! "$__ac_root/.agent/config.yaml" -nt "$__ac_conf" ] && read -r __ac_small __ac_fast <"$__ac_conf" \
-    && [[ $__ac_small =~ ^[0-9]{1,9}$ ]] && [[ $__ac_fast =~ ^[01]$ ]]; then :; else __ac_small=2000; __ac_fast=0; fi
-fi
+__ac_settings "$__ac_root"
 # Empties the capture (a redirection, no process), and in one call of 64 removes the captures of
 # shells that are gone (a shell killed with SIGKILL cannot clean up after itself).
 __ac_done() {
@@ -229,28 +224,25 @@ __ac_done() {
 # The fast path, builtins only: the output is at most __ac_small bytes, holds no NUL, and no
 # keyword of the masking rules (secret-keywords.ere: the keyword scan in front of every built-in
 # rule, so an output without any is returned unchanged by the masker too), so it is handed over
-# exactly as it is.
-if [ "$__ac_fast" = 1 ] && read -r __ac_re <"$__ac_dir/secret-keywords.ere"; then
-  if [ -n "${BASH_VERSION-}" ]; then
-    # read stops at a NUL (-d '') or after __ac_small + 1 bytes with status 0; 1 means it reached the end.
-    if ! IFS= LC_ALL=C read -r -d '' -n "$((__ac_small + 1))" __ac_out <"$__ac_cap" && ! [[ ${__ac_out,,} =~ $__ac_re ]]; then
-      printf '%s' "$__ac_out"
-      __ac_done
-      exit "$__ac_st"
-    fi
-  elif zmodload zsh/system 2>/dev/null; then
-    setopt no_multibyte
-    __ac_out=
-    sysread -s "$((__ac_small + 1))" __ac_out <"$__ac_cap"
-    if [ "${#__ac_out}" -le "$__ac_small" ] && [[ $__ac_out != *$'\0'* ]] && ! [[ ${(L)__ac_out} =~ $__ac_re ]]; then
-      print -rn -- "$__ac_out"
-      __ac_done
-      exit "$__ac_st"
-    fi
-  fi
+# exactly as it is, and recorded in the agent-command history as it is (the fold renders it).
+__ac_small_out=
+if [ -n "${BASH_VERSION-}" ]; then
+  # read stops at a NUL (-d '') or after __ac_small + 1 bytes with status 0; 1 means it reached the end.
+  IFS= LC_ALL=C read -r -d '' -n "$((__ac_small + 1))" __ac_out <"$__ac_cap" || __ac_small_out=1
+elif zmodload zsh/system 2>/dev/null; then
+  setopt no_multibyte
+  __ac_out=
+  sysread -s "$((__ac_small + 1))" __ac_out <"$__ac_cap"
+  [ "${#__ac_out}" -le "$__ac_small" ] && [[ $__ac_out != *$'\0'* ]] && __ac_small_out=1
+fi
+if [ -n "$__ac_small_out" ] && __ac_clean "$__ac_out"; then
+  printf '%s' "$__ac_out"
+  __ac_record "$__ac_root" raw "$__ac_st" "$__ac_out"
+  __ac_done
+  exit "$__ac_st"
 fi
 # Node removes the capture once it has it open (and sweeps those of shells that are gone).
 # The command text goes to Node in the environment (cut: an environment string has a size limit).
-AGENT_CONTEXT_ROOT=$__ac_root AGENT_CONTEXT_EXEC=${__ac_s:0:16384} AGENT_CONTEXT_CAPTURE_FILE=$__ac_cap "$__ac_node" "$__ac_hook" shell-report "$__ac_st" "$__ac_start" <"$__ac_cap"
+AGENT_CONTEXT_ROOT=$__ac_root AGENT_CONTEXT_EXEC=${__ac_s:0:16384} AGENT_CONTEXT_CAPTURE_FILE=$__ac_cap AGENT_CONTEXT_SESSION=$__ac_sid AGENT_CONTEXT_AGENT_PID=$__ac_apid AGENT_CONTEXT_CWD=$__ac_cwd "$__ac_node" "$__ac_hook" shell-report "$__ac_st" "$__ac_start" <"$__ac_cap"
 [ -e "$__ac_cap" ] && : >"$__ac_cap"
 exit "$__ac_st"

@@ -25,6 +25,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { mirroredPlanName, mirrorPlan } from '../plan/mirroredPlans';
 import { agentDirOf } from '../workspace/agentLayout';
+import { COPILOT_EXIT } from './agentResults';
 import { hookSettings, shellOutput, type HookSettings } from './shellOutput';
 
 /** What Copilot CLI sends a postToolUse hook (the fields used). */
@@ -34,6 +35,8 @@ export interface CopilotPostToolUseInput {
   toolResult?: { resultType?: string; textResultForLlm?: string };
   cwd?: string;
   sessionId?: string;
+  /** When the hook was called (ms since epoch). */
+  timestamp?: number;
 }
 
 const SAVED = /^Output too large to read at once \([^)]*\)\. Saved to: (\S+?)\s*\n/;
@@ -64,7 +67,6 @@ function copilotSavedFile(named: string | undefined): string | undefined {
     return undefined;
   }
 }
-const EXIT = /\n<shellId: [^>]* completed with exit code (\d+)>\s*$/;
 
 /** The hook's stdout for one postToolUse (undefined: leave the result as it is). */
 export async function copilotPostToolUse(input: CopilotPostToolUseInput, root: string, settings?: HookSettings): Promise<object | undefined> {
@@ -72,14 +74,17 @@ export async function copilotPostToolUse(input: CopilotPostToolUseInput, root: s
   const text = input.toolResult.textResultForLlm;
   const args = (input.toolArgs ?? {}) as { command?: unknown };
   const command = typeof args.command === 'string' ? args.command : '';
+  // The same runtime runs VS Code's Copilot harness: the shell side names which one this is.
+  const agent = process.env.AGENT_CONTEXT_AGENT === 'vscode-copilot' ? 'vscode-copilot' : 'copilot-cli';
+  const recorded = { agent, session: input.sessionId, cwd: input.cwd, endedMs: typeof input.timestamp === 'number' ? input.timestamp : undefined };
   const saved = copilotSavedFile(SAVED.exec(text)?.[1]);
   if (saved) {
-    const r = await shellOutput({ root, agent: 'copilot-cli', command, output: fs.createReadStream(saved), tool: 'bash' }, settings);
+    const r = await shellOutput({ root, ...recorded, command, output: fs.createReadStream(saved), tool: 'bash' }, settings);
     await fs.promises.rm(saved, { force: true });
     return { modifiedResult: { textResultForLlm: r.text, resultType: input.toolResult.resultType ?? 'success' } };
   }
-  const exit = EXIT.exec(text);
-  const r = await shellOutput({ root, agent: 'copilot-cli', command, exitCode: exit ? Number(exit[1]) : undefined, output: (async function* () { yield text; })(), tool: 'bash' }, settings);
+  const exit = COPILOT_EXIT.exec(text);
+  const r = await shellOutput({ root, ...recorded, command, exitCode: exit ? Number(exit[1]) : undefined, output: (async function* () { yield text; })(), tool: 'bash' }, settings);
   if (r.text === text) return undefined;
   return { modifiedResult: { textResultForLlm: r.text, resultType: input.toolResult.resultType ?? 'success' } };
 }

@@ -14,7 +14,9 @@
  * {llmContent, returnDisplay, error}, cwd}; llmContent, inside <untrusted_context> tags: "Output: <output>" then optional lines
  * "Error: …", "Exit Code: N", "Signal: …", "Background PIDs: …", "Process Group PGID: N").
  */
+import { splitGeminiShellResult, unwrapUntrusted } from './agentResults';
 import { shellOutput, type HookSettings } from './shellOutput';
+
 
 /** What Gemini CLI sends an AfterTool hook (the fields used). */
 export interface GeminiAfterToolInput {
@@ -22,28 +24,7 @@ export interface GeminiAfterToolInput {
   tool_input?: { command?: unknown } | unknown;
   tool_response?: { llmContent?: unknown };
   cwd?: string;
-}
-
-const TRAILER = /\n(?:Error|Exit Code|Signal|Background PIDs|Process Group PGID): [^\n]*$/;
-
-/** A tool result without the <untrusted_context> tags Gemini 0.61 wraps every one in. */
-function unwrapUntrusted(wrapped: string): string {
-  return /^<untrusted_context>\n([\s\S]*)\n<\/untrusted_context>$/.exec(wrapped)?.[1] ?? wrapped;
-}
-
-/** Splits the shell tool's llmContent into the output and Gemini's trailing lines (exit code…). */
-export function splitGeminiShellResult(wrapped: string): { output: string; trailer: string; exitCode: number | undefined } | undefined {
-  const text = unwrapUntrusted(wrapped);
-  if (!text.startsWith('Output: ')) return undefined;
-  let body = text.slice('Output: '.length);
-  const tail: string[] = [];
-  for (let m = TRAILER.exec(body); m; m = TRAILER.exec(body)) {
-    tail.unshift(m[0].slice(1));
-    body = body.slice(0, m.index);
-  }
-  const exit = tail.map((l) => /^Exit Code: (\d+)$/.exec(l)).find(Boolean);
-  const exitCode = exit ? Number(exit[1]) : tail.some((l) => l.startsWith('Signal: ')) ? undefined : 0;
-  return { output: body === '(empty)' ? '' : body, trailer: tail.filter((l) => !l.startsWith('Process Group PGID: ')).join('\n'), exitCode };
+  session_id?: string;
 }
 
 /** The hook's stdout for one AfterTool (undefined: leave the result as it is). */
@@ -58,7 +39,7 @@ export async function geminiAfterTool(input: GeminiAfterToolInput, root: string,
   const command = typeof args.command === 'string' ? args.command : '';
   // Gemini drops the output's last line end; given back, so the saved copy has the command's lines.
   const output = parts.output && !parts.output.endsWith('\n') ? `${parts.output}\n` : parts.output;
-  const r = await shellOutput({ root, agent: 'gemini', command, exitCode: parts.exitCode, output: (async function* () { yield output; })(), tool: 'run_shell_command' }, settings);
+  const r = await shellOutput({ root, agent: 'gemini', session: input.session_id, cwd: input.cwd, command, exitCode: parts.exitCode, output: (async function* () { yield output; })(), tool: 'run_shell_command' }, settings);
   if (!r.offloaded && r.masked === 0) return undefined;
   const reason = r.offloaded || 'other' in parts ? r.text.replace(/\n$/, '') : `Output: ${r.text.replace(/\n$/, '')}${parts.trailer ? `\n${parts.trailer}` : ''}`;
   return { decision: 'deny', reason };

@@ -25,6 +25,11 @@ export const OPENCODE_SHELL_TOOL = 'bash';
 /** What the plugin hands the hook program: opencode's two arguments of `tool.execute.after`. */
 export interface OpencodeAfterInput {
   tool?: string;
+  sessionID?: string;
+  /** When the plugin saw the call start (its tool.execute.before), ms since epoch. */
+  startedMs?: number;
+  /** opencode's working folder for the command. */
+  cwd?: string;
   args?: { command?: unknown } | unknown;
   output?: { output?: unknown; metadata?: { exit?: unknown; truncated?: unknown; outputPath?: unknown } };
 }
@@ -54,7 +59,9 @@ export async function opencodeToolAfter(input: OpencodeAfterInput, root: string,
   const exitCode = typeof meta.exit === 'number' ? meta.exit : undefined;
   const parts = splitOpencodeShellResult(input.output.output);
   const saved = meta.truncated === true && typeof meta.outputPath === 'string' && fs.existsSync(meta.outputPath) ? meta.outputPath : undefined;
-  const r = await shellOutput({ root, agent: 'opencode', command, exitCode, output: saved ? fs.createReadStream(saved) : (async function* () { yield parts.output; })(), tool: OPENCODE_SHELL_TOOL }, settings);
+  const started = typeof input.startedMs === 'number' ? input.startedMs : undefined;
+  const session = typeof input.sessionID === 'string' ? input.sessionID : undefined;
+  const r = await shellOutput({ root, agent: 'opencode', session, cwd: input.cwd, startedMs: started, command, exitCode, output: saved ? fs.createReadStream(saved) : (async function* () { yield parts.output; })(), tool: OPENCODE_SHELL_TOOL }, settings);
   // opencode's copy is unmasked: ours (masked) replaces it.
   if (saved) await fs.promises.rm(saved, { force: true });
   if (!saved && !r.offloaded && r.masked === 0) return undefined;

@@ -14,7 +14,6 @@ import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { DEFAULT_TOOL_CONFIG, loadAgentConfig, secretSettingsFrom, toolConfigFromFile, type ToolConfig } from '../config';
 import { writeFileAtomic } from '../fs/fsAtomic';
-import { CACHE_DIR } from '../fs/appendFold';
 import { appendLedger } from '../history/ledger';
 import { fitsInline, surelyFitsBytes } from '../output/inline';
 import { formatReference, type OutputScan } from '../output/reference';
@@ -24,6 +23,8 @@ import { userRulesFor } from '../secrets/gitleaks';
 import { maskCommand } from '../tools/run';
 import { newScratchFile, ScratchWriter } from '../tools/scratchOutput';
 import { agentDirOf } from '../workspace/agentLayout';
+import { fastPathFile } from './fastPathRules';
+import { recordAgentCommand } from '../terminal/agentCommands/recordCommand';
 
 /** Settings of the workspace's `.agent/config.yaml` that the hooks honour. */
 export interface HookSettings {
@@ -38,11 +39,6 @@ export async function hookSettings(root: string): Promise<HookSettings> {
   const values = f.ok ? f.value.values : new Map<string, unknown>();
   const { rules } = userRulesFor({ roots: [root], ...secretSettingsFrom((k) => values.get(k)) });
   return { config: f.ok ? toolConfigFromFile(f.value) : DEFAULT_TOOL_CONFIG, rules };
-}
-
-/** Where the shell side reads what config.yaml means for its fast path (stale once config.yaml is newer). */
-export function fastPathFile(root: string): string {
-  return path.join(agentDirOf(root), CACHE_DIR, 'shell-hook.conf');
 }
 
 /**
@@ -76,12 +72,21 @@ export async function saveFastPath(root: string, s: HookSettings): Promise<void>
 export interface ShellOutputInput {
   /** The workspace folder (where .agent/ is). */
   root: string;
-  /** The agent (ledger `source`): claude-code, codex, gemini, opencode, copilot-cli… */
+  /** The agent (ledger `source`, the history's agent): claude-code, codex, gemini, opencode, copilot-cli… */
   agent: string;
+  /** The agent's session, for the agent-command history (undefined: filed under `unknown`). */
+  session?: string;
+  /** The agent's process, when known (its session's capture is closed once it is gone). */
+  agentPid?: number;
+  shell?: string;
+  /** The working folder the command ran in. */
+  cwd?: string;
+  /** When the command started and ended (ms since epoch), when the hook knows. */
+  startedMs?: number;
+  endedMs?: number;
   /** The command as the user gave it (masked here before it is shown or recorded). */
   command: string;
-  /** Undefined when the agent does not say (Copilot CLI drops it for a large output). */
-  /** The command's exit code, or a function giving it once the output has ended (the masking pipe reads it from the stream's end). */
+  /** The command's exit code (undefined when the agent does not say: Copilot CLI drops it for a large output), or a function giving it once the output has ended (the masking pipe reads it from the stream's end). */
   exitCode?: number | (() => number | undefined);
   durationMs?: number;
   /** The unmasked output. */
@@ -108,8 +113,30 @@ function exitCodeOf(o: ShellOutputInput): number | undefined {
  * Masks the output and decides what the model reads: the output itself when it fits inline
  * (fitsInline, the rule agentContext_run uses), else a reference to the masked copy under
  * .agent/scratch/tool_outputs/. Small outputs are held in memory only; nothing unmasked is written.
+ * The command and what the model read go into the agent-command history (recordAgentCommand).
  */
 export async function shellOutput(o: ShellOutputInput, settings?: HookSettings): Promise<ShellOutputResult> {
+  const r = await decide(o, settings);
+  const endedMs = o.endedMs ?? Date.now();
+  const durationMs = o.durationMs;
+  const failed = await recordAgentCommand(o.root, {
+    agent: o.agent,
+    session: o.session,
+    agentPid: o.agentPid,
+    shell: o.shell,
+    cwd: o.cwd,
+    startedMs: o.startedMs ?? (durationMs !== undefined ? endedMs - durationMs : undefined),
+    endedMs,
+    command: o.command,
+    exitCode: exitCodeOf(o),
+  }, { text: r.text, masked: r.masked, savedAbs: r.savedAbs });
+  // Not on stderr: the agent's shell tool would hand it to the model with the command's output. A
+  // record the fold cannot take is named by the next reader's fold (the editor's log, a tool's answer).
+  void failed;
+  return { text: r.text, offloaded: r.offloaded, masked: r.masked };
+}
+
+async function decide(o: ShellOutputInput, settings?: HookSettings): Promise<ShellOutputResult & { savedAbs?: string }> {
   const s = settings ?? (await hookSettings(o.root));
   const { config, rules } = s;
   const small = surelyFitsBytes(config.offloadThresholdTokens);
@@ -184,7 +211,7 @@ export async function shellOutput(o: ShellOutputInput, settings?: HookSettings):
   } catch {
     // The ledger is a record, not the result: a failure here must not cost the agent its output.
   }
-  return { text: reference, offloaded: true, masked };
+  return { text: reference, offloaded: true, masked, savedAbs: writer.target.abs };
 }
 
 /**
@@ -212,20 +239,5 @@ function alive(pid: number): boolean {
     return true;
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** The workspace folder for a working directory: the nearest ancestor holding `.agent/` (undefined: none). */
-export function rootFor(cwd: string): string | undefined {
-  let d = path.resolve(cwd);
-  for (;;) {
-    try {
-      if (fs.statSync(path.join(d, '.agent')).isDirectory()) return d;
-    } catch {
-      // not here
-    }
-    const up = path.dirname(d);
-    if (up === d) return undefined;
-    d = up;
   }
 }

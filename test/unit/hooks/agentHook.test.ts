@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { sessionStartContext } from '../../../src/core/hooks/sessionStart';
 import { countTokens } from '../../../src/core/output/tokens';
-import { fakeDist } from './shellCapture.test';
+import { fakeDist } from './hookDist';
 
 const dist = fakeDist();
 const tmp = (p: string): string => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), p)));

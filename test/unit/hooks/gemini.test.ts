@@ -5,8 +5,8 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { splitGeminiShellResult } from '../../../src/core/hooks/gemini';
-import { fakeDist } from './shellCapture.test';
+import { splitGeminiShellResult } from '../../../src/core/hooks/agentResults';
+import { fakeDist } from './hookDist';
 
 const dist = fakeDist();
 const tmp = (p: string): string => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), p)));

@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { opencodeToolAfter, splitOpencodeShellResult } from '../../../src/core/hooks/opencode';
 import { agentContextPlugin } from '../../../src/hooks/opencodePlugin';
-import { fakeDist } from './shellCapture.test';
+import { fakeDist } from './hookDist';
 
 const dist = fakeDist();
 const tmp = (p: string): string => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), p)));

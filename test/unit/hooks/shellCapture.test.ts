@@ -8,25 +8,14 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { secretPrefilterEre } from '../../../src/core/hooks/secretPrefilter';
 import { ledgerPath } from '../../../src/core/history/ledger';
-import { repoRoot } from '../../repoRoot';
+import { fakeDist } from './hookDist';
 import { mountSmallFs, smallFsAvailable } from '../../faultKit';
 
 const canMount = smallFsAvailable();
 const smallFs = { skip: !canMount.ok && (canMount as { why: string }).why };
 
 const tmp = (p: string): string => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), p)));
-
-/** A dist/ folder as the build makes it: the two scripts, the prefilter, the hook program. */
-export function fakeDist(): string {
-  const dist = tmp('ac-dist-');
-  fs.copyFileSync(path.join(repoRoot, 'src/hooks/shellCapture.sh'), path.join(dist, 'agent-context-shell.sh'));
-  fs.copyFileSync(path.join(repoRoot, 'src/hooks/agentHook.sh'), path.join(dist, 'agent-hook.sh'));
-  fs.writeFileSync(path.join(dist, 'secret-keywords.ere'), `${secretPrefilterEre()}\n`);
-  fs.writeFileSync(path.join(dist, 'agent-hook.js'), `require(${JSON.stringify(path.join(repoRoot, 'out/src/hooks/main.js'))});\n`);
-  return dist;
-}
 
 /**
  * zsh comes with the Debian packages scripts/ensure-deps.sh installs first; `npm test` runs that

@@ -23,7 +23,8 @@
  *     <output: what the model read; raw: as printed (rendered at the fold), json: the body of a JSON string>
  *     agent-context-end <nonce>
  *
- * Values are one line each: `\` is written `\\`, a line feed `\n`, a carriage return `\r`. The
+ * Values are one line each: `\` is written `\\`, a line feed `\n`, a carriage return `\r`; with
+ * `enc json` the command and cwd are JSON string bodies instead (already one line). The
  * output is whatever lies between the empty line and the line feed before the end line; a file
  * that does not end with its own end line is still being written (or its writer died mid-write).
  * The shell side writes the same format (src/hooks/fastPath.sh, `__ac_record`); a unit test
@@ -140,8 +141,9 @@ export function parseSpoolRecord(text: string): SpoolRead {
       startedMs: started === undefined ? undefined : Math.round(started * 1000),
       endedMs: Math.round(ended * 1000),
       exitCode: exit !== undefined && Number.isInteger(exit) ? exit : undefined,
-      cwd: opt('cwd'),
-      command: unescape(fields.get('command') ?? ''),
+      // A JSON hook's shell side writes these as JSON string bodies (enc json), decoded by the fold.
+      cwd: enc === 'json' ? fields.get('cwd') || undefined : opt('cwd'),
+      command: enc === 'json' ? fields.get('command') ?? '' : unescape(fields.get('command') ?? ''),
       saved: opt('saved'),
       masked: masked !== undefined && Number.isInteger(masked) && masked >= 0 ? masked : undefined,
       enc,

@@ -20,6 +20,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../../fs/fsAtomic';
 import { withFileLock } from '../../fs/fileLock';
+import { unwrapAgentResult } from '../../hooks/agentResults';
 import { agentName } from '../../hooks/agentNames';
 import { maskSecrets } from '../../secrets';
 import { claimTerminalFile } from '../captureWriter';
@@ -153,15 +154,9 @@ async function recount(dir: string, s: OpenSession): Promise<{ bytes: number; li
 }
 
 /** The text of one command's block and its index record, appended at line `lines` + 1 of terminal n. */
-export function formatAgentCommand(r: SpoolRecord, k: number, n: number, lines: number, spool: string): { text: string; record: IndexRecord } {
-  let out = r.output;
-  if (r.enc === 'json') {
-    try {
-      out = JSON.parse(`"${out}"`) as string;
-    } catch {
-      // not a JSON string body after all: kept as it came (masked and rendered below)
-    }
-  }
+export function formatAgentCommand(spooled: SpoolRecord, k: number, n: number, lines: number, spool: string): { text: string; record: IndexRecord } {
+  const r = spooled.enc === 'json' ? fromJsonHook(spooled) : spooled;
+  const out = r.output;
   const shown = renderPipeOutput(out);
   const masked = maskSecrets(shown);
   const body = masked.text === '' || masked.text.endsWith('\n') ? masked.text : `${masked.text}\n`;
@@ -196,6 +191,26 @@ export function formatAgentCommand(r: SpoolRecord, k: number, n: number, lines: 
     spool,
   };
   return { text, record };
+}
+
+/** A JSON string body as its text (undefined when it is not one). */
+function jsonBody(body: string | undefined): string | undefined {
+  if (body === undefined) return undefined;
+  try {
+    return JSON.parse(`"${body}"`) as string;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A record a hook's shell side took from the agent's JSON (Copilot, Gemini): its output, command
+ * and folder decoded, and the agent's result text taken apart into the output and the exit code.
+ */
+function fromJsonHook(r: SpoolRecord): SpoolRecord {
+  const text = jsonBody(r.output) ?? r.output;
+  const result = unwrapAgentResult(r.agent, text);
+  return { ...r, enc: 'raw', output: result.output, command: jsonBody(r.command) ?? r.command, cwd: jsonBody(r.cwd) ?? r.cwd, exitCode: r.exitCode ?? result.exitCode };
 }
 
 /** The name a session's capture shows: the agent and the start of its session id. */

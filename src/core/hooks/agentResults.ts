@@ -1,0 +1,56 @@
+/**
+ * What an agent's shell tool hands its model, taken apart: the command's output and its exit code,
+ * for agents whose hooks see the tool's result text rather than the command's streams (Gemini CLI,
+ * GitHub Copilot CLI and VS Code's Copilot harness). The hooks use it to offload and mask; the
+ * agent-command history uses it to record a command the shell side handed over as it was.
+ */
+
+/** Gemini's trailing lines after the output. */
+const GEMINI_TRAILER = /\n(?:Error|Exit Code|Signal|Background PIDs|Process Group PGID): [^\n]*$/;
+
+/** A tool result without the <untrusted_context> tags Gemini 0.61 wraps every one in. */
+export function unwrapUntrusted(wrapped: string): string {
+  return /^<untrusted_context>\n([\s\S]*)\n<\/untrusted_context>$/.exec(wrapped)?.[1] ?? wrapped;
+}
+
+/**
+ * Splits Gemini's run_shell_command llmContent ("Output: <output>" then optional lines "Error: …",
+ * "Exit Code: N", "Signal: …", "Background PIDs: …", "Process Group PGID: N", checked with Gemini
+ * CLI 0.61.0) into the output and the trailing lines; undefined when it is in another form.
+ */
+export function splitGeminiShellResult(wrapped: string): { output: string; trailer: string; exitCode: number | undefined } | undefined {
+  const text = unwrapUntrusted(wrapped);
+  if (!text.startsWith('Output: ')) return undefined;
+  let body = text.slice('Output: '.length);
+  const tail: string[] = [];
+  for (let m = GEMINI_TRAILER.exec(body); m; m = GEMINI_TRAILER.exec(body)) {
+    tail.unshift(m[0].slice(1));
+    body = body.slice(0, m.index);
+  }
+  const exit = tail.map((l) => /^Exit Code: (\d+)$/.exec(l)).find(Boolean);
+  const exitCode = exit ? Number(exit[1]) : tail.some((l) => l.startsWith('Signal: ')) ? undefined : 0;
+  return { output: body === '(empty)' ? '' : body, trailer: tail.filter((l) => !l.startsWith('Process Group PGID: ')).join('\n'), exitCode };
+}
+
+/** The line the Copilot runtime ends a finished `bash` result with (CLI 1.0.102, the SDK's runtime 1.0.85). */
+export const COPILOT_EXIT = /\n?<shellId: [^>]* completed with exit code (\d+)>\s*$/;
+
+/**
+ * The command's output and exit code in what an agent's shell tool returned (`text`): Gemini's
+ * trailer and Copilot's exit line taken off; for other agents the text itself, exit unknown.
+ */
+export function unwrapAgentResult(agent: string, text: string): { output: string; exitCode?: number } {
+  if (agent === 'gemini') {
+    const g = splitGeminiShellResult(text);
+    if (g) return { output: g.output && !g.output.endsWith('\n') ? `${g.output}\n` : g.output, exitCode: g.exitCode };
+    return { output: unwrapUntrusted(text) };
+  }
+  if (agent === 'copilot-cli' || agent === 'vscode-copilot') {
+    const m = COPILOT_EXIT.exec(text);
+    if (m) {
+      const body = text.slice(0, m.index);
+      return { output: body && !body.endsWith('\n') ? `${body}\n` : body, exitCode: Number(m[1]) };
+    }
+  }
+  return { output: text };
+}

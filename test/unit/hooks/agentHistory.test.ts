@@ -1,0 +1,185 @@
+// The agent-command history as each hook path feeds it: the shell capture's fast path (bash, zsh)
+// and Node path, the JSON hooks (Copilot CLI / VS Code's Copilot harness, Gemini CLI) and opencode's
+// in-process plugin. What a user checks: the command, its exit code, the output the agent read,
+// the agent and its session, in `.agent/terminals/`, masked.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { foldCommandSpool } from '../../../src/core/terminal/agentCommands/sessionFold';
+import { listTerminals, readTerminalIndex } from '../../../src/core/terminal/terminalIndex';
+import type { TerminalCommand, TerminalInfo } from '../../../src/core/terminal/terminalFormat';
+import { agentContextPlugin } from '../../../src/hooks/opencodePlugin';
+import { fakeDist } from './hookDist';
+
+const dist = fakeDist();
+const tmp = (p: string): string => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), p)));
+const ram = tmp('ac-hist-ram-');
+const GH = 'ghp' + '_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
+const PATH = `${path.dirname(process.execPath)}:/usr/bin:/bin`;
+
+function workspace(): string {
+  const ws = tmp('ac-hist-ws-');
+  fs.mkdirSync(path.join(ws, '.agent'));
+  return ws;
+}
+
+/** Runs `command` as an agent's shell does (the capture through BASH_ENV, as Codex starts it). */
+function shell(sh: 'bash' | 'zsh', ws: string, command: string, env: Record<string, string> = {}): { stdout: string; status: number | null } {
+  const snippet = path.join(dist, 'agent-context-shell.sh');
+  // zsh has no BASH_ENV: the snippet in front of the command, as Claude Code's CLAUDE_ENV_FILE puts it (then `eval '<command>'`).
+  const s = sh === 'zsh' ? `. '${snippet}'\n: && eval '${command.replace(/'/g, `'\\''`)}' < /dev/null` : command;
+  const r = spawnSync(sh, ['-c', s], { cwd: ws, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { PATH, HOME: ws, AGENT_CONTEXT_ROOT: ws, AGENT_CONTEXT_AGENT: 'codex', AGENT_CONTEXT_RUNTIME_DIR: ram, ...(sh === 'bash' ? { BASH_ENV: snippet } : {}), ...env } });
+  return { stdout: r.stdout, status: r.status };
+}
+
+function hook(args: string[], input: string, cwd: string, env: Record<string, string> = {}): string {
+  return spawnSync('bash', [path.join(dist, 'agent-hook.sh'), ...args], { cwd, input, encoding: 'utf8', env: { PATH, HOME: cwd, ...env } }).stdout;
+}
+
+/** The history as a tool reads it, after a fold: every session capture with its commands and their output. */
+async function history(ws: string): Promise<{ t: TerminalInfo; commands: (TerminalCommand & { output: string[] })[] }[]> {
+  const agentDir = path.join(ws, '.agent');
+  const fold = await foldCommandSpool(agentDir);
+  assert.deepEqual(fold.problems, []);
+  const list = await listTerminals(agentDir);
+  assert.ok(list.ok);
+  const out = [];
+  for (const t of list.value) {
+    const idx = await readTerminalIndex(agentDir, t.n);
+    assert.ok(idx.ok);
+    const lines = fs.readFileSync(path.join(agentDir, t.file), 'utf8').split('\n');
+    out.push({ t, commands: idx.value.commands.map((c) => ({ ...c, output: lines.slice(c.firstLine - 1, c.lastLine ?? lines.length) })) });
+  }
+  return out;
+}
+
+/** Every file under .agent/ holds none of these strings. */
+function noneOnDisk(ws: string, ...secrets: string[]): void {
+  for (const f of fs.readdirSync(path.join(ws, '.agent'), { recursive: true }).map(String)) {
+    const p = path.join(ws, '.agent', f);
+    if (!fs.statSync(p).isFile()) continue;
+    const text = fs.readFileSync(p, 'utf8');
+    for (const s of secrets) assert.ok(!text.includes(s), `${f} holds a secret`);
+  }
+}
+
+for (const sh of ['bash', 'zsh'] as const) {
+  test(`${sh}: a small command the shell hands over by itself is recorded: command, exit code, output, folder, duration, agent and session`, async () => {
+    const ws = workspace();
+    const r = shell(sh, ws, 'echo hello; printf "50%%\\r100%%\\n"; exit 3', { AGENT_CONTEXT_SESSION: 'sess-1' });
+    assert.equal(r.status, 3);
+    assert.equal(r.stdout, 'hello\n50%\r100%\n', 'what the agent reads changed');
+    const h = await history(ws);
+    assert.equal(h.length, 1);
+    assert.equal(h[0].t.agent, 'codex');
+    assert.equal(h[0].t.session, 'sess-1');
+    const [c] = h[0].commands;
+    assert.equal(c.commandLine, 'echo hello; printf "50%%\\r100%%\\n"; exit 3');
+    assert.equal(c.exitCode, 3);
+    assert.equal(c.cwd, ws);
+    assert.deepEqual(c.output, ['hello', '100%']);
+    assert.ok(c.durationMs !== null && c.durationMs >= 0 && c.durationMs < 60_000, `duration ${c.durationMs}`);
+  });
+
+  test(`${sh}: without a session id, the agent's process is the session: two commands of one agent share a capture, another agent's process gets its own`, async () => {
+    const ws = workspace();
+    shell(sh, ws, 'echo one');
+    shell(sh, ws, 'echo two');
+    // The same commands from another process (another agent session): a shell between them.
+    // (`; true`: sh would otherwise exec the last command, keeping the same parent.)
+    const inner = sh === 'zsh' ? `. '${path.join(dist, 'agent-context-shell.sh')}'\n: && eval 'echo three' < /dev/null` : 'echo three';
+    const r3 = spawnSync('sh', ['-c', '"$0" -c "$1" < /dev/null; true', sh, inner], { cwd: ws, encoding: 'utf8', env: { PATH, HOME: ws, AGENT_CONTEXT_ROOT: ws, AGENT_CONTEXT_AGENT: 'codex', AGENT_CONTEXT_RUNTIME_DIR: ram, BASH_ENV: path.join(dist, 'agent-context-shell.sh') } });
+    assert.equal(r3.stdout, 'three\n');
+    const h = await history(ws);
+    const bySession = h.map((x) => x.commands.map((c) => c.commandLine).join(','));
+    assert.deepEqual(bySession.sort(), ['echo one,echo two', 'echo three'].sort());
+    assert.ok(h.every((x) => /^pid-\d+-\d+$/.test(x.t.session!)), h.map((x) => x.t.session).join(' '));
+  });
+}
+
+test('the Node path (a large output, a secret) records what the model read: the reference with the saved file, the masked output', async () => {
+  const ws = workspace();
+  const big = shell('bash', ws, `seq 1 5000; echo "error: broke at the middle"; seq 1 5000; exit 2`, { AGENT_CONTEXT_SESSION: 's' });
+  assert.match(big.stdout, /Output saved/);
+  shell('bash', ws, `echo "token ${GH}"`, { AGENT_CONTEXT_SESSION: 's' });
+  const h = await history(ws);
+  const [a, b] = h[0].commands;
+  assert.equal(a.exitCode, 2);
+  assert.ok(a.saved && fs.existsSync(path.join(ws, '.agent', a.saved)), `saved: ${a.saved}`);
+  assert.equal(a.output.join('\n').trim(), big.stdout.trim(), 'the block is not the reference the model read');
+  assert.deepEqual(b.output, ['token [MASKED:github-token]']);
+  assert.equal(b.secretsMasked, 1);
+  noneOnDisk(ws, GH);
+});
+
+const copilotPost = (text: string, command: string, over: object = {}): string =>
+  JSON.stringify({ sessionId: 'copilot-sess', timestamp: Date.now(), cwd: '/w/project', toolName: 'bash', toolArgs: { command, description: 'd' }, toolResult: { resultType: 'success', textResultForLlm: text }, ...over });
+
+test('Copilot CLI: a small clean result stays as it is (no output from the hook) and is recorded with its exit code, the runtime\'s line taken off', async () => {
+  const ws = workspace();
+  assert.equal(hook(['copilot-cli', 'postToolUse'], copilotPost('make: *** [all] Error 2\n<shellId: 3 completed with exit code 2>', 'make "all"'), ws), '');
+  const h = await history(ws);
+  assert.equal(h[0].t.agent, 'copilot-cli');
+  assert.equal(h[0].t.session, 'copilot-sess');
+  const [c] = h[0].commands;
+  assert.equal(c.commandLine, 'make "all"');
+  assert.equal(c.cwd, '/w/project');
+  assert.equal(c.exitCode, 2);
+  assert.deepEqual(c.output, ['make: *** [all] Error 2']);
+  assert.equal(c.durationMs, null, 'Copilot reports no start: the duration is unknown, not made up');
+});
+
+test('VS Code\'s Copilot harness runs the same hook: its commands are filed under its own name', async () => {
+  const ws = workspace();
+  hook(['copilot-cli', 'postToolUse'], copilotPost('ok\n<shellId: 1 completed with exit code 0>', 'ls'), ws, { AI_AGENT: 'github_copilot_vscode_agent' });
+  const h = await history(ws);
+  assert.equal(h[0].t.agent, 'vscode-copilot');
+});
+
+test('Copilot CLI: a clean medium output (20 KB, two failures) reaches the model as our reference with both failures and their numbers', async () => {
+  const ws = workspace();
+  const lines = Array.from({ length: 235 }, (_, i) => (i === 100 ? 'not ok 101 - parser handles empty input' : i === 180 ? 'not ok 181 - timeout in fetch' : `ok ${i + 1} - renders the component tree with props set ${i + 1} and matches its snapshot`));
+  const text = `${lines.join('\n')}\n<shellId: 2 completed with exit code 1>`;
+  assert.ok(Buffer.byteLength(text) > 12_000);
+  const out = JSON.parse(hook(['copilot-cli', 'postToolUse'], copilotPost(text, 'npm test'), ws)) as { modifiedResult: { textResultForLlm: string } };
+  const ref = out.modifiedResult.textResultForLlm;
+  assert.ok(Buffer.byteLength(ref) <= 4096, `${Buffer.byteLength(ref)} bytes`);
+  assert.match(ref, /L101: not ok 101 - parser handles empty input/);
+  assert.match(ref, /L181: not ok 181 - timeout in fetch/);
+  const h = await history(ws);
+  assert.equal(h[0].commands[0].exitCode, 1);
+});
+
+test('Gemini CLI: a small clean result is recorded with the exit code from its trailer, the wrapper taken off', async () => {
+  const ws = workspace();
+  const content = '<untrusted_context>\nOutput: cc: error: x.c: No such file\nExit Code: 1\nProcess Group PGID: 7\n</untrusted_context>';
+  const input = JSON.stringify({ session_id: 'g-1', cwd: ws, hook_event_name: 'AfterTool', tool_name: 'run_shell_command', tool_input: { command: 'cc x.c' }, tool_response: { llmContent: content, returnDisplay: '' } });
+  assert.equal(hook(['gemini', 'AfterTool'], input, ws), '');
+  const h = await history(ws);
+  assert.equal(h[0].t.agent, 'gemini');
+  assert.equal(h[0].t.session, 'g-1');
+  assert.deepEqual(h[0].commands.map((c) => [c.commandLine, c.exitCode, c.output.join('|')]), [['cc x.c', 1, 'cc: error: x.c: No such file']]);
+});
+
+test('opencode: the plugin records a small result in process, with its duration; a secret goes through Node, masked', async () => {
+  const ws = workspace();
+  const hooks = await agentContextPlugin({ node: process.execPath, dist })({ directory: ws });
+  await hooks['tool.execute.before']({ tool: 'bash', sessionID: 'oc-1', callID: 'c1' });
+  const small = { output: 'built 3 files\n', metadata: { exit: 0 } };
+  await hooks['tool.execute.after']({ tool: 'bash', sessionID: 'oc-1', callID: 'c1', args: { command: 'make' } }, small);
+  assert.equal(small.output, 'built 3 files\n');
+  const secret = { output: `key ${GH}\n`, metadata: { exit: 0 } };
+  await hooks['tool.execute.after']({ tool: 'bash', sessionID: 'oc-1', callID: 'c2', args: { command: 'cat key' } }, secret);
+  assert.match(secret.output, /\[MASKED:github-token\]/);
+  const h = await history(ws);
+  assert.equal(h[0].t.agent, 'opencode');
+  assert.deepEqual(h[0].commands.map((c) => [c.commandLine, c.exitCode, c.output.join('|')]), [
+    ['make', 0, 'built 3 files'],
+    ['cat key', 0, 'key [MASKED:github-token]'],
+  ]);
+  assert.ok(h[0].commands[0].durationMs !== null);
+  noneOnDisk(ws, GH);
+});

@@ -1,0 +1,158 @@
+// The hooks' one fast path (core/hooks/fastPathRules.ts; src/hooks/fastPath.sh, put into both shell
+// scripts by the build): bash, zsh and opencode's in-process plugin must give the same answer on
+// the same case, or a copy has drifted.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { agentRootOf, cleanForFastPath, FAST_PATH_DEFAULT_BYTES, shellWithFastPath } from '../../../src/core/hooks/fastPathRules';
+import { repoRoot } from '../../repoRoot';
+import { fakeDist } from './hookDist';
+
+const dist = fakeDist();
+const ere = path.join(dist, 'secret-keywords.ere');
+const tmp = (p: string): string => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), p)));
+
+/** A script that sources nothing but the built fast path and prints its verdict on $TEXT for $ROOT. */
+const probe = path.join(dist, 'probe.sh');
+fs.writeFileSync(
+  probe,
+  shellWithFastPath(
+    `__ac_dir=${JSON.stringify(dist)}\n# @fast-path\n__ac_root_of "$START"\n__ac_settings "$ROOT"\nif __ac_clean "$TEXT"; then c=yes; else c=no; fi\nprintf '%s|%s|%s|%s' "$c" "$__ac_small" "$__ac_fast" "$__ac_r"\n`,
+    fs.readFileSync(path.join(repoRoot, 'src/hooks/fastPath.sh'), 'utf8'),
+  ),
+);
+
+function shellVerdict(shell: 'bash' | 'zsh', root: string, text: string, start = root, env: Record<string, string> = {}): string {
+  const r = spawnSync(shell, [probe], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin', ROOT: root, TEXT: text, START: start, LANG: 'C.UTF-8', ...env } });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout;
+}
+
+type Case = { name: string; text: string; setup?: (root: string) => void };
+const small = FAST_PATH_DEFAULT_BYTES;
+const old = new Date(Date.now() - 3600_000);
+const cases: Case[] = [
+  { name: 'a short clean output', text: 'build ok\n' },
+  { name: 'exactly the limit', text: 'step ok\n'.repeat(small / 8) },
+  { name: 'one byte over', text: `${'step ok\n'.repeat(small / 8)}x` },
+  { name: 'over in bytes, not in characters (é is two bytes)', text: 'é'.repeat(Math.floor(small / 2) + 1) },
+  { name: 'a keyword', text: 'the password is here\n' },
+  { name: 'a keyword in capitals', text: 'PASSWORD=x\n' },
+  { name: 'a token shape', text: `token ghp_${'A1b2C3d4E5'.repeat(4).slice(0, 36)}\n` },
+  { name: 'a gitleaks config of the user', text: 'fine\n', setup: (r) => fs.writeFileSync(path.join(r, '.gitleaks.toml'), '') },
+  { name: 'config.yaml with no conf yet', text: 'fine\n', setup: (r) => fs.writeFileSync(path.join(r, '.agent/config.yaml'), 'x: 1\n') },
+  {
+    name: 'a fresh conf raising the limit',
+    text: 'step ok\n'.repeat((small + 496) / 8),
+    setup: (r) => {
+      fs.writeFileSync(path.join(r, '.agent/config.yaml'), 'offload:\n  thresholdTokens: 3000\n');
+      fs.utimesSync(path.join(r, '.agent/config.yaml'), old, old);
+      fs.mkdirSync(path.join(r, '.agent/.cache'));
+      fs.writeFileSync(path.join(r, '.agent/.cache/shell-hook.conf'), `${small + 1000} 1\n`);
+    },
+  },
+  {
+    name: 'a conf saying the user has masking rules',
+    text: 'fine\n',
+    setup: (r) => {
+      fs.writeFileSync(path.join(r, '.agent/config.yaml'), 'x: 1\n');
+      fs.utimesSync(path.join(r, '.agent/config.yaml'), old, old);
+      fs.mkdirSync(path.join(r, '.agent/.cache'));
+      fs.writeFileSync(path.join(r, '.agent/.cache/shell-hook.conf'), '2000 0\n');
+    },
+  },
+  {
+    name: 'a conf older than config.yaml',
+    text: 'fine\n',
+    setup: (r) => {
+      fs.mkdirSync(path.join(r, '.agent/.cache'));
+      fs.writeFileSync(path.join(r, '.agent/.cache/shell-hook.conf'), '2000 1\n');
+      fs.utimesSync(path.join(r, '.agent/.cache/shell-hook.conf'), old, old);
+      fs.writeFileSync(path.join(r, '.agent/config.yaml'), 'x: 1\n');
+    },
+  },
+  {
+    name: 'a conf that is not two numbers',
+    text: 'fine\n',
+    setup: (r) => {
+      fs.writeFileSync(path.join(r, '.agent/config.yaml'), 'x: 1\n');
+      fs.utimesSync(path.join(r, '.agent/config.yaml'), old, old);
+      fs.mkdirSync(path.join(r, '.agent/.cache'));
+      fs.writeFileSync(path.join(r, '.agent/.cache/shell-hook.conf'), 'a[$(touch /tmp/x)] 1\n');
+    },
+  },
+];
+
+test('bash, zsh and the plugin decide alike on every case (size in bytes, keywords, the user\'s rules, the conf)', () => {
+  const seen = new Set<string>();
+  for (const c of cases) {
+    const root = tmp('ac-fast-');
+    fs.mkdirSync(path.join(root, '.agent'));
+    c.setup?.(root);
+    const ts = cleanForFastPath(root, c.text, ere) ? 'yes' : 'no';
+    for (const shell of ['bash', 'zsh'] as const) {
+      const [verdict] = shellVerdict(shell, root, c.text).split('|');
+      assert.equal(verdict, ts, `${c.name}: ${shell} says ${verdict}, the plugin ${ts}`);
+    }
+    seen.add(ts);
+  }
+  assert.deepEqual([...seen].sort(), ['no', 'yes'], 'the cases never exercised both answers');
+});
+
+test('the limit is the offload threshold\'s sure bytes, and each rule case gives the answer a user expects', () => {
+  const expect: Record<string, string> = {
+    'a short clean output': 'yes',
+    'exactly the limit': 'yes',
+    'one byte over': 'no',
+    'over in bytes, not in characters (é is two bytes)': 'no',
+    'a keyword': 'no',
+    'a keyword in capitals': 'no',
+    'a token shape': 'no',
+    'a gitleaks config of the user': 'no',
+    'config.yaml with no conf yet': 'no',
+    'a fresh conf raising the limit': 'yes',
+    'a conf saying the user has masking rules': 'no',
+    'a conf older than config.yaml': 'no',
+    'a conf that is not two numbers': 'no',
+  };
+  for (const c of cases) {
+    const root = tmp('ac-fast-');
+    fs.mkdirSync(path.join(root, '.agent'));
+    c.setup?.(root);
+    assert.equal(cleanForFastPath(root, c.text, ere) ? 'yes' : 'no', expect[c.name], c.name);
+  }
+  assert.equal(FAST_PATH_DEFAULT_BYTES, 2000);
+});
+
+test('the workspace is found the same way: AGENT_CONTEXT_ROOT, else the nearest folder above holding .agent/', () => {
+  const root = tmp('ac-fast-root-');
+  fs.mkdirSync(path.join(root, '.agent'));
+  const deep = path.join(root, 'a', 'b');
+  fs.mkdirSync(deep, { recursive: true });
+  const none = tmp('ac-fast-none-');
+  for (const shell of ['bash', 'zsh'] as const) {
+    assert.equal(shellVerdict(shell, root, 'x', deep).split('|')[3], agentRootOf(deep));
+    assert.equal(shellVerdict(shell, root, 'x', none).split('|')[3], '');
+    assert.equal(shellVerdict(shell, root, 'x', none, { AGENT_CONTEXT_ROOT: root }).split('|')[3], root);
+  }
+  assert.equal(agentRootOf(deep), root);
+  assert.equal(agentRootOf(none), undefined);
+});
+
+test('the shipped scripts carry the fast path, and no other copy of its rules', () => {
+  for (const f of ['agent-context-shell.sh', 'agent-hook.sh']) {
+    const text = fs.readFileSync(path.join(dist, f), 'utf8');
+    assert.match(text, /^__ac_clean\(\) \{$/m, f);
+    assert.doesNotMatch(text, /^# @fast-path$|@SMALL_DEFAULT@/m, f);
+    const code = text.split('\n').filter((l) => !/^\s*#/.test(l)).join('\n');
+    assert.equal((code.match(/shell-hook\.conf/g) ?? []).length, 1, `${f}: shell-hook.conf is read in more than one place`);
+    assert.equal((code.match(/=2000\b/g) ?? []).length, 2, `${f}: the default appears elsewhere than the fast path's two`);
+  }
+  for (const f of ['src/hooks/shellCapture.sh', 'src/hooks/agentHook.sh', 'src/hooks/opencodePlugin.ts']) {
+    const text = fs.readFileSync(path.join(repoRoot, f), 'utf8');
+    assert.doesNotMatch(text, /\b2000\b|shell-hook\.conf|secret-keywords\.ere"? *\|\|/, `${f} has its own copy of a fast-path rule`);
+  }
+});
