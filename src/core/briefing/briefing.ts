@@ -37,6 +37,8 @@ export interface BriefingTerminal {
   /** Workspace-relative path of the N.txt file. */
   path: string;
   name?: string;
+  /** An agent session's capture: the agent's name (its own shell commands). */
+  agent?: string;
   command: string;
   /** Non-zero, or null when the shell reported no status (then `exitUnknown` says why). */
   exitCode: number | null;
@@ -144,7 +146,7 @@ function compose(b: BriefingInput, L: Level, maxPlans: number): string {
   if (failedTotal) {
     const unknown = t.failedUnknown ?? t.failed.some((x) => x.exitCode === null);
     out.push(`Terminals whose last command failed${unknown ? ' or has no exit status' : ''} (${failedTotal} of ${t.total}):`);
-    for (const x of t.failed.slice(0, L.terminals)) out.push(`  ${x.path} lines ${x.startLine}-${x.endLine}: ${formatExit(x.exitCode, x.exitUnknown)} \`${clip(x.command, L.text / 2)}\``);
+    for (const x of t.failed.slice(0, L.terminals)) out.push(`  ${x.path} lines ${x.startLine}-${x.endLine}: ${formatExit(x.exitCode, x.exitUnknown)} \`${clip(x.command, L.text / 2)}\`${x.agent ? ` (${x.agent})` : ''}`);
     out.push(...more(failedTotal, Math.min(L.terminals, t.failed.length), `${t.folder}/ (terminal tool, command lastFailed)`));
   } else if (t.total) out.push(`Terminals: ${t.total} captured in ${t.folder}/, none whose last command failed.`);
 

@@ -14,6 +14,7 @@ import { sharedSkills, type Skill } from '../skills/skillsIndex';
 import { sharedNotes, withCurrentOrphans } from '../notes/notes';
 import { terminalSummary } from '../terminal/terminalSummary';
 import { terminalCatalog, type CatalogTerminal } from '../terminal/catalog/terminalCatalog';
+import { agentName } from '../hooks/agentNames';
 import { EXIT_UNKNOWN, shownCommandLine } from '../terminal/commandExit';
 import { toPosixRelative } from '../workspace/relativePaths';
 
@@ -88,6 +89,7 @@ async function defaultTerminals(agentDir: string, recheck?: number[]): Promise<{
     failed.push({
       path: toPosixRelative(path.dirname(agentDir), path.join(agentDir, part.file)),
       name: t.name,
+      ...(t.agent ? { agent: agentName(t.agent) } : {}),
       command: shownCommandLine(last.commandLine),
       exitCode: last.exitCode,
       ...(last.exitCode === null && last.exitUnknown ? { exitUnknown: last.exitUnknown } : {}),

@@ -11,11 +11,30 @@ import { defaultFolder, displayPath } from '../workspace/workspacePaths';
 import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 import { sharedNotes, withCurrentOrphans } from '../notes/notes';
 import { formatNotesSection, matchNotes } from '../notes/noteText';
-import { toPosixRelative } from '../workspace/relativePaths';
 import { agentDirOf } from '../workspace/agentLayout';
 import { groupDigits } from '../output/humanize';
+import { AGENT_NAMES, agentName } from '../hooks/agentNames';
+import { isInside, toPosixRelative } from '../workspace/relativePaths';
 
 const RECENT = 3;
+/** The `agent` value that picks the integrated terminals (not an agent's own commands). */
+const TERMINALS_ONLY = 'terminals';
+
+/** The tool's `agent` input: undefined (everything), TERMINALS_ONLY, an agent id; null when it is none of these. */
+function agentFilter(v: unknown): string | undefined | null {
+  if (v === undefined || v === null || v === '') return undefined;
+  const id = String(v).trim().toLowerCase();
+  if (id === TERMINALS_ONLY || id in AGENT_NAMES) return id;
+  return null;
+}
+
+/** What the answer counts, for the filter in force: "3 captured terminals or agent sessions", "1 session of Codex CLI". */
+function scopeNoun(only: string | undefined, count: number): string {
+  const s = count === 1 ? '' : 's';
+  if (only === undefined) return `${count} captured terminal${s} or agent session${s}`;
+  if (only === TERMINALS_ONLY) return `${count} integrated terminal${s}`;
+  return `${count} session${s} of ${agentName(only)}`;
+}
 /** A terminal file larger than this is not one capture wrote (it rotates at 10 MB): references to it are refused. */
 const MAX_REFERENCED_FILE_BYTES = 256 * 1024 * 1024;
 
@@ -43,19 +62,24 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
   const show = (relToAgent: string): string => displayPath(ctx.folders, folder, path.join(agentDir, relToAgent));
   const untrusted = ctx.trusted ? '' : 'Terminal capture is off: this workspace is not trusted (trust it to capture new output).\n';
   const which = String(input.command ?? 'last').trim().replace(/^#/, '');
+  const only = agentFilter(input.agent);
+  if (only === null) return toolError(`agent must be an agent's id (${Object.keys(AGENT_NAMES).join(', ')}) or "terminals" (the integrated terminals), not "${input.agent}"`);
+  const mine = (t: TerminalInfo): boolean => only === undefined || (only === TERMINALS_ONLY ? !t.agent : t.agent === only);
   if (input.terminal === undefined && input.command === undefined) {
     // Which terminals there are and how they rank come from the catalog; only the ones shown are read in detail.
     const cat = await terminalCatalog(agentDir, { need: 'last' }); // the listing ranks by the last command
     if (!cat.ok) return toolError(formatFileError(cat.error));
-    if (cat.value.length === 0) return { text: `${untrusted}No captured terminals in .agent/terminals/ yet.` };
+    const items = only === undefined ? cat.value : cat.value.filter((x) => mine(x.info));
+    if (items.length === 0) return { text: `${untrusted}No ${scopeNoun(only, 0).replace(/^0 /, '')} in .agent/terminals/ yet.` };
     const { notes } = await sharedNotes(folder.path, { marks: false }); // notes from the user (src/core/notes/notes.ts); counted, not shown
-    return { text: untrusted + (await formatListing(cat.value, notes, show, folder.path, agentDir, INLINE_MAX_BYTES - 200 - Buffer.byteLength(untrusted))) };
+    return { text: untrusted + (await formatListing(items, notes, show, folder.path, agentDir, INLINE_MAX_BYTES - 200 - Buffer.byteLength(untrusted))) };
   }
   let n: number;
   let c: TerminalCommand | undefined;
   let cmds: TerminalCommand[] | undefined;
   let unknownNote = '';
   let shell: string | null = null;
+  let info: TerminalInfo | undefined;
   if (input.terminal === undefined) {
     // No terminal given: the most recent failure (or command) across all terminals, found in the catalog, then read from that terminal.
     if (which !== 'lastFailed' && which !== 'last') return toolError(`command ${input.command} needs terminal (the N of .agent/terminals/N.txt); without it, use last or lastFailed`);
@@ -67,6 +91,7 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
       if (!cat.ok) return toolError(formatFileError(cat.error));
       best = undefined;
       for (const { info, brief } of cat.value) {
+        if (!mine(info)) continue;
         const x = which === 'lastFailed' ? brief.lastFailed : brief.last;
         if (x && (!best || x.endMs >= best.endMs)) best = { t: info, endMs: x.endMs, command: x.command };
       }
@@ -76,11 +101,12 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
       if (!best || found?.command === best.command || attempt === 2) break;
       cat = await terminalCatalog(agentDir, { check: [best.t.n], need });
     }
-    const count = cat.ok ? cat.value.length : 0;
-    if (!best || !found) return { text: `${untrusted}${which === 'lastFailed' ? 'No failed command' : 'No command'} in any of the ${count} captured terminal${count === 1 ? '' : 's'}.` };
+    const count = cat.ok ? cat.value.filter((x) => mine(x.info)).length : 0;
+    if (!best || !found) return { text: `${untrusted}${which === 'lastFailed' ? 'No failed command' : 'No command'} in any of the ${scopeNoun(only, count)}.` };
     n = best.t.n;
     c = found;
     shell = best.t.shell;
+    info = best.t;
   } else {
     n = input.terminal as number;
     const t = Number.isInteger(n) && n >= 0 ? await readOneTerminal(agentDir, n) : undefined;
@@ -91,6 +117,7 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
     }
     if (t.error) return toolError(`${show(t.file)} ${t.error}`);
     shell = t.shell;
+    info = t;
     const sum = await terminalSummary(agentDir, n);
     if (sum.commands === 0) return toolError(`terminal ${n} has no indexed commands (shell integration off?); grep ${show(t.file)} instead`);
     if (which === 'last') c = sum.last;
@@ -134,8 +161,31 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
   const noted = await withCurrentOrphans(folder.path, matchNotes(ofTerminal, { path: cmdFile, startLine: c.headerLine, endLine: c.lastLine ?? Number.MAX_SAFE_INTEGER, terminal: n, command: c.command }));
   const notesText = formatNotesSection(noted, Math.floor(ctx.config.referenceMaxBytes / 3));
   const withNotes = (t: string) => (notesText ? `${t}\n${notesText}` : t);
+  const title = info?.agent ? `${info.name} (terminal ${n}) command #${c.command}` : `Terminal ${n} command #${c.command}`;
+  // An agent's command whose output its hook offloaded: the block holds the reference the agent read; the answer refers to the whole output.
+  const full = c.saved ? path.join(agentDir, c.saved) : undefined;
+  if (full && isInside(agentDir, full) && (await fs.promises.stat(full).catch(() => undefined))?.isFile()) {
+    try {
+      const scan = await scanFile(full, undefined, ctx.signal);
+      const text = formatReference(scan, {
+        title,
+        path: displayPath(ctx.folders, folder, full),
+        grepPath: toPosixRelative(folder.path, full),
+        command: shownCommandLine(c.commandLine),
+        cwd: c.cwd ?? undefined,
+        exitCode: c.exitCode,
+        durationMs: c.durationMs ?? undefined,
+        masked: c.secretsMasked,
+        note: `The agent read a reference to this output: ${show(c.file)} lines ${c.headerLine}–${(c.lastLine ?? c.headerLine) + 1}.${unknownNote ? ` ${unknownNote}` : ''}`,
+        maxBytes: ctx.config.referenceMaxBytes - (notesText ? Buffer.byteLength(notesText) + 1 : 0),
+      });
+      return { text: withNotes(untrusted + text), rawTokens: scan.tokens.tokens };
+    } catch {
+      // the saved output is gone or unreadable: the block the agent read is referenced below
+    }
+  }
   const meta = {
-    title: `Terminal ${n} command #${c.command}`,
+    title,
     path: show(part.file),
     grepPath: rel,
     command: shownCommandLine(c.commandLine),
@@ -225,8 +275,10 @@ function listingOrder(items: readonly CatalogTerminal[]): { ordered: { t: Termin
 /** The no-argument listing, within `budget` bytes; what does not fit is counted and named. Only the terminals shown are read in detail. */
 async function formatListing(items: readonly CatalogTerminal[], notes: Noted, show: (rel: string) => string, root: string, agentDir: string, budget: number): Promise<string> {
   const { ordered, live, failing } = listingOrder(items);
-  const head = `${items.length} captured terminal${items.length === 1 ? '' : 's'} (${live} open, ${failing} closed with a failed last command); open ones first, newest activity first:`;
-  const tail = 'Details of one: terminal N with command last, lastFailed or #; without terminal, command lastFailed finds the latest failure anywhere.';
+  const sessions = items.filter((x) => x.info.agent).length;
+  const what = sessions === 0 ? `${items.length} captured terminal${items.length === 1 ? '' : 's'}` : sessions === items.length ? `${sessions} agent session${sessions === 1 ? '' : 's'} (their own shell commands)` : `${items.length - sessions} captured terminal${items.length - sessions === 1 ? '' : 's'} and ${sessions} agent session${sessions === 1 ? '' : 's'} (their own shell commands)`;
+  const head = `${what}, ${live} open, ${failing} closed with a failed last command; open ones first, newest activity first:`;
+  const tail = 'Details of one: terminal N with command last, lastFailed or #; without terminal, command lastFailed finds the latest failure anywhere (agent: one agent\'s sessions only).';
   const out: string[] = [head];
   let used = Buffer.byteLength(head) + Buffer.byteLength(tail) + 200;
   let shown = 0;
@@ -243,7 +295,7 @@ async function formatListing(items: readonly CatalogTerminal[], notes: Noted, sh
       continue;
     }
     const s = await terminalSummary(agentDir, t.n);
-    block.push(`Terminal ${t.n} "${t.name}" (${show(t.file)}, ${groupDigits(t.sizeBytes)} bytes${t.closed ? ', closed' : ', open'}${t.shellIntegration ? '' : ', no shell integration: commands not indexed'}): ${groupDigits(s.commands)} command${s.commands === 1 ? '' : 's'}`);
+    block.push(`Terminal ${t.n} "${t.name}" (${show(t.file)}, ${groupDigits(t.sizeBytes)} bytes${t.closed ? ', closed' : ', open'}${t.agent ? `, ${t.agent}'s own commands` : t.shellIntegration ? '' : ', no shell integration: commands not indexed'}): ${groupDigits(s.commands)} command${s.commands === 1 ? '' : 's'}`);
     const recent = s.recent.slice(-RECENT);
     for (const c of recent) {
       const file = toPosixRelative(root, path.join(agentDir, c.file));

@@ -126,8 +126,8 @@ const DEFINITIONS: { [N in ToolName]: ToolDefinition & { name: N } } = {
     name: 'agentContext_terminal',
     toolReferenceName: 'terminalOutput',
     displayName: 'Terminal Output',
-    description: 'No args: list captured terminals (also the agent\'s own) and recent commands. command lastFailed or last: newest such command of any terminal, or of terminal N; a command number needs terminal. Gives exit code, error lines with numbers, line range in .agent/terminals/N.txt.',
-    inputSchema: { type: 'object', properties: { terminal: int(undefined, 1), command: idOrNumber() } },
+    description: 'No args: list captured terminals and agents\' own shell commands (every agent, by session) with recent commands. command lastFailed or last: newest such command anywhere, or of terminal N; a command number needs terminal; agent (codex, claude-code… or terminals) narrows it. Gives exit code, error lines with numbers, line range in .agent/terminals/N.txt.',
+    inputSchema: { type: 'object', properties: { terminal: int(undefined, 1), command: idOrNumber(), agent: s() } },
     readOnly: true,
   },
   agentContext_plan: {

@@ -76,6 +76,7 @@ import { advanceFold, advanceFoldSync, type FoldCheckpoint } from '../../fs/appe
 import { writeCacheFile } from '../../fs/fsAtomic';
 import { pool } from '../../fs/pool';
 import { err, ok, type Result } from '../../result';
+import { foldCommandSpool } from '../agentCommands/sessionFold';
 import { catalogPath, decodeCatalog, encodeCatalog, standInInfo, statKeyOf, type CatalogSnapshot, type DirSig, type Entry, type StatKey } from './catalogFile';
 import { foldIndexEnd, lazyView, readInfoCold } from './catalogColdRead';
 import { stopCatalogWorkers, takeCatalogWorker, VERIFY_WAIT_MS, WAIT_FROM, WORKER_WAIT_MS, type CatalogWorkerRun } from './catalogWorker';
@@ -745,7 +746,20 @@ export type Need = 'all' | 'lastFailed' | 'last';
  */
 export function terminalCatalog(agentDir: string, opts: { check?: readonly number[]; need?: Need; lazyInfo?: boolean } = {}): Promise<Result<readonly CatalogTerminal[]>> {
   const c = catalogOf(agentDir);
-  return run(c, () => refresh(agentDir, c, opts.check ?? [], opts.need ?? 'all', opts.lazyInfo ?? false));
+  return run(c, async () => {
+    await foldAgentCommands(agentDir);
+    return refresh(agentDir, c, opts.check ?? [], opts.need ?? 'all', opts.lazyInfo ?? false);
+  });
+}
+
+/**
+ * Agents' own commands waiting in the spool go into their session captures first, so every answer
+ * about terminals includes the command an agent ran a moment ago (a listing of the spool folder
+ * when there is nothing to fold). A fold that fails is left for the next call: the terminals are
+ * still answered.
+ */
+async function foldAgentCommands(agentDir: string): Promise<void> {
+  await foldCommandSpool(agentDir).catch(() => undefined);
 }
 
 /**

@@ -1,0 +1,90 @@
+// agentContext_terminal and the briefing over the agent-command history: agents' own shell commands
+// (recorded by their hooks, core/terminal/agentCommands/) beside the integrated terminals. What a
+// user asks: what did Codex run, what failed last (anywhere, or of one agent), and where is it.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { openTerminalCapture } from '../../../src/core/terminal/terminalCapture';
+import { writeSpoolRecord, type SpoolRecord } from '../../../src/core/terminal/agentCommands/commandSpool';
+import { recordAgentCommand } from '../../../src/core/terminal/agentCommands/recordCommand';
+import { invokeTool } from '../../../src/core/tools/invokeTool';
+import { gatherBriefing } from '../../../src/core/briefing/briefingSources';
+import { composeBriefing } from '../../../src/core/briefing/briefing';
+import { DEFAULT_TOOL_CONFIG } from '../../../src/core/config';
+import { nullLogger } from '../../../src/core/log';
+import type { ToolContext } from '../../../src/core/tools/toolContext';
+
+const T0 = Date.parse('2026-12-06T09:00:00Z');
+
+/** A workspace with one integrated terminal (a passing and a failing command) and nothing of the agents yet. */
+async function workspace(): Promise<{ root: string; agentDir: string; ctx: ToolContext }> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-termagents-'));
+  const agentDir = path.join(root, '.agent');
+  fs.mkdirSync(agentDir);
+  const cap = await openTerminalCapture(path.join(agentDir, 'terminals'), { name: 'bash', shell: '/bin/bash', cwd: root, started: new Date(T0), shellIntegration: true }, { settleMs: 0 });
+  const c = cap.beginCommand({ commandLine: 'npm run lint', cwd: root, started: new Date(T0) });
+  c.write('\x1b]633;C\x07src/x.ts: error: no-unused-vars\r\n');
+  c.end(1, new Date(T0 + 1000));
+  await cap.close(new Date(T0 + 2000));
+  const ctx: ToolContext = { folders: [{ name: 'w', path: root }], config: DEFAULT_TOOL_CONFIG, signal: new AbortController().signal, log: nullLogger, source: 'mcp', trusted: true, allowRun: false };
+  return { root, agentDir, ctx };
+}
+
+const rec = (over: Partial<SpoolRecord>): SpoolRecord => ({ agent: 'codex', session: 'cx-1', startedMs: T0 + 10_000, endedMs: T0 + 11_000, exitCode: 0, cwd: '/w', command: 'ls', enc: 'raw', output: 'a\nb\n', ...over });
+
+test('what Codex ran and failed, Claude Code finds with lastFailed: the newest failure across terminals and agent sessions', async () => {
+  const { agentDir, ctx } = await workspace();
+  await writeSpoolRecord(agentDir, rec({}));
+  await writeSpoolRecord(agentDir, rec({ command: 'cargo build', exitCode: 101, output: 'error[E0308]: mismatched types\n --> src/main.rs:4:5\n', startedMs: T0 + 20_000, endedMs: T0 + 25_000 }));
+  const r = await invokeTool('agentContext_terminal', { command: 'lastFailed' }, ctx);
+  assert.match(r.text, /Codex CLI · session cx-1 \(terminal 2\) command #2/);
+  assert.match(r.text, /Command: cargo build/);
+  assert.match(r.text, /exit 101/);
+  assert.match(r.text, /error\[E0308\]: mismatched types/);
+  // One agent's, or the integrated terminals' only.
+  const terms = await invokeTool('agentContext_terminal', { command: 'lastFailed', agent: 'terminals' }, ctx);
+  assert.match(terms.text, /Terminal 1 command #1/);
+  assert.match(terms.text, /npm run lint/);
+  const claude = await invokeTool('agentContext_terminal', { command: 'lastFailed', agent: 'claude-code' }, ctx);
+  assert.match(claude.text, /^No failed command in any of the 0 sessions of Claude Code\.$/);
+  const bad = await invokeTool('agentContext_terminal', { command: 'lastFailed', agent: 'cursor' }, ctx);
+  assert.equal(bad.isError, true);
+  assert.match(bad.text, /agent must be an agent's id \(claude-code, codex, .*\) or "terminals"/);
+});
+
+test('the listing names integrated terminals and agent sessions apart, and filters by agent', async () => {
+  const { agentDir, ctx } = await workspace();
+  await writeSpoolRecord(agentDir, rec({}));
+  await writeSpoolRecord(agentDir, rec({ agent: 'gemini', session: 'g-9', command: 'pytest -q', exitCode: 1, output: 'FAILED test_x.py::test_y\n' }));
+  const all = await invokeTool('agentContext_terminal', {}, ctx);
+  assert.match(all.text, /^1 captured terminal and 2 agent sessions \(their own shell commands\), 2 open, 1 closed with a failed last command/);
+  assert.match(all.text, /Terminal \d "Gemini CLI · session g-9" \(.*, open, gemini's own commands\): 1 command/);
+  assert.match(all.text, /#1 exit 1 · pytest -q ·/);
+  const codex = await invokeTool('agentContext_terminal', { agent: 'codex' }, ctx);
+  assert.match(codex.text, /^1 agent session \(their own shell commands\)/);
+  assert.doesNotMatch(codex.text, /Gemini|npm run lint/);
+});
+
+test('an agent command whose output was offloaded: lastFailed refers to the whole saved output, with its error lines, and names the block the agent read', async () => {
+  const { root, agentDir, ctx } = await workspace();
+  const saved = path.join(agentDir, 'scratch/tool_outputs/build-x.txt');
+  fs.mkdirSync(path.dirname(saved), { recursive: true });
+  fs.writeFileSync(saved, Array.from({ length: 3000 }, (_, i) => (i === 1499 ? 'gcc: error: linker failed' : `compiling unit ${i + 1}`)).join('\n') + '\n');
+  const err = await recordAgentCommand(root, { agent: 'claude-code', session: 'cc-1', command: 'make all', exitCode: 2, startedMs: T0 + 30_000, endedMs: T0 + 40_000 }, { text: 'Output saved: .agent/scratch/tool_outputs/build-x.txt (3,000 lines)\nexit 2\n', masked: 0, savedAbs: saved });
+  assert.equal(err, undefined);
+  const r = await invokeTool('agentContext_terminal', { command: 'lastFailed' }, ctx);
+  assert.match(r.text, /Claude Code · session cc-1/);
+  assert.match(r.text, /\.agent\/scratch\/tool_outputs\/build-x\.txt/);
+  assert.match(r.text, /L1500: gcc: error: linker failed/);
+  assert.match(r.text, /The agent read a reference to this output: \.agent\/terminals\/\d+\.txt lines \d+–\d+/);
+});
+
+test('the briefing lists a failed agent command beside failed terminals', async () => {
+  const { agentDir } = await workspace();
+  await writeSpoolRecord(agentDir, rec({ command: 'go test ./...', exitCode: 1, output: '--- FAIL: TestParse (0.00s)\n' }));
+  const text = composeBriefing(await gatherBriefing(agentDir)).text;
+  assert.match(text, /: exit 1 `go test \.\/\.\.\.` \(Codex CLI\)/, text);
+  assert.match(text, /npm run lint/, text);
+});
