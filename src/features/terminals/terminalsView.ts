@@ -5,7 +5,10 @@ import { agentDirOf, hasAgentFolder } from '../../core/workspace/agentLayout';
 import { type TerminalCommand, type TerminalInfo } from '../../core/terminal/terminalFormat';
 import { listTerminalsPage, readTerminalIndexTail } from '../../core/terminal/terminalIndex';
 import { exitKind, formatExit, type ExitKind } from '../../core/terminal/commandExit';
-import { formatLocalTime, groupDigits } from '../../core/output/humanize';
+import { formatAge, formatLocalTime, groupDigits } from '../../core/output/humanize';
+import { groupByAgent, hasAgentHistory, type AgentGroup } from '../../core/terminal/agentCommands/sessionGroups';
+import { terminalCatalog, type CatalogTerminal } from '../../core/terminal/catalog/terminalCatalog';
+import { terminalSummary } from '../../core/terminal/terminalSummary';
 import type { CaptureManager } from './captureManager';
 import { noteTooltip, onDidChangeNotes } from '../notes/noteDecorations';
 import type { AgentFeed } from '../../editor/agentFeed';
@@ -18,17 +21,27 @@ export const OPEN_TERMINAL_LINE_COMMAND = 'agentContext.terminals.openAtLine';
 /** Tree nodes of the Terminals view. */
 export type TerminalsNode =
   | { kind: 'terminal'; agentDir: string; info: TerminalInfo; live: boolean; running: boolean; last?: TerminalCommand; multiRoot: boolean }
+  /** One agent's own shell commands, by session (the agent-command history: core/terminal/agentCommands/). */
+  | { kind: 'agent'; agentDir: string; group: AgentGroup; lastFailed?: { info: TerminalInfo; cmd: TerminalCommand }; multiRoot: boolean }
+  /** One session of an agent: its capture, like a terminal's. */
+  | { kind: 'session'; agentDir: string; info: TerminalInfo; commands: number; last?: TerminalCommand; lastFailed?: TerminalCommand }
+  /** "… N older sessions" of an agent. */
+  | { kind: 'olderSessions'; agentDir: string; group: AgentGroup; skip: number; older: number }
+  /** The integrated terminals of a folder that also has agent sessions. */
+  | { kind: 'terminalsGroup'; agentDir: string; terminals: CatalogTerminal[]; multiRoot: boolean }
   | { kind: 'command'; agentDir: string; info: TerminalInfo; cmd: TerminalCommand }
   /** "… N older commands": expands to the next page (commands numbered below `before`). */
   | { kind: 'olderCommands'; agentDir: string; info: TerminalInfo; before: number; older: number }
-  /** "… N older terminals": expands to the next page of a folder's terminals. */
-  | { kind: 'olderTerminals'; agentDir: string; skip: number; older: number; multiRoot: boolean }
+  /** "… N older terminals": expands to the next page of a folder's terminals (`grouped`: of these, when the folder also has agent sessions). */
+  | { kind: 'olderTerminals'; agentDir: string; skip: number; older: number; multiRoot: boolean; grouped?: CatalogTerminal[] }
   | { kind: 'problem'; message: string };
 
 /** Commands per page: a terminal shows its newest ones and a node that pages the rest. */
 export const COMMAND_PAGE = 200;
 /** Terminals per page (live ones first, then newest). */
 export const TERMINAL_PAGE = 50;
+/** An agent's sessions per page (newest first). */
+export const SESSION_PAGE = 50;
 
 /** An icon for every way a command can stand (the compiler insists on each): none is a bare "?". */
 const EXIT_ICONS: Record<ExitKind, [string, string?]> = {
@@ -77,9 +90,12 @@ export class TerminalsTreeProvider implements vscode.TreeDataProvider<TerminalsN
 
   async getChildren(node?: TerminalsNode): Promise<TerminalsNode[]> {
     if (!node) return this.roots();
-    if (node.kind === 'terminal') return this.commandPage(node.agentDir, node.info);
+    if (node.kind === 'terminal' || node.kind === 'session') return this.commandPage(node.agentDir, node.info);
+    if (node.kind === 'agent') return this.sessionPage(node.agentDir, node.group, 0);
+    if (node.kind === 'olderSessions') return this.sessionPage(node.agentDir, node.group, node.skip);
+    if (node.kind === 'terminalsGroup') return this.catalogTerminalPage(node.agentDir, node.terminals, 0, node.multiRoot);
     if (node.kind === 'olderCommands') return this.commandPage(node.agentDir, node.info, node.before);
-    if (node.kind === 'olderTerminals') return this.terminalPage(node.agentDir, node.skip, node.multiRoot);
+    if (node.kind === 'olderTerminals') return node.grouped ? this.catalogTerminalPage(node.agentDir, node.grouped, node.skip, node.multiRoot) : this.terminalPage(node.agentDir, node.skip, node.multiRoot);
     return [];
   }
 
@@ -99,9 +115,65 @@ export class TerminalsTreeProvider implements vscode.TreeDataProvider<TerminalsN
     const out: TerminalsNode[] = [];
     for (const f of folders) {
       if (!(await hasAgentFolder(f.uri.fsPath))) continue;
-      out.push(...(await this.terminalPage(agentDirOf(f.uri.fsPath), 0, folders.length > 1)));
+      const agentDir = agentDirOf(f.uri.fsPath);
+      const multiRoot = folders.length > 1;
+      // Without agents' own commands the view is the terminals alone; with them, one group per agent, then the terminals.
+      out.push(...(hasAgentHistory(agentDir) ? await this.groupedRoots(agentDir, multiRoot) : await this.terminalPage(agentDir, 0, multiRoot)));
     }
     return out;
+  }
+
+  /** A folder's agents (newest activity first, each with its last failure), then its integrated terminals as one group. */
+  private async groupedRoots(agentDir: string, multiRoot: boolean): Promise<TerminalsNode[]> {
+    const cat = await terminalCatalog(agentDir, { need: 'last' });
+    if (!cat.ok) return [{ kind: 'problem', message: `${cat.error.file}: ${cat.error.message}` }];
+    const { agents, terminals } = groupByAgent(cat.value);
+    const out: TerminalsNode[] = [];
+    for (const group of agents) {
+      // The newest session whose brief knows a failure: that command is read (one index tail).
+      const failing = group.sessions.find((s) => s.brief.lastFailed);
+      let lastFailed: { info: TerminalInfo; cmd: TerminalCommand } | undefined;
+      if (failing) {
+        const sum = await terminalSummary(agentDir, failing.info.n);
+        if (sum.lastFailed) lastFailed = { info: failing.info, cmd: sum.lastFailed };
+      }
+      out.push({ kind: 'agent', agentDir, group, lastFailed, multiRoot });
+    }
+    if (terminals.length > 0) out.push({ kind: 'terminalsGroup', agentDir, terminals, multiRoot });
+    return out;
+  }
+
+  /** A page of an agent's sessions, newest first, each with its command count, last command and last failure. */
+  private async sessionPage(agentDir: string, group: AgentGroup, skip: number): Promise<TerminalsNode[]> {
+    const page = group.sessions.slice(skip, skip + SESSION_PAGE);
+    const nodes = await Promise.all(
+      page.map(async ({ info }): Promise<TerminalsNode> => {
+        const sum = await terminalSummary(agentDir, info.n);
+        return { kind: 'session', agentDir, info, commands: sum.commands, last: sum.last, lastFailed: sum.lastFailed };
+      }),
+    );
+    const older = group.sessions.length - skip - page.length;
+    if (older > 0) nodes.push({ kind: 'olderSessions', agentDir, group, skip: skip + SESSION_PAGE, older });
+    return nodes;
+  }
+
+  /** A page of the integrated terminals of a grouped folder: live ones first, then newest. */
+  private async catalogTerminalPage(agentDir: string, terminals: CatalogTerminal[], skip: number, multiRoot: boolean): Promise<TerminalsNode[]> {
+    const live = this.manager.liveStates().filter((l) => l.agentDir === agentDir);
+    const isLive = (n: number): boolean => live.some((l) => l.n === n);
+    const ordered = [...terminals].sort((a, b) => Number(isLive(b.info.n)) - Number(isLive(a.info.n)) || b.info.n - a.info.n);
+    const page = ordered.slice(skip, skip + TERMINAL_PAGE);
+    const nodes = await Promise.all(
+      page.map(async ({ info }): Promise<TerminalsNode> => {
+        const state = live.find((l) => l.n === info.n);
+        const tail = await readTerminalIndexTail(agentDir, info.n, { count: 1 });
+        const last = tail.ok ? tail.value.commands[tail.value.commands.length - 1] : undefined;
+        return { kind: 'terminal', agentDir, info, live: !!state && !info.closed, running: !!state?.running, last, multiRoot };
+      }),
+    );
+    const older = ordered.length - skip - page.length;
+    if (older > 0) nodes.push({ kind: 'olderTerminals', agentDir, skip: skip + TERMINAL_PAGE, older, multiRoot, grouped: terminals });
+    return nodes;
   }
 
   /** A page of a folder's terminals: live ones first, then newest; each with its last command (one small read from the end of its index). */
@@ -123,6 +195,7 @@ export class TerminalsTreeProvider implements vscode.TreeDataProvider<TerminalsN
   }
 
   getTreeItem(node: TerminalsNode): vscode.TreeItem {
+    if (node.kind === 'agent' || node.kind === 'session' || node.kind === 'olderSessions' || node.kind === 'terminalsGroup') return agentHistoryItem(node, Date.now());
     if (node.kind === 'olderCommands' || node.kind === 'olderTerminals') {
       const what = node.kind === 'olderCommands' ? 'command' : 'terminal';
       const item = new vscode.TreeItem(`… ${groupDigits(node.older)} older ${what}${node.older === 1 ? '' : 's'}`, vscode.TreeItemCollapsibleState.Collapsed);
@@ -205,6 +278,60 @@ export class TerminalsTreeProvider implements vscode.TreeDataProvider<TerminalsN
     for (const s of this.subs) s.dispose();
     this.emitter.dispose();
   }
+}
+
+/** The rows of the agent-command history: an agent, a session, older sessions, the integrated terminals' group. */
+function agentHistoryItem(node: Extract<TerminalsNode, { kind: 'agent' | 'session' | 'olderSessions' | 'terminalsGroup' }>, now: number): vscode.TreeItem {
+  if (node.kind === 'terminalsGroup') {
+    const n = node.terminals.length;
+    const item = new vscode.TreeItem('Integrated terminals', vscode.TreeItemCollapsibleState.Expanded);
+    item.id = `${node.agentDir}#terminals`;
+    item.description = `${groupDigits(n)} terminal${n === 1 ? '' : 's'}${node.multiRoot ? ` · ${path.basename(path.dirname(node.agentDir))}` : ''}`;
+    item.iconPath = new vscode.ThemeIcon('terminal');
+    item.contextValue = 'agentContext.terminalsGroup';
+    return item;
+  }
+  if (node.kind === 'olderSessions') {
+    const item = new vscode.TreeItem(`… ${groupDigits(node.older)} older session${node.older === 1 ? '' : 's'}`, vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = `${node.agentDir}#agent:${node.group.agent}@${node.skip}`;
+    item.iconPath = new vscode.ThemeIcon('history');
+    item.tooltip = `Expand to list the next ${SESSION_PAGE} of ${groupDigits(node.older)} older sessions of ${node.group.label} (.agent/terminals/).`;
+    item.contextValue = 'agentContext.olderItems';
+    return item;
+  }
+  if (node.kind === 'agent') {
+    const { group } = node;
+    const count = group.sessions.length;
+    const item = new vscode.TreeItem(group.label, vscode.TreeItemCollapsibleState.Collapsed);
+    item.id = `${node.agentDir}#agent:${group.agent}`;
+    const parts = [`${groupDigits(count)} session${count === 1 ? '' : 's'}`, group.lastMs ? `active ${formatAge(now - group.lastMs)}` : 'no commands yet'];
+    // The last failure, visible without expanding.
+    if (node.lastFailed) parts.push(`last failed ${formatAge(now - commandEndMs(node.lastFailed.cmd))}: ${short(node.lastFailed.cmd.commandLine, 30)}`);
+    if (node.multiRoot) parts.push(path.basename(path.dirname(node.agentDir)));
+    item.description = parts.join(' · ');
+    item.iconPath = new vscode.ThemeIcon(group.open > 0 ? 'hubot' : 'robot');
+    item.tooltip = `${group.label}: its own shell commands, recorded by Agent Context's hook. ${groupDigits(count)} session${count === 1 ? '' : 's'} (${group.open} open).${node.lastFailed ? `\nLast failure: ${node.lastFailed.cmd.commandLine} — ${exitText(node.lastFailed.cmd)} (terminal ${node.lastFailed.info.n}, command #${node.lastFailed.cmd.command})` : ''}`;
+    item.contextValue = 'agentContext.agentCommands';
+    return item;
+  }
+  const { info } = node;
+  const sid = info.session ?? 'unknown';
+  const item = new vscode.TreeItem(`session ${sid.length > 12 ? `${sid.slice(0, 12)}…` : sid} (${info.n})`, vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = `${node.agentDir}#${info.n}`;
+  const parts = [`${groupDigits(node.commands)} command${node.commands === 1 ? '' : 's'}`];
+  if (node.last) parts.push(formatAge(now - commandEndMs(node.last)));
+  if (node.lastFailed) parts.push(`last failed: #${node.lastFailed.command} ${short(node.lastFailed.commandLine, 30)} (${formatExit(node.lastFailed.exitCode, node.lastFailed.exitUnknown)})`);
+  parts.push(info.closed ? 'ended' : 'open');
+  item.description = parts.join(' · ');
+  item.iconPath = statusIcon(node.last);
+  item.tooltip = `${info.name}\nsession ${sid} · started ${info.started ? formatLocalTime(info.started) : 'unknown'} · ${info.closed ? 'ended' : 'open'}\n${vscode.workspace.asRelativePath(path.join(node.agentDir, info.file))}`;
+  item.contextValue = `agentContext.agentSession.${info.closed ? 'closed' : 'live'}`;
+  return item;
+}
+
+/** When a command ended (its start plus its duration; its start when that is unknown). */
+function commandEndMs(c: TerminalCommand): number {
+  return Date.parse(c.started) + (c.durationMs ?? 0);
 }
 
 /** Opens a capture file with the given 1-based line at the top and selected. */
