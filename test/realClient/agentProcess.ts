@@ -39,6 +39,11 @@ export function writeNoisyBuild(workspace: string): { script: string; errorLines
   const file = path.join(workspace, 'build.sh');
   fs.writeFileSync(file, [
     '#!/bin/bash',
+    // `bash build.sh medium`: a test run's TAP output (235 lines, ~20 KB) with two failures, exit 1;
+    // `bash build.sh fail`: a small failure (a line on stderr, exit 7). The same script, so the user's
+    // rules that allow `bash build.sh` allow these too.
+    `if [ "\${1-}" = medium ]; then for i in $(seq 1 235); do case $i in ${MEDIUM_FAILURES.map((f) => f.n).join('|')}) ;; *) echo "ok $i - renders the component tree with props set $i and matches its snapshot" ;; esac; ${MEDIUM_FAILURES.map((f) => `[ $i = ${f.n} ] && echo ${JSON.stringify(f.text)}`).join('; ')}; done; exit 1; fi`,
+    `if [ "\${1-}" = fail ]; then echo ${JSON.stringify(SMALL_FAILURE)} >&2; exit 7; fi`,
     'for i in $(seq 1 29999); do echo "[$i/60000] compiling module_$i.c ... ok"; done',
     ...errors.map((e) => `echo ${JSON.stringify(e).replace(/\$/g, '\\$')}`),
     'for i in $(seq 30003 60000); do echo "[$i/60000] compiling module_$i.c ... ok"; done',
@@ -47,6 +52,14 @@ export function writeNoisyBuild(workspace: string): { script: string; errorLines
   ].join('\n'), { mode: 0o755 });
   return { script: './build.sh', errorLines: errors.map((text, i) => ({ n: 30000 + i, text })) };
 }
+
+/** The two failures of `bash build.sh medium` (its line numbers are theirs in the output). */
+export const MEDIUM_FAILURES = [
+  { n: 101, text: 'not ok 101 - parser handles an empty input file' },
+  { n: 181, text: 'not ok 181 - fetch retries until the timeout' },
+];
+/** What `bash build.sh fail` prints (on stderr) before it exits with 7. */
+export const SMALL_FAILURE = 'step 3 of 5: connection refused (ECONNREFUSED 127.0.0.1:5432)';
 
 /** How many of the error lines a text shows, each with its line number (`L30000: <text>`). */
 export function errorLinesWithNumbers(text: string, errorLines: readonly { n: number; text: string }[]): number {

@@ -10,7 +10,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ledgerPath } from '../../src/core/history/ledger';
 import { TOOL_NAMES } from '../../src/core/tools/toolNames';
-import { copyFixture, errorLinesSeen, errorLinesWithNumbers, MCP_JS, resultOf, tempDir, writeNoisyBuild, type AgentRun } from './agentProcess';
+import { copyFixture, errorLinesSeen, errorLinesWithNumbers, MCP_JS, MEDIUM_FAILURES, resultOf, SMALL_FAILURE, tempDir, writeNoisyBuild, type AgentRun } from './agentProcess';
+import { agentName } from '../../src/core/hooks/agentNames';
+import { listTerminals, readTerminalIndex } from '../../src/core/terminal/terminalIndex';
 import type { ScriptTurn } from './fakeModel';
 import { recordMeasure } from './measure';
 
@@ -166,6 +168,9 @@ export function describeShellHook(d: HookDriver): void {
           shell('touch not-allowed.txt'),
           { tool: d.mcpTool('agentContext_briefing'), input: {} },
           ...timed,
+          shell('bash build.sh medium'),
+          shell('bash build.sh fail'),
+          { tool: d.mcpTool('agentContext_terminal'), input: { command: 'lastFailed' } },
           { text: 'Done.' },
         ],
       });
@@ -225,9 +230,42 @@ export function describeShellHook(d: HookDriver): void {
       assert.match(d.unwrap ? d.unwrap(r.text) : r.text, /Add rate limiting to the public API/);
     });
 
+    it('a clean medium output (a 20 KB test run, two failures) reaches the model as our reference: ≤ 4 KB, both failures with their numbers', () => {
+      const r = resultOf(hooked, d.shellTool, 4 + TIMED_CALLS);
+      const text = d.unwrap ? d.unwrap(r.text) : r.text;
+      const errors = errorLinesWithNumbers(text, MEDIUM_FAILURES);
+      recordMeasure(d.key ?? d.id, 'mediumWithHook', { bytes: r.bytes, errors, of: MEDIUM_FAILURES.length });
+      assert.ok(r.bytes <= 4096, `${r.bytes} bytes:\n${r.text}`);
+      assert.equal(errors, MEDIUM_FAILURES.length, r.text);
+    });
+
+    it('every command it ran through its own shell is in the agent-command history, under its name and session; lastFailed finds the failure it just had, with its exit code', async () => {
+      const r = resultOf(hooked, d.mcpTool('agentContext_terminal'));
+      const text = d.unwrap ? d.unwrap(r.text) : r.text;
+      assert.match(text, /Command: bash build\.sh fail\b/, text);
+      assert.match(text, /exit 7/, text);
+      assert.match(text, new RegExp(`${agentName(d.id).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} · session `), text);
+      assert.ok(text.includes(SMALL_FAILURE), text);
+      const agentDir = path.join(ws, '.agent');
+      const list = await listTerminals(agentDir);
+      assert.ok(list.ok);
+      const sessions = list.value.filter((t) => t.agent === d.id);
+      assert.ok(sessions.length >= 1, `no session capture of ${d.id}: ${list.value.map((t) => `${t.n} ${t.agent ?? 'terminal'}`).join(', ')}`);
+      const commands: { commandLine: string; exitCode: number | null }[] = [];
+      for (const t of sessions) {
+        const idx = await readTerminalIndex(agentDir, t.n);
+        assert.ok(idx.ok);
+        commands.push(...idx.value.commands);
+      }
+      const lines = commands.map((c) => c.commandLine);
+      for (const c of ['bash build.sh', 'echo small-output-stays', 'echo timed-0', 'bash build.sh medium', 'bash build.sh fail']) assert.ok(lines.some((l) => l.includes(c)), `${c} not recorded: ${lines.join(' | ')}`);
+      assert.equal(commands.find((c) => c.commandLine.includes('bash build.sh fail'))?.exitCode, 7);
+      recordMeasure(d.key ?? d.id, 'history', { sessions: sessions.length, commands: commands.length, lastFailedBytes: r.bytes });
+    });
+
     it('the hook\'s added time per trivial call (median, reported)', () => {
       const off = 4; // calls before the timed ones in the hooked script
-      const withHook = hooked.results.filter((r) => r.tool === d.shellTool).slice(off).map((r) => r.ms);
+      const withHook = hooked.results.filter((r) => r.tool === d.shellTool).slice(off, off + TIMED_CALLS).map((r) => r.ms);
       const without = plain.results.filter((r) => r.tool === d.shellTool).slice(2).map((r) => r.ms);
       assert.equal(withHook.length, TIMED_CALLS);
       assert.equal(without.length, TIMED_CALLS);

@@ -55,11 +55,12 @@ describe('Terminals view: agents\' own commands', function () {
       'the Terminals view shows Codex CLI with its last failure, and Claude Code',
     );
     const codex = roots.find((n) => n.label === 'Codex CLI')!;
-    assert.match(codex.description!, /^1 session · active (just now|\d+ min ago) · last failed (just now|\d+ min ago): echo "error: linker failed" >&2; exit 2/);
+    // Long command lines are cut to fit the row (with …).
+    assert.match(codex.description!, /^1 session · active (just now|\d+ min ago) · last failed (just now|\d+ min ago): echo "error: linker failed" >/);
     assert.equal(codex.expanded, false, 'an agent starts collapsed');
     const session = codex.children[0];
     assert.match(session.label, /^session cx-view-1 \(\d+\)$/);
-    assert.match(session.description!, /^2 commands · .* · last failed: #2 echo "error: linker failed" >&2; exit 2 \(exit 2\) · open$/);
+    assert.match(session.description!, /^2 commands · (just now|\d+ min ago) · last failed: #2 echo "error: linker failed" >\S* \(exit 2\) · open$/);
     assert.equal(session.expanded, false, 'a session starts collapsed');
     const cmds = session.children;
     assert.deepEqual(cmds.map((c) => [c.label, c.description?.split(' · ')[0]]), [
