@@ -16,6 +16,7 @@ import * as path from 'node:path';
 import { err, ok, type Result } from '../../result';
 import { keyId, type AgentSetup, type SetupPlan, type SetupRecord } from './agentSetup';
 import { foreignServerMessage, hookCommand, jsonSet, jsonUnset, mcpCommand, missingPrefix, parseJsonObject, readText, serverEntryKind, trackedByGit, type FileEdit, type SetupPaths } from './configFiles';
+import { agentName } from '../../hooks/agentNames';
 
 /** The name of our MCP server in every agent (Claude Code's tools appear as mcp__agent-context__*). */
 export const MCP_SERVER_NAME = 'agent-context';
@@ -141,4 +142,4 @@ async function plan(root: string, home: string, paths: SetupPaths | undefined, r
   return ok({ edits, keys, local: [SETTINGS], notes: s.value.notes });
 }
 
-export const claudeCodeSetup: AgentSetup = { id: 'claude-code', label: 'Claude Code', binary: 'claude', homeFolder: '.claude', plan };
+export const claudeCodeSetup: AgentSetup = { id: 'claude-code', label: agentName('claude-code'), binary: 'claude', homeFolder: '.claude', plan };

@@ -28,6 +28,7 @@ import { err, ok, type Result } from '../../result';
 import { type AgentSetup, type SetupPlan, type SetupRecord } from './agentSetup';
 import { MCP_SERVER_NAME } from './claudeCode';
 import { hookCommand, mcpCommand, readText, trackedByGit, type FileEdit, type SetupPaths } from './configFiles';
+import { agentName } from '../../hooks/agentNames';
 
 /** The project's Codex config, relative to the workspace folder. */
 const CONFIG = '.codex/config.toml';
@@ -215,4 +216,4 @@ async function plan(root: string, home: string, paths: SetupPaths | undefined, r
   return ok({ edits, keys, local: [CONFIG], notes });
 }
 
-export const codexSetup: AgentSetup = { id: 'codex', label: 'Codex CLI', binary: 'codex', homeFolder: '.codex', plan };
+export const codexSetup: AgentSetup = { id: 'codex', label: agentName('codex'), binary: 'codex', homeFolder: '.codex', plan };

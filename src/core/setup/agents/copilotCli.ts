@@ -25,6 +25,7 @@ import { err, ok, type Result } from '../../result';
 import { type AgentSetup, type SetupPlan, type SetupRecord } from './agentSetup';
 import { MCP_SERVER_NAME } from './claudeCode';
 import { hookCommand, jsonSet, jsonUnset, mcpCommand, missingPrefix, parseJsonObject, readText, trackedByGit, valueAt, type FileEdit, type SetupPaths } from './configFiles';
+import { agentName } from '../../hooks/agentNames';
 
 /** The workspace MCP file, relative to the workspace folder. */
 const MCP_FILE = '.github/mcp.json';
@@ -172,4 +173,4 @@ async function plan(root: string, home: string, paths: SetupPaths | undefined, r
   return ok({ edits, keys, local: [rel], notes });
 }
 
-export const copilotCliSetup: AgentSetup = { id: 'copilot-cli', label: 'GitHub Copilot CLI', binary: 'copilot', homeFolder: '.copilot', plan };
+export const copilotCliSetup: AgentSetup = { id: 'copilot-cli', label: agentName('copilot-cli'), binary: 'copilot', homeFolder: '.copilot', plan };

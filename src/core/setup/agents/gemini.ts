@@ -26,6 +26,7 @@ import { err, ok, type Result } from '../../result';
 import { type AgentSetup, type SetupPlan, type SetupRecord } from './agentSetup';
 import { CLAUDE_PLANS_DIR, MCP_SERVER_NAME } from './claudeCode';
 import { foreignServerMessage, hookCommand, jsonSet, jsonUnset, mcpCommand, missingPrefix, parseJsonObject, readText, serverEntryKind, trackedByGit, valueAt, type FileEdit, type SetupPaths } from './configFiles';
+import { agentName } from '../../hooks/agentNames';
 
 /** The project's Gemini settings, relative to the workspace folder. */
 const SETTINGS = '.gemini/settings.json';
@@ -211,4 +212,4 @@ async function plan(root: string, home: string, paths: SetupPaths | undefined, r
   return ok({ edits, keys, local: [SETTINGS], notes });
 }
 
-export const geminiSetup: AgentSetup = { id: 'gemini', label: 'Gemini CLI', binary: 'gemini', homeFolder: '.gemini', plan };
+export const geminiSetup: AgentSetup = { id: 'gemini', label: agentName('gemini'), binary: 'gemini', homeFolder: '.gemini', plan };

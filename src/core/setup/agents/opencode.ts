@@ -20,6 +20,7 @@ import { err, ok, type Result } from '../../result';
 import { type AgentSetup, type SetupPlan, type SetupRecord } from './agentSetup';
 import { MCP_SERVER_NAME } from './claudeCode';
 import { jsonSet, jsonUnset, mcpCommand, missingPrefix, parseJsonObject, readText, trackedByGit, valueAt, type FileEdit, type SetupPaths } from './configFiles';
+import { agentName } from '../../hooks/agentNames';
 
 const CONFIGS = ['opencode.jsonc', 'opencode.json'] as const;
 const OPENCODE_SCHEMA = 'https://opencode.ai/config.json';
@@ -147,7 +148,7 @@ async function undo(root: string, record: SetupRecord | undefined): Promise<Resu
 
 export const opencodeSetup: AgentSetup = {
   id: 'opencode',
-  label: 'opencode',
+  label: agentName('opencode'),
   binary: 'opencode',
   homeFolder: path.join('.config', 'opencode'),
   plan: (root, _home, paths, record) => (paths ? setUp(root, paths) : undo(root, record)),
