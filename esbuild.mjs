@@ -1,6 +1,6 @@
 // Bundles the extension (dist/extension.js), the MCP server (dist/mcp.js), the agents' hook program
 // (dist/agent-hook.js), opencode's plugin (dist/opencode-plugin.mjs), the lazily loaded tokenizer (dist/tokenizer.js, kept out of the main
-// bundle so activation stays light), the MCP server's terminal catalog worker (dist/catalog-worker.js), the digest check worker (dist/digest-check.js) and the editor's notes worker (dist/notes-worker.js); copies the hooks' shell side (dist/agent-context-shell.sh,
+// bundle so activation stays light), the MCP server's terminal catalog worker (dist/catalog-worker.js), the digest check worker (dist/digest-check.js), the editor's notes worker (dist/notes-worker.js) and the ranked search worker (dist/search-worker.js); copies the hooks' shell side (dist/agent-context-shell.sh,
 // dist/agent-hook.sh) and writes the secret prefilter they read (dist/secret-keywords.ere).
 import * as esbuild from 'esbuild';
 import { pathToFileURL } from 'node:url';
@@ -45,10 +45,11 @@ const common = {
   // The tokenizer tables are large: both bundles require dist/tokenizer.js at first use.
   // tokens.ts falls back to the package itself (tests, benchmarks); keep that out of the bundles.
   // The same for re2js (user secret patterns only): dist/re2.js, and for the search and TOML
-  // packages (first grep or glob, a .gitleaks.toml): dist/search-deps.js.
+  // packages (first grep or glob, a .gitleaks.toml): dist/search-deps.js. Ranked search runs on its
+  // worker (dist/search-worker.js), which the caller's thread loads too when the worker cannot run.
   // jsonc-parser's `main` is a UMD build whose requires esbuild cannot follow: its ES module build.
   alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
-  external: ['vscode', './tokenizer.js', 'gpt-tokenizer', 'gpt-tokenizer/*', 're2js', './searchDepsEntry'],
+  external: ['vscode', './tokenizer.js', 'gpt-tokenizer', 'gpt-tokenizer/*', 're2js', './searchDepsEntry', './searchWorkerEntry'],
 };
 
 // Exported for scripts/thirdPartyNotices.mjs, which lists the packages these bundles contain.
@@ -68,6 +69,8 @@ export const builds = [
   { ...common, entryPoints: ['src/core/fs/digestCheckEntry.ts'], outfile: 'dist/digest-check.js', external: ['vscode'] },
   // The editor's listing of the notes on a worker thread (core/notes/notesWorker.ts).
   { ...common, entryPoints: ['src/core/notes/notesWorkerEntry.ts'], outfile: 'dist/notes-worker.js', external: ['vscode'] },
+  // Ranked search (agentContext_search) on a worker thread (core/search/ranked/searchService.ts), in the editor and the MCP server.
+  { ...common, entryPoints: ['src/core/search/ranked/searchWorkerEntry.ts'], outfile: 'dist/search-worker.js', external: ['vscode', './tokenizer.js', 'gpt-tokenizer', 'gpt-tokenizer/*', 're2js', './searchDepsEntry'] },
 ];
 
 /** The hooks' shell side (src → dist), each with the one fast path (src/hooks/fastPath.sh) put in. */

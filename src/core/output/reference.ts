@@ -34,13 +34,15 @@ export const REFERENCE_MAX_BYTES = 2048;
  */
 const ERR_ERE = '(^|[^A-Za-z0-9+/])ERR';
 const ERR_JS = '(?<![A-Za-z0-9+/])ERR';
+/** The warning words among ISSUE_WORDS: a line with only these is a warning, not an error or failure. */
+const WARN = { en: '[Ww]arn', EN: 'WARN', de: 'Warnung', zh: '警告' };
 /** Literals that mark a line as an error, failure or warning, in several languages (ERE and JS regex alike). */
 const ISSUE_WORDS = [
-  '[Ee]rro', ERR_ERE, '[Ff]ail', 'FAIL', '[Ww]arn', 'WARN', '[Pp]anic', 'PANIC', 'Traceback',
+  '[Ee]rro', ERR_ERE, '[Ff]ail', 'FAIL', WARN.en, WARN.EN, '[Pp]anic', 'PANIC', 'Traceback',
   '[Ee]xception', '[Ff]atal', 'FATAL', 'Segmentation fault', 'core dumped', 'Killed', 'Aborted',
   'undefined reference', 'not ok ', 'CONFLICT', '[Cc]onflict', 'UNMET', 'extraneous', '[Ii]nvalid',
-  'Fehler', 'fehlgeschlagen', 'Warnung', '[Ee]rreur', 'échec', 'échoué', 'CONFLIT', 'Conflit',
-  '错误', '失败', '警告', 'エラー', '失敗', 'Ошибка', 'ошибка', 'ОШИБКА', 'Сбой', 'сбой', 'КОНФЛИКТ', 'Конфликт',
+  'Fehler', 'fehlgeschlagen', WARN.de, '[Ee]rreur', 'échec', 'échoué', 'CONFLIT', 'Conflit',
+  '错误', '失败', WARN.zh, 'エラー', '失敗', 'Ошибка', 'ошибка', 'ОШИБКА', 'Сбой', 'сбой', 'КОНФЛИКТ', 'Конфликт',
   '✗', '✘', '✖', '❌',
 ];
 /** Shapes that only count at the start of a line: apt/dpkg `E: …`, mocha's numbered failures `  1) name`. */
@@ -50,8 +52,22 @@ const ISSUE_LINE_STARTS = ['^E: ', '^ {0,12}[0-9]{1,4}\\) '];
 export const ISSUE_PATTERN = [...ISSUE_WORDS, ...ISSUE_LINE_STARTS].join('|');
 
 /** The scan's form of ISSUE_WORDS (global: a window is searched from its second character, see addPiece). */
-const ISSUE_RE = new RegExp(ISSUE_WORDS.map((w) => (w === ERR_ERE ? ERR_JS : w)).join('|'), 'g');
+const jsForm = (w: string): string => (w === ERR_ERE ? ERR_JS : w);
+const ISSUE_RE = new RegExp(ISSUE_WORDS.map(jsForm).join('|'), 'g');
 const LINE_START_RE = new RegExp(ISSUE_LINE_STARTS.join('|'));
+const warnings: readonly string[] = Object.values(WARN);
+/** An issue word that is not only a warning: the line reports an error or failure. */
+const ERROR_WORD_RE = new RegExp(ISSUE_WORDS.filter((w) => !warnings.includes(w)).map(jsForm).join('|'));
+const WARNING_WORD_RE = new RegExp(warnings.join('|'));
+
+/**
+ * How a whole line reads by the reference's own rule (ISSUE_PATTERN): 2 an error or failure, 1 a
+ * warning only, 0 neither. Ranked search and the reference's preview put errors first by it.
+ */
+export function issueLevel(line: string): 0 | 1 | 2 {
+  if (ERROR_WORD_RE.test(line) || LINE_START_RE.test(line)) return 2;
+  return WARNING_WORD_RE.test(line) ? 1 : 0;
+}
 /** Longest literal in ISSUE_PATTERN, rounded up: a match never spans more characters than this. */
 const MATCH_SPAN = 32;
 /** Characters kept of each line for display; the rest is only scanned. */
@@ -279,7 +295,8 @@ export function cutToBytes(s: string, maxBytes: number): string {
   return out + '…';
 }
 
-function displayLine(l: NumberedLine, maxBytes: number): string {
+/** A kept line as references and search answers show it: `L<n>: text`, control characters dropped, cut to `maxBytes`. */
+export function displayLine(l: NumberedLine, maxBytes: number): string {
   const clean = stripVTControlCharacters(l.text).replace(/\r/g, '').replace(/\t/g, '  ').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
   return cutToBytes(`L${l.n}: ${clean}${l.cut ? '…' : ''}`, maxBytes);
 }

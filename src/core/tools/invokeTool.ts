@@ -16,6 +16,7 @@ import { readTool } from './read';
 import { maskCommand, runTool } from './run';
 import { maskedNote, maskWrittenInput } from './maskToolText';
 import { maskSecrets } from '../secrets';
+import { searchTool } from './search';
 import { skillTool } from './skill';
 import { terminalTool } from './terminal';
 import { INLINE_MAX_BYTES, secretRulesOf, toolError, type ToolContext, type ToolHandler, type ToolOutcome } from './toolContext';
@@ -29,6 +30,7 @@ export const TOOL_HANDLERS: Record<ToolName, ToolHandler> = {
   agentContext_offload: offloadTool,
   agentContext_read: readTool,
   agentContext_grep: grepTool,
+  agentContext_search: searchTool,
   agentContext_glob: globTool,
   agentContext_terminal: terminalTool,
   agentContext_plan: planTool,

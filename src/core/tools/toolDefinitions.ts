@@ -8,6 +8,7 @@
 import type { ToolConfig } from '../config';
 import { compoundOperator, runNeedsConfirmation } from './commandPolicy';
 import { TOOL_NAMES, type ToolName } from './toolNames';
+import { SEARCH_SCOPES } from '../search/ranked/sources';
 
 /** The subset of JSON Schema the tools use (and validateInput checks). */
 export interface JsonSchemaProp {
@@ -103,7 +104,7 @@ const DEFINITIONS: { [N in ToolName]: ToolDefinition & { name: N } } = {
     name: 'agentContext_grep',
     toolReferenceName: 'grepAgent',
     displayName: 'Grep .agent and Workspace',
-    description: 'Search with a JavaScript regex; returns path:line: text. Searches .agent/ (plans, scratch, terminals) unless path is given.',
+    description: 'Exact text or JavaScript regex; every match as path:line: text. Searches .agent/ (plans, scratch, terminals) unless path is given. For a question in words, use agentContext_search.',
     inputSchema: {
       type: 'object',
       properties: {
@@ -111,6 +112,18 @@ const DEFINITIONS: { [N in ToolName]: ToolDefinition & { name: N } } = {
         context: int('lines around', 0, 10), maxResults: int(undefined, 1),
       },
       required: ['pattern'],
+    },
+    readOnly: true,
+  },
+  agentContext_search: {
+    name: 'agentContext_search',
+    toolReferenceName: 'searchAgent',
+    displayName: 'Search Saved Output',
+    description: 'Ranked search of all .agent/ saves (terminals, tool outputs, scratch, plans, memory, notes) for a question or keywords: the best line windows with numbers, error lines first. For an exact string or regex, use agentContext_grep.',
+    inputSchema: {
+      type: 'object',
+      properties: { query: s(), scope: { type: 'string', enum: [...SEARCH_SCOPES] }, maxTokens: int('default 1500', 100) },
+      required: ['query'],
     },
     readOnly: true,
   },

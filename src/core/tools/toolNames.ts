@@ -8,6 +8,7 @@ export const TOOL_NAMES = [
   'agentContext_offload',
   'agentContext_read',
   'agentContext_grep',
+  'agentContext_search',
   'agentContext_glob',
   'agentContext_terminal',
   'agentContext_plan',

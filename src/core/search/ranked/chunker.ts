@@ -1,0 +1,107 @@
+/*
+ * Cuts a file's bytes into chunks (whole lines, at most CHUNK_LINES lines or CHUNK_BYTES bytes) and
+ * counts each chunk's terms, with the issue level of the line each stood on (issueLevel, the
+ * reference's own rule: an error line outranks the same words in ordinary output). Secrets are
+ * masked in each chunk before its terms are taken (the files under .agent/ are masked by their
+ * writers already; a file a user put in scratch may not be), so no secret ever enters the index.
+ */
+import { createHash } from 'node:crypto';
+import { issueLevel } from '../../output/reference';
+import { forEachTerm } from './terms';
+import { MAX_TF } from './runFile';
+
+export const CHUNK_LINES = 64;
+export const CHUNK_BYTES = 8192;
+/** Of a longer line (minified JSON, base64), only the start is indexed, hashed and shown. */
+export const LINE_INDEX_BYTES = 16 * 1024;
+/** What the hash of a chunk covers (its start): a chunk of one 50 MB line is never read whole. */
+const HASH_BYTES = 64 * 1024;
+
+/** One chunk: where it lies, what it held (hash), and its terms. */
+export interface Chunk {
+  byteStart: number;
+  byteEnd: number;
+  /** 1-based number of its first line. */
+  lineStart: number;
+  lines: number;
+  hash: number;
+  /** Terms counted (BM25's document length). */
+  tokens: number;
+  /** term → min(tf, MAX_TF) << 2 | highest issue level of a line it stood on. */
+  terms: Map<string, number>;
+}
+
+/** The hash a chunk is checked by when it is read back: its first HASH_BYTES bytes and its length. */
+export function chunkHash(bytes: Buffer, length: number): number {
+  const h = createHash('md5');
+  h.update(bytes.subarray(0, Math.min(bytes.length, HASH_BYTES)));
+  h.update(String(length));
+  return h.digest().readUInt32LE(0);
+}
+
+/** The text of lines [from, to) of `buf` with each line cut to LINE_INDEX_BYTES. */
+export function chunkTextOf(buf: Buffer, from: number, to: number): string {
+  let out = '';
+  let at = from;
+  while (at < to) {
+    let nl = buf.indexOf(10, at);
+    if (nl < 0 || nl >= to) nl = to;
+    const end = Math.min(nl, at + LINE_INDEX_BYTES);
+    out += buf.toString('utf8', at, end);
+    if (nl < to) out += '\n';
+    at = nl + 1;
+  }
+  return out;
+}
+
+/**
+ * Chunks `buf`, the bytes of a file from byte `base` (a line start, line number `lineBase`) to its
+ * end. `mask` masks secrets in a chunk's text (lines kept).
+ */
+export function chunkFile(buf: Buffer, base: number, lineBase: number, mask: (text: string) => string): Chunk[] {
+  const chunks: Chunk[] = [];
+  let start = 0;
+  let lineStart = lineBase;
+  while (start < buf.length) {
+    let end = start;
+    let lines = 0;
+    while (end < buf.length && lines < CHUNK_LINES) {
+      let nl = buf.indexOf(10, end);
+      const lineEnd = nl < 0 ? buf.length : nl + 1;
+      // A chunk always takes its first line, however long; later lines only while it stays small.
+      if (lines > 0 && lineEnd - start > CHUNK_BYTES) break;
+      end = lineEnd;
+      lines++;
+      if (nl < 0) nl = buf.length;
+    }
+    const bytes = buf.subarray(start, end);
+    const c: Chunk = { byteStart: base + start, byteEnd: base + end, lineStart, lines, hash: chunkHash(bytes, bytes.length), tokens: 0, terms: new Map() };
+    countTerms(mask(chunkTextOf(buf, start, end)), c);
+    chunks.push(c);
+    lineStart += lines;
+    start = end;
+  }
+  return chunks;
+}
+
+function countTerms(text: string, c: Chunk): void {
+  let at = 0;
+  while (at <= text.length) {
+    let nl = text.indexOf('\n', at);
+    if (nl < 0) nl = text.length;
+    const line = text.slice(at, nl);
+    if (line) {
+      const level = issueLevel(line.length > 2048 ? line.slice(0, 2048) : line);
+      forEachTerm(line, (t) => {
+        c.tokens++;
+        const v = c.terms.get(t);
+        if (v === undefined) c.terms.set(t, (1 << 2) | level);
+        else {
+          const tf = Math.min(MAX_TF, (v >> 2) + 1);
+          c.terms.set(t, (tf << 2) | Math.max(v & 3, level));
+        }
+      });
+    }
+    at = nl + 1;
+  }
+}

@@ -1,0 +1,189 @@
+/*
+ * Bringing the index up to date with the files: what changed (planFile), and indexing a batch of
+ * changed files into one new run (indexBatch). A file that only grew since it was indexed (a
+ * terminal, a log) is indexed from its last chunk on; one rewritten, truncated or replaced is
+ * indexed anew and its old chunks dropped; one deleted is dropped. Large files and large backlogs
+ * go in parts (BATCH_BYTES per run), newest files first, so the answer to a question about what
+ * just happened never waits for a year of history.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { chunkFile, chunkHash, type Chunk } from './chunker';
+import { chunkAt, chunkCount, CHUNK_FIELDS, type FileEntry, type Manifest } from './manifest';
+import { encodePostings, writeRun } from './runFile';
+import { isAgentCapture, scopeOf } from './sources';
+
+/** Bytes indexed into one run at most: a batch takes well under a second, so the lock is never held long. */
+export const BATCH_BYTES = 8 * 1024 * 1024;
+
+/** What must be done to one file. */
+export interface Planned {
+  rel: string;
+  abs: string;
+  /** undefined: the file is gone (or no longer a file), its chunks are dropped. */
+  st?: fs.Stats;
+  /** Chunks of the old entry kept (an append keeps all but the last, which is indexed again with what follows). */
+  keep: number;
+  /** Where indexing starts. */
+  fromByte: number;
+  fromLine: number;
+  /** The entry as it was when this was planned: the plan holds only if it still is. */
+  base?: { ino: number; size: number; mtimeMs: number };
+}
+
+/** Reads `len` bytes at `at` of an open file. */
+function readAt(fd: number, at: number, len: number): Buffer {
+  const b = Buffer.allocUnsafe(len);
+  let got = 0;
+  while (got < len) {
+    const n = fs.readSync(fd, b, got, len - got, at + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return b.subarray(0, got);
+}
+
+/** Whether a file's indexed chunk still holds what was indexed. */
+export function chunkStillThere(abs: string, e: FileEntry, i: number): boolean {
+  const c = chunkAt(e, i);
+  let fd: number;
+  try {
+    fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  } catch {
+    return false;
+  }
+  try {
+    const len = c.byteEnd - c.byteStart;
+    const b = readAt(fd, c.byteStart, Math.min(len, 64 * 1024));
+    return b.length === Math.min(len, 64 * 1024) && chunkHash(b, len) === c.hash;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * What to do about a file given its stat now (undefined: gone) and its entry (undefined: never
+ * indexed); undefined when it is indexed as it is.
+ */
+export function planFile(rel: string, abs: string, st: fs.Stats | undefined, e: FileEntry | undefined): Planned | undefined {
+  const base = e ? { ino: e.ino, size: e.size, mtimeMs: e.mtimeMs } : undefined;
+  if (!st || !st.isFile()) return e ? { rel, abs, keep: 0, fromByte: 0, fromLine: 1, base } : undefined;
+  if (!e) return { rel, abs, st, keep: 0, fromByte: 0, fromLine: 1 };
+  if (st.ino === e.ino && st.size === e.size && st.mtimeMs === e.mtimeMs) return undefined;
+  const n = chunkCount(e);
+  // Grown with the same inode and its last chunk as indexed: an append (a terminal, a log).
+  if (st.ino === e.ino && st.size > e.size && n > 0 && chunkStillThere(abs, e, n - 1)) {
+    const last = chunkAt(e, n - 1);
+    return { rel, abs, st, keep: n - 1, fromByte: last.byteStart, fromLine: last.lineStart, base };
+  }
+  if (st.ino === e.ino && st.size > e.size && n === 0) return { rel, abs, st, keep: 0, fromByte: 0, fromLine: 1, base };
+  return { rel, abs, st, keep: 0, fromByte: 0, fromLine: 1, base };
+}
+
+/** Whether a plan still holds against the manifest as it is now (another process may have indexed the file meanwhile). */
+export function planHolds(p: Planned, e: FileEntry | undefined): boolean {
+  if (!p.base) return e === undefined;
+  return !!e && e.ino === p.base.ino && e.size === p.base.size && e.mtimeMs === p.base.mtimeMs;
+}
+
+/** What a batch did. */
+export interface BatchOutcome {
+  /** The run written (undefined: nothing needed one). */
+  run?: { name: string; lo: number; hi: number; bytes: number };
+  /** Files brought up to date (or dropped). */
+  done: string[];
+  /** Files indexed only in part (the rest comes in a later batch). */
+  partial: string[];
+  /** Files that could not be read, and why. */
+  failed: { rel: string; why: string }[];
+  bytes: number;
+}
+
+/**
+ * Indexes `plans` (in the order given, up to `budget` bytes: the file that crosses it is indexed up
+ * to a line end there) into one run in `dir`, and updates `m` in place (entries, runs, nextChunk).
+ * The caller holds the manifest's lock and writes `m` afterwards.
+ */
+export function indexBatch(dir: string, m: Manifest, plans: readonly Planned[], mask: (text: string) => string, budget = BATCH_BYTES): BatchOutcome {
+  const out: BatchOutcome = { done: [], partial: [], failed: [], bytes: 0 };
+  const postings = new Map<string, { ids: number[]; values: number[] }>();
+  const lo = m.nextChunk;
+  let next = lo;
+  for (const p of plans) {
+    if (!p.st) {
+      delete m.files[p.rel];
+      out.done.push(p.rel);
+      continue;
+    }
+    if (out.bytes >= budget) break;
+    const scope = scopeOf(p.rel);
+    if (!scope) {
+      delete m.files[p.rel];
+      out.done.push(p.rel);
+      continue;
+    }
+    let bytes: Buffer;
+    let head = '';
+    let st: fs.Stats;
+    try {
+      // Never through a symbolic link put in the file's place since it was listed.
+      const fd = fs.openSync(p.abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+      try {
+        // The size and time read with the bytes: what was read is what the entry says was indexed.
+        st = fs.fstatSync(fd);
+        if (!st.isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
+        const room = Math.max(budget - out.bytes, 64 * 1024);
+        const len = Math.min(st.size - p.fromByte, room);
+        bytes = readAt(fd, p.fromByte, Math.max(0, len));
+        if (p.fromByte + bytes.length < st.size) {
+          // Stop at the last line end inside the part read (one long line: all of it).
+          const nl = bytes.lastIndexOf(10);
+          if (nl >= 0) bytes = bytes.subarray(0, nl + 1);
+        }
+        if (scope === 'terminals') head = p.fromByte === 0 ? bytes.toString('utf8', 0, Math.min(bytes.length, 4096)) : readAt(fd, 0, 4096).toString('utf8');
+      } finally {
+        fs.closeSync(fd);
+      }
+    } catch (e) {
+      // Unreadable now (gone, no permission): its old chunks are not quoted from; it is tried again later.
+      delete m.files[p.rel];
+      out.failed.push({ rel: p.rel, why: (e as Error).message });
+      continue;
+    }
+    const chunks: Chunk[] = bytes.length > 0 ? chunkFile(bytes, p.fromByte, p.fromLine, mask) : [];
+    const old = m.files[p.rel];
+    const kept = old && p.keep > 0 ? old.c.slice(0, p.keep * CHUNK_FIELDS) : [];
+    const c = kept;
+    for (const ch of chunks) {
+      const id = next++;
+      c.push(id, ch.byteStart, ch.lineStart, ch.tokens, ch.hash);
+      for (const [term, v] of ch.terms) {
+        let l = postings.get(term);
+        if (!l) postings.set(term, (l = { ids: [], values: [] }));
+        l.ids.push(id);
+        l.values.push(v);
+      }
+    }
+    const indexedTo = p.fromByte + bytes.length;
+    const whole = indexedTo >= st.size;
+    const entry: FileEntry = { scope, ino: st.ino, size: indexedTo, mtimeMs: whole ? st.mtimeMs : -1, c };
+    if (scope === 'terminals' && isAgentCapture(head)) entry.agent = true;
+    m.files[p.rel] = entry;
+    out.bytes += bytes.length;
+    (whole ? out.done : out.partial).push(p.rel);
+  }
+  if (next > lo) {
+    const name = `r-${lo}.run`;
+    const terms = [...postings.keys()].sort();
+    const size = writeRun(path.join(dir, name), lo, next - 1, (w) => {
+      for (const t of terms) {
+        const l = postings.get(t)!;
+        w.add(t, encodePostings(l.ids, l.values), l.ids.length);
+      }
+    });
+    out.run = { name, lo, hi: next - 1, bytes: size };
+    m.runs.push(out.run);
+    m.nextChunk = next;
+  }
+  return out;
+}

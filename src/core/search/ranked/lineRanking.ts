@@ -1,0 +1,199 @@
+/*
+ * From the best chunks to the best lines: the candidate chunks are read back from their files (and
+ * checked against what was indexed: a chunk whose bytes changed is never quoted), their lines
+ * ranked by BM25 with MiniSearch (the library's index of a few thousand lines, built per query, with
+ * its prefix matching and per-line boosts: error lines first), and the best lines grown into
+ * windows of a little context, merged where they touch.
+ */
+import * as fs from 'node:fs';
+import MiniSearch from 'minisearch';
+import { issueLevel } from '../../output/reference';
+import { chunkHash, chunkTextOf } from './chunker';
+import { chunkAt, chunkCount, type FileEntry } from './manifest';
+import { ERROR_BOOST, WARN_BOOST, type RankedChunk } from './searchIndex';
+import { termsOf } from './terms';
+
+/** Lines of context shown on each side of a matching line. */
+export const CONTEXT_LINES = 2;
+/** Lines beyond a window's edge that still join it rather than start one of their own. */
+const JOIN_GAP = CONTEXT_LINES + 1;
+/** A window grows by joining lines up to this many lines; a matching line past it starts a window of its own. */
+export const MAX_WINDOW_LINES = 12;
+/** A window's score grows by this share for each query term beyond the first that its lines hold. */
+const EXTRA_TERM_BONUS = 0.25;
+/** A line's boost for the rank of its chunk: the best chunk's lines get up to this much more. */
+const CHUNK_PRIOR = 0.5;
+
+/** One window of an answer: consecutive lines of one file around lines that match. */
+export interface SearchWindow {
+  /** The file, relative to `.agent/`. */
+  rel: string;
+  first: number;
+  last: number;
+  lines: { n: number; text: string }[];
+  score: number;
+  /** Query terms found in the window's matching lines. */
+  terms: string[];
+  /** Highest issue level of its matching lines (2 error, 1 warning). */
+  level: 0 | 1 | 2;
+}
+
+interface ReadLine {
+  n: number;
+  text: string;
+  candidate: boolean;
+  prior: number;
+}
+
+/** Reads `len` bytes at `at` of an open file (fewer at its end). */
+function readAt(fd: number, at: number, len: number): Buffer {
+  const b = Buffer.allocUnsafe(len);
+  let got = 0;
+  while (got < len) {
+    const n = fs.readSync(fd, b, got, len - got, at + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return b.subarray(0, got);
+}
+
+/**
+ * The lines of a file's wanted chunks (each with its neighbours, for context), read now and
+ * checked against the entry; undefined when the file is no longer what was indexed.
+ */
+function readChunks(abs: string, e: FileEntry, wanted: Map<number, number>, mask: (t: string) => string): ReadLine[] | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    // Replaced or cut short since it was indexed: its chunks may lie anywhere now.
+    if (!st.isFile() || st.ino !== e.ino || st.size < e.size) return undefined;
+    const idx = new Set<number>();
+    for (const i of wanted.keys()) for (const j of [i - 1, i, i + 1]) if (j >= 0 && j < chunkCount(e)) idx.add(j);
+    const out: ReadLine[] = [];
+    for (const i of [...idx].sort((a, b) => a - b)) {
+      const c = chunkAt(e, i);
+      const len = c.byteEnd - c.byteStart;
+      const b = readAt(fd, c.byteStart, Math.min(len, 64 * 1024));
+      if (b.length !== Math.min(len, 64 * 1024) || chunkHash(b, len) !== c.hash) {
+        if (wanted.has(i)) return undefined;
+        continue; // a neighbour changed: no context from it
+      }
+      const text = mask(chunkTextOf(b, 0, b.length));
+      const lines = text.split('\n');
+      if (lines.length > 0 && lines[lines.length - 1] === '' && text.endsWith('\n')) lines.pop();
+      lines.forEach((t, k) => out.push({ n: c.lineStart + k, text: t, candidate: wanted.has(i), prior: wanted.get(i) ?? 0 }));
+    }
+    return out;
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Ranks the lines of `chunks` for the query terms and returns windows, best first, and the files
+ * that changed since they were indexed (none of their lines is in the windows).
+ */
+export function rankWindows(
+  agentPath: (rel: string) => string,
+  entryOf: (rel: string) => FileEntry | undefined,
+  chunks: readonly RankedChunk[],
+  terms: readonly string[],
+  mask: (text: string) => string,
+): { windows: SearchWindow[]; stale: string[] } {
+  const stale: string[] = [];
+  const top = chunks[0]?.score || 1;
+  const byFile = new Map<string, Map<number, number>>();
+  for (const c of chunks) {
+    let m = byFile.get(c.rel);
+    if (!m) byFile.set(c.rel, (m = new Map()));
+    m.set(c.i, c.score / top);
+  }
+  const fileLines = new Map<string, ReadLine[]>();
+  const docs: { id: number; t: string }[] = [];
+  const at: { rel: string; k: number }[] = [];
+  for (const [rel, wanted] of byFile) {
+    const e = entryOf(rel);
+    const lines = e ? readChunks(agentPath(rel), e, wanted, mask) : undefined;
+    if (!lines) {
+      stale.push(rel);
+      continue;
+    }
+    fileLines.set(rel, lines);
+    lines.forEach((l, k) => {
+      if (!l.candidate || !l.text.trim()) return;
+      docs.push({ id: at.length, t: l.text.length > 4096 ? l.text.slice(0, 4096) : l.text });
+      at.push({ rel, k });
+    });
+  }
+  if (docs.length === 0) return { windows: [], stale };
+  const ms = new MiniSearch<{ id: number; t: string }>({ fields: ['t'], tokenize: termsOf, processTerm: (t) => t });
+  ms.addAll(docs);
+  const levels = at.map(({ rel, k }) => issueLevel(fileLines.get(rel)![k].text));
+  const results = ms.search(terms.join(' '), {
+    tokenize: (s) => s.split(' '),
+    processTerm: (t) => t,
+    prefix: (t) => t.length >= 3,
+    combineWith: 'OR',
+    boostDocument: (id: number) => {
+      const { rel, k } = at[id];
+      const lvl = levels[id];
+      return (lvl === 2 ? ERROR_BOOST : lvl === 1 ? WARN_BOOST : 1) * (1 + CHUNK_PRIOR * fileLines.get(rel)![k].prior);
+    },
+  });
+  // Grow windows around the best lines: a line near a window joins it (up to MAX_WINDOW_LINES). A
+  // window scores as its best line, and more for each query term its other lines add: a run of lines
+  // that repeat one weak word must not outrank one line with every word.
+  const windows: (SearchWindow & { k0: number; k1: number; best: number })[] = [];
+  for (const r of results) {
+    const { rel, k } = at[r.id as number];
+    const lines = fileLines.get(rel)!;
+    const n = lines[k].n;
+    const qt = terms.filter((t) => r.queryTerms.includes(t));
+    const lvl = levels[r.id as number];
+    const k0 = lowerK(lines, k);
+    const k1 = upperK(lines, k);
+    const near = windows.find((w) => w.rel === rel && n >= w.first - JOIN_GAP && n <= w.last + JOIN_GAP);
+    if (near) {
+      const a = Math.min(near.k0, k0);
+      const b = Math.max(near.k1, k1);
+      if (lines[b].n - lines[a].n + 1 > MAX_WINDOW_LINES) {
+        // Too long to grow: shown only if inside the window already; otherwise its own window below.
+        if (n >= near.first && n <= near.last) continue;
+      } else {
+        for (const t of qt) if (!near.terms.includes(t)) near.terms.push(t);
+        near.level = Math.max(near.level, lvl) as 0 | 1 | 2;
+        near.k0 = a;
+        near.k1 = b;
+        near.first = lines[a].n;
+        near.last = lines[b].n;
+        continue;
+      }
+    }
+    windows.push({ rel, first: lines[k0].n, last: lines[k1].n, lines: [], score: r.score, best: r.score, terms: qt, level: lvl, k0, k1 });
+  }
+  for (const w of windows) {
+    w.lines = fileLines.get(w.rel)!.slice(w.k0, w.k1 + 1).map((l) => ({ n: l.n, text: l.text }));
+    const own = w.terms.length;
+    w.score = w.best * (1 + EXTRA_TERM_BONUS * Math.max(0, own - 1));
+  }
+  windows.sort((a, b) => b.score - a.score);
+  return { windows: windows.map(({ k0: _a, k1: _b, best: _c, ...w }) => w), stale };
+}
+
+/** Index of the first line of the window around line k (CONTEXT_LINES before it, where they are consecutive). */
+function lowerK(lines: readonly ReadLine[], k: number): number {
+  let j = k;
+  while (j > 0 && k - j < CONTEXT_LINES && lines[j - 1].n === lines[j].n - 1) j--;
+  return j;
+}
+
+function upperK(lines: readonly ReadLine[], k: number): number {
+  let j = k;
+  while (j + 1 < lines.length && j - k < CONTEXT_LINES && lines[j + 1].n === lines[j].n + 1) j++;
+  return j;
+}

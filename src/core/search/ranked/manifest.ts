@@ -1,0 +1,148 @@
+/*
+ * The ranked-search index's manifest, `.agent/.cache/search/manifest.json`: which runs make up the
+ * index and, per file indexed, the stat it was indexed at and its chunks. Written whole and
+ * atomically (temp + rename) by one process at a time, under the manifest's lock, so readers in
+ * other processes always see a whole manifest naming only whole runs. A manifest that cannot be
+ * read as one is taken for no index: the cache is rebuilt, nothing else depends on it.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CACHE_DIR } from '../../fs/appendFold';
+import type { SearchScope } from './sources';
+
+export const SEARCH_CACHE = 'search';
+const KIND = 'agent-context-search';
+const VERSION = 1;
+
+/** Fields per chunk in FileEntry.c: id, first byte, first line, terms counted, hash. */
+export const CHUNK_FIELDS = 5;
+
+/** One file as indexed. */
+export interface FileEntry {
+  scope: Exclude<SearchScope, 'agentCommands'>;
+  /** A terminal capture whose header names an agent. */
+  agent?: true;
+  ino: number;
+  /** Bytes indexed (the file's size then, or less while a large file is indexed in parts). */
+  size: number;
+  mtimeMs: number;
+  /** Per chunk, in file order: id, byteStart, lineStart, tokens, hash (CHUNK_FIELDS numbers). */
+  c: number[];
+}
+
+/** A run file of the index and the chunk ids it covers. */
+export interface RunEntry {
+  name: string;
+  lo: number;
+  hi: number;
+  bytes: number;
+}
+
+export interface Manifest {
+  kind: typeof KIND;
+  v: typeof VERSION;
+  /** The next chunk id to give out: ids are never reused, so a run's postings of a chunk dropped since are simply not live. */
+  nextChunk: number;
+  runs: RunEntry[];
+  files: Record<string, FileEntry>;
+  /** Runs replaced by a merge, deleted once no reader can still be about to open them. */
+  retired: { name: string; at: number }[];
+}
+
+/** The folder of the index. */
+export function searchDir(agentDir: string): string {
+  return path.join(agentDir, CACHE_DIR, SEARCH_CACHE);
+}
+
+/** The manifest's path. */
+export function manifestPath(agentDir: string): string {
+  return path.join(searchDir(agentDir), 'manifest.json');
+}
+
+/** A manifest of an empty index. */
+export function emptyManifest(): Manifest {
+  return { kind: KIND, v: VERSION, nextChunk: 1, runs: [], files: {}, retired: [] };
+}
+
+const isNum = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n);
+
+/** Parses a manifest's text; undefined when it is not one this version wrote whole. */
+export function parseManifest(text: string): Manifest | undefined {
+  let m: Manifest;
+  try {
+    m = JSON.parse(text) as Manifest;
+  } catch {
+    return undefined;
+  }
+  if (!m || m.kind !== KIND || m.v !== VERSION || !isNum(m.nextChunk) || !Array.isArray(m.runs) || !m.files || typeof m.files !== 'object' || !Array.isArray(m.retired)) return undefined;
+  for (const r of m.runs) if (!r || typeof r.name !== 'string' || !/^r-[0-9a-z-]+\.run$/.test(r.name) || !isNum(r.lo) || !isNum(r.hi) || !isNum(r.bytes)) return undefined;
+  for (const e of Object.values(m.files)) {
+    if (!e || typeof e.scope !== 'string' || !isNum(e.ino) || !isNum(e.size) || !isNum(e.mtimeMs) || !Array.isArray(e.c) || e.c.length % CHUNK_FIELDS !== 0) return undefined;
+  }
+  return m;
+}
+
+/** The stamp a manifest file is recognised by between two reads (a rename gives a new inode). */
+export interface FileStamp {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+export function stampOf(st: fs.Stats | undefined): FileStamp | undefined {
+  return st ? { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs } : undefined;
+}
+
+export function sameStamp(a: FileStamp | undefined, b: FileStamp | undefined): boolean {
+  return !!a && !!b && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
+}
+
+/** A chunk of a file entry, by index. */
+export interface ChunkRef {
+  id: number;
+  byteStart: number;
+  /** The next chunk's start, or the bytes indexed. */
+  byteEnd: number;
+  lineStart: number;
+  tokens: number;
+  hash: number;
+}
+
+export function chunkCount(e: FileEntry): number {
+  return e.c.length / CHUNK_FIELDS;
+}
+
+export function chunkAt(e: FileEntry, i: number): ChunkRef {
+  const k = i * CHUNK_FIELDS;
+  const next = (i + 1) * CHUNK_FIELDS;
+  return { id: e.c[k], byteStart: e.c[k + 1], byteEnd: next < e.c.length ? e.c[next + 1] : e.size, lineStart: e.c[k + 2], tokens: e.c[k + 3], hash: e.c[k + 4] };
+}
+
+/** Where a live chunk is: its file and its index in the file's chunks. */
+export interface LiveChunk {
+  rel: string;
+  i: number;
+  e: FileEntry;
+}
+
+/** The live chunks of a manifest by id, and the totals BM25 needs. */
+export interface LiveSet {
+  byId: Map<number, LiveChunk>;
+  chunks: number;
+  tokens: number;
+  bytes: number;
+}
+
+export function liveSet(m: Manifest): LiveSet {
+  const byId = new Map<number, LiveChunk>();
+  let tokens = 0;
+  let bytes = 0;
+  for (const [rel, e] of Object.entries(m.files)) {
+    for (let k = 0, i = 0; k < e.c.length; k += CHUNK_FIELDS, i++) {
+      byId.set(e.c[k], { rel, i, e });
+      tokens += e.c[k + 3];
+    }
+    bytes += e.size;
+  }
+  return { byId, chunks: byId.size, tokens, bytes };
+}

@@ -1,0 +1,392 @@
+/*
+ * A run: one immutable file of the ranked-search index (`.agent/.cache/search/r-<n>.run`) holding,
+ * for every term of the chunks it covers, the list of those chunks with the term's count and
+ * whether it stood on an error or warning line. A query reads only the terms it asks for, so the
+ * index never has to be loaded whole (at 1 GB of output it is tens of MB):
+ *
+ *   "ACSRUN1\n"
+ *   postings      per term: (chunk id delta, value) varint pairs, value = tf << 2 | issue level
+ *   dictionary    blocks of BLOCK_TERMS sorted terms, front-coded: shared, suffix, df, postings length
+ *   block index   per block: its offset, its first term, its first postings offset
+ *   trailer       JSON: chunk id range, counts, section offsets
+ *   u32 trailer length, "ACSEND1\n"
+ *
+ * The block index (a few hundred KB at most) is read when the run is opened; a term costs one read
+ * of its block and one of its postings. Terms compare as JavaScript strings everywhere (sort, search).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { sweepStaleTemps, tempName } from '../../fs/fsAtomic';
+
+const MAGIC = Buffer.from('ACSRUN1\n');
+const END = Buffer.from('ACSEND1\n');
+const BLOCK_TERMS = 32;
+/** Count kept per posting (a term 200 times in a chunk says no more than 31 times). */
+export const MAX_TF = 31;
+
+/** A growable byte buffer with varints. */
+export class ByteWriter {
+  buf: Buffer;
+  len = 0;
+  constructor(size = 1 << 16) {
+    this.buf = Buffer.allocUnsafe(size);
+  }
+  private room(n: number): void {
+    if (this.len + n <= this.buf.length) return;
+    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.len + n));
+    this.buf.copy(next, 0, 0, this.len);
+    this.buf = next;
+  }
+  varint(v: number): void {
+    this.room(10);
+    while (v >= 0x80) {
+      this.buf[this.len++] = (v % 0x80) | 0x80;
+      v = Math.floor(v / 0x80);
+    }
+    this.buf[this.len++] = v;
+  }
+  bytes(b: Buffer): void {
+    this.room(b.length);
+    b.copy(this.buf, this.len);
+    this.len += b.length;
+  }
+  take(): Buffer {
+    return this.buf.subarray(0, this.len);
+  }
+}
+
+/** Reads varints from a buffer. */
+export class ByteReader {
+  pos = 0;
+  constructor(readonly buf: Buffer, start = 0) {
+    this.pos = start;
+  }
+  varint(): number {
+    let v = 0;
+    let mul = 1;
+    for (;;) {
+      if (this.pos >= this.buf.length) throw new Error('truncated varint');
+      const b = this.buf[this.pos++];
+      v += (b & 0x7f) * mul;
+      if (b < 0x80) return v;
+      mul *= 0x80;
+    }
+  }
+  get done(): boolean {
+    return this.pos >= this.buf.length;
+  }
+}
+
+/** Postings of one term: chunk ids ascending and their values (tf << 2 | issue level). */
+export interface Postings {
+  ids: number[];
+  values: number[];
+}
+
+/** Encodes a postings list (ids ascending). */
+export function encodePostings(ids: readonly number[], values: readonly number[], w = new ByteWriter(ids.length * 3 + 8)): Buffer {
+  let prev = 0;
+  for (let i = 0; i < ids.length; i++) {
+    w.varint(ids[i] - prev);
+    w.varint(values[i]);
+    prev = ids[i];
+  }
+  return w.take();
+}
+
+/** Decodes a postings list, appending to `out`. */
+export function decodePostings(b: Buffer, out: Postings = { ids: [], values: [] }): Postings {
+  const r = new ByteReader(b);
+  let prev = 0;
+  while (!r.done) {
+    prev += r.varint();
+    out.ids.push(prev);
+    out.values.push(r.varint());
+  }
+  return out;
+}
+
+/** What a run's trailer says. */
+export interface RunTrailer {
+  v: 1;
+  /** Chunk ids covered: [lo, hi]. */
+  lo: number;
+  hi: number;
+  terms: number;
+  postings: [number, number];
+  dict: [number, number];
+  index: [number, number];
+}
+
+/**
+ * Writes a run file: terms in sorted order, postings streamed to the file as they come (a merge of
+ * large runs never holds their postings in memory), the dictionary and block index kept until
+ * `finish`. Written under a temp name and renamed into place by `writeRun`.
+ */
+export class RunWriter {
+  private readonly dict = new ByteWriter(1 << 16);
+  private readonly index = new ByteWriter(1 << 12);
+  private blockBuf = new ByteWriter(4096);
+  private inBlock = 0;
+  private prevTerm = Buffer.alloc(0);
+  private lastTerm: string | undefined;
+  private terms = 0;
+  private postLen = 0;
+  private pending: Buffer[] = [];
+  private pendingLen = 0;
+
+  constructor(private readonly fd: number, private readonly lo: number, private readonly hi: number) {
+    this.write(MAGIC);
+  }
+
+  private write(b: Buffer): void {
+    this.pending.push(b);
+    this.pendingLen += b.length;
+    if (this.pendingLen >= 1 << 20) this.flush();
+  }
+
+  private flush(): void {
+    if (this.pendingLen === 0) return;
+    const all = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending, this.pendingLen);
+    let done = 0;
+    while (done < all.length) done += fs.writeSync(this.fd, all, done, all.length - done);
+    this.pending = [];
+    this.pendingLen = 0;
+  }
+
+  /** Adds a term (strictly after the previous one) with its encoded postings and document frequency. */
+  add(term: string, postings: Buffer, df: number): void {
+    if (this.lastTerm !== undefined && !(term > this.lastTerm)) throw new Error(`run terms out of order: ${JSON.stringify(term)} after ${JSON.stringify(this.lastTerm)}`);
+    this.lastTerm = term;
+    if (this.inBlock === BLOCK_TERMS) this.flushBlock();
+    const tb = Buffer.from(term, 'utf8');
+    if (this.inBlock === 0) {
+      // Block index entry: its offset in the dictionary, its first term, its first postings offset.
+      this.index.varint(this.dict.len);
+      this.index.varint(tb.length);
+      this.index.bytes(tb);
+      this.index.varint(this.postLen);
+      this.prevTerm = Buffer.alloc(0);
+      this.blockBuf = new ByteWriter(4096);
+    }
+    let shared = 0;
+    while (shared < this.prevTerm.length && shared < tb.length && this.prevTerm[shared] === tb[shared]) shared++;
+    this.blockBuf.varint(shared);
+    this.blockBuf.varint(tb.length - shared);
+    this.blockBuf.bytes(tb.subarray(shared));
+    this.blockBuf.varint(df);
+    this.blockBuf.varint(postings.length);
+    this.write(Buffer.from(postings));
+    this.postLen += postings.length;
+    this.prevTerm = tb;
+    this.inBlock++;
+    this.terms++;
+  }
+
+  private flushBlock(): void {
+    if (this.inBlock === 0) return;
+    this.dict.varint(this.inBlock);
+    this.dict.bytes(this.blockBuf.take());
+    this.inBlock = 0;
+  }
+
+  /** Writes the dictionary, block index and trailer; returns the file's size. */
+  finish(): number {
+    this.flushBlock();
+    const postAt = MAGIC.length;
+    const dictAt = postAt + this.postLen;
+    const indexAt = dictAt + this.dict.len;
+    const trailer: RunTrailer = {
+      v: 1, lo: this.lo, hi: this.hi, terms: this.terms,
+      postings: [postAt, this.postLen], dict: [dictAt, this.dict.len], index: [indexAt, this.index.len],
+    };
+    const t = Buffer.from(JSON.stringify(trailer), 'utf8');
+    const len = Buffer.alloc(4);
+    len.writeUInt32LE(t.length);
+    this.write(Buffer.from(this.dict.take()));
+    this.write(Buffer.from(this.index.take()));
+    this.write(t);
+    this.write(len);
+    this.write(END);
+    this.flush();
+    return indexAt + this.index.len + t.length + 4 + END.length;
+  }
+}
+
+/**
+ * Writes run `file` atomically (a temp file beside it, fsync, rename): readers in other processes
+ * see the whole run or none. Returns its size.
+ */
+export function writeRun(file: string, lo: number, hi: number, fill: (w: RunWriter) => void): number {
+  const dir = path.dirname(file);
+  fs.mkdirSync(dir, { recursive: true });
+  sweepStaleTemps(dir);
+  const tmp = path.join(dir, tempName(path.basename(file)));
+  const fd = fs.openSync(tmp, 'wx');
+  let size: number;
+  try {
+    try {
+      const w = new RunWriter(fd, lo, hi);
+      fill(w);
+      size = w.finish();
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    fs.rmSync(tmp, { force: true });
+    throw e;
+  }
+  return size;
+}
+
+/** One term of a dictionary block. */
+interface DictEntry {
+  term: string;
+  df: number;
+  /** Absolute file offset of its postings. */
+  at: number;
+  len: number;
+}
+
+/** A run opened for reading (pread on a kept file descriptor). */
+export class RunReader {
+  readonly trailer: RunTrailer;
+  private readonly firstTerms: string[] = [];
+  private readonly blockAt: number[] = [];
+  private readonly blockPost: number[] = [];
+  private readonly blocks = new Map<number, DictEntry[]>();
+
+  private constructor(private readonly fd: number, readonly file: string, readonly size: number) {
+    if (size < MAGIC.length + END.length + 4) throw new Error('too short to be a run');
+    const tail = this.read(size - END.length - 4, END.length + 4);
+    if (!tail.subarray(4).equals(END)) throw new Error('no end mark (cut short?)');
+    const tlen = tail.readUInt32LE(0);
+    const tAt = size - END.length - 4 - tlen;
+    if (tAt < MAGIC.length || !this.read(0, MAGIC.length).equals(MAGIC)) throw new Error('not a run file');
+    const t = JSON.parse(this.read(tAt, tlen).toString('utf8')) as RunTrailer;
+    if (t?.v !== 1 || !Array.isArray(t.index) || !Array.isArray(t.dict) || !Array.isArray(t.postings)) throw new Error('unknown trailer');
+    this.trailer = t;
+    const r = new ByteReader(this.read(t.index[0], t.index[1]));
+    while (!r.done) {
+      this.blockAt.push(t.dict[0] + r.varint());
+      const n = r.varint();
+      this.firstTerms.push(r.buf.toString('utf8', r.pos, r.pos + n));
+      r.pos += n;
+      this.blockPost.push(r.varint());
+    }
+  }
+
+  /** Opens a run; throws with the reason when it is not a whole run file. */
+  static open(file: string): RunReader {
+    const fd = fs.openSync(file, 'r');
+    try {
+      return new RunReader(fd, file, fs.fstatSync(fd).size);
+    } catch (e) {
+      fs.closeSync(fd);
+      throw e;
+    }
+  }
+
+  close(): void {
+    try {
+      fs.closeSync(this.fd);
+    } catch {
+      // already closed
+    }
+  }
+
+  private read(at: number, len: number): Buffer {
+    const b = Buffer.allocUnsafe(len);
+    let got = 0;
+    while (got < len) {
+      const n = fs.readSync(this.fd, b, got, len - got, at + got);
+      if (n === 0) throw new Error('run file cut short');
+      got += n;
+    }
+    return b;
+  }
+
+  get blockCount(): number {
+    return this.firstTerms.length;
+  }
+
+  /** The terms of block `i`, decoded (kept: a query asks again for the same few). */
+  private block(i: number): DictEntry[] {
+    let b = this.blocks.get(i);
+    if (b) return b;
+    const end = i + 1 < this.blockAt.length ? this.blockAt[i + 1] : this.trailer.dict[0] + this.trailer.dict[1];
+    const r = new ByteReader(this.read(this.blockAt[i], end - this.blockAt[i]));
+    const n = r.varint();
+    b = [];
+    let prev = Buffer.alloc(0);
+    let at = this.trailer.postings[0] + this.blockPost[i];
+    for (let k = 0; k < n; k++) {
+      const shared = r.varint();
+      const slen = r.varint();
+      const tb = Buffer.concat([prev.subarray(0, shared), r.buf.subarray(r.pos, r.pos + slen)]);
+      r.pos += slen;
+      const df = r.varint();
+      const len = r.varint();
+      b.push({ term: tb.toString('utf8'), df, at, len });
+      at += len;
+      prev = tb;
+    }
+    if (this.blocks.size > 256) this.blocks.clear();
+    this.blocks.set(i, b);
+    return b;
+  }
+
+  /** Index of the last block whose first term is <= term (-1: before every block). */
+  private blockFor(term: string): number {
+    let lo = 0;
+    let hi = this.firstTerms.length - 1;
+    let found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.firstTerms[mid] <= term) {
+        found = mid;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found;
+  }
+
+  /** The entry of a term, if the run has it. */
+  entry(term: string): DictEntry | undefined {
+    const i = this.blockFor(term);
+    if (i < 0) return undefined;
+    return this.block(i).find((e) => e.term === term);
+  }
+
+  /** Terms that start with `prefix` (up to `limit`), in order. */
+  withPrefix(prefix: string, limit: number): DictEntry[] {
+    const out: DictEntry[] = [];
+    for (let i = Math.max(0, this.blockFor(prefix)); i < this.firstTerms.length; i++) {
+      // Sorted: the terms with the prefix are one range, starting at the first term >= prefix.
+      if (this.firstTerms[i] > prefix && !this.firstTerms[i].startsWith(prefix)) break;
+      for (const e of this.block(i)) {
+        if (e.term.startsWith(prefix)) {
+          out.push(e);
+          if (out.length >= limit) return out;
+        } else if (e.term > prefix) return out;
+      }
+    }
+    return out;
+  }
+
+  /** The postings of an entry. */
+  postings(e: DictEntry, out?: Postings): Postings {
+    return decodePostings(this.read(e.at, e.len), out);
+  }
+
+  /** Every term in order with its raw postings (merges). */
+  *entries(): Generator<{ term: string; df: number; raw: () => Buffer }> {
+    for (let i = 0; i < this.firstTerms.length; i++) {
+      const block = this.block(i);
+      this.blocks.delete(i);
+      for (const e of block) yield { term: e.term, df: e.df, raw: () => this.read(e.at, e.len) };
+    }
+  }
+}

@@ -1,0 +1,452 @@
+/*
+ * The ranked-search index of one `.agent/` folder, as one process keeps it: the manifest as last
+ * read, the runs open for reading, what is known of the folder's files, and what changed since.
+ *
+ * Freshness. Before a query the index is brought up to date with what changed (refresh):
+ * - the first refresh of a process lists every searchable file and stats it (30,000 files: ~0.1 s);
+ * - later ones relist only folders whose modification time changed (files added, removed,
+ *   renamed), look at the files a watch or the caller named (an append leaves its folder's time as
+ *   it was: the process watches the folders on Linux, and tools name what they wrote), and stat
+ *   ROUND_FILES more in turn, a safety net for a change nothing reported;
+ * - and whatever a query is about to quote is checked again against the file (rankedWindows.ts).
+ *
+ * Several processes (the editor and MCP servers) share the index: each refresh indexes under the
+ * manifest's lock (fileLock.ts) in batches of at most BATCH_BYTES, re-planning each file against the
+ * manifest it finds there, so a file indexed by another process meanwhile is not indexed twice.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { withFileLock } from '../../fs/fileLock';
+import { writeFileAtomic } from '../../fs/fsAtomic';
+import { FolderWatch } from '../../fs/folderWatch';
+import { BATCH_BYTES, indexBatch, planFile, type Planned } from './indexWriter';
+import { chunkAt, emptyManifest, liveSet, manifestPath, parseManifest, sameStamp, searchDir, stampOf, type FileStamp, type LiveSet, type Manifest, type RunEntry } from './manifest';
+import { mergeRuns, pickMerge } from './runMerge';
+import { RunReader, type Postings } from './runFile';
+import { listFolder, listSearchable, scopeOf, SEARCH_FOLDERS, type FolderStamps, type Listed, type SearchScope } from './sources';
+
+/** Files stat-checked per refresh beyond those reported changed: all of them in turn, over many refreshes. */
+const ROUND_FILES_WATCHED = 256;
+const ROUND_FILES_UNWATCHED = 2048;
+/** A run replaced by a merge is deleted this long after (a reader in another process may be about to open it). */
+const RETIRE_MS = 60_000;
+const ORPHAN_MS = 10 * 60_000;
+
+/** What a refresh did and what is left. */
+export interface RefreshReport {
+  indexedBytes: number;
+  indexedFiles: number;
+  /** Files still to index (a backlog larger than the refresh's time allowed). */
+  pendingFiles: number;
+  pendingBytes: number;
+  failed: { rel: string; why: string }[];
+}
+
+export interface SearchIndexOptions {
+  /** Masks secrets in a text, lines kept. */
+  mask: (text: string) => string;
+  /** Watch the folders for changes (fs.watch; Linux). */
+  watch?: boolean;
+  log?: (message: string) => void;
+  now?: () => number;
+}
+
+/** A chunk as a query ranks it. */
+export interface RankedChunk {
+  id: number;
+  rel: string;
+  i: number;
+  score: number;
+  /** Query terms it holds (or a word they start). */
+  matched: string[];
+}
+
+const K1 = 1.2;
+const B = 0.75;
+/** A term on an error line counts this much more than the same term elsewhere; on a warning line, WARN_BOOST. */
+export const ERROR_BOOST = 1.6;
+export const WARN_BOOST = 1.2;
+const LEVEL_BOOST = [1, WARN_BOOST, ERROR_BOOST, ERROR_BOOST];
+/** A word a query term only starts counts for this share of the term (times the lengths' ratio). */
+const PREFIX_WEIGHT = 0.6;
+const PREFIX_MAX = 48;
+
+export class SearchIndex {
+  private m: Manifest = emptyManifest();
+  private stamp: FileStamp | undefined;
+  private live: LiveSet = liveSet(this.m);
+  private readonly readers = new Map<string, RunReader>();
+  private listed = false;
+  private readonly known = new Map<string, string>();
+  private readonly folders: FolderStamps = new Map();
+  private readonly dirty = new Set<string>();
+  private relistAll = false;
+  private roundAt = 0;
+  /** Files found changed that a refresh had no time left for, newest first. */
+  private backlog: Planned[] = [];
+  private orphansSwept = 0;
+  private watch: FolderWatch | undefined;
+  private readonly dir: string;
+
+  constructor(readonly agentDir: string, private opts: SearchIndexOptions) {
+    this.dir = searchDir(agentDir);
+  }
+
+  private now(): number {
+    return this.opts.now?.() ?? Date.now();
+  }
+
+  /** The manifest as this process last read or wrote it. */
+  get manifest(): Manifest {
+    return this.m;
+  }
+
+  get totals(): { files: number; chunks: number; bytes: number } {
+    return { files: Object.keys(this.m.files).length, chunks: this.live.chunks, bytes: this.live.bytes };
+  }
+
+  /** The masking of the next texts indexed (the user's patterns may have changed since the last query). */
+  setMask(mask: (text: string) => string): void {
+    this.opts = { ...this.opts, mask };
+  }
+
+  /** A path relative to `.agent/` (POSIX) that changed: looked at by the next refresh. */
+  hint(rel: string): void {
+    if (scopeOf(rel)) this.dirty.add(rel);
+    else if (SEARCH_FOLDERS.some((f) => rel === f || rel.startsWith(`${f}/`))) this.relistAll = true;
+  }
+
+  /** Re-reads the manifest if another process replaced it (or it is gone: an empty index). */
+  load(): void {
+    const file = manifestPath(this.agentDir);
+    const st = fs.statSync(file, { throwIfNoEntry: false });
+    const stamp = stampOf(st);
+    if (sameStamp(stamp, this.stamp)) return;
+    let m: Manifest | undefined;
+    if (st) {
+      try {
+        m = parseManifest(fs.readFileSync(file, 'utf8'));
+      } catch {
+        m = undefined;
+      }
+      if (!m) this.opts.log?.(`search index: ${file} could not be read as an index; it is built anew`);
+    }
+    this.setManifest(m ?? emptyManifest(), stamp);
+  }
+
+  private setManifest(m: Manifest, stamp: FileStamp | undefined): void {
+    this.m = m;
+    this.stamp = stamp;
+    this.live = liveSet(m);
+    const names = new Set(m.runs.map((r) => r.name));
+    for (const [name, r] of this.readers) {
+      if (names.has(name)) continue;
+      r.close();
+      this.readers.delete(name);
+    }
+  }
+
+  /** The files whose state must be compared with the index now. */
+  private candidates(): Map<string, string> {
+    const out = new Map<string, string>();
+    if (!this.listed || this.relistAll) {
+      this.folders.clear();
+      const all = listSearchable(this.agentDir, this.folders);
+      for (const rel of this.known.keys()) out.set(rel, path.join(this.agentDir, rel));
+      this.known.clear();
+      for (const f of all) {
+        this.known.set(f.rel, f.abs);
+        out.set(f.rel, f.abs);
+      }
+      for (const rel of Object.keys(this.m.files)) out.set(rel, path.join(this.agentDir, rel));
+      this.listed = true;
+      this.relistAll = false;
+      this.startWatch();
+      this.dirty.clear();
+      return out;
+    }
+    // Folders whose time changed: files added, removed or renamed in them.
+    for (const [dirRel, mtime] of [...this.folders]) {
+      const st = fs.lstatSync(path.join(this.agentDir, dirRel), { throwIfNoEntry: false });
+      if (st?.isDirectory() && st.mtimeMs === mtime) continue;
+      this.folders.delete(dirRel);
+      for (const rel of this.known.keys()) {
+        if (rel.startsWith(`${dirRel}/`) && !rel.slice(dirRel.length + 1).includes('/')) {
+          out.set(rel, this.known.get(rel)!);
+          this.known.delete(rel);
+        }
+      }
+      if (!st?.isDirectory()) continue;
+      const found: Listed[] = [];
+      const stamps: FolderStamps = new Map();
+      listFolder(this.agentDir, dirRel, stamps, found);
+      for (const [d, t] of stamps) if (d === dirRel || !this.folders.has(d)) this.folders.set(d, t);
+      for (const f of found) {
+        if (!this.known.has(f.rel)) this.known.set(f.rel, f.abs);
+        out.set(f.rel, f.abs);
+      }
+    }
+    for (const rel of this.dirty) out.set(rel, path.join(this.agentDir, rel));
+    this.dirty.clear();
+    // The safety net: the next files in turn.
+    const names = [...this.known.keys()];
+    const n = Math.min(names.length, this.watch ? ROUND_FILES_WATCHED : ROUND_FILES_UNWATCHED);
+    for (let k = 0; k < n; k++) {
+      const rel = names[(this.roundAt + k) % names.length];
+      out.set(rel, this.known.get(rel)!);
+    }
+    this.roundAt = names.length ? (this.roundAt + n) % names.length : 0;
+    return out;
+  }
+
+  private startWatch(): void {
+    if (!this.opts.watch || this.watch) return;
+    const folders = [this.agentDir, ...[...this.folders.keys()].slice(0, 1000).map((d) => path.join(this.agentDir, d))];
+    this.watch = new FolderWatch(
+      folders,
+      (file, kind) => {
+        const rel = path.relative(this.agentDir, file).split(path.sep).join('/');
+        if (kind === 'rewatched') this.relistAll = true;
+        else this.hint(rel);
+      },
+      { deep: SEARCH_FOLDERS.map((f) => path.join(this.agentDir, f)) },
+    );
+  }
+
+  /**
+   * The changes to index, newest first (deletions first of all): those found now, and those a
+   * refresh before ran out of time for (the backlog of a first build).
+   */
+  plan(): Planned[] {
+    this.load();
+    const plans = new Map<string, Planned>();
+    for (const p of this.backlog) plans.set(p.rel, p);
+    for (const [rel, abs] of this.candidates()) {
+      const st = fs.lstatSync(abs, { throwIfNoEntry: false });
+      const p = planFile(rel, abs, st?.isFile() ? st : undefined, this.m.files[rel]);
+      if (p) plans.set(rel, p);
+      else plans.delete(rel);
+    }
+    const time = (p: Planned): number => (p.st ? p.st.mtimeMs : Infinity);
+    return [...plans.values()].sort((a, b) => time(b) - time(a) || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  }
+
+  /**
+   * Brings the index up to date, indexing newest first until `deadline` (a time from `now`); what
+   * is left is counted in the report and indexed by later refreshes.
+   */
+  async refresh(deadline: number): Promise<RefreshReport> {
+    const report: RefreshReport = { indexedBytes: 0, indexedFiles: 0, pendingFiles: 0, pendingBytes: 0, failed: [] };
+    let todo = this.plan();
+    this.backlog = todo;
+    while (todo.length > 0 && this.now() < deadline) {
+      todo = await withFileLock(manifestPath(this.agentDir), async () => {
+        this.load();
+        // The plan made before the lock was only a list of files to look at: planned again against the manifest as it is now.
+        const batch: Planned[] = [];
+        let bytes = 0;
+        let k = 0;
+        for (; k < todo.length && bytes < batchBytes; k++) {
+          const t = todo[k];
+          const st = fs.lstatSync(t.abs, { throwIfNoEntry: false });
+          const p = planFile(t.rel, t.abs, st?.isFile() ? st : undefined, this.m.files[t.rel]);
+          if (!p) continue;
+          batch.push(p);
+          if (p.st) bytes += p.st.size - p.fromByte;
+        }
+        const m = structuredClone(this.m);
+        const out = indexBatch(this.dir, m, batch, this.opts.mask, batchBytes);
+        report.indexedBytes += out.bytes;
+        report.indexedFiles += out.done.length;
+        report.failed.push(...out.failed);
+        this.sweepRetired(m);
+        await this.writeManifest(m);
+        // What the batch left (a file indexed in part, files past the budget) is looked at again.
+        const left = todo.slice(k);
+        const handled = new Set([...out.done, ...out.failed.map((f) => f.rel)]);
+        for (const p of batch) if (!handled.has(p.rel)) left.unshift(p);
+        return left;
+      });
+      this.backlog = todo;
+    }
+    for (const t of todo) {
+      report.pendingFiles++;
+      if (t.st) report.pendingBytes += t.st.size - t.fromByte;
+    }
+    return report;
+  }
+
+  private async writeManifest(m: Manifest): Promise<void> {
+    const st = await writeFileAtomic(manifestPath(this.agentDir), JSON.stringify(m));
+    // The stats of the written file are this content's: the next load() knows it needs no read.
+    this.setManifest(m, stampOf(fs.statSync(manifestPath(this.agentDir), { throwIfNoEntry: false })) ?? stampOf(st));
+  }
+
+  /**
+   * Deletes the runs retired long enough ago, and run files no manifest names that are older than
+   * ORPHAN_MS (a process killed between writing a run and the manifest; a merge in progress elsewhere
+   * is younger). Called under the lock.
+   */
+  private sweepRetired(m: Manifest): void {
+    const now = this.now();
+    m.retired = m.retired.filter((r) => {
+      if (now - r.at < RETIRE_MS) return true;
+      fs.rmSync(path.join(this.dir, r.name), { force: true });
+      return false;
+    });
+    if (now - this.orphansSwept < ORPHAN_MS) return;
+    this.orphansSwept = now;
+    const named = new Set([...m.runs.map((r) => r.name), ...m.retired.map((r) => r.name)]);
+    let names: string[] = [];
+    try {
+      names = fs.readdirSync(this.dir);
+    } catch {
+      return;
+    }
+    for (const n of names) {
+      if (!/^r-[0-9a-z-]+\.run$/.test(n) || named.has(n)) continue;
+      const st = fs.statSync(path.join(this.dir, n), { throwIfNoEntry: false });
+      if (st && Date.now() - st.mtimeMs > ORPHAN_MS) fs.rmSync(path.join(this.dir, n), { force: true });
+    }
+  }
+
+  /** Merges runs when the tiers call for it; false when none needed it (or another process changed them meanwhile). */
+  async mergeOnce(): Promise<boolean> {
+    this.load();
+    const live = this.live;
+    const group = pickMerge(this.m.runs, (r) => {
+      let n = 0;
+      for (const id of live.byId.keys()) if (id >= r.lo && id <= r.hi) n++;
+      return n;
+    });
+    if (!group) return false;
+    const merged = mergeRuns(this.dir, group, (id) => live.byId.has(id));
+    return withFileLock(manifestPath(this.agentDir), async () => {
+      this.load();
+      const names = new Set(group.map((r) => r.name));
+      if (this.m.runs.filter((r) => names.has(r.name)).length !== group.length) {
+        fs.rmSync(path.join(this.dir, merged.name), { force: true });
+        return false;
+      }
+      const m = structuredClone(this.m);
+      m.runs = [...m.runs.filter((r) => !names.has(r.name)), merged].sort((a, b) => a.lo - b.lo);
+      m.retired.push(...group.map((r) => ({ name: r.name, at: this.now() })));
+      this.sweepRetired(m);
+      await this.writeManifest(m);
+      return true;
+    });
+  }
+
+  private reader(r: RunEntry): RunReader | undefined {
+    let rd = this.readers.get(r.name);
+    if (rd) return rd;
+    try {
+      rd = RunReader.open(path.join(this.dir, r.name));
+    } catch (e) {
+      this.opts.log?.(`search index: run ${r.name} cannot be read (${(e as Error).message}); its files are indexed again`);
+      return undefined;
+    }
+    this.readers.set(r.name, rd);
+    return rd;
+  }
+
+  /** Runs that could not be opened: dropped, and the files with chunks in them indexed anew. */
+  async repair(broken: RunEntry[]): Promise<void> {
+    if (broken.length === 0) return;
+    await withFileLock(manifestPath(this.agentDir), async () => {
+      this.load();
+      const m = structuredClone(this.m);
+      const names = new Set(broken.map((r) => r.name));
+      m.runs = m.runs.filter((r) => !names.has(r.name));
+      for (const [rel, e] of Object.entries(m.files)) {
+        for (let i = 0; i < e.c.length / 5; i++) {
+          const id = chunkAt(e, i).id;
+          if (broken.some((r) => id >= r.lo && id <= r.hi)) {
+            delete m.files[rel];
+            break;
+          }
+        }
+      }
+      await this.writeManifest(m);
+    });
+  }
+
+  /** The k best chunks for the query terms, in `scopes` (all when undefined). */
+  rankChunks(terms: readonly string[], scopes: ReadonlySet<SearchScope> | undefined, k: number): { chunks: RankedChunk[]; broken: RunEntry[] } {
+    const broken: RunEntry[] = [];
+    const n = Math.max(1, this.live.chunks);
+    const avgdl = this.live.tokens / n || 1;
+    const best = new Map<number, number[]>();
+    const inScope = (e: LiveSet['byId'] extends Map<number, infer L> ? L : never): boolean => {
+      if (!scopes) return true;
+      return scopes.has(e.e.scope) || (e.e.agent === true && scopes.has('agentCommands'));
+    };
+    terms.forEach((q, qi) => {
+      // Per expansion (the term itself, words it starts): document frequency and postings, over all runs.
+      const found = new Map<string, { df: number; lists: Postings[] }>();
+      for (const r of this.m.runs) {
+        const rd = this.reader(r);
+        if (!rd) {
+          if (!broken.includes(r)) broken.push(r);
+          continue;
+        }
+        const entries = q.length >= 3 ? rd.withPrefix(q, PREFIX_MAX) : [rd.entry(q)].filter((e) => e !== undefined);
+        for (const e of entries) {
+          let f = found.get(e.term);
+          if (!f) found.set(e.term, (f = { df: 0, lists: [] }));
+          f.df += e.df;
+          f.lists.push(rd.postings(e));
+        }
+      }
+      for (const [term, f] of found) {
+        const weight = term === q ? 1 : (PREFIX_WEIGHT * q.length) / term.length;
+        const idf = Math.log(1 + (n - f.df + 0.5) / (f.df + 0.5));
+        for (const list of f.lists) {
+          for (let j = 0; j < list.ids.length; j++) {
+            const live = this.live.byId.get(list.ids[j]);
+            if (!live || !inScope(live)) continue;
+            const v = list.values[j];
+            const tf = v >> 2;
+            const dl = live.e.c[live.i * 5 + 3];
+            const s = weight * idf * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * dl) / avgdl))) * LEVEL_BOOST[v & 3];
+            let per = best.get(list.ids[j]);
+            if (!per) best.set(list.ids[j], (per = new Array<number>(terms.length).fill(0)));
+            if (s > per[qi]) per[qi] = s;
+          }
+        }
+      }
+    });
+    const ranked: RankedChunk[] = [];
+    for (const [id, per] of best) {
+      let sum = 0;
+      const matched: string[] = [];
+      per.forEach((s, qi) => {
+        if (s > 0) {
+          sum += s;
+          matched.push(terms[qi]);
+        }
+      });
+      // Chunks holding more of the query's terms come first: a chunk with every word beats one that repeats one.
+      const coord = matched.length / terms.length;
+      const live = this.live.byId.get(id)!;
+      ranked.push({ id, rel: live.rel, i: live.i, score: sum * (0.25 + 0.75 * coord * coord), matched });
+    }
+    ranked.sort((a, b) => b.score - a.score || a.id - b.id);
+    return { chunks: ranked.slice(0, k), broken };
+  }
+
+  /** Closes the runs and stops watching. */
+  dispose(): void {
+    this.watch?.dispose();
+    this.watch = undefined;
+    for (const r of this.readers.values()) r.close();
+    this.readers.clear();
+  }
+}
+
+let batchBytes = BATCH_BYTES;
+
+/** Tests: the bytes indexed per batch (undefined: the default). */
+export function setBatchBytes(n: number | undefined): void {
+  batchBytes = n ?? BATCH_BYTES;
+}

@@ -1,0 +1,95 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fenceData } from '../output/fence';
+import { formatBytes, groupDigits } from '../output/humanize';
+import { displayLine } from '../output/reference';
+import { countTokensAsync } from '../output/tokens';
+import { INLINE_MAX_BYTES } from '../output/inline';
+import type { SearchWindow } from '../search/ranked/lineRanking';
+import { searchFolder } from '../search/ranked/searchService';
+import { SEARCH_SCOPES, type SearchScope } from '../search/ranked/sources';
+import { agentDirOf } from '../workspace/agentLayout';
+import { defaultFolder, displayPath } from '../workspace/workspacePaths';
+import { newScratchFile, writeScratchText } from './scratchOutput';
+import { toolError, type ToolContext, type ToolOutcome } from './toolContext';
+
+/** Tokens of windows returned when the call names no budget; also the most (the answer stays under INLINE_MAX_BYTES). */
+export const DEFAULT_SEARCH_TOKENS = 1500;
+const MIN_SEARCH_TOKENS = 100;
+/** A window scoring under this share of the best one is not shown, only counted: it would cost tokens and rarely answer. */
+export const SHOW_RATIO = 0.4;
+/** Longest line shown (bytes); the file has the rest. */
+const LINE_BYTES = 300;
+/** Room kept under INLINE_MAX_BYTES for the header, the fence and the lines after the windows. */
+const FRAME_BYTES = 1200;
+/** The overflow list of all windows: the ending grep's lists have too, so neither search nor grep finds its own earlier answers. */
+export const SEARCH_LIST_EXT = '.search.txt';
+
+/** One window as the answer shows it. */
+function windowText(w: SearchWindow, show: (rel: string) => string): string {
+  const why = [w.terms.join(', '), w.level === 2 ? 'error line' : w.level === 1 ? 'warning line' : ''].filter(Boolean).join(' · ');
+  const head = `${show(w.rel)}:${w.first}-${w.last}${why ? ` (${why})` : ''}`;
+  return [head, ...w.lines.map((l) => displayLine(l, LINE_BYTES))].join('\n');
+}
+
+/** agentContext_search: the line windows of `.agent/` that best answer a question or keywords, ranked. */
+export async function searchTool(input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
+  const query = String(input.query ?? '').trim();
+  const scope = input.scope as SearchScope | undefined;
+  if (scope !== undefined && !SEARCH_SCOPES.includes(scope)) return toolError(`scope must be one of ${SEARCH_SCOPES.join(', ')}`);
+  const budget = Math.max(MIN_SEARCH_TOKENS, Math.min(DEFAULT_SEARCH_TOKENS, (input.maxTokens as number | undefined) ?? DEFAULT_SEARCH_TOKENS));
+  const folder = defaultFolder(ctx.folders);
+  if (!folder) return toolError('no workspace folder is open');
+  const agentDir = agentDirOf(folder.path);
+  if (!fs.existsSync(agentDir)) return toolError('this workspace has no .agent/ folder yet: nothing has been saved to search');
+  const a = await searchFolder(agentDir, { query }, { roots: ctx.folders.map((f) => f.path), secretPatterns: ctx.secretPatterns, gitleaksConfig: ctx.gitleaksConfig });
+  if (ctx.signal.aborted) return toolError('cancelled');
+  if (a.error) return toolError(`search failed: ${a.error}`);
+  const show = (rel: string): string => displayPath(ctx.folders, folder, path.join(agentDir, rel));
+  const where = `.agent/${scope ? ` (${scope})` : ''}`;
+  const notes: string[] = [];
+  if (a.pending.files > 0) notes.push(`Not indexed yet: ${groupDigits(a.pending.files)} file${a.pending.files === 1 ? '' : 's'} (${formatBytes(a.pending.bytes)}), the oldest; indexing goes on, so ask again shortly, or use agentContext_grep for an exact string.`);
+  for (const n of a.notes ?? []) notes.push(`Note: ${n}.`);
+  if (a.unreadable.length > 0) notes.push(`Not searched: ${a.unreadable.slice(0, 3).map((u) => `${show(u.rel)} (${u.why})`).join(', ')}${a.unreadable.length > 3 ? `, and ${a.unreadable.length - 3} more` : ''}.`);
+  if (a.terms.length === 0) return toolError('the query has no words to search for; give words or keywords (for a pattern, use agentContext_grep)');
+  if (a.windows.length === 0) {
+    return { text: [`No lines match ${JSON.stringify(query)} (terms: ${a.terms.join(', ')}) in ${where}: ${groupDigits(a.indexed.files)} files indexed.`, ...notes].join('\n') };
+  }
+  // The best windows within the budget, none far below the best; the rest counted and listed in a file.
+  const best = a.windows[0].score;
+  const texts = a.windows.map((w) => windowText(w, show));
+  const shown: number[] = [];
+  let tokens = 0;
+  let bytes = 0;
+  const counts = await Promise.all(texts.slice(0, 30).map((t) => countTokensAsync(t)));
+  for (let i = 0; i < counts.length; i++) {
+    if (i > 0 && a.windows[i].score < SHOW_RATIO * best) break;
+    const t = counts[i].tokens;
+    const b = Buffer.byteLength(texts[i], 'utf8') + 2;
+    if (i > 0 && (tokens + t > budget || bytes + b > INLINE_MAX_BYTES - FRAME_BYTES)) break;
+    shown.push(i);
+    tokens += t;
+    bytes += b;
+  }
+  const total = a.windows.length;
+  const lines = [`${groupDigits(total)} window${total === 1 ? '' : 's'} match ${JSON.stringify(query)} (terms: ${a.terms.join(', ')}) in ${where}; the best ${shown.length}, ≈${groupDigits(tokens)} tokens:`];
+  lines.push(fenceData('Matches', shown.map((i) => texts[i]).join('\n\n')));
+  const top = a.windows[0];
+  lines.push(`Next: read lines ${Math.max(1, top.first - 10)}–${top.last + 20} of ${show(top.rel)} for what surrounds the best window.`);
+  let outputPath: string | undefined;
+  if (shown.length < total) {
+    const rest = a.windows.filter((_, i) => !shown.includes(i));
+    const files = new Set(rest.map((w) => w.rel)).size;
+    const next = rest.slice(0, 3).map((w) => `${show(w.rel)}:${w.first}-${w.last}`).join(', ');
+    try {
+      const target = newScratchFile(ctx.folders, 'scratch/tool_outputs', `search ${query}`, SEARCH_LIST_EXT);
+      await writeScratchText(target, a.windows.map((w) => windowText(w, show)).join('\n\n') + '\n');
+      outputPath = target.display;
+      lines.push(`${groupDigits(rest.length)} more window${rest.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} (${next}${rest.length > 3 ? ', …' : ''}); all ${groupDigits(total)} in ${target.display}.`);
+    } catch (e) {
+      lines.push(`${groupDigits(rest.length)} more window${rest.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} (${next}${rest.length > 3 ? ', …' : ''}); the full list could not be saved: ${(e as Error).message}.`);
+    }
+  }
+  lines.push(...notes);
+  return { text: lines.join('\n'), ...(outputPath ? { outputPath } : {}) };
+}
