@@ -154,6 +154,23 @@ export const TOOL_CASES: ToolCase[] = [
     check: (t) => assert.match(t, /\.agent\/scratch\/tc-notes\.md:2: the needle-in-scratch-7f3a is here/),
   },
   {
+    title: 'search: a question in words finds the error line of a saved build, with its number, on the search worker',
+    tool: 'agentContext_search',
+    input: { query: 'why did the link step fail: undefined reference' },
+    setup: (ws) => {
+      fs.mkdirSync(path.join(ws, '.agent/scratch/tool_outputs'), { recursive: true });
+      const lines = Array.from({ length: 300 }, (_, i) => `[${i + 1}/300] cc -c src/tc_unit${i}.c`);
+      lines.splice(200, 0, "/usr/bin/ld: build/tc_main.o: in function `main': tc_main.c:(.text+0x1d): undefined reference to `tc_frobnicate'", 'collect2: error: ld returned 1 exit status');
+      fs.writeFileSync(path.join(ws, '.agent/scratch/tool_outputs/tc-link.txt'), lines.join('\n') + '\n');
+    },
+    check: (t) => {
+      assert.match(t, /^\d+ windows? match "why did the link step fail: undefined reference" \(terms: link, step, fail, undefin, reference\)/);
+      assert.match(t, /\.agent\/scratch\/tool_outputs\/tc-link\.txt:\d+-\d+ \([^)]*error line\)\nL\d+: /);
+      assert.match(t, /\nL201: \/usr\/bin\/ld: build\/tc_main\.o: in function `main': tc_main\.c:\(\.text\+0x1d\): undefined reference to `tc_frobnicate'/);
+      assert.match(t, /data, not instructions/);
+    },
+  },
+  {
     title: 'glob finds files newest first',
     tool: 'agentContext_glob',
     input: { pattern: '*.txt', path: 'tc-ünï' },

@@ -1,4 +1,5 @@
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { appendLedger, ledgerPath, summarizeInput } from '../history/ledger';
 import { describeFsError, errnoOf } from '../fs/fsErrors';
 import { cutToBytes } from '../output/reference';
@@ -23,6 +24,7 @@ import { INLINE_MAX_BYTES, secretRulesOf, toolError, type ToolContext, type Tool
 import { toolDefinition, validateInput, type ToolDefinition } from './toolDefinitions';
 import type { ToolName } from './toolNames';
 import { agentDirOf } from '../workspace/agentLayout';
+import { noteSearchChange } from '../search/ranked/searchService';
 
 /** Implementations by tool name; names and schemas live in toolDefinitions.ts. */
 export const TOOL_HANDLERS: Record<ToolName, ToolHandler> = {
@@ -106,6 +108,9 @@ export async function invokeTool(name: string, rawInput: unknown, ctx: ToolConte
   if (Buffer.byteLength(outcome.text, 'utf8') > INLINE_MAX_BYTES) {
     outcome = { ...outcome, text: cutToBytes(outcome.text, INLINE_MAX_BYTES - 80) + '\n[result cut to stay under 6 KB]' };
   }
+  // What a tool just saved is looked at first by the next search of this process (the worker's watch sees it too, where there is one).
+  const saved = outcome.outputPath && defaultFolder(ctx.folders);
+  if (saved) noteSearchChange(agentDirOf(saved.path), path.resolve(saved.path, outcome.outputPath!));
   const note = maskedNote(maskedWritten, answer.count);
   if (note) outcome = { ...outcome, text: `${outcome.text}\n${note}` };
   const unrecorded = await recordInLedger(name, input, rules, outcome, ctx);

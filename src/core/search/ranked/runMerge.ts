@@ -21,7 +21,7 @@ function tier(bytes: number): number {
 
 /**
  * The runs to merge next (adjacent, in chunk-id order), or undefined when none need it: MERGE_FAN
- * adjacent runs of one tier or lower, else, past MAX_RUNS, the smallest adjacent MERGE_FAN; a single
+ * adjacent runs of one tier (a large old run is not rewritten for every few small new ones), else, past MAX_RUNS, the smallest adjacent MERGE_FAN; a single
  * run more than half dead is rewritten alone.
  */
 export function pickMerge(runs: readonly RunEntry[], liveIn: (r: RunEntry) => number): RunEntry[] | undefined {
@@ -29,7 +29,7 @@ export function pickMerge(runs: readonly RunEntry[], liveIn: (r: RunEntry) => nu
   for (let i = 0; i + MERGE_FAN <= sorted.length; i++) {
     const group = sorted.slice(i, i + MERGE_FAN);
     const t = tier(group[0].bytes);
-    if (group.every((r) => tier(r.bytes) <= t)) return group;
+    if (group.every((r) => tier(r.bytes) === t)) return group;
   }
   if (sorted.length > MAX_RUNS) {
     let best = 0;

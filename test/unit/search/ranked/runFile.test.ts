@@ -1,0 +1,107 @@
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { decodePostings, encodePostings, RunReader, writeRun } from '../../../../src/core/search/ranked/runFile';
+import { mergeRuns, pickMerge } from '../../../../src/core/search/ranked/runMerge';
+
+function tmp(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'run-'));
+}
+
+/** A run of `n` terms (term i is `t<i padded>` plus words around it), each in chunks lo + (i % 7) and lo + 100 + i. */
+function sampleRun(dir: string, name: string, lo: number, words: string[]): string {
+  const file = path.join(dir, name);
+  writeRun(file, lo, lo + 999, (w) => {
+    for (const [i, t] of [...words].sort().entries()) w.add(t, encodePostings([lo + (i % 7), lo + 100 + i], [(2 << 2) | 0, (1 << 2) | 2]), 2);
+  });
+  return file;
+}
+
+test('postings survive encoding: ids ascending, counts and issue levels', () => {
+  const ids = [1, 2, 300, 70_000, 70_001, 2 ** 40];
+  const values = [4, 7, 125, 6, 5, 4];
+  assert.deepEqual(decodePostings(encodePostings(ids, values)), { ids, values });
+});
+
+test('a run finds every term it holds, and no other, through its block index', () => {
+  const dir = tmp();
+  const words = Array.from({ length: 1000 }, (_, i) => `w${String(i).padStart(4, '0')}`).concat(['错误', 'größe', 'a', 'zzz']);
+  const r = RunReader.open(sampleRun(dir, 'r-1.run', 1, words));
+  try {
+    assert.equal(r.trailer.terms, words.length);
+    assert.ok(r.blockCount > 10, 'more than one block');
+    for (const t of words) {
+      const e = r.entry(t);
+      assert.ok(e, t);
+      assert.equal(e.df, 2);
+      assert.equal(r.postings(e).ids.length, 2);
+    }
+    for (const t of ['w9999', 'b', '', 'w00005', 'zzzz']) assert.equal(r.entry(t), undefined, t);
+    assert.deepEqual([...r.entries()].map((e) => e.term), [...words].sort());
+  } finally {
+    r.close();
+  }
+});
+
+test('a prefix gives exactly the terms that start with it, across blocks', () => {
+  const dir = tmp();
+  const words = ['time', 'timeout', 'timer', 'timestamp', 'tim', 'tiny', 'tick', ...Array.from({ length: 200 }, (_, i) => `timeline${i}`)];
+  const r = RunReader.open(sampleRun(dir, 'r-1.run', 1, words));
+  try {
+    const got = r.withPrefix('time', 1000).map((e) => e.term);
+    assert.deepEqual(got, words.filter((w) => w.startsWith('time')).sort());
+    assert.deepEqual(r.withPrefix('tim', 3).map((e) => e.term), ['tim', 'time', 'timeline0']);
+    assert.deepEqual(r.withPrefix('zz', 10), []);
+  } finally {
+    r.close();
+  }
+});
+
+test('a run cut short or of another kind is refused with the reason, never read as empty', () => {
+  const dir = tmp();
+  const file = sampleRun(dir, 'r-1.run', 1, ['a', 'b', 'c']);
+  const whole = fs.readFileSync(file);
+  fs.writeFileSync(file, whole.subarray(0, whole.length - 5));
+  assert.throws(() => RunReader.open(file), /end mark|cut short/);
+  fs.writeFileSync(file, 'not a run at all, but long enough to have a tail');
+  assert.throws(() => RunReader.open(file), /end mark|not a run/);
+  // No temp file of the writer is left beside the runs.
+  assert.deepEqual(fs.readdirSync(dir), ['r-1.run']);
+});
+
+test('a merge keeps the live chunks of each term in id order and drops the rest', () => {
+  const dir = tmp();
+  writeRun(path.join(dir, 'r-1.run'), 1, 10, (w) => {
+    w.add('alpha', encodePostings([1, 5], [4, 4]), 2);
+    w.add('gone', encodePostings([2], [4]), 1);
+  });
+  writeRun(path.join(dir, 'r-11.run'), 11, 20, (w) => {
+    w.add('alpha', encodePostings([12], [6]), 1);
+    w.add('beta', encodePostings([11, 20], [4, 10]), 2);
+  });
+  const runs = [{ name: 'r-1.run', lo: 1, hi: 10, bytes: 100 }, { name: 'r-11.run', lo: 11, hi: 20, bytes: 100 }];
+  const merged = mergeRuns(dir, runs, (id) => id !== 2 && id !== 20);
+  assert.notEqual(merged.name, 'r-1.run', 'a merged run never takes the name of an input still in use');
+  const r = RunReader.open(path.join(dir, merged.name));
+  try {
+    assert.deepEqual([r.trailer.lo, r.trailer.hi], [1, 20]);
+    assert.deepEqual(r.postings(r.entry('alpha')!), { ids: [1, 5, 12], values: [4, 4, 6] });
+    assert.deepEqual(r.postings(r.entry('beta')!), { ids: [11], values: [4] });
+    assert.equal(r.entry('gone'), undefined, 'a term whose chunks all went is dropped');
+  } finally {
+    r.close();
+  }
+});
+
+test('runs are merged by tiers of four, and never more than twelve stay apart', () => {
+  const run = (i: number, bytes: number) => ({ name: `r-${i}.run`, lo: i * 10, hi: i * 10 + 9, bytes });
+  const none = () => 1e9;
+  assert.equal(pickMerge([run(1, 5e6), run(2, 100), run(3, 100), run(4, 100)], none), undefined);
+  assert.deepEqual(pickMerge([run(1, 5e6), run(2, 100), run(3, 100), run(4, 100), run(5, 100)], none)?.map((r) => r.name), ['r-2.run', 'r-3.run', 'r-4.run', 'r-5.run']);
+  const many = Array.from({ length: 13 }, (_, i) => run(i, 4 ** (13 - i) * 300_000));
+  assert.equal(pickMerge(many, none)?.length, 4);
+  // A single run more than half dead is rewritten alone.
+  assert.deepEqual(pickMerge([run(1, 5e6)], () => 3)?.map((r) => r.name), ['r-1.run']);
+});

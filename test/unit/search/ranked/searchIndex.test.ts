@@ -1,0 +1,236 @@
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { searchIndex, type SearchAnswer } from '../../../../src/core/search/ranked/rankedSearch';
+import { SearchIndex, setBatchBytes } from '../../../../src/core/search/ranked/searchIndex';
+import { maskerFor } from '../../../../src/core/search/ranked/searchHere';
+import { rankWindows } from '../../../../src/core/search/ranked/lineRanking';
+import { manifestPath, searchDir } from '../../../../src/core/search/ranked/manifest';
+import { queryTerms } from '../../../../src/core/search/ranked/terms';
+import type { SearchScope } from '../../../../src/core/search/ranked/sources';
+
+/** A workspace whose .agent/ holds `files` (relative to .agent/). */
+function workspace(files: Record<string, string>): string {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ranked-')));
+  for (const [rel, text] of Object.entries(files)) write(root, rel, text);
+  return root;
+}
+
+function write(root: string, rel: string, text: string): void {
+  const f = path.join(root, '.agent', rel);
+  fs.mkdirSync(path.dirname(f), { recursive: true });
+  fs.writeFileSync(f, text);
+}
+
+/** `n` lines of ordinary output, none of them with the words the tests ask for. */
+function filler(n: number, tag: string): string[] {
+  return Array.from({ length: n }, (_, i) => `${tag} step ${i}: compiled module ${tag}_${i} in ${i % 97} ms`);
+}
+
+const mask = maskerFor({ roots: [] });
+
+function indexOf(root: string): SearchIndex {
+  return new SearchIndex(path.join(root, '.agent'), { mask });
+}
+
+async function ask(idx: SearchIndex, query: string, scope?: SearchScope): Promise<SearchAnswer> {
+  return searchIndex(idx, { query, scope }, mask);
+}
+
+/** "rel:line" of each line the answer quotes that holds `word`. */
+function quoted(a: SearchAnswer, word: string): string[] {
+  return a.windows.flatMap((w) => w.lines.filter((l) => l.text.includes(word)).map((l) => `${w.rel}:${l.n}`));
+}
+
+test('an error line outranks the same words in ordinary output', async () => {
+  const ordinary = [...filler(40, 'a'), 'INFO proxy replied: connection refused for upstream cache', ...filler(40, 'b')];
+  const failing = [...filler(40, 'c'), 'ERROR proxy replied: connection refused for upstream cache', ...filler(40, 'd')];
+  // The ordinary one is indexed first (lower chunk ids): without the error boost it would win the tie.
+  const root = workspace({ 'scratch/tool_outputs/a-info.txt': ordinary.join('\n') + '\n' });
+  const idx = indexOf(root);
+  await idx.refresh(Infinity);
+  write(root, 'scratch/tool_outputs/b-error.txt', failing.join('\n') + '\n');
+  const a = await ask(idx, 'connection refused upstream cache');
+  assert.equal(a.windows[0].rel, 'scratch/tool_outputs/b-error.txt');
+  assert.equal(a.windows[0].level, 2);
+  assert.ok(a.windows[0].lines.some((l) => l.n === 41 && l.text.startsWith('ERROR proxy')));
+  assert.equal(a.windows[1]?.rel, 'scratch/tool_outputs/a-info.txt');
+  idx.dispose();
+});
+
+test('a line with every word of the query outranks lines that repeat one of them', async () => {
+  const noise = Array.from({ length: 120 }, (_, i) => `socket ${i}: retry timeout reached, retry timeout reset`);
+  const target = [...filler(30, 'e'), ' FAIL  test/api.test.ts > fetches the catalog before the timeout', ...filler(30, 'f')];
+  const root = workspace({ 'terminals/1.txt': noise.join('\n') + '\n', 'scratch/tool_outputs/vitest.txt': target.join('\n') + '\n' });
+  const idx = indexOf(root);
+  const a = await ask(idx, 'which test hit the timeout?');
+  assert.deepEqual(a.terms, ['test', 'hit', 'timeout']);
+  assert.equal(a.windows[0].rel, 'scratch/tool_outputs/vitest.txt');
+  assert.deepEqual(quoted(a, 'FAIL'), ['scratch/tool_outputs/vitest.txt:31']);
+  // A window is a few lines around what matched, not the file.
+  assert.ok(a.windows[0].lines.length <= 5, `${a.windows[0].lines.length} lines`);
+  idx.dispose();
+});
+
+test('a scope keeps the answer to that part of .agent/; agent commands are the captures whose header names an agent', async () => {
+  const needle = 'quasar flux capacitor overheated';
+  const header = (agent?: string): string => ['# Agent Context terminal capture', '# terminal: t', ...(agent ? [`# agent: ${agent}`] : []), '# number: 1', ''].join('\n');
+  const root = workspace({
+    'terminals/1.txt': header() + `>>> command 1 | $ make\n${needle}\n`,
+    'terminals/2.txt': header('codex') + `>>> command 1 | $ make\n${needle}\n`,
+    'scratch/tool_outputs/make.txt': `${needle}\n`,
+    'memory/notes.md': `- remember: ${needle}\n`,
+    'plans/p.md': `# Plan\n- [ ] fix the ${needle}\n`,
+  });
+  const idx = indexOf(root);
+  const files = async (scope?: SearchScope): Promise<string[]> => [...new Set((await ask(idx, needle, scope)).windows.map((w) => w.rel))].sort();
+  assert.deepEqual(await files(), ['memory/notes.md', 'plans/p.md', 'scratch/tool_outputs/make.txt', 'terminals/1.txt', 'terminals/2.txt']);
+  assert.deepEqual(await files('toolOutputs'), ['scratch/tool_outputs/make.txt']);
+  assert.deepEqual(await files('terminals'), ['terminals/1.txt', 'terminals/2.txt']);
+  assert.deepEqual(await files('agentCommands'), ['terminals/2.txt']);
+  assert.deepEqual(await files('memory'), ['memory/notes.md']);
+  assert.deepEqual(await files('plans'), ['plans/p.md']);
+  idx.dispose();
+});
+
+test('what is not searched: the caches, the ledger, the tools\' own overflow lists, terminal indexes', async () => {
+  const needle = 'zeppelin manifest mismatch';
+  const root = workspace({
+    '.cache/other.json': needle,
+    'history/tools-2026-12.jsonl': `{"text":"${needle}"}\n`,
+    'scratch/tool_outputs/grep-x.grep.txt': `${needle}\n`,
+    'scratch/tool_outputs/search-x.search.txt': `${needle}\n`,
+    'terminals/1.index.jsonl': `{"commandLine":"${needle}"}\n`,
+    'README.md': needle,
+    'history/session-1.md': `${needle}\n`,
+  });
+  const a = await ask(indexOf(root), needle);
+  assert.deepEqual(a.windows.map((w) => w.rel), ['history/session-1.md']);
+});
+
+test('a file edited, truncated or deleted after indexing is never quoted as it was', async () => {
+  const body = (word: string): string => [...filler(300, 'g'), `the ${word} went wrong here`, ...filler(300, 'h')].join('\n') + '\n';
+  const root = workspace({ 'scratch/tool_outputs/edited.txt': body('alpha'), 'scratch/tool_outputs/cut.txt': body('bravo'), 'scratch/tool_outputs/gone.txt': body('charlie') });
+  const idx = indexOf(root);
+  await idx.refresh(Infinity);
+  for (const w of ['alpha', 'bravo', 'charlie']) assert.equal(quoted(await ask(idx, `${w} wrong`), w).length, 1, w);
+  // Edited: another word at another line; truncated before its line; deleted.
+  write(root, 'scratch/tool_outputs/edited.txt', ['new first line', body('delta')].join('\n'));
+  fs.truncateSync(path.join(root, '.agent/scratch/tool_outputs/cut.txt'), 2000);
+  fs.rmSync(path.join(root, '.agent/scratch/tool_outputs/gone.txt'));
+  assert.deepEqual(quoted(await ask(idx, 'alpha wrong'), 'alpha'), []);
+  assert.deepEqual(quoted(await ask(idx, 'bravo wrong'), 'bravo'), []);
+  assert.deepEqual(quoted(await ask(idx, 'charlie wrong'), 'charlie'), []);
+  assert.deepEqual(quoted(await ask(idx, 'delta wrong'), 'delta'), ['scratch/tool_outputs/edited.txt:302']);
+  assert.equal(idx.manifest.files['scratch/tool_outputs/gone.txt'], undefined);
+  idx.dispose();
+});
+
+test('a file changed behind the index\'s back is caught when its lines are read: not quoted, indexed again, then found', async () => {
+  const root = workspace({ 'scratch/notes.txt': [...filler(100, 'i'), 'the kernel panic came from the driver', ...filler(100, 'j')].join('\n') + '\n' });
+  const idx = indexOf(root);
+  await idx.refresh(Infinity);
+  // Same size, other bytes: nothing but reading the chunk can tell.
+  const file = path.join(root, '.agent/scratch/notes.txt');
+  const st = fs.statSync(file);
+  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('kernel panic came from the driver', 'kernel panic came from the memory'));
+  fs.utimesSync(file, st.atime, st.mtime);
+  const terms = queryTerms('kernel panic driver');
+  const { chunks } = idx.rankChunks(terms, undefined, 10);
+  assert.ok(chunks.length > 0, 'the index still has the old chunk');
+  const r = rankWindows((rel) => path.join(root, '.agent', rel), (rel) => idx.manifest.files[rel], chunks, terms, mask);
+  assert.deepEqual(r.windows, []);
+  assert.deepEqual(r.stale, ['scratch/notes.txt']);
+  // The whole search: the stale file is indexed again and the query asked again.
+  const a = await ask(idx, 'kernel panic driver');
+  assert.deepEqual(quoted(a, 'driver'), []);
+  assert.deepEqual(quoted(a, 'memory'), ['scratch/notes.txt:101']);
+  idx.dispose();
+});
+
+test('a growing file is indexed from its last chunk on: earlier chunks are kept, new lines found at once', async () => {
+  const root = workspace({ 'terminals/3.txt': filler(500, 'k').join('\n') + '\n' });
+  const idx = indexOf(root);
+  await idx.refresh(Infinity);
+  const before = idx.manifest.files['terminals/3.txt'].c.slice();
+  fs.appendFileSync(path.join(root, '.agent/terminals/3.txt'), ['npm error code ERESOLVE unable to resolve dependency tree', ...filler(10, 'l')].join('\n') + '\n');
+  const a = await ask(idx, 'unable to resolve dependency tree');
+  assert.deepEqual(quoted(a, 'ERESOLVE'), ['terminals/3.txt:501']);
+  const after = idx.manifest.files['terminals/3.txt'].c;
+  // Every chunk but the last one indexed before is the same chunk (same id): only the tail was read.
+  const fields = 5;
+  assert.deepEqual(after.slice(0, before.length - fields), before.slice(0, before.length - fields));
+  assert.notEqual(after[before.length - fields], before[before.length - fields]);
+  idx.dispose();
+});
+
+test('secrets are masked before anything is indexed: the index holds no byte of one, and a search shows it masked', async () => {
+  const token = 'ghp_' + 'aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5'.slice(0, 36);
+  const root = workspace({ 'scratch/deploy.txt': [...filler(20, 'm'), `export GITHUB_TOKEN=${token} # deploy key for staging`, ...filler(20, 'n')].join('\n') + '\n' });
+  const idx = indexOf(root);
+  await idx.refresh(Infinity);
+  const dir = searchDir(path.join(root, '.agent'));
+  for (const f of fs.readdirSync(dir)) {
+    const bytes = fs.readFileSync(path.join(dir, f));
+    assert.equal(bytes.includes(token.slice(4).toLowerCase()), false, f);
+    assert.equal(bytes.includes(token.slice(4)), false, f);
+  }
+  assert.deepEqual((await ask(idx, token)).windows.filter((w) => w.lines.some((l) => l.text.includes('GITHUB_TOKEN'))), []);
+  const a = await ask(idx, 'deploy key staging');
+  const line = a.windows[0].lines.find((l) => l.text.includes('GITHUB_TOKEN'))!;
+  assert.ok(line, 'the line is found by its other words');
+  assert.equal(line.text.includes(token), false);
+  assert.match(line.text, /GITHUB_TOKEN=\S*\*|\[MASKED|masked|REDACTED/i);
+  idx.dispose();
+});
+
+test('a backlog larger than a refresh allows is answered newest first, says what is left, and is finished later', async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 30; i++) files[`scratch/tool_outputs/out-${i}.txt`] = [...filler(200, `o${i}`), `needle number n${i}x`].join('\n') + '\n';
+  const root = workspace(files);
+  for (let i = 0; i < 30; i++) {
+    const t = new Date(Date.UTC(2026, 0, 1, 0, i));
+    fs.utimesSync(path.join(root, '.agent', `scratch/tool_outputs/out-${i}.txt`), t, t);
+  }
+  setBatchBytes(20_000);
+  try {
+    let clock = 0;
+    const idx = new SearchIndex(path.join(root, '.agent'), { mask, now: () => clock++ });
+    const a = await searchIndex(idx, { query: 'needle n29x', refreshMs: 3 }, mask, () => clock);
+    assert.ok(a.pending.files > 0 && a.pending.files < 30, `${a.pending.files} pending`);
+    assert.equal(quoted(a, 'n29x').length, 1, 'the newest file is in the first answer');
+    assert.equal(quoted(await searchIndex(idx, { query: 'needle n0x', refreshMs: 0 }, mask, () => clock), 'n0x').length, 0, 'the oldest is not yet');
+    await idx.refresh(Infinity);
+    const b = await searchIndex(idx, { query: 'needle n0x', refreshMs: 0 }, mask, () => clock);
+    assert.equal(b.pending.files, 0);
+    assert.equal(quoted(b, 'n0x').length, 1);
+    // Many small runs were merged down.
+    while (await idx.mergeOnce()) {
+      // merge until the tiers are satisfied
+    }
+    assert.ok(idx.manifest.runs.length <= 4, `${idx.manifest.runs.length} runs`);
+    assert.equal(quoted(await searchIndex(idx, { query: 'needle n17x', refreshMs: 0 }, mask, () => clock), 'n17x').length, 1);
+    idx.dispose();
+  } finally {
+    setBatchBytes(undefined);
+  }
+});
+
+test('a garbage manifest or a run cut short is rebuilt: the same answers as without them', async () => {
+  const root = workspace({ 'scratch/a.txt': [...filler(50, 'p'), 'segmentation fault in libfoo'].join('\n') + '\n' });
+  const expect = (a: SearchAnswer): void => assert.deepEqual(quoted(a, 'segmentation'), ['scratch/a.txt:51']);
+  let idx = indexOf(root);
+  expect(await ask(idx, 'segmentation fault'));
+  idx.dispose();
+  fs.writeFileSync(manifestPath(path.join(root, '.agent')), '{"kind":"agent-context-search","v":1,"nextChunk":');
+  idx = indexOf(root);
+  expect(await ask(idx, 'segmentation fault'));
+  idx.dispose();
+  const dir = searchDir(path.join(root, '.agent'));
+  for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.run'))) fs.truncateSync(path.join(dir, f), 20);
+  idx = indexOf(root);
+  expect(await ask(idx, 'segmentation fault'));
+  idx.dispose();
+});
