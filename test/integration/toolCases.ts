@@ -154,7 +154,7 @@ export const TOOL_CASES: ToolCase[] = [
     check: (t) => assert.match(t, /\.agent\/scratch\/tc-notes\.md:2: the needle-in-scratch-7f3a is here/),
   },
   {
-    title: 'search: a question in words finds the error line of a saved build, with its number, on the search worker',
+    title: 'search: a question in words finds the error line of a saved build, with its number',
     tool: 'agentContext_search',
     input: { query: 'why did the link step fail: undefined reference' },
     setup: (ws) => {

@@ -167,7 +167,7 @@ describe('Copilot agent (VS Code built-in) → Agent Context tools', function ()
     await waitForTurnEnd(fake, m, 2);
   });
 
-  it('offers all twelve tools, beside the built-in ones; their definitions\' size', () => {
+  it('offers every one of our tools, beside the built-in ones; their definitions\' size', () => {
     const offered = fake.requests.find((r) => r.tools.length > 0)?.tools ?? [];
     const ours = offered.filter((t) => t.name.startsWith('agentContext_'));
     for (const t of TOOL_NAMES) assert.ok(ours.some((o) => o.name === t), `${t} offered (got ${ours.map((o) => o.name).join(', ')})`);
