@@ -17,6 +17,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { withFileLock } from '../../fs/fileLock';
+import { toPosixRelative } from '../../workspace/relativePaths';
 import { writeFileAtomic } from '../../fs/fsAtomic';
 import { FolderWatch } from '../../fs/folderWatch';
 import { BATCH_BYTES, indexBatch, planFile, type Planned } from './indexWriter';
@@ -205,7 +206,7 @@ export class SearchIndex {
     this.watch = new FolderWatch(
       folders,
       (file, kind) => {
-        const rel = path.relative(this.agentDir, file).split(path.sep).join('/');
+        const rel = toPosixRelative(this.agentDir, file);
         if (kind === 'rewatched') this.relistAll = true;
         else this.hint(rel);
       },

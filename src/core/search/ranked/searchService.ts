@@ -9,6 +9,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { RequestWorker } from '../../requestWorker';
+import { relativeInside } from '../../workspace/relativePaths';
 import type { MaskerRuleSources } from '../../secrets/gitleaks';
 import type { SearchAnswer, SearchRequest } from './rankedSearch';
 import type { SearchWorkerAnswer, SearchWorkerRequest } from './searchMessages';
@@ -37,8 +38,8 @@ const hints = new Map<string, Set<string>>();
 
 /** A file under `agentDir` that this process wrote (a tool's output): the next search looks at it first. */
 export function noteSearchChange(agentDir: string, abs: string): void {
-  const rel = path.relative(agentDir, abs);
-  if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return;
+  const rel = relativeInside(agentDir, abs);
+  if (!rel) return;
   let s = hints.get(agentDir);
   if (!s) hints.set(agentDir, (s = new Set()));
   if (s.size < 1000) s.add(rel.split(path.sep).join('/'));
