@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
 import { err, ok, type FileError, type Result } from './result';
 import type { RetentionPolicy } from './scratch/retention';
 import { settingValue, SETTINGS, type SettingKey, type SettingSpec } from './settingsTable';
+import { agentPath, agentRel } from './workspace/layout';
 
 /*
  * Settings of the tools, shared by the extension (VS Code settings `agentContext.<key>`) and the
@@ -113,8 +113,8 @@ function flatten(node: YamlNode | null, prefix: string, text: string, out: Agent
 
 /** Reads `.agent/config.yaml` (missing file → empty); bad YAML or bad values are errors naming file and line. */
 export async function loadAgentConfig(agentDir: string): Promise<Result<AgentConfigFile, FileError>> {
-  const file = path.join(agentDir, 'config.yaml');
-  const shown = '.agent/config.yaml';
+  const file = agentPath(agentDir, 'config');
+  const shown = agentRel('config');
   const out: AgentConfigFile = { values: new Map(), lines: new Map() };
   let text: string;
   try {

@@ -28,6 +28,8 @@ import { checkAgentId } from './agentId';
 import { sameStamp, settledStamp, stampOf, type FolderStamp } from '../fs/settledStamp';
 import { activitiesOffThread } from '../fs/digestCheck';
 import { lastActivity } from './agentActivity';
+import { agentPath } from '../workspace/layout';
+import { relativeInside } from '../workspace/relativePaths';
 
 /** An agent id and its last activity (ms since epoch). */
 export interface AgentActivity {
@@ -101,7 +103,7 @@ function check(root: string, r: Ranking, ids: Iterable<string>): boolean {
 }
 
 async function refresh(agentDir: string, r: Ranking): Promise<AgentActivity[]> {
-  const dir = path.join(agentDir, 'agents');
+  const dir = agentPath(agentDir, 'agents');
   const root = dir + path.sep;
   const st = fs.lstatSync(dir, { throwIfNoEntry: false });
   if (!st?.isDirectory()) {
@@ -178,7 +180,7 @@ function startSweep(agentDir: string, r: Ranking): Promise<void> {
 
 /** Checks every agent, SWEEP_SLICE at a time, each slice queued after the calls that came meanwhile. */
 async function sweep(agentDir: string, r: Ranking): Promise<void> {
-  const root = path.join(agentDir, 'agents') + path.sep;
+  const root = agentPath(agentDir, 'agents') + path.sep;
   const all = [...r.ids];
   for (let i = 0; i < all.length; i += SWEEP_SLICE) {
     if (r.dead) return;
@@ -213,10 +215,9 @@ export function agentActivityChanged(agentDir: string, paths?: Iterable<string>)
     r.all = true;
     return;
   }
-  const dir = path.join(path.resolve(agentDir), 'agents') + path.sep;
+  const dir = agentPath(path.resolve(agentDir), 'agents');
   for (const p of paths) {
-    if (!p.startsWith(dir)) continue;
-    const id = p.slice(dir.length).split(path.sep)[0];
+    const id = relativeInside(dir, p)?.split(path.sep)[0];
     if (id) r.dirty.add(id);
   }
 }

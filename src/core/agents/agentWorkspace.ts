@@ -11,10 +11,12 @@ import * as path from 'node:path';
 import { appendLineAtomic, mkdirp, writeFileAtomic } from '../fs/fsAtomic';
 import { leadsOutside, outsideLinkMessage } from '../workspace/linkGuard';
 import { Result, ok, err } from '../result';
-import { checkpointPath, foldFile, type FoldSpec } from '../fs/appendFold';
+import { foldFile, type FoldSpec } from '../fs/appendFold';
+import { cacheFile } from '../workspace/cacheFiles';
 import { toPosixRelative } from '../workspace/relativePaths';
 import { checkAgentId } from './agentId';
 import { agentActivityChanged, rankAgents } from './agentRanking';
+import { agentPath } from '../workspace/layout';
 
 export { checkAgentId } from './agentId';
 export { agentActivityChanged, rankAgents, resetAgentRankings, settleAgentRanking, setAgentChecks, type AgentActivity } from './agentRanking';
@@ -65,15 +67,15 @@ function rel(agentDir: string, abs: string): string {
 
 /** Absolute folder of an agent (the id must have passed checkAgentId). */
 export function agentFolder(agentDir: string, id: string): string {
-  return path.join(agentDir, 'agents', id);
+  return agentPath(agentDir, 'agents', id);
 }
 
 /** Refuses when `agents/` or `agents/<id>` is a symlink (it could lead outside the workspace). */
 async function ensureOwnFolder(agentDir: string, id: string, create: boolean): Promise<Result<string>> {
   const reason = checkAgentId(id);
   const folder = agentFolder(agentDir, id);
-  if (reason) return err({ file: rel(agentDir, path.join(agentDir, 'agents')), message: reason });
-  for (const p of [path.join(agentDir, 'agents'), folder]) {
+  if (reason) return err({ file: rel(agentDir, agentPath(agentDir, 'agents')), message: reason });
+  for (const p of [agentPath(agentDir, 'agents'), folder]) {
     try {
       const st = await fs.promises.lstat(p);
       if (st.isSymbolicLink() || !st.isDirectory()) return err({ file: rel(agentDir, p), message: 'is not a plain folder (a symlink or a file); refusing to write through it' });
@@ -213,7 +215,7 @@ const FINDINGS_SPEC: FoldSpec<{ count: number }> & { id: string } = {
  * read 50 MB of findings again to count them.
  */
 function findingsFold(agentDir: string, id: string) {
-  return foldFile(path.join(agentFolder(agentDir, id), 'findings.md'), FINDINGS_SPEC, checkpointPath(agentDir, `findings-${id}`));
+  return foldFile(path.join(agentFolder(agentDir, id), 'findings.md'), FINDINGS_SPEC, cacheFile(agentDir, 'findingsFold', id));
 }
 
 /** Status, findings count (folded incrementally: findings.md is append-only) and other files of one agent. */
@@ -251,7 +253,7 @@ export async function summarizeAgent(agentDir: string, id: string): Promise<Agen
 }
 
 async function agentIds(agentDir: string): Promise<string[]> {
-  const root = path.join(agentDir, 'agents');
+  const root = agentPath(agentDir, 'agents');
   try {
     const st = await fs.promises.lstat(root);
     if (!st.isDirectory()) return [];
@@ -280,7 +282,7 @@ export async function recentAgents(agentDir: string, limit: number, offset = 0):
 /** Why an agent's findings cannot be read (a bad id, no such agent, a symlinked folder), or undefined. */
 async function findingsProblem(agentDir: string, id: string): Promise<Result<string>> {
   const reason = checkAgentId(id);
-  if (reason) return err({ file: rel(agentDir, path.join(agentDir, 'agents')), message: reason });
+  if (reason) return err({ file: rel(agentDir, agentPath(agentDir, 'agents')), message: reason });
   try {
     const st = await fs.promises.lstat(agentFolder(agentDir, id));
     if (!st.isDirectory()) return err({ file: rel(agentDir, agentFolder(agentDir, id)), message: 'is not a plain folder; refusing to read through it' });

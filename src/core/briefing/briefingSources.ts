@@ -17,6 +17,7 @@ import { terminalCatalog, type CatalogTerminal } from '../terminal/catalog/termi
 import { agentName } from '../hooks/agentNames';
 import { EXIT_UNKNOWN, shownCommandLine } from '../terminal/commandExit';
 import { toPosixRelative } from '../workspace/relativePaths';
+import { agentPath as inAgent } from '../workspace/layout';
 
 /** Optional sources owned by other features, injected so the briefing does not depend on their internals. */
 export interface BriefingProviders {
@@ -189,7 +190,7 @@ export async function gatherBriefing(agentDir: string, opts: { providers?: Brief
 
   // Totals from the index this process keeps (shared with the Scratch view): costs what changed since the last call.
   const totals = await safe(async () => (await currentScratchIndex(agentDir)).totals(), undefined);
-  const scratch = { path: rel(path.join(agentDir, 'scratch')), files: totals?.files ?? 0, bytes: totals?.bytes ?? 0 };
+  const scratch = { path: rel(inAgent(agentDir, 'scratch')), files: totals?.files ?? 0, bytes: totals?.bytes ?? 0 };
 
   const skillsOf = opts.providers?.skills ?? defaultSkills;
   const skills = await safe(() => skillsOf(root), []);
@@ -207,7 +208,7 @@ export async function gatherBriefing(agentDir: string, opts: { providers?: Brief
   // The briefing shows at most 8 agents: the most recently active, and how many there are.
   const recent = await safe(() => recentAgents(agentDir, 8), { total: 0, agents: [] });
   const agents = {
-    path: rel(path.join(agentDir, 'agents')),
+    path: rel(inAgent(agentDir, 'agents')),
     total: recent.total,
     list: recent.agents.map((a) => ({ id: a.id, status: a.status?.status, progress: a.status?.progress, findings: a.findings, path: a.folder })),
   };
@@ -220,6 +221,6 @@ export async function gatherBriefing(agentDir: string, opts: { providers?: Brief
   const shownFrom = Math.max(0, human.notes.length - MAX_NOTES_SHOWN);
   const humanNotes = [...human.notes.slice(0, shownFrom), ...(await safe(() => withCurrentOrphans(root, human.notes.slice(shownFrom)), human.notes.slice(shownFrom)))];
 
-  const terminals = { folder: rel(path.join(agentDir, 'terminals')), ...(await terminalsRead) };
+  const terminals = { folder: rel(inAgent(agentDir, 'terminals')), ...(await terminalsRead) };
   return { agentPath, plans, progress, features, terminals, scratch, skills, memory, agents, history, humanNotes };
 }

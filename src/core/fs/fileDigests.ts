@@ -44,7 +44,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CACHE_DIR } from './appendFold';
+import { CACHE_FILES, cacheFile, type CacheName } from '../workspace/cacheFiles';
 import { FolderWatch, queuedEventsHeard } from './folderWatch';
 import { sameStamp, settledStamp, stampOf, type FolderStamp } from './settledStamp';
 import { writeCacheFile } from './fsAtomic';
@@ -52,8 +52,8 @@ import { cacheLines, cacheStampOf, entryLinePath, entryPath, startDigestCheck, t
 
 /** What kind of digest a cache holds, and how to tell a well-formed one. */
 export interface DigestSpec<T> {
-  /** The cache file's name in `.agent/.cache/` (without `.json`). */
-  name: string;
+  /** Its cache file in `.agent/.cache/` (workspace/cacheFiles.ts); the file's name without `.json` is the header's name. */
+  cache: CacheName;
   /** Bump when the digest's shape or meaning changes: older files are then rebuilt. */
   version: number;
   /** True for a value this code could have written. */
@@ -153,7 +153,7 @@ export class FileDigests<T> {
 
   /** The process-wide digests of `spec` for `agentDir`. */
   static of<T>(agentDir: string, spec: DigestSpec<T>): FileDigests<T> {
-    const id = `${spec.name}\0${path.resolve(agentDir)}`;
+    const id = `${spec.cache}\0${path.resolve(agentDir)}`;
     let d = FileDigests.all.get(id) as FileDigests<T> | undefined;
     if (!d) {
       d = new FileDigests(agentDir, spec);
@@ -169,7 +169,12 @@ export class FileDigests<T> {
 
   /** `<agentDir>/.cache/<name>.json`. */
   get file(): string {
-    return path.join(this.agentDir, CACHE_DIR, `${this.spec.name}.json`);
+    return cacheFile(this.agentDir, this.spec.cache);
+  }
+
+  /** The name its file's header carries. */
+  private get name(): string {
+    return CACHE_FILES[this.spec.cache].file('').replace(/\.json$/, '');
   }
 
   private async load(): Promise<void> {
@@ -191,7 +196,7 @@ export class FileDigests<T> {
     } catch {
       return; // missing or unparsable: built from the files
     }
-    if (typeof h !== 'object' || h === null || h.format !== FORMAT || h.name !== this.spec.name || h.v !== this.spec.version) return;
+    if (typeof h !== 'object' || h === null || h.format !== FORMAT || h.name !== this.name || h.v !== this.spec.version) return;
     await this.parseEntries(text);
     if (check) this.checkedOffThread = await check.result(stamp);
   }
@@ -228,7 +233,7 @@ export class FileDigests<T> {
   private async save(): Promise<void> {
     // No .agent/ folder (skills of a workspace without one): nothing is created for a cache.
     if (!fs.existsSync(this.agentDir)) return;
-    const header: DigestHeader = { format: FORMAT, name: this.spec.name, v: this.spec.version, count: this.entries.size };
+    const header: DigestHeader = { format: FORMAT, name: this.name, v: this.spec.version, count: this.entries.size };
     const lines = [JSON.stringify(header)];
     // A line never asked for is written back as it was read (it is checked when it is parsed).
     for (const [f, e] of this.entries) lines.push(typeof e === 'string' ? e : JSON.stringify([f.startsWith(this.prefix) ? f.slice(this.prefix.length) : path.relative(this.agentDir, f), e.key, e.value]));

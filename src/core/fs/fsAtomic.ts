@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterDirCreated } from '../workspace/agentGitignore';
 import { withPath } from './fsErrors';
+import { cacheFile } from '../workspace/cacheFiles';
 
 let counter = 0;
 
@@ -114,7 +115,7 @@ export function sweepStaleTemps(dir: string, only?: string, now = Date.now()): n
 
 /** Where streamed outputs are written until complete: `<.agent>/.cache/tmp/` (ignored by git, grep and the scratch index). */
 export function agentTempDir(agentDir: string): string {
-  return path.join(agentDir, '.cache', 'tmp');
+  return cacheFile(agentDir, 'tmp');
 }
 
 /** Creates agentTempDir (and the .cache folder's own .gitignore) and sweeps it of killed writers' leftovers once. */

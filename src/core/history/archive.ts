@@ -9,6 +9,7 @@ import { ulid } from 'ulid';
 import { appendLineAtomic, createExclusive, mkdirp } from '../fs/fsAtomic';
 import { Result, ok, err } from '../result';
 import { toPosixRelative } from '../workspace/relativePaths';
+import { agentPath } from '../workspace/layout';
 
 /** Largest text archived in one call (bigger transcripts: split them). */
 export const MAX_ARCHIVE_BYTES = 20 * 1024 * 1024;
@@ -24,7 +25,7 @@ export interface HistoryFile {
 
 /** Absolute history folder of a `.agent` folder. */
 export function historyDir(agentDir: string): string {
-  return path.join(agentDir, 'history');
+  return agentPath(agentDir, 'history');
 }
 
 function rel(agentDir: string, abs: string): string {

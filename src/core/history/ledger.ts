@@ -3,8 +3,10 @@ import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { appendLineAtomic } from '../fs/fsAtomic';
 import { leadsOutside, outsideLinkMessage } from '../workspace/linkGuard';
-import { checkpointPath, foldFile, type FoldSpec } from '../fs/appendFold';
+import { foldFile, type FoldSpec } from '../fs/appendFold';
+import { cacheFile } from '../workspace/cacheFiles';
 import { groupDigits } from '../output/humanize';
+import { agentPath } from '../workspace/layout';
 
 /*
  * The tool ledger: one JSON line per tool invocation, from the extension and the MCP server alike,
@@ -48,19 +50,19 @@ const MONTH_FILE = /^tools-(\d{4}-\d\d)\.jsonl$/;
 export function ledgerPath(agentDir: string, time: Date | string = new Date()): string {
   const iso = typeof time === 'string' ? time : time.toISOString();
   const month = /^\d{4}-\d\d/.test(iso) ? iso.slice(0, 7) : new Date().toISOString().slice(0, 7);
-  return path.join(agentDir, 'history', `tools-${month}.jsonl`);
+  return agentPath(agentDir, 'history', `tools-${month}.jsonl`);
 }
 
 /** Every ledger file, oldest first: the legacy `tools.jsonl`, then the months. */
 export async function ledgerFiles(agentDir: string): Promise<string[]> {
   let names: string[];
   try {
-    names = await fs.promises.readdir(path.join(agentDir, 'history'));
+    names = await fs.promises.readdir(agentPath(agentDir, 'history'));
   } catch {
     return [];
   }
   const months = names.filter((n) => MONTH_FILE.test(n)).sort();
-  return [...(names.includes(LEGACY_LEDGER) ? [LEGACY_LEDGER] : []), ...months].map((n) => path.join(agentDir, 'history', n));
+  return [...(names.includes(LEGACY_LEDGER) ? [LEGACY_LEDGER] : []), ...months].map((n) => agentPath(agentDir, 'history', n));
 }
 
 /** Summarises a tool input for the ledger: JSON, cut to a few hundred characters. */
@@ -219,7 +221,7 @@ export async function ledgerSummary(agentDir: string, now = new Date()): Promise
   const bad: { file: string; line: number }[] = [];
   let badCount = 0;
   for (const file of await ledgerFiles(agentDir)) {
-    const { state } = await foldFile(file, LEDGER_SPEC, checkpointPath(agentDir, `ledger-${path.basename(file, '.jsonl')}`)).read();
+    const { state } = await foldFile(file, LEDGER_SPEC, cacheFile(agentDir, 'ledgerFold', path.basename(file, '.jsonl'))).read();
     badCount += state.badCount;
     for (const line of state.bad) bad.push({ file: path.basename(file), line });
     for (const [day, tools] of Object.entries(state.days)) {

@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { toPosixRelative } from '../workspace/relativePaths';
+import { agentPath } from '../workspace/layout';
 
 /** A free-form note in `.agent/memory/*.md`. */
 export interface MemoryFile {
@@ -15,7 +16,7 @@ export interface MemoryFile {
 
 /** Lists `.agent/memory/*.md` (not recursive), newest first; a missing folder is an empty list. */
 export async function listMemoryFiles(agentDir: string): Promise<MemoryFile[]> {
-  const dir = path.join(agentDir, 'memory');
+  const dir = agentPath(agentDir, 'memory');
   let names: string[];
   try {
     names = await fs.promises.readdir(dir);

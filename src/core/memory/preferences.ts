@@ -22,6 +22,7 @@ import { FileDigests } from '../fs/fileDigests';
 import { Result, ok, err } from '../result';
 import { checkMemoryEntry, MEMORY_LIMITS } from './memoryGuard';
 import { toPosixRelative } from '../workspace/relativePaths';
+import { agentPath } from '../workspace/layout';
 
 /** One earlier value of an entry. */
 export interface MemoryVersion {
@@ -54,7 +55,7 @@ const HEADER =
 
 /** Absolute path of preferences.yaml inside a `.agent` folder. */
 export function preferencesPath(agentDir: string): string {
-  return path.join(agentDir, 'memory', 'preferences.yaml');
+  return agentPath(agentDir, 'preferences');
 }
 
 function rel(agentDir: string, abs: string): string {
@@ -170,7 +171,7 @@ function validListing(v: unknown): v is Result<MemoryEntry[]> {
  * The parsed listing kept in `.agent/.cache/memory.json` and checked by a stat of preferences.yaml
  * (fs/fileDigests.ts): parsing 2,000 hand-written entries with their lines takes ~100 ms, every call.
  */
-const MEMORY_DIGESTS = { name: 'memory', version: 1, valid: validListing };
+const MEMORY_DIGESTS = { cache: 'memoryDigests', version: 1, valid: validListing } as const;
 
 /** Reads all memory entries in file order; an invalid file is an error naming its line. Parsed again only when the file changed. */
 export async function listMemory(agentDir: string): Promise<Result<MemoryEntry[]>> {
@@ -248,7 +249,7 @@ export async function forgetMemory(agentDir: string, key: string, opts: { now?: 
     const existing = l.value.entries.find((e) => e.key === key);
     if (!existing) return ok(undefined);
     await appendLineAtomic(
-      path.join(agentDir, 'history', 'memory-forgotten.jsonl'),
+      agentPath(agentDir, 'history', 'memory-forgotten.jsonl'),
       JSON.stringify({ time: (opts.now ?? new Date()).toISOString(), key, ...toYaml(existing) }),
     );
     l.value.doc.delete(key);

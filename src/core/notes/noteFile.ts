@@ -11,8 +11,9 @@ import * as YAML from 'yaml';
 import { createExclusive } from '../fs/fsAtomic';
 import { err, ok, type FileError, type Result } from '../result';
 import { leavesFolder } from '../workspace/relativePaths';
+import { agentRel } from '../workspace/layout';
 
-export const NOTES_DIR = '.agent/human/notes';
+export const NOTES_DIR = agentRel('notes');
 
 const MAX_TEXT = 4000;
 

@@ -36,6 +36,7 @@ import { err, type FileError, type Result } from '../result';
 import { NOTES_DIR, parseNote, type ListedNote, type Note } from './noteFile';
 import { matchNotes } from './noteText';
 import { isInside } from '../workspace/relativePaths';
+import { agentDirOf } from '../workspace/layout';
 
 /** A listing this long after the last look re-checks a round of note files and targets. */
 const REFRESH_MS = 2_000;
@@ -152,7 +153,7 @@ function isNote(o: unknown): o is Note {
 
 /** Each note file's parse (a note, or why it is not one), as kept in `.agent/.cache/notes.json`. */
 const NOTE_DIGESTS: DigestSpec<Result<Note>> = {
-  name: 'notes',
+  cache: 'notesDigests',
   version: 2,
   valid: (v: unknown): v is Result<Note> => {
     const r = v as Result<Note>;
@@ -203,7 +204,7 @@ async function update(root: string, snap: NotesSnapshot, marks: boolean): Promis
     snap.dir = undefined;
     return;
   }
-  const digests = FileDigests.of(path.join(root, '.agent'), NOTE_DIGESTS);
+  const digests = FileDigests.of(agentDirOf(root), NOTE_DIGESTS);
   const read = async (f: string): Promise<Result<Note>> => readNote(f);
   const full = pending === 'all' || fromWatch === 'all' || (pending.size === 0 && dirStamp !== snap.dir);
   // A file added or removed in the same clock tick as the change last seen can leave the folder's

@@ -15,8 +15,10 @@ import { readOwnText } from '../fs/strictText';
 import { withFileLock } from '../fs/fileLock';
 import { appendHistoryRecord, historyDir } from '../history/archive';
 import { Result, ok, err } from '../result';
-import { checkpointPath, foldFile, type FoldSpec } from '../fs/appendFold';
+import { foldFile, type FoldSpec } from '../fs/appendFold';
+import { cacheFile } from '../workspace/cacheFiles';
 import { toPosixRelative } from '../workspace/relativePaths';
+import { agentPath } from '../workspace/layout';
 
 /** One feature of the list. */
 export interface Feature {
@@ -59,7 +61,7 @@ type LogRecord =
 
 /** Absolute path of features.json. */
 export function featuresPath(agentDir: string): string {
-  return path.join(agentDir, 'features.json');
+  return agentPath(agentDir, 'features');
 }
 
 function relPath(agentDir: string): string {
@@ -345,7 +347,7 @@ const SUMMARY_VERSION = 1;
 
 /** The file that keeps the last untampered summary between processes (`.agent/.cache/`, ignored by git). */
 export function featuresSummaryPath(agentDir: string): string {
-  return checkpointPath(agentDir, 'features-summary');
+  return cacheFile(agentDir, 'featuresSummary');
 }
 
 /**

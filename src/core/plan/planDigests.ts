@@ -101,7 +101,7 @@ function validDigest(v: unknown): v is PlanDigest {
  * used it; the Plan view's rows use it too). Plan folders are watched: a call stats the plans their
  * events and stamps name, not all of them (fs/fileDigests.ts).
  */
-const PLAN_DIGESTS = { name: 'briefing-plans', version: 2, valid: validDigest, watch: true };
+const PLAN_DIGESTS = { cache: 'planDigests', version: 2, valid: validDigest, watch: true } as const;
 
 /**
  * The digests of `files` (absolute plan paths of `agentDir`; `rel` gives the path shown), read

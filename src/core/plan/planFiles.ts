@@ -10,7 +10,7 @@ import { sameStamp, settledStamp, stampOf } from '../fs/settledStamp';
 import { mirrorOwner } from './mirroredPlans';
 
 /** The Markdown plan next to plan.yaml (agents and Claude Code keep plans as Markdown checklists). */
-export const MARKDOWN_PLAN = 'plan.md';
+export const MARKDOWN_PLAN = LAYOUT.planMarkdown;
 
 /** Plan locations inside `.agent/`, in display order: files, then folders of `*.yaml` (and `*.md` in plans/). */
 export const PLAN_FILES = [LAYOUT.plan, MARKDOWN_PLAN, 'scratch/current_plan.yaml'] as const;

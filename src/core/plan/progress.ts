@@ -14,9 +14,11 @@ import * as path from 'node:path';
 import { appendLineAtomic } from '../fs/fsAtomic';
 import { fsCause } from '../fs/fsErrors';
 import { Result, ok, err } from '../result';
-import { checkpointPath, foldFile, type FoldSpec } from '../fs/appendFold';
+import { foldFile, type FoldSpec } from '../fs/appendFold';
+import { cacheFile } from '../workspace/cacheFiles';
 import { toPosixRelative } from '../workspace/relativePaths';
 import { leadsOutside, outsideLinkMessage } from '../workspace/linkGuard';
+import { agentPath } from '../workspace/layout';
 
 /** One entry of progress.md. */
 export interface ProgressEntry {
@@ -35,7 +37,7 @@ const NEXT_RE = /^\s*(?:\*\*)?Next(?:\*\*)?\s*:\s*(?:\*\*)?\s*(.*)$/i;
 
 /** Absolute path of progress.md. */
 export function progressPath(agentDir: string): string {
-  return path.join(agentDir, 'progress.md');
+  return agentPath(agentDir, 'progress');
 }
 
 /** Parses progress.md into entries (text outside entries, such as a title, is ignored). */
@@ -142,7 +144,7 @@ export async function readProgressTail(agentDir: string, count: number): Promise
   if (await leadsOutside(path.dirname(agentDir), file)) return { entries: [], total: 0 };
   let t: { size: number; lines: number; headings: number };
   try {
-    const fold = await foldFile(file, TALLY_SPEC, checkpointPath(agentDir, 'progress-tally')).read();
+    const fold = await foldFile(file, TALLY_SPEC, cacheFile(agentDir, 'progressTally')).read();
     t = { size: fold.offset, lines: fold.lines, headings: fold.state.headings };
   } catch {
     return { entries: [], total: 0 }; // unreadable (not a file, no permission): as if there were no log

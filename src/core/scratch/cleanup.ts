@@ -13,6 +13,7 @@ import { readDryRun, writeDryRun, type CachedDryRun } from './cleanupCache';
 import { isInside, relativeInside } from '../workspace/relativePaths';
 import { FileDigests } from '../fs/fileDigests';
 import { formatAge, formatBytes, groupDigits } from '../output/humanize';
+import { agentRel } from '../workspace/layout';
 
 /**
  * Paths cleanup must keep for this workspace root: every plan file and every evidence path the
@@ -54,7 +55,7 @@ const isFileErrorShape = (e: unknown): boolean => {
 
 /** Each YAML plan's evidence paths, kept in `.agent/.cache/plan-evidence.json`. */
 const EVIDENCE_DIGESTS = {
-  name: 'plan-evidence',
+  cache: 'evidenceDigests' as const,
   version: 1,
   valid: (v: unknown): v is Result<string[]> => {
     const o = v as Result<string[]>;
@@ -259,7 +260,7 @@ export function summarizeCleanup(r: CleanupReport): CleanupReport {
 
 /** Why nothing goes: each limit beside what the folder holds ("the oldest changed 2 h ago (limit 24 h), 3 files (limit 500), 420 B (limit 200 MB)"). */
 function withinLimits(sc: NonNullable<CleanupReport['scope']>): string {
-  if (sc.files === 0) return '.agent/scratch/ is empty';
+  if (sc.files === 0) return `${agentRel('scratch')}/ is empty`;
   const p = sc.policy;
   const age = sc.oldestRemovableMs === undefined ? 'no file that is not pinned or protected' : `the oldest unpinned file changed ${formatAge(sc.now - sc.oldestRemovableMs)} (limit ${p.maxAgeHours} h)`;
   return `every limit is met: ${age}, ${groupDigits(sc.files)} file${sc.files === 1 ? '' : 's'} (limit ${groupDigits(p.maxFiles)}), ${formatBytes(sc.bytes)} (limit ${p.maxTotalMB} MB)`;

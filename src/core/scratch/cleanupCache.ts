@@ -1,6 +1,5 @@
 import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { CACHE_DIR } from '../fs/appendFold';
+import { cacheFile } from '../workspace/cacheFiles';
 import { writeCacheFile } from '../fs/fsAtomic';
 
 /*
@@ -57,7 +56,7 @@ const OTHERWISE: readonly string[] = ['count', 'size'];
 
 /** Where the last dry run of an `.agent/` folder is kept. */
 export function cleanupCachePath(agentDir: string): string {
-  return path.join(agentDir, CACHE_DIR, 'scratch-cleanup.json');
+  return cacheFile(agentDir, 'scratchCleanup');
 }
 
 const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);

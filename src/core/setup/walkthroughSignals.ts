@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { agentRel } from '../workspace/layout';
 
 /**
  * What completes a step of the "Get started with Agent Context" walkthrough: the file whose
@@ -13,10 +14,10 @@ export const WALKTHROUGH_SIGNALS = [
   { key: 'agentFolder', glob: '.agent' },
   { key: 'instructions', glob: '.agent/instructions.json' },
   // The index gets its first record when a command's capture begins (N.txt alone is an open terminal).
-  { key: 'terminalCaptured', glob: '.agent/terminals/*.index.jsonl' },
-  { key: 'toolUsed', glob: '.agent/history/tools*.jsonl' },
+  { key: 'terminalCaptured', glob: `${agentRel('terminals')}/*.index.jsonl` },
+  { key: 'toolUsed', glob: `${agentRel('history')}/tools*.jsonl` },
   { key: 'pinned', glob: '.agent/pins.json' },
-  { key: 'noted', glob: '.agent/human/notes/*.md' },
+  { key: 'noted', glob: `${agentRel('notes')}/*.md` },
   { key: 'cleanedUp', glob: undefined },
 ] as const;
 

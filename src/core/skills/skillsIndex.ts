@@ -7,6 +7,7 @@ import { toPosixRelative } from '../workspace/relativePaths';
 import { leadsOutside, outsideLinkMessage } from '../workspace/linkGuard';
 import { FileDigests } from '../fs/fileDigests';
 import { sameStamp, settledStamp, stampOf } from '../fs/settledStamp';
+import { agentDirOf } from '../workspace/layout';
 
 /** A skill found in one of the skill folders; `error` is set when its frontmatter is missing or broken. */
 export interface Skill {
@@ -59,7 +60,7 @@ function validParsed(v: unknown): v is Result<{ name: string; description: strin
 }
 
 /** Parsed frontmatters per SKILL.md, kept in `.agent/.cache/skills.json` and checked by a stat per file (fs/fileDigests.ts). */
-const SKILL_DIGESTS = { name: 'skills', version: 1, valid: validParsed };
+const SKILL_DIGESTS = { cache: 'skillsDigests', version: 1, valid: validParsed } as const;
 
 /** A skill folder's entry: where its SKILL.md is and how it is shown. */
 interface Found {
@@ -139,7 +140,7 @@ export async function sharedSkills(workspaceRoot: string, opts: { home?: string 
   }
   const found = outside.size ? all.filter((f) => !outside.has(f)) : all;
   let relOf: Map<string, string> | undefined; // made only when a file is read
-  const { values } = await FileDigests.of(path.join(workspaceRoot, '.agent'), SKILL_DIGESTS).get(found.map((f) => f.file), async (file) => {
+  const { values } = await FileDigests.of(agentDirOf(workspaceRoot), SKILL_DIGESTS).get(found.map((f) => f.file), async (file) => {
     relOf ??= new Map(found.map((f) => [f.file, f.rel]));
     return parseSkillFrontmatter(await fs.promises.readFile(file, 'utf8'), relOf.get(file)!);
   });

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { cutToBytes } from '../output/reference';
 import { countTokensAsync } from '../output/tokens';
 import { compileQuery, grep, MAX_GREP_HITS, newGrepReport, type GrepHit, type GrepQuery, type GrepReport } from '../search/grepEngine';
-import { CACHE_DIR } from '../fs/appendFold';
+import { CACHE_DIR } from '../workspace/cacheFiles';
 import { excludeGlobsFor, gitignoreGlobsFor } from '../search/ignoreRules';
 import { displayPath, resolveWorkspacePath } from '../workspace/workspacePaths';
 import { newScratchFile, writeScratchText } from './scratchOutput';
@@ -11,6 +11,7 @@ import { maskSecrets } from '../secrets';
 import { isInside, toPosixRelative } from '../workspace/relativePaths';
 import { agentDirOf } from '../workspace/agentLayout';
 import { groupDigits } from '../output/humanize';
+import { agentPath } from '../workspace/layout';
 
 /** Bytes of result lines returned inline before the rest goes to a scratch file. */
 const INLINE_RESULT_BYTES = 4096;
@@ -149,11 +150,11 @@ function ownOutputExcludes(folderRoot: string, root: string): string[] {
     if (dir === root) return [glob];
     return isInside(root, dir) ? [`${toPosixRelative(root, dir)}/${glob}`] : [];
   };
-  const history = path.join(agentDir, 'history');
+  const history = agentPath(agentDir, 'history');
   return [
     ...under(history, 'tools.jsonl'),
     ...under(history, 'tools-*.jsonl'),
-    ...under(path.join(agentDir, 'scratch', 'tool_outputs'), `*${GREP_LIST_EXT}`),
+    ...under(agentPath(agentDir, 'toolOutputs'), `*${GREP_LIST_EXT}`),
     ...under(path.join(agentDir, CACHE_DIR), '**'),
   ];
 }

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { planProgress, type Plan, type StepStatus } from '../plan/planDocument';
 import { updatePlanFile, type PlanEdit } from '../plan/planEdit';
-import { findPlanFiles, isMarkdownPlan, loadPlanFile, MARKDOWN_PLAN, readOnlyPlanOwner } from '../plan/planFiles';
+import { findPlanFiles, isMarkdownPlan, loadPlanFile, readOnlyPlanOwner } from '../plan/planFiles';
 import { planDigest, planDigests, type PlanDigest } from '../plan/planDigests';
 import { cutToBytes } from '../output/reference';
 import { formatFileError } from '../result';
@@ -11,6 +11,7 @@ import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from 
 import { PLAN_EXTRA_ACTIONS, planExtraAction } from './planProgress';
 import { toPosixRelative } from '../workspace/relativePaths';
 import { agentDirOf } from '../workspace/agentLayout';
+import { agentPath } from '../workspace/layout';
 
 /** The plan as an agent reads it: objective, progress, one line per step (Markdown items indented by nesting). */
 export function formatPlanCompact(plan: Plan, shown: string, readOnlyOwner?: string): string {
@@ -96,7 +97,7 @@ export async function planTool(input: Record<string, unknown>, ctx: ToolContext)
     return toolError('no plan file: create .agent/plan.yaml (command "Agent Context: Initialize .agent Folder" writes an example)');
   } else {
     // plan.yaml first, then plan.md: the agent's own plan wins over the ones kept in plans/.
-    file = files.find((f) => f === path.join(agentDir, 'plan.yaml')) ?? files.find((f) => f === path.join(agentDir, MARKDOWN_PLAN)) ?? (files.length === 1 ? files[0] : undefined);
+    file = files.find((f) => f === agentPath(agentDir, 'plan')) ?? files.find((f) => f === agentPath(agentDir, 'planMarkdown')) ?? (files.length === 1 ? files[0] : undefined);
     if (!file) return { text: `Several plans; pass plan to choose one:\n${(await planLines(agentDir, files, relOf, readOnlyOf)).join('\n')}` };
   }
   const shown = relOf(file);

@@ -1,8 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { AGENT_DIR, LAYOUT } from './layout';
 
-/** The folder name `.agent` (duplicated from agentLayout to keep this module free of imports). */
-const AGENT = '.agent';
 
 /** .gitignore written into `.agent/`: transient and machine-local content stays out of git. */
 export const AGENT_GITIGNORE = `scratch/
@@ -12,12 +11,12 @@ pins.json
 `;
 
 /** Folders directly under `.agent/` that the .gitignore above keeps out of git. */
-const IGNORED_FOLDERS = new Set(['scratch', 'terminals', 'history']);
+const IGNORED_FOLDERS = new Set<string>([LAYOUT.scratch, LAYOUT.terminals, LAYOUT.history]);
 
 /** Writes `.agent/.gitignore` unless a file of that name exists (never overwrites: the user may have edited it). */
 export function writeAgentGitignoreSync(agentDir: string): boolean {
   try {
-    fs.writeFileSync(path.join(agentDir, '.gitignore'), AGENT_GITIGNORE, { flag: 'wx' });
+    fs.writeFileSync(path.join(agentDir, LAYOUT.gitignore), AGENT_GITIGNORE, { flag: 'wx' });
     return true;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
@@ -33,6 +32,6 @@ export function writeAgentGitignoreSync(agentDir: string): boolean {
  */
 export function afterDirCreated(created: string | undefined): void {
   if (!created) return;
-  if (path.basename(created) === AGENT) writeAgentGitignoreSync(created);
-  else if (path.basename(path.dirname(created)) === AGENT && IGNORED_FOLDERS.has(path.basename(created))) writeAgentGitignoreSync(path.dirname(created));
+  if (path.basename(created) === AGENT_DIR) writeAgentGitignoreSync(created);
+  else if (path.basename(path.dirname(created)) === AGENT_DIR && IGNORED_FOLDERS.has(path.basename(created))) writeAgentGitignoreSync(path.dirname(created));
 }

@@ -1,41 +1,18 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { AGENT_GITIGNORE } from './agentGitignore';
+import { CACHE_DIR } from './cacheFiles';
+import { AGENT_DIR, agentDirOf, LAYOUT } from './layout';
 import { createExclusive } from '../fs/fsAtomic';
-import { CACHE_DIR } from '../fs/appendFold';
 import { err, ok, Result } from '../result';
 import { toPosixRelative } from './relativePaths';
 
-/** The folder name, relative to a workspace folder root. */
-export const AGENT_DIR = '.agent';
-
-/** Names inside `.agent/` (relative to it). Other features add their own entries next to these. */
-export const LAYOUT = {
-  plan: 'plan.yaml',
-  plans: 'plans',
-  scratch: 'scratch',
-  toolOutputs: 'scratch/tool_outputs',
-  terminals: 'terminals',
-  /** Agents' own shell commands waiting to be folded into their session captures (core/terminal/agentCommands/). */
-  commandSpool: 'terminals/spool',
-  skills: 'skills',
-  memory: 'memory',
-  agents: 'agents',
-  history: 'history',
-  pins: 'pins.json',
-  gitignore: '.gitignore',
-  readme: 'README.md',
-} as const;
+export { AGENT_DIR, LAYOUT, agentDirOf, agentPath, agentRel } from './layout';
 
 /** Skill folders relative to a workspace root, in display order. */
-export const SKILL_SOURCES = ['.agent/skills', '.github/skills', '.claude/skills', '.agents/skills'] as const;
+export const SKILL_SOURCES = [`${AGENT_DIR}/${LAYOUT.skills}`, '.github/skills', '.claude/skills', '.agents/skills'] as const;
 /** Skill folders in the user's home that VS Code's agent (and Copilot CLI / Claude Code) load too. */
 export const HOME_SKILL_SOURCES = ['.copilot/skills', '.claude/skills', '.agents/skills'] as const;
-
-/** The `.agent/` folder of a workspace root. */
-export function agentDirOf(root: string): string {
-  return path.join(root, AGENT_DIR);
-}
 
 /** True when `root/.agent` is a real directory (a symlinked `.agent` counts only if it is a directory). */
 export async function hasAgentFolder(root: string): Promise<boolean> {
@@ -175,7 +152,7 @@ export type ChangeKind = 'created' | 'changed' | 'deleted';
 const AREA_FOLDERS: readonly [string, ChangeArea][] = [
   [LAYOUT.memory, 'memory'],
   [LAYOUT.agents, 'agents'],
-  ['human', 'notes'],
+  [LAYOUT.human, 'notes'],
   [LAYOUT.history, 'history'],
 ];
 
@@ -193,11 +170,11 @@ export function classifyAgentPath(root: string, file: string, isPlan: (agentDir:
   if (!rel.startsWith(`${AGENT_DIR}/`)) return isPlan(agentDirOf(root), file) ? ['plan'] : [];
   const areas: ChangeArea[] = [];
   if (isPlan(agentDirOf(root), file)) areas.push('plan');
-  if (rel.startsWith(`${AGENT_DIR}/scratch/`) || rel === `${AGENT_DIR}/scratch` || rel === `${AGENT_DIR}/${LAYOUT.pins}`) areas.push('scratch');
+  if (rel.startsWith(`${AGENT_DIR}/${LAYOUT.scratch}/`) || rel === `${AGENT_DIR}/${LAYOUT.scratch}` || rel === `${AGENT_DIR}/${LAYOUT.pins}`) areas.push('scratch');
   if (areas.length > 0) return areas;
   // The progress log and the feature list show in the Plan view only: an appended progress entry
   // must not make every view re-read (the Scratch view re-scanning 100,000 files, say).
-  if (rel === `${AGENT_DIR}/progress.md` || rel === `${AGENT_DIR}/features.json`) return ['plan'];
+  if (rel === `${AGENT_DIR}/${LAYOUT.progress}` || rel === `${AGENT_DIR}/${LAYOUT.features}`) return ['plan'];
   const parts = rel.split('/');
   // Our own lock and temp files beside the plan and other top-level files (`.plan.yaml.lock`,
   // `.plan.yaml.<pid>-<host>.<time>.<n>.tmp`): the file they guard reports its own change when

@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
-import * as path from 'node:path';
 import { ledgerPath, ledgerReport } from '../../core/history/ledger';
 import { LedgerToday } from '../../core/history/ledgerToday';
-import { CACHE_DIR } from '../../core/fs/appendFold';
+import { cacheFile } from '../../core/workspace/cacheFiles';
 import { defaultFolder } from '../../core/workspace/workspacePaths';
 import { workspaceFolders } from '../../editor/settings';
 import { agentDirOf } from '../../core/workspace/agentLayout';
@@ -40,7 +39,7 @@ export function registerSavings(context: vscode.ExtensionContext, log: vscode.Lo
     if (dir !== agentDir) {
       agentDir = dir;
       // Reads only today's end of the ledger, then what is appended: never the whole history.
-      follower = dir ? new LedgerToday(() => ledgerPath(dir), path.join(dir, CACHE_DIR, 'ledger-today.json')) : undefined;
+      follower = dir ? new LedgerToday(() => ledgerPath(dir), cacheFile(dir, 'ledgerToday')) : undefined;
     }
     if (!follower) {
       item.hide();

@@ -11,6 +11,7 @@ import { countLabel, formatAge, formatBytes, formatLocalTime, groupDigits } from
 import { AgentFolder, AgentFeed, folderLabel, touches } from '../../editor/agentFeed';
 import { noteTooltip, onDidChangeNotes } from '../notes/noteDecorations';
 import { leavesFolder, toPosixRelative } from '../../core/workspace/relativePaths';
+import { agentPath } from '../../core/workspace/layout';
 
 /** One folder of scratch with its subtree totals. */
 interface DirIndex {
@@ -213,7 +214,7 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
       item.iconPath = new vscode.ThemeIcon('root-folder');
       const s = this.resolved.get(node.folder.root);
       if (s) item.description = countLabel(s.index.totals().files, s.index.totals().bytes);
-      item.tooltip = vscode.workspace.asRelativePath(path.join(node.folder.agentDir, 'scratch'));
+      item.tooltip = vscode.workspace.asRelativePath(agentPath(node.folder.agentDir, 'scratch'));
       item.contextValue = 'scratchRoot';
       return item;
     }

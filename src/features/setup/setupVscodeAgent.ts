@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { HOOK_ENV, setUpVscodeAgent, undoVscodeAgent, VSCODE_HOOK_FILE } from '../../core/setup/agents/vscodeAgent';
 import { formatFileError } from '../../core/result';
 import { notify } from '../../editor/notify';
+import { agentRel } from '../../core/workspace/layout';
 
 /**
  * VS Code's own agent (Copilot Chat): the hook file of core/setup/agents/vscodeAgent.ts, and the two
@@ -56,7 +57,7 @@ export function registerVscodeAgentSetup(context: vscode.ExtensionContext, log: 
 
 /** VS Code's setting of extra skill folders, resolved against each workspace folder (chat.agentSkillsLocations). */
 const SKILLS_SETTING = 'agentSkillsLocations';
-const SKILLS_LOCATION = '.agent/skills';
+const SKILLS_LOCATION = agentRel('skills');
 /** Set when the set-up added SKILLS_LOCATION, so the undo removes only what it added. */
 const SKILLS_ADDED = 'agentContext.vscodeAgent.skillsLocationAdded';
 

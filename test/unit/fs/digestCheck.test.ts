@@ -10,7 +10,7 @@ import { FileDigests } from '../../../src/core/fs/fileDigests';
 import { digestFolder } from './digestFixture';
 import { cacheStampOf, checkCacheFile, setDigestCheckScript, setOffThreadMinBytes, startDigestCheck } from '../../../src/core/fs/digestCheck';
 
-const SPEC = { name: 'check-digests', version: 1, valid: (v: unknown): v is string => typeof v === 'string' };
+const SPEC = { cache: 'notesDigests' as const, version: 1, valid: (v: unknown): v is string => typeof v === 'string' };
 
 
 /** Changes three files the ways a stat tells: in place (same size, later mtime), replaced by rename, deleted; and one into a folder. */

@@ -6,9 +6,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { FileDigests, setDigestWatching } from '../../../src/core/fs/fileDigests';
+import { cacheFile } from '../../../src/core/workspace/cacheFiles';
 import { digestFolder } from './digestFixture';
 
-const SPEC = { name: 'test-digests', version: 1, valid: (v: unknown): v is string => typeof v === 'string' };
+const SPEC = { cache: 'skillsDigests' as const, version: 1, valid: (v: unknown): v is string => typeof v === 'string' };
 
 /** A cache file as written: its header line and one entry per line (every line must parse). */
 function readCache(file: string): { header: { format: string; name: string; v: number; count: number }; entries: unknown[][] } {
@@ -50,7 +51,7 @@ test('a new process starts from .agent/.cache/<name>.json and reads only files c
   fs.writeFileSync(outside, 'skill');
   files.push(outside);
   await FileDigests.unshared(agentDir, SPEC).get(files, read);
-  assert.ok(fs.existsSync(path.join(agentDir, '.cache', 'test-digests.json')));
+  assert.ok(fs.existsSync(cacheFile(agentDir, SPEC.cache)));
   assert.equal(fs.readFileSync(path.join(agentDir, '.cache', '.gitignore'), 'utf8'), '*\n');
   fs.writeFileSync(files[0], 'thing zero, longer');
   reads.length = 0;
@@ -64,7 +65,7 @@ test('a new process starts from .agent/.cache/<name>.json and reads only files c
 test('a cache file that is garbage, truncated, of another version or with malformed entries is rebuilt from the files', async () => {
   const { agentDir, files, reads, read } = digestFolder(5);
   await FileDigests.unshared(agentDir, SPEC).get(files, read);
-  const cache = path.join(agentDir, '.cache', 'test-digests.json');
+  const cache = cacheFile(agentDir, SPEC.cache);
   const good = fs.readFileSync(cache, 'utf8');
   const { header, entries } = readCache(cache);
   const lines = (h: unknown, es: unknown[]) => [h, ...es].map((x) => JSON.stringify(x)).join('\n') + '\n';
@@ -104,7 +105,7 @@ test('two processes writing the cache at once: every answer right, the file whol
     assert.equal(rb.values.get(files[round]), `ROUND ${round}`);
     assert.equal(ra.values.size, 200);
   }
-  const c = readCache(path.join(agentDir, '.cache', 'test-digests.json'));
+  const c = readCache(cacheFile(agentDir, SPEC.cache));
   assert.equal(c.entries.length, 200);
   assert.equal(c.header.count, 200);
   assert.deepEqual(fs.readdirSync(path.join(agentDir, '.cache')).filter((n) => n.includes('tmp')), fs.existsSync(path.join(agentDir, '.cache', 'tmp')) ? ['tmp'] : []);
@@ -157,7 +158,7 @@ test('with many entries, the cache file is rewritten once 1/64 of them changed; 
   const { agentDir, files, reads, read } = digestFolder(640);
   const d = FileDigests.unshared(agentDir, SPEC);
   await d.get(files, read);
-  const cache = path.join(agentDir, '.cache', 'test-digests.json');
+  const cache = cacheFile(agentDir, SPEC.cache);
   const written = (): string => fs.readFileSync(cache, 'utf8');
   const first = written();
   for (let i = 0; i < 9; i++) {
@@ -185,7 +186,7 @@ test('a process that asks for a few files rewrites the cache with every other en
   fs.writeFileSync(odd, 'odd one');
   files.push(odd);
   await FileDigests.unshared(agentDir, SPEC).get(files, read);
-  const cache = path.join(agentDir, '.cache', 'test-digests.json');
+  const cache = cacheFile(agentDir, SPEC.cache);
   const before = fs.readFileSync(cache, 'utf8');
   // A second process (the Plan view's first page): three files asked for, all changed, so the cache is rewritten.
   for (let i = 0; i < 3; i++) fs.writeFileSync(files[i], `edited ${i}`);

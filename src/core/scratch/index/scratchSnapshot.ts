@@ -1,5 +1,4 @@
-import * as path from 'node:path';
-import { CACHE_DIR } from '../../fs/appendFold';
+import { cacheFile } from '../../workspace/cacheFiles';
 import { BAD_REL, markHot, parentOf, type Dir, type Item, type ScratchTree } from './scratchTree';
 
 /*
@@ -21,7 +20,7 @@ export const SNAPSHOT_MAX_AGE_MS = 24 * 3600_000;
 
 /** Where the snapshot of an `.agent/` folder's scratch index is kept. */
 export function scratchSnapshotPath(agentDir: string): string {
-  return path.join(agentDir, CACHE_DIR, 'scratch-index.tsv');
+  return cacheFile(agentDir, 'scratchIndex');
 }
 
 const ODD = /[\t\n\r]/;

@@ -1,5 +1,4 @@
-import * as path from 'node:path';
-import { CACHE_DIR } from '../../fs/appendFold';
+import { cacheFile } from '../../workspace/cacheFiles';
 import { parentOf, RESTAT_ALL_MAX, selectNewest, type ScratchTree } from './scratchTree';
 
 /*
@@ -14,7 +13,7 @@ import { parentOf, RESTAT_ALL_MAX, selectNewest, type ScratchTree } from './scra
 
 /** Where the summary of an `.agent/` folder's scratch index is kept. */
 export function scratchSummaryPath(agentDir: string): string {
-  return path.join(agentDir, CACHE_DIR, 'scratch-summary.json');
+  return cacheFile(agentDir, 'scratchSummary');
 }
 
 /** Files of a big folder kept in the summary (its newest). */

@@ -7,10 +7,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CACHE_DIR } from '../../fs/appendFold';
+import { cacheFile } from '../../workspace/cacheFiles';
 import type { SearchScope } from './sources';
 
-export const SEARCH_CACHE = 'search';
 const KIND = 'agent-context-search';
 const VERSION = 1;
 
@@ -51,7 +50,7 @@ export interface Manifest {
 
 /** The folder of the index. */
 export function searchDir(agentDir: string): string {
-  return path.join(agentDir, CACHE_DIR, SEARCH_CACHE);
+  return cacheFile(agentDir, 'searchIndex');
 }
 
 /** The manifest's path. */

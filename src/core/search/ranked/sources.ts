@@ -6,7 +6,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CACHE_DIR } from '../../fs/appendFold';
+import { CACHE_DIR } from '../../workspace/cacheFiles';
 import { LAYOUT } from '../../workspace/agentLayout';
 import { TERMINALS_DIR } from '../../terminal/terminalFormat';
 

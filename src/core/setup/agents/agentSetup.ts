@@ -16,13 +16,13 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CACHE_DIR } from '../../fs/appendFold';
 import { ensureAgentTempDir, mkdirp, writeFileAtomic } from '../../fs/fsAtomic';
 import { fsCause } from '../../fs/fsErrors';
 import { err, formatFileError, ok, type FileError, type Result } from '../../result';
 import { agentDirOf } from '../../workspace/agentLayout';
 import { applyFileEdits, gitExcludeEdits, readText, trackedByGit, type FileEdit, type SetupOutcome, type SetupPaths } from './configFiles';
 import { isInside, toPosixRelative } from '../../workspace/relativePaths';
+import { cacheFile } from '../../workspace/cacheFiles';
 
 /** An agent's id, as `mcp.js --setup <id>` takes it and its record file is named. */
 export type AgentId = string;
@@ -64,7 +64,7 @@ export interface AgentSetup {
 
 /** Where the record of an agent's set-up is kept. */
 export function recordFile(root: string, agent: AgentId): string {
-  return path.join(agentDirOf(root), CACHE_DIR, 'setup', `${agent}.json`);
+  return cacheFile(agentDirOf(root), 'setup', agent);
 }
 
 /**

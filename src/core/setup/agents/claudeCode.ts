@@ -17,11 +17,12 @@ import { err, ok, type Result } from '../../result';
 import { keyId, type AgentSetup, type SetupPlan, type SetupRecord } from './agentSetup';
 import { foreignServerMessage, hookCommand, jsonSet, jsonUnset, mcpCommand, missingPrefix, parseJsonObject, readText, serverEntryKind, trackedByGit, type FileEdit, type SetupPaths } from './configFiles';
 import { agentName } from '../../hooks/agentNames';
+import { agentRel } from '../../workspace/layout';
 
 /** The name of our MCP server in every agent (Claude Code's tools appear as mcp__agent-context__*). */
 export const MCP_SERVER_NAME = 'agent-context';
 /** Where Claude Code's plans go, relative to the project. */
-export const CLAUDE_PLANS_DIR = '.agent/plans';
+export const CLAUDE_PLANS_DIR = agentRel('plans');
 /** The local settings file, relative to the workspace folder. */
 const SETTINGS = '.claude/settings.local.json';
 
