@@ -15,7 +15,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { DEFAULT_TOOL_CONFIG, loadAgentConfig, secretSettingsFrom, toolConfigFromFile, type ToolConfig } from '../config';
 import { writeFileAtomic } from '../fs/fsAtomic';
 import { appendLedger } from '../history/ledger';
-import { fitsInline, surelyFitsBytes } from '../output/inline';
+import { fitsInline, HOOK_MEMORY_BYTES, surelyFitsBytes } from '../output/inline';
 import { formatReference, type OutputScan } from '../output/reference';
 import { countTokens } from '../output/tokens';
 import { maskSecrets, type UserPatterns } from '../secrets';
@@ -153,8 +153,8 @@ async function decide(o: ShellOutputInput, settings?: HookSettings): Promise<She
     }
     chunks.push(buf);
     bytes += buf.length;
-    // Past what surely fits, and past what can fit at all (the inline byte ceiling): to the file.
-    if (bytes > Math.max(small, 8 * 1024)) {
+    // Past what surely fits, and past what a hook holds in memory: to the file (read back when it still fits).
+    if (bytes > Math.max(small, HOOK_MEMORY_BYTES)) {
       writer = open();
       for (const b of chunks.splice(0)) if (!writer.writeBytes(b)) await writer.drain();
     }

@@ -9,6 +9,19 @@ import type { TokenCount } from './tokens';
 export const INLINE_MAX_BYTES = 6 * 1024;
 /** Room kept under INLINE_MAX_BYTES for what goes around an output returned whole (the command, its exit status, the data fence). */
 export const INLINE_WRAP_BYTES = 1024;
+/**
+ * Room invokeTool keeps after a tool's answer for the notes it adds (secrets masked in the input or
+ * the answer, a call the ledger could not record): a tool's own answer fits in TOOL_ANSWER_MAX_BYTES.
+ */
+export const ANSWER_NOTES_BYTES = 200;
+/** The most a tool's own answer takes (a tool that fills a body to a budget subtracts what it puts around the body). */
+export const TOOL_ANSWER_MAX_BYTES = INLINE_MAX_BYTES - ANSWER_NOTES_BYTES;
+/**
+ * Raw output a hook holds in memory before it streams the rest to a file: past the inline ceiling an
+ * output usually goes to a file anyway (the file is read back and removed when its rendered,
+ * masked text still fits inline: a progress bar's redraws shrink to one line).
+ */
+export const HOOK_MEMORY_BYTES = INLINE_MAX_BYTES;
 
 /**
  * True when an output is small enough to return as it is: at most `thresholdTokens` tokens

@@ -2,7 +2,7 @@ import { AGENT_STATUSES, checkAgentId, rankAgents, readRecentFindings, setAgentS
 import { cutToBytes } from '../output/reference';
 import { formatFileError } from '../result';
 import { defaultFolder } from '../workspace/workspacePaths';
-import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
+import { TOOL_ANSWER_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 import { agentDirOf } from '../workspace/agentLayout';
 
 const utf8 = (s: string) => Buffer.byteLength(s, 'utf8');
@@ -22,8 +22,10 @@ function agentLine(a: AgentSummary, self: string): string {
   );
 }
 
-/** The byte budget of a findings answer. */
-const FINDINGS_BUDGET = INLINE_MAX_BYTES - 600;
+/** The byte budget of a findings answer: room for its first line and the pointer to earlier findings. */
+const FINDINGS_BUDGET = TOOL_ANSWER_MAX_BYTES - 400;
+/** The byte budget of the agents list: room for its head and tail lines. */
+const LIST_BUDGET = TOOL_ANSWER_MAX_BYTES - 200;
 
 /** Newest findings that fit the byte budget, oldest of them first; earlier ones are pointed to by line. `findings` are the newest `total`. */
 function formatFindings(id: string, file: string, findings: Finding[], total: number): string {
@@ -76,7 +78,7 @@ export async function agentWorkspaceTool(input: Record<string, unknown>, ctx: To
       const ranked = await rankAgents(agentDir);
       const total = ranked.length;
       if (total === 0) return { text: 'No sub-agent workspaces yet (.agent/agents/<id>/).' };
-      const budget = INLINE_MAX_BYTES - 400;
+      const budget = LIST_BUDGET;
       const lines: string[] = [];
       let used = 0;
       const last = Math.min(LIST_MAX, total);

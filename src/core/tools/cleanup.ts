@@ -4,7 +4,7 @@ import { DEFAULT_RETENTION } from '../scratch/retention';
 import { cutToBytes } from '../output/reference';
 import { formatFileError } from '../result';
 import { defaultFolder } from '../workspace/workspacePaths';
-import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
+import { TOOL_ANSWER_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 
 /** Files listed by name; the rest are counted. */
 const SHOWN = 40;
@@ -31,5 +31,5 @@ export async function cleanupTool(input: Record<string, unknown>, ctx: ToolConte
   for (const f of rep.failed.slice(0, 10)) out.push(`failed: ${f.path}: ${f.message}`);
   if (rep.noTrash.length) out.push(`${rep.noTrash.length} file(s) kept: no trash is available here; remove them with the "Clean Up Scratch" command, which asks before deleting permanently.`);
   if (!apply && rep.removedCount) out.push('Run again with apply: true to move them to the trash.');
-  return { text: cutToBytes(out.join('\n'), INLINE_MAX_BYTES - 200) };
+  return { text: cutToBytes(out.join('\n'), TOOL_ANSWER_MAX_BYTES) };
 }

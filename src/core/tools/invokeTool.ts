@@ -105,18 +105,33 @@ export async function invokeTool(name: string, rawInput: unknown, ctx: ToolConte
   // The answer as the model gets it and the ledger keeps it: no secret from a file read, grepped or listed.
   const answer = maskSecrets(outcome.text, rules);
   if (answer.count) outcome = { ...outcome, text: answer.text };
-  if (Buffer.byteLength(outcome.text, 'utf8') > INLINE_MAX_BYTES) {
-    outcome = { ...outcome, text: cutToBytes(outcome.text, INLINE_MAX_BYTES - 80) + '\n[result cut to stay under 6 KB]' };
-  }
   // What a tool just saved is looked at first by the next search of this process (the worker's watch sees it too, where there is one).
   const saved = outcome.outputPath && defaultFolder(ctx.folders);
   if (saved) noteSearchChange(agentDirOf(saved.path), path.resolve(saved.path, outcome.outputPath!));
+  const body = outcome.text;
+  const notes: string[] = [];
   const note = maskedNote(maskedWritten, answer.count);
-  if (note) outcome = { ...outcome, text: `${outcome.text}\n${note}` };
+  if (note) notes.push(note);
+  outcome = { ...outcome, text: withinCeiling(body, notes) };
   const unrecorded = await recordInLedger(name, input, rules, outcome, ctx);
   // The call worked but left no trace in the ledger (a full disk): the agent and user hear of it.
-  if (unrecorded) outcome = { ...outcome, text: `${outcome.text}\nNote: this call was not recorded in the ledger: ${unrecorded}.` };
+  if (unrecorded) outcome = { ...outcome, text: withinCeiling(body, [...notes, `Note: this call was not recorded in the ledger: ${unrecorded}.`]) };
   return outcome;
+}
+
+/** What a cut answer ends with. */
+const CUT_NOTE = '[result cut to stay under 6 KB]';
+
+/**
+ * `text` with `notes` after it, never over INLINE_MAX_BYTES: the answer is cut (and says so) to
+ * leave the notes their room. Tools fit their own answers in TOOL_ANSWER_MAX_BYTES, which leaves
+ * the usual notes room without a cut.
+ */
+export function withinCeiling(text: string, notes: readonly string[]): string {
+  const tail = notes.map((n) => `\n${n}`).join('');
+  const room = INLINE_MAX_BYTES - Buffer.byteLength(tail, 'utf8');
+  const body = Buffer.byteLength(text, 'utf8') <= room ? text : `${cutToBytes(text, room - Buffer.byteLength(`\n${CUT_NOTE}`))}\n${CUT_NOTE}`;
+  return body + tail;
 }
 
 /** An absolute path as tools print it (workspace-relative inside the default folder). */

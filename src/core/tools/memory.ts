@@ -1,7 +1,7 @@
 import { formatFileError } from '../result';
 import { forgetMemory, listMemory, preferencesRelPath, recallMemory, rememberMemory, type MemoryEntry } from '../memory';
 import { defaultFolder } from '../workspace/workspacePaths';
-import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
+import { TOOL_ANSWER_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 import { cutToBytes } from '../output/reference';
 import { linesWithin } from '../output/linesWithin';
 import { agentDirOf } from '../workspace/agentLayout';
@@ -48,7 +48,7 @@ export async function memoryTool(input: Record<string, unknown>, ctx: ToolContex
       const lines = r.value.map((e) => cutToBytes(show(e), 400));
       const head = [`${r.value.length} entr${r.value.length === 1 ? 'y' : 'ies'} in ${file}:`];
       return {
-        text: linesWithin(head, lines, INLINE_MAX_BYTES - 200, (left, from, room) => {
+        text: linesWithin(head, lines, TOOL_ANSWER_MAX_BYTES, (left, from, room) => {
           const intro = `… ${left} more (recall one with key; all in ${file}): `;
           return intro + cutToBytes(r.value.slice(from).map((e) => e.key).join(', '), room - Buffer.byteLength(intro));
         }),

@@ -7,11 +7,14 @@ import { planDigest, planDigests, type PlanDigest } from '../plan/planDigests';
 import { cutToBytes } from '../output/reference';
 import { formatFileError } from '../result';
 import { defaultFolder } from '../workspace/workspacePaths';
-import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
+import { TOOL_ANSWER_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 import { PLAN_EXTRA_ACTIONS, planExtraAction } from './planProgress';
 import { toPosixRelative } from '../workspace/relativePaths';
 import { agentDirOf } from '../workspace/agentLayout';
 import { agentPath } from '../workspace/layout';
+
+/** The plan's answer: room left for the line naming where to read the rest. */
+const PLAN_MAX_BYTES = TOOL_ANSWER_MAX_BYTES - 100;
 
 /** The plan as an agent reads it: objective, progress, one line per step (Markdown items indented by nesting). */
 export function formatPlanCompact(plan: Plan, shown: string, readOnlyOwner?: string): string {
@@ -25,7 +28,7 @@ export function formatPlanCompact(plan: Plan, shown: string, readOnlyOwner?: str
     const secs = plan.sections ?? [];
     if (secs.length) out.push(`Sections: ${secs.map((x) => `${x.title} (line ${x.line})`).join('; ')}`);
     out.push('No "- [ ]" items, so no step to mark; read the file for the details.');
-    return cutToBytes(out.join('\n'), INLINE_MAX_BYTES - 300);
+    return cutToBytes(out.join('\n'), PLAN_MAX_BYTES);
   }
   out.push(`${p.done}/${p.total} done${plan.status ? ` · status ${plan.status}` : ''}`);
   for (const s of plan.steps) {
@@ -33,7 +36,7 @@ export function formatPlanCompact(plan: Plan, shown: string, readOnlyOwner?: str
   }
   if (readOnlyOwner) out.push(`Read-only here: ${readOnlyOwner} rewrites this plan; change it in ${readOnlyOwner}.`);
   else if (md) out.push('stepId = item number; setStatus writes [x] completed, [ ] pending, [/] in_progress, [!] blocked, [-] cancelled.');
-  return cutToBytes(out.join('\n'), INLINE_MAX_BYTES - 300);
+  return cutToBytes(out.join('\n'), PLAN_MAX_BYTES);
 }
 
 /** How many other plans are named with title and progress; the rest are counted. */
@@ -137,7 +140,7 @@ export async function planTool(input: Record<string, unknown>, ctx: ToolContext)
     const others = want ? [] : files.filter((f) => f !== file);
     if (!others.length) return { text: current };
     const list = `Other plans (pass plan to read one):\n${(await planLines(agentDir, others, relOf, readOnlyOf)).join('\n')}`;
-    return { text: cutToBytes(`${current}\n\n${list}`, INLINE_MAX_BYTES - 300) };
+    return { text: cutToBytes(`${current}\n\n${list}`, PLAN_MAX_BYTES) };
   }
   // A mirror of an agent's plan says so on its first line: read before an edit.
   const text = isMarkdownPlan(file) ? await fs.promises.readFile(file, 'utf8').catch(() => undefined) : undefined;

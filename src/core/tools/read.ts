@@ -3,11 +3,13 @@ import { fenceData } from '../output/fence';
 import { cutToBytes } from '../output/reference';
 import { estimateTokensFromBytes } from '../output/tokens';
 import { resolveWorkspacePath } from '../workspace/workspacePaths';
-import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
+import { TOOL_ANSWER_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 import { groupDigits } from '../output/humanize';
 
 /** Longest line shown in full; longer ones are cut with their length noted. */
 const LINE_MAX_BYTES = 500;
+/** What read puts around the lines: the header (path, range, total), the data fence and the "read on" line. */
+const READ_FRAME_BYTES = 500;
 /** Up to this size the total line count is worth a full pass; beyond it the header gives bytes only. */
 const COUNT_ALL_MAX_BYTES = 64 * 1024 * 1024;
 const MAX_LIMIT = 5000;
@@ -118,7 +120,7 @@ export async function readTool(input: Record<string, unknown>, ctx: ToolContext)
     return toolError(`${p.display} has ${total !== undefined ? `${groupDigits(total)} line${total === 1 ? '' : 's'}` : `fewer than ${from} lines`}; offset ${from} is past the end`);
   }
   // Budget: the inline byte cap and the token threshold (≈4 bytes a token), whichever is smaller.
-  const budget = Math.min(INLINE_MAX_BYTES - 700, ctx.config.offloadThresholdTokens * 4);
+  const budget = Math.min(TOOL_ANSWER_MAX_BYTES - READ_FRAME_BYTES, ctx.config.offloadThresholdTokens * 4);
   const body: string[] = [];
   let used = 0;
   let lastShown = from - 1;

@@ -6,7 +6,10 @@ import { formatFileError } from '../result';
 import { loadSkills } from '../skills/skillsIndex';
 import { outsideLinkMessage } from '../workspace/linkGuard';
 import { defaultFolder } from '../workspace/workspacePaths';
-import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
+import { TOOL_ANSWER_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
+
+/** What a long skill's answer puts around its first lines: the data fence with its label and the "Read on" line. */
+const HEAD_FRAME_BYTES = 700;
 
 /** agentContext_skill: the skill index, or one SKILL.md (fenced as data; long ones point to read). */
 export async function skillTool(input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
@@ -18,7 +21,7 @@ export async function skillTool(input: Record<string, unknown>, ctx: ToolContext
     const usable = skills.filter((s) => !s.error);
     const broken = skills.filter((s) => s.error).map((s) => `unusable: ${formatFileError(s.error!)}`);
     if (skills.length === 0) return { text: 'No skills. Add .agent/skills/<name>/SKILL.md with name and description in YAML frontmatter.' };
-    return { text: skillIndexText(usable, broken, INLINE_MAX_BYTES - 200) };
+    return { text: skillIndexText(usable, broken, TOOL_ANSWER_MAX_BYTES) };
   }
   const skill = skills.find((s) => s.name === name) ?? skills.find((s) => s.name.toLowerCase() === name.toLowerCase());
   if (!skill) return toolError(`no skill "${name}". Skills: ${skills.map((s) => s.name).join(', ') || 'none'}`);
@@ -27,13 +30,13 @@ export async function skillTool(input: Record<string, unknown>, ctx: ToolContext
   const text = await fs.promises.readFile(skill.file, 'utf8');
   const label = `Skill ${skill.name} (${skill.rel})`;
   const whole = fenceData(label, text, 'markdown');
-  if (Buffer.byteLength(whole, 'utf8') <= INLINE_MAX_BYTES - 200) return { text: whole };
+  if (Buffer.byteLength(whole, 'utf8') <= TOOL_ANSWER_MAX_BYTES) return { text: whole };
   // A long skill: its start, and where to read on.
   const lines = text.split('\n');
   let head = '';
   let n = 0;
   for (const l of lines) {
-    if (Buffer.byteLength(head + l, 'utf8') > INLINE_MAX_BYTES - 900) break;
+    if (Buffer.byteLength(head + l, 'utf8') > TOOL_ANSWER_MAX_BYTES - HEAD_FRAME_BYTES) break;
     head += l + '\n';
     n++;
   }

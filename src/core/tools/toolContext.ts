@@ -87,4 +87,4 @@ export function secretRulesOf(ctx: Pick<ToolContext, 'folders' | 'secretPatterns
   return rules;
 }
 
-export { INLINE_MAX_BYTES } from '../output/inline';
+export { INLINE_MAX_BYTES, TOOL_ANSWER_MAX_BYTES } from '../output/inline';
