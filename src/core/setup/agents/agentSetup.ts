@@ -58,6 +58,8 @@ export interface AgentSetup {
   binary: string;
   /** Its config folder under HOME that says the same. */
   homeFolder: string;
+  /** Set when the set-up writes only the user's own files (nothing in the workspace, nothing to git-exclude). */
+  userScopeOnly?: true;
   /** Plans the set-up (`paths`), or its undo (`paths` undefined, with the record of the set-up when there is one). */
   plan(root: string, home: string, paths: SetupPaths | undefined, record: SetupRecord | undefined): Promise<Result<SetupPlan>>;
 }

@@ -8,12 +8,13 @@ import { codexSetup } from './codex';
 import { copilotCliSetup } from './copilotCli';
 import { geminiSetup } from './gemini';
 import { opencodeSetup } from './opencode';
+import { vscodeCopilotSetup } from './vscodeCopilot';
 
 export { agentsFound, setUpAgent, undoAgent, type AgentId, type AgentSetup } from './agentSetup';
 export type { SetupOutcome, SetupPaths } from './configFiles';
 
 /** Every agent's set-up, in the order they are offered. */
-export const AGENT_SETUPS: readonly AgentSetup[] = [claudeCodeSetup, codexSetup, geminiSetup, copilotCliSetup, opencodeSetup];
+export const AGENT_SETUPS: readonly AgentSetup[] = [claudeCodeSetup, codexSetup, geminiSetup, copilotCliSetup, opencodeSetup, vscodeCopilotSetup];
 
 /** The set-up of an agent id; undefined for an unknown one. */
 export function agentSetup(id: string): AgentSetup | undefined {

@@ -1,6 +1,7 @@
-// GitHub Copilot CLI's set-up (the project's .github/mcp.json, the postToolUse hook in
-// $COPILOT_HOME/settings.json), without Copilot CLI itself (the real CLI runs the written
-// configuration in the copilot-cli test run).
+// GitHub Copilot CLI's set-up (the project's .github/mcp.json, the hooks in
+// $COPILOT_HOME/hooks/agent-context.json) and VS Code's Copilot harness's (the same hook file, the
+// user-scope $COPILOT_HOME/mcp-config.json), without the runtime itself (the real CLI and the SDK's
+// runtime run the written configuration in the copilot-cli and copilot-harness test runs).
 import { after, before, describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -8,7 +9,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parse } from 'jsonc-parser';
-import { copilotCliSetup, editCopilotMcp, editCopilotSettings } from '../../../../src/core/setup/agents/copilotCli';
+import { copilotCliSetup, editCopilotMcp } from '../../../../src/core/setup/agents/copilotCli';
+import { vscodeCopilotSetup } from '../../../../src/core/setup/agents/vscodeCopilot';
 import { setUpAgent, undoAgent } from '../../../../src/core/setup/agents/agentSetup';
 
 const paths = { node: '/usr/bin/node', dist: '/opt/ac' };
@@ -17,27 +19,10 @@ const tmp = (p: string): string => fs.realpathSync(fs.mkdtempSync(path.join(os.t
 const read = (f: string): string => fs.readFileSync(f, 'utf8');
 
 describe('Copilot CLI config edits', () => {
-  test('a new .github/mcp.json gets our server; a new settings.json gets the postToolUse hook, no preToolUse (the command is never rewritten)', () => {
+  test('a new .github/mcp.json gets our server', () => {
     const m = editCopilotMcp(undefined, 'mcp.json', '/ws', paths);
     assert.ok(m.ok);
     if (m.ok) assert.deepEqual(JSON.parse(m.value.text!), { mcpServers: { 'agent-context': { command: '/usr/bin/node', args: ['/opt/ac/mcp.js', '--root', '/ws', '--allow-run'] } } });
-    const s = editCopilotSettings(undefined, 'settings.json', paths);
-    assert.ok(s.ok);
-    if (s.ok) {
-      assert.deepEqual(JSON.parse(s.value.text!), { hooks: { postToolUse: [HOOK] } });
-      assert.equal(s.value.added, true);
-    }
-  });
-
-  test('keeps the user\'s settings, comments and hooks byte for byte; running twice changes nothing', () => {
-    const mine = '{\n  // mine\n  "model": "claude-sonnet-4.5",\n  "hooks": {\n    "postToolUse": [{ "type": "command", "bash": "audit.sh" }]\n  }\n}\n';
-    const once = editCopilotSettings(mine, 'settings.json', paths);
-    assert.ok(once.ok);
-    if (!once.ok) return;
-    assert.ok(once.value.text!.startsWith('{\n  // mine\n  "model": "claude-sonnet-4.5",\n  "hooks": {\n    "postToolUse": [{ "type": "command", "bash": "audit.sh" }'), once.value.text);
-    assert.deepEqual(parse(once.value.text!).hooks.postToolUse, [{ type: 'command', bash: 'audit.sh' }, HOOK]);
-    const twice = editCopilotSettings(once.value.text, 'settings.json', paths);
-    assert.ok(twice.ok && twice.value.text === once.value.text && !twice.value.added);
   });
 
   test('refuses a file it cannot parse (naming its line) and a server named agent-context of the user\'s own', () => {
@@ -48,9 +33,11 @@ describe('Copilot CLI config edits', () => {
       assert.match(bad.error.message, /not valid JSON.*Nothing was changed/);
     }
     assert.equal(editCopilotMcp('{ "mcpServers": { "agent-context": { "command": "x" } } }', 'f', '/ws', paths).ok, false);
-    assert.equal(editCopilotSettings('{ "hooks": { "postToolUse": {} } }', 'f', paths).ok, false);
   });
 });
+
+/** The hook file both Copilot set-ups write, as the runtime reads it. */
+const HOOKS_FILE = { version: 1, hooks: { postToolUse: [HOOK], sessionStart: [{ ...HOOK, bash: HOOK.bash.replace('postToolUse', 'sessionStart') }] } };
 
 describe('Copilot CLI set-up and undo', () => {
   // Copilot's home comes from COPILOT_HOME when set: the tests' own home instead.
@@ -71,12 +58,14 @@ describe('Copilot CLI set-up and undo', () => {
     const exclude = read(path.join(root, '.git/info/exclude'));
     const mcp = path.join(root, '.github/mcp.json');
 
+    const hooks = path.join(home, '.copilot/hooks/agent-context.json');
     const first = await setUpAgent(copilotCliSetup, root, home, paths);
     assert.ok(first.ok, first.ok ? '' : first.error.message);
-    assert.deepEqual(first.value.changed.sort(), [mcp, settings, path.join(root, '.git/info/exclude')].sort());
+    assert.deepEqual(first.value.changed.sort(), [mcp, hooks, path.join(root, '.git/info/exclude')].sort());
     assert.match(first.value.notes.join(' '), /trusted/);
     assert.doesNotMatch(spawnSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: root, encoding: 'utf8' }).stdout, /mcp\.json/);
-    assert.deepEqual(parse(read(settings)).hooks, { postToolUse: [HOOK], sessionStart: [{ ...HOOK, bash: HOOK.bash.replace('postToolUse', 'sessionStart') }] });
+    assert.deepEqual(JSON.parse(read(hooks)), HOOKS_FILE);
+    assert.equal(read(settings), mine, 'the user\'s settings.json was touched');
     const second = await setUpAgent(copilotCliSetup, root, home, paths);
     assert.ok(second.ok);
     assert.deepEqual(second.value.changed, []);
@@ -84,28 +73,55 @@ describe('Copilot CLI set-up and undo', () => {
     const undone = await undoAgent(copilotCliSetup, root, home);
     assert.ok(undone.ok, undone.ok ? '' : undone.error.message);
     assert.equal(fs.existsSync(mcp), false);
+    assert.equal(fs.existsSync(hooks), false);
     assert.equal(read(settings), mine);
     assert.equal(read(path.join(root, '.git/info/exclude')), exclude);
   });
 
-  test('the user-scope hook is one for every project: a second project\'s undo leaves it; the first one\'s removes it, saying so', async () => {
+  test('an earlier set-up\'s hook entries in settings.json are taken out (Copilot CLI would run both), the user\'s own kept byte for byte', async () => {
+    const root = tmp('cp-root-');
+    const home = tmp('cp-home-');
+    fs.mkdirSync(path.join(home, '.copilot'));
+    const settings = path.join(home, '.copilot/settings.json');
+    const old = `{\n  // mine\n  "model": "gpt-5",\n  "hooks": {\n    "postToolUse": [{ "type": "command", "bash": "audit.sh" }, ${JSON.stringify(HOOK)}],\n    "sessionStart": [${JSON.stringify({ ...HOOK, bash: HOOK.bash.replace('postToolUse', 'sessionStart') })}]\n  }\n}\n`;
+    fs.writeFileSync(settings, old);
+    const r = await setUpAgent(copilotCliSetup, root, home, paths);
+    assert.ok(r.ok, r.ok ? '' : r.error.message);
+    assert.match(r.value.notes.join(' '), /Took the hook entries of an earlier set-up out of .*settings\.json/);
+    const now = read(settings);
+    assert.ok(now.startsWith('{\n  // mine\n  "model": "gpt-5",\n  "hooks": {\n    "postToolUse": [{ "type": "command", "bash": "audit.sh" }'), now);
+    assert.deepEqual(parse(now).hooks, { postToolUse: [{ type: 'command', bash: 'audit.sh' }] });
+    assert.deepEqual(JSON.parse(read(path.join(home, '.copilot/hooks/agent-context.json'))), HOOKS_FILE);
+  });
+
+  test('the user-scope hook file is one for every project: a second project\'s undo leaves it; the first one\'s removes it, saying so', async () => {
     const home = tmp('cp-home-');
     const a = tmp('cp-a-');
     const b = tmp('cp-b-');
     assert.ok((await setUpAgent(copilotCliSetup, a, home, paths)).ok);
     assert.ok((await setUpAgent(copilotCliSetup, b, home, paths)).ok);
-    const settings = path.join(home, '.copilot/settings.json');
-    assert.equal(parse(read(settings)).hooks.postToolUse.length, 1);
-    assert.equal(parse(read(settings)).hooks.sessionStart.length, 1);
+    const hooks = path.join(home, '.copilot/hooks/agent-context.json');
+    assert.deepEqual(JSON.parse(read(hooks)), HOOKS_FILE);
     const ub = await undoAgent(copilotCliSetup, b, home);
     assert.ok(ub.ok);
-    assert.match(ub.value.notes.join(' '), /Kept the output hook/);
-    assert.equal(parse(read(settings)).hooks.postToolUse.length, 1);
+    assert.match(ub.value.notes.join(' '), /Kept .*agent-context\.json: this set-up did not create it/);
+    assert.deepEqual(JSON.parse(read(hooks)), HOOKS_FILE);
     assert.equal(fs.existsSync(path.join(b, '.github/mcp.json')), false);
     const ua = await undoAgent(copilotCliSetup, a, home);
     assert.ok(ua.ok);
-    assert.match(ua.value.notes.join(' '), /Removed the output hook/);
-    assert.equal(fs.existsSync(settings), false);
+    assert.match(ua.value.notes.join(' '), /Removed .*agent-context\.json/);
+    assert.equal(fs.existsSync(hooks), false);
+  });
+
+  test('a file of that name that is not ours is refused, never overwritten', async () => {
+    const home = tmp('cp-home-');
+    fs.mkdirSync(path.join(home, '.copilot/hooks'), { recursive: true });
+    const hooks = path.join(home, '.copilot/hooks/agent-context.json');
+    fs.writeFileSync(hooks, '{"version":1,"hooks":{"postToolUse":[{"type":"command","bash":"mine.sh"}]}}');
+    const r = await setUpAgent(copilotCliSetup, tmp('cp-root-'), home, paths);
+    assert.equal(r.ok, false);
+    if (!r.ok) assert.match(r.error.message, /not Agent Context's hook file/);
+    assert.equal(read(hooks), '{"version":1,"hooks":{"postToolUse":[{"type":"command","bash":"mine.sh"}]}}');
   });
 
   test('a committed .github/mcp.json is refused with the entry to add by hand; a broken settings.json stops the set-up before anything is written', async () => {
@@ -119,7 +135,7 @@ describe('Copilot CLI set-up and undo', () => {
     assert.equal(r.ok, false);
     if (!r.ok) assert.match(r.error.message, /committed to git[\s\S]*mcp-config\.json[\s\S]*"agent-context"/);
     assert.equal(read(path.join(root, '.github/mcp.json')), '{ "mcpServers": {} }\n');
-    assert.equal(fs.existsSync(path.join(home, '.copilot/settings.json')), false);
+    assert.equal(fs.existsSync(path.join(home, '.copilot/hooks/agent-context.json')), false);
 
     const root2 = tmp('cp-root-');
     fs.mkdirSync(path.join(home, '.copilot'), { recursive: true });
@@ -128,5 +144,65 @@ describe('Copilot CLI set-up and undo', () => {
     assert.equal(b.ok, false);
     assert.equal(fs.existsSync(path.join(root2, '.github/mcp.json')), false);
     assert.equal(read(path.join(home, '.copilot/settings.json')), '{ "model": }\n');
+  });
+});
+
+describe('VS Code\'s Copilot harness set-up and undo', () => {
+  const saved = process.env.COPILOT_HOME;
+  before(() => delete process.env.COPILOT_HOME);
+  after(() => {
+    if (saved !== undefined) process.env.COPILOT_HOME = saved;
+  });
+
+  test('writes the user-scope hook file and our server in mcp-config.json (no --root: the folder the agent works in), keeping the user\'s servers byte for byte; idempotent; undo gives the files back exactly', async () => {
+    const root = tmp('vc-root-');
+    const home = tmp('vc-home-');
+    fs.mkdirSync(path.join(home, '.copilot'));
+    const mcp = path.join(home, '.copilot/mcp-config.json');
+    const mine = '{\n  "mcpServers": {\n    "github": { "type": "http", "url": "https://example.invalid/mcp" }\n  }\n}\n';
+    fs.writeFileSync(mcp, mine);
+    const hooks = path.join(home, '.copilot/hooks/agent-context.json');
+    const first = await setUpAgent(vscodeCopilotSetup, root, home, paths);
+    assert.ok(first.ok, first.ok ? '' : first.error.message);
+    assert.deepEqual(first.value.changed.sort(), [hooks, mcp].sort());
+    assert.equal(fs.existsSync(path.join(root, '.github')), false, 'nothing is written into the project');
+    assert.deepEqual(JSON.parse(read(hooks)), HOOKS_FILE);
+    const servers = parse(read(mcp)).mcpServers;
+    assert.deepEqual(servers.github, { type: 'http', url: 'https://example.invalid/mcp' });
+    assert.deepEqual(servers['agent-context'], { type: 'local', command: '/usr/bin/node', args: ['/opt/ac/mcp.js', '--allow-run'], tools: ['*'] });
+    assert.ok(read(mcp).startsWith('{\n  "mcpServers": {\n    "github": { "type": "http", "url": "https://example.invalid/mcp" }'), read(mcp));
+    const again = await setUpAgent(vscodeCopilotSetup, root, home, paths);
+    assert.ok(again.ok);
+    assert.deepEqual(again.value.changed, []);
+    const undone = await undoAgent(vscodeCopilotSetup, root, home);
+    assert.ok(undone.ok, undone.ok ? '' : undone.error.message);
+    assert.equal(read(mcp), mine);
+    assert.equal(fs.existsSync(hooks), false);
+  });
+
+  test('with Copilot CLI set up too, both share the one hook file (never two hooks per call); each undo removes only what it added', async () => {
+    const root = tmp('vc-root-');
+    const home = tmp('vc-home-');
+    assert.ok((await setUpAgent(copilotCliSetup, root, home, paths)).ok);
+    const hooks = path.join(home, '.copilot/hooks/agent-context.json');
+    const harness = await setUpAgent(vscodeCopilotSetup, root, home, paths);
+    assert.ok(harness.ok);
+    assert.ok(!harness.value.changed.includes(hooks), 'the shared hook file was rewritten');
+    assert.deepEqual(fs.readdirSync(path.join(home, '.copilot/hooks')), ['agent-context.json']);
+    const u = await undoAgent(vscodeCopilotSetup, root, home);
+    assert.ok(u.ok);
+    assert.ok(fs.existsSync(hooks), 'the harness undo removed the hook file the CLI set-up created');
+    // mcp-config.json was the harness set-up's own: it goes with the undo.
+    assert.equal(fs.existsSync(path.join(home, '.copilot/mcp-config.json')), false);
+  });
+
+  test('a server of the user\'s own named agent-context is refused, nothing written', async () => {
+    const home = tmp('vc-home-');
+    fs.mkdirSync(path.join(home, '.copilot'));
+    const mcp = path.join(home, '.copilot/mcp-config.json');
+    fs.writeFileSync(mcp, '{"mcpServers":{"agent-context":{"type":"local","command":"x","args":["y"]}}}');
+    const r = await setUpAgent(vscodeCopilotSetup, tmp('vc-root-'), home, paths);
+    assert.equal(r.ok, false);
+    assert.equal(fs.existsSync(path.join(home, '.copilot/hooks/agent-context.json')), false);
   });
 });

@@ -1,0 +1,138 @@
+/*
+ * The GitHub Copilot runtime's user-scope files, shared by two set-ups: GitHub Copilot CLI's and VS
+ * Code's Copilot harness (VS Code 1.140+ runs its agent in an agent-host process on the Copilot
+ * SDK, whose runtime is the CLI's). Evidence, checked by running them (test/realClient/):
+ *   - hooks: the runtime loads every `$COPILOT_HOME/hooks/*.json` (Copilot's hook format:
+ *     `{"version":1,"hooks":{"postToolUse":[{type,bash,timeoutSec}],…}}`), in Copilot CLI 1.0.102
+ *     and in the SDK's runtime 1.0.85 alike; CLI 1.0.102 also loads `hooks` of
+ *     `$COPILOT_HOME/settings.json`, 1.0.85 does not (so the hooks live in a file of their own, and
+ *     the CLI's older entries in settings.json are taken out: both would run). VS Code's docs
+ *     ("move to Copilot"): the Copilot harness "reads workspace hooks from .github/hooks and user
+ *     hooks from ~/.copilot/hooks". A postToolUse hook may replace a result (`modifiedResult`), and
+ *     its input is {sessionId, timestamp, cwd, toolName:"bash", toolArgs:{command}, toolResult:
+ *     {resultType, textResultForLlm}}; the shell tool is `bash`, run as `bash --norc --noprofile -c`
+ *     with BASH_ENV dropped (so no shell capture: the hook works on the result, core/hooks/copilotCli.ts).
+ *     VS Code sets AI_AGENT=github_copilot_vscode_agent for the processes of its agent host, which
+ *     tells the hook whose command it is (agent-hook.sh).
+ *   - MCP: `$COPILOT_HOME/mcp-config.json` (`mcpServers`) is loaded by every runtime session, with the
+ *     session's working folder as the server's; VS Code's docs: the agent host reads `.mcp.json`
+ *     (workspace) and `~/.copilot/mcp-config.json` (user), not `.vscode/mcp.json`. So the server is
+ *     given no `--root`: the folder the agent works in is the one it serves.
+ * Both files are user-scope (never committed: this machine's paths are fine), and both hooks do
+ * nothing where no .agent/ folder is found, so one entry serves every project.
+ */
+import * as path from 'node:path';
+import { err, ok, type Result } from '../../result';
+import type { SetupRecord } from './agentSetup';
+import { MCP_SERVER_NAME } from './claudeCode';
+import { hookCommand, jsonSet, jsonUnset, missingPrefix, parseJsonObject, readText, valueAt, type FileEdit, type SetupPaths } from './configFiles';
+
+/** The Copilot runtime's home: $COPILOT_HOME, else ~/.copilot. */
+export function copilotHome(home: string): string {
+  return process.env.COPILOT_HOME || path.join(home, '.copilot');
+}
+
+/** Our hook file in the runtime's user hooks folder. */
+export function copilotHooksFile(home: string): string {
+  return path.join(copilotHome(home), 'hooks', 'agent-context.json');
+}
+
+/** The events our hook file answers, and the agent-hook.sh branch each runs. */
+export const COPILOT_HOOK_EVENTS = ['postToolUse', 'sessionStart'] as const;
+
+/** One hook entry of ours, as the file holds it. */
+export function copilotHookEntry(paths: SetupPaths, event: string): { type: 'command'; bash: string; timeoutSec: number } {
+  return { type: 'command', bash: hookCommand(paths, 'copilot-cli', event), timeoutSec: 30 };
+}
+
+/** The hook file's text. */
+export function copilotHooksText(paths: SetupPaths): string {
+  const hooks = Object.fromEntries(COPILOT_HOOK_EVENTS.map((e) => [e, [copilotHookEntry(paths, e)]]));
+  return `${JSON.stringify({ version: 1, hooks }, null, 2)}\n`;
+}
+
+/** A hook entry of ours (any paths): runs agent-hook.sh's copilot-cli branch. */
+export const oursCopilotHook = (h: unknown, event?: string): boolean =>
+  !!h && typeof h === 'object' && typeof (h as { bash?: unknown }).bash === 'string' && new RegExp(`agent-hook\\.sh copilot-cli ${event ?? '\\w+'}\\b`).test((h as { bash: string }).bash);
+
+/** True when the text is a hook file every entry of which is ours. */
+function oursHooksFile(text: string): boolean {
+  try {
+    const v = JSON.parse(text) as { hooks?: Record<string, unknown> };
+    const entries = Object.values(v.hooks ?? {}).flat();
+    return entries.length > 0 && entries.every((h) => oursCopilotHook(h));
+  } catch {
+    return false;
+  }
+}
+
+/** The record key saying this set-up created the hook file (an undo removes only what it added). */
+const HOOKS_ADDED = 'hooks-file-added';
+
+/**
+ * The hook file's edit: written whole (created, or brought up to date when it is ours); on undo
+ * (`paths` undefined) removed only when this set-up created it. A file of that name that is not
+ * ours is refused, never overwritten.
+ */
+export async function planCopilotHooks(home: string, paths: SetupPaths | undefined, record: SetupRecord | undefined): Promise<Result<{ edit?: FileEdit; keys: string[]; notes: string[] }>> {
+  const file = copilotHooksFile(home);
+  const t = await readText(file);
+  if (!t.ok) return t;
+  const have = t.value;
+  if (have !== undefined && !oursHooksFile(have)) {
+    return err({ file, message: 'exists and is not Agent Context\'s hook file; move it away, then run the set-up again. Nothing was changed.' });
+  }
+  if (paths) {
+    const want = copilotHooksText(paths);
+    return ok({ edit: { file, before: have, after: want }, keys: have === undefined ? [`${file}#${HOOKS_ADDED}`] : [], notes: [] });
+  }
+  if (have === undefined) return ok({ keys: [], notes: [] });
+  if (record?.keys.includes(`${file}#${HOOKS_ADDED}`)) return ok({ edit: { file, before: have, after: undefined }, keys: [], notes: [`Removed ${file}: it served every project with an .agent/ folder; run the set-up again in a project that still wants the Copilot runtime's shell output offloaded.`] });
+  return ok({ keys: [], notes: [`Kept ${file}: this set-up did not create it (another project's set-up did, or the other Copilot set-up); delete it by hand if no project needs it.`] });
+}
+
+const SERVER_AT = ['mcpServers', MCP_SERVER_NAME];
+
+/** Our user-scope server entry: no --root (the session's working folder is served); the runtime asks the user before each MCP call, so commands may run once they agree. */
+export function copilotUserServer(paths: SetupPaths): { type: 'local'; command: string; args: string[]; tools: string[] } {
+  return { type: 'local', command: paths.node, args: [path.join(paths.dist, 'mcp.js'), '--allow-run'], tools: ['*'] };
+}
+
+const oursUserServer = (v: unknown): boolean => {
+  const o = v as { args?: unknown };
+  return !!o && typeof o === 'object' && Array.isArray(o.args) && typeof o.args[0] === 'string' && /(?:^|[\\/])mcp\.js$/.test(o.args[0]) && !o.args.includes('--root');
+};
+
+/** The record keys: the set-up added our server (an undo removes only what it added), and the key path it created. */
+const MCP_ADDED = 'server-added';
+const MCP_CREATED = 'mcp-created';
+
+/**
+ * `$COPILOT_HOME/mcp-config.json` with our user-scope server in place, or (undo) taken out when it
+ * is ours; an entry of the user's own under our name is refused, never replaced.
+ */
+export async function planCopilotUserMcp(home: string, paths: SetupPaths | undefined, record: SetupRecord | undefined): Promise<Result<{ edit?: FileEdit; keys: string[] }>> {
+  const file = path.join(copilotHome(home), 'mcp-config.json');
+  const t = await readText(file);
+  if (!t.ok) return t;
+  const parsed = parseJsonObject(t.value, file, false);
+  if (!parsed.ok) return parsed;
+  const s = parsed.value;
+  if (s.mcpServers !== undefined && (typeof s.mcpServers !== 'object' || s.mcpServers === null || Array.isArray(s.mcpServers))) {
+    return err({ file, message: '"mcpServers" is not an object; fix it, then run the set-up again. Nothing was changed.' });
+  }
+  const have = valueAt(s, SERVER_AT);
+  if (!paths) {
+    if (have === undefined || !oursUserServer(have) || !record?.keys.includes(`${file}#${MCP_ADDED}`)) return ok({ keys: [] });
+    const created = record?.keys.filter((k) => k.startsWith(`${file}#${MCP_CREATED}:`)).map((k) => k.slice(file.length + MCP_CREATED.length + 2).split('\0'))[0];
+    return ok({ edit: { file, before: t.value, after: jsonUnset(t.value, file, SERVER_AT, created, false) }, keys: [] });
+  }
+  if (have !== undefined && !oursUserServer(have)) {
+    return err({ file, message: `already configures an MCP server named "${MCP_SERVER_NAME}" of its own; remove it (or rename it), then run the set-up again. Nothing was changed.` });
+  }
+  const entry = copilotUserServer(paths);
+  if (JSON.stringify(have) === JSON.stringify(entry)) return ok({ edit: { file, before: t.value, after: t.value }, keys: [] });
+  const created = missingPrefix(s, SERVER_AT);
+  const keys = [...(have === undefined ? [`${file}#${MCP_ADDED}`] : []), ...(created ? [`${file}#${MCP_CREATED}:${created.map(String).join('\0')}`] : [])];
+  return ok({ edit: { file, before: t.value, after: jsonSet(t.value, SERVER_AT, entry) }, keys });
+}
