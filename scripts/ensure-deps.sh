@@ -8,7 +8,7 @@
 # Usage: ensure-deps.sh [editor] [clients]   (no argument: both; `npm start` needs only the editor)
 # Prints the values to use on stdout as KEY=VALUE lines (CODE_SERVER_BIN, NODE24_DIR, CHROMIUM_BIN,
 # RG_BIN, CACHE, and with the clients CLAUDE_BIN, CLAUDE_CURRENT_BIN, CODEX_BIN, GEMINI_BIN,
-# COPILOT_BIN, COPILOT_CACHE, OPENCODE_BIN, OPENCODE_CACHE); progress goes to stderr, the noisy
+# COPILOT_BIN, COPILOT_CACHE, OPENCODE_BIN, OPENCODE_CACHE, COPILOT_SDK_DIR); progress goes to stderr, the noisy
 # install output to $CACHE/ensure-deps.log (the clients' to $CACHE/<name>.log).
 # Every cached install is built in a temp folder, checked, marked .complete and renamed into place:
 # a folder without the marker (an interrupted install) is redone, never used.
@@ -36,6 +36,9 @@ CODEX_VERSION="${CODEX_VERSION:-0.171.0}"
 GEMINI_CLI_VERSION="${GEMINI_CLI_VERSION:-0.61.0}"
 COPILOT_CLI_VERSION="${COPILOT_CLI_VERSION:-1.0.102}"
 OPENCODE_VERSION="${OPENCODE_VERSION:-1.18.33}"
+# The Copilot SDK, the engine of VS Code's Copilot harness (its agent host drives the runtime the SDK
+# bundles, runtime 1.0.85 here, over JSON-RPC): the copilot-harness run drives it as the agent host does.
+COPILOT_SDK_VERSION="${COPILOT_SDK_VERSION:-1.0.14}"
 WANT_EDITOR=1
 WANT_CLIENTS=1
 if [ $# -gt 0 ]; then
@@ -221,6 +224,14 @@ check_copilot() {
   env HOME="$(mktemp -d)" XDG_CACHE_HOME="$1/xdg-cache" "$1/bin/copilot" --version
   test -d "$1/xdg-cache/copilot"
 }
+check_copilot_sdk() {
+  # A library: its bundled runtime (the platform package) must be there and start.
+  local rt
+  rt="$(ls "$1"/lib/node_modules/@github/copilot-sdk/node_modules/@github/copilot-sdk-*/prebuilds/*/copilot-runtime "$1"/lib/node_modules/@github/copilot-sdk-*/prebuilds/*/copilot-runtime 2>/dev/null | head -n 1)"
+  [ -n "$rt" ] && [ -x "$rt" ] || { echo "no executable copilot-runtime in the SDK's platform package"; return 1; }
+  # (the runtime has no --version: the library's own entry point is loaded instead)
+  node -e 'const s = require(process.argv[1]); if (typeof s.CopilotClient !== "function") process.exit(1)' "$1/lib/node_modules/@github/copilot-sdk"
+}
 check_opencode() { env HOME="$(mktemp -d)" XDG_CACHE_HOME="$(mktemp -d)" XDG_DATA_HOME="$(mktemp -d)" XDG_CONFIG_HOME="$(mktemp -d)" OPENCODE_DISABLE_AUTOUPDATE=true "$1/bin/opencode" --version; }
 
 # Installs one client like npm_install_cached, but with its own log: several run at once.
@@ -256,6 +267,7 @@ CLIENTS=(
   "gemini-cli-$GEMINI_CLI_VERSION @google/gemini-cli@$GEMINI_CLI_VERSION check_gemini node-pty,@github/keytar"
   "copilot-cli-$COPILOT_CLI_VERSION @github/copilot@$COPILOT_CLI_VERSION check_copilot -"
   "opencode-$OPENCODE_VERSION opencode-ai@$OPENCODE_VERSION check_opencode opencode-ai"
+  "copilot-sdk-$COPILOT_SDK_VERSION @github/copilot-sdk@$COPILOT_SDK_VERSION check_copilot_sdk koffi"
 )
 pids=()
 if [ "$WANT_CLIENTS" = 1 ]; then
@@ -317,6 +329,7 @@ if [ "$WANT_CLIENTS" = 1 ]; then
   echo "COPILOT_BIN=$CACHE/copilot-cli-$COPILOT_CLI_VERSION/bin/copilot"
   echo "COPILOT_CACHE=$CACHE/copilot-cli-$COPILOT_CLI_VERSION/xdg-cache"
   echo "OPENCODE_BIN=$CACHE/opencode-$OPENCODE_VERSION/bin/opencode"
+  echo "COPILOT_SDK_DIR=$CACHE/copilot-sdk-$COPILOT_SDK_VERSION/lib/node_modules/@github/copilot-sdk"
 fi
 echo "CACHE=$CACHE"
 exit 0

@@ -19,6 +19,8 @@ const CLIENTS = {
   gemini: [['AGENT_CONTEXT_GEMINI_BIN', 'GEMINI_BIN']],
   'copilot-cli': [['AGENT_CONTEXT_COPILOT_BIN', 'COPILOT_BIN'], ['AGENT_CONTEXT_COPILOT_CACHE', 'COPILOT_CACHE']],
   opencode: [['AGENT_CONTEXT_OPENCODE_BIN', 'OPENCODE_BIN']],
+  // VS Code's Copilot harness: the Copilot SDK (a library, driven by test/realClient/copilotHarnessHost.ts).
+  'copilot-harness': [['AGENT_CONTEXT_COPILOT_SDK', 'COPILOT_SDK_DIR']],
   // test/realClient/crossAgent.test.ts: Codex and Claude Code (the pinned release) on one workspace.
   'cross-agent': [['AGENT_CONTEXT_CODEX_BIN', 'CODEX_BIN'], ['AGENT_CONTEXT_CLAUDE_BIN', 'CLAUDE_BIN']],
 };

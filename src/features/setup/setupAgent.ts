@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { AGENT_SETUPS, agentsFound, setUpAgent, undoAgent, type AgentSetup } from '../../core/setup/agents';
 import { formatFileError } from '../../core/result';
 import { installServerCopy } from './mcpSetup';
+import { vscodeCopilotSetup } from '../../core/setup/agents/vscodeCopilot';
 import { notify } from '../../editor/notify';
 
 async function pickFolder(title: string): Promise<vscode.WorkspaceFolder | undefined> {
@@ -27,8 +28,9 @@ type AgentItem = vscode.QuickPickItem & { id: string; agent?: AgentSetup };
  */
 function agentItems(): AgentItem[] {
   const found = new Set(agentsFound(AGENT_SETUPS, os.homedir()).map((a) => a.id));
-  const vscodeAgent: AgentItem = { id: VSCODE_AGENT_ID, label: 'VS Code\'s agent (Copilot Chat)', description: 'this editor: a hook on run_in_terminal (.github/hooks/agent-context-vscode.json)' };
-  return [vscodeAgent, ...[...AGENT_SETUPS]
+  const vscodeAgent: AgentItem = { id: VSCODE_AGENT_ID, label: 'VS Code\'s agent (Copilot Chat)', description: 'this editor, both harnesses: Local (.github/hooks/agent-context-vscode.json) and Copilot (~/.copilot/hooks, mcp-config.json)' };
+  // VS Code's Copilot harness is set up by VS Code's entry (both harnesses at once).
+  return [vscodeAgent, ...AGENT_SETUPS.filter((a) => a.id !== vscodeCopilotSetup.id)
     .sort((a, b) => Number(found.has(b.id)) - Number(found.has(a.id)))
     .map((a) => ({ id: a.id, label: a.label, description: found.has(a.id) ? 'found on this machine' : `not found (no ${a.binary} on PATH, no ~/${a.homeFolder})`, agent: a }))];
 }

@@ -1,9 +1,25 @@
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { HOOK_ENV, setUpVscodeAgent, undoVscodeAgent, VSCODE_HOOK_FILE } from '../../core/setup/agents/vscodeAgent';
-import { formatFileError } from '../../core/result';
+import { setUpAgent, undoAgent } from '../../core/setup/agents';
+import { vscodeCopilotSetup } from '../../core/setup/agents/vscodeCopilot';
+import type { SetupOutcome } from '../../core/setup/agents/configFiles';
+import { formatFileError, type FileError, type Result } from '../../core/result';
 import { notify } from '../../editor/notify';
 import { agentRel } from '../../core/workspace/layout';
+import { installServerCopy } from './mcpSetup';
+
+/**
+ * VS Code's Copilot harness (1.140+: core/setup/agents/vscodeCopilot.ts): the Copilot runtime's user
+ * hooks and MCP server, pointing at the scripts' copy in global storage (paths that survive updates)
+ * run by this editor's own executable as Node (a user of VS Code may have no `node` on PATH).
+ */
+async function copilotHarness(context: vscode.ExtensionContext, root: string, undo: boolean): Promise<Result<SetupOutcome, FileError>> {
+  if (undo) return undoAgent(vscodeCopilotSetup, root, os.homedir());
+  const dist = path.dirname(await installServerCopy(context));
+  return setUpAgent(vscodeCopilotSetup, root, os.homedir(), { node: process.execPath, electron: process.versions.electron !== undefined, dist });
+}
 
 /**
  * VS Code's own agent (Copilot Chat): the hook file of core/setup/agents/vscodeAgent.ts, and the two
@@ -29,6 +45,12 @@ export function registerVscodeAgentSetup(context: vscode.ExtensionContext, log: 
         log.error(`Set Up VS Code Agent: ${formatFileError(r.error)}`);
         return void notify.error(`VS Code's agent was not set up: ${formatFileError(r.error)}`);
       }
+      // Both harnesses: a user may be on either (the Copilot harness is VS Code 1.140+'s default for many).
+      const harness = await copilotHarness(context, folder.uri.fsPath, false).catch((e: unknown): Result<SetupOutcome, FileError> => ({ ok: false, error: { file: context.globalStorageUri.fsPath, message: (e as Error).message } }));
+      if (!harness.ok) {
+        log.error(`Set Up VS Code Agent (Copilot harness): ${formatFileError(harness.error)}`);
+        void notify.warn(`VS Code's agent was set up for its Local harness, not for the Copilot harness: ${formatFileError(harness.error)}`);
+      } else log.info(`Set Up VS Code Agent (Copilot harness): changed ${harness.value.changed.join(', ') || 'nothing'}; unchanged ${harness.value.unchanged.join(', ') || 'nothing'}${harness.value.notes.length ? `; ${harness.value.notes.join(' ')}` : ''}`);
       const skills = await addSkillsLocation(context);
       log.info(`Set Up VS Code Agent in ${folder.uri.fsPath}: ${r.value.changed ? 'wrote' : 'unchanged'} ${r.value.file}; ${skills ? 'added' : 'kept'} "${SKILLS_LOCATION}" in chat.${SKILLS_SETTING} (user settings)`);
       // The file is written either way; say in one line why the agent will not use it yet.
@@ -48,6 +70,9 @@ export function registerVscodeAgentSetup(context: vscode.ExtensionContext, log: 
       if (!folder) return undefined;
       const r = await undoVscodeAgent(folder.uri.fsPath);
       if (!r.ok) return void notify.error(`Agent Context: ${formatFileError(r.error)}`);
+      const harness = await copilotHarness(context, folder.uri.fsPath, true);
+      if (!harness.ok) void notify.error(`Agent Context: ${formatFileError(harness.error)}`);
+      else log.info(`Undo VS Code Agent (Copilot harness): removed ${harness.value.changed.join(', ') || 'nothing'}${harness.value.notes.length ? `; ${harness.value.notes.join(' ')}` : ''}`);
       await removeSkillsLocation(context);
       void notify.info(r.value.removed ? `Agent Context: removed ${VSCODE_HOOK_FILE}.` : `Agent Context: there was no ${VSCODE_HOOK_FILE}.`);
       return r.value;

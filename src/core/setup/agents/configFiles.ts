@@ -334,7 +334,9 @@ export function shWord(s: string): string {
 
 /** Absolute paths a set-up points at: the Node that runs our scripts, and the folder holding them (dist/). */
 export interface SetupPaths {
+  /** The Node that runs our scripts; with `electron`, an editor's own executable (VS Code's), run as Node. */
   node: string;
+  electron?: boolean;
   /** The folder with mcp.js, agent-hook.js, agent-hook.sh, agent-context-shell.sh, opencode-plugin.mjs. */
   dist: string;
 }
@@ -371,5 +373,8 @@ export function mcpCommand(root: string, p: SetupPaths, allowRun: boolean): { co
 
 /** The hook entry point's command line for an agent and event (Node named for the Node path). */
 export function hookCommand(p: SetupPaths, agent: string, event: string): string {
-  return `AGENT_CONTEXT_NODE=${shWord(p.node)} bash ${shWord(path.join(p.dist, 'agent-hook.sh'))} ${agent} ${event}`;
+  return `${p.electron ? `${ELECTRON_AS_NODE} ` : ''}AGENT_CONTEXT_NODE=${shWord(p.node)} bash ${shWord(path.join(p.dist, 'agent-hook.sh'))} ${agent} ${event}`;
 }
+
+/** What makes an editor's Electron executable run as plain Node (plain Node ignores it). */
+export const ELECTRON_AS_NODE = 'ELECTRON_RUN_AS_NODE=1';

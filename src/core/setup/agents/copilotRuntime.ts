@@ -94,8 +94,8 @@ export async function planCopilotHooks(home: string, paths: SetupPaths | undefin
 const SERVER_AT = ['mcpServers', MCP_SERVER_NAME];
 
 /** Our user-scope server entry: no --root (the session's working folder is served); the runtime asks the user before each MCP call, so commands may run once they agree. */
-export function copilotUserServer(paths: SetupPaths): { type: 'local'; command: string; args: string[]; tools: string[] } {
-  return { type: 'local', command: paths.node, args: [path.join(paths.dist, 'mcp.js'), '--allow-run'], tools: ['*'] };
+export function copilotUserServer(paths: SetupPaths): { type: 'local'; command: string; args: string[]; env?: Record<string, string>; tools: string[] } {
+  return { type: 'local', command: paths.node, args: [path.join(paths.dist, 'mcp.js'), '--allow-run'], ...(paths.electron ? { env: { ELECTRON_RUN_AS_NODE: '1' } } : {}), tools: ['*'] };
 }
 
 const oursUserServer = (v: unknown): boolean => {
