@@ -41,7 +41,6 @@ async function main(configFile: string): Promise<void> {
   const c = JSON.parse(fs.readFileSync(configFile, 'utf8')) as HostConfig;
   const dir = process.env.AGENT_CONTEXT_COPILOT_SDK;
   if (!dir) throw new Error('AGENT_CONTEXT_COPILOT_SDK is not set (node scripts/test.mjs --run copilot-harness sets it)');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const sdk = require(dir) as Sdk;
   const asked: { kind: string; command?: string; tool?: string; decision: string }[] = [];
   const out = { asked, final: undefined as string | undefined, error: undefined as string | undefined };
