@@ -133,7 +133,9 @@ async function main(): Promise<void> {
       retention: retentionFrom((k) => values.get(k)),
       ...secretSettingsFrom((k) => values.get(k)),
     });
-    return { content: [{ type: 'text' as const, text: outcome.text }], isError: outcome.isError === true || outcome.commandFailed === true };
+    // A command that ran and exited non-zero is a result (its text leads with the exit code), not a
+    // tool error: Gemini CLI and Qwen Code wrap an isError result whole as escaped JSON (more bytes, worse to read).
+    return { content: [{ type: 'text' as const, text: outcome.text }], isError: outcome.isError === true };
   });
   await server.connect(new LimitedStdioServerTransport(process.stdin, process.stdout, MAX_REQUEST_BYTES, (m) => log.warn(m)));
 }

@@ -73,13 +73,13 @@ describe('Claude Code → Agent Context MCP server', function () {
     for (const t of TOOL_NAMES) assert.ok(offered.includes(mcpTool(t)) || deferred.includes(mcpTool(t)), `${t} offered (got ${offered.filter((n) => n.startsWith('mcp__')).join(', ')}; deferred: ${deferred.filter((n) => n.startsWith('mcp__')).join(', ')})`);
   });
 
-  it('agentContext_run on a noisy failing build: ≤ 2 KB reaches the model with every error line and its number, flagged as an error', () => {
+  it('agentContext_run on a noisy failing build: ≤ 2 KB reaches the model with every error line and its number, a result with its exit code, not a tool error', () => {
     const r = resultOf(run, mcpTool('agentContext_run'));
     recordMeasure(AGENT, 'mcpRun', { bytes: r.bytes, errors: errorLinesWithNumbers(r.text, noisy.errorLines), isError: r.isError });
     assert.ok(r.bytes <= 2048, `${r.bytes} bytes reached the model:\n${r.text}`);
     assert.equal(errorLinesWithNumbers(r.text, noisy.errorLines), 3, r.text);
     assert.match(r.text, /exit 1/);
-    assert.equal(r.isError, true, 'a failing command is is_error, like Claude Code\'s own Bash');
+    assert.equal(r.isError, false, 'a command that ran and failed is a result (its exit code leads the text), not a tool error');
     const saved = /Output saved: (\S+)/.exec(r.text)![1];
     assert.equal(fs.readFileSync(path.join(ws, saved), 'utf8').split('\n').length - 1, 60_000, 'the full output is on disk');
   });

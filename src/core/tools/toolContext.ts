@@ -52,8 +52,9 @@ export interface ToolOutcome {
   isError?: boolean;
   /**
    * The tool worked but what it ran failed (a command that exited non-zero, timed out or was
-   * killed). MCP reports it as `isError: true`, as Claude Code's own Bash does, so an agent
-   * notices; the ledger still counts the call as ok.
+   * killed). A result, not a tool error: MCP reports it with `isError: false` (the text leads with
+   * the exit code) for every client, since Gemini CLI and Qwen Code turn an isError result into
+   * escaped JSON; the ledger counts the call as ok.
    */
   commandFailed?: boolean;
   /** Workspace-relative path of offloaded output. */

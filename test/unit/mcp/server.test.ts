@@ -60,13 +60,15 @@ describe('MCP server, as Claude Code uses it', () => {
     assert.match((await s.call('agentContext_glob', { pattern: '*.nothing' })).text, /^No files match "\*\.nothing" in the workspace folder\.$/);
   });
 
-  test('a command that exits 1 is isError: true, and its text still has the exit code and output', async () => {
+  test('a command that ran and exited 1 is a result, not a tool error (isError false), its text leading with the exit code; a refused call is a tool error', async () => {
     const r = await s.call('agentContext_run', { command: 'echo failing-step; exit 1' });
-    assert.equal(r.isError, true);
+    assert.equal(r.isError, false);
     assert.match(r.text, /exit 1/);
     assert.match(r.text, /failing-step/);
     const okRun = await s.call('agentContext_run', { command: 'echo fine' });
     assert.equal(okRun.isError, false);
+    const bad = await s.call('agentContext_read', { path: '../outside.txt' });
+    assert.equal(bad.isError, true, bad.text);
   });
 
   test('creating .agent/ over MCP writes the Initialize .gitignore: git add -A leaves scratch and history out', () => {
