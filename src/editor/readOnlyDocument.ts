@@ -26,6 +26,16 @@ export class ReadOnlyDocument implements vscode.TextDocumentContentProvider, vsc
     return doc;
   }
 
+  /**
+   * Sets the text and shows it rendered (VS Code's Markdown preview of this read-only document, which
+   * follows later updates); the Markdown source stays one command away (Open Preview's "Open Source").
+   */
+  async preview(text: string): Promise<void> {
+    this.text = text;
+    this.changed.fire(this.uri);
+    await vscode.commands.executeCommand('markdown.showPreview', this.uri);
+  }
+
   provideTextDocumentContent(): string {
     return this.text;
   }

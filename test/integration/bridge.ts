@@ -65,6 +65,8 @@ export const ui = {
   text: (selector: string, opts: Timeout = {}) => call<string>('text', { selector, ...opts }),
   /** innerText of every match, in document order (no waiting). */
   texts: (selector: string) => call<string[]>('texts', { selector }),
+  /** innerText of every match inside the page's frames (webviews such as a Markdown preview), no waiting. */
+  frameTexts: (selector: string) => call<string[]>('frameTexts', { selector }),
   /** An attribute of the first match, or null. */
   attribute: (selector: string, name: string, opts: Timeout = {}) => call<string | null>('attribute', { selector, name, ...opts }),
   /** Number of matches right now (no waiting). */

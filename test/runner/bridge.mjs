@@ -180,6 +180,16 @@ export function actions() {
       return (await loc.innerText()).trim();
     },
     texts: async (page, b) => (await page.locator(b.selector).allInnerTexts()).map((t) => t.trim()),
+    // Webviews (a Markdown preview, a walkthrough's media) render inside nested iframes that page
+    // selectors do not reach: the innerText of every match in every frame of the page.
+    frameTexts: async (page, b) => {
+      const out = [];
+      for (const frame of page.frames()) {
+        if (frame === page.mainFrame()) continue;
+        out.push(...(await frame.locator(b.selector).allInnerTexts().catch(() => [])).map((t) => t.trim()));
+      }
+      return out;
+    },
     attribute: async (page, b) => page.locator(b.selector).first().getAttribute(b.name, { timeout: b.timeout ?? DEFAULT_TIMEOUT }),
     count: async (page, b) => page.locator(b.selector).count(),
     press: async (page, b) => {

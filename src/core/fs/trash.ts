@@ -46,17 +46,7 @@ export async function moveToTrash(paths: readonly string[], opts: TrashOptions =
       out.failed.push({ path: abs, message: (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'already gone' : (e as Error).message });
       continue;
     }
-    let trash: TrashDir | undefined;
-    try {
-      if (platform === 'linux' || platform === 'freebsd' || platform === 'openbsd') {
-        trash = await freedesktopTrashFor(abs, st, home, opts, homeTrashCache);
-      } else if (platform === 'darwin') {
-        const dir = path.join(home, '.Trash');
-        trash = fs.existsSync(dir) ? { files: dir, info: '' } : undefined;
-      }
-    } catch {
-      trash = undefined;
-    }
+    const trash = await trashOf(abs, st, platform, home, opts, homeTrashCache);
     if (!trash) {
       out.noTrash.push(abs);
       continue;
@@ -70,6 +60,38 @@ export async function moveToTrash(paths: readonly string[], opts: TrashOptions =
     }
   }
   return out;
+}
+
+/**
+ * The paths for which moveToTrash would find no usable trash, without moving anything: a command
+ * asks once, before it starts, whether to delete those permanently. (A move across file systems
+ * can still fail later; moveToTrash then reports the path in `noTrash` too.)
+ */
+export async function pathsWithoutTrash(paths: readonly string[], opts: TrashOptions = {}): Promise<string[]> {
+  const platform = opts.platform ?? process.platform;
+  const home = opts.home ?? os.homedir();
+  const cache = new Map<string, TrashDir | undefined>();
+  const out: string[] = [];
+  for (const p of paths) {
+    const abs = path.resolve(p);
+    const st = await fs.promises.lstat(abs).catch(() => undefined);
+    if (st && !(await trashOf(abs, st, platform, home, opts, cache))) out.push(abs);
+  }
+  return out;
+}
+
+/** The trash a path would go to on this platform; undefined when there is none usable. */
+async function trashOf(abs: string, st: fs.Stats, platform: NodeJS.Platform, home: string, opts: TrashOptions, cache: Map<string, TrashDir | undefined>): Promise<TrashDir | undefined> {
+  try {
+    if (platform === 'linux' || platform === 'freebsd' || platform === 'openbsd') return await freedesktopTrashFor(abs, st, home, opts, cache);
+    if (platform === 'darwin') {
+      const dir = path.join(home, '.Trash');
+      return fs.existsSync(dir) ? { files: dir, info: '' } : undefined;
+    }
+  } catch {
+    // no usable trash
+  }
+  return undefined;
 }
 
 async function freedesktopTrashFor(

@@ -5,7 +5,7 @@ import { appendLineAtomic } from '../fs/fsAtomic';
 import { leadsOutside, outsideLinkMessage } from '../workspace/linkGuard';
 import { foldFile, type FoldSpec } from '../fs/appendFold';
 import { cacheFile } from '../workspace/cacheFiles';
-import { groupDigits } from '../output/humanize';
+import { groupDigits, plural } from '../output/humanize';
 import { agentPath } from '../workspace/layout';
 
 /*
@@ -242,7 +242,7 @@ export async function ledgerSummary(agentDir: string, now = new Date()): Promise
 export async function ledgerReport(agentDir: string, now = new Date()): Promise<string> {
   const s = await ledgerSummary(agentDir, now);
   let md = formatLedgerSummary(s);
-  if (s.badCount) md += `\n${s.badCount} unreadable line(s) in .agent/history/ were skipped (first: ${s.bad.slice(0, 3).map((b) => `${b.file} line ${b.line}`).join(', ')}).\n`;
+  if (s.badCount) md += `\n${plural(s.badCount, 'unreadable line')} in .agent/history/ ${s.badCount === 1 ? 'was' : 'were'} skipped (first: ${s.bad.slice(0, 3).map((b) => `${b.file} line ${b.line}`).join(', ')}).\n`;
   return md;
 }
 
@@ -255,7 +255,7 @@ export function formatLedgerReport(entries: readonly LedgerEntry[], now = new Da
 export function formatLedgerSummary(s: LedgerSummary): string {
   const n = groupDigits;
   const out = ['# Agent Context: tokens kept out of context', ''];
-  out.push(`Today: **${n(s.today.savedTokens)}** tokens kept out (${n(s.today.calls)} calls). All time: ${n(s.total.savedTokens)} tokens over ${n(s.total.calls)} calls.`, '');
+  out.push(`Today: **${plural(s.today.savedTokens, 'token')}** kept out (${plural(s.today.calls, 'call')}). All time: ${plural(s.total.savedTokens, 'token')} over ${plural(s.total.calls, 'call')}.`, '');
   out.push('## Per tool', '', '| tool | calls | raw tokens | returned tokens | kept out | saving |', '|---|---:|---:|---:|---:|---:|');
   for (const [tool, t] of [...s.byTool].sort((a, b) => b[1].savedTokens - a[1].savedTokens)) {
     const pct = t.rawTokens > 0 ? `${Math.round((t.savedTokens / t.rawTokens) * 100)}%` : '–';

@@ -25,9 +25,18 @@ export function groupDigits(n: number): string {
   return n < 0 ? `-${out}` : out;
 }
 
+/**
+ * A count and its noun, agreeing: `1 call`, `2 calls`, `10,003 files`, `1 entry` / `2 entries`
+ * (`many` for a plural that is not the noun plus s). The one rule for plurals in every message,
+ * view and report.
+ */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${groupDigits(n)} ${n === 1 ? one : many}`;
+}
+
 /** `1 file · 12 B`, `10,003 files · 39.1 KB` (`sep` between the count and the size). */
 export function countLabel(files: number, bytes: number, sep = ' · '): string {
-  return `${groupDigits(files)} file${files === 1 ? '' : 's'}${sep}${formatBytes(bytes)}`;
+  return `${plural(files, 'file')}${sep}${formatBytes(bytes)}`;
 }
 
 /**

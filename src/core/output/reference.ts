@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import { stripVTControlCharacters } from 'node:util';
 import { countTokens, countTokensAsync, formatTokens, tokenizerWorkerActive, type TokenCount } from './tokens';
 import { groupDigits } from './humanize';
+import { plural } from './humanize';
 
 /*
  * The reference: what every offloading tool returns instead of raw output.
@@ -332,8 +333,8 @@ export function formatReference(scan: OutputScan, meta: ReferenceMeta): string {
     if (meta.durationMs !== undefined) parts.push(formatDuration(meta.durationMs));
     head.push(parts.join(' · '));
   }
-  const size = [`${groupDigits(scan.bytes)} bytes`, `${groupDigits(scan.lines)} line${scan.lines === 1 ? '' : 's'}`, formatTokens(scan.tokens)];
-  if (meta.masked) size.push(`${meta.masked} secret${meta.masked === 1 ? '' : 's'} masked`);
+  const size = [`${groupDigits(scan.bytes)} bytes`, `${plural(scan.lines, 'line')}`, formatTokens(scan.tokens)];
+  if (meta.masked) size.push(`${plural(meta.masked, 'secret')} masked`);
   head.push(`Size: ${size.join(' · ')}`);
   if (meta.note) head.push(meta.note);
 
@@ -362,7 +363,7 @@ export function formatReference(scan: OutputScan, meta: ReferenceMeta): string {
     if (first.length) out.push('First lines:', ...first.map((l) => displayLine(l, width)));
     if (scan.issueCount > 0) {
       const partial = issues.length < scan.issueCount;
-      out.push(`Errors/warnings (${scan.issueCount} line${scan.issueCount === 1 ? '' : 's'}${partial ? `; ${issues.length} shown` : ''}):`);
+      out.push(`Errors/warnings (${plural(scan.issueCount, 'line')}${partial ? `; ${issues.length} shown` : ''}):`);
       out.push(...issues.map((l) => displayLine(l, width)));
       if (partial && meta.unsaved === undefined) out.push(`All ${scan.issueCount}: ${issueGrepCommand(grepPath, range)}`);
     } else if (scan.lines > 0) out.push('No error or warning lines.');

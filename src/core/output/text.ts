@@ -19,10 +19,20 @@ export const NOTICE_PREFIX = 'Agent Context: ';
 /**
  * The one rule for notification text: toasts and dialogs render no Markdown, so code spans lose
  * their backticks (`.agent/` reads .agent/); a toast starts with "Agent Context: " exactly once,
- * while a modal dialog (a question about the action the user just chose) has no prefix.
+ * while a modal dialog (a question about the action the user just chose) has no prefix; the
+ * message after it starts with a capital letter.
  */
 export function noticeText(text: string, opts: { modal?: boolean } = {}): string {
   const plain = text.replace(/`([^`\n]+)`/g, '$1');
-  const bare = plain.startsWith(NOTICE_PREFIX) ? plain.slice(NOTICE_PREFIX.length) : plain;
+  const bare = capitalizeSentence(plain.startsWith(NOTICE_PREFIX) ? plain.slice(NOTICE_PREFIX.length) : plain);
   return opts.modal ? bare : NOTICE_PREFIX + bare;
+}
+
+/**
+ * A message starts as a sentence ("Moved …", "Created …", never "moved …" beside "Added …"): the first
+ * letter goes up when the first word is a plain lowercase word. A name that must keep its case
+ * (`chat.useHooks`, `.agent/`, `npm`-like words with dots, slashes or digits) is left alone.
+ */
+function capitalizeSentence(s: string): string {
+  return /^[a-z]+(?=[\s,;:.!?]|$)/.test(s) && !/^[a-z]+\.[A-Za-z]/.test(s) ? s.charAt(0).toUpperCase() + s.slice(1) : s;
 }

@@ -12,7 +12,7 @@ import { currentScratchIndex } from './index/sharedIndex';
 import { readDryRun, writeDryRun, type CachedDryRun } from './cleanupCache';
 import { isInside, relativeInside } from '../workspace/relativePaths';
 import { FileDigests } from '../fs/fileDigests';
-import { formatAge, formatBytes, groupDigits } from '../output/humanize';
+import { formatAge, formatBytes, groupDigits, plural } from '../output/humanize';
 import { agentRel } from '../workspace/layout';
 
 /**
@@ -104,9 +104,11 @@ export interface CleanupReport {
   /** Files that would have gone but have no usable trash: nothing was done; ask, then deletePermanently. */
   noTrash: CleanupItem[];
   failed: { path: string; message: string }[];
+  /** How many of `removed` were deleted permanently (no trash; the user agreed) rather than trashed. */
+  deletedPermanently?: number;
   /** What the policy looked at: every file, its limits, and the oldest file it could remove (pinned and protected ones aside). */
   scope?: { files: number; bytes: number; oldestRemovableMs?: number; now: number; policy: RetentionPolicy };
-  /** "Removed N files (X MB), kept K pinned"; with nothing to remove, which limits keep the files. */
+  /** "Moved N files (X MB) to the trash, kept K pinned"; with nothing to remove, which limits keep the files. */
   summary: string;
 }
 
@@ -263,16 +265,26 @@ function withinLimits(sc: NonNullable<CleanupReport['scope']>): string {
   if (sc.files === 0) return `${agentRel('scratch')}/ is empty`;
   const p = sc.policy;
   const age = sc.oldestRemovableMs === undefined ? 'no file that is not pinned or protected' : `the oldest unpinned file changed ${formatAge(sc.now - sc.oldestRemovableMs)} (limit ${p.maxAgeHours} h)`;
-  return `every limit is met: ${age}, ${groupDigits(sc.files)} file${sc.files === 1 ? '' : 's'} (limit ${groupDigits(p.maxFiles)}), ${formatBytes(sc.bytes)} (limit ${p.maxTotalMB} MB)`;
+  return `every limit is met: ${age}, ${plural(sc.files, 'file')} (limit ${groupDigits(p.maxFiles)}), ${formatBytes(sc.bytes)} (limit ${p.maxTotalMB} MB)`;
 }
 
 function summaryText(r: CleanupReport): string {
   const n = r.removedCount;
-  const files = `${n} file${n === 1 ? '' : 's'} (${formatBytes(r.removedBytes)})`;
+  const files = `${plural(n, 'file')} (${formatBytes(r.removedBytes)})`;
+  const kept = `${r.dryRun ? 'keep' : 'kept'} ${r.keptPinned} pinned`;
   let s: string;
-  if (n === 0 && r.noTrash.length === 0 && r.failed.length === 0 && r.scope) {
-    s = `${r.dryRun ? 'Would remove' : 'Removed'} nothing${r.scope.files === 0 ? ': ' : '; '}${withinLimits(r.scope)}; ${r.dryRun ? 'keep' : 'kept'} ${r.keptPinned} pinned`;
-  } else s = r.dryRun ? `Would remove ${files}, keep ${r.keptPinned} pinned` : `Removed ${files}, kept ${r.keptPinned} pinned`;
+  if (n === 0 && r.scope && r.noTrash.length === 0 && r.failed.length === 0) {
+    s = `${r.dryRun ? 'Would remove' : 'Removed'} nothing${r.scope.files === 0 ? ': ' : '; '}${withinLimits(r.scope)}; ${kept}`;
+  } else if (r.dryRun) s = `Would remove ${files}, ${kept}`;
+  else if (n === 0) s = `Removed nothing, ${kept}`;
+  else {
+    // Say where the files went: the trash (they can be restored), or gone for good when the user
+    // agreed to a permanent delete because no trash was available.
+    const gone = Math.min(r.deletedPermanently ?? 0, n);
+    if (gone === 0) s = `Moved ${files} to the trash, ${kept}`;
+    else if (gone === n) s = `Deleted ${files} permanently, ${kept}`;
+    else s = `Moved ${plural(n - gone, 'file')} to the trash and deleted ${gone} permanently (${formatBytes(r.removedBytes)} in all), ${kept}`;
+  }
   if (r.keptProtected > 0) s += ` and ${r.keptProtected} protected (plans, evidence)`;
   if (r.noTrash.length > 0) s += `; ${r.noTrash.length} not removed because no trash is available`;
   if (r.failed.length > 0) s += `; ${r.failed.length} could not be removed`;

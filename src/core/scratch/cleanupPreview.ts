@@ -1,4 +1,4 @@
-import { formatBytes, groupDigits } from '../output/humanize';
+import { formatBytes, groupDigits, plural } from '../output/humanize';
 import type { CleanupReport } from './cleanup';
 import type { RemovalReason, RetentionPolicy } from './retention';
 
@@ -31,15 +31,11 @@ const REASON: Record<RemovalReason, (p: RetentionPolicy) => string> = {
 };
 
 function hours(h: number): string {
-  return h % 24 === 0 && h >= 48 ? `${h / 24} days` : `${h} hour${h === 1 ? '' : 's'}`;
+  return h % 24 === 0 && h >= 48 ? `${h / 24} days` : plural(h, 'hour');
 }
 
 function capitalize(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
-}
-
-function plural(n: number, word: string): string {
-  return `${groupDigits(n)} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** The limits of a policy in words ("the limits remove files older than 24 hours, beyond 500 files, …"); limits set to 0 are left out. */

@@ -16,6 +16,7 @@ import * as path from 'node:path';
 import type { RE2JS } from 're2js';
 import { loadRe2, matchesEmpty, mergeRules, compileUserPatterns, type Allowlist, type CustomRule, type UserPatterns } from './custom';
 import { searchDeps } from '../search/searchDeps';
+import { plural } from '../output/humanize';
 
 export interface GitleaksLoad {
   patterns: UserPatterns;
@@ -167,7 +168,7 @@ export function parseGitleaksConfig(text: string, file: string): GitleaksLoad {
       return;
     }
     if (sg > re.groupCount()) {
-      errors.push(`${where}: secretGroup ${sg} but the regex has ${re.groupCount()} group(s); skipped.`);
+      errors.push(`${where}: secretGroup ${sg} but the regex has ${plural(re.groupCount(), 'group')}; skipped.`);
       return;
     }
     const entropy = get(r, 'entropy') ?? 0;

@@ -4,6 +4,7 @@ import { formatFileError } from '../result';
 import { defaultFolder } from '../workspace/workspacePaths';
 import { TOOL_ANSWER_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 import { agentDirOf } from '../workspace/agentLayout';
+import { plural } from '../output/humanize';
 
 const utf8 = (s: string) => Buffer.byteLength(s, 'utf8');
 /** Most agents a listing shows (short lines: about 80 bytes each, so 40 fit the budget). */
@@ -43,7 +44,7 @@ function formatFindings(id: string, file: string, findings: Finding[], total: nu
     first = i;
   }
   const earlierCount = total - (findings.length - first);
-  const head = `Findings of ${id} (${file}, ${total} entr${total === 1 ? 'y' : 'ies'}${earlierCount > 0 ? `; newest ${findings.length - first} shown` : ''}):`;
+  const head = `Findings of ${id} (${file}, ${plural(total, 'entry', 'entries')}${earlierCount > 0 ? `; newest ${findings.length - first} shown` : ''}):`;
   const earlier = earlierCount > 0 ? `\nEarlier entries: read lines 1–${findings[first].line - 1} of ${file}` : '';
   return `${head}\n<findings agent="${id}">\n${shown.join('\n\n')}\n</findings>${earlier}`;
 }
@@ -92,7 +93,7 @@ export async function agentWorkspaceTool(input: Record<string, unknown>, ctx: To
         }
       }
       const more = total - lines.length;
-      const head = `${total} agent${total === 1 ? '' : 's'}, most recently active first${more > 0 ? ` (${lines.length} shown)` : ''}:`;
+      const head = `${plural(total, 'agent')}, most recently active first${more > 0 ? ` (${lines.length} shown)` : ''}:`;
       const tail = more > 0 ? `… ${more} more not shown (older activity): read one with action read and peer=<id>, or list .agent/agents/.` : 'Read one with action read and peer=<id>.';
       return { text: [head, ...lines, tail].join('\n') };
     }

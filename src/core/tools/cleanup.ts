@@ -1,5 +1,5 @@
 import { cleanupScratch } from '../scratch/cleanup';
-import { formatBytes } from '../output/humanize';
+import { formatBytes, plural } from '../output/humanize';
 import { DEFAULT_RETENTION } from '../scratch/retention';
 import { cutToBytes } from '../output/reference';
 import { formatFileError } from '../result';
@@ -29,7 +29,7 @@ export async function cleanupTool(input: Record<string, unknown>, ctx: ToolConte
   for (const x of rep.removed.slice(0, SHOWN)) out.push(`${apply ? 'removed' : 'would remove'} .agent/scratch/${x.rel} (${formatBytes(x.size)}, ${WHY[x.reason]})`);
   if (rep.removedCount > SHOWN) out.push(`… and ${rep.removedCount - SHOWN} more`);
   for (const f of rep.failed.slice(0, 10)) out.push(`failed: ${f.path}: ${f.message}`);
-  if (rep.noTrash.length) out.push(`${rep.noTrash.length} file(s) kept: no trash is available here; remove them with the "Clean Up Scratch" command, which asks before deleting permanently.`);
+  if (rep.noTrash.length) out.push(`${plural(rep.noTrash.length, 'file')} kept: no trash is available here; remove them with the "Clean Up Scratch" command, which asks before deleting permanently.`);
   if (!apply && rep.removedCount) out.push('Run again with apply: true to move them to the trash.');
   return { text: cutToBytes(out.join('\n'), TOOL_ANSWER_MAX_BYTES) };
 }

@@ -10,7 +10,7 @@ import { displayPath, resolveWorkspacePath } from '../workspace/workspacePaths';
 import { toolError, type ToolContext, type ToolOutcome } from './toolContext';
 import { isInside } from '../workspace/relativePaths';
 import { agentDirOf } from '../workspace/agentLayout';
-import { formatBytes, groupDigits } from '../output/humanize';
+import { formatBytes, groupDigits, plural } from '../output/humanize';
 
 const INLINE_BYTES = 4096;
 
@@ -66,7 +66,7 @@ export async function globTool(input: Record<string, unknown>, ctx: ToolContext)
     used += b;
   }
   const more = entries.length - out.length;
-  const head = `${groupDigits(entries.length)} file${entries.length === 1 ? '' : 's'} match ${input.pattern} in ${where.display}, newest first${more ? `; ${out.length} shown, ${groupDigits(more)} more (narrow the pattern or path)` : ''}:`;
+  const head = `${plural(entries.length, 'file')} match ${input.pattern} in ${where.display}, newest first${more ? `; ${out.length} shown, ${groupDigits(more)} more (narrow the pattern or path)` : ''}:`;
   return { text: [head, ...out].join('\n') };
 }
 

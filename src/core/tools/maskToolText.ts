@@ -11,6 +11,7 @@
  */
 import { maskSecrets, type UserPatterns } from '../secrets';
 import type { ToolName } from './toolNames';
+import { plural } from '../output/humanize';
 
 /** Per tool, the input fields whose text the tool writes to a file. */
 const WRITTEN_FIELDS: Partial<Record<ToolName, readonly string[]>> = {
@@ -41,7 +42,7 @@ export function maskWrittenInput(tool: string, input: unknown, rules: UserPatter
 /** The line an answer ends with when secrets were masked in its input (what the tool kept or looked up) or in the answer itself. */
 export function maskedNote(written: number, answered: number): string | undefined {
   const parts: string[] = [];
-  const n = (k: number) => `${k} secret${k === 1 ? '' : 's'}`;
+  const n = (k: number) => plural(k, 'secret');
   if (written) parts.push(`${n(written)} in your input ${written === 1 ? 'was' : 'were'} masked before the tool used it`);
   if (answered) parts.push(`${n(answered)} in this answer ${answered === 1 ? 'was' : 'were'} masked`);
   return parts.length ? `Note: ${parts.join('; ')} ([MASKED:<kind>] stands in their place; do not store or repeat secrets).` : undefined;

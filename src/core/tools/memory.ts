@@ -5,6 +5,7 @@ import { TOOL_ANSWER_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } 
 import { cutToBytes } from '../output/reference';
 import { linesWithin } from '../output/linesWithin';
 import { agentDirOf } from '../workspace/agentLayout';
+import { plural } from '../output/humanize';
 
 function show(e: MemoryEntry): string {
   const meta = [e.source && `by ${e.source}`, e.updated && `updated ${e.updated}`, e.review && 'NEEDS REVIEW (contradicted an earlier value)'].filter(Boolean).join(', ');
@@ -46,7 +47,7 @@ export async function memoryTool(input: Record<string, unknown>, ctx: ToolContex
       if (!r.ok) return toolError(formatFileError(r.error));
       if (r.value.length === 0) return { text: `No memory entries yet (${file}).` };
       const lines = r.value.map((e) => cutToBytes(show(e), 400));
-      const head = [`${r.value.length} entr${r.value.length === 1 ? 'y' : 'ies'} in ${file}:`];
+      const head = [`${plural(r.value.length, 'entry', 'entries')} in ${file}:`];
       return {
         text: linesWithin(head, lines, TOOL_ANSWER_MAX_BYTES, (left, from, room) => {
           const intro = `… ${left} more (recall one with key; all in ${file}): `;

@@ -4,7 +4,7 @@ import { cutToBytes } from '../output/reference';
 import { estimateTokensFromBytes } from '../output/tokens';
 import { resolveWorkspacePath } from '../workspace/workspacePaths';
 import { TOOL_ANSWER_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
-import { groupDigits } from '../output/humanize';
+import { groupDigits, plural } from '../output/humanize';
 
 /** Longest line shown in full; longer ones are cut with their length noted. */
 const LINE_MAX_BYTES = 500;
@@ -117,7 +117,7 @@ export async function readTool(input: Record<string, unknown>, ctx: ToolContext)
   const total = slice.total;
   if (slice.lines.length === 0) {
     if (st.size === 0) return { text: `${p.display}: empty file` };
-    return toolError(`${p.display} has ${total !== undefined ? `${groupDigits(total)} line${total === 1 ? '' : 's'}` : `fewer than ${from} lines`}; offset ${from} is past the end`);
+    return toolError(`${p.display} has ${total !== undefined ? `${plural(total, 'line')}` : `fewer than ${from} lines`}; offset ${from} is past the end`);
   }
   // Budget: the inline byte cap and the token threshold (≈4 bytes a token), whichever is smaller.
   const budget = Math.min(TOOL_ANSWER_MAX_BYTES - READ_FRAME_BYTES, ctx.config.offloadThresholdTokens * 4);

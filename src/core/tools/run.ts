@@ -8,6 +8,7 @@ import { allowListMatch, compoundOperator } from './commandPolicy';
 import { newScratchFile, ScratchWriter } from './scratchOutput';
 import { fitsInline } from '../output/inline';
 import { INLINE_MAX_BYTES, secretRulesOf, toolError, type ToolContext, type ToolOutcome } from './toolContext';
+import { plural } from '../output/humanize';
 
 /** Longest timeout a caller may ask for, in seconds. */
 export const MAX_TIMEOUT_SEC = 1800;
@@ -148,7 +149,7 @@ export async function runTool(input: Record<string, unknown>, ctx: ToolContext):
   if (fitsInline(scan, ctx.config.offloadThresholdTokens)) {
     const text = await fs.promises.readFile(target.abs, 'utf8');
     const status = timedOut ? `timed out after ${timeoutSec} s (process group killed)` : cancelled ? 'cancelled (process group killed)' : result.code !== null ? `exit ${result.code}` : `killed by ${result.signal}`;
-    const head = `$ ${shownCommand}${meta.cwd ? ` (cwd: ${meta.cwd})` : ''}\n${status} · ${formatDuration(durationMs)}${masked ? ` · ${masked} secret(s) masked` : ''} · saved to ${target.display}`;
+    const head = `$ ${shownCommand}${meta.cwd ? ` (cwd: ${meta.cwd})` : ''}\n${status} · ${formatDuration(durationMs)}${masked ? ` · ${plural(masked, 'secret')} masked` : ''} · saved to ${target.display}`;
     const inline = scan.bytes === 0 ? `${head}\n(no output)` : `${head}\n${fenceData('Output', text)}`;
     if (Buffer.byteLength(inline, 'utf8') <= INLINE_MAX_BYTES) return { text: inline, outputPath: target.display, rawTokens: scan.tokens.tokens, commandFailed };
   }

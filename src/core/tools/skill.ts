@@ -7,6 +7,7 @@ import { loadSkills } from '../skills/skillsIndex';
 import { outsideLinkMessage } from '../workspace/linkGuard';
 import { defaultFolder } from '../workspace/workspacePaths';
 import { TOOL_ANSWER_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
+import { plural } from '../output/humanize';
 
 /** What a long skill's answer puts around its first lines: the data fence with its label and the "Read on" line. */
 const HEAD_FRAME_BYTES = 700;
@@ -45,7 +46,7 @@ export async function skillTool(input: Record<string, unknown>, ctx: ToolContext
 
 /** The index within `budget` bytes: a line per skill while they fit, then how many more and their names (output/linesWithin.ts). */
 export function skillIndexText(usable: readonly { name: string; description: string; rel: string }[], broken: readonly string[], budget: number): string {
-  const head = [`${usable.length} skill${usable.length === 1 ? '' : 's'}; load one with name:`, ...broken.map((b) => cutToBytes(b, 300))];
+  const head = [`${plural(usable.length, 'skill')}; load one with name:`, ...broken.map((b) => cutToBytes(b, 300))];
   const lines = usable.map((s) => `${s.name}: ${s.description} (${s.rel})`);
   return linesWithin(head, lines, budget, (left, from, room) => {
     const intro = `… ${left} more (load one with name; each is <folder>/<name>/SKILL.md): `;

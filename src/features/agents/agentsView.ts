@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { formatLocalTime, groupDigits } from '../../core/output/humanize';
+import { formatLocalTime, groupDigits, plural } from '../../core/output/humanize';
 import * as path from 'node:path';
 import { agentActivityChanged, readFindings, recentAgents, type AgentSummary, type Finding } from '../../core/agents';
 import { agentDirOf } from '../../core/workspace/agentLayout';
@@ -89,7 +89,7 @@ export class AgentsView extends AgentFolderTree<Node> {
         return it;
       }
       case 'older': {
-        const it = new vscode.TreeItem(`… ${groupDigits(n.older)} older agent${n.older === 1 ? '' : 's'}`, vscode.TreeItemCollapsibleState.Collapsed);
+        const it = new vscode.TreeItem(`… ${plural(n.older, 'older agent')}`, vscode.TreeItemCollapsibleState.Collapsed);
         it.id = `agents-older:${n.root.agentDir}@${n.offset}`;
         it.iconPath = new vscode.ThemeIcon('history');
         it.tooltip = `Expand to list the next ${AGENT_PAGE} of ${groupDigits(n.older)} less recently active agents in .agent/agents/`;

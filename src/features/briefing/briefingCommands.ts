@@ -6,7 +6,7 @@ import { acceptFeatures, checkFeatures } from '../../core/plan/features';
 import { archiveText } from '../../core/history/archive';
 import { formatFileError } from '../../core/result';
 import { agentRoots, type AgentRoot } from '../../editor/agentFolderTree';
-import { formatBytes, groupDigits } from '../../core/output/humanize';
+import { formatBytes, plural } from '../../core/output/humanize';
 import { ReadOnlyDocument } from '../../editor/readOnlyDocument';
 import { clip } from '../../core/output/text';
 import { notify } from '../../editor/notify';
@@ -58,7 +58,7 @@ async function archiveCommand(log: vscode.LogOutputChannel, given?: unknown): Pr
   const first = text.split('\n').find((l) => l.trim()) ?? '';
   const from = title ? `${editor && !editor.selection.isEmpty ? 'the selection in ' : ''}${title}` : 'the given text';
   const pick = await notify.warn(
-    `Archive ${formatBytes(Buffer.byteLength(text))} (${groupDigits(lines)} line${lines === 1 ? '' : 's'}) from ${from} into ${root.name}'s .agent/history/?`,
+    `Archive ${formatBytes(Buffer.byteLength(text))} (${plural(lines, 'line')}) from ${from} into ${root.name}'s .agent/history/?`,
     { modal: true, detail: `It starts with: "${clip(first, 120)}"\n\nHistory is append-only: Agent Context never edits or removes an archived session.` },
     'Archive',
   );

@@ -4,7 +4,7 @@ import { forgetMemory, listMemory, listMemoryFiles, markMemoryReviewed, preferen
 import { formatFileError } from '../../core/result';
 import { AgentFolderTree, openAtLine, type AgentRoot } from '../../editor/agentFolderTree';
 import { clip } from '../../core/output/text';
-import { formatBytes, formatLocalTime, groupDigits } from '../../core/output/humanize';
+import { formatBytes, formatLocalTime, groupDigits, plural } from '../../core/output/humanize';
 import { registerTreeForTests } from '../../api';
 import type { AgentFeed } from '../../editor/agentFeed';
 import { notify } from '../../editor/notify';
@@ -57,7 +57,7 @@ export class MemoryView extends AgentFolderTree<Node> {
       }
       case 'more': {
         const n2 = n.rest.length;
-        const it = new vscode.TreeItem(`… ${groupDigits(n2)} more entr${n2 === 1 ? 'y' : 'ies'}`, vscode.TreeItemCollapsibleState.Collapsed);
+        const it = new vscode.TreeItem(`… ${plural(n2, 'more entry', 'more entries')}`, vscode.TreeItemCollapsibleState.Collapsed);
         const review = n.rest.filter((e) => e.review).length;
         if (review) it.description = `${groupDigits(review)} need${review === 1 ? 's' : ''} review`;
         it.id = `memory-more:${n.root.agentDir}:${n.rest[0].key}`;

@@ -6,6 +6,7 @@ import { withCurrentOrphans } from '../../core/notes/notes';
 import { notesTooltipMarkdown } from '../../core/notes/noteText';
 import { NoteIndexes } from '../../core/notes/noteIndexes';
 import { toPosixRelative } from '../../core/workspace/relativePaths';
+import { plural } from '../../core/output/humanize';
 
 /** More files whose notes changed than this: the decorations are redrawn as a whole. */
 const MAX_URIS_FIRED = 200;
@@ -79,7 +80,7 @@ export class NoteDecorationProvider implements vscode.FileDecorationProvider, vs
     // Its notes' targets as they are now (a stat each; what the listing left unchecked).
     const notes = root ? await withCurrentOrphans(root, listed).catch(() => listed) : listed;
     const orphaned = notes.filter((n) => n.orphaned).length;
-    const tooltip = notes.length === 1 ? '1 note for the agent' : `${notes.length} notes for the agent`;
+    const tooltip = `${plural(notes.length, 'note')} for the agent`;
     return new vscode.FileDecoration('✎', orphaned ? `${tooltip} (${orphaned} orphaned)` : tooltip);
   }
 

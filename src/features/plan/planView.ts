@@ -14,7 +14,7 @@ import { agentDirOf } from '../../core/workspace/agentLayout';
 import { planExtraChildren, planExtraItem, planExtraNodes, type PlanExtraNode } from './planExtras';
 import { noteTooltip, onDidChangeNotes } from '../notes/noteDecorations';
 import { toPosixRelative } from '../../core/workspace/relativePaths';
-import { groupDigits } from '../../core/output/humanize';
+import { groupDigits, plural } from '../../core/output/humanize';
 
 /** Tree nodes of the Plan view. */
 export type PlanNode =
@@ -313,7 +313,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
         return item;
       }
       case 'olderPlans': {
-        const item = new vscode.TreeItem(`… ${groupDigits(node.older)} older plan${node.older === 1 ? '' : 's'}`, vscode.TreeItemCollapsibleState.Collapsed);
+        const item = new vscode.TreeItem(`… ${plural(node.older, 'older plan')}`, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `olderPlans:${node.folder.agentDir}@${node.skip}`;
         item.tooltip = `Expand to list the next ${PLAN_PAGE} of ${groupDigits(node.older)} older plans (.agent/plans/, .agent/scratch/plans/ and agents' own plan folders; newest first).`;
         item.iconPath = new vscode.ThemeIcon('history');

@@ -10,7 +10,7 @@ import { debounce } from '../../editor/debounce';
 import { ReadOnlyDocument } from '../../editor/readOnlyDocument';
 import type { ToolInvoked } from '../tools/registerTools';
 import { notify } from '../../editor/notify';
-import { groupDigits } from '../../core/output/humanize';
+import { groupDigits, plural } from '../../core/output/humanize';
 
 /** How often the status bar re-reads the ledger's end without a file event. */
 const SAFETY_POLL_MS = 10_000;
@@ -46,11 +46,11 @@ export function registerSavings(context: vscode.ExtensionContext, log: vscode.Lo
       return;
     }
     const s = await follower.poll();
-    const calls = `${s.today.calls} tool call${s.today.calls === 1 ? '' : 's'}`;
+    const calls = plural(s.today.calls, 'tool call');
     item.text = `$(fold-down) ${short(s.today.savedTokens)} tokens kept out`;
     // Read aloud instead of the text, which would say "fold-down" for the icon.
     item.accessibilityInformation = {
-      label: `Agent Context kept ${groupDigits(s.today.savedTokens)} tokens out of the agent's context today, in ${calls}. Activate for the report per tool and per day.`,
+      label: `Agent Context kept ${groupDigits(s.today.savedTokens)} tokens out of the agent's context today, in ${calls}. Opens the report per tool and per day.`,
       role: 'button',
     };
     item.tooltip = new vscode.MarkdownString(
@@ -80,8 +80,8 @@ export function registerSavings(context: vscode.ExtensionContext, log: vscode.Lo
         return;
       }
       // From per-file totals folded incrementally (core/ledger.ts): any ledger size, every month.
-      // Read-only (not a dirty "Untitled-1" that asks to be saved on close).
-      await report.show(await ledgerReport(agentDirOf(folder.path)));
+      // Rendered (its tables are the point), from a read-only document: nothing to save on close.
+      await report.preview(await ledgerReport(agentDirOf(folder.path)));
     }),
   );
   refresh();

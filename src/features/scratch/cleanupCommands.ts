@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { notify } from '../../editor/notify';
 import { cleanupScratch, CleanupReport, summarizeCleanup } from '../../core/scratch/cleanup';
-import { formatBytes } from '../../core/output/humanize';
+import { formatBytes, plural } from '../../core/output/humanize';
 import { scratchDirOf } from '../../core/scratch/scratchEntry';
 import type { RetentionPolicy } from '../../core/scratch/retention';
 import { retentionSettings, setting } from '../../editor/settings';
@@ -42,9 +42,12 @@ function combine(reports: CleanupReport[], dryRun: boolean): string {
   const n = reports.reduce((s, r) => s + r.removedCount, 0);
   const bytes = reports.reduce((s, r) => s + r.removedBytes, 0);
   const pinned = reports.reduce((s, r) => s + r.keptPinned, 0);
+  const gone = reports.reduce((s, r) => s + (r.deletedPermanently ?? 0), 0);
   if (reports.length === 1) return reports[0].summary;
-  const files = `${n} file${n === 1 ? '' : 's'} (${formatBytes(bytes)})`;
-  return dryRun ? `Would remove ${files}, keep ${pinned} pinned` : `Removed ${files}, kept ${pinned} pinned`;
+  const files = `${plural(n, 'file')} (${formatBytes(bytes)})`;
+  if (dryRun) return `Would remove ${files}, keep ${pinned} pinned`;
+  if (n === 0) return `Removed nothing, kept ${pinned} pinned`;
+  return gone === 0 ? `Moved ${files} to the trash, kept ${pinned} pinned` : `Moved ${plural(n - gone, 'file')} to the trash and deleted ${gone} permanently (${formatBytes(bytes)} in all), kept ${pinned} pinned`;
 }
 
 /**
@@ -72,7 +75,7 @@ export async function runCleanup(folders: AgentFeed, log: vscode.LogOutputChanne
     const rep = r.value;
     if (rep.noTrash.length > 0 && opts.interactive) {
       const answer = await notify.warn(
-        `No trash is available for ${rep.noTrash.length} scratch file${rep.noTrash.length === 1 ? '' : 's'} in ${folder.folder.name} (this system or file system has none). Delete them permanently?`,
+        `No trash is available for ${plural(rep.noTrash.length, 'scratch file')} in ${folder.folder.name} (this system or file system has none). Delete them permanently?`,
         { modal: true, detail: rep.noTrash.slice(0, 10).map((f) => f.rel).join('\n') + (rep.noTrash.length > 10 ? `\n… and ${rep.noTrash.length - 10} more` : '') },
         'Delete Permanently',
       );
@@ -80,6 +83,7 @@ export async function runCleanup(folders: AgentFeed, log: vscode.LogOutputChanne
         const del = await deletePermanently(rep.noTrash.map((f) => f.path), scratchDirOf(folder.agentDir));
         const gone = new Set(del.trashed.map((t) => t.path));
         rep.removed.push(...rep.noTrash.filter((f) => gone.has(f.path)));
+        rep.deletedPermanently = (rep.deletedPermanently ?? 0) + gone.size;
         rep.noTrash = rep.noTrash.filter((f) => !gone.has(f.path));
         rep.failed.push(...del.failed);
         summarizeCleanup(rep);
@@ -111,7 +115,8 @@ async function reviewAndClean(folders: AgentFeed, log: vscode.LogOutputChannel, 
   const inputs = dry.reports.map((report, i) => ({ folder: multi ? dry.folders[i].folder.name : undefined, report, policy: retentionPolicyFor(dry.folders[i]) }));
   const preview = describeCleanupPreview(inputs);
   if (!preview.button) {
-    void notify.info(preview.message, { modal: true, detail: preview.detail });
+    // Nothing to decide: a notification, as Clean Up Scratch Now gives (a modal is for decisions).
+    void notify.info(`${preview.message} ${preview.detail.replace(/\n+/g, " ")}`.trim());
     if (dry.errors.length === 0) void vscode.commands.executeCommand(WALKTHROUGH_SIGNAL_COMMAND, 'cleanedUp');
     return dry;
   }

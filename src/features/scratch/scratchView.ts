@@ -7,10 +7,10 @@ import { followScratchEvents, scanFirstOffThread, scratchIndexChanged, sharedScr
 import { KeyedState } from '../../core/keyedState';
 import { estimateTokensFromBytes, formatTokens } from '../../core/output/tokens';
 import { registerTreeForTests } from '../../api';
-import { countLabel, formatAge, formatBytes, formatLocalTime, groupDigits } from '../../core/output/humanize';
+import { countLabel, formatAge, formatBytes, formatLocalTime, groupDigits, plural } from '../../core/output/humanize';
 import { AgentFolder, AgentFeed, folderLabel, touches } from '../../editor/agentFeed';
 import { noteTooltip, onDidChangeNotes } from '../notes/noteDecorations';
-import { leavesFolder, toPosixRelative } from '../../core/workspace/relativePaths';
+import { isInside, leavesFolder, toPosixRelative } from '../../core/workspace/relativePaths';
 import { agentPath } from '../../core/workspace/layout';
 
 /** One folder of scratch with its subtree totals. */
@@ -176,7 +176,10 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
     if (offset === 0) {
       for (const d of dir.subdirs) {
         const sub = st.index.folder(d);
-        if (sub) out.push({ kind: 'dir', folder, dir: { rel: d, count: sub.count, bytes: sub.bytes }, abs: path.join(st.index.scratchDir, d) });
+        const abs = path.join(st.index.scratchDir, d);
+        // An empty folder (tool_outputs/ right after Initialize) is not content: the view keeps its
+        // empty-state text. One holding a folder that could not be listed stays, to show the problem.
+        if (sub && (sub.count > 0 || st.index.errors.some((e) => isInside(abs, e.file)))) out.push({ kind: 'dir', folder, dir: { rel: d, count: sub.count, bytes: sub.bytes }, abs });
       }
     }
     await st.index.ensureFiles(rel, offset + FILE_PAGE);
@@ -201,7 +204,7 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
       return item;
     }
     if (node.kind === 'older') {
-      const item = new vscode.TreeItem(`… ${groupDigits(node.older)} older file${node.older === 1 ? '' : 's'}`, vscode.TreeItemCollapsibleState.Collapsed);
+      const item = new vscode.TreeItem(`… ${plural(node.older, 'older file')}`, vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `scratch-older:${node.folder.root}:${node.rel}@${node.offset}`;
       item.iconPath = new vscode.ThemeIcon('history');
       item.tooltip = `Expand to list the next ${FILE_PAGE} of ${groupDigits(node.older)} older files in .agent/scratch/${node.rel}`;

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { formatSkillIndex } from '../../core/skills/skillsIndex';
 import { SkillsTreeProvider } from './skillsView';
 import { notify } from '../../editor/notify';
+import { plural } from '../../core/output/humanize';
 
 /** Registers "Copy Skill Index" (the compact `name: description (path)` list) and refresh. */
 export function registerSkillsCommands(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, provider: SkillsTreeProvider): void {
@@ -20,7 +21,7 @@ export function registerSkillsCommands(context: vscode.ExtensionContext, log: vs
       await vscode.env.clipboard.writeText(text);
       log.info(`copied skill index: ${count} skills`);
       void notify.info(
-        count === 0 ? 'Agent Context: no skills with valid frontmatter to copy.' : `Copied the index of ${count} skill${count === 1 ? '' : 's'}${broken ? ` (${broken} with broken frontmatter left out)` : ''}.`,
+        count === 0 ? 'Agent Context: no skills with valid frontmatter to copy.' : `Copied the index of ${plural(count, 'skill')}${broken ? ` (${broken} with broken frontmatter left out)` : ''}.`,
       );
       return text;
     }),

@@ -1,7 +1,7 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { formatFileError } from '../../core/result';
-import { groupDigits } from '../../core/output/humanize';
+import { groupDigits, plural } from '../../core/output/humanize';
 import { loadSkills, Skill } from '../../core/skills/skillsIndex';
 import { registerTreeForTests } from '../../api';
 import { AgentFolder, AgentFeed, folderLabel, touches } from '../../editor/agentFeed';
@@ -76,14 +76,14 @@ export class SkillsTreeProvider implements vscode.TreeDataProvider<SkillNode>, v
       const item = new vscode.TreeItem(node.source, vscode.TreeItemCollapsibleState.Expanded);
       item.id = `skills-source:${node.folder.root}/${node.source}`;
       const broken = node.skills.filter((s) => s.error).length;
-      item.description = `${node.skills.length} skill${node.skills.length === 1 ? '' : 's'}${broken ? `, ${broken} broken` : ''}`;
+      item.description = `${plural(node.skills.length, 'skill')}${broken ? `, ${broken} broken` : ''}`;
       item.iconPath = new vscode.ThemeIcon('folder-library');
       item.contextValue = 'skillSource';
       return item;
     }
     if (node.kind === 'more') {
       const n = node.skills.length;
-      const item = new vscode.TreeItem(`… ${groupDigits(n)} more skill${n === 1 ? '' : 's'}`, vscode.TreeItemCollapsibleState.Collapsed);
+      const item = new vscode.TreeItem(`… ${plural(n, 'more skill')}`, vscode.TreeItemCollapsibleState.Collapsed);
       item.id = `skills-more:${node.folder.root}/${node.source}/${node.skills[0].file}`;
       const broken = node.skills.filter((s) => s.error).length;
       if (broken) item.description = `${groupDigits(broken)} broken`;

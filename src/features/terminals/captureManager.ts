@@ -12,6 +12,7 @@ import { EXIT_UNKNOWN, resolveExit } from '../../core/terminal/commandExit';
 import { isInside } from '../../core/workspace/relativePaths';
 import { readWithoutMicrotaskRace } from './shellExecutionRead';
 import { notify } from '../../editor/notify';
+import { plural } from '../../core/output/humanize';
 
 /** How long a new terminal may take to activate shell integration before its file says it has none. */
 export const INTEGRATION_WAIT_MS = 10_000;
@@ -149,7 +150,7 @@ export class CaptureManager implements vscode.Disposable {
     const warning = errors.join('\n');
     if (errors.length > 0 && warning !== this.lastRuleWarning) {
       for (const e of errors) this.log.warn(`secret masking: ${e}`);
-      void notify.warn(`${errors.length} secret masking rule(s) were ignored (the others apply): ${errors[0]}`);
+      void notify.warn(`${plural(errors.length, 'secret masking rule')} ${errors.length === 1 ? 'was' : 'were'} ignored (the others apply): ${errors[0]}`);
     }
     this.lastRuleWarning = warning;
     return {

@@ -79,12 +79,13 @@ describe('Clean Up Scratch', () => {
     await waitFor(() => !fs.existsSync(path.join(scratch(), 'old-a.log')), { timeout: 20_000, message: 'old-a.log moved out of scratch' });
     // The test editor sends extension notifications to the notification centre without a toast.
     await vscode.commands.executeCommand('notifications.showList');
-    const toast = await waitFor(async () => (await ui.texts('.notification-list-item-message')).find((m) => m.startsWith('Agent Context: Removed')), {
+    const toast = await waitFor(async () => (await ui.texts('.notification-list-item-message')).find((m) => m.startsWith('Agent Context: Moved')), {
       timeout: 20_000,
       message: 'a notification reports the cleanup',
     });
     // One prefix rule for toasts (noticeText): 'Agent Context: ' once, then what happened.
-    assert.match(toast, /^Agent Context: Removed 2 files \(1\.5 MB\), kept 1 pinned and 1 protected \(plans, evidence\)$/);
+    // Where the files went: the trash, from which they can be restored.
+    assert.match(toast, /^Agent Context: Moved 2 files \(1\.5 MB\) to the trash, kept 1 pinned and 1 protected \(plans, evidence\)$/);
     await vscode.commands.executeCommand('notifications.clearAll');
     await vscode.commands.executeCommand('notifications.hideList');
     assert.ok(!fs.existsSync(path.join(scratch(), 'old-a.log')));
@@ -101,12 +102,21 @@ describe('Clean Up Scratch', () => {
     await ui.press('Escape');
   });
 
-  it('with nothing over the limits, the trash can says so and names the limits', async () => {
-    const pending = vscode.commands.executeCommand('agentContext.scratch.cleanupReview');
-    const shown = await ui.dialog('OK');
-    await pending;
-    assert.equal(shown.message, 'Nothing to clean up in scratch.');
-    assert.match(shown.detail, /the limits remove files older than 24 hours, beyond 500 files, beyond 200 MB \(agentContext\.scratch\.\* settings\), and every other file is within them/i);
+  it('with nothing over the limits, the trash can says so in a notification (no modal: nothing to decide) and names the limits', async () => {
+    await vscode.commands.executeCommand('notifications.clearAll');
+    const trashCan = `${paneSelector('Scratch')} .pane-header .actions-container a.action-label[aria-label="Clean Up Scratch…"]`;
+    await ui.click(`${paneSelector('Scratch')} .monaco-list-row:has-text("limiter-notes.md")`);
+    await ui.click(trashCan);
+    await vscode.commands.executeCommand('notifications.showList');
+    const shown = await waitFor(async () => (await ui.texts('.notification-list-item-message')).find((m) => m.includes('Nothing to clean up in scratch.')), {
+      timeout: 20_000,
+      message: 'a notification says there is nothing to clean up',
+    });
+    assert.match(shown, /^Agent Context: Nothing to clean up in scratch\. /);
+    assert.match(shown, /the limits remove files older than 24 hours, beyond 500 files, beyond 200 MB \(agentContext\.scratch\.\* settings\), and every other file is within them/i);
+    assert.equal(await ui.count('.monaco-dialog-box'), 0, 'no modal dialog for a message with no decision in it');
+    await vscode.commands.executeCommand('notifications.clearAll');
+    await vscode.commands.executeCommand('notifications.hideList');
   });
 
   it('follows agentContext.scratch.maxFiles: removes the oldest until within the limit', async () => {

@@ -10,7 +10,7 @@ import { commandsOf, openTerminal, run, terminalsDir } from '../terminalHelpers'
 import { fillDisk } from '../../faultKit';
 import { agentApi, flatten, waitForRow, waitForTree } from '../agentViewsHelpers';
 
-const WARNING = 'the disk is full, so terminal output is not being saved';
+const WARNING = 'Agent Context: The disk is full, so terminal output is not being saved';
 
 /** The disk-full warnings in the notification centre (the test editor shows extension notifications there without a toast). */
 async function toasts(): Promise<string[]> {

@@ -89,6 +89,11 @@ describe('Initialize and the welcome view', () => {
     assert.match(await ui.text(`${memory} .welcome-view-content`), /^Nothing remembered yet\. Facts and preferences an agent saves/);
     assert.equal(await ui.count(`${memory} .monaco-list-row`), 0, 'no tree rows in the empty Memory view');
     if (collapsed) await ui.click(`${memory} .pane-header`);
+    // The new, empty scratch/tool_outputs/ folder is not content: Scratch explains itself too.
+    const scratchPane = paneSelector('Scratch');
+    assert.ok(fs.statSync(path.join(agent, 'scratch/tool_outputs')).isDirectory(), 'Initialize created scratch/tool_outputs/');
+    await ui.waitForSelector(`${scratchPane} .welcome-view-content:has-text("Scratch is empty")`, { timeout: 20_000 });
+    assert.equal(await ui.count(`${scratchPane} .monaco-list-row`), 0, 'no "tool_outputs 0 files" row in the empty Scratch view');
     await waitFor(() => vscode.window.activeTextEditor?.document.uri.fsPath === path.join(agent, 'plan.yaml'), { message: 'the example plan is opened' });
   });
 

@@ -43,7 +43,7 @@ describe('instructions: Add Agent Instructions', () => {
       message: 'a notification reports what was done',
     });
     await vscode.commands.executeCommand('notifications.hideList');
-    assert.match(toast, /^Agent Context: added the Agent Context section to AGENTS\.md/);
+    assert.match(toast, /^Agent Context: Added the Agent Context section to AGENTS\.md/);
 
     // Again: nothing changes, nothing is duplicated.
     const again = (await vscode.commands.executeCommand('agentContext.addInstructions', vscode.Uri.file(root()))) as { file: string; action: string }[];

@@ -204,15 +204,25 @@ describe('language-model tools', function () {
     assert.ok(rows.length > 0);
   });
 
-  it('the status bar shows tokens kept out of context and opens the report read-only', async () => {
+  it('the status bar shows tokens kept out of context; a click opens the report rendered, its counts in words', async () => {
     await waitFor(async () => (await ui.texts('.statusbar-item')).some((t) => /tokens kept out/.test(t)), { timeout: 15_000, message: 'the savings item is shown' });
-    await vscode.commands.executeCommand('agentContext.showToolReport');
-    const doc = await waitFor(() => vscode.window.activeTextEditor?.document, { message: 'the report opened' });
-    assert.match(doc.getText(), /\| agentContext_run \| \d+ \|/);
-    // Not an "Untitled-1" that asks to be saved on close.
-    assert.notEqual(doc.uri.scheme, 'untitled');
-    assert.equal(doc.isDirty, false);
-    assert.equal(doc.languageId, 'markdown');
+    await ui.click('.statusbar-item:has-text("tokens kept out")');
+    // A Markdown preview (a webview), not the Markdown source in a text editor.
+    const tab = await waitFor(() => {
+      const t = vscode.window.tabGroups.activeTabGroup.activeTab;
+      return t?.input instanceof vscode.TabInputWebview && /markdown\.preview/.test(t.input.viewType) ? t : undefined;
+    }, { timeout: 15_000, message: 'the report opened as a Markdown preview' });
+    assert.match(tab.label, /Tool Report/);
+    assert.equal(vscode.window.activeTextEditor?.document.uri.scheme === 'agent-context-report', false, 'no source editor is in front');
+    // What the user reads in the preview: the table rendered (no pipes), counts that agree with their nouns.
+    const text = await waitFor(async () => (await ui.frameTexts('body')).find((t) => t.includes('tokens kept out of context')), { timeout: 15_000, message: 'the preview shows the report' });
+    assert.match(text, /Per tool/);
+    assert.doesNotMatch(text, /\|---/, 'the tables are rendered, not shown as Markdown source');
+    assert.doesNotMatch(text, /\b1 calls\b|\b1 tokens\b/, `no "1 calls" (saw: ${text.slice(0, 300)})`);
+    assert.match(text, /\(\d[\d,]* calls?\)/);
+    // Read-only: nothing asks to be saved on close.
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'agent-context-report');
+    assert.ok(doc && !doc.isDirty);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 

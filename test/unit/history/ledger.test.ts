@@ -22,6 +22,9 @@ test('totals per tool and per day, and today\'s tokens kept out (raw − returne
   const md = formatLedgerReport([entry('agentContext_run', today, 50_000, 500)], now);
   assert.match(md, /\| agentContext_run \| 1 \| 50,000 \| 500 \| 49,500 \| 99% \|/);
   assert.match(md, /\| 2026-11-29 \| 1 \| 49,500 \| █+ \|/);
+  // One call reads "1 call", not "1 calls" (the report as a user opened it).
+  assert.match(md, /Today: \*\*49,500 tokens\*\* kept out \(1 call\)\. All time: 49,500 tokens over 1 call\./);
+  assert.match(formatLedgerReport([entry('a', today, 2, 1), entry('b', today, 3, 1)], now), /\(2 calls\)\. All time: 3 tokens over 2 calls\./);
 });
 
 test('the follower reads only appended lines, keeps a half-written last line for later, and survives truncation', async () => {
@@ -47,7 +50,7 @@ test('readLedger reports bad lines by number and keeps the good ones', async () 
   assert.deepEqual(r.entries.map((e) => e.tool), ['a', 'b']);
   assert.deepEqual(r.badLines, [2]);
   const md = await ledgerReport(agentDir);
-  assert.match(md, /1 unreadable line\(s\) in \.agent\/history\/ were skipped \(first: tools-\d{4}-\d\d\.jsonl line 2\)/);
+  assert.match(md, /1 unreadable line in \.agent\/history\/ was skipped \(first: tools-\d{4}-\d\d\.jsonl line 2\)/);
 });
 
 test('calls go to one file per month; a legacy tools.jsonl is still counted and never rewritten', async () => {

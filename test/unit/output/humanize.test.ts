@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { countLabel, formatAge, formatBytes, formatLocalTime, groupDigits } from '../../../src/core/output/humanize';
+import { countLabel, formatAge, formatBytes, formatLocalTime, groupDigits, plural } from '../../../src/core/output/humanize';
 
 test('sizes under 1 KB read in bytes; larger ones in KB/MB/GB with one decimal', () => {
   assert.equal(formatBytes(0), '0 B');
@@ -12,6 +12,15 @@ test('sizes under 1 KB read in bytes; larger ones in KB/MB/GB with one decimal',
   assert.equal(formatBytes(2 * 1024 ** 3), '2.0 GB');
   assert.equal(countLabel(1, 420), '1 file · 420 B');
   assert.equal(countLabel(10_003, 40_000, ', '), '10,003 files, 39.1 KB');
+});
+
+test('a count agrees with its noun: "1 call", "2 calls", "1 entry", "0 entries", digits grouped', () => {
+  assert.equal(plural(1, 'call'), '1 call');
+  assert.equal(plural(2, 'call'), '2 calls');
+  assert.equal(plural(0, 'file'), '0 files');
+  assert.equal(plural(1, 'entry', 'entries'), '1 entry');
+  assert.equal(plural(0, 'entry', 'entries'), '0 entries');
+  assert.equal(plural(12_345, 'tool call'), '12,345 tool calls');
 });
 
 test('ages cannot be misread: "1 min ago", not "1m"; under a minute is "just now"', () => {

@@ -8,7 +8,7 @@ import { scanScratch } from '../../../src/core/scratch/index/inventory';
 import type { ScratchEntry } from '../../../src/core/scratch/scratchEntry';
 import { planRetention, DEFAULT_RETENTION } from '../../../src/core/scratch/retention';
 import { loadPins, setPinned } from '../../../src/core/scratch/pins';
-import { cleanupScratch } from '../../../src/core/scratch/cleanup';
+import { cleanupScratch, summarizeCleanup } from '../../../src/core/scratch/cleanup';
 
 const HOUR = 3_600_000;
 const NOW = Date.UTC(2026, 0, 10, 12, 0, 0);
@@ -151,7 +151,7 @@ test('cleanupScratch trashes by policy and keeps pinned files, plan files, evide
 
   const r = await cleanupScratch({ workspaceRoot: ws, policy: DEFAULT_RETENTION, now: NOW, trash: { xdgDataHome: data } });
   assert.ok(r.ok, r.ok ? '' : r.error.message);
-  assert.equal(r.value.summary, 'Removed 3 files (3.0 KB), kept 1 pinned and 2 protected (plans, evidence)');
+  assert.equal(r.value.summary, 'Moved 3 files (3.0 KB) to the trash, kept 1 pinned and 2 protected (plans, evidence)');
   assert.deepEqual(fs.readdirSync(scratch).sort(), ['current_plan.yaml', 'fresh.txt', 'pinned.md', 'proof.txt', 'sub']);
   assert.equal(fs.readFileSync(path.join(outside, 'target.txt'), 'utf8'), 'keep me');
   const trashed = fs.readdirSync(path.join(data, 'Trash/files')).sort();
@@ -180,8 +180,11 @@ test('cleanupScratch with no usable trash removes nothing and says so, for the c
   assert.ok(r.ok);
   assert.deepEqual(r.value.removed, []);
   assert.deepEqual(r.value.noTrash.map((f) => f.rel), ['old.txt']);
-  assert.equal(r.value.summary, 'Removed 0 files (0 B), kept 0 pinned; 1 not removed because no trash is available');
+  assert.equal(r.value.summary, 'Removed nothing, kept 0 pinned; 1 not removed because no trash is available');
   assert.ok(fs.existsSync(old));
+  // The user agreed to delete it permanently (the command's modal): the summary says it is gone for good.
+  const agreed = { ...r.value, removed: [...r.value.noTrash], noTrash: [], deletedPermanently: 1 };
+  assert.equal(summarizeCleanup(agreed).summary, 'Deleted 1 file (5 B) permanently, kept 0 pinned');
 });
 
 test('the dry run follows changes: a new file, a grown file, a removed folder, time passing the age limit', async () => {
