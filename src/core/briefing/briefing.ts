@@ -9,7 +9,7 @@ import { NOTES_DIR, type ListedNote } from '../notes/noteFile';
 import { formatNoteForAgent } from '../notes/noteText';
 import { clip } from '../output/text';
 import { formatExit } from '../terminal/commandExit';
-import { countLabel } from '../output/humanize';
+import { countLabel, plural } from '../output/humanize';
 
 /** The hard bound of a briefing, in o200k tokens. */
 export const BRIEFING_MAX_TOKENS = 1500;
@@ -123,7 +123,7 @@ function compose(b: BriefingInput, L: Level, maxPlans: number): string {
 
   if (b.progress.total === 0) out.push(`Progress log: empty (${b.progress.path}); log each session with the plan tool, action logProgress.`);
   else {
-    out.push(`Progress (${b.progress.path}, ${b.progress.total} entries, latest last):`);
+    out.push(`Progress (${b.progress.path}, ${plural(b.progress.total, 'entry', 'entries')}, latest last):`);
     const shown = b.progress.entries.slice(-Math.max(1, L.progress));
     for (const e of shown) out.push(`  ${e.date} — ${clip(e.title, L.text)}${e.next ? ` | Next: ${clip(e.next, L.text)}` : ''} (line ${e.line})`);
   }
@@ -163,7 +163,7 @@ function compose(b: BriefingInput, L: Level, maxPlans: number): string {
   else if (m.keys.length || m.notes.length) {
     const keys = m.keys.slice(0, L.keys);
     const rest = m.keys.length - keys.length;
-    out.push(`Memory ${m.path} (${m.keys.length} keys; recall with the memory tool)${keys.length ? ': ' + keys.map((k) => clip(k, 40)).join(', ') : ''}${rest > 0 ? `, +${rest} more` : ''}`);
+    out.push(`Memory ${m.path} (${plural(m.keys.length, 'key')}; recall with the memory tool)${keys.length ? ': ' + keys.map((k) => clip(k, 40)).join(', ') : ''}${rest > 0 ? `, +${rest} more` : ''}`);
     if (m.review.length) out.push(`  To review (value contradicted an earlier one): ${m.review.slice(0, 5).map((k) => clip(k, 40)).join(', ')}${m.review.length > 5 ? ` +${m.review.length - 5}` : ''}`);
     for (const n of m.notes.slice(0, L.notes)) out.push(`  Note ${n.path}${n.title ? `: ${clip(n.title, L.text / 2)}` : ''}`);
     out.push(...more(m.notes.length, Math.min(L.notes, m.notes.length), `${b.agentPath}/memory/`));
@@ -173,7 +173,7 @@ function compose(b: BriefingInput, L: Level, maxPlans: number): string {
   const agentTotal = Math.max(b.agents.total ?? 0, a.length);
   if (a.length) {
     out.push(`Sub-agents (${agentTotal}, most recently active first; ${b.agents.path}/<id>/findings.md):`);
-    for (const x of a.slice(0, L.agents)) out.push(`  ${x.id}: ${x.status ?? 'no status'}${x.progress !== undefined ? ` ${Math.round(x.progress * 100)}%` : ''}, ${x.findings} findings`);
+    for (const x of a.slice(0, L.agents)) out.push(`  ${x.id}: ${x.status ?? 'no status'}${x.progress !== undefined ? ` ${Math.round(x.progress * 100)}%` : ''}, ${plural(x.findings, 'finding')}`);
     out.push(...more(agentTotal, Math.min(L.agents, a.length), `${b.agents.path}/`));
   }
   if (b.history.sessions) out.push(`History ${b.history.path}/: ${b.history.sessions} archived sessions${b.history.latest ? `, latest ${b.history.latest}` : ''}.`);

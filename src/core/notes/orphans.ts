@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { plural } from '../output/humanize';
 
 /** What of a note the check needs (a Note from noteFile.ts has it). */
 interface NoteTarget {
@@ -76,7 +77,7 @@ export function reasonFrom(note: NoteTarget, f: TargetFacts): string | undefined
   if (!f.isFile) return undefined; // a note on a folder
   // A plan step is anchored by its id (edits move its lines); other targets by their line range.
   if (note.endLine !== undefined && note.step === undefined && f.lines < note.endLine) {
-    return `${note.path} has ${f.lines} lines now; lines ${note.startLine}-${note.endLine} are gone`;
+    return `${note.path} has ${plural(f.lines, 'line')} now; lines ${note.startLine}-${note.endLine} are gone`;
   }
   if (note.step !== undefined) {
     const re = new RegExp(`\\bid:\\s*["']?${escapeRegExp(note.step)}["']?\\s*(?:[,}#]|$)`, 'm');

@@ -18,7 +18,7 @@ const SUMMARY_BATCH = 20;
 
 function agentLine(a: AgentSummary, self: string): string {
   return cutToBytes(
-    `${a.id}${a.id === self ? ' (you)' : ''}: ${a.status ? `${a.status.status} ${Math.round(a.status.progress * 100)}%${a.status.details ? ` — ${a.status.details.replace(/\s+/g, ' ')}` : ''}` : a.statusError ? `status unreadable: ${a.statusError}` : 'no status'}; ${a.findings} findings (${a.folder}/findings.md)${a.files.length ? `; ${a.files.length} other files` : ''}`,
+    `${a.id}${a.id === self ? ' (you)' : ''}: ${a.status ? `${a.status.status} ${Math.round(a.status.progress * 100)}%${a.status.details ? ` — ${a.status.details.replace(/\s+/g, ' ')}` : ''}` : a.statusError ? `status unreadable: ${a.statusError}` : 'no status'}; ${plural(a.findings, 'finding')} (${a.folder}/findings.md)${a.files.length ? `; ${plural(a.files.length, 'other file')}` : ''}`,
     300,
   );
 }

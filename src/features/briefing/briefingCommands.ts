@@ -101,7 +101,7 @@ async function acceptCommand(log: vscode.LogOutputChannel, onDone: () => void): 
     void notify.error(`${formatFileError(r.error)}`);
     return false;
   }
-  log.info(`feature list accepted (${r.value.total} features) in ${root.agentDir}`);
+  log.info(`feature list accepted (${plural(r.value.total, 'feature')}) in ${root.agentDir}`);
   onDone();
   return true;
 }

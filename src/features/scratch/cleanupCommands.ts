@@ -87,7 +87,7 @@ export async function runCleanup(folders: AgentFeed, log: vscode.LogOutputChanne
         rep.noTrash = rep.noTrash.filter((f) => !gone.has(f.path));
         rep.failed.push(...del.failed);
         summarizeCleanup(rep);
-        log.info(`permanently deleted ${gone.size} files in ${folder.root}`);
+        log.info(`permanently deleted ${plural(gone.size, 'file')} in ${folder.root}`);
       }
     }
     reports.push(rep);

@@ -83,13 +83,47 @@ describe('Scratch view', () => {
       assert.ok(files(nodes).some((x) => x.label === 'to-delete.txt'));
       await ui.contextMenu(row, 'Copy Relative Path');
       await waitFor(async () => (await vscode.env.clipboard.readText()) === '.agent/scratch/to-delete.txt', { message: 'clipboard has the relative path' });
+      // As the Explorer does (explorer.confirmDelete, on by default): asked first; Cancel keeps it.
+      await vscode.commands.executeCommand('notifications.clearAll');
       await ui.contextMenu(row, 'Delete (Move to Trash)');
+      const asked = await ui.dialog('Cancel');
+      assert.equal(asked.message, "Move 'to-delete.txt' to the trash?");
+      assert.ok(asked.buttons.includes('Move to Trash'), `buttons: ${asked.buttons.join(', ')}`);
+      assert.ok(fs.existsSync(f), 'nothing deleted after Cancel');
+      await ui.contextMenu(row, 'Delete (Move to Trash)');
+      await ui.dialog('Move to Trash');
       await waitFor(() => !fs.existsSync(f), { message: 'file removed from scratch' });
+      await vscode.commands.executeCommand('notifications.showList');
+      await waitFor(async () => (await ui.texts('.notification-list-item-message')).includes('Agent Context: Moved to-delete.txt to the trash.'), { message: 'a notification says where the file went' });
+      await vscode.commands.executeCommand('notifications.clearAll');
+      await vscode.commands.executeCommand('notifications.hideList');
       assert.equal(fs.readFileSync(path.join(trash, 'Trash/files/to-delete.txt'), 'utf8'), 'bye');
       assert.match(fs.readFileSync(path.join(trash, 'Trash/info/to-delete.txt.trashinfo'), 'utf8'), new RegExp(`Path=${f.replace(/[.]/g, '\\.')}`));
       await waitFor(async () => !(await paneRows('Scratch')).some((r) => r.includes('to-delete.txt')), { timeout: 20_000, message: 'row gone' });
     } finally {
       // A failure above must not leave the file behind for the file-count test below.
+      fs.rmSync(f, { force: true });
+    }
+  });
+
+  it('deletes without asking when the user turned explorer.confirmDelete off, and says so', async () => {
+    const f = path.join(scratch(), 'no-question.txt');
+    const row = `${paneSelector('Scratch')} .monaco-list-row:has-text("no-question.txt")`;
+    fs.writeFileSync(f, 'bye');
+    await vscode.workspace.getConfiguration('explorer').update('confirmDelete', false, vscode.ConfigurationTarget.Global);
+    try {
+      await waitForRow('Scratch', 'no-question.txt');
+      await vscode.commands.executeCommand('notifications.clearAll');
+      await ui.contextMenu(row, 'Delete (Move to Trash)');
+      await waitFor(() => !fs.existsSync(f), { message: 'file moved to the trash without a question' });
+      assert.equal(await ui.count('.monaco-dialog-box'), 0, 'no dialog');
+      assert.equal(fs.readFileSync(path.join(trash, 'Trash/files/no-question.txt'), 'utf8'), 'bye');
+      await vscode.commands.executeCommand('notifications.showList');
+      await waitFor(async () => (await ui.texts('.notification-list-item-message')).includes('Agent Context: Moved no-question.txt to the trash.'), { message: 'a notification says where the file went' });
+    } finally {
+      await vscode.workspace.getConfiguration('explorer').update('confirmDelete', undefined, vscode.ConfigurationTarget.Global);
+      await vscode.commands.executeCommand('notifications.clearAll');
+      await vscode.commands.executeCommand('notifications.hideList');
       fs.rmSync(f, { force: true });
     }
   });

@@ -15,6 +15,7 @@ import type { ToolContext } from '../../../src/core/tools/toolContext';
 import { formatCommandFooter, formatCommandHeader, type IndexRecord } from '../../../src/core/terminal/terminalFormat';
 import { terminalSummary } from '../../../src/core/terminal/terminalSummary';
 import { findRipgrep } from '../../../src/core/search/findRipgrep';
+import { groupDigits } from '../../../src/core/output/humanize';
 
 async function folder(scale = 0.1): Promise<{ g: GeneratedFolder; ctx: (rg?: string) => ToolContext }> {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ac-scale-')));
@@ -107,7 +108,7 @@ for (const engine of ['ripgrep', 'built-in'] as const) test(`glob (${engine}) fr
   assert.match(r, /pkg\/keep\.gen\.md/);
   // Everything not ignored: README, progress, notes, skills, agents' findings and pkg's two files.
   const expected = 2 + g.counts.notes + g.counts.skills + g.counts.agents + 2;
-  assert.match(r, new RegExp(`^${expected} files match \\*\\*/\\*\\.md in \\.`));
+  assert.match(r, new RegExp(`^${groupDigits(expected)} files match \\*\\*/\\*\\.md in \\.`));
   // A pattern with a folder in it takes the other path (an include glob, re-checked against .gitignore).
   const inPkg = (await invokeTool('agentContext_glob', { pattern: 'pkg/**/*.md', maxResults: 1000 }, ctx())).text;
   assert.match(inPkg, /^2 files match pkg\/\*\*\/\*\.md in \./);
@@ -160,8 +161,8 @@ test('agentWorkspace list shows the most recently active agents first and counts
   const r = (await invokeTool('agentContext_agentWorkspace', { agentId: 'w-00', action: 'list' }, ctx())).text;
   const total = 60 + g.counts.agents;
   const lines = r.split('\n');
-  assert.match(lines[0], new RegExp(`^${total} agents, most recently active first \\((\\d+) shown\\):`));
-  assert.match(lines[1], /^w-07: no status; 1 findings/);
+  assert.match(lines[0], new RegExp(`^${groupDigits(total)} agents, most recently active first \\((\\d+) shown\\):`));
+  assert.match(lines[1], /^w-07: no status; 1 finding \(/);
   assert.match(lines[2], /^w-00 \(you\): /);
   const shown = Number(/\((\d+) shown\)/.exec(lines[0])![1]);
   assert.match(r, new RegExp(`… ${total - shown} more not shown \\(older activity\\)`));

@@ -9,6 +9,7 @@ import { agentWorkspaceTool } from '../../../src/core/tools/agentWorkspace';
 import { INLINE_MAX_BYTES, type ToolContext } from '../../../src/core/tools/toolContext';
 import { DEFAULT_TOOL_CONFIG } from '../../../src/core/config';
 import { nullLogger } from '../../../src/core/log';
+import { groupDigits } from '../../../src/core/output/humanize';
 
 function tmpAgent(): string {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-agents-'));
@@ -149,7 +150,7 @@ test('list order follows files written directly, not only through our writers: a
   assert.equal(fs.statSync(path.join(a, 'agents', 'c')).mtimeMs, folderMtime);
   text = await listText(a);
   assert.deepEqual(ids(text), ['c', 'b', 'a']);
-  assert.match(text.split('\n')[1], /^c: blocked 25%; 1 findings/);
+  assert.match(text.split('\n')[1], /^c: blocked 25%; 1 finding \(/);
   // Through our writers again: a finding by a is the newest activity.
   assert.ok((await writeFinding(a, 'a', 'second of a')).ok);
   assert.deepEqual(ids(await listText(a)), ['a', 'c', 'b']);
@@ -223,7 +224,7 @@ test('a big findings file: read shows the same newest entries, count and line nu
     if (step === 'one-entry') fs.writeFileSync(file, `\n## 2026-01-01T00:00:00.000Z\n\n${'y'.repeat(30_000)}\n`);
     const text = await read();
     const e = expected();
-    assert.match(text, new RegExp(`^Findings of big \\(\\.agent/agents/big/findings\\.md, ${e.count} entr`), step);
+    assert.match(text, new RegExp(`^Findings of big \\(\\.agent/agents/big/findings\\.md, ${groupDigits(e.count)} entr`), step);
     assert.ok(text.includes(`(line ${e.lastShownLine})`), `${step}: newest entry with its line`);
     const shown = [...text.matchAll(/^## (\S+) \(line (\d+)\)$/gm)];
     const all = parseFindings(fs.readFileSync(file, 'utf8'));

@@ -56,14 +56,14 @@ test('briefing of a small folder: current step with its line, progress tail, fea
   assert.match(text, /Plan \.agent\/plan\.yaml: 1\/3 done, in_progress — Ship the memory view/);
   assert.match(text, /Now: step 2 \[in_progress\] Tool wiring \(\.agent\/plan\.yaml:8\)/);
   assert.match(text, /Then: step 3 Views \(\.agent\/plan\.yaml:11\)/);
-  assert.match(text, /Progress \(\.agent\/progress\.md, 1 entries.*\n  2026-11-29T10:00:00Z — Core landed \| Next: wire the tools \(line 3\)/);
+  assert.match(text, /Progress \(\.agent\/progress\.md, 1 entry.*\n  2026-11-29T10:00:00Z — Core landed \| Next: wire the tools \(line 3\)/);
   assert.match(text, /Features \.agent\/features\.json: 1\/2 passing\./);
   assert.match(text, /Not passing: #0 Memory view lists entries/);
   assert.match(text, /\.agent\/terminals\/2\.txt lines 40-95: exit 1 `npm test`/);
   assert.match(text, /Scratch \.agent\/scratch\/: 1 file, 4.9 KB/);
   assert.match(text, /release: How to cut a release \(\.agent\/skills\/release\/SKILL\.md\)/);
-  assert.match(text, /Memory \.agent\/memory\/preferences\.yaml \(1 keys.*: test-command/);
-  assert.match(text, /scout: working 25%, 1 findings/);
+  assert.match(text, /Memory \.agent\/memory\/preferences\.yaml \(1 key;.*: test-command/);
+  assert.match(text, /scout: working 25%, 1 finding$/m);
 });
 
 test('skills come from the skill folders by default', async () => {

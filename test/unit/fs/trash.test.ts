@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { deletePermanently, encodeTrashPath, moveToTrash } from '../../../src/core/fs/trash';
+import { deletePermanently, encodeTrashPath, moveToTrash, pathsWithoutTrash } from '../../../src/core/fs/trash';
 
 const tmp = (p: string) => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), p)));
 
@@ -38,6 +38,17 @@ test('moveToTrash reports paths with no usable trash and leaves them alone', asy
   const r = await moveToTrash([file], { platform: 'win32' });
   assert.deepEqual(r.noTrash, [file]);
   assert.ok(fs.existsSync(file));
+});
+
+test('pathsWithoutTrash names the paths with no usable trash and moves nothing (a command asks once, before it starts)', async () => {
+  const dir = tmp('ac-trash-check-');
+  const data = tmp('ac-trash-data-');
+  const f = path.join(dir, 'a.txt');
+  fs.writeFileSync(f, 'x');
+  assert.deepEqual(await pathsWithoutTrash([f], { xdgDataHome: data, platform: 'linux' }), []);
+  assert.deepEqual(await pathsWithoutTrash([f], { platform: 'win32' }), [f]);
+  assert.equal(fs.readFileSync(f, 'utf8'), 'x', 'nothing was moved');
+  assert.deepEqual(fs.readdirSync(path.join(data, 'Trash/files')), []);
 });
 
 test('deletePermanently refuses paths outside the given folder', async () => {

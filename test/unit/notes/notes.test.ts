@@ -81,7 +81,7 @@ test('a deleted target, vanished lines or a removed plan step mark the note orph
     assert.equal(ns.length, 4);
     const byText = new Map(ns.map((n) => [n.text, n.orphaned]));
     assert.match(byText.get('on a file') ?? '', /findings\.md no longer exists/);
-    assert.match(byText.get('on lines') ?? '', /has 1 lines now; lines 35-40 are gone/);
+    assert.match(byText.get('on lines') ?? '', /has 1 line now; lines 35-40 are gone/);
     assert.match(byText.get('on build') ?? '', /step "build" is no longer/);
     assert.equal(byText.get('on test'), undefined);
   };

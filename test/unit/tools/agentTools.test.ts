@@ -29,7 +29,7 @@ test('agentWorkspace: write findings, set status, list and read a peer', async (
   r = await agentWorkspaceTool({ agentId: 'scout', action: 'setStatus', status: 'working', progress: 0.4 }, ctx);
   assert.equal(r.text, 'scout: working, 40% (.agent/agents/scout/status.json).');
   r = await agentWorkspaceTool({ agentId: 'builder', action: 'list' }, ctx);
-  assert.match(r.text, /scout: working 40%; 1 findings \(\.agent\/agents\/scout\/findings\.md\)/);
+  assert.match(r.text, /scout: working 40%; 1 finding \(\.agent\/agents\/scout\/findings\.md\)/);
   r = await agentWorkspaceTool({ agentId: 'builder', action: 'read', peer: 'scout' }, ctx);
   assert.match(r.text, /Findings of scout .*1 entry/);
   assert.match(r.text, /API lives in src\/api\.ts/);
