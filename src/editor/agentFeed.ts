@@ -48,7 +48,7 @@ const WATCH_GLOBS = [AGENT_DIR, `${AGENT_DIR}/**`, '*/skills/**', '.github', '.c
  */
 const DIRECT_WATCH_FOLDERS: readonly string[] = [
   AGENT_DIR,
-  ...[LAYOUT.scratch, LAYOUT.toolOutputs, LAYOUT.terminals, LAYOUT.memory, LAYOUT.agents, LAYOUT.human, LAYOUT.history, LAYOUT.skills, ...PLAN_FOLDERS].map((d) => `${AGENT_DIR}/${d}`),
+  ...[LAYOUT.scratch, LAYOUT.toolOutputs, LAYOUT.terminals, LAYOUT.commandSpool, LAYOUT.memory, LAYOUT.agents, LAYOUT.human, LAYOUT.history, LAYOUT.skills, ...PLAN_FOLDERS].map((d) => `${AGENT_DIR}/${d}`),
   NOTES_DIR,
   ...AGENT_PLAN_FOLDERS.map((f) => f.dir),
 ];

@@ -11,7 +11,7 @@ export function registerTerminals(context: vscode.ExtensionContext, log: vscode.
   const manager = new CaptureManager(log);
   active = manager;
   context.subscriptions.push(manager, addCleanupProtection(() => manager.protectedPaths()));
-  createTerminalsView(context, manager, feed);
+  createTerminalsView(context, manager, feed, log);
   return manager;
 }
 

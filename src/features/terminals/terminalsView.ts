@@ -7,6 +7,7 @@ import { listTerminalsPage, readTerminalIndexTail } from '../../core/terminal/te
 import { exitKind, formatExit, type ExitKind } from '../../core/terminal/commandExit';
 import { formatAge, formatLocalTime, groupDigits } from '../../core/output/humanize';
 import { groupByAgent, hasAgentHistory, type AgentGroup } from '../../core/terminal/agentCommands/sessionGroups';
+import { foldCommandSpool } from '../../core/terminal/agentCommands/sessionFold';
 import { terminalCatalog, type CatalogTerminal } from '../../core/terminal/catalog/terminalCatalog';
 import { terminalSummary } from '../../core/terminal/terminalSummary';
 import type { CaptureManager } from './captureManager';
@@ -80,7 +81,7 @@ export class TerminalsTreeProvider implements vscode.TreeDataProvider<TerminalsN
   readonly refresh = debounce(() => this.emitter.fire(undefined), 300);
   private readonly subs: vscode.Disposable[] = [this.refresh];
 
-  constructor(private readonly manager: CaptureManager, feed: AgentFeed) {
+  constructor(private readonly manager: CaptureManager, feed: AgentFeed, private readonly log?: vscode.LogOutputChannel) {
     this.subs.push(manager.onDidChange(() => this.refresh()));
     this.subs.push(onDidChangeNotes(() => this.refresh())); // notes from the user show in tooltips
     // Mirrors from other windows and earlier sessions appearing or going, in any folder, also one added later
@@ -125,6 +126,9 @@ export class TerminalsTreeProvider implements vscode.TreeDataProvider<TerminalsN
 
   /** A folder's agents (newest activity first, each with its last failure), then its integrated terminals as one group. */
   private async groupedRoots(agentDir: string, multiRoot: boolean): Promise<TerminalsNode[]> {
+    // Agents' commands waiting in the spool go into their sessions first; a record that cannot be taken is named in the log (set aside, never lost).
+    const fold = await foldCommandSpool(agentDir).catch((e: unknown) => ({ problems: [`${agentDir}: the agent-command history could not be updated: ${(e as Error).message}`] }));
+    for (const p of fold.problems) this.log?.warn(`Agent-command history: ${p}`);
     const cat = await terminalCatalog(agentDir, { need: 'last' });
     if (!cat.ok) return [{ kind: 'problem', message: `${cat.error.file}: ${cat.error.message}` }];
     const { agents, terminals } = groupByAgent(cat.value);
@@ -347,8 +351,8 @@ async function openAtLine(file: string, line: number): Promise<void> {
 }
 
 /** Registers the Terminals view and its open-at-line command. */
-export function createTerminalsView(context: vscode.ExtensionContext, manager: CaptureManager, feed: AgentFeed): TerminalsTreeProvider {
-  const provider = new TerminalsTreeProvider(manager, feed);
+export function createTerminalsView(context: vscode.ExtensionContext, manager: CaptureManager, feed: AgentFeed, log?: vscode.LogOutputChannel): TerminalsTreeProvider {
+  const provider = new TerminalsTreeProvider(manager, feed, log);
   const view = vscode.window.createTreeView(TERMINALS_VIEW_ID, { treeDataProvider: provider, showCollapseAll: true });
   context.subscriptions.push(
     provider,
