@@ -93,16 +93,15 @@ case "${1-}:${2-}" in
     case $__ac_in in
       *'"textResultForLlm":"Output too large to read at once'*) ;;
       *)
-        if __ac_json textResultForLlm && __ac_unjson "$__ac_v" && __ac_clean "$__ac_u"; then
+        __ac_cmd=
+        __ac_json command && __ac_cmd=$__ac_v
+        __ac_cwd=
+        __ac_json cwd && __ac_cwd=$__ac_v
+        if __ac_json textResultForLlm && __ac_unjson "$__ac_v" && __ac_clean "$__ac_u" && __ac_nokey "$__ac_cmd" && __ac_nokey "$__ac_cwd"; then
           # Handed over as it is, and recorded (JSON string bodies, decoded by the fold).
-          __ac_out=$__ac_v
-          __ac_cmd=
-          __ac_json command && __ac_cmd=$__ac_v
-          __ac_cwd=
-          __ac_json cwd && __ac_cwd=$__ac_v
           __ac_apid=
           __ac_start=
-          __ac_record "$__ac_r" json '' "$__ac_out"
+          __ac_record "$__ac_r" json '' "$__ac_v"
           exit 0
         fi
         ;;
@@ -135,15 +134,14 @@ case "${1-}:${2-}" in
       # The whole input is here: the output (llmContent) may be handed over as it is when it is
       # small and holds no secret candidate.
       __ac_settings "$__ac_r"
-      if __ac_json llmContent && __ac_unjson "$__ac_v" && __ac_clean "$__ac_u"; then
-        __ac_out=$__ac_v
-        __ac_cmd=
-        __ac_json command && __ac_cmd=$__ac_v
-        __ac_cwd=
-        __ac_json cwd && __ac_cwd=$__ac_v
+      __ac_cmd=
+      __ac_json command && __ac_cmd=$__ac_v
+      __ac_cwd=
+      __ac_json cwd && __ac_cwd=$__ac_v
+      if __ac_json llmContent && __ac_unjson "$__ac_v" && __ac_clean "$__ac_u" && __ac_nokey "$__ac_cmd" && __ac_nokey "$__ac_cwd"; then
         __ac_apid=
         __ac_start=
-        __ac_record "$__ac_r" json '' "$__ac_out"
+        __ac_record "$__ac_r" json '' "$__ac_v"
         exit 0
       fi
     fi

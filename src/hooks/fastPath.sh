@@ -10,6 +10,8 @@
 #                               user has masking rules of their own (then Node always looks)
 #   __ac_clean TEXT             true when TEXT may reach the model as it is: the fast path is on, TEXT
 #                               is at most __ac_small bytes and holds no keyword of the masking rules
+#   __ac_nokey TEXT             true when TEXT holds no keyword of the masking rules (a command and its
+#                               folder are written to the spool only then; else Node masks them first)
 #   __ac_record ROOT ENC EXIT OUTPUT
 #                               writes the command's record into ROOT/.agent/terminals/spool/ (format:
 #                               core/terminal/agentCommands/commandSpool.ts) from __ac_agent,
@@ -50,18 +52,29 @@ __ac_settings() {
 
 __ac_clean() {
   [ "$__ac_fast" = 1 ] || return 1
-  local re n low
-  read -r re <"$__ac_dir/secret-keywords.ere" || return 1
+  local n
   if [ -n "${BASH_VERSION-}" ]; then
     local LC_ALL=C
     n=${#1}
-    low=${1,,}
   else
     setopt localoptions no_multibyte
     n=${#1}
-    low=${(L)1}
   fi
   [ "$n" -le "$__ac_small" ] || return 1
+  __ac_nokey "$1"
+}
+
+# True when TEXT holds no keyword of the masking rules (ASCII lower case, as the keywords are).
+__ac_nokey() {
+  local re low
+  read -r re <"$__ac_dir/secret-keywords.ere" || return 1
+  if [ -n "${BASH_VERSION-}" ]; then
+    local LC_ALL=C
+    low=${1,,}
+  else
+    setopt localoptions no_multibyte
+    low=${(L)1}
+  fi
   ! [[ $low =~ $re ]]
 }
 

@@ -53,6 +53,11 @@ const prefilters = new Map<string, RegExp>();
 export function cleanForFastPath(root: string, text: string, ere: string): boolean {
   const s = fastPathSettings(root);
   if (!s.fast || Buffer.byteLength(text, 'utf8') > s.small) return false;
+  return noSecretKeyword(text, ere);
+}
+
+/** True when `text` holds no keyword of the built-in masking rules (`ere`: the prefilter file), as the shell's __ac_nokey. */
+export function noSecretKeyword(text: string, ere: string): boolean {
   let re = prefilters.get(ere);
   if (!re) {
     re = new RegExp(fs.readFileSync(ere, 'utf8').trim());

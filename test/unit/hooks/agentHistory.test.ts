@@ -115,6 +115,24 @@ test('the Node path (a large output, a secret) records what the model read: the 
   noneOnDisk(ws, GH);
 });
 
+test('a secret in the command or its folder never reaches the spool unmasked, whichever hook recorded the command', async () => {
+  const ws = workspace();
+  // The shell capture: a small, clean output, the secret in the command line.
+  const r = shell('bash', ws, `echo done # ${GH}`, { AGENT_CONTEXT_SESSION: 's' });
+  assert.equal(r.stdout, 'done\n');
+  // Copilot's hook, and opencode's plugin, the same.
+  hook(['copilot-cli', 'postToolUse'], copilotPost('done\n<shellId: 1 completed with exit code 0>', `echo done # ${GH}`), ws);
+  const hooks = await agentContextPlugin({ node: process.execPath, dist })({ directory: ws });
+  const out = { output: 'done\n', metadata: { exit: 0 } };
+  await hooks['tool.execute.after']({ tool: 'bash', sessionID: 'oc', callID: 'c', args: { command: `echo done # ${GH}` } }, out);
+  noneOnDisk(ws, GH);
+  const h = await history(ws);
+  const lines = h.flatMap((x) => x.commands.map((c) => c.commandLine));
+  assert.equal(lines.length, 3, lines.join('\n'));
+  for (const l of lines) assert.equal(l, 'echo done # [MASKED:github-token]');
+  noneOnDisk(ws, GH);
+});
+
 const copilotPost = (text: string, command: string, over: object = {}): string =>
   JSON.stringify({ sessionId: 'copilot-sess', timestamp: Date.now(), cwd: '/w/project', toolName: 'bash', toolArgs: { command, description: 'd' }, toolResult: { resultType: 'success', textResultForLlm: text }, ...over });
 

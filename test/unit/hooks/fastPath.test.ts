@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { agentRootOf, cleanForFastPath, FAST_PATH_DEFAULT_BYTES, shellWithFastPath } from '../../../src/core/hooks/fastPathRules';
+import { agentRootOf, cleanForFastPath, FAST_PATH_DEFAULT_BYTES, noSecretKeyword, shellWithFastPath } from '../../../src/core/hooks/fastPathRules';
 import { repoRoot } from '../../repoRoot';
 import { fakeDist } from './hookDist';
 
@@ -20,7 +20,7 @@ const probe = path.join(dist, 'probe.sh');
 fs.writeFileSync(
   probe,
   shellWithFastPath(
-    `__ac_dir=${JSON.stringify(dist)}\n# @fast-path\n__ac_root_of "$START"\n__ac_settings "$ROOT"\nif __ac_clean "$TEXT"; then c=yes; else c=no; fi\nprintf '%s|%s|%s|%s' "$c" "$__ac_small" "$__ac_fast" "$__ac_r"\n`,
+    `__ac_dir=${JSON.stringify(dist)}\n# @fast-path\n__ac_root_of "$START"\n__ac_settings "$ROOT"\nif __ac_clean "$TEXT"; then c=yes; else c=no; fi\nif __ac_nokey "$TEXT"; then k=yes; else k=no; fi\nprintf '%s|%s|%s|%s|%s' "$c" "$__ac_small" "$__ac_fast" "$__ac_r" "$k"\n`,
     fs.readFileSync(path.join(repoRoot, 'src/hooks/fastPath.sh'), 'utf8'),
   ),
 );
@@ -93,9 +93,11 @@ test('bash, zsh and the plugin decide alike on every case (size in bytes, keywor
     fs.mkdirSync(path.join(root, '.agent'));
     c.setup?.(root);
     const ts = cleanForFastPath(root, c.text, ere) ? 'yes' : 'no';
+    const tsKey = noSecretKeyword(c.text, ere) ? 'yes' : 'no';
     for (const shell of ['bash', 'zsh'] as const) {
-      const [verdict] = shellVerdict(shell, root, c.text).split('|');
+      const [verdict, , , , key] = shellVerdict(shell, root, c.text).split('|');
       assert.equal(verdict, ts, `${c.name}: ${shell} says ${verdict}, the plugin ${ts}`);
+      assert.equal(key, tsKey, `${c.name}: ${shell}'s keyword check says ${key}, the plugin's ${tsKey}`);
     }
     seen.add(ts);
   }
