@@ -120,8 +120,11 @@ test('a secret in the command or its folder never reaches the spool unmasked, wh
   // The shell capture: a small, clean output, the secret in the command line.
   const r = shell('bash', ws, `echo done # ${GH}`, { AGENT_CONTEXT_SESSION: 's' });
   assert.equal(r.stdout, 'done\n');
+  // Checked after each hook: the next one's Node path folds the spool (and would hide a raw record).
+  noneOnDisk(ws, GH);
   // Copilot's hook, and opencode's plugin, the same.
   hook(['copilot-cli', 'postToolUse'], copilotPost('done\n<shellId: 1 completed with exit code 0>', `echo done # ${GH}`), ws);
+  noneOnDisk(ws, GH);
   const hooks = await agentContextPlugin({ node: process.execPath, dist })({ directory: ws });
   const out = { output: 'done\n', metadata: { exit: 0 } };
   await hooks['tool.execute.after']({ tool: 'bash', sessionID: 'oc', callID: 'c', args: { command: `echo done # ${GH}` } }, out);
