@@ -35,6 +35,12 @@ export const SESSION_IDLE_MS = 30 * 60 * 1000;
 export const INCOMPLETE_GRACE_MS = 60 * 1000;
 /** A session capture is closed past this size and the session goes on in a new one (terminal captures rotate at the same size). */
 const MAX_CAPTURE_BYTES = 10 * 1024 * 1024;
+/**
+ * Records folded under one hold of the lock: a lock held longer than fileLock's stale age (10 s) would
+ * be taken for a dead holder's, so a long backlog (an agent busy while nothing read the history) is
+ * folded in passes, the lock released between them.
+ */
+const RECORDS_PER_PASS = 1000;
 /** A record file larger than this was not written by a hook (their outputs are references or small). */
 const MAX_RECORD_BYTES = 4 * 1024 * 1024;
 const SESSIONS_FILE = 'sessions.json';
@@ -57,6 +63,8 @@ interface OpenSession {
 
 export interface FoldOptions {
   now?: number;
+  /** Records per pass under the lock (tests). */
+  perPass?: number;
   idleMs?: number;
   maxCaptureBytes?: number;
   /** Whether a process of this machine is alive (tests). */
@@ -284,16 +292,22 @@ export async function foldCommandSpool(agentDir: string, opts: FoldOptions = {})
   }
   const sessionsFile = path.join(spoolDir, SESSIONS_FILE);
   if (names.length === 0 && !fs.existsSync(sessionsFile)) return outcome;
-  return withFileLock(sessionsFile, () => foldLocked(agentDir, spoolDir, sessionsFile, opts, outcome));
+  for (;;) {
+    const before = outcome.folded;
+    const more = await withFileLock(sessionsFile, () => foldLocked(agentDir, spoolDir, sessionsFile, opts, outcome));
+    if (!more || outcome.folded === before) return outcome;
+  }
 }
 
-async function foldLocked(agentDir: string, spoolDir: string, sessionsFile: string, opts: FoldOptions, outcome: FoldOutcome): Promise<FoldOutcome> {
+/** One pass under the lock; true when records were left for another pass. */
+async function foldLocked(agentDir: string, spoolDir: string, sessionsFile: string, opts: FoldOptions, outcome: FoldOutcome): Promise<boolean> {
   const now = opts.now ?? Date.now();
   const alive = opts.alive ?? processAlive;
   const maxBytes = opts.maxCaptureBytes ?? MAX_CAPTURE_BYTES;
   const dir = path.join(agentDir, TERMINALS_DIR);
   // Listed again under the lock: another folder may have taken some since.
-  const names = (await fs.promises.readdir(spoolDir).catch(() => [] as string[])).filter((f) => f.endsWith(SPOOL_SUFFIX)).sort();
+  const all = (await fs.promises.readdir(spoolDir).catch(() => [] as string[])).filter((f) => f.endsWith(SPOOL_SUFFIX)).sort();
+  const names = all.slice(0, opts.perPass ?? RECORDS_PER_PASS);
   const open = await loadSessions(sessionsFile, outcome.problems);
   const records = await readSpool(spoolDir, names, now, outcome.problems);
   records.sort((a, b) => a.record.endedMs - b.record.endedMs || (a.record.startedMs ?? 0) - (b.record.startedMs ?? 0) || (a.name < b.name ? -1 : 1));
@@ -392,5 +406,5 @@ async function foldLocked(agentDir: string, spoolDir: string, sessionsFile: stri
   }
   // Only now that the captures and sessions.json say they are in: the records go.
   for (const name of done) await fs.promises.rm(path.join(spoolDir, name), { force: true });
-  return outcome;
+  return all.length > names.length;
 }

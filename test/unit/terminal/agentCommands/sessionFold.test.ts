@@ -203,3 +203,15 @@ test('several folders at once (hooks of parallel commands, the editor, a server)
   }
   assert.deepEqual(seen.sort(), Array.from({ length: 40 }, (_, i) => `cmd ${i}`).sort());
 });
+
+test('a long backlog is folded in passes (the lock released between them), in order, every command once', async () => {
+  const agentDir = tmpAgent();
+  for (let i = 0; i < 25; i++) await writeSpoolRecord(agentDir, base({ command: `step ${i}`, endedMs: Date.parse('2026-12-01T10:00:00Z') + i * 1000 }));
+  const out = await foldCommandSpool(agentDir, { perPass: 7 });
+  assert.equal(out.folded, 25);
+  const list = await listTerminals(agentDir);
+  assert.ok(list.ok);
+  const idx = await readTerminalIndex(agentDir, list.value[0].n);
+  assert.ok(idx.ok);
+  assert.deepEqual(idx.value.commands.map((c) => c.commandLine), Array.from({ length: 25 }, (_, i) => `step ${i}`));
+});
