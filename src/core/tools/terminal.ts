@@ -8,7 +8,7 @@ import { terminalCatalog, type CatalogTerminal } from '../terminal/catalog/termi
 import { lineOffsetBefore, terminalSummary } from '../terminal/terminalSummary';
 import { EXIT_UNKNOWN, formatExit, noStatusHint, shownCommandLine } from '../terminal/commandExit';
 import { defaultFolder, displayPath } from '../workspace/workspacePaths';
-import { INLINE_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
+import { TOOL_ANSWER_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 import { sharedNotes, withCurrentOrphans } from '../notes/notes';
 import { formatNotesSection, matchNotes } from '../notes/noteText';
 import { agentDirOf } from '../workspace/agentLayout';
@@ -72,7 +72,7 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
     const items = only === undefined ? cat.value : cat.value.filter((x) => mine(x.info));
     if (items.length === 0) return { text: `${untrusted}No ${scopeNoun(only, 0).replace(/^0 /, '')} in .agent/terminals/ yet.` };
     const { notes } = await sharedNotes(folder.path, { marks: false }); // notes from the user (src/core/notes/notes.ts); counted, not shown
-    return { text: untrusted + (await formatListing(items, notes, show, folder.path, agentDir, INLINE_MAX_BYTES - 200 - Buffer.byteLength(untrusted))) };
+    return { text: untrusted + (await formatListing(items, notes, show, folder.path, agentDir, TOOL_ANSWER_MAX_BYTES - Buffer.byteLength(untrusted))) };
   }
   let n: number;
   let c: TerminalCommand | undefined;
