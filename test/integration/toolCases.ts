@@ -338,7 +338,7 @@ export const TOOL_CASES: ToolCase[] = [
     input: {},
     check: (t) => {
       assert.match(t, /^# Briefing \(\.agent\/\)/);
-      assert.match(t, /Progress \(\.agent\/progress\.md, \d+ entries/);
+      assert.match(t, /Progress \(\.agent\/progress\.md, \d+ entr(?:y|ies)/);
       assert.match(t, /tc session \| Next: tc next step/);
       assert.match(t, /WARNING: changed outside setPasses/);
       assert.match(t, /tc-scout: no status, \d+ findings/);

@@ -176,7 +176,7 @@ function compose(b: BriefingInput, L: Level, maxPlans: number): string {
     for (const x of a.slice(0, L.agents)) out.push(`  ${x.id}: ${x.status ?? 'no status'}${x.progress !== undefined ? ` ${Math.round(x.progress * 100)}%` : ''}, ${plural(x.findings, 'finding')}`);
     out.push(...more(agentTotal, Math.min(L.agents, a.length), `${b.agents.path}/`));
   }
-  if (b.history.sessions) out.push(`History ${b.history.path}/: ${b.history.sessions} archived sessions${b.history.latest ? `, latest ${b.history.latest}` : ''}.`);
+  if (b.history.sessions) out.push(`History ${b.history.path}/: ${plural(b.history.sessions, 'archived session')}${b.history.latest ? `, latest ${b.history.latest}` : ''}.`);
   return out.join('\n');
 }
 

@@ -46,8 +46,24 @@ function cacheWithNode(): string {
   return cache;
 }
 
-/** The agent CLIs' cache folders (pinned versions). */
-const CLIENT_DIRS = ['claude-code-2.1.197', 'claude-code-2.1.332', 'codex-0.171.0', 'gemini-cli-0.61.0', 'copilot-cli-1.0.102', 'opencode-1.18.33'];
+/** The agent CLIs' cache folders, read from the script's own CLIENTS list and version pins (one
+ *  place: a client added there is a folder here). */
+function clientDirs(): string[] {
+  const text = fs.readFileSync(script, 'utf8');
+  const versions = new Map<string, string>();
+  for (const m of text.matchAll(/^([A-Z0-9_]+_VERSION)="\$\{\1:-([^}]+)\}"$/gm)) versions.set(m[1], m[2]);
+  const list = /^CLIENTS=\(\n([\s\S]*?)\n\)$/m.exec(text);
+  assert.ok(list, 'CLIENTS=( ... ) not found in scripts/ensure-deps.sh');
+  const dirs = [...list[1].matchAll(/^\s*"(\S+)/gm)].map((m) =>
+    m[1].replace(/\$([A-Z0-9_]+)/g, (_, v: string) => {
+      const value = versions.get(v);
+      assert.ok(value, `${v} has no default in scripts/ensure-deps.sh`);
+      return value;
+    }),
+  );
+  assert.ok(dirs.length >= 6, `only ${dirs.length} clients read from scripts/ensure-deps.sh`);
+  return dirs;
+}
 
 describe('scripts/ensure-deps.sh', () => {
   before(async () => {
@@ -107,7 +123,7 @@ describe('scripts/ensure-deps.sh', () => {
     const cs = path.join(cache, 'code-server-4.139.1');
     fs.mkdirSync(path.join(cs, 'bin'), { recursive: true });
     fs.writeFileSync(path.join(cs, '.complete'), '');
-    for (const name of CLIENT_DIRS.filter((n) => !n.startsWith('codex'))) {
+    for (const name of clientDirs().filter((n) => !n.startsWith('codex'))) {
       fs.mkdirSync(path.join(cache, name, 'bin'), { recursive: true });
       fs.writeFileSync(path.join(cache, name, '.complete'), '');
     }
@@ -126,7 +142,7 @@ describe('scripts/ensure-deps.sh', () => {
     const cs = path.join(cache, 'code-server-4.139.1');
     fs.mkdirSync(path.join(cs, 'bin'), { recursive: true });
     fs.writeFileSync(path.join(cs, '.complete'), '');
-    for (const name of CLIENT_DIRS) {
+    for (const name of clientDirs()) {
       fs.mkdirSync(path.join(cache, name, 'bin'), { recursive: true });
       fs.writeFileSync(path.join(cache, name, '.complete'), '');
     }
