@@ -9,7 +9,8 @@
  * - Referenced only while an answer is owed. Without that, a process with nothing else to do would
  *   exit before its answer came; with it always, an idle worker would keep the process alive.
  */
-import { Worker, type TransferListItem } from 'node:worker_threads';
+import type { TransferListItem, Worker } from 'node:worker_threads';
+import { startBackgroundWorker } from './backgroundWorker';
 
 /** What a message from the worker is: the answer to request `id`, or why the worker cannot answer it (then it is given up). */
 export type WorkerReply<A> = { id: number; answer: A } | { id: number; error: string };
@@ -81,14 +82,7 @@ export class RequestWorker<A> {
       return undefined;
     }
     let w: Worker;
-    try {
-      w = new Worker(script, { workerData: this.opts.workerData });
-    } catch (e) {
-      this.failed = `the worker could not start: ${(e as Error).message}`;
-      return undefined;
-    }
-    w.unref();
-    w.on('message', (m: unknown) => {
+    const onMessage = (m: unknown): void => {
       const reply = this.opts.read(m);
       const waiter = reply && this.owed.get(reply.id);
       if (!reply || !waiter) return;
@@ -100,7 +94,13 @@ export class RequestWorker<A> {
       if (this.owed.size === 0) w.unref();
       clearTimeout(waiter.timer);
       waiter.resolve(reply.answer);
-    });
+    };
+    try {
+      w = startBackgroundWorker(script, this.opts.workerData, onMessage);
+    } catch (e) {
+      this.failed = `the worker could not start: ${(e as Error).message}`;
+      return undefined;
+    }
     w.on('error', (e) => void this.fail(`the worker failed: ${e.message}`));
     w.on('exit', (code) => void this.fail(`the worker exited (code ${code})`));
     this.worker = w;

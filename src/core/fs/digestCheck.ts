@@ -19,7 +19,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { holdWhile, startBackgroundWorker } from '../backgroundWorker';
 import { leavesFolder } from '../workspace/relativePaths';
 
 /** A cache file at least this large has its first check done off the thread (smaller ones cost less than starting a worker). */
@@ -164,26 +165,26 @@ export function startDigestCheck(file: string, agentDir: string, opts: { script?
  * when no worker can be started here.
  */
 function runWorker<T>(script: string, data: unknown, isDone: (m: unknown) => boolean): Promise<T | undefined> | undefined {
+  let finish: (m: T | undefined) => void = () => undefined;
   let w: Worker;
   try {
-    w = new Worker(script, { workerData: data });
+    w = startBackgroundWorker(script, data, (m) => finish(isDone(m) ? (m as T) : undefined));
   } catch {
     return undefined; // no worker threads here
   }
-  w.unref(); // never keeps the process alive
   const done = new Promise<T | undefined>((resolve) => {
     const timer = setTimeout(() => resolve(undefined), CHECK_WAIT_MS);
     timer.unref();
-    const finish = (m: T | undefined): void => {
+    finish = (m) => {
       clearTimeout(timer);
       resolve(m);
     };
-    w.on('message', (m: unknown) => finish(isDone(m) ? (m as T) : undefined));
     w.on('error', () => finish(undefined));
     w.on('exit', () => finish(undefined)); // after a 'done' this changes nothing
   });
   void done.then(() => void w.terminate());
-  return done;
+  // Its caller awaits the answer: referenced until then (bounded by CHECK_WAIT_MS).
+  return holdWhile(w, done);
 }
 
 /**

@@ -20,7 +20,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { holdWhile, startBackgroundWorker } from '../../backgroundWorker';
 import { catalogPath, decodeHandover, isNumList, type CatalogSnapshot, type Handover } from './catalogFile';
 import { TERMINALS_DIR } from '../terminalFormat';
 
@@ -70,8 +71,8 @@ export interface CatalogWorkerRun {
   stop(): void;
 }
 
-/** Workers started and not handed over yet, by resolved agentDir. */
-const started = new Map<string, CatalogWorkerRun>();
+/** Workers started and not handed over yet, by resolved agentDir; `hold` is their build, the worker referenced until it comes. */
+const started = new Map<string, CatalogWorkerRun & { hold(): Promise<CatalogSnapshot | undefined> }>();
 
 /** The worker's script: dist/catalog-worker.js beside the bundle, or the compiled entry (tsc output). */
 function workerScript(): string | undefined {
@@ -101,19 +102,20 @@ function startWorker(key: string, script: string): boolean {
   let w: Worker;
   // [terminals read, terminals to read], written by the worker (catalogWorkerEntry.ts).
   const progress = new Int32Array(new SharedArrayBuffer(8));
+  let onMessage: (m: Partial<CatalogWorkerDone | CatalogWorkerVerified> | undefined) => void = () => undefined;
   try {
-    w = new Worker(script, { workerData: { agentContextCatalog: key, progress: progress.buffer } });
+    // Never keeps the process alive, except while a caller awaits its build or its answer (holdWhile).
+    w = startBackgroundWorker(script, { agentContextCatalog: key, progress: progress.buffer }, (m) => onMessage(m as Partial<CatalogWorkerDone | CatalogWorkerVerified> | undefined));
   } catch {
     return false; // no worker threads here: the first call builds
   }
-  w.unref(); // never keeps the process alive
   let verified: (changed: ReadonlySet<number> | undefined) => void = () => undefined;
   const verifiedOnce = new Promise<ReadonlySet<number> | undefined>((resolve) => (verified = resolve));
   const done = new Promise<CatalogSnapshot | undefined>((resolve) => {
-    w.on('message', (m: Partial<CatalogWorkerDone | CatalogWorkerVerified> | undefined) => {
+    onMessage = (m) => {
       if (m?.agentContextCatalog === 'done') resolve(decodeHandover(m.handover));
       else if (m?.agentContextCatalog === 'verified') verified(isNumList(m.changed) ? new Set(m.changed) : undefined);
-    });
+    };
     // After a 'done' (or a 'verified') these change nothing.
     const none = (): void => {
       resolve(undefined);
@@ -141,7 +143,7 @@ function startWorker(key: string, script: string): boolean {
     }
     return verifiedOnce;
   };
-  started.set(key, { done, verify, progress: share, stop: () => void w.terminate() });
+  started.set(key, { done, verify: () => holdWhile(w, verify()), progress: share, stop: () => void w.terminate(), hold: () => holdWhile(w, done) });
   return true;
 }
 
@@ -150,12 +152,13 @@ export function takeCatalogWorker(agentDir: string): CatalogWorkerRun | undefine
   const key = path.resolve(agentDir);
   const run = started.get(key);
   started.delete(key);
-  return run;
+  // The taker awaits the build: the worker is referenced until it comes.
+  return run && { done: run.hold(), verify: run.verify, progress: run.progress, stop: run.stop };
 }
 
 /** Resolves when the worker started for agentDir is done, if one is started and not handed over yet (tests). */
 export function catalogWorkerSettled(agentDir: string): Promise<void> | undefined {
-  return started.get(path.resolve(agentDir))?.done.then(() => undefined);
+  return started.get(path.resolve(agentDir))?.hold().then(() => undefined);
 }
 
 /** Stops every worker not handed over (tests: a new process). */
