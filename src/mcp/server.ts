@@ -1,9 +1,10 @@
 /*
  * The Agent Context MCP server: the same tool implementations as the extension, over stdio.
  *
- *   node dist/mcp.js --root <workspace> [--root <another folder>] [--allow-run] [--verbose]
- *   node dist/mcp.js --root <workspace> --setup <agent>   (--undo <agent>; agents: claude-code, codex, gemini, copilot-cli, opencode)
+ *   node dist/mcp.js [--root <workspace>] [--root <another folder>] [--allow-run] [--verbose]
+ *   node dist/mcp.js [--root <workspace>] --setup <agent>   (--undo <agent>; agents: claude-code, codex, gemini, copilot-cli, opencode)
  *
+ * The folder served is --root, or the working folder without one; never the client's roots.
  * Settings come from <root>/.agent/config.yaml (same keys as the extension's settings without
  * the `agentContext.` prefix), re-read on every call. Commands run only with --allow-run or when
  * the whole command matches run.allowList there. Logs go to stderr (stdout is the protocol), and
@@ -43,9 +44,9 @@ const log: Logger = {
   error: (m) => stderr(`[agent-context] error: ${m instanceof Error ? m.stack : m}`),
 };
 
-const USAGE = `usage: node mcp.js --root <workspace folder> [--root <folder>…] [--allow-run] [--verbose]
-       node mcp.js --root <workspace folder> --setup <agent>   (configure an agent CLI for that folder: ${AGENT_SETUPS.map((a) => a.id).join(', ')})
-       node mcp.js --root <workspace folder> --undo <agent>    (remove exactly what --setup added)`;
+const USAGE = `usage: node mcp.js [--root <workspace folder>…] [--allow-run] [--verbose]   (without --root: the working folder)
+       node mcp.js [--root <workspace folder>] --setup <agent>   (configure an agent CLI for that folder: ${AGENT_SETUPS.map((a) => a.id).join(', ')})
+       node mcp.js [--root <workspace folder>] --undo <agent>    (remove exactly what --setup added)`;
 
 async function currentConfig(folders: readonly WorkspaceFolderRef[]): Promise<{ config: ToolConfig; extra: Map<string, unknown> }> {
   const agentDir = agentDirFor(folders);

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import type { WorkspaceFolderRef } from '../core/workspace/workspacePaths';
 
 export interface ServerArgs {
+  /** The folders served, as given: `--root` (repeatable), else the working folder ('.'). */
   roots: string[];
   allowRun: boolean;
   verbose: boolean;
@@ -37,7 +38,10 @@ export function parseServerArgs(argv: readonly string[], agentIds: readonly stri
     else if (a === '--help' || a === '-h') return 'help';
     else return `unknown argument ${a}`;
   }
-  if (roots.length === 0) return '--root <workspace folder> is required';
+  // No --root: the working folder (the folder the agent runs in). Never the client's roots: MCP
+  // 2026-07-28 deprecates them, and the Copilot runtime starts user-scope servers without --root,
+  // in the session's working folder.
+  if (roots.length === 0) roots.push('.');
   return { roots, allowRun, verbose, setup };
 }
 

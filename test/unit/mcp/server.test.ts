@@ -11,6 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { AGENT_GITIGNORE } from '../../../src/core/workspace/agentLayout';
 import { mkdirp } from '../../../src/core/fs/fsAtomic';
+import { readLedger } from '../../../src/core/history/ledger';
 
 const serverJs = require.resolve('../../../src/mcp/server');
 
@@ -20,8 +21,10 @@ interface Session {
   call(name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }>;
 }
 
-async function start(ws: string, extra: string[] = []): Promise<Session> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [serverJs, '--root', ws, ...extra], stderr: 'pipe' });
+/** Starts the server on `ws` (with `--root`, or, when `cwd` is set, in that folder without one). */
+async function start(ws: string, extra: string[] = [], cwd?: string): Promise<Session> {
+  const args = cwd === undefined ? [serverJs, '--root', ws, ...extra] : [serverJs, ...extra];
+  const transport = new StdioClientTransport({ command: process.execPath, args, cwd, stderr: 'pipe' });
   let err = '';
   transport.stderr?.on('data', (d: Buffer) => (err += d.toString()));
   const client = new Client({ name: 'real-client-fixes', version: '1.0.0' });
@@ -98,6 +101,25 @@ describe('MCP server, as Claude Code uses it', () => {
     } finally {
       await v.client.close();
     }
+  });
+});
+
+describe('without --root (as a user-scope server, e.g. the Copilot runtime\'s mcp-config.json)', () => {
+  test('the server serves its working folder: files there are found and the ledger is written there', async () => {
+    const ws = tmp('mcp-noroot-');
+    fs.writeFileSync(path.join(ws, 'only-here.md'), 'hello\n');
+    fs.mkdirSync(path.join(ws, '.agent'));
+    const s = await start(ws, [], ws);
+    try {
+      const r = await s.call('agentContext_glob', { pattern: '*.md' });
+      assert.equal(r.isError, false, r.text);
+      assert.match(r.text, /only-here\.md/);
+      assert.equal(s.stderr(), '');
+    } finally {
+      await s.client.close();
+    }
+    const { entries } = await readLedger(path.join(ws, '.agent'));
+    assert.deepEqual(entries.map((e) => e.tool), ['agentContext_glob'], 'the call is in the working folder\'s ledger');
   });
 });
 
