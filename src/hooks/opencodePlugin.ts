@@ -1,7 +1,9 @@
 /*
  * dist/opencode-plugin.mjs: Agent Context's opencode plugin, loaded into opencode's own process by
  * the file `mcp.js --setup opencode` writes (.opencode/plugins/agent-context.js, which only names
- * this file, the Node to use and the dist folder). Its `tool.execute.after` sees every bash result
+ * this file, the Node to use and the dist folder), and into Kilo Code's by `--setup kilo`
+ * (.kilo/plugins/agent-context.js, naming the agent too: Kilo is an opencode fork with the same
+ * plugin interface). Its `tool.execute.after` sees every bash result
  * before the model does (core/hooks/opencode.ts says why after, not before):
  *   - a small output without a secret candidate is left alone right here, in process: no Node start,
  *     the same test as dist/agent-hook.sh's (core/hooks/fastPathRules.ts), and recorded in the
@@ -28,10 +30,12 @@ interface AfterOutput {
   metadata?: { truncated?: unknown; outputPath?: unknown; exit?: unknown; [k: string]: unknown };
 }
 
-/** Where the plugin finds Node and the hook program. */
+/** Where the plugin finds Node and the hook program, and which agent loads it. */
 export interface PluginOptions {
   node: string;
   dist: string;
+  /** The agent's id in the command history (default opencode; `kilo` for Kilo Code). */
+  agent?: string;
 }
 
 /** Runs the hook program on one result; its stdout, parsed (undefined: leave the result). */
@@ -86,16 +90,16 @@ export function agentContextPlugin(o: PluginOptions) {
         if (output.metadata?.truncated !== true && cleanForFastPath(root, output.output, ere) && noSecretKeyword(command, ere) && noSecretKeyword(cwd, ere)) {
           // Handed over as it is, and recorded here, in process (no Node start).
           const exit = output.metadata?.exit;
-          await writeSpoolRecord(agentDirOf(root), { agent: 'opencode', session: session ?? 'unknown', pid: process.pid, startedMs, endedMs: Date.now(), exitCode: typeof exit === 'number' ? exit : undefined, cwd, command, enc: 'raw', output: output.output }).catch(() => undefined);
+          await writeSpoolRecord(agentDirOf(root), { agent: o.agent ?? 'opencode', session: session ?? 'unknown', pid: process.pid, startedMs, endedMs: Date.now(), exitCode: typeof exit === 'number' ? exit : undefined, cwd, command, enc: 'raw', output: output.output }).catch(() => undefined);
           return;
         }
-        const r = await runHook(o, root, { tool: input.tool, sessionID: session, startedMs, args: input.args, output: { output: output.output, metadata: output.metadata }, cwd: root });
+        const r = await runHook(o, root, { agent: o.agent, tool: input.tool, sessionID: session, startedMs, args: input.args, output: { output: output.output, metadata: output.metadata }, cwd: root });
         if (!r || typeof r.output !== 'string') return;
         output.output = r.output;
         // opencode's own copy of a large output is gone (it was unmasked): its "full output" link shows ours.
         if (output.metadata && typeof r.saved === 'string') output.metadata.outputPath = path.join(root, r.saved);
       } catch (e) {
-        output.output = `(Agent Context could not process this command's output, so none of it is shown: ${(e as Error).message}. Run it again with agentContext_run, or remove .opencode/plugins/agent-context.js.)`;
+        output.output = `(Agent Context could not process this command's output, so none of it is shown: ${(e as Error).message}. Run it again with agentContext_run, or run mcp.js --undo ${o.agent ?? 'opencode'}.)`;
       }
     },
   });

@@ -2,7 +2,7 @@
  * The Agent Context MCP server: the same tool implementations as the extension, over stdio.
  *
  *   node dist/mcp.js [--root <workspace>] [--root <another folder>] [--allow-run] [--verbose]
- *   node dist/mcp.js [--root <workspace>] --setup <agent>   (--undo <agent>; agents: claude-code, codex, gemini, copilot-cli, opencode)
+ *   node dist/mcp.js [--root <workspace>] --setup <agent>   (--undo <agent>; agents: claude-code, codex, gemini, copilot-cli, opencode, kilo, vscode-copilot)
  *
  * The folder served is --root, or the working folder without one; never the client's roots.
  * Settings come from <root>/.agent/config.yaml (same keys as the extension's settings without

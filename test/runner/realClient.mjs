@@ -1,4 +1,4 @@
-// Runs a real-client run: an agent CLI (Claude Code, Codex, Gemini CLI, Copilot CLI, opencode)
+// Runs a real-client run: an agent CLI (Claude Code, Codex, Gemini CLI, Copilot CLI, opencode, Kilo Code…)
 // installed into the test cache, driven by a scripted fake model API against our MCP server and
 // hooks (suites under test/realClient/, mocha in this process; no editor). Same result shape as
 // runIntegration, so npm test counts it.
@@ -21,6 +21,7 @@ const CLIENTS = {
   opencode: [['AGENT_CONTEXT_OPENCODE_BIN', 'OPENCODE_BIN']],
   // VS Code's Copilot harness: the Copilot SDK (a library, driven by test/realClient/copilotHarnessHost.ts).
   'copilot-harness': [['AGENT_CONTEXT_COPILOT_SDK', 'COPILOT_SDK_DIR']],
+  kilo: [['AGENT_CONTEXT_KILO_BIN', 'KILO_BIN']],
   // test/realClient/crossAgent.test.ts: Codex and Claude Code (the pinned release) on one workspace.
   'cross-agent': [['AGENT_CONTEXT_CODEX_BIN', 'CODEX_BIN'], ['AGENT_CONTEXT_CLAUDE_BIN', 'CLAUDE_BIN']],
 };

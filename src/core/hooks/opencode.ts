@@ -24,6 +24,8 @@ export const OPENCODE_SHELL_TOOL = 'bash';
 
 /** What the plugin hands the hook program: opencode's two arguments of `tool.execute.after`. */
 export interface OpencodeAfterInput {
+  /** The agent the plugin runs in: opencode (the default) or its fork Kilo Code (`kilo`). */
+  agent?: string;
   tool?: string;
   sessionID?: string;
   /** When the plugin saw the call start (its tool.execute.before), ms since epoch. */
@@ -61,7 +63,8 @@ export async function opencodeToolAfter(input: OpencodeAfterInput, root: string,
   const saved = meta.truncated === true && typeof meta.outputPath === 'string' && fs.existsSync(meta.outputPath) ? meta.outputPath : undefined;
   const started = typeof input.startedMs === 'number' ? input.startedMs : undefined;
   const session = typeof input.sessionID === 'string' ? input.sessionID : undefined;
-  const r = await shellOutput({ root, agent: 'opencode', session, cwd: input.cwd, startedMs: started, command, exitCode, output: saved ? fs.createReadStream(saved) : (async function* () { yield parts.output; })(), tool: OPENCODE_SHELL_TOOL }, settings);
+  const agent = input.agent === 'kilo' ? 'kilo' : 'opencode';
+  const r = await shellOutput({ root, agent, session, cwd: input.cwd, startedMs: started, command, exitCode, output: saved ? fs.createReadStream(saved) : (async function* () { yield parts.output; })(), tool: OPENCODE_SHELL_TOOL }, settings);
   // opencode's copy is unmasked: ours (masked) replaces it.
   if (saved) await fs.promises.rm(saved, { force: true });
   if (!saved && !r.offloaded && r.masked === 0) return undefined;

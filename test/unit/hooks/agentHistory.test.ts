@@ -204,3 +204,15 @@ test('opencode: the plugin records a small result in process, with its duration;
   assert.ok(h[0].commands[0].durationMs !== null);
   noneOnDisk(ws, GH);
 });
+
+test('Kilo Code (the same plugin, agent kilo): both paths record under kilo, in Kilo\'s session', async () => {
+  const ws = workspace();
+  const hooks = await agentContextPlugin({ node: process.execPath, dist, agent: 'kilo' })({ directory: ws });
+  await hooks['tool.execute.after']({ tool: 'bash', sessionID: 'ki-1', callID: 'c1', args: { command: 'make' } }, { output: 'built\n', metadata: { exit: 0 } });
+  const secret = { output: `key ${GH}\n`, metadata: { exit: 2 } };
+  await hooks['tool.execute.after']({ tool: 'bash', sessionID: 'ki-1', callID: 'c2', args: { command: 'cat key' } }, secret);
+  assert.match(secret.output, /\[MASKED:github-token\]/);
+  const h = await history(ws);
+  assert.deepEqual(h.map((x) => [x.t.agent, x.t.session]), [['kilo', 'ki-1']]);
+  assert.deepEqual(h[0].commands.map((c) => [c.commandLine, c.exitCode]), [['make', 0], ['cat key', 2]]);
+});

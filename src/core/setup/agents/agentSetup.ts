@@ -1,5 +1,5 @@
 /*
- * One-step set-up for each agent CLI (claude-code, codex, gemini, copilot-cli, opencode): our MCP
+ * One-step set-up for each agent CLI (claude-code, codex, gemini, copilot-cli, opencode, kilo): our MCP
  * server, the shell hook, and the agent's plan folder where it can be configured. Each agent's
  * module (one file: what differs between agents) plans the edits of its own config files; this
  * module runs a plan (nothing is written when any file cannot be parsed) and does what every agent

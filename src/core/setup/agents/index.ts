@@ -7,6 +7,7 @@ import { claudeCodeSetup } from './claudeCode';
 import { codexSetup } from './codex';
 import { copilotCliSetup } from './copilotCli';
 import { geminiSetup } from './gemini';
+import { kiloSetup } from './kilo';
 import { opencodeSetup } from './opencode';
 import { vscodeCopilotSetup } from './vscodeCopilot';
 
@@ -14,7 +15,7 @@ export { agentsFound, setUpAgent, undoAgent, type AgentId, type AgentSetup } fro
 export type { SetupOutcome, SetupPaths } from './configFiles';
 
 /** Every agent's set-up, in the order they are offered. */
-export const AGENT_SETUPS: readonly AgentSetup[] = [claudeCodeSetup, codexSetup, geminiSetup, copilotCliSetup, opencodeSetup, vscodeCopilotSetup];
+export const AGENT_SETUPS: readonly AgentSetup[] = [claudeCodeSetup, codexSetup, geminiSetup, copilotCliSetup, opencodeSetup, kiloSetup, vscodeCopilotSetup];
 
 /** The set-up of an agent id; undefined for an unknown one. */
 export function agentSetup(id: string): AgentSetup | undefined {

@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parse } from 'jsonc-parser';
 import { editOpencodeConfig, opencodeSetup, OPENCODE_PLUGIN } from '../../../../src/core/setup/agents/opencode';
+import { kiloSetup } from '../../../../src/core/setup/agents/kilo';
 import { setUpAgent, undoAgent } from '../../../../src/core/setup/agents/agentSetup';
 
 const paths = { node: '/usr/bin/node', dist: '/opt/ac' };
@@ -130,5 +131,34 @@ describe('opencode set-up and undo', () => {
     const u = await undoAgent(opencodeSetup, root3, tmp('oc-home-'));
     assert.ok(u.ok);
     assert.equal(read(path.join(root3, OPENCODE_PLUGIN)), 'export const Mine = async () => ({});\n', 'an undo leaves a plugin that is not ours');
+  });
+});
+
+describe('Kilo Code set-up (the opencode family)', () => {
+  test('writes kilo.json and .kilo/plugins/agent-context.js naming the agent (both git-excluded); an opencode set-up beside it is left alone; undo gives every file back', async () => {
+    const root = tmp('ki-root-');
+    git(root, 'init', '-q');
+    const exclude = read(path.join(root, '.git/info/exclude'));
+    const home = tmp('ki-home-');
+    assert.ok((await setUpAgent(opencodeSetup, root, home, paths)).ok);
+    const opencodeFiles = [read(path.join(root, 'opencode.json')), read(path.join(root, OPENCODE_PLUGIN))];
+    const r = await setUpAgent(kiloSetup, root, home, paths);
+    assert.ok(r.ok, r.ok ? '' : r.error.message);
+    const config = path.join(root, 'kilo.json');
+    const plugin = path.join(root, '.kilo/plugins/agent-context.js');
+    assert.deepEqual(JSON.parse(read(config)), { $schema: 'https://app.kilo.ai/config.json', mcp: { 'agent-context': { ...SERVER, command: ['/usr/bin/node', '/opt/ac/mcp.js', '--root', root] } } });
+    assert.match(read(plugin), /^\/\/ Agent Context \(mcp\.js --setup kilo; `--undo kilo` removes this file\):/);
+    assert.match(read(plugin), /agentContextPlugin\(\{ node: "\/usr\/bin\/node", dist: "\/opt\/ac", agent: "kilo" \}\)/);
+    assert.doesNotMatch(git(root, 'status', '--porcelain', '--untracked-files=all'), /kilo/, 'neither file shows up for a commit');
+    assert.match(r.value.notes.join(' '), /\.kilo\/plans/);
+    assert.equal(kiloSetup.label, 'Kilo Code');
+
+    const u = await undoAgent(kiloSetup, root, home);
+    assert.ok(u.ok, u.ok ? '' : u.error.message);
+    assert.equal(fs.existsSync(config), false);
+    assert.equal(fs.existsSync(plugin), false);
+    assert.deepEqual([read(path.join(root, 'opencode.json')), read(path.join(root, OPENCODE_PLUGIN))], opencodeFiles, 'opencode\'s set-up untouched');
+    assert.ok((await undoAgent(opencodeSetup, root, home)).ok);
+    assert.equal(read(path.join(root, '.git/info/exclude')), exclude);
   });
 });
