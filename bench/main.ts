@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LOAD_RETRIES, machineDescription, renderPlain, renderTable, repoRoot, runRow, sampleForeignLoad, type Row } from './harness';
 import { rowActivation } from './rowActivation';
-import { activationRow, EDITOR_STARTS, editorAllDimensionLevels, editorSessions, editorTerminalLevels, rowEditor } from './rowEditor';
+import { activationRow, agentHistoryEditorLevels, EDITOR_STARTS, editorAllDimensionLevels, editorSessions, editorTerminalLevels, rowEditor } from './rowEditor';
 import { rowCapture } from './rowCapture';
 import { rowClaudeCode } from './rowClaudeCode';
 import { rowGrep } from './rowGrep';
@@ -21,7 +21,8 @@ import { rowSecrets } from './rowSecrets';
 import { rowSoak } from './rowSoak';
 import { rowStatic } from './rowStatic';
 import { checkDimensionLetters, rowDimensions } from './rowDimensions';
-import { rowTerminals } from './rowTerminals';
+import { HISTORY_TERMINALS_ROW, historyTerminalLevels, rowTerminals } from './rowTerminals';
+import { rowAgentHistory } from './rowAgentHistory';
 import { mergeRows, parseResults, remeasuredLine, rowNumber, withTestRunRows } from './resultsFile';
 
 const log = (s: string): void => void process.stderr.write(`[bench] ${s}\n`);
@@ -82,6 +83,10 @@ async function main(): Promise<void> {
   await step('19', `every dimension at once in the extension host (real editor, ${EDITOR_STARTS} starts per level; S and every dimension at its L)`, () =>
     rowEditor(log, false, { id: '19', what: 'every dimension at once', levels: editorAllDimensionLevels(), sizes: 'S: the row-9 S folder; L: 10,000 terminal files and every row-17 dimension at its L' }), true);
   await step('14', 'terminals dimension: tool calls over MCP with 10 / 1,000 / 10,000 terminal files, cold and warm', () => rowTerminals(log));
+  await step('22', "the briefing's growth with terminal files (issue 46): row 9's S history with 21 / 201 terminals over MCP, cold and warm", () => rowTerminals(log, historyTerminalLevels(), HISTORY_TERMINALS_ROW));
+  await step('20', 'agent-command history: tool calls over MCP with 500 / 50,000 agent commands beside 10,000 terminal files, cold (with and without .agent/.cache/) and warm', () => rowAgentHistory(log));
+  await step('21', `agent-command history in the extension host (real editor, ${EDITOR_STARTS} starts per level; 500 / 50,000 agent commands beside 10,000 terminal files)`, () =>
+    rowEditor(log, false, { id: '21', what: 'agent-command history', levels: agentHistoryEditorLevels(), sizes: 'S: 500 commands in 20 sessions, L: 50,000 commands in 2,000 sessions, each beside 10,000 terminal files' }), true);
   await step('17', 'every other dimension grown on its own (issue 22 §1): tool calls over MCP at S/M/L, cold and warm', () => rowDimensions(log));
   // Row 16 checks correctness under concurrency, not time: a loaded machine is no reason to re-run it.
   await step('16', 'concurrency soak: 2 editor windows + 3 MCP servers on one .agent/ for 60 s', () => rowSoak(log), true, 0);

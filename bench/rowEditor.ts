@@ -16,6 +16,7 @@ import { plainCalls, SCALE_CALLS, SCALE_NOISE_MS } from './scaleCalls';
 import { DIMENSIONS } from './rowDimensions';
 import { terminalLevels } from './rowTerminals';
 import { generateAgentFolder, type Dimensions, type Scale } from './scaleGen';
+import { agentHistoryGen, agentHistoryLevels } from './rowAgentHistory';
 
 /** Fresh editor starts per level (start-up figures); the issue asks for at least 5. */
 export const EDITOR_STARTS = Number(process.env.BENCH_EDITOR_STARTS ?? 5);
@@ -41,6 +42,14 @@ export function editorAllDimensionLevels(): Level[] {
   return [{ name: 'min', scale: 0.0001 }, { name: 'S', scale: 'S' }, { name: 'L', scale: 'S', gen: { terminals: { terminals: 10_000 }, dims } }];
 }
 
+/**
+ * The agent-command history in the extension host (row 21): row 20's S and L (500 / 50,000 agents'
+ * commands beside 10,000 terminal files), the "min" folder as reference.
+ */
+export function agentHistoryEditorLevels(): Level[] {
+  return [{ name: 'min', scale: 0.0001 }, ...agentHistoryLevels().map((l) => ({ name: l.label, scale: 'S' as Scale, gen: agentHistoryGen(l) }))];
+}
+
 /** The reference level and the scales, e.g. BENCH_EDITOR_LEVELS=S,L for a quicker look. */
 function scaleLevels(): Level[] {
   const names = (process.env.BENCH_EDITOR_LEVELS ?? 'S,M,L').split(',').map((s) => s.trim()).filter(Boolean);
@@ -55,7 +64,7 @@ export function editorSessions(log: (s: string) => void, only?: string[], all: L
     const lv = all.filter((l) => !only || only.includes(l.name));
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-context-editor-scale-'));
     try {
-      const spec = { levels: [] as { name: string; workspace: string; calls?: string }[], starts: EDITOR_STARTS, reps: RUNS, out: path.join(tmp, 'sessions.json') };
+      const spec = { levels: [] as { name: string; workspace: string; calls?: string; before?: string[] }[], starts: EDITOR_STARTS, reps: RUNS, out: path.join(tmp, 'sessions.json') };
       for (const l of lv) {
         const t = Date.now();
         const g = await generateAgentFolder(path.join(tmp, l.name), l.scale, undefined, undefined, l.gen);
@@ -63,7 +72,14 @@ export function editorSessions(log: (s: string) => void, only?: string[], all: L
         // The min folder is the views' and events' reference; the tool calls compare S, M and L.
         const calls = l.name === 'min' ? undefined : path.join(tmp, `calls-${l.name}.json`);
         if (calls) fs.writeFileSync(calls, JSON.stringify(plainCalls(g)));
-        spec.levels.push({ name: l.name, workspace: g.root, calls });
+        // Open agent sessions are closed after 30 minutes without a command: before each editor start their agents run one (bench/touchSessions.ts).
+        let before: string[] | undefined;
+        if (g.agentSessions) {
+          const file = path.join(tmp, `sessions-${l.name}.json`);
+          fs.writeFileSync(file, JSON.stringify(g.agentSessions));
+          before = [path.join(repoRoot(), 'out', 'bench', 'touchSessions.js'), g.root, file];
+        }
+        spec.levels.push({ name: l.name, workspace: g.root, calls, before });
       }
       fs.writeFileSync(path.join(tmp, 'spec.json'), JSON.stringify(spec));
       // Asynchronously: the bench's event loop keeps running meanwhile (runRow samples the machine's load).

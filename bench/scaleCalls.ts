@@ -2,7 +2,7 @@
 // vscode.lm.invokeTool in the real editor): what each call asks of a generated `.agent/` folder
 // (bench/scaleGen.ts) and how its answer is checked.
 import { spawnSync } from 'node:child_process';
-import type { GeneratedFolder } from './scaleGen';
+import { failureRef, type GeneratedFolder } from './scaleGen';
 
 /** A growth from S to L up to this many ms is within the noise of one warm call (rows 9 and 10n–10v). */
 export const SCALE_NOISE_MS = 10;
@@ -39,7 +39,7 @@ export const SCALE_CALLS: Call[] = [
   { id: '9b', what: 'agentContext_terminal (no args)', tool: 'agentContext_terminal', input: () => ({}) },
   {
     id: '9c', what: 'agentContext_terminal lastFailed (no terminal)', tool: 'agentContext_terminal', input: () => ({ command: 'lastFailed' }),
-    check: (t, g) => (t.includes(`Terminal ${g.lastFailure.terminal} command #${g.lastFailure.command}`) ? undefined : `expected terminal ${g.lastFailure.terminal} #${g.lastFailure.command}: ${t.slice(0, 120)}`),
+    check: (t, g) => (t.includes(failureRef(g.lastFailure)) ? undefined : `expected ${failureRef(g.lastFailure)}: ${t.slice(0, 120)}`),
   },
   { id: '9d', what: 'agentContext_cleanup dry run', tool: 'agentContext_cleanup', input: () => ({}) },
   { id: '9e', what: 'agentContext_agentWorkspace list', tool: 'agentContext_agentWorkspace', input: () => ({ agentId: 'bench', action: 'list' }) },
@@ -78,6 +78,6 @@ export interface PlainCall {
 export function plainCalls(g: GeneratedFolder): PlainCall[] {
   return SCALE_CALLS.map((c) => ({
     id: c.id, what: c.what, tool: c.tool, input: c.input(g), wholeTree: c.rg !== undefined,
-    expect: c.id === '9c' ? `Terminal ${g.lastFailure.terminal} command #${g.lastFailure.command}` : undefined,
+    expect: c.id === '9c' ? failureRef(g.lastFailure) : undefined,
   }));
 }

@@ -16,6 +16,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { formatCommandFooter, formatCommandHeader, formatHeader, type IndexRecord } from '../src/core/terminal/terminalFormat';
 import { rng } from './harness';
+import { generateAgentSessions, type AgentSessionsSpec, type GeneratedSessions } from './agentSessionsGen';
 
 /** A named scale or a multiplier of S. */
 export type Scale = 'S' | 'M' | 'L' | number;
@@ -51,6 +52,8 @@ export interface ScaleCounts {
  * that count of the scale given to generateAgentFolder, the rest stays as the scale has it.
  */
 export interface Dimensions {
+  /** Terminals of the scale's kind (each with commandsPerTerminal commands, the last three open). */
+  terminals?: number;
   commandsPerTerminal?: number;
   scratchFiles?: number;
   agents?: number;
@@ -129,10 +132,16 @@ export interface GeneratedFolder {
   counts: ScaleCounts;
   files: number;
   bytes: number;
-  /** Terminals whose last command failed (their numbers), for checking the briefing and the terminal tool. */
+  /**
+   * The terminal holding the most recent failed command, and that command's number (when it ended;
+   * `session`: the terminal is an agent session's capture, which agentContext_terminal names by its
+   * agent and session: failureRef gives the text either way).
+   */
+  lastFailure: { terminal: number; command: number; endMs: number; session?: boolean };
+  /** Terminals whose last command failed, agent sessions included. */
   failedTerminals: number[];
-  /** The terminal holding the most recent failed command, and that command's number. */
-  lastFailure: { terminal: number; command: number };
+  /** The agent-command history written beside the terminals (opts.agentSessions). */
+  agentSessions?: GeneratedSessions;
   /** A word that occurs nowhere in the folder (a grep that must find nothing). */
   absentWord: string;
   /** A word planted on exactly `plantedLines` lines of terminal output. */
@@ -169,10 +178,10 @@ function pad(n: number, w: number): string {
  * `.agent/` there is replaced). `now` fixes the end of the generated history (default: the current
  * time, so retention and "today" behave as they would for a real user).
  */
-export async function generateAgentFolder(root: string, scale: Scale, seed = 15, now = new Date(), opts: { terminals?: TerminalsDimension; dims?: Dimensions } = {}): Promise<GeneratedFolder> {
+export async function generateAgentFolder(root: string, scale: Scale, seed = 15, now = new Date(), opts: { terminals?: TerminalsDimension; dims?: Dimensions; agentSessions?: AgentSessionsSpec } = {}): Promise<GeneratedFolder> {
   const c = scaleCounts(scale);
   const dims = opts.dims ?? {};
-  for (const k of ['commandsPerTerminal', 'scratchFiles', 'agents', 'plans', 'skills', 'memoryKeys', 'notes', 'progressEntries', 'features'] as const) {
+  for (const k of ['terminals', 'commandsPerTerminal', 'scratchFiles', 'agents', 'plans', 'skills', 'memoryKeys', 'notes', 'progressEntries', 'features'] as const) {
     if (dims[k] !== undefined) c[k] = dims[k]!;
   }
   if (dims.features !== undefined) c.featureRecords = Math.max(1, Math.round(dims.features / 2));
@@ -243,7 +252,7 @@ export async function generateAgentFolder(root: string, scale: Scale, seed = 15,
   const failedTerminals: number[] = [];
   // The newest failure as agentContext_terminal lastFailed picks it: per terminal its last failed
   // command in file order, then across terminals the latest end (start + duration), later terminals winning ties.
-  let lastFailure = { terminal: 0, command: 0, time: 0 };
+  let lastFailure: { terminal: number; command: number; time: number; session?: boolean } = { terminal: 0, command: 0, time: 0 };
   let planted = 0;
   const tdir = path.join(agentDir, 'terminals');
   const commandsOf = (n: number): number => plan?.commands[n - 1] ?? c.commandsPerTerminal;
@@ -292,6 +301,20 @@ export async function generateAgentFolder(root: string, scale: Scale, seed = 15,
     text = chunks.join('');
     w.write(path.join(tdir, `${n}.txt`), text);
     w.write(path.join(tdir, `${n}.index.jsonl`), index.join('\n') + '\n');
+  }
+
+  // Agents' own shell commands, one capture per session after the integrated terminals (issue 46).
+  let agentSessions: GeneratedSessions | undefined;
+  if (opts.agentSessions) {
+    agentSessions = await generateAgentSessions(agentDir, opts.agentSessions, now);
+    w.files += agentSessions.files;
+    w.bytes += agentSessions.bytes;
+    c.terminals += agentSessions.sessions.length;
+    for (const s of agentSessions.sessions) {
+      if (s.lastFailed) failedTerminals.push(s.n);
+      // agentContext_terminal picks the latest end, a later terminal winning ties.
+      if (s.failure && s.failure.endMs >= lastFailure.time) lastFailure = { terminal: s.n, command: s.failure.command, time: s.failure.endMs, session: true };
+    }
   }
 
   // Sub-agents: findings.md (## <ISO> entries) and status.json, last active at spread times; the
@@ -348,12 +371,21 @@ export async function generateAgentFolder(root: string, scale: Scale, seed = 15,
   return {
     root, agentDir, counts: c, files: w.files, bytes: w.bytes,
     failedTerminals,
-    lastFailure: { terminal: lastFailure.terminal, command: lastFailure.command },
+    lastFailure: { terminal: lastFailure.terminal, command: lastFailure.command, endMs: lastFailure.time, ...(lastFailure.session ? { session: true } : {}) },
+    agentSessions,
     absentWord: ABSENT,
     plantedWord: PLANTED,
     plantedLines: planted,
     bigFindings,
   };
+}
+
+/**
+ * How agentContext_terminal names a failure in its answer: `Terminal N command #k` for an integrated
+ * terminal, `… (terminal N) command #k` after an agent session's name.
+ */
+export function failureRef(f: { terminal: number; command: number; session?: boolean }): string {
+  return f.session ? `(terminal ${f.terminal}) command #${f.command}` : `Terminal ${f.terminal} command #${f.command}`;
 }
 
 /** Writes `lines` (already joined with their newlines) to an open file in chunks of about 8 MB. */

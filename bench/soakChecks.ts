@@ -9,8 +9,11 @@ import { readLedger } from '../src/core/history/ledger';
 import { listMemory } from '../src/core/memory/preferences';
 import { readFindings } from '../src/core/agents/agentWorkspace';
 import { loadPlanFile } from '../src/core/plan/planFiles';
-import { parseTerminalHeader } from '../src/core/terminal/terminalFormat';
-import { readTerminalIndex } from '../src/core/terminal/terminalIndex';
+import { parseTerminalHeader, type TerminalCommand, type TerminalInfo } from '../src/core/terminal/terminalFormat';
+import { listTerminals, readTerminalIndex } from '../src/core/terminal/terminalIndex';
+import { SPOOL_DIR } from '../src/core/terminal/agentCommands/commandSpool';
+import { foldCommandSpool } from '../src/core/terminal/agentCommands/sessionFold';
+import { answerProblem, printedText, type AgentCommand } from './soakAgents';
 import type { SoakCommand, SoakToolCall, SoakWindowResult } from './soakWindow';
 
 export interface Check {
@@ -318,4 +321,82 @@ export function compareAnswers(withCache: Record<string, string>, fresh: Record<
     }
   }
   return { name: 'caches vs fresh scan', figures: `${Object.keys(fresh).length} answers compared`, violations: v };
+}
+
+/**
+ * The agent-command history after the soak (issue 46): once a fold has run (as any reader's does),
+ * every command an agent's hook saw is in its session's capture exactly once, with its own exit code
+ * and its whole output: in its block, or (offloaded) in the saved file the block's record names,
+ * every `AGT <tag> i` line once and in order; each capture holds one agent session only, its
+ * command numbers run 1, 2, 3… and each record's header line is that command's `>>>` line; no record
+ * is left in the spool or set aside; what each agent read was its output or a reference to it.
+ */
+export async function checkAgentCommands(agentDir: string, commands: AgentCommand[]): Promise<Check> {
+  const v: string[] = [];
+  const fold = await foldCommandSpool(agentDir);
+  for (const p of fold.problems) v.push(`fold: ${p}`);
+  const spool = path.join(agentDir, SPOOL_DIR);
+  const left = fs.existsSync(spool) ? fs.readdirSync(spool).filter((f) => f !== 'sessions.json') : [];
+  if (left.length) v.push(`spool: ${left.length} file(s) left after a fold: ${left.slice(0, 5).join(', ')}`);
+  const list = await listTerminals(agentDir);
+  if (!list.ok) return { name: 'agent commands', figures: '—', violations: [`${list.error.file}: ${list.error.message}`] };
+  /** Per tag, the records that name it, with their capture. */
+  const found = new Map<string, { t: TerminalInfo; rec: TerminalCommand }[]>();
+  const captures = list.value.filter((t) => t.agent);
+  const linesOf = new Map<number, string[]>();
+  for (const t of captures) {
+    const idx = await readTerminalIndex(agentDir, t.n);
+    if (!idx.ok) {
+      v.push(`terminals/${t.n}.index.jsonl: ${idx.error.message}`);
+      continue;
+    }
+    for (const p of idx.value.problems) v.push(`terminals/${t.n}.index.jsonl: ${JSON.stringify(p).slice(0, 100)}`);
+    const text = fs.readFileSync(path.join(agentDir, t.file), 'utf8').split('\n');
+    linesOf.set(t.n, text);
+    idx.value.commands.forEach((rec, i) => {
+      if (rec.command !== i + 1) v.push(`terminal ${t.n}: command #${rec.command} is its ${i + 1}th record`);
+      if (Number(/^>>> command (\d+)\b/.exec(text[rec.headerLine - 1] ?? '')?.[1]) !== rec.command) v.push(`terminal ${t.n}: #${rec.command}'s header line ${rec.headerLine} is "${(text[rec.headerLine - 1] ?? '').slice(0, 60)}"`);
+      const tag = /AGT (\S+) %g/.exec(rec.commandLine)?.[1];
+      if (!tag) return;
+      found.set(tag, [...(found.get(tag) ?? []), { t, rec }]);
+    });
+  }
+  let offloaded = 0;
+  let answersOk = 0;
+  for (const c of commands) {
+    const a = answerProblem(c);
+    if (a) v.push(`${c.tag} (${c.agent}): ${a}`);
+    else answersOk++;
+    const got = found.get(c.tag) ?? [];
+    found.delete(c.tag);
+    if (got.length !== 1) {
+      v.push(`${c.tag} (${c.agent}): ${got.length} records in the history${got.length ? ` (terminals ${got.map((g) => g.t.n).join(', ')})` : ''}`);
+      if (!got.length) continue;
+    }
+    const { t, rec } = got[0];
+    if (t.agent !== c.agent || t.session !== c.session) v.push(`${c.tag}: in terminal ${t.n}, the capture of ${t.agent} session ${t.session}, not ${c.agent} session ${c.session}`);
+    if (rec.exitCode !== c.exit) v.push(`${c.tag}: recorded exit ${rec.exitCode}, the command exits ${c.exit}`);
+    let body: string[];
+    if (rec.saved) {
+      offloaded++;
+      const p = path.join(agentDir, rec.saved);
+      body = fs.existsSync(p) ? fs.readFileSync(p, 'utf8').split('\n') : [];
+      if (!body.length) v.push(`${c.tag}: its saved output ${rec.saved} is missing`);
+    } else {
+      const text = linesOf.get(t.n) ?? [];
+      body = rec.lastLine === null ? [] : text.slice(rec.firstLine - 1, rec.lastLine);
+    }
+    const mine = body.filter((l) => l.startsWith(`AGT ${c.tag} `));
+    const want = printedText(c).split('\n').slice(0, -1);
+    if (mine.length !== want.length || mine.some((l, i) => l !== want[i])) v.push(`${c.tag}: ${mine.length} of its ${want.length} lines ${rec.saved ? `in ${rec.saved}` : `in its block ${t.n}#${rec.command}`}, or out of order`);
+    else if (!rec.saved && body.length !== want.length) v.push(`${c.tag}: its block ${t.n}#${rec.command} holds ${body.length - want.length} line(s) that are not its own`);
+  }
+  for (const [tag, got] of found) v.push(`${tag}: ${got.length} record(s) of a command no agent ran`);
+  const sessions = new Set(commands.map((c) => `${c.agent} ${c.session}`));
+  const byAgent = [...new Set(commands.map((c) => c.agent))].map((a) => `${a} ${commands.filter((c) => c.agent === a).length}`).join(', ');
+  return {
+    name: 'agent commands',
+    figures: `${commands.length} commands (${byAgent}) in ${sessions.size} sessions, ${captures.length} session captures (numbers ${captures.length ? `${Math.min(...captures.map((t) => t.n))}–${Math.max(...captures.map((t) => t.n))}` : '—'}), ${offloaded} offloaded, ${commands.filter((c) => c.exit !== 0).length} failed; ${answersOk} agents' answers as printed or a reference; the last fold took ${fold.folded} record(s)`,
+    violations: v.slice(0, 60).concat(v.length > 60 ? [`… ${v.length - 60} more`] : []),
+  };
 }

@@ -4,8 +4,11 @@
 // Used by bench/rowEditor.ts; usable alone:
 //   node scripts/benchEditor.mjs spec.json
 // spec.json: { "levels": [{ "name": "S", "workspace": "/tmp/…/S" }], "starts": 5, "reps": 5, "out": "results.json" }
+// A level's "before": [script, ...args] is run with node before each of its sessions (e.g. the open
+// agent sessions' agents running a command, bench/touchSessions.ts).
 // Sessions are interleaved (level A, B, C, then again), so drift on a shared machine hits all levels alike.
 // Every editor is started fresh (own profile, port, process group) and killed after its session.
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -85,6 +88,10 @@ async function main() {
     for (let i = 0; i < spec.starts; i++) {
       for (const l of spec.levels) {
         log(`session ${i + 1}/${spec.starts} ${l.name} (load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')})`);
+        if (l.before) {
+          const b = spawnSync(process.execPath, l.before, { stdio: ['ignore', 'inherit', 'inherit'] });
+          if (b.status !== 0) throw new Error(`${l.name}: ${l.before.join(' ')} exited ${b.status}`);
+        }
         const t = Date.now();
         // Views and events are measured (reps times) in the first session of each level; the others measure start-up only.
         const r = await session(l.name, l.workspace, i === 0 ? spec.reps : 0, tmplProfile.extensionsDir, spec.timeoutMs ?? 15 * 60_000, l.calls);

@@ -1,9 +1,12 @@
 // Row 16 of `npm run bench` (issue 22 §2): two editor windows and three MCP servers on the same
-// `.agent/` at once, for 60 s of mixed tool calls and terminal output. Then: every JSON/JSONL/YAML
+// `.agent/` at once, for 60 s of mixed tool calls and terminal output, while three agents' hooks
+// record their own shell commands (issue 46: Codex through the shell capture, Copilot CLI through
+// agent-hook.sh, opencode through its plugin; bench/soakAgents.ts). Then: every JSON/JSONL/YAML
 // file parses, every call has its ledger line, every printed terminal line is in its terminal's
-// capture exactly once and in order, terminal numbers are unique, no plan edit, memory write or
-// finding is lost, saved outputs are whole, and fresh servers answer the same with the caches as
-// with .agent/.cache removed.
+// capture exactly once and in order, terminal numbers are unique, every agent's command is in its
+// session's capture once, whole, with its exit code, no plan edit, memory write or finding is lost,
+// saved outputs are whole, and fresh servers answer the same with the caches as with .agent/.cache
+// removed.
 //   node scripts/benchSoak.mjs [result.json]      (env: SOAK_MS=60000, SOAK_KEEP=1 keeps the folder)
 // Needs dist/ (node esbuild.mjs) and out/ (tsc -p .). Exit 1 on any violation, 2 when it could not run.
 // One code-server serves both windows (two Chromium browsers on the same folder: two extension
@@ -27,6 +30,8 @@ const SERVER_JS = path.join(repoRoot, 'dist/mcp.js');
 const SCENARIO = path.join(repoRoot, 'out/bench/soakWindow.js');
 const CHECKS = path.join(repoRoot, 'out/bench/soakChecks.js');
 const MCP_CLIENT = path.join(repoRoot, 'out/test/integration/mcpClient.js');
+const AGENTS = path.join(repoRoot, 'out/bench/soakAgents.js');
+const PLUGIN = path.join(repoRoot, 'dist/opencode-plugin.mjs');
 const outFile = process.argv[2];
 const log = (s) => process.stderr.write(`[soak] ${s}\n`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -125,10 +130,12 @@ function restoreLedger(agentDir, sizes) {
 }
 
 async function main() {
-  for (const f of [SERVER_JS, path.join(repoRoot, 'dist/extension.js')]) if (!fs.existsSync(f)) throw new Error(`${f} is missing: run node esbuild.mjs`);
-  for (const f of [SCENARIO, CHECKS, MCP_CLIENT]) if (!fs.existsSync(f)) throw new Error(`${f} is missing: run tsc -p .`);
+  for (const f of [SERVER_JS, path.join(repoRoot, 'dist/extension.js'), PLUGIN, path.join(repoRoot, 'dist/agent-context-shell.sh'), path.join(repoRoot, 'dist/agent-hook.sh')]) if (!fs.existsSync(f)) throw new Error(`${f} is missing: run node esbuild.mjs`);
+  for (const f of [SCENARIO, CHECKS, MCP_CLIENT, AGENTS]) if (!fs.existsSync(f)) throw new Error(`${f} is missing: run tsc -p .`);
   const { startMcp } = require(MCP_CLIENT);
   const checks = require(CHECKS);
+  const { runAgentHooks } = require(AGENTS);
+  const { agentContextPlugin } = await import(PLUGIN);
   const base = makeTempDir('soak');
   const keep = process.env.SOAK_KEEP === '1';
   const browsers = [];
@@ -206,9 +213,12 @@ async function main() {
         calls.push(call);
       }
     };
+    // Three agents' own shell commands through their hooks, meanwhile (parallel calls in each session).
+    const agentsRun = runAgentHooks({ ws, dist: path.join(repoRoot, 'dist'), until: end, plugin: agentContextPlugin });
     await Promise.all(servers.flatMap((_, si) => Array.from({ length: LOOPS_PER_SERVER }, (_, li) => loop(si, li))));
     const mcpSeconds = (Date.now() - t0) / 1000;
-    log(`servers done: ${calls.length} calls in ${mcpSeconds.toFixed(0)} s; waiting for the windows (load ${load()})`);
+    const agentCommands = await agentsRun;
+    log(`servers done: ${calls.length} calls in ${mcpSeconds.toFixed(0)} s; agents' hooks: ${agentCommands.length} commands; waiting for the windows (load ${load()})`);
     const windows = [];
     const winDeadline = Date.now() + 180_000;
     for (const w of [1, 2]) {
@@ -235,6 +245,7 @@ async function main() {
     for (const w of windows) if (!w.ok) result.checks.push({ name: `window ${w.window}`, figures: '—', violations: [`window ${w.window} failed: ${w.error}`] });
     result.checks.push(checks.checkFilesParse(agentDir));
     result.checks.push(await checks.checkTerminals(agentDir, windows));
+    result.checks.push(await checks.checkAgentCommands(agentDir, agentCommands));
     result.checks.push(await checks.checkLedger(agentDir, all.map((c) => ({ tag: c.tag, who: c.who }))));
     result.checks.push(await checks.checkPlan(agentDir, all));
     result.checks.push(await checks.checkMemory(agentDir, mcpCalls));
@@ -271,6 +282,7 @@ async function main() {
       errorKinds: [...new Set(calls.filter((c) => c.isError && c.tool !== 'agentContext_run').map((c) => `${c.tool}: ${c.text.split('\n')[0].slice(0, 100)}`))].slice(0, 8),
     };
     result.callTimes = calls.map((c) => ({ tag: c.tag, tool: c.tool, at: Math.round(c.at), ms: Math.round(c.ms), isError: c.isError }));
+    result.agents = { commands: agentCommands.length, byAgent: Object.fromEntries([...new Set(agentCommands.map((c) => c.agent))].map((a) => [a, agentCommands.filter((c) => c.agent === a).length])) };
     result.windows = windows.map((w) => ({ window: w.window, ok: w.ok, terminals: w.terminals.length, commands: w.commands.length, lines: w.commands.reduce((a, c) => a + c.lines, 0), calls: w.calls.length, blockMs: w.blockMs, durationMs: w.durationMs }));
     result.ok = result.checks.every((c) => c.violations.length === 0);
   } catch (e) {
