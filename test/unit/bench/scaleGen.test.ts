@@ -86,7 +86,7 @@ test('the terminals dimension: as many terminal files as asked, one long-lived, 
     assert.equal(counts[1], 300);
     assert.equal(counts[39], 300);
     assert.ok(counts.slice(2, 39).every((k) => k >= 1 && k <= 12));
-    assert.deepEqual(g.lastFailure, { terminal: best!.n, command: best!.command });
+    assert.deepEqual(g.lastFailure, { terminal: best!.n, command: best!.command, endMs: best!.end });
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
