@@ -8,9 +8,10 @@
  *   itself, and `failure` says why.
  * - Referenced only while an answer is owed. Without that, a process with nothing else to do would
  *   exit before its answer came; with it always, an idle worker would keep the process alive.
+ * The lifecycle itself (start, reference, give up, deadline) is workerThread.ts's, shared by every worker.
  */
-import type { TransferListItem, Worker } from 'node:worker_threads';
-import { startBackgroundWorker } from './backgroundWorker';
+import type { TransferListItem } from 'node:worker_threads';
+import { WorkerThread, type Owed } from './workerThread';
 
 /** What a message from the worker is: the answer to request `id`, or why the worker cannot answer it (then it is given up). */
 export type WorkerReply<A> = { id: number; answer: A } | { id: number; error: string };
@@ -26,10 +27,10 @@ export interface RequestWorkerOptions<A> {
 }
 
 export class RequestWorker<A> {
-  private worker: Worker | undefined;
+  private worker: WorkerThread | undefined;
   private failed: string | undefined;
   private nextId = 0;
-  private readonly owed = new Map<number, { resolve: (a: A | undefined) => void; timer?: NodeJS.Timeout }>();
+  private readonly owed = new Map<number, { resolve: (a: A | undefined) => void; owed: Owed }>();
 
   constructor(private readonly opts: RequestWorkerOptions<A>) {}
 
@@ -52,71 +53,61 @@ export class RequestWorker<A> {
     if (!w) return Promise.resolve(undefined);
     const id = this.nextId++;
     return new Promise((resolve) => {
-      const waitMs = this.opts.waitMs;
-      const timer = waitMs === undefined ? undefined : setTimeout(() => void this.fail(`no answer within ${waitMs / 1000} s`), waitMs);
-      timer?.unref();
-      this.owed.set(id, { resolve, timer });
-      w.ref();
-      try {
-        w.postMessage(message(id), transfer);
-      } catch {
-        // A request that cannot be sent (not cloneable): this one is answered undefined; the worker stays.
-        this.owed.delete(id);
-        if (this.owed.size === 0) w.unref();
-        clearTimeout(timer);
-        resolve(undefined);
-      }
+      const owed = w.owe(this.opts.waitMs);
+      this.owed.set(id, { resolve, owed });
+      // A request that cannot be sent (not cloneable): this one is answered undefined; the worker stays.
+      if (!w.post(message(id), transfer)) this.answer(id, undefined);
     });
   }
 
   /** Gives the worker up ('disposed'): what is owed answers undefined, and so does every later request. Resolves once the thread has stopped. */
-  dispose(): Promise<void> {
-    return this.fail('disposed');
+  async dispose(): Promise<void> {
+    this.failed ??= 'disposed';
+    await this.worker?.stop('disposed');
+    this.gone();
   }
 
-  private running(): Worker | undefined {
+  private answer(id: number, a: A | undefined): void {
+    const waiter = this.owed.get(id);
+    if (!waiter) return;
+    this.owed.delete(id);
+    waiter.owed.settle();
+    waiter.resolve(a);
+  }
+
+  private running(): WorkerThread | undefined {
     if (this.worker || this.failed) return this.worker;
     const script = this.opts.script();
     if (!script) {
       this.failed = 'no worker script';
       return undefined;
     }
-    let w: Worker;
-    const onMessage = (m: unknown): void => {
-      const reply = this.opts.read(m);
-      const waiter = reply && this.owed.get(reply.id);
-      if (!reply || !waiter) return;
-      if ('error' in reply) {
-        void this.fail(reply.error);
-        return;
-      }
-      this.owed.delete(reply.id);
-      if (this.owed.size === 0) w.unref();
-      clearTimeout(waiter.timer);
-      waiter.resolve(reply.answer);
-    };
-    try {
-      w = startBackgroundWorker(script, this.opts.workerData, onMessage);
-    } catch (e) {
-      this.failed = `the worker could not start: ${(e as Error).message}`;
+    const t = WorkerThread.start({
+      script,
+      workerData: this.opts.workerData,
+      refWhileOwed: true,
+      onMessage: (m) => {
+        const reply = this.opts.read(m);
+        if (!reply || !this.owed.has(reply.id)) return;
+        if ('error' in reply) void this.worker?.stop(reply.error);
+        else this.answer(reply.id, reply.answer);
+      },
+      onGone: (why) => {
+        this.failed ??= why;
+        this.gone();
+      },
+    });
+    if (!(t instanceof WorkerThread)) {
+      this.failed = t.failure;
       return undefined;
     }
-    w.on('error', (e) => void this.fail(`the worker failed: ${e.message}`));
-    w.on('exit', (code) => void this.fail(`the worker exited (code ${code})`));
-    this.worker = w;
-    return w;
+    this.worker = t;
+    return t;
   }
 
-  private async fail(why: string): Promise<void> {
-    this.failed ??= why;
-    const owed = [...this.owed.values()];
-    this.owed.clear();
-    const w = this.worker;
+  /** The worker is given up: every answer owed is undefined. */
+  private gone(): void {
     this.worker = undefined;
-    for (const { resolve, timer } of owed) {
-      clearTimeout(timer);
-      resolve(undefined);
-    }
-    if (w) await w.terminate();
+    for (const id of [...this.owed.keys()]) this.answer(id, undefined);
   }
 }
