@@ -25,7 +25,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { checkAgentId } from './agentId';
-import { sameStamp, settledStamp, stampOf, type FolderStamp } from '../fs/settledStamp';
+import { sameStamp, settledStamp, stampOf, type FolderStamp } from '../fs/stamps';
 import { activitiesOffThread } from '../fs/digestCheck';
 import { lastActivity } from './agentActivity';
 import { agentPath } from '../workspace/layout';

@@ -19,9 +19,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Worker } from 'node:worker_threads';
-import { holdWhile, startBackgroundWorker } from '../backgroundWorker';
 import { leavesFolder } from '../workspace/relativePaths';
+import { workerOnce } from '../workerThread';
+import { equalFileKeys, fileKeyOf, isFileKey, sameFileKey, type FileKey } from './stamps';
 
 /** A cache file at least this large has its first check done off the thread (smaller ones cost less than starting a worker). */
 let offThreadMinBytes = 1024 * 1024;
@@ -29,14 +29,11 @@ let offThreadMinBytes = 1024 * 1024;
 const CHECK_WAIT_MS = 10_000;
 
 /** The identity of a cache file as read: device, inode, size, mtime. */
-export type CacheStamp = [number, number, number, number];
-export const cacheStampOf = (st: fs.Stats): CacheStamp => [st.dev, st.ino, st.size, st.mtimeMs];
-const sameStamp = (a: CacheStamp, b: CacheStamp): boolean => a.every((x, i) => x === b[i]);
 
 /** What the worker posts: the cache it read, and the entries' files (absolute) whose stat differs from the entry's. */
 export interface DigestCheckDone {
   agentContextDigestCheck: 'done';
-  stamp?: CacheStamp;
+  stamp?: FileKey;
   stale?: string[];
   entries?: number;
 }
@@ -100,9 +97,9 @@ export function entryLinePath(line: string): string | undefined {
 export function checkCacheFile(file: string, agentDir: string): DigestCheckDone {
   const fd = fs.openSync(file, 'r');
   let text: string;
-  let stamp: CacheStamp;
+  let stamp: FileKey;
   try {
-    stamp = cacheStampOf(fs.fstatSync(fd));
+    stamp = fileKeyOf(fs.fstatSync(fd));
     text = fs.readFileSync(fd, 'utf8');
   } finally {
     fs.closeSync(fd);
@@ -111,17 +108,17 @@ export function checkCacheFile(file: string, agentDir: string): DigestCheckDone 
   const stale: string[] = [];
   let entries = 0;
   for (const e of cacheEntries(text)) {
-    if (!Array.isArray(e) || typeof e[0] !== 'string' || !Array.isArray(e[1]) || e[1].length !== 5) continue;
+    if (!Array.isArray(e) || typeof e[0] !== 'string' || !isFileKey(e[1])) continue;
     entries++;
     const f = entryPath(agentDir, prefix, e[0]);
-    const k = e[1] as number[];
+    const k = e[1];
     let st: fs.Stats | undefined;
     try {
       st = fs.lstatSync(f, { throwIfNoEntry: false });
     } catch {
       st = undefined;
     }
-    if (!st || !st.isFile() || k[0] !== st.dev || k[1] !== st.ino || k[2] !== st.size || k[3] !== st.mtimeMs || k[4] !== st.ctimeMs) stale.push(f);
+    if (!st || !st.isFile() || !sameFileKey(k, st)) stale.push(f);
   }
   return { agentContextDigestCheck: 'done', stamp, stale, entries };
 }
@@ -137,7 +134,7 @@ function workerScript(): string | undefined {
 
 /** A check under way: `result(stamp)` gives the files to stat again, or undefined when the check cannot be used for the cache read with `stamp`. */
 export interface DigestCheckRun {
-  result(stamp: CacheStamp): Promise<Set<string> | undefined>;
+  result(stamp: FileKey): Promise<Set<string> | undefined>;
 }
 
 /**
@@ -148,43 +145,16 @@ export function startDigestCheck(file: string, agentDir: string, opts: { script?
   const size = fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0;
   const script = opts.script ?? scriptOverride ?? workerScript();
   if (size < offThreadMinBytes || !script) return undefined;
-  const done = runWorker<DigestCheckDone>(script, { agentContextDigestCheck: file, agentDir }, (m) => (m as Partial<DigestCheckDone> | undefined)?.agentContextDigestCheck === 'done');
+  // One answer (workerThread.ts's lifecycle: given up on a failure, an exit or CHECK_WAIT_MS; never keeps the process alive).
+  const done = workerOnce<DigestCheckDone>(script, { agentContextDigestCheck: file, agentDir }, (m) => (m as Partial<DigestCheckDone> | undefined)?.agentContextDigestCheck === 'done', CHECK_WAIT_MS);
   if (!done) return undefined;
   return {
     result: async (stamp) => {
       const m = await done;
-      if (!m?.stamp || !Array.isArray(m.stale) || !sameStamp(m.stamp, stamp)) return undefined;
+      if (!m?.stamp || !Array.isArray(m.stale) || !equalFileKeys(m.stamp, stamp)) return undefined;
       return new Set(m.stale);
     },
   };
-}
-
-/**
- * Runs the check worker once with `data`; resolves to its first message that `isDone` accepts, or
- * undefined when it fails, exits without one or takes longer than CHECK_WAIT_MS. Undefined at once
- * when no worker can be started here.
- */
-function runWorker<T>(script: string, data: unknown, isDone: (m: unknown) => boolean): Promise<T | undefined> | undefined {
-  let finish: (m: T | undefined) => void = () => undefined;
-  let w: Worker;
-  try {
-    w = startBackgroundWorker(script, data, (m) => finish(isDone(m) ? (m as T) : undefined));
-  } catch {
-    return undefined; // no worker threads here
-  }
-  const done = new Promise<T | undefined>((resolve) => {
-    const timer = setTimeout(() => resolve(undefined), CHECK_WAIT_MS);
-    timer.unref();
-    finish = (m) => {
-      clearTimeout(timer);
-      resolve(m);
-    };
-    w.on('error', () => finish(undefined));
-    w.on('exit', () => finish(undefined)); // after a 'done' this changes nothing
-  });
-  void done.then(() => void w.terminate());
-  // Its caller awaits the answer: referenced until then (bounded by CHECK_WAIT_MS).
-  return holdWhile(w, done);
 }
 
 /**
@@ -194,7 +164,7 @@ function runWorker<T>(script: string, data: unknown, isDone: (m: unknown) => boo
  */
 export async function runCheckWorker<T>(data: unknown, isDone: (m: unknown) => boolean): Promise<T | undefined> {
   const script = scriptOverride ?? workerScript();
-  return script ? runWorker<T>(script, data, isDone) : undefined;
+  return script ? workerOnce<T>(script, data, isDone, CHECK_WAIT_MS) : undefined;
 }
 
 /** What the worker posts for an activity check: each id's last activity, in the order asked (NaN: could not tell). */

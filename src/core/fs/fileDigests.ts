@@ -46,9 +46,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CACHE_FILES, cacheFile, type CacheName } from '../workspace/cacheFiles';
 import { FolderWatch, queuedEventsHeard } from './folderWatch';
-import { sameStamp, settledStamp, stampOf, type FolderStamp } from './settledStamp';
+import { fileKeyOf, isFileKey, sameFileKey, sameStamp, settledStamp, stampOf, type FileKey, type FolderStamp } from './stamps';
 import { writeCacheFile } from './fsAtomic';
-import { cacheLines, cacheStampOf, entryLinePath, entryPath, startDigestCheck, type CacheStamp } from './digestCheck';
+import { cacheLines, entryLinePath, entryPath, startDigestCheck } from './digestCheck';
 
 /** What kind of digest a cache holds, and how to tell a well-formed one. */
 export interface DigestSpec<T> {
@@ -62,9 +62,8 @@ export interface DigestSpec<T> {
   watch?: boolean;
 }
 
-/** A file's stat as a digest is kept under: device, inode, size, mtime, ctime (an edit in place or a rename over it changes one). */
-export type StatKey = [number, number, number, number, number];
-type Entry<T> = { key: StatKey; value: T };
+/** A digest under the key of the file it was read from (fs/stamps.ts). */
+type Entry<T> = { key: FileKey; value: T };
 /** The first line of a cache file; each further line is [path relative to the `.agent/` folder, stat key, digest]. */
 interface DigestHeader {
   format: typeof FORMAT;
@@ -74,9 +73,6 @@ interface DigestHeader {
 }
 const FORMAT = 'agent-context-digests/lines';
 
-export const keyOf = (st: fs.Stats): StatKey => [st.dev, st.ino, st.size, st.mtimeMs, st.ctimeMs];
-export const sameKey = (a: StatKey, st: fs.Stats): boolean => a[0] === st.dev && a[1] === st.ino && a[2] === st.size && a[3] === st.mtimeMs && a[4] === st.ctimeMs;
-const isKey = (k: unknown): k is StatKey => Array.isArray(k) && k.length === 5 && k.every((x) => typeof x === 'number' && Number.isFinite(x));
 
 /** Sync stats between yields to the event loop (the extension host must not block for long). */
 const STATS_PER_SLICE = 1000;
@@ -181,13 +177,13 @@ export class FileDigests<T> {
     this.loaded = true;
     let text: string;
     let h: DigestHeader;
-    let stamp: CacheStamp;
+    let stamp: FileKey;
     // A large cache's entries are checked against their files on a worker meanwhile (digestCheck.ts).
     const check = startDigestCheck(this.file, this.agentDir);
     try {
       const fh = await fs.promises.open(this.file, 'r');
       try {
-        stamp = cacheStampOf(await fh.stat());
+        stamp = fileKeyOf(await fh.stat());
         text = await fh.readFile('utf8');
       } finally {
         await fh.close();
@@ -221,7 +217,7 @@ export class FileDigests<T> {
     } catch {
       v = undefined; // cut short
     }
-    if (Array.isArray(v) && isKey(v[1]) && this.spec.valid(v[2])) {
+    if (Array.isArray(v) && isFileKey(v[1]) && this.spec.valid(v[2])) {
       const entry = { key: v[1], value: v[2] as T };
       this.entries.set(file, entry);
       return entry;
@@ -413,14 +409,14 @@ export class FileDigests<T> {
         continue;
       }
       const known = this.known(f);
-      if (known && sameKey(known.key, st)) {
+      if (known && sameFileKey(known.key, st)) {
         values.set(f, known.value);
         continue;
       }
       try {
         const value = await read(f);
         // Remembered with the stat taken before the read: a write during the read shows as a change next time.
-        this.entries.set(f, { key: keyOf(st), value });
+        this.entries.set(f, { key: fileKeyOf(st), value });
         values.set(f, value);
       } catch (e) {
         this.entries.delete(f);

@@ -136,8 +136,8 @@ export function ensureAgentTempDir(agentDir: string): string {
 
 /**
  * Writes a file atomically: a temp file in the same folder, fsync, then rename over the target,
- * so a reader (or a crash) never sees half a file. Returns the written file's stats (taken before
- * the rename, which keeps them): a later stat with the same inode and mtime is still this content.
+ * so a reader (or a crash) never sees half a file. Returns the written file's stats (taken after
+ * the rename, from the written inode): a later stat with the same key (fs/stamps.ts) is still this content.
  */
 export async function writeFileAtomic(file: string, data: string | Uint8Array): Promise<fs.Stats> {
   return writeThroughTemp(file, (fh) => fh.writeFile(data));
@@ -161,16 +161,16 @@ async function writeThroughTemp(file: string, fill: (fh: fs.promises.FileHandle)
   const tmp = path.join(dir, tempName(path.basename(file)));
   const fh = await fs.promises.open(tmp, 'wx');
   try {
-    let st: fs.Stats;
     try {
       await fill(fh);
       await fh.sync();
-      st = await fh.stat();
+      await fs.promises.rename(tmp, file);
+      // Stat the handle after the rename: the rename itself changes the file's ctime (part of its
+      // key, fs/stamps.ts), and the handle is our inode whatever replaced the path since.
+      return await fh.stat();
     } finally {
       await fh.close();
     }
-    await fs.promises.rename(tmp, file);
-    return st;
   } catch (e) {
     // A full disk or a failed rename: the target keeps its old content, and no half file stays behind.
     await fs.promises.rm(tmp, { force: true }).catch(() => undefined);

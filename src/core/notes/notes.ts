@@ -37,6 +37,7 @@ import { NOTES_DIR, parseNote, type ListedNote, type Note } from './noteFile';
 import { matchNotes } from './noteText';
 import { isInside } from '../workspace/relativePaths';
 import { agentDirOf } from '../workspace/layout';
+import { settledStamp } from '../fs/stamps';
 
 /** A listing this long after the last look re-checks a round of note files and targets. */
 const REFRESH_MS = 2_000;
@@ -44,8 +45,6 @@ const REFRESH_MS = 2_000;
 const VERIFY_BATCH = 500;
 /** Where every change of a note file is reported (a watch, a caller's feed): note files get a round at most this often. */
 const WATCHED_REFRESH_MS = 30_000;
-/** The notes folder's stamp alone is trusted once its last change is this old (see update). */
-const SETTLE_MS = 2_000;
 /** Targets read at once while checking. */
 const CONCURRENCY = 32;
 /** Notes handled between yields to the event loop in a listing's loops over every note. */
@@ -208,8 +207,8 @@ async function update(root: string, snap: NotesSnapshot, marks: boolean): Promis
   const read = async (f: string): Promise<Result<Note>> => readNote(f);
   const full = pending === 'all' || fromWatch === 'all' || (pending.size === 0 && dirStamp !== snap.dir);
   // A file added or removed in the same clock tick as the change last seen can leave the folder's
-  // stamp as it was: while the folder changed less than SETTLE_MS ago, listings compare its names.
-  const unsettled = !full && pending.size === 0 && Date.now() - Math.max(dirStat.mtimeMs, dirStat.ctimeMs) < SETTLE_MS;
+  // stamp as it was: while the folder's stamp is not settled (fs/stamps.ts), listings compare its names.
+  const unsettled = !full && pending.size === 0 && !settledStamp(dirStat, Date.now());
   let looked: string[] = [];
   /** Targets to check again whatever their notes: all of them, or this round's. */
   let targetsToCheck: string[] = [];

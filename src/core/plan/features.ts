@@ -19,6 +19,7 @@ import { foldFile, type FoldSpec } from '../fs/appendFold';
 import { cacheFile } from '../workspace/cacheFiles';
 import { toPosixRelative } from '../workspace/relativePaths';
 import { agentPath } from '../workspace/layout';
+import { fileKeyOf } from '../fs/stamps';
 
 /** One feature of the list. */
 export interface Feature {
@@ -305,7 +306,8 @@ interface Stamp {
 
 const checked = new Map<string, Checked>();
 
-const keyOf = (a: fs.Stats, b: fs.Stats): string => [a.dev, a.ino, a.size, a.mtimeMs, b.dev, b.ino, b.size, b.mtimeMs].join(':');
+/** Both files' keys (fs/stamps.ts) as one string: the feature list and its accepted log. */
+const keyOf = (a: fs.Stats, b: fs.Stats): string => [...fileKeyOf(a), ...fileKeyOf(b)].join(':');
 
 async function stamp(agentDir: string): Promise<Stamp | undefined> {
   try {

@@ -6,7 +6,7 @@ import { isMarkdownPlanName, parseMarkdownPlan, readPlanBytes } from './markdown
 import { parsePlan, Plan } from './planDocument';
 import type { PlanFileVersion } from './planEdit';
 import { toPosixRelative } from '../workspace/relativePaths';
-import { sameStamp, settledStamp, stampOf } from '../fs/settledStamp';
+import { sameStamp, settledStamp, stampOf } from '../fs/stamps';
 import { mirrorOwner } from './mirroredPlans';
 
 /** The Markdown plan next to plan.yaml (agents and Claude Code keep plans as Markdown checklists). */

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ALL_PLAN_FOLDERS, fixedPlanFiles, folderPlanFiles, isFolderPlanPath, planFolderPaths } from './planFiles';
-import { sameStamp, settledStamp, stampOf, type FolderStamp } from '../fs/settledStamp';
+import { sameStamp, settledStamp, stampOf, type FolderStamp } from '../fs/stamps';
 
 /** A page of one `.agent/` folder's plans, as the Plan view shows them. */
 export interface PlanPage {

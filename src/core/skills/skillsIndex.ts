@@ -6,7 +6,7 @@ import { err, FileError, ok, Result } from '../result';
 import { toPosixRelative } from '../workspace/relativePaths';
 import { leadsOutside, outsideLinkMessage } from '../workspace/linkGuard';
 import { FileDigests } from '../fs/fileDigests';
-import { sameStamp, settledStamp, stampOf } from '../fs/settledStamp';
+import { sameStamp, settledStamp, stampOf } from '../fs/stamps';
 import { agentDirOf } from '../workspace/layout';
 
 /** A skill found in one of the skill folders; `error` is set when its frontmatter is missing or broken. */

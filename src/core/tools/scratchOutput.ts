@@ -3,7 +3,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { ulid } from 'ulid';
 import { AtomicFileStream, type AtomicWriteError } from '../fs/atomicStream';
 import { OutputScanner, type OutputScan } from '../output/reference';
-import { type FolderStamp } from '../scratch/index/scratchIndex';
+import { type FolderStamp } from '../fs/stamps';
 import { folderStamp, noteScratchCreated } from '../scratch/index/sharedIndex';
 import { StreamingMasker, type UserPatterns } from '../secrets';
 import { onlcr, TerminalRenderer } from '../terminal/screen/terminalRenderer';

@@ -7,7 +7,7 @@ import { digestOf, planDigests, type PlanDigestPlan } from '../../core/plan/plan
 import { loadPlanFile, readOnlyPlanOwner } from '../../core/plan/planFiles';
 import { PlanOrder } from '../../core/plan/planOrder';
 import { FileError } from '../../core/result';
-import { keyOf, sameKey, type StatKey } from '../../core/fs/fileDigests';
+import { fileKeyOf, sameFileKey, type FileKey } from '../../core/fs/stamps';
 import { registerTreeForTests } from '../../api';
 import { AgentFolder, AgentFeed, folderLabel, touches } from '../../editor/agentFeed';
 import { agentDirOf } from '../../core/workspace/agentLayout';
@@ -209,7 +209,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
    * Parsed plan files by path, each under the stat it was read with: a refresh (for every progress
    * entry, note or plan edit) parses again only the files that changed, not a thousand plans in plans/.
    */
-  private readonly parsed = new Map<string, { key: StatKey; loaded: Awaited<ReturnType<typeof loadPlanFile>> }>();
+  private readonly parsed = new Map<string, { key: FileKey; loaded: Awaited<ReturnType<typeof loadPlanFile>> }>();
 
   private async load(file: string, rel: string): ReturnType<typeof loadPlanFile> {
     // A sync stat (a few µs): each page draws 20+ plans, and async stats cost a turn of the event loop each.
@@ -220,9 +220,9 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
       st = undefined;
     }
     const had = this.parsed.get(file);
-    if (st && had && sameKey(had.key, st)) return had.loaded;
+    if (st && had && sameFileKey(had.key, st)) return had.loaded;
     const loaded = await loadPlanFile(file, rel);
-    if (st && loaded.ok) this.parsed.set(file, { key: keyOf(st), loaded });
+    if (st && loaded.ok) this.parsed.set(file, { key: fileKeyOf(st), loaded });
     else this.parsed.delete(file);
     return loaded;
   }

@@ -8,7 +8,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { FileDigests } from '../../../src/core/fs/fileDigests';
 import { digestFolder } from './digestFixture';
-import { cacheStampOf, checkCacheFile, setDigestCheckScript, setOffThreadMinBytes, startDigestCheck } from '../../../src/core/fs/digestCheck';
+import { checkCacheFile, setDigestCheckScript, setOffThreadMinBytes, startDigestCheck } from '../../../src/core/fs/digestCheck';
+import { fileKeyOf } from '../../../src/core/fs/stamps';
 
 const SPEC = { cache: 'notesDigests' as const, version: 1, valid: (v: unknown): v is string => typeof v === 'string' };
 
@@ -36,7 +37,7 @@ test('the worker names exactly the files whose stat differs from their entry; li
   const r = checkCacheFile(d.file, agentDir);
   assert.equal(r.entries, 6);
   assert.deepEqual([...(r.stale ?? [])].sort(), [files[1], files[2], files[3], files[4]].sort());
-  assert.deepEqual(r.stamp, cacheStampOf(fs.statSync(d.file)));
+  assert.deepEqual(r.stamp, fileKeyOf(fs.statSync(d.file)));
 });
 
 test('a new process over a large cache: the first get stats on a worker and reads only what changed; later gets check on their own thread', async () => {
@@ -88,10 +89,10 @@ test('a worker that fails, or that read another version of the cache, is not use
     const run = startDigestCheck(first.file, agentDir);
     assert.ok(run, 'a worker started');
     const st = fs.statSync(first.file);
-    assert.equal(await run.result([st.dev, st.ino, st.size + 1, st.mtimeMs]), undefined);
+    assert.equal(await run.result([st.dev, st.ino, st.size + 1, st.mtimeMs, st.ctimeMs]), undefined);
     // Asked about the cache as it is (the get above rewrote it with what it found): nothing stale.
     const good = startDigestCheck(first.file, agentDir)!;
-    assert.deepEqual(await good.result(cacheStampOf(st)), new Set());
+    assert.deepEqual(await good.result(fileKeyOf(st)), new Set());
   } finally {
     setDigestCheckScript(undefined);
     setOffThreadMinBytes(was);

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
-import { folderKnown, itemOf, parentOf, BAD_REL, type FolderStamp } from './scratchTree';
+import { folderKnown, itemOf, parentOf, BAD_REL } from './scratchTree';
 import { scanAll, walk, type IndexState } from './scratchWalk';
 import { leavesFolder } from '../../workspace/relativePaths';
+import { stampOf, type FolderStamp } from '../../fs/stamps';
 
 /*
  * What the index is told rather than finds out: file events from an editor's watcher, and files
@@ -66,7 +67,7 @@ export function stampFollowed(s: IndexState, folders: Iterable<string>): void {
     const d = s.tree.dirs.get(rel);
     if (!d?.listed) continue;
     const st = fs.lstatSync(s.tree.absOf(rel), { throwIfNoEntry: false });
-    d.followed = st?.isDirectory() ? { ino: st.ino, mtimeMs: st.mtimeMs } : undefined;
+    d.followed = st?.isDirectory() ? stampOf(st) : undefined;
   }
 }
 
@@ -83,5 +84,5 @@ export function createdRel(s: IndexState, abs: string): string | undefined {
 export function noteOwnCreation(s: IndexState, rel: string, before: FolderStamp | undefined, after: FolderStamp | undefined): void {
   const d = s.tree.dirs.get(parentOf(rel));
   if (!d || !d.listed || !before || !after) return;
-  if (folderKnown(d, before, Date.now(), true)) d.followed = { ino: after.ino, mtimeMs: after.mtimeMs, own: !s.followsEvents };
+  if (folderKnown(d, before, Date.now(), true)) d.followed = { ...stampOf(after), own: !s.followsEvents };
 }

@@ -8,10 +8,10 @@ import { applyEvents, createdRel, foldersOf, noteOwnCreation, stampFollowed } fr
 import { scratchSnapshotPath, snapshotLines, SnapshotReader } from './scratchSnapshot';
 import { parseSummary, scratchSummaryPath, summaryOf } from './scratchSummary';
 import { applyEventsInSummary, loadSummaryInto, recheckSummary, relistSummary } from './scratchSummaryMode';
-import { itemOf, parentOf, ScratchTree, type FolderStamp } from './scratchTree';
+import { itemOf, parentOf, ScratchTree } from './scratchTree';
+import type { FolderStamp } from '../../fs/stamps';
 import { revalidateTree, scanAll, yieldNow, type IndexState } from './scratchWalk';
 
-export type { FolderStamp } from './scratchTree';
 export { scratchSnapshotPath } from './scratchSnapshot';
 
 /*

@@ -7,14 +7,14 @@ import { BAD_REL, markHot, parentOf, type Dir, type Item, type ScratchTree } fro
  * empty tree. The facade (scratchIndex.ts) moves the text to and from the file in blocks.
  *
  * Format: a header line (version, the full scan's start, the scratch folder's absolute path), then
- * per folder a `D` line (relative path, ino, mtime, when listed) followed by its files' `F` lines
+ * per folder a `D` line (relative path, ino, mtime, ctime, when listed) followed by its files' `F` lines
  * (relative path, size, mtime, symlink 0/1, when stat'ed), and an `E` line counting folders and
  * files. Anything else (another version or folder, an old full scan, a cut or damaged file) is
  * refused as a whole: the caller scans instead.
  */
 
 /** The snapshot's first line (with the scratch folder's path after a tab): another version or folder is not read. */
-export const SNAPSHOT_HEADER = 'agent-context scratch index 2';
+export const SNAPSHOT_HEADER = 'agent-context scratch index 3';
 /** A snapshot descending from a full scan older than this is not used (see the known limit in scratchIndex.ts). */
 export const SNAPSHOT_MAX_AGE_MS = 24 * 3600_000;
 
@@ -39,8 +39,8 @@ export function* snapshotLines(tree: ScratchTree, fullScanAt: number): Generator
     let odd = !d.listed;
     for (const sub of d.subdirs) if (ODD.test(sub)) odd = true;
     if (!odd) for (const r of d.files.keys()) if (ODD.test(r)) odd = true;
-    const l = odd ? { ino: 0, mtimeMs: 0, at: 0 } : d.listed!;
-    yield `D\t${rel}\t${l.ino}\t${l.mtimeMs}\t${l.at}`;
+    const l = odd ? { ino: 0, mtimeMs: 0, ctimeMs: 0, at: 0 } : d.listed!;
+    yield `D\t${rel}\t${l.ino}\t${l.mtimeMs}\t${l.ctimeMs}\t${l.at}`;
     nDirs++;
     for (const [r, it] of d.files) {
       if (ODD.test(r)) continue;
@@ -83,16 +83,17 @@ export class SnapshotReader {
     if (this.ended) return false; // nothing may follow the end line
     if (l.charCodeAt(0) === 70 /* F */ && l.charCodeAt(1) === 9 && this.cur) return this.fileLine(l);
     const f = l.split('\t');
-    if (f[0] === 'D' && f.length === 5) {
+    if (f[0] === 'D' && f.length === 6) {
       const ino = num(f[2]);
       const mtimeMs = num(f[3]);
-      const at = num(f[4]);
+      const ctimeMs = num(f[4]);
+      const at = num(f[5]);
       const rel = f[1];
-      if (![ino, mtimeMs, at].every(Number.isFinite) || (rel !== '' && BAD_REL.test(rel))) return false;
+      if (![ino, mtimeMs, ctimeMs, at].every(Number.isFinite) || (rel !== '' && BAD_REL.test(rel))) return false;
       if (this.tree.dirs.get(rel)?.listed || this.tree.dirs.get(parentOf(rel))?.files.has(rel)) return false; // twice, or also a file
       this.curRel = rel;
       this.cur = this.tree.ensureDir(rel);
-      this.cur.listed = { ino, mtimeMs, at };
+      this.cur.listed = { ino, mtimeMs, ctimeMs, at };
       this.own.set(this.cur, [0, 0]);
       this.nDirs++;
       return true;

@@ -18,7 +18,7 @@ export function scratchSummaryPath(agentDir: string): string {
 
 /** Files of a big folder kept in the summary (its newest). */
 export const SUMMARY_FILES = 256;
-const VERSION = 2; // 2: the filter's probes changed
+const VERSION = 3; // 2: the filter's probes changed; 3: folders' ctime
 
 /** One file: relative path, size, mtime, symlink (0/1), when stat'ed. */
 export type SummaryFile = [rel: string, size: number, mtimeMs: number, symlink: 0 | 1, statAt: number];
@@ -27,6 +27,7 @@ export interface SummaryDir {
   rel: string;
   ino: number;
   mtimeMs: number;
+  ctimeMs: number;
   /** When listed. */
   at: number;
   /** Files and bytes in the subtree. */
@@ -68,7 +69,7 @@ export function parseSummary(text: string, scratchDir: string): Summary | undefi
   for (const d of s.dirs) {
     if (!d || (d.rel !== '' && !isRel(d.rel)) || rels.has(d.rel)) return undefined;
     rels.add(d.rel);
-    if (![d.ino, d.mtimeMs, d.at, d.count, d.bytes, d.own].every(isNum) || !Array.isArray(d.subdirs) || !Array.isArray(d.files)) return undefined;
+    if (![d.ino, d.mtimeMs, d.ctimeMs, d.at, d.count, d.bytes, d.own].every(isNum) || !Array.isArray(d.subdirs) || !Array.isArray(d.files)) return undefined;
     if (!d.subdirs.every((x) => isRel(x) && parentOf(x) === d.rel)) return undefined;
     if (d.bloom !== undefined && typeof d.bloom !== 'string') return undefined;
     if (d.bloom === undefined && d.files.length !== d.own) return undefined;
@@ -94,7 +95,7 @@ export async function summaryOf(tree: ScratchTree, fullScanAt: number, pause: ()
   for (const [rel, d] of tree.dirs) {
     const l = d.listed;
     if (!l || /[\t\n\r]/.test(rel)) return undefined;
-    const stamp = { rel, ino: l.ino, mtimeMs: l.mtimeMs, at: l.at, count: d.count, bytes: d.bytes, subdirs: [...d.subdirs] };
+    const stamp = { rel, ino: l.ino, mtimeMs: l.mtimeMs, ctimeMs: l.ctimeMs, at: l.at, count: d.count, bytes: d.bytes, subdirs: [...d.subdirs] };
     if (d.partial) {
       const files = (d.newest ??= selectNewest(d.files, d.files.size)).slice(0, Math.max(SUMMARY_FILES, d.newest.length));
       dirs.push({ ...stamp, own: d.partial.own, files: files.map(([r, it]) => [r, it.size, it.mtimeMs, it.symlink ? 1 : 0, it.statAt]), bloom: d.partial.bloom.toBase64() });

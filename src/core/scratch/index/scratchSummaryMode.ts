@@ -1,11 +1,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { NameBloom, type Summary } from './scratchSummary';
-import { differs, filesToRestat, folderKnown, itemOf, markHot, newer, parentOf, BAD_REL, RACY_MS, RESTAT_ALL_MAX, selectNewest, type Dir, type Item } from './scratchTree';
+import { differs, filesToRestat, folderKnown, itemOf, markHot, newer, parentOf, BAD_REL, RESTAT_ALL_MAX, selectNewest, type Dir, type Item } from './scratchTree';
 import { listDir, maybeYield, trustsFollowed, yieldNow, type IndexState } from './scratchWalk';
 import { SNAPSHOT_MAX_AGE_MS } from './scratchSnapshot';
 import { checkListing, checkListingOffThread } from './listingCheck';
 import { leavesFolder } from '../../workspace/relativePaths';
+import { settledStamp, stampOf } from '../../fs/stamps';
 
 /*
  * Summary mode: an index started from the summary (scratchSummary.ts) holds all files of small
@@ -28,7 +29,7 @@ export function loadSummaryInto(s: IndexState, sum: Summary, now = Date.now()): 
   }
   for (const sd of sum.dirs) {
     const d = tree.ensureDir(sd.rel);
-    d.listed = { ino: sd.ino, mtimeMs: sd.mtimeMs, at: sd.at };
+    d.listed = { ...stampOf(sd), at: sd.at };
     for (const sub of sd.subdirs) tree.ensureDir(sub);
     let ownBytes = 0;
     for (const [rel, size, mtimeMs, sym, statAt] of sd.files) {
@@ -98,7 +99,7 @@ export async function relistSummary(s: IndexState): Promise<'load' | 'later' | b
     const st = fs.lstatSync(tree.absOf(rel), { throwIfNoEntry: false });
     if (!st?.isDirectory() || !d.listed) return 'load';
     if (folderKnown(d, st, now, false) === 'listed') continue;
-    if (now - st.mtimeMs <= RACY_MS) return 'later';
+    if (!settledStamp(st, now)) return 'later';
     if (!(await absorbListing(s, rel, d, st))) return 'load';
     listed = true;
   }
@@ -116,7 +117,7 @@ export async function relistSummary(s: IndexState): Promise<'load' | 'later' | b
  */
 async function absorbListing(s: IndexState, rel: string, d: Dir, st: fs.Stats): Promise<boolean> {
   const { tree } = s;
-  if (Date.now() - st.mtimeMs <= RACY_MS) return false; // still changing
+  if (!settledStamp(st, Date.now())) return false; // still changing
   const abs = tree.absOf(rel);
   const known = { loaded: d.files, subdirs: d.subdirs, bloom: d.partial?.bloom };
   // A big folder (25,000 files) is listed on the check worker; a small one, or when no worker can, here.
@@ -158,7 +159,7 @@ async function absorbListing(s: IndexState, rel: string, d: Dir, st: fs.Stats): 
       d.partial.bloom.add(r);
     }
   }
-  d.listed = { ino: st.ino, mtimeMs: st.mtimeMs, at: now };
+  d.listed = { ...stampOf(st), at: now };
   d.followed = undefined;
   s.listedNames += check.total;
   return true;

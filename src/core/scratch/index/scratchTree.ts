@@ -3,6 +3,7 @@ import type * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ScratchEntry } from '../scratchEntry';
 import { toPosixRelative } from '../../workspace/relativePaths';
+import { sameStamp, settledStamp, type FolderStamp } from '../../fs/stamps';
 
 /*
  * The scratch index's in-memory tree: folders with their files, subtree totals, each folder's
@@ -25,11 +26,6 @@ export interface Item {
 
 export type Ranked = [rel: string, item: Item];
 
-/** A folder's identity and mtime (an lstat's ino and mtimeMs). */
-export interface FolderStamp {
-  ino: number;
-  mtimeMs: number;
-}
 
 export interface Dir {
   subdirs: Set<string>;
@@ -50,10 +46,10 @@ export interface Dir {
   /** Files and bytes in the whole subtree. */
   count: number;
   bytes: number;
-  /** The folder's identity and mtime when it was last listed, and when (undefined: never listed whole). */
+  /** The folder's stamp when it was last listed, and when (undefined: never listed whole). */
   listed?: FolderStamp & { at: number };
   /**
-   * The folder's identity and mtime right after the last file events for it were applied (or after
+   * The folder's stamp right after the last file events for it were applied (or after
    * a file this process created): while the folder still has that stamp, every change since it was
    * listed is known, and it need not be listed again (see folderKnown).
    */
@@ -80,8 +76,6 @@ export const DIGEST_NEWEST = 256;
 /** The smallest kept "newest" list (one page) and the extra kept so a few deletions need no new pass. */
 const PAGE_MIN = 200;
 const SLACK = 64;
-/** A folder whose mtime is this close to when it was listed may have changed again within the same timestamp: list it again. */
-export const RACY_MS = 1000;
 /** Files modified this recently (when last stat'ed) are stat'ed again by revalidation: something may still be writing them. */
 export const HOT_MS = 10 * 60_000;
 /** Folders with at most this many files are stat'ed whole by revalidation (a file rewritten in place changes no folder mtime). */
@@ -114,9 +108,8 @@ export const parentOf = (rel: string): string => {
 export function folderKnown(d: Dir, st: FolderStamp, now: number, trustFollowed: boolean): 'listed' | 'followed' | undefined {
   const l = d.listed;
   if (!l) return undefined;
-  if (l.ino === st.ino && l.mtimeMs === st.mtimeMs && l.at - st.mtimeMs > RACY_MS) return 'listed';
-  const f = d.followed;
-  if (trustFollowed && f !== undefined && f.ino === st.ino && f.mtimeMs === st.mtimeMs && now - l.at < TRUST_LISTING_MS) return 'followed';
+  if (sameStamp(l, st) && settledStamp(l, l.at)) return 'listed';
+  if (trustFollowed && sameStamp(d.followed, st) && now - l.at < TRUST_LISTING_MS) return 'followed';
   return undefined;
 }
 

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FileError } from '../../result';
 import { differs, filesToRestat, folderKnown, HOT_MS, itemOf, markHot, RESTAT_ALL_MAX, type Item, type ScratchTree } from './scratchTree';
+import { stampOf } from '../../fs/stamps';
 
 /*
  * The scratch index's disk side: the first full walk and revalidation, which costs what changed,
@@ -98,7 +99,7 @@ export async function walk(s: IndexState, rel: string, walked?: Set<string>): Pr
     return;
   }
   const dir = tree.ensureDir(rel);
-  dir.listed = dst ? { ino: dst.ino, mtimeMs: dst.mtimeMs, at } : undefined;
+  dir.listed = dst ? { ...stampOf(dst), at } : undefined;
   dir.followed = undefined;
   if (names.length > ORDER_BULK) tree.dropOrder(); // sorted once when next asked for, not inserted file by file
   const subdirs: string[] = [];
@@ -179,7 +180,7 @@ async function recheck(s: IndexState, rel: string, st: fs.Stats, walked: Set<str
       tree.removeDir(rel);
       return;
     }
-    d.listed = { ino: st.ino, mtimeMs: st.mtimeMs, at: now };
+    d.listed = { ...stampOf(st), at: now };
     d.followed = undefined;
     s.listedNames += names.length;
     // Files found are marked with this listing's number, folders collected: what is left unmarked is gone.

@@ -1,7 +1,8 @@
 import { KeyedState } from '../../keyedState';
 import * as fs from 'node:fs';
-import { type FolderStamp, ScratchIndex } from './scratchIndex';
+import { ScratchIndex } from './scratchIndex';
 import { firstScanOnWorker } from './firstScan';
+import { stampOf, type FolderStamp } from '../../fs/stamps';
 
 /*
  * One scratch index per `.agent/` folder per process, shared by the Scratch view and the tools
@@ -88,7 +89,7 @@ export function scratchIndexChanged(agentDir: string, paths: Iterable<string> | 
 /** A folder's stamp now (before or after creating a file in it), for noteScratchCreated. */
 export function folderStamp(dir: string): FolderStamp | undefined {
   const st = fs.lstatSync(dir, { throwIfNoEntry: false });
-  return st?.isDirectory() ? { ino: st.ino, mtimeMs: st.mtimeMs } : undefined;
+  return st?.isDirectory() ? stampOf(st) : undefined;
 }
 
 /**

@@ -7,6 +7,7 @@ import fsModule = require('node:fs');
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { plainScan } from './plainScan';
+import { RACY_MS } from '../../../../src/core/fs/stamps';
 
 function tmpAgent(): string {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-scale-'));
@@ -100,6 +101,7 @@ test('the scratch index revalidates to what a fresh scan finds after adds, delet
   write(path.join(s, 'small', 'sub', 'deep.txt'), 'deep');
   // Folders listed more than a second after their last change count as unchanged until they change.
   for (const d of [s, big, path.join(s, 'small'), path.join(s, 'small', 'sub')]) fs.utimesSync(d, old, old);
+  await new Promise((r) => setTimeout(r, RACY_MS + 100)); // the folders' ctime (the utimes) settled: their listings can be trusted
   const ix = await ScratchIndex.build(a);
   const order = (x: { newestFirst(): readonly (readonly [string, { size: number; mtimeMs: number; symlink: boolean }])[] }) => x.newestFirst().map(([rel, f]) => [rel, f.size, f.mtimeMs, f.symlink]);
   order(ix); // from now on kept in order change by change, not sorted again
@@ -173,9 +175,10 @@ test('an index fed by file events (or told of its own process\'s new files) does
     await plain.revalidate();
     assert.equal(listings, before + 1);
     // Its own creation, with the folder's stamps from right before and after: nothing to list
-    // (once the folder's listing is trusted: listed more than a second after its last change).
+    // (once the folder's listing is trusted: listed once its stamp is settled, fs/stamps.ts).
     const { folderStamp } = await import('../../../../src/core/scratch/index/sharedIndex.js');
     fs.utimesSync(big, old, old);
+    await new Promise((r) => setTimeout(r, RACY_MS + 100));
     await plain.revalidate();
     assert.equal(listings, before + 2);
     const own = path.join(big, 'own.txt');
@@ -264,6 +267,7 @@ async function summaryScenarioBody(): Promise<void> {
   for (let i = 0; i < 30; i++) write(path.join(s, 'small', `n${i}.md`), 'y'.repeat(i), old + i);
   write(path.join(s, 'small', 'sub', 'deep.txt'), 'deep');
   for (const d of [s, big, path.join(s, 'small'), path.join(s, 'small', 'sub')]) fs.utimesSync(d, old, old);
+  await new Promise((r) => setTimeout(r, RACY_MS + 100)); // the folders' ctime (the utimes) settled: their listings can be trusted
   const first = await ScratchIndex.build(a, { snapshot: false });
   assert.equal(await first.saveSnapshot(), true);
   assert.ok(fs.existsSync(scratchSummaryPath(a)), 'the summary is written with the snapshot');
@@ -314,18 +318,18 @@ async function summaryScenarioBody(): Promise<void> {
   assert.equal(await again.saveSnapshot(), true);
   write(path.join(big, 'out-later.txt'), 'later', Date.now() / 1000);
   write(path.join(big, 'out-later-b.txt'), 'later too', Date.now() / 1000);
-  await new Promise((r) => setTimeout(r, 1100)); // a folder changed within the last second is not listed at start
+  await new Promise((r) => setTimeout(r, RACY_MS + 100)); // a folder whose stamp is not settled (fs/stamps.ts) is not listed at start
   const ix3 = await ScratchIndex.build(a, { summary: true });
   assert.equal(ix3.partial, true, 'new files since the summary: listed and taken in');
   await same(ix3, 'files added since the summary');
   // An old file removed while no editor ran: the listing has one known name too few, everything is loaded.
   fs.rmSync(path.join(big, 'out-0900.txt'));
-  await new Promise((r) => setTimeout(r, 1100));
+  await new Promise((r) => setTimeout(r, RACY_MS + 100));
   const ix3b = await ScratchIndex.build(a, { summary: true });
   assert.equal(ix3b.partial, false, 'a file gone that the summary did not load: loaded whole');
   await same(ix3b, 'an old file removed since the summary', [0, 1200]);
   // Upkeep after a session's offloads: the folders events accounted for are listed for real, so the next start uses the summary.
-  await new Promise((r) => setTimeout(r, 1100)); // listed more than a second after the last change
+  await new Promise((r) => setTimeout(r, RACY_MS + 100)); // listed once its stamp is settled
   assert.equal(await (await ScratchIndex.build(a, { snapshot: false })).saveSnapshot(), true);
   const ix5 = await ScratchIndex.build(a, { summary: true });
   ix5.followsEvents = true;
@@ -334,7 +338,7 @@ async function summaryScenarioBody(): Promise<void> {
   write(later, 'later', Date.now() / 1000);
   await ix5.update([later]);
   assert.equal((await ScratchIndex.build(a, { summary: true })).partial, false, 'before upkeep: the folder changed since the summary');
-  await new Promise((r) => setTimeout(r, 1100));
+  await new Promise((r) => setTimeout(r, RACY_MS + 100));
   await ix5.relist();
   assert.equal(ix5.partial, true, 'the listing matched what the summary and events said: nothing loaded');
   const ix6 = await ScratchIndex.build(a, { summary: true });
@@ -347,7 +351,7 @@ async function summaryScenarioBody(): Promise<void> {
   const pre = folderStamp(big);
   write(mine, 'mine', Date.now() / 1000);
   await whole.noteCreated(mine, pre, folderStamp(big));
-  await new Promise((r) => setTimeout(r, 1100));
+  await new Promise((r) => setTimeout(r, RACY_MS + 100));
   await whole.relist();
   const ix7 = await ScratchIndex.build(a, { summary: true });
   assert.equal(ix7.partial, true, 'a start after the upkeep of a whole index uses the summary');
@@ -370,6 +374,7 @@ test('a first start without snapshot or summary scans on the check worker when a
   for (let i = 0; i < 30; i++) write(path.join(s, 'small', `n${i}.md`), 'y'.repeat(i), old + i);
   write(path.join(s, 'small', 'sub', 'deep.txt'), 'deep');
   for (const d of [s, big, path.join(s, 'small'), path.join(s, 'small', 'sub')]) fs.utimesSync(d, old, old);
+  await new Promise((r) => setTimeout(r, RACY_MS + 100)); // the folders' ctime (the utimes) settled: their listings can be trusted
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-first-scan-'));
   const marker = path.join(dir, 'scanned');
   const entry = path.join(__dirname, '..', '..', '..', '..', 'src', 'core', 'fs', 'digestCheckEntry.js');
@@ -423,6 +428,7 @@ test('a scratch index built from the snapshot of a previous start equals a full 
   for (let i = 0; i < 20; i++) write(path.join(s, 'small', `n${i}.md`), 'y'.repeat(i), old + i);
   write(path.join(s, 'small', 'sub', 'deep.txt'), 'deep');
   for (const d of [s, big, path.join(s, 'small'), path.join(s, 'small', 'sub')]) fs.utimesSync(d, old, old);
+  await new Promise((r) => setTimeout(r, RACY_MS + 100)); // the folders' ctime (the utimes) settled: their listings can be trusted
   const first = await ScratchIndex.build(a);
   // A first build that stat'ed thousands of files writes the snapshot by itself (in the background).
   const snap = scratchSnapshotPath(a);
@@ -459,8 +465,8 @@ test('a scratch index built from the snapshot of a previous start equals a full 
   fs.mkdirSync(path.join(s, 'small', 'new'));
   write(path.join(s, 'small', 'new', 'b.txt'), 'bb');
   // The big folder changed: listed again (2,100 names), then a new snapshot spares the next start
-  // that listing (listed more than a second after the change, so its stamp is trusted).
-  await new Promise((r) => setTimeout(r, 1100));
+  // that listing (listed once its stamp is settled, so it is trusted).
+  await new Promise((r) => setTimeout(r, RACY_MS + 100));
   await equalToScan('changed between starts', false);
   await equalToScan('unchanged since', true);
   const good = fs.readFileSync(snap, 'utf8');
@@ -474,8 +480,8 @@ test('a scratch index built from the snapshot of a previous start equals a full 
     ['end line missing', lines.slice(0, -2).join('\n') + '\n'],
     ['wrong count', good.replace(/\nE\t(\d+)\t(\d+)\n$/, (_m, d, f) => `\nE\t${d}\t${Number(f) + 1}\n`)],
     ['a line after the end', good + 'F\ttool_outputs/x\t1\t1\t0\t1\n'],
-    ['version 1', good.replace('agent-context scratch index 2\t', 'agent-context scratch index 1\t')],
-    ['expired', good.replace(/^(agent-context scratch index 2)\t\d+/, (_m, h) => `${h}\t${Date.now() - 2 * 86_400_000}`)],
+    ['version 2', good.replace('agent-context scratch index 3\t', 'agent-context scratch index 2\t')],
+    ['expired', good.replace(/^(agent-context scratch index 3)\t\d+/, (_m, h) => `${h}\t${Date.now() - 2 * 86_400_000}`)],
     ['a path out of scratch', good.replace(/\nF\ttool_outputs\/[^\t]*/, '\nF\ttool_outputs/../../../etc')],
     ['not a snapshot', 'not a snapshot'],
     ['empty', ''],
@@ -501,6 +507,7 @@ test('two windows writing the scratch snapshot at once leave one whole snapshot;
   const a = tmpAgent();
   const { big, old } = bigToolOutputs(a, 3000);
   fs.utimesSync(path.join(a, 'scratch'), old, old);
+  await new Promise((r) => setTimeout(r, RACY_MS + 100)); // the folders' stamps settled: a listing can stand on them
   const w1 = await ScratchIndex.build(a, { snapshot: false });
   const w2 = await ScratchIndex.build(a, { snapshot: false });
   const snap = scratchSnapshotPath(a);
@@ -567,6 +574,7 @@ test('while an agent keeps adding files during the snapshot\'s write, the summar
   // Long names: the snapshot spans several 128 KB blocks, with a yield after each.
   for (let i = 0; i < 4000; i++) write(path.join(big, `out-${String(i).padStart(4, '0')}-${'n'.repeat(60)}.txt`), 'x'.repeat(i % 50), old + i);
   for (const d of [s, big, path.join(s, 'small'), path.join(s, 'small', 'sub')]) fs.utimesSync(d, old, old);
+  await new Promise((r) => setTimeout(r, RACY_MS + 100)); // the folders' ctime (the utimes) settled: their listings can be trusted
   const ix = await ScratchIndex.build(a, { snapshot: false });
   ix.followsEvents = true;
   // Offloads and their events, one after the other, for as long as the snapshot is being written.
@@ -587,6 +595,7 @@ test('while an agent keeps adding files during the snapshot\'s write, the summar
   assert.ok(fs.existsSync(scratchSummaryPath(a)), 'the summary is written all the same');
   // The folder settled (its stamp older than the 2 s a listing needs to be trusted): a new process starts from the summary.
   fs.utimesSync(big, old + 10, old + 10);
+  await new Promise((r) => setTimeout(r, RACY_MS + 100));
   const next = await ScratchIndex.build(a, { summary: true });
   assert.equal(next.partial, true, 'started from the summary, not from a full scan');
   assert.deepEqual(next.totals(), plainScan(a).totals());

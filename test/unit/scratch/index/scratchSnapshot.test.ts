@@ -12,7 +12,7 @@ const NOW = Date.UTC(2026, 11, 1, 12);
 function sampleTree(files = 700): ScratchTree {
   const t = new ScratchTree(DIR);
   for (const [rel, at] of [['', 1], ['tool_outputs', 2], ['notes', 3], ['notes/deep', 4]] as const) {
-    t.ensureDir(rel).listed = { ino: 100 + at, mtimeMs: NOW - 3_600_000, at: NOW - 1_800_000 };
+    t.ensureDir(rel).listed = { ino: 100 + at, mtimeMs: NOW - 3_600_000, ctimeMs: NOW - 3_500_000, at: NOW - 1_800_000 };
   }
   const item = (i: number): Item => ({ size: i * 3, mtimeMs: NOW - 3_600_000 + i, symlink: i % 50 === 0, statAt: NOW - 60_000, seen: 0 });
   for (let i = 0; i < files; i++) t.setFile(`tool_outputs/out-${i}.txt`, item(i));
