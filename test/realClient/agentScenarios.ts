@@ -281,13 +281,15 @@ export function describeShellHook(d: HookDriver): void {
  * shows in the other's briefing. Three sessions: first, second, first again. Asserted on what each
  * CLI sent back to its fake model.
  */
-export function describeCrossAgent(first: AgentDriver, second: AgentDriver): void {
+export function describeCrossAgent(first: HookDriver, second: AgentDriver): void {
   describe(`${first.label} and ${second.label} on one .agent/`, function () {
     let ws: string;
     let noisy: ReturnType<typeof writeNoisyBuild>;
     let a: AgentRun;
     let b: AgentRun;
     let a2: AgentRun;
+    let own: AgentRun;
+    let b2: AgentRun;
     const text = (d: AgentDriver, run: AgentRun, tool: string, nth = 0): string => {
       const r = resultOf(run, d.mcpTool(tool), nth);
       return d.unwrap ? d.unwrap(r.text) : r.text;
@@ -321,6 +323,12 @@ export function describeCrossAgent(first: AgentDriver, second: AgentDriver): voi
       });
       // first again, a new session: its briefing shows what the other agent did.
       a2 = await first.run({ workspace: ws, script: [{ tool: first.mcpTool('agentContext_briefing'), input: {} }, { text: 'Done.' }] });
+      // first, set up with our hook, runs a failing command through its own shell; second, in a
+      // session of its own, asks for the last failure.
+      const home = tempDir('home-');
+      setUpWith(first.id, ws, home);
+      own = await first.runSetUp({ workspace: ws, home, script: [{ tool: first.shellTool, input: first.shellInput('bash build.sh fail') }, { text: 'It failed.' }] });
+      b2 = await second.run({ workspace: ws, script: [{ tool: second.mcpTool('agentContext_terminal'), input: { command: 'lastFailed' } }, { text: 'Found it.' }] });
     });
 
     it(`${first.label}'s agentContext_run saved the build's output; ${second.label}'s agentContext_grep finds its three error lines there, with their line numbers`, () => {
@@ -345,6 +353,16 @@ export function describeCrossAgent(first: AgentDriver, second: AgentDriver): voi
       assert.match(briefing, /Plan \.agent\/plan\.yaml: 3\/4 done/);
       assert.match(briefing, /Now: step 4 \[in_progress\] Load-test with 1,000 clients/);
       recordMeasure('cross-agent', 'briefings', { second: Buffer.byteLength(text(second, b, 'agentContext_briefing')), firstAgain: Buffer.byteLength(briefing) });
+    });
+
+    it(`a command ${first.label} ran through its own shell and that failed is what ${second.label}'s agentContext_terminal lastFailed finds, with the agent's name and the exit code`, () => {
+      assert.ok(own.results.some((r) => r.tool === first.shellTool), `${first.label} did not run its shell tool`);
+      const last = text(second, b2, 'agentContext_terminal');
+      assert.match(last, /Command: bash build\.sh fail\b/, last);
+      assert.match(last, /exit 7/, last);
+      assert.ok(last.includes(`${agentName(first.id)} · session `), last);
+      assert.ok(last.includes(SMALL_FAILURE), last);
+      recordMeasure('cross-agent', 'lastFailedAcrossAgents', { bytes: Buffer.byteLength(last) });
     });
   });
 }

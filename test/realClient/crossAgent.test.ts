@@ -4,6 +4,8 @@
  * session of its own, finds the error lines in that saved output with agentContext_grep and the step
  * in its briefing, and starts the next step; Codex's next session's briefing shows it. The two
  * cheapest CLIs to start (native binaries), one per wire protocol (OpenAI Responses, Anthropic Messages).
+ * Then Codex, set up with our hook, runs a failing command through its own shell, and Claude Code's
+ * agentContext_terminal lastFailed finds it (one history for every agent).
  * Run: node scripts/test.mjs --integration-only --run cross-agent
  */
 import { describeCrossAgent } from './agentScenarios';
