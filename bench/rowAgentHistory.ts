@@ -7,10 +7,11 @@
 // call of a fresh server with `.agent/.cache/` as the previous one left it, and warm calls; levels
 // interleaved, every answer checked against what was generated.
 // Env: BENCH_AGENT_SESSIONS=20:500,2000:50000 (sessions:commands per level), BENCH_HISTORY_TERMINALS=10000.
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { failedRow, repoRoot, type Row, type Stats } from './harness';
+import { failedRow, repoRoot, RUNS, stats, type Row, type Stats } from './harness';
 import { touchOpenSessions, type GeneratedSession } from './agentSessionsGen';
 import { coldCells, judge, medians, startServers, warmCells, type Cell, type LevelCall, type LevelFolder } from './mcpLevels';
 import { failureRef, generateAgentFolder, type GeneratedFolder } from './scaleGen';
@@ -60,6 +61,33 @@ export const AGENT_HISTORY_CALLS: LevelCall[] = [
   },
 ];
 
+/** What a user without the catalog would run to find the failed commands: GNU grep over every capture's footers. */
+const GREP_FAILED = ['-r', '-l', '--include=*.txt', '-E', '^<<< command [0-9]+ \\| exit [1-9]'];
+
+/**
+ * The reference in the same run: GNU grep listing the captures that hold a failed command (every
+ * terminal file and session read once, as a first call without .agent/.cache/ must), median of RUNS
+ * after one warm-up; its file count is checked against the generator's sessions with a failure.
+ */
+function grepFailed(g: GeneratedFolder): { t: Stats; files: number } | { error: string } {
+  const dir = path.join(g.agentDir, 'terminals');
+  const samples: number[] = [];
+  let files = 0;
+  for (let i = 0; i <= RUNS; i++) {
+    const t0 = performance.now();
+    const r = spawnSync('grep', [...GREP_FAILED, dir], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    const ms = performance.now() - t0;
+    if (r.error || (r.status !== 0 && r.status !== 1)) return { error: `grep: ${r.error?.message ?? r.stderr.slice(0, 200)}` };
+    files = r.stdout.split('\n').filter(Boolean).length;
+    if (i > 0) samples.push(ms);
+  }
+  const want = sessionsOf(g).filter((s) => s.failure).length;
+  const have = new Set(sessionsOf(g).map((s) => path.join(dir, `${s.n}.txt`)));
+  const found = spawnSync('grep', [...GREP_FAILED, dir], { encoding: 'utf8', maxBuffer: 64 << 20 }).stdout.split('\n').filter((f) => have.has(f)).length;
+  if (found !== want) return { error: `grep found ${found} sessions with a failed command, the generator wrote ${want}` };
+  return { t: stats(samples), files };
+}
+
 /** Levels from BENCH_AGENT_SESSIONS or S 20 sessions / 500 commands, L 2,000 / 50,000. */
 export function agentHistoryLevels(): { label: string; sessions: number; commands: number }[] {
   const xs = (process.env.BENCH_AGENT_SESSIONS ?? '20:500,2000:50000').split(',').map((p) => p.split(':').map(Number));
@@ -82,6 +110,7 @@ export async function rowAgentHistory(log: (s: string) => void, levels = agentHi
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-context-history-'));
   const results = new Map<string, Map<string, Cell>>();
   const up: LevelFolder[] = [];
+  const greps = new Map<string, ReturnType<typeof grepFailed>>();
   let touched = Date.now();
   const keepOpen = async (): Promise<void> => {
     if (Date.now() - touched < TOUCH_EVERY_MS) return;
@@ -123,6 +152,11 @@ export async function rowAgentHistory(log: (s: string) => void, levels = agentHi
         for (const s of servers) await s.mcp.close().catch(() => undefined);
       }
     }
+    for (const u of up) {
+      const r = grepFailed(u.g);
+      greps.set(u.label, r);
+      log(`  GNU grep, captures with a failed command (${u.label}): ${'error' in r ? r.error : `${r.t.median.toFixed(0)} ms, ${r.files.toLocaleString('en-US')} files`}`);
+    }
     // The open sessions were open all along (a closed one would have been measured as a different shape).
     for (const u of up) {
       for (const s of sessionsOf(u.g).filter((x) => x.open)) {
@@ -154,7 +188,7 @@ export async function rowAgentHistory(log: (s: string) => void, levels = agentHi
         id: `20${String.fromCharCode(97 + k++)}`,
         what: `agent-command history (${sizes}; beside ${TERMINALS.toLocaleString('en-US')} terminal files): ${c.what}, over MCP, ${b.name}`,
         ours: modes.map((m) => `${m.label}: ${cellsText(results.get(`${b.name}:${m.key}:${c.id}`)!)}`).join(' · '),
-        reference: `the same call at ${first}`,
+        reference: `the same call at ${first}; GNU grep listing the captures with a failed command (${GREP_FAILED.slice(0, 3).join(' ')} over .agent/terminals/, every file read once, median of ${RUNS}): ${[...greps].map(([l, r]) => `${l} ${'error' in r ? r.error : `${ms(r.t)}, ${r.files.toLocaleString('en-US')} files`}`).join(', ')}`,
         ratio: modes.map((m) => `${m.key} ${Number.isFinite(m.ratio) ? m.ratio.toFixed(2) : '—'}×`).join(', '),
         goal: `first call ≤ 1,000 ms at ${last}, with and without .agent/.cache/; warm ${last}/${first} ≤ 1.5× (growth ≤ 20 ms counts as none)`,
         met: modes.every((m) => m.met),
