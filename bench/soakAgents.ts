@@ -13,6 +13,7 @@
 // (checkAgentCommands) then finds each in the history once, whole, with that exit code.
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
+import { rng } from './harness';
 
 /** One command an agent ran through its hook, and what the agent got back. */
 export interface AgentCommand {
@@ -34,17 +35,6 @@ export interface AgentCommand {
 export type OpencodePlugin = (o: { node: string; dist: string }) => (ctx: { directory?: string }) => Promise<Record<string, (input: object, output?: object) => Promise<void>>>;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-/** A seeded generator (xorshift), so a soak's commands can be told again. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 4294967296;
-  };
-}
 
 /** How many lines and which exit code: no output, a few lines (the fast path), a few KB (the Node path, inline), tens of KB (offloaded). */
 function shape(r: () => number): { lines: number; exit: number } {
