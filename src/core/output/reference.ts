@@ -44,7 +44,7 @@ const ISSUE_WORDS = [
   'undefined reference', 'not ok ', 'CONFLICT', '[Cc]onflict', 'UNMET', 'extraneous', '[Ii]nvalid',
   'Fehler', 'fehlgeschlagen', WARN.de, '[Ee]rreur', 'échec', 'échoué', 'CONFLIT', 'Conflit',
   '错误', '失败', WARN.zh, 'エラー', '失敗', 'Ошибка', 'ошибка', 'ОШИБКА', 'Сбой', 'сбой', 'КОНФЛИКТ', 'Конфликт',
-  '✗', '✘', '✖', '❌',
+  '✗', '✘', '✖', '✕', '❌',
 ];
 /** Shapes that only count at the start of a line: apt/dpkg `E: …`, mocha's numbered failures `  1) name`. */
 const ISSUE_LINE_STARTS = ['^E: ', '^ {0,12}[0-9]{1,4}\\) '];

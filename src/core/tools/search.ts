@@ -4,30 +4,40 @@ import { fenceData } from '../output/fence';
 import { formatBytes, groupDigits } from '../output/humanize';
 import { displayLine } from '../output/reference';
 import { countTokensAsync } from '../output/tokens';
-import { INLINE_MAX_BYTES } from '../output/inline';
+import { TOOL_ANSWER_MAX_BYTES } from '../output/inline';
 import type { SearchWindow } from '../search/ranked/lineRanking';
 import { searchFolder } from '../search/ranked/searchService';
 import { SEARCH_SCOPES, type SearchScope } from '../search/ranked/sources';
+import { termWords } from '../search/ranked/terms';
 import { agentDirOf } from '../workspace/agentLayout';
 import { defaultFolder, displayPath } from '../workspace/workspacePaths';
 import { newScratchFile, writeScratchText } from './scratchOutput';
 import { toolError, type ToolContext, type ToolOutcome } from './toolContext';
 
-/** Tokens of windows returned when the call names no budget; also the most (the answer stays under INLINE_MAX_BYTES). */
+/** Tokens of windows returned when the call names no budget; also the most (the answer stays under TOOL_ANSWER_MAX_BYTES). */
 export const DEFAULT_SEARCH_TOKENS = 1500;
 const MIN_SEARCH_TOKENS = 100;
-/** A window scoring under this share of the best one is not shown, only counted: it would cost tokens and rarely answer. */
-export const SHOW_RATIO = 0.4;
+/**
+ * A window scoring under this share of the best one is not shown, only counted and listed, and no
+ * more than MAX_SHOWN are: every line an agent loads and does not need costs it (bench row 20,
+ * retrieval precision, chose these: more windows bought little recall for much precision).
+ */
+export const SHOW_RATIO = 0.7;
+export const MAX_SHOWN = 2;
+/** The read an answer proposes: this many lines before the best window and after it. */
+const READ_BEFORE = 10;
+const READ_AFTER = 20;
+
 /** Longest line shown (bytes); the file has the rest. */
 const LINE_BYTES = 300;
-/** Room kept under INLINE_MAX_BYTES for the header, the fence and the lines after the windows. */
+/** Room kept under TOOL_ANSWER_MAX_BYTES for the header, the fence and the lines after the windows. */
 const FRAME_BYTES = 1200;
 /** The overflow list of all windows: the ending grep's lists have too, so neither search nor grep finds its own earlier answers. */
 export const SEARCH_LIST_EXT = '.search.txt';
 
 /** One window as the answer shows it. */
-function windowText(w: SearchWindow, show: (rel: string) => string): string {
-  const why = [w.terms.join(', '), w.level === 2 ? 'error line' : w.level === 1 ? 'warning line' : ''].filter(Boolean).join(' · ');
+function windowText(w: SearchWindow, show: (rel: string) => string, word: (term: string) => string): string {
+  const why = [w.terms.map(word).join(', '), w.level === 2 ? 'error line' : w.level === 1 ? 'warning line' : ''].filter(Boolean).join(' · ');
   const head = `${show(w.rel)}:${w.first}-${w.last}${why ? ` (${why})` : ''}`;
   return [head, ...w.lines.map((l) => displayLine(l, LINE_BYTES))].join('\n');
 }
@@ -51,31 +61,34 @@ export async function searchTool(input: Record<string, unknown>, ctx: ToolContex
   if (a.pending.files > 0) notes.push(`Not indexed yet: ${groupDigits(a.pending.files)} file${a.pending.files === 1 ? '' : 's'} (${formatBytes(a.pending.bytes)}), the oldest; indexing goes on, so ask again shortly, or use agentContext_grep for an exact string.`);
   for (const n of a.notes ?? []) notes.push(`Note: ${n}.`);
   if (a.unreadable.length > 0) notes.push(`Not searched: ${a.unreadable.slice(0, 3).map((u) => `${show(u.rel)} (${u.why})`).join(', ')}${a.unreadable.length > 3 ? `, and ${a.unreadable.length - 3} more` : ''}.`);
+  const words = termWords(query);
+  const word = (t: string): string => words.get(t) ?? t;
+  const termList = a.terms.map(word).join(', ');
   if (a.terms.length === 0) return toolError('the query has no words to search for; give words or keywords (for a pattern, use agentContext_grep)');
   if (a.windows.length === 0) {
-    return { text: [`No lines match ${JSON.stringify(query)} (terms: ${a.terms.join(', ')}) in ${where}: ${groupDigits(a.indexed.files)} files indexed.`, ...notes].join('\n') };
+    return { text: [`No lines match ${JSON.stringify(query)} (terms: ${termList}) in ${where}: ${groupDigits(a.indexed.files)} files indexed.`, ...notes].join('\n') };
   }
   // The best windows within the budget, none far below the best; the rest counted and listed in a file.
   const best = a.windows[0].score;
-  const texts = a.windows.map((w) => windowText(w, show));
+  const texts = a.windows.map((w) => windowText(w, show, word));
   const shown: number[] = [];
   let tokens = 0;
   let bytes = 0;
   const counts = await Promise.all(texts.slice(0, 30).map((t) => countTokensAsync(t)));
   for (let i = 0; i < counts.length; i++) {
-    if (i > 0 && a.windows[i].score < SHOW_RATIO * best) break;
+    if (i > 0 && (a.windows[i].score < SHOW_RATIO * best || shown.length >= MAX_SHOWN)) break;
     const t = counts[i].tokens;
     const b = Buffer.byteLength(texts[i], 'utf8') + 2;
-    if (i > 0 && (tokens + t > budget || bytes + b > INLINE_MAX_BYTES - FRAME_BYTES)) break;
+    if (i > 0 && (tokens + t > budget || bytes + b > TOOL_ANSWER_MAX_BYTES - FRAME_BYTES)) break;
     shown.push(i);
     tokens += t;
     bytes += b;
   }
   const total = a.windows.length;
-  const lines = [`${groupDigits(total)} window${total === 1 ? '' : 's'} match ${JSON.stringify(query)} (terms: ${a.terms.join(', ')}) in ${where}; the best ${shown.length}, ≈${groupDigits(tokens)} tokens:`];
+  const lines = [`${groupDigits(total)} window${total === 1 ? '' : 's'} match ${JSON.stringify(query)} (terms: ${termList}) in ${where}; the best ${shown.length}, ≈${groupDigits(tokens)} tokens:`];
   lines.push(fenceData('Matches', shown.map((i) => texts[i]).join('\n\n')));
   const top = a.windows[0];
-  lines.push(`Next: read lines ${Math.max(1, top.first - 10)}–${top.last + 20} of ${show(top.rel)} for what surrounds the best window.`);
+  lines.push(`Next: read lines ${Math.max(1, top.first - READ_BEFORE)}–${top.last + READ_AFTER} of ${show(top.rel)} for what surrounds the best window.`);
   let outputPath: string | undefined;
   if (shown.length < total) {
     const rest = a.windows.filter((_, i) => !shown.includes(i));
@@ -83,7 +96,7 @@ export async function searchTool(input: Record<string, unknown>, ctx: ToolContex
     const next = rest.slice(0, 3).map((w) => `${show(w.rel)}:${w.first}-${w.last}`).join(', ');
     try {
       const target = newScratchFile(ctx.folders, 'scratch/tool_outputs', `search ${query}`, SEARCH_LIST_EXT);
-      await writeScratchText(target, a.windows.map((w) => windowText(w, show)).join('\n\n') + '\n');
+      await writeScratchText(target, a.windows.map((w) => windowText(w, show, word)).join('\n\n') + '\n');
       outputPath = target.display;
       lines.push(`${groupDigits(rest.length)} more window${rest.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'} (${next}${rest.length > 3 ? ', …' : ''}); all ${groupDigits(total)} in ${target.display}.`);
     } catch (e) {

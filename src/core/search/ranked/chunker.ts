@@ -29,6 +29,10 @@ export interface Chunk {
   tokens: number;
   /** term → min(tf, MAX_TF) << 2 | highest issue level of a line it stood on. */
   terms: Map<string, number>;
+  /** Highest issue level of its lines. */
+  level: number;
+  /** In a terminal capture, the line of the `>>> command` header its first line belongs to (0: none); elsewhere 0. */
+  block: number;
 }
 
 /** The hash a chunk is checked by when it is read back: its first HASH_BYTES bytes and its length. */
@@ -54,28 +58,42 @@ export function chunkTextOf(buf: Buffer, from: number, to: number): string {
   return out;
 }
 
+/** The header of a command's block in a terminal capture (terminalFormat.ts). */
+const COMMAND_HEADER = Buffer.from('>>> command ');
+/** A command header starts a new chunk unless the chunk so far has fewer lines than this (tiny commands share one). */
+const BLOCK_MIN_LINES = 8;
+
 /**
  * Chunks `buf`, the bytes of a file from byte `base` (a line start, line number `lineBase`) to its
- * end. `mask` masks secrets in a chunk's text (lines kept).
+ * end. `mask` masks secrets in a chunk's text (lines kept). In a terminal capture (`terminal`), a
+ * command's header starts a chunk (so most chunks hold one command's output) and each chunk names
+ * its command's header line; `block` is the header in force at `lineBase`.
  */
-export function chunkFile(buf: Buffer, base: number, lineBase: number, mask: (text: string) => string): Chunk[] {
+export function chunkFile(buf: Buffer, base: number, lineBase: number, mask: (text: string) => string, terminal = false, block = 0): Chunk[] {
   const chunks: Chunk[] = [];
   let start = 0;
   let lineStart = lineBase;
   while (start < buf.length) {
     let end = start;
     let lines = 0;
+    let first = block;
     while (end < buf.length && lines < CHUNK_LINES) {
+      const header = terminal && buf.indexOf(COMMAND_HEADER, end) === end;
+      if (header && lines >= BLOCK_MIN_LINES) break;
       let nl = buf.indexOf(10, end);
       const lineEnd = nl < 0 ? buf.length : nl + 1;
       // A chunk always takes its first line, however long; later lines only while it stays small.
       if (lines > 0 && lineEnd - start > CHUNK_BYTES) break;
+      if (header) {
+        block = lineStart + lines;
+        if (lines === 0) first = block;
+      }
       end = lineEnd;
       lines++;
       if (nl < 0) nl = buf.length;
     }
     const bytes = buf.subarray(start, end);
-    const c: Chunk = { byteStart: base + start, byteEnd: base + end, lineStart, lines, hash: chunkHash(bytes, bytes.length), tokens: 0, terms: new Map() };
+    const c: Chunk = { byteStart: base + start, byteEnd: base + end, lineStart, lines, hash: chunkHash(bytes, bytes.length), tokens: 0, terms: new Map(), level: 0, block: first };
     countTerms(mask(chunkTextOf(buf, start, end)), c);
     chunks.push(c);
     lineStart += lines;
@@ -92,6 +110,7 @@ function countTerms(text: string, c: Chunk): void {
     const line = text.slice(at, nl);
     if (line) {
       const level = issueLevel(line.length > 2048 ? line.slice(0, 2048) : line);
+      if (level > c.level) c.level = level;
       forEachTerm(line, (t) => {
         c.tokens++;
         const v = c.terms.get(t);

@@ -150,13 +150,15 @@ export function indexBatch(dir: string, m: Manifest, plans: readonly Planned[], 
       out.failed.push({ rel: p.rel, why: (e as Error).message });
       continue;
     }
-    const chunks: Chunk[] = bytes.length > 0 ? chunkFile(bytes, p.fromByte, p.fromLine, mask) : [];
     const old = m.files[p.rel];
     const kept = old && p.keep > 0 ? old.c.slice(0, p.keep * CHUNK_FIELDS) : [];
+    // An append goes on from its last chunk, in the command block that chunk was in.
+    const block = old && p.keep < chunkCount(old) && p.fromByte > 0 ? chunkAt(old, p.keep).block : 0;
+    const chunks: Chunk[] = bytes.length > 0 ? chunkFile(bytes, p.fromByte, p.fromLine, mask, scope === 'terminals', block) : [];
     const c = kept;
     for (const ch of chunks) {
       const id = next++;
-      c.push(id, ch.byteStart, ch.lineStart, ch.tokens, ch.hash);
+      c.push(id, ch.byteStart, ch.lineStart, ch.tokens, ch.hash, ch.level, ch.block);
       for (const [term, v] of ch.terms) {
         let l = postings.get(term);
         if (!l) postings.set(term, (l = { ids: [], values: [] }));

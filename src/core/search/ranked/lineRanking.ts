@@ -2,27 +2,36 @@
  * From the best chunks to the best lines: the candidate chunks are read back from their files (and
  * checked against what was indexed: a chunk whose bytes changed is never quoted), their lines
  * ranked by BM25 with MiniSearch (the library's index of a few thousand lines, built per query, with
- * its prefix matching and per-line boosts: error lines first), and the best lines grown into
- * windows of a little context, merged where they touch.
+ * its prefix matching; each query term weighted by its weight in the whole index, each line boosted
+ * for an error or warning and for the rank of its chunk and file), and the best lines grown into
+ * windows: a little context before, and after an error the lines that explain it (an indented
+ * stack, a compiler's `-->` and `|` lines), merged where they touch.
  */
 import * as fs from 'node:fs';
 import MiniSearch from 'minisearch';
 import { issueLevel } from '../../output/reference';
 import { chunkHash, chunkTextOf } from './chunker';
 import { chunkAt, chunkCount, type FileEntry } from './manifest';
-import { ERROR_BOOST, WARN_BOOST, type RankedChunk } from './searchIndex';
+import { LEVEL_BOOST, type ChunkRanking } from './chunkRanking';
 import { termsOf } from './terms';
 
 /** Lines of context shown on each side of a matching line. */
-export const CONTEXT_LINES = 2;
+export const CONTEXT_LINES = 1;
 /** Lines beyond a window's edge that still join it rather than start one of their own. */
 const JOIN_GAP = CONTEXT_LINES + 1;
 /** A window grows by joining lines up to this many lines; a matching line past it starts a window of its own. */
 export const MAX_WINDOW_LINES = 12;
+/** A line joins a window only if it scores at least this share of the window's best line. */
+const JOIN_SHARE = 0.4;
 /** A window's score grows by this share for each query term beyond the first that its lines hold. */
 const EXTRA_TERM_BONUS = 0.25;
-/** A line's boost for the rank of its chunk: the best chunk's lines get up to this much more. */
+/** A line's boost for the rank of its chunk and of its document: the best ones' lines get up to this much more. */
 const CHUNK_PRIOR = 0.5;
+const DOC_PRIOR = 1;
+/** In a question about a failure, an error line scores this share of the best line times (its document's share of the best document)², whatever its words. */
+const ERROR_LINE_BASE = 0.6;
+/** Lines after an error that explain it, shown with it at most. */
+const DETAIL_LINES = 8;
 
 /** One window of an answer: consecutive lines of one file around lines that match. */
 export interface SearchWindow {
@@ -43,6 +52,14 @@ interface ReadLine {
   text: string;
   candidate: boolean;
   prior: number;
+  /** The share of the best document's score its document has (0 for a neighbour's line). */
+  docShare: number;
+}
+
+/** What a wanted chunk brings: its rank's share of the best chunk's, and its document's share of the best document's. */
+interface Wanted {
+  prior: number;
+  docShare: number;
 }
 
 /** Reads `len` bytes at `at` of an open file (fewer at its end). */
@@ -61,7 +78,7 @@ function readAt(fd: number, at: number, len: number): Buffer {
  * The lines of a file's wanted chunks (each with its neighbours, for context), read now and
  * checked against the entry; undefined when the file is no longer what was indexed.
  */
-function readChunks(abs: string, e: FileEntry, wanted: Map<number, number>, mask: (t: string) => string): ReadLine[] | undefined {
+function readChunks(abs: string, e: FileEntry, wanted: Map<number, Wanted>, mask: (t: string) => string): ReadLine[] | undefined {
   let fd: number;
   try {
     fd = fs.openSync(abs, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
@@ -86,7 +103,8 @@ function readChunks(abs: string, e: FileEntry, wanted: Map<number, number>, mask
       const text = mask(chunkTextOf(b, 0, b.length));
       const lines = text.split('\n');
       if (lines.length > 0 && lines[lines.length - 1] === '' && text.endsWith('\n')) lines.pop();
-      lines.forEach((t, k) => out.push({ n: c.lineStart + k, text: t, candidate: wanted.has(i), prior: wanted.get(i) ?? 0 }));
+      const w = wanted.get(i);
+      lines.forEach((t, k) => out.push({ n: c.lineStart + k, text: t, candidate: w !== undefined, prior: w?.prior ?? 0, docShare: w?.docShare ?? 0 }));
     }
     return out;
   } finally {
@@ -94,24 +112,54 @@ function readChunks(abs: string, e: FileEntry, wanted: Map<number, number>, mask
   }
 }
 
+const indent = (s: string): number => s.length - s.trimStart().length;
+/** A line that carries on the diagnostic above it: indented deeper, or a compiler's, test runner's or runtime's detail line. */
+const DETAIL_RE = /^\s*(?:\||-->|::: |= |\^|~|at |\.\.\. \d+ more|Caused by|E {2,}|[+-] |\d+ +\||> +\d+ \||help:|note:|symbol:|location:|Expected|Received|left:|right:)/;
+
+/** Index of the first line of the window around line k (CONTEXT_LINES before it, where they are consecutive). */
+function lowerK(lines: readonly ReadLine[], k: number): number {
+  let j = k;
+  while (j > 0 && k - j < CONTEXT_LINES && lines[j - 1].n === lines[j].n - 1) j--;
+  return j;
+}
+
+/** Index of the last line of the window around line k: CONTEXT_LINES after it, and after an error the lines that explain it. */
+function upperK(lines: readonly ReadLine[], k: number, level: number): number {
+  let j = k;
+  while (j + 1 < lines.length && j - k < CONTEXT_LINES && lines[j + 1].n === lines[j].n + 1) j++;
+  if (level < 2) return j;
+  const base = indent(lines[k].text);
+  const detail = (t: string): boolean => !!t.trim() && (indent(t) > base || DETAIL_RE.test(t));
+  while (j + 1 < lines.length && j + 1 - k <= DETAIL_LINES && lines[j + 1].n === lines[j].n + 1) {
+    const t = lines[j + 1].text;
+    if (!detail(t)) break;
+    j++;
+  }
+  return j;
+}
+
 /**
- * Ranks the lines of `chunks` for the query terms and returns windows, best first, and the files
- * that changed since they were indexed (none of their lines is in the windows).
+ * Ranks the lines of the ranking's chunks for the query terms and returns windows, best first, and
+ * the files that changed since they were indexed (none of their lines is in the windows).
  */
 export function rankWindows(
   agentPath: (rel: string) => string,
   entryOf: (rel: string) => FileEntry | undefined,
-  chunks: readonly RankedChunk[],
+  ranking: ChunkRanking,
   terms: readonly string[],
   mask: (text: string) => string,
+  forFailure: boolean,
 ): { windows: SearchWindow[]; stale: string[] } {
   const stale: string[] = [];
-  const top = chunks[0]?.score || 1;
-  const byFile = new Map<string, Map<number, number>>();
+  const chunks = ranking.chunks;
+  const topChunk = chunks[0]?.score || 1;
+  const topDoc = ranking.docs[0]?.score || 1;
+  const docShare = new Map(ranking.docs.map((d) => [d.doc, d.score / topDoc]));
+  const byFile = new Map<string, Map<number, Wanted>>();
   for (const c of chunks) {
     let m = byFile.get(c.rel);
     if (!m) byFile.set(c.rel, (m = new Map()));
-    m.set(c.i, c.score / top);
+    m.set(c.i, { prior: c.score / topChunk, docShare: docShare.get(c.doc) ?? 0 });
   }
   const fileLines = new Map<string, ReadLine[]>();
   const docs: { id: number; t: string }[] = [];
@@ -131,33 +179,46 @@ export function rankWindows(
     });
   }
   if (docs.length === 0) return { windows: [], stale };
+  const levels = at.map(({ rel, k }) => issueLevel(fileLines.get(rel)![k].text));
   const ms = new MiniSearch<{ id: number; t: string }>({ fields: ['t'], tokenize: termsOf, processTerm: (t) => t });
   ms.addAll(docs);
-  const levels = at.map(({ rel, k }) => issueLevel(fileLines.get(rel)![k].text));
   const results = ms.search(terms.join(' '), {
     tokenize: (s) => s.split(' '),
     processTerm: (t) => t,
     prefix: (t) => t.length >= 3,
     combineWith: 'OR',
     boostDocument: (id: number) => {
-      const { rel, k } = at[id];
-      const lvl = levels[id];
-      return (lvl === 2 ? ERROR_BOOST : lvl === 1 ? WARN_BOOST : 1) * (1 + CHUNK_PRIOR * fileLines.get(rel)![k].prior);
+      const l = fileLines.get(at[id].rel)![at[id].k];
+      return LEVEL_BOOST[levels[id]] * (1 + CHUNK_PRIOR * l.prior) * (1 + DOC_PRIOR * l.docShare);
     },
   });
+  const scored = new Map<number, { score: number; terms: string[] }>();
+  for (const r of results) scored.set(r.id as number, { score: r.score, terms: terms.filter((t) => r.queryTerms.includes(t)) });
+  if (forFailure && results.length > 0) {
+    // The error lines of the best documents answer a "why did it fail" even without the question's words.
+    const top = results[0].score;
+    at.forEach(({ rel, k }, id) => {
+      if (levels[id] < 2) return;
+      const base = ERROR_LINE_BASE * top * fileLines.get(rel)![k].docShare ** 2;
+      const had = scored.get(id);
+      if (!had) scored.set(id, { score: base, terms: [] });
+      else had.score += base;
+    });
+  }
+  const order = [...scored].sort((a, b) => b[1].score - a[1].score || a[0] - b[0]);
   // Grow windows around the best lines: a line near a window joins it (up to MAX_WINDOW_LINES). A
   // window scores as its best line, and more for each query term its other lines add: a run of lines
   // that repeat one weak word must not outrank one line with every word.
   const windows: (SearchWindow & { k0: number; k1: number; best: number })[] = [];
-  for (const r of results) {
-    const { rel, k } = at[r.id as number];
+  for (const [id, r] of order) {
+    const { rel, k } = at[id];
     const lines = fileLines.get(rel)!;
     const n = lines[k].n;
-    const qt = terms.filter((t) => r.queryTerms.includes(t));
-    const lvl = levels[r.id as number];
+    const lvl = levels[id];
     const k0 = lowerK(lines, k);
-    const k1 = upperK(lines, k);
-    const near = windows.find((w) => w.rel === rel && n >= w.first - JOIN_GAP && n <= w.last + JOIN_GAP);
+    const k1 = upperK(lines, k, lvl);
+    // Only a line that matters joins a window: a weak match beside a strong one would stretch it with lines that do not answer.
+    const near = windows.find((w) => w.rel === rel && n >= w.first - JOIN_GAP && n <= w.last + JOIN_GAP && (r.score >= JOIN_SHARE * w.best || (n >= w.first && n <= w.last)));
     if (near) {
       const a = Math.min(near.k0, k0);
       const b = Math.max(near.k1, k1);
@@ -165,7 +226,7 @@ export function rankWindows(
         // Too long to grow: shown only if inside the window already; otherwise its own window below.
         if (n >= near.first && n <= near.last) continue;
       } else {
-        for (const t of qt) if (!near.terms.includes(t)) near.terms.push(t);
+        for (const t of r.terms) if (!near.terms.includes(t)) near.terms.push(t);
         near.level = Math.max(near.level, lvl) as 0 | 1 | 2;
         near.k0 = a;
         near.k1 = b;
@@ -174,26 +235,12 @@ export function rankWindows(
         continue;
       }
     }
-    windows.push({ rel, first: lines[k0].n, last: lines[k1].n, lines: [], score: r.score, best: r.score, terms: qt, level: lvl, k0, k1 });
+    windows.push({ rel, first: lines[k0].n, last: lines[k1].n, lines: [], score: r.score, best: r.score, terms: [...r.terms], level: lvl, k0, k1 });
   }
   for (const w of windows) {
     w.lines = fileLines.get(w.rel)!.slice(w.k0, w.k1 + 1).map((l) => ({ n: l.n, text: l.text }));
-    const own = w.terms.length;
-    w.score = w.best * (1 + EXTRA_TERM_BONUS * Math.max(0, own - 1));
+    w.score = w.best * (1 + EXTRA_TERM_BONUS * Math.max(0, w.terms.length - 1));
   }
   windows.sort((a, b) => b.score - a.score);
   return { windows: windows.map(({ k0: _a, k1: _b, best: _c, ...w }) => w), stale };
-}
-
-/** Index of the first line of the window around line k (CONTEXT_LINES before it, where they are consecutive). */
-function lowerK(lines: readonly ReadLine[], k: number): number {
-  let j = k;
-  while (j > 0 && k - j < CONTEXT_LINES && lines[j - 1].n === lines[j].n - 1) j--;
-  return j;
-}
-
-function upperK(lines: readonly ReadLine[], k: number): number {
-  let j = k;
-  while (j + 1 < lines.length && j - k < CONTEXT_LINES && lines[j + 1].n === lines[j].n + 1) j++;
-  return j;
 }

@@ -11,10 +11,10 @@ import { cacheFile } from '../../workspace/cacheFiles';
 import type { SearchScope } from './sources';
 
 const KIND = 'agent-context-search';
-const VERSION = 1;
+const VERSION = 3;
 
-/** Fields per chunk in FileEntry.c: id, first byte, first line, terms counted, hash. */
-export const CHUNK_FIELDS = 5;
+/** Fields per chunk in FileEntry.c: id, first byte, first line, terms counted, hash, highest issue level of its lines, its command's header line in a terminal (0 elsewhere). */
+export const CHUNK_FIELDS = 7;
 
 /** One file as indexed. */
 export interface FileEntry {
@@ -25,7 +25,7 @@ export interface FileEntry {
   /** Bytes indexed (the file's size then, or less while a large file is indexed in parts). */
   size: number;
   mtimeMs: number;
-  /** Per chunk, in file order: id, byteStart, lineStart, tokens, hash (CHUNK_FIELDS numbers). */
+  /** Per chunk, in file order: id, byteStart, lineStart, tokens, hash, issue level, command block (CHUNK_FIELDS numbers). */
   c: number[];
 }
 
@@ -105,6 +105,10 @@ export interface ChunkRef {
   lineStart: number;
   tokens: number;
   hash: number;
+  /** Highest issue level of its lines: 2 an error or failure line, 1 a warning, 0 neither. */
+  level: number;
+  /** The header line of the terminal command its first line belongs to (0: not in a terminal, or before the first command). */
+  block: number;
 }
 
 export function chunkCount(e: FileEntry): number {
@@ -114,34 +118,45 @@ export function chunkCount(e: FileEntry): number {
 export function chunkAt(e: FileEntry, i: number): ChunkRef {
   const k = i * CHUNK_FIELDS;
   const next = (i + 1) * CHUNK_FIELDS;
-  return { id: e.c[k], byteStart: e.c[k + 1], byteEnd: next < e.c.length ? e.c[next + 1] : e.size, lineStart: e.c[k + 2], tokens: e.c[k + 3], hash: e.c[k + 4] };
+  return { id: e.c[k], byteStart: e.c[k + 1], byteEnd: next < e.c.length ? e.c[next + 1] : e.size, lineStart: e.c[k + 2], tokens: e.c[k + 3], hash: e.c[k + 4], level: e.c[k + 5], block: e.c[k + 6] };
 }
 
-/** Where a live chunk is: its file and its index in the file's chunks. */
+/** Where a live chunk is: its file, its index in the file's chunks, and the document it is part of. */
 export interface LiveChunk {
   rel: string;
   i: number;
   e: FileEntry;
+  /** The document: a file, or in a terminal capture one command's block (`<rel>#<header line>`). */
+  doc: string;
 }
 
-/** The live chunks of a manifest by id, and the totals BM25 needs. */
+/** The live chunks of a manifest by id, and the totals BM25 needs, per chunk and per document. */
 export interface LiveSet {
   byId: Map<number, LiveChunk>;
   chunks: number;
   tokens: number;
   bytes: number;
+  docTokens: Map<string, number>;
+}
+
+/** The document a chunk belongs to. */
+export function docOf(rel: string, block: number): string {
+  return block > 0 ? `${rel}#${block}` : rel;
 }
 
 export function liveSet(m: Manifest): LiveSet {
   const byId = new Map<number, LiveChunk>();
+  const docTokens = new Map<string, number>();
   let tokens = 0;
   let bytes = 0;
   for (const [rel, e] of Object.entries(m.files)) {
     for (let k = 0, i = 0; k < e.c.length; k += CHUNK_FIELDS, i++) {
-      byId.set(e.c[k], { rel, i, e });
+      const doc = docOf(rel, e.c[k + 6]);
+      byId.set(e.c[k], { rel, i, e, doc });
       tokens += e.c[k + 3];
+      docTokens.set(doc, (docTokens.get(doc) ?? 0) + e.c[k + 3]);
     }
     bytes += e.size;
   }
-  return { byId, chunks: byId.size, tokens, bytes };
+  return { byId, chunks: byId.size, tokens, bytes, docTokens };
 }

@@ -7,7 +7,8 @@ import * as path from 'node:path';
 import { rankWindows, type SearchWindow } from './lineRanking';
 import { queuedEventsHeard } from '../../fs/folderWatch';
 import { SearchIndex, type RefreshReport } from './searchIndex';
-import { queryTerms } from './terms';
+import { asksAboutFailure, queryTerms } from './terms';
+import { rankChunks } from './chunkRanking';
 import type { SearchScope } from './sources';
 
 /** Chunks whose lines are ranked per query. */
@@ -60,14 +61,15 @@ export async function searchIndex(index: SearchIndex, req: SearchRequest, mask: 
   await refresh(deadline);
   const scopes = req.scope ? new Set<SearchScope>([req.scope]) : undefined;
   let windows: SearchWindow[] = [];
+  const forFailure = asksAboutFailure(req.query);
   for (let attempt = 0; attempt < 3 && terms.length > 0; attempt++) {
-    const { chunks, broken } = index.rankChunks(terms, scopes, TOP_CHUNKS);
-    if (broken.length > 0) {
-      await index.repair(broken).catch(() => undefined);
+    const ranking = rankChunks(index, terms, scopes, TOP_CHUNKS, forFailure);
+    if (ranking.broken.length > 0) {
+      await index.repair(ranking.broken).catch(() => undefined);
       await refresh(Math.max(deadline, now() + 200));
       continue;
     }
-    const ranked = rankWindows((rel) => path.join(index.agentDir, rel), (rel) => index.manifest.files[rel], chunks, terms, mask);
+    const ranked = rankWindows((rel) => path.join(index.agentDir, rel), (rel) => index.manifest.files[rel], ranking, terms, mask, forFailure);
     windows = ranked.windows;
     if (ranked.stale.length === 0) break;
     // Changed since indexed: indexed again now, and the query asked again.

@@ -21,10 +21,10 @@ import { toPosixRelative } from '../../workspace/relativePaths';
 import { writeFileAtomic } from '../../fs/fsAtomic';
 import { FolderWatch } from '../../fs/folderWatch';
 import { BATCH_BYTES, indexBatch, planFile, type Planned } from './indexWriter';
-import { chunkAt, emptyManifest, liveSet, manifestPath, parseManifest, sameStamp, searchDir, stampOf, type FileStamp, type LiveSet, type Manifest, type RunEntry } from './manifest';
+import { chunkAt, chunkCount, emptyManifest, liveSet, manifestPath, parseManifest, sameStamp, searchDir, stampOf, type FileStamp, type LiveSet, type Manifest, type RunEntry } from './manifest';
 import { mergeRuns, pickMerge } from './runMerge';
 import { RunReader, type Postings } from './runFile';
-import { listFolder, listSearchable, scopeOf, SEARCH_FOLDERS, type FolderStamps, type Listed, type SearchScope } from './sources';
+import { listFolder, listSearchable, scopeOf, SEARCH_FOLDERS, type FolderStamps, type Listed } from './sources';
 
 /** Files stat-checked per refresh beyond those reported changed: all of them in turn, over many refreshes. */
 const ROUND_FILES_WATCHED = 256;
@@ -52,24 +52,7 @@ export interface SearchIndexOptions {
   now?: () => number;
 }
 
-/** A chunk as a query ranks it. */
-export interface RankedChunk {
-  id: number;
-  rel: string;
-  i: number;
-  score: number;
-  /** Query terms it holds (or a word they start). */
-  matched: string[];
-}
-
-const K1 = 1.2;
-const B = 0.75;
-/** A term on an error line counts this much more than the same term elsewhere; on a warning line, WARN_BOOST. */
-export const ERROR_BOOST = 1.6;
-export const WARN_BOOST = 1.2;
-const LEVEL_BOOST = [1, WARN_BOOST, ERROR_BOOST, ERROR_BOOST];
-/** A word a query term only starts counts for this share of the term (times the lengths' ratio). */
-const PREFIX_WEIGHT = 0.6;
+/** Words a query term starts, looked up per run at most. */
 const PREFIX_MAX = 48;
 
 export class SearchIndex {
@@ -360,7 +343,7 @@ export class SearchIndex {
       const names = new Set(broken.map((r) => r.name));
       m.runs = m.runs.filter((r) => !names.has(r.name));
       for (const [rel, e] of Object.entries(m.files)) {
-        for (let i = 0; i < e.c.length / 5; i++) {
+        for (let i = 0; i < chunkCount(e); i++) {
           const id = chunkAt(e, i).id;
           if (broken.some((r) => id >= r.lo && id <= r.hi)) {
             delete m.files[rel];
@@ -372,68 +355,34 @@ export class SearchIndex {
     });
   }
 
-  /** The k best chunks for the query terms, in `scopes` (all when undefined). */
-  rankChunks(terms: readonly string[], scopes: ReadonlySet<SearchScope> | undefined, k: number): { chunks: RankedChunk[]; broken: RunEntry[] } {
+  /** The live chunks and the totals BM25 needs. */
+  get liveChunks(): LiveSet {
+    return this.live;
+  }
+
+  /**
+   * The postings of a query term over all runs: of the term itself and, for a term of 3 characters
+   * or more, of the words it starts (up to PREFIX_MAX per run), each with its document frequency.
+   * Runs that cannot be read are named in `broken`.
+   */
+  lookup(q: string): { found: Map<string, { df: number; lists: Postings[] }>; broken: RunEntry[] } {
     const broken: RunEntry[] = [];
-    const n = Math.max(1, this.live.chunks);
-    const avgdl = this.live.tokens / n || 1;
-    const best = new Map<number, number[]>();
-    const inScope = (e: LiveSet['byId'] extends Map<number, infer L> ? L : never): boolean => {
-      if (!scopes) return true;
-      return scopes.has(e.e.scope) || (e.e.agent === true && scopes.has('agentCommands'));
-    };
-    terms.forEach((q, qi) => {
-      // Per expansion (the term itself, words it starts): document frequency and postings, over all runs.
-      const found = new Map<string, { df: number; lists: Postings[] }>();
-      for (const r of this.m.runs) {
-        const rd = this.reader(r);
-        if (!rd) {
-          if (!broken.includes(r)) broken.push(r);
-          continue;
-        }
-        const entries = q.length >= 3 ? rd.withPrefix(q, PREFIX_MAX) : [rd.entry(q)].filter((e) => e !== undefined);
-        for (const e of entries) {
-          let f = found.get(e.term);
-          if (!f) found.set(e.term, (f = { df: 0, lists: [] }));
-          f.df += e.df;
-          f.lists.push(rd.postings(e));
-        }
+    const found = new Map<string, { df: number; lists: Postings[] }>();
+    for (const r of this.m.runs) {
+      const rd = this.reader(r);
+      if (!rd) {
+        broken.push(r);
+        continue;
       }
-      for (const [term, f] of found) {
-        const weight = term === q ? 1 : (PREFIX_WEIGHT * q.length) / term.length;
-        const idf = Math.log(1 + (n - f.df + 0.5) / (f.df + 0.5));
-        for (const list of f.lists) {
-          for (let j = 0; j < list.ids.length; j++) {
-            const live = this.live.byId.get(list.ids[j]);
-            if (!live || !inScope(live)) continue;
-            const v = list.values[j];
-            const tf = v >> 2;
-            const dl = live.e.c[live.i * 5 + 3];
-            const s = weight * idf * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * dl) / avgdl))) * LEVEL_BOOST[v & 3];
-            let per = best.get(list.ids[j]);
-            if (!per) best.set(list.ids[j], (per = new Array<number>(terms.length).fill(0)));
-            if (s > per[qi]) per[qi] = s;
-          }
-        }
+      const entries = q.length >= 3 ? rd.withPrefix(q, PREFIX_MAX) : [rd.entry(q)].filter((e) => e !== undefined);
+      for (const e of entries) {
+        let f = found.get(e.term);
+        if (!f) found.set(e.term, (f = { df: 0, lists: [] }));
+        f.df += e.df;
+        f.lists.push(rd.postings(e));
       }
-    });
-    const ranked: RankedChunk[] = [];
-    for (const [id, per] of best) {
-      let sum = 0;
-      const matched: string[] = [];
-      per.forEach((s, qi) => {
-        if (s > 0) {
-          sum += s;
-          matched.push(terms[qi]);
-        }
-      });
-      // Chunks holding more of the query's terms come first: a chunk with every word beats one that repeats one.
-      const coord = matched.length / terms.length;
-      const live = this.live.byId.get(id)!;
-      ranked.push({ id, rel: live.rel, i: live.i, score: sum * (0.25 + 0.75 * coord * coord), matched });
     }
-    ranked.sort((a, b) => b.score - a.score || a.id - b.id);
-    return { chunks: ranked.slice(0, k), broken };
+    return { found, broken };
   }
 
   /** Closes the runs and stops watching. */

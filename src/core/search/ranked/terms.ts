@@ -3,16 +3,20 @@
  * disk (searchIndex.ts), the line ranking of an answer (lineRanking.ts) and the query.
  *
  * - Words are runs of letters and digits; `_`, `.`, `/`, `-` and the like split them, so a path or a
- *   snake_case name gives its parts. A camelCase or PascalCase word gives itself and its humps
+ *   snake_case name gives its parts. Words joined by `_`, `.` or `-` are also a term whole
+ *   (`fee_at_threshold`, `carrier.go`, `orders-api`): a question naming one finds it exactly. A camelCase or PascalCase word gives itself and its humps
  *   (`AssertionError` → `assertionerror`, `assertion`, `error`), so "assertion error" finds it.
- * - Lower-cased, then a light English stemmer (plurals, -ed, -ing: `failed`, `failing`, `fails` →
- *   `fail`). Queries also match terms that start with a query term (prefix), at a lower weight.
+ * - Lower-cased, then stemmed (Porter's stemmer: `failed`, `failing`, `fails` → `fail`).
+ *   Queries also match terms that start with a query term (prefix), at a lower weight.
  * - Chinese, Japanese and Korean runs have no spaces: they give overlapping pairs of characters.
+ * - Single letters are terms (`C`, `R`; a file's `.c`); a question's `a` and `I` are not.
  * - Not indexed: numbers of more than 6 digits (timestamps, ids), hex runs of 12 or more with a digit
  *   (hashes), and words over 40 characters (base64): they never answer a question and would make up
  *   most of a log's vocabulary.
  */
 
+/** A word, or words joined by `_`, `.` or `-` (an identifier, a file name: `fee_at_threshold`, `carrier.go`). */
+const TOKEN_RE = /[\p{L}\p{N}]+(?:[._-][\p{L}\p{N}]+)*/gu;
 const WORD_RE = /[\p{L}\p{N}]+/gu;
 /** Scripts written without spaces between words. */
 const CJK_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+/u;
@@ -26,7 +30,9 @@ const STOP_LIST =
   'a an and are as at be been but by can could did do does doing done for from had has have how i if in into is it its ' +
   'me my of on or our please show so tell than that the their them then there these this those to us was we were what ' +
   'when where which who whom why will with would you your about any some all also just only find get got see look ' +
-  'happen happened happens go went give gave say says said out up';
+  'happen happened happens went give gave say says said out up ' +
+  // What is left of a contraction once the apostrophe splits it (can't → can, t).
+  's t d ll re ve m';
 
 /** True for a token kept out of the index (see the file comment). */
 function dropped(t: string): boolean {
@@ -35,25 +41,43 @@ function dropped(t: string): boolean {
   return t.length >= 12 && /^[0-9a-f]+$/.test(t) && /\d/.test(t);
 }
 
-/** A light English stemmer: plurals, -ed, -ing (with a doubled last consonant undone). ASCII words only. */
+let porter: ((word: string) => string) | undefined;
+const stems = new Map<string, string>();
+const MAX_STEMS = 200_000;
+
+/**
+ * An English word's stem (Porter's algorithm, the `stemmer` package: `failed`, `failing`, `fails` →
+ * `fail`; `compiled`, `compilation` → `compil`; `connection` → `connect`). Words that are not plain
+ * lower-case ASCII letters are kept as they are.
+ */
 export function stem(t: string): string {
   if (t.length < 4 || !/^[a-z]+$/.test(t)) return t;
-  let s = t;
-  if (s.endsWith('ies') && s.length > 4) return s.slice(0, -3) + 'y';
-  if (s.endsWith('ing') && s.length >= 6) s = s.slice(0, -3);
-  else if (s.endsWith('ed') && s.length >= 5 && !s.endsWith('eed')) s = s.slice(0, -2);
-  else if (/(?:ss|sh|ch|x|z)es$/.test(s) && s.length >= 5) return s.slice(0, -2);
-  else if (s.endsWith('s') && !/(?:ss|us|is)$/.test(s)) return s.slice(0, -1);
-  else return s;
-  // failing → fail, skipped → skip, running → run; but not pass(ed) → pas.
-  if (/([b-df-hj-np-rtv-z])\1$/.test(s) && !/(?:ll|ss|zz|ff)$/.test(s)) return s.slice(0, -1);
-  // timed → time, created → create, compiled → compile: the e the ending took (Porter's rules, short words and -at/-bl/-iz).
-  if (/(?:at|bl|iz)$/.test(s) || /^[b-df-hj-np-tv-z][aeiou][b-df-hj-np-tv]$/.test(s)) return s + 'e';
+  let s = stems.get(t);
+  if (s !== undefined) return s;
+  porter ??= (require('stemmer') as { stemmer: (w: string) => string }).stemmer;
+  s = porter(t);
+  if (stems.size >= MAX_STEMS) stems.clear();
+  stems.set(t, s);
   return s;
 }
 
 /** Calls `emit` with each term of `text`, in order (a term may come more than once). */
 export function forEachTerm(text: string, emit: (term: string) => void): void {
+  TOKEN_RE.lastIndex = 0;
+  for (let t = TOKEN_RE.exec(text); t; t = TOKEN_RE.exec(text)) {
+    const token = t[0];
+    if (token.length === t[0].replace(/[._-]/g, '').length || CJK_RE.test(token)) {
+      eachWord(token, emit);
+      continue;
+    }
+    // A joined name is a term of its own (it answers "why did fee_at_threshold fail" exactly), and so is each part.
+    const whole = token.toLowerCase();
+    if (whole.length <= MAX_TERM) emit(whole);
+    eachWord(token, emit);
+  }
+}
+
+function eachWord(text: string, emit: (term: string) => void): void {
   WORD_RE.lastIndex = 0;
   for (let m = WORD_RE.exec(text); m; m = WORD_RE.exec(text)) {
     const word = m[0];
@@ -73,7 +97,6 @@ export function forEachTerm(text: string, emit: (term: string) => void): void {
 
 function plainWord(word: string, emit: (term: string) => void): void {
   const lower = word.toLowerCase();
-  if (lower.length < 2 && !/\d/.test(lower)) return;
   if (dropped(lower)) return;
   emit(stem(lower));
   // Humps only of a word that has a lower-case letter after an upper-case one (not ALLCAPS, not lower).
@@ -93,6 +116,36 @@ function stopWords(): Set<string> {
     stops = new Set([...words, ...words.map(stem)]);
   }
   return stops;
+}
+
+/** Words that make a question one about a failure ("why does the build fail?", "what crashed?"): its answer is likely an error line. */
+const FAILURE_RE = /\b(?:why|fail\w*|error\w*|wrong|crash\w*|broke\w*|break\w*|exception\w*|panic\w*|problem\w*|bug\w*|cannot|can't|couldn't|unable|refus\w*|denied|reject\w*|timed out|timeout\w*|missing|undefined|not found|not defined)\b/i;
+
+/** Whether a query asks about a failure (then the error lines of the outputs it names are candidates even without its words). */
+export function asksAboutFailure(query: string): boolean {
+  return FAILURE_RE.test(query);
+}
+
+/**
+ * The word of the query each of its terms came from, as the query wrote it (lower-cased): an answer
+ * names `declaration`, not its stem `declar`.
+ */
+export function termWords(query: string): Map<string, string> {
+  const out = new Map<string, string>();
+  // matchAll on a copy: forEachTerm runs TOKEN_RE itself.
+  for (const t of query.matchAll(new RegExp(TOKEN_RE))) {
+    const token = t[0];
+    forEachTerm(token, (term) => {
+      if (!out.has(term)) out.set(term, term === token.toLowerCase() ? term : wordOf(token, term));
+    });
+  }
+  return out;
+}
+
+/** The word of `token` whose stem is `term` (the term itself for a camelCase hump or a CJK pair). */
+function wordOf(token: string, term: string): string {
+  for (const w of token.match(new RegExp(WORD_RE)) ?? []) if (stem(w.toLowerCase()) === term) return w.toLowerCase();
+  return term;
 }
 
 /** The terms of a text, in order, with repeats. */

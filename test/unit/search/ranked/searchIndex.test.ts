@@ -7,7 +7,8 @@ import { searchIndex, type SearchAnswer } from '../../../../src/core/search/rank
 import { SearchIndex, setBatchBytes } from '../../../../src/core/search/ranked/searchIndex';
 import { maskerFor } from '../../../../src/core/search/ranked/searchHere';
 import { rankWindows } from '../../../../src/core/search/ranked/lineRanking';
-import { manifestPath, searchDir } from '../../../../src/core/search/ranked/manifest';
+import { rankChunks } from '../../../../src/core/search/ranked/chunkRanking';
+import { CHUNK_FIELDS, manifestPath, searchDir } from '../../../../src/core/search/ranked/manifest';
 import { queryTerms } from '../../../../src/core/search/ranked/terms';
 import type { SearchScope } from '../../../../src/core/search/ranked/sources';
 
@@ -138,9 +139,9 @@ test('a file changed behind the index\'s back is caught when its lines are read:
   fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('kernel panic came from the driver', 'kernel panic came from the memory'));
   fs.utimesSync(file, st.atime, st.mtime);
   const terms = queryTerms('kernel panic driver');
-  const { chunks } = idx.rankChunks(terms, undefined, 10);
-  assert.ok(chunks.length > 0, 'the index still has the old chunk');
-  const r = rankWindows((rel) => path.join(root, '.agent', rel), (rel) => idx.manifest.files[rel], chunks, terms, mask);
+  const ranking = rankChunks(idx, terms, undefined, 10, false);
+  assert.ok(ranking.chunks.length > 0, 'the index still has the old chunk');
+  const r = rankWindows((rel) => path.join(root, '.agent', rel), (rel) => idx.manifest.files[rel], ranking, terms, mask, false);
   assert.deepEqual(r.windows, []);
   assert.deepEqual(r.stale, ['scratch/notes.txt']);
   // The whole search: the stale file is indexed again and the query asked again.
@@ -160,7 +161,7 @@ test('a growing file is indexed from its last chunk on: earlier chunks are kept,
   assert.deepEqual(quoted(a, 'ERESOLVE'), ['terminals/3.txt:501']);
   const after = idx.manifest.files['terminals/3.txt'].c;
   // Every chunk but the last one indexed before is the same chunk (same id): only the tail was read.
-  const fields = 5;
+  const fields = CHUNK_FIELDS;
   assert.deepEqual(after.slice(0, before.length - fields), before.slice(0, before.length - fields));
   assert.notEqual(after[before.length - fields], before[before.length - fields]);
   idx.dispose();

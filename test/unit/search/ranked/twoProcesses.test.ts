@@ -7,8 +7,9 @@ import * as path from 'node:path';
 import { searchIndex } from '../../../../src/core/search/ranked/rankedSearch';
 import { SearchIndex } from '../../../../src/core/search/ranked/searchIndex';
 import { maskerFor } from '../../../../src/core/search/ranked/searchHere';
-import { parseManifest, manifestPath, searchDir } from '../../../../src/core/search/ranked/manifest';
+import { CHUNK_FIELDS, parseManifest, manifestPath, searchDir } from '../../../../src/core/search/ranked/manifest';
 import { queryTerms } from '../../../../src/core/search/ranked/terms';
+import { rankChunks } from '../../../../src/core/search/ranked/chunkRanking';
 
 const ranked = path.resolve(__dirname, '../../../../src/core/search/ranked');
 
@@ -57,7 +58,7 @@ test('three processes updating one index at once: every file indexed exactly onc
   const m = parseManifest(fs.readFileSync(manifestPath(agentDir), 'utf8'));
   assert.ok(m, 'the manifest parses');
   assert.equal(Object.keys(m.files).length, tags.length * count);
-  const ids = Object.values(m.files).flatMap((e) => e.c.filter((_, k) => k % 5 === 0));
+  const ids = Object.values(m.files).flatMap((e) => e.c.filter((_, k) => k % CHUNK_FIELDS === 0));
   assert.equal(new Set(ids).size, ids.length, 'no chunk id given twice');
   const dir = searchDir(agentDir);
   for (const r of m.runs) assert.ok(fs.existsSync(path.join(dir, r.name)), `${r.name} is named and exists`);
@@ -70,7 +71,7 @@ test('three processes updating one index at once: every file indexed exactly onc
   assert.equal(report.indexedFiles, 0, 'the writers left nothing unindexed');
   for (const t of tags) {
     for (let i = 0; i < count; i++) {
-      const { chunks } = idx.rankChunks(queryTerms(`needle${t}x${i}y`), undefined, 5);
+      const { chunks } = rankChunks(idx, queryTerms(`needle${t}x${i}y`), undefined, 5, false);
       assert.equal(chunks.length, 1, `needle${t}x${i}y`);
       assert.equal(chunks[0].rel, `scratch/tool_outputs/${t}-${i}.txt`);
     }
