@@ -4,7 +4,7 @@
 # folder, and runs the README's two set-up commands exactly as written there, in the README's order:
 #   1. the start command, through scripts/start-check.mjs (waits for the URL, checks the views in
 #      Chromium, Ctrl-C, no process left); on an empty cache this is also the cold editor install;
-#   2. the test command, whose last line is "N passed, N failed".
+#   2. the test command, whose last line is "N passed, M failed, K skipped".
 # Reports each command's time and result; exit 0 only if both passed. Takes 20-30 minutes on 2 cores.
 #   scripts/fresh-check.sh [--keep]     (--keep: leave the temp folder for inspection)
 # Debian packages are outside HOME: they are installed (as root) or named, as on any machine.
@@ -54,12 +54,12 @@ grep -E '^  [✔✖] |^start check:' "$log" | sed 's/^/  /'
 # 2. The test command, exactly as written, in the clone.
 run "$test_cmd" bash -c "cd '$tmp/repo' && $test_cmd"
 test_rc=$?
-sed -n '/^=== .*npm test/,$p' "$log" | grep -E '^--- .*(ok|FAILED|passed)|dependencies ready|^[0-9]+ passed, [0-9]+ failed$' | sed 's/^/  /'
+sed -n '/^=== .*npm test/,$p' "$log" | grep -E '^--- .*(ok|FAILED|passed)|dependencies ready|^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' | sed 's/^/  /'
 
 echo
 echo "fresh-check summary ($branch @ $commit, load $(cut -d' ' -f1-3 /proc/loadavg)):"
 printf '  %s\n' "${results[@]}"
 printf '  %s: %s\n' "$start_cmd" "$(grep -E '^start check: ' "$log" | head -n 1)"
-printf '  %s: %s\n' "$test_cmd" "$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)"
+printf '  %s: %s\n' "$test_cmd" "$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$log" | tail -n 1)"
 [ $start_rc = 0 ] && [ $test_rc = 0 ] && { echo "  RESULT: both README commands work from nothing"; exit 0; }
 echo "  RESULT: FAILED (log: $log)"; keep=1; exit 1

@@ -1,7 +1,7 @@
 // npm test: lint -> tsc -> unit tests -> bundle (+ package for the vsix run) -> integration runs in
-// code-server -> the npm start check. Ends with one line "N passed, N failed" (unit + integration
-// + start check totals) and exits
-// non-zero if anything failed. Usage: node scripts/test.mjs --help
+// code-server -> the npm start check. Ends with the names of the tests skipped and one line
+// "N passed, M failed, K skipped" (unit + integration + start check totals; scripts/testSummary.mjs)
+// and exits non-zero if anything failed. Usage: node scripts/test.mjs --help
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -10,6 +10,7 @@ import { runIntegration } from '../test/runner/integration.mjs';
 import { runRealClient } from '../test/runner/realClient.mjs';
 import { sweepOrphans } from '../test/runner/processes.mjs';
 import { runs } from '../test/runner/runs.mjs';
+import { summaryLine, unitCounts } from './testSummary.mjs';
 
 const HELP = `usage: node scripts/test.mjs [options]      (npm test -- [options])
   --integration-only   skip lint and unit tests (still compiles, bundles and packages as needed)
@@ -73,7 +74,7 @@ const selected = opt.runs.length ? runs.filter((r) => opt.runs.includes(r.name))
 // The npm start check belongs to a full run (or is asked for by name); a --grep means iterating on suites.
 const startCheck = opt.runs.includes('start') || (!opt.runs.length && !opt.grep && !opt.noStartCheck);
 
-const totals = { passed: 0, failed: 0 };
+const totals = { passed: 0, failed: 0, skipped: 0 };
 const problems = [];
 const started = Date.now();
 const secs = (t) => `${((Date.now() - t) / 1000).toFixed(1)} s`;
@@ -113,6 +114,7 @@ async function streamedStep(title, cmd, args) {
 }
 
 const failedTests = [];
+const skippedTests = [];
 const timed = [];
 
 function finish() {
@@ -126,7 +128,11 @@ function finish() {
     for (const f of failedTests) console.log(`  - ${f}`);
   }
   for (const p of problems) console.log(`  - ${p}`);
-  console.log(`${totals.passed} passed, ${totals.failed} failed`);
+  if (skippedTests.length) {
+    console.log('skipped:');
+    for (const s of skippedTests) console.log(`  - ${s}`);
+  }
+  console.log(summaryLine(totals));
   process.exit(totals.failed > 0 || problems.length > 0 ? 1 : 0);
 }
 
@@ -158,13 +164,14 @@ if (!opt.noBuild) buildStep('type check + compile (tsc -p .)', npx('tsc'), ['-p'
 if (!opt.integrationOnly) {
   const unitArgs = ['scripts/unit.mjs', '--all', ...(opt.unitFilter ? [opt.unitFilter] : [])];
   const r = step('unit tests (node --test)', process.execPath, unitArgs, { capture: true });
-  const pass = /^\S*\s*pass (\d+)/m.exec(r.stdout);
-  const failed = /^\S*\s*fail (\d+)/m.exec(r.stdout);
-  if (pass && failed) {
-    totals.passed += Number(pass[1]);
-    totals.failed += Number(failed[1]);
-    if (Number(failed[1]) > 0) failedTests.push(`${failed[1]} unit test(s): see "node scripts/unit.mjs" output above`);
-    if (!r.ok && Number(failed[1]) === 0) {
+  const counts = unitCounts(r.stdout);
+  if (counts) {
+    totals.passed += counts.passed;
+    totals.failed += counts.failed;
+    totals.skipped += counts.skipped;
+    for (const name of counts.skippedNames) skippedTests.push(`[unit] ${name}`);
+    if (counts.failed > 0) failedTests.push(`${counts.failed} unit test(s): see "node scripts/unit.mjs" output above`);
+    if (!r.ok && counts.failed === 0) {
       totals.failed++;
       problems.push('the unit test runner failed without failing a test');
     }
@@ -204,6 +211,11 @@ for (const run of selected) {
     : await runIntegration(run, { grep: opt.grep, keep: opt.keep, verbose: opt.verbose });
   totals.passed += res.passed;
   totals.failed += res.failed;
+  for (const t of res.tests ?? []) {
+    if (t.state !== 'pending') continue;
+    totals.skipped++;
+    skippedTests.push(`[${run.name}] ${t.title}`);
+  }
   if (res.error) problems.push(`run ${run.name}: ${res.error.split('\n')[0]}`);
   else for (const f of res.failures ?? []) failedTests.push(`[${run.name}] ${f.split('\n')[0].slice(0, 300)}`);
   for (const t of res.tests ?? []) if (t.durationMs) timed.push({ run: run.name, title: t.title, ms: t.durationMs });

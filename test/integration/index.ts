@@ -66,6 +66,7 @@ class BridgeReporter extends Mocha.reporters.Base {
     });
     runner.on(EVENT_TEST_PENDING, (test: Mocha.Test) => {
       results.pending++;
+      results.tests.push({ title: test.fullTitle(), state: 'pending' });
       void log(`${pad()}- ${test.title} (pending)`);
     });
     runner.on(EVENT_RUN_END, () => {

@@ -83,6 +83,10 @@ export async function runRealClient(run, { grep, keep } = {}) {
         results.tests.push({ title: t.fullTitle(), durationMs: t.duration });
         console.log(`  ✔ ${t.fullTitle()} (${((t.duration ?? 0) / 1000).toFixed(1)} s)`);
       });
+      runner.on('pending', (t) => {
+        results.tests.push({ title: t.fullTitle(), state: 'pending' });
+        console.log(`  ﹣ ${t.fullTitle()} (skipped)`);
+      });
       runner.on('fail', (t, e) => {
         results.failed++;
         results.failures.push(`${t.fullTitle()}: ${e?.message ?? e}`);
