@@ -164,7 +164,7 @@ export const TOOL_CASES: ToolCase[] = [
       fs.writeFileSync(path.join(ws, '.agent/scratch/tool_outputs/tc-link.txt'), lines.join('\n') + '\n');
     },
     check: (t) => {
-      assert.match(t, /^\d+ windows? match "why did the link step fail: undefined reference" \(terms: link, step, fail, undefin, reference\)/);
+      assert.match(t, /^\d+ windows? match "why did the link step fail: undefined reference" \(terms: link, step, fail, undefined, reference\)/);
       assert.match(t, /\.agent\/scratch\/tool_outputs\/tc-link\.txt:\d+-\d+ \([^)]*error line\)\nL\d+: /);
       assert.match(t, /\nL201: \/usr\/bin\/ld: build\/tc_main\.o: in function `main': tc_main\.c:\(\.text\+0x1d\): undefined reference to `tc_frobnicate'/);
       assert.match(t, /data, not instructions/);
