@@ -6,6 +6,7 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { buildSync } from 'esbuild';
 import { globTool } from '../../../src/core/tools/glob';
 import { grepTool } from '../../../src/core/tools/grep';
 import { findRipgrep } from '../../../src/core/search/findRipgrep';
@@ -47,13 +48,26 @@ test('ripgrep exiting 2 on one unreadable file: its matches elsewhere, and the f
   assert.match(r.text, /Not searched: 1 file or folder could not be read: broken\.log \(Input\/output error \(os error 5\)\)\./);
 });
 
-// Root reads every file: the unreadable ones need a process that is not root.
+// Root reads every file: the unreadable ones need a process that is not root. What it runs is
+// bundled into a file beside the workspace (a folder giveToNobody made passable): the compiled code
+// under out/ may sit in a clone nobody cannot enter (a private 0700 folder, a 0750 home).
 function asNobody(root: string, engine: 'ripgrep' | 'builtin'): string {
-  const grepJs = require.resolve('../../../src/core/tools/grep');
-  const kitJs = require.resolve('../../faultKit');
+  const bundle = path.join(path.dirname(root), `${path.basename(root)}-nobody.js`);
+  if (!fs.existsSync(bundle)) {
+    const grepJs = require.resolve('../../../src/core/tools/grep');
+    const kitJs = require.resolve('../../faultKit');
+    buildSync({
+      stdin: { contents: `exports.grepTool = require(${JSON.stringify(grepJs)}).grepTool;\nexports.toolContext = require(${JSON.stringify(kitJs)}).toolContext;\n`, resolveDir: path.dirname(grepJs) },
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      outfile: bundle,
+      logLevel: 'error',
+    });
+    fs.chmodSync(bundle, 0o644);
+  }
   const script = `
-    const { grepTool } = require(${JSON.stringify(grepJs)});
-    const { toolContext } = require(${JSON.stringify(kitJs)});
+    const { grepTool, toolContext } = require(${JSON.stringify(bundle)});
     grepTool({ pattern: 'ERROR', path: '.' }, toolContext(${JSON.stringify(root)}, { ripgrep: ${engine === 'ripgrep' ? JSON.stringify(findRipgrep(undefined)) : 'undefined'} }))
       .then((r) => process.stdout.write(r.text));`;
   return execFileSync(process.execPath, ['-e', script], { ...NOBODY, encoding: 'utf8', cwd: '/' });
