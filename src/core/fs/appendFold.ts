@@ -144,13 +144,6 @@ function freshCheckpoint<S>(spec: FoldSpec<S>, st: { dev: number; ino: number })
   return { v: CHECKPOINT_FORMAT, spec: spec.version, dev: st.dev, ino: st.ino, offset: 0, lines: 0, size: 0, mtimeMs: 0, tail: '', state: spec.init() };
 }
 
-/** True when `o` looks like a checkpoint this code made for `spec` (one read from disk may be anything). */
-export function isFoldCheckpoint<S>(o: unknown, spec: FoldSpec<S>): o is FoldCheckpoint<S> {
-  const c = o as FoldCheckpoint<S>;
-  return typeof c === 'object' && c !== null && c.v === CHECKPOINT_FORMAT && c.spec === spec.version && typeof c.offset === 'number' && typeof c.lines === 'number'
-    && typeof c.tail === 'string' && typeof c.dev === 'number' && typeof c.ino === 'number' && typeof c.size === 'number' && typeof c.mtimeMs === 'number' && c.state !== undefined && c.state !== null;
-}
-
 /**
  * Brings `cp` (undefined: nothing folded yet) up to date with `file`, whose stat `st` the caller
  * took just before: unchanged (same identity, size and mtime) gives `cp` back; an append folds only
@@ -291,7 +284,6 @@ async function foldFrom<S>(fh: fs.promises.FileHandle, spec: FoldSpec<S>, cp: Fo
     if (chunk.length - start > LONG_LINE) longLine = true;
   }
 }
-
 
 const folds = new Map<string, AppendFold<unknown>>();
 

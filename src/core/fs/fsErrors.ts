@@ -15,12 +15,6 @@ export function isDiskFull(e: unknown): boolean {
   return c === 'ENOSPC' || c === 'EDQUOT';
 }
 
-/** The file system or the folder does not take writes (EROFS, EACCES, EPERM). */
-export function isNotWritable(e: unknown): boolean {
-  const c = errnoOf(e);
-  return c === 'EROFS' || c === 'EACCES' || c === 'EPERM';
-}
-
 /** The cause and what to do, without the file: `disk full (ENOSPC): free some space and try again`. */
 export function fsCause(e: unknown): string {
   const c = errnoOf(e);

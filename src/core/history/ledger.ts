@@ -270,16 +270,3 @@ export function formatLedgerSummary(s: LedgerSummary): string {
   out.push('', 'Source: `.agent/history/tools-YYYY-MM.jsonl`, one file per month (and `tools.jsonl` from before monthly files): one line per call, with the text the agent saw.');
   return out.join('\n') + '\n';
 }
-
-/**
- * Follows the ledger for the status bar: each poll reads only the bytes appended since the last
- * one (to any month's file), whatever the ledger's size, and survives truncation and rotation.
- */
-export class LedgerFollower {
-  constructor(private readonly agentDir: string) {}
-
-  /** Totals as of now (today's by local day). */
-  summary(now = new Date()): Promise<LedgerSummary> {
-    return ledgerSummary(this.agentDir, now);
-  }
-}

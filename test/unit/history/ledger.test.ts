@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
-import { appendLedger, formatLedgerReport, LedgerFollower, ledgerFiles, ledgerPath, ledgerReport, ledgerSummary, readLedger, summarizeLedger, type LedgerEntry } from '../../../src/core/history/ledger';
+import { appendLedger, formatLedgerReport, ledgerFiles, ledgerPath, ledgerReport, ledgerSummary, readLedger, summarizeLedger, type LedgerEntry } from '../../../src/core/history/ledger';
 
 const entry = (tool: string, time: string, raw: number, ret: number): LedgerEntry => ({
   time, tool, source: 'vscode', input: '{}', rawTokens: raw, returnedTokens: ret, ok: true, text: 'x',
@@ -27,9 +27,9 @@ test('totals per tool and per day, and today\'s tokens kept out (raw − returne
   assert.match(formatLedgerReport([entry('a', today, 2, 1), entry('b', today, 3, 1)], now), /\(2 calls\)\. All time: 3 tokens over 2 calls\./);
 });
 
-test('the follower reads only appended lines, keeps a half-written last line for later, and survives truncation', async () => {
+test('the ledger summary counts whole lines only (a half-written last line later) and survives truncation', async () => {
   const agentDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ledger-')), '.agent');
-  const f = new LedgerFollower(agentDir);
+  const f = { summary: () => ledgerSummary(agentDir) };
   assert.equal((await f.summary()).total.calls, 0);
   await appendLedger(agentDir, entry('a', new Date().toISOString(), 10, 1));
   assert.equal((await f.summary()).today.calls, 1);
@@ -86,7 +86,7 @@ test('ledger totals stay right while two processes append and a reader polls', a
       for (let i = 0; i < Number(n); i++) await m.appendLedger(dir, { time: new Date().toISOString(), tool: tag, source: 'mcp', input: '{}', rawTokens: 10 + i, returnedTokens: 1, ok: true, text: 'y'.repeat(i * 7) });
     })().catch((e) => { console.error(e); process.exit(1); });`;
   const run = (tag: string) => new Promise<number>((resolve) => spawn(process.execPath, ['-e', script, agentDir, tag, String(N)], { stdio: 'inherit' }).on('exit', (c) => resolve(c ?? 1)));
-  const f = new LedgerFollower(agentDir);
+  const f = { summary: () => ledgerSummary(agentDir) };
   const writers = Promise.all([run('A'), run('B')]);
   let done = false;
   void writers.then(() => (done = true));
