@@ -1,7 +1,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test/fixtures/**', '.vscode-test/**', 'test-results/**', 'bench/corpus/**', 'bench/work/**'] },
+  { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test/fixtures/**', '.vscode-test/**', 'test-results/**', 'bench/corpus/**', 'bench/retrieval/recipes/**', 'bench/work/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

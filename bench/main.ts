@@ -15,6 +15,7 @@ import { rowClaudeCode } from './rowClaudeCode';
 import { rowGrep } from './rowGrep';
 import { renderOffloadDetails, rowOffload, type OffloadDetail } from './rowOffload';
 import { rowRenderer } from './rowRenderer';
+import { renderRetrievalDetails, retrievalDir, rowRetrieval } from './rowRetrieval';
 import { rowScale } from './rowScale';
 import { rowScratch } from './rowScratch';
 import { rowSecrets } from './rowSecrets';
@@ -82,6 +83,12 @@ async function main(): Promise<void> {
     rowEditor(log, false, { id: '18', what: 'terminal files', levels: editorTerminalLevels() }), true);
   await step('19', `every dimension at once in the extension host (real editor, ${EDITOR_STARTS} starts per level; S and every dimension at its L)`, () =>
     rowEditor(log, false, { id: '19', what: 'every dimension at once', levels: editorAllDimensionLevels(), sizes: 'S: the row-9 S folder; L: 10,000 terminal files and every row-17 dimension at its L' }), true);
+  await step('23', 'retrieval precision: 46 hand-marked questions over real recorded outputs, agentContext_search vs ripgrep -n -C 2 vs the agents\' own head and tail', async () => {
+    const r = await rowRetrieval(workDir, process.env.BENCH_RG || undefined, log);
+    // The per-question figures beside the corpus (bench/retrieval/results.md), tokens printed for each.
+    fs.writeFileSync(path.join(retrievalDir(), 'results.md'), `# Row 23 per question\n\nWritten by \`npm run bench\` (BENCH_ONLY=23), ${new Date().toISOString()}.\n\n${renderRetrievalDetails(r.details)}\n`);
+    return r.rows;
+  }, false, 0);
   await step('14', 'terminals dimension: tool calls over MCP with 10 / 1,000 / 10,000 terminal files, cold and warm', () => rowTerminals(log));
   await step('22', "the briefing's growth with terminal files (issue 46): row 9's S history with 21 / 201 terminals over MCP, cold and warm", () => rowTerminals(log, historyTerminalLevels(), HISTORY_TERMINALS_ROW));
   await step('20', 'agent-command history: tool calls over MCP with 500 / 50,000 agent commands beside 10,000 terminal files, cold (with and without .agent/.cache/) and warm', () => rowAgentHistory(log));

@@ -1,0 +1,1 @@
+DROP INDEX idx_orders_user;

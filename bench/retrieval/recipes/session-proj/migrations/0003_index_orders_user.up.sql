@@ -1,0 +1,1 @@
+CREATE INDEX idx_orders_user ON orders(user_id);

@@ -1,0 +1,2 @@
+ALTER TABLE orders ADD COLUMN owner_id INTEGER REFERENCES users(id);
+ALTER TABLE orders ADD COLUMN notes TEXT;

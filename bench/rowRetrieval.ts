@@ -1,0 +1,372 @@
+// Row 23: retrieval precision. 46 questions over real recorded outputs (bench/retrieval/), each
+// with its answer's lines marked by hand, asked three ways of one .agent/ tree holding every
+// recording (the questions' outputs and an agent's everyday history around them):
+// - ours: agentContext_search with the question as the query, then, if its answer did not hold
+//   every marked line, the read its answer proposes ("Next: read lines a–b of …");
+// - ripgrep with the question's keywords (`rg -uu -n -C 2 -i -F -e w1 -e w2 …`: .agent/ is git-ignored in most workspaces), the agent's usual move;
+// - the head and tail an agent's own shell showed of the output that answers (bench/README.md,
+//   "agents at a glance"): Codex (first and last 5 KB), Gemini CLI (first 8,000 and last 32,000
+//   characters), opencode (last 950 lines), Copilot CLI (first 500 characters).
+// Precision: loaded lines within CONTEXT_CREDIT lines of a marked line ÷ loaded lines; recall:
+// marked lines loaded ÷ marked lines; per-question averages, each question weighing the same.
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as zlib from 'node:zlib';
+import { corpusDir } from './corpusLoader';
+import { loadBuilt, stats, type Row } from './harness';
+
+interface ToolOutcome {
+  text: string;
+  isError?: boolean;
+}
+interface InvokeModule {
+  invokeTool(name: string, input: unknown, ctx: unknown): Promise<ToolOutcome>;
+}
+interface TokensModule {
+  countTokens(text: string): { tokens: number };
+}
+interface ConfigModule {
+  DEFAULT_TOOL_CONFIG: unknown;
+}
+interface ServiceModule {
+  stopSearchWorker(): Promise<void>;
+}
+interface ScratchModule {
+  slugify(hint: string): string;
+}
+
+interface Question {
+  id: string;
+  q: string;
+  /** The recording: `<name>` in bench/retrieval/outputs/, or `corpus:<name>` in bench/corpus/. */
+  output: string;
+  gold: number[];
+  /** Other places of the same output stating the same answer in full. */
+  alt?: number[][];
+  /** Places in other outputs stating the same answer (the same error in another run of the tool). */
+  elsewhere?: { output: string; lines: number[] }[];
+  /** Where the output is in the searched tree (set when the tree is built). */
+  file: string;
+  /** Every place that answers: the marked lines and the alternatives, each with its file in the tree. */
+  places: { file: string; lines: number[] }[];
+}
+
+/** A loaded line within this many lines of a marked one counts as relevant (the issue's rule). */
+const CONTEXT_CREDIT = 2;
+/** Words of a question nobody greps for. */
+const RG_STOP = new Set('a an and are as at be by can could did do does for from had has have how i in into is it its of on or not the their them then this to was were what when where which who why will with would after about'.split(' '));
+
+/** Where the recordings are, and the tree the questions' `file` paths are in. */
+export function retrievalDir(): string {
+  for (const dir of [path.resolve(__dirname, 'retrieval'), path.resolve(__dirname, '../../bench/retrieval')]) {
+    if (fs.existsSync(path.join(dir, 'questions.json'))) return dir;
+  }
+  throw new Error(`bench/retrieval/questions.json not found near ${__dirname}`);
+}
+
+/** A fixed ULID-like suffix for a saved output's name (agentContext_run adds a ULID to the command's slug). */
+function suffix(name: string): string {
+  let h = 2166136261;
+  for (const c of name) h = Math.imul(h ^ c.charCodeAt(0), 16777619) >>> 0;
+  const alphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+  let out = '01JE';
+  for (let i = 0; i < 22; i++) {
+    h = Math.imul(h ^ (h >>> 13), 0x5bd1e995) >>> 0;
+    out += alphabet[h % 32];
+  }
+  return out;
+}
+
+/**
+ * Builds `<root>/.agent/` from the recordings: single-command outputs in scratch/tool_outputs/, named
+ * after their commands as agentContext_run names them (`cargo-build-01JE….txt`), and the two
+ * recorded terminal sessions as terminals/1.txt and 2.txt. Returns where each recording went.
+ */
+export function buildRetrievalTree(root: string, slugify: (hint: string) => string): { files: number; bytes: number; where: Map<string, string> } {
+  fs.rmSync(root, { recursive: true, force: true });
+  const agent = path.join(root, '.agent');
+  const dir = retrievalDir();
+  const where = new Map<string, string>();
+  let files = 0;
+  let bytes = 0;
+  const add = (output: string, rel: string, data: Buffer): void => {
+    fs.mkdirSync(path.dirname(path.join(agent, rel)), { recursive: true });
+    fs.writeFileSync(path.join(agent, rel), data);
+    where.set(output, rel);
+    files++;
+    bytes += data.length;
+  };
+  const saved = (output: string, command: string, data: Buffer, ext = '.txt'): void => add(output, `scratch/tool_outputs/${slugify(command)}-${suffix(output)}${ext}`, data);
+  const out = path.join(dir, 'outputs');
+  const commands = (JSON.parse(fs.readFileSync(path.join(out, 'commands.json'), 'utf8')) as { commands: Record<string, string> }).commands;
+  for (const [name, command] of Object.entries(commands)) saved(name, command, fs.readFileSync(path.join(out, name)));
+  add('session-migrations.txt', 'terminals/1.txt', fs.readFileSync(path.join(out, 'session-migrations.txt')));
+  add('history/session-docs.txt', 'terminals/2.txt', fs.readFileSync(path.join(out, 'history', 'session-docs.txt')));
+  const corpus = corpusDir();
+  const manifest = JSON.parse(fs.readFileSync(path.join(corpus, 'manifest.json'), 'utf8')) as { entries: { file: string; command: string }[] };
+  for (const e of manifest.entries) {
+    let data = fs.readFileSync(path.join(corpus, e.file));
+    let name = e.file;
+    if (name.endsWith('.gz')) {
+      data = zlib.gunzipSync(data);
+      name = name.slice(0, -3);
+    }
+    saved(`corpus:${name}`, e.command, data, name.endsWith('.json') ? '.json' : '.txt');
+  }
+  return { files, bytes, where };
+}
+
+/** Sets a question's file and every place that answers it, from where the tree put each recording. */
+export function resolvePlaces(q: Question, where: ReadonlyMap<string, string>): void {
+  const at = (output: string): string => {
+    const f = where.get(output);
+    if (!f) throw new Error(`bench/retrieval/questions.json: ${q.id}: no recording ${output}`);
+    return f;
+  };
+  q.file = at(q.output);
+  q.places = [q.gold, ...(q.alt ?? [])].map((lines) => ({ file: q.file, lines }));
+  for (const e of q.elsewhere ?? []) q.places.push({ file: at(e.output), lines: e.lines });
+}
+
+/** The lines of `file` (1-based). */
+function linesOf(agentDir: string, rel: string): string[] {
+  const text = fs.readFileSync(path.join(agentDir, rel), 'utf8');
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+/** Lines loaded: `rel\0n` keys. */
+type Loaded = Set<string>;
+const key = (rel: string, n: number): string => `${rel}\0${n}`;
+
+/** The file lines a search answer quotes: `.agent/<rel>:a-b (…)` headers, then `L<n>: text`. */
+export function searchLines(text: string): Loaded {
+  const out: Loaded = new Set();
+  let rel: string | undefined;
+  for (const line of text.split('\n')) {
+    const h = /^\.agent\/(\S+):\d+-\d+(?: \(.*\))?$/.exec(line);
+    if (h) rel = h[1];
+    const m = /^L(\d+): /.exec(line);
+    if (m && rel) out.add(key(rel, Number(m[1])));
+    if (line === '') rel = rel ?? undefined;
+  }
+  return out;
+}
+
+/** The file lines a read answer quotes: `.agent/<rel>: lines a–b …` then `n: text`. */
+export function readLines(text: string): Loaded {
+  const out: Loaded = new Set();
+  const h = /^\.agent\/(\S+): lines /m.exec(text);
+  if (!h) return out;
+  for (const m of text.matchAll(/^(\d+): /gm)) out.add(key(h[1], Number(m[1])));
+  return out;
+}
+
+/** The file lines of ripgrep's output (`path:n:text` and context `path-n-text`; `--` separators skipped). */
+export function rgLines(text: string, agentPrefix: string): Loaded {
+  const out: Loaded = new Set();
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(agentPrefix)) continue;
+    const rest = line.slice(agentPrefix.length);
+    const m = /^(.+?)[:-](\d+)[:-]/.exec(rest);
+    if (m) out.add(key(m[1], Number(m[2])));
+  }
+  return out;
+}
+
+/**
+ * Precision and recall of what was loaded for a question: relevant are the loaded lines within
+ * CONTEXT_CREDIT lines of a marked line (of the answer or of an alternative place); recall is of the
+ * answer, or of the alternative place most of whose lines were loaded.
+ */
+export function score(loaded: Loaded, q: Pick<Question, 'places'>): { precision: number; recall: number; lines: number } {
+  let relevant = 0;
+  for (const k of loaded) {
+    const [rel, n] = k.split('\0');
+    if (q.places.some((p) => p.file === rel && p.lines.some((g) => Math.abs(g - Number(n)) <= CONTEXT_CREDIT))) relevant++;
+  }
+  const recall = Math.max(...q.places.map((p) => p.lines.filter((g) => loaded.has(key(p.file, g))).length / p.lines.length));
+  return { precision: loaded.size ? relevant / loaded.size : 0, recall, lines: loaded.size };
+}
+
+/** The question's keywords, as an agent greps them: its words but the question's own, punctuation around them dropped. */
+export function keywordsOf(question: string): string[] {
+  const words = question.split(/\s+/).map((w) => w.replace(/^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu, '')).filter((w) => w.length >= 2 && !RG_STOP.has(w.toLowerCase()));
+  return [...new Set(words.map((w) => w.toLowerCase()))];
+}
+
+/** The lines (1-based) of an output an agent's own shell showed: head and tail within the shape's limits. */
+export type Shape = { name: string; pick: (lines: string[]) => number[] };
+
+function byChars(lines: string[], head: number, tail: number): number[] {
+  const total = lines.reduce((s, l) => s + l.length + 1, 0);
+  if (total <= head + tail) return lines.map((_, i) => i + 1);
+  const out: number[] = [];
+  let used = 0;
+  for (let i = 0; i < lines.length && used < head; i++) {
+    out.push(i + 1);
+    used += lines[i].length + 1;
+  }
+  used = 0;
+  for (let i = lines.length - 1; i >= 0 && used < tail; i--) {
+    if (!out.includes(i + 1)) out.push(i + 1);
+    used += lines[i].length + 1;
+  }
+  return out;
+}
+
+export const SHAPES: Shape[] = [
+  { name: 'Codex CLI (first and last 5 KB)', pick: (l) => byChars(l, 5 * 1024, 5 * 1024) },
+  { name: 'Gemini CLI (first 8,000 and last 32,000 characters)', pick: (l) => byChars(l, 8000, 32000) },
+  { name: 'opencode (last 950 lines)', pick: (l) => l.map((_, i) => i + 1).slice(-950) },
+  { name: 'Copilot CLI (first 500 characters)', pick: (l) => byChars(l, 500, 0) },
+];
+
+/**
+ * The command output an agent's shell showed for a question: the whole file of a single command's
+ * output, or, in a terminal capture, each command block holding a marked line.
+ */
+function shownOutputs(agentDir: string, q: Question): { first: number; lines: string[] }[] {
+  const lines = linesOf(agentDir, q.file);
+  if (!q.file.startsWith('terminals/')) return [{ first: 1, lines }];
+  const marked = q.places.filter((p) => p.file === q.file).flatMap((p) => p.lines);
+  const blocks: { first: number; lines: string[] }[] = [];
+  const starts: number[] = [];
+  lines.forEach((l, i) => {
+    if (l.startsWith('>>> command ')) starts.push(i + 2);
+  });
+  for (const s of starts) {
+    let e = s;
+    while (e <= lines.length && !lines[e - 1].startsWith('<<< command ')) e++;
+    if (marked.some((g) => g >= s && g < e)) blocks.push({ first: s, lines: lines.slice(s - 1, e - 1) });
+  }
+  return blocks;
+}
+
+export interface RetrievalDetail {
+  id: string;
+  ours: { precision: number; recall: number; tokens: number; lines: number; read: boolean };
+  rg: { precision: number; recall: number; tokens: number; lines: number };
+  shapes: { precision: number; recall: number; tokens: number }[];
+}
+
+const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
+const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+const median = (xs: number[]): number => (xs.length ? stats(xs).median : 0);
+const group = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+/** Measures row 23; returns its rows and the per-question figures. */
+export async function rowRetrieval(workDir: string, rgPath: string | undefined, log: (s: string) => void): Promise<{ rows: Row[]; details: RetrievalDetail[] }> {
+  const invoke = loadBuilt<InvokeModule>('core/tools/invokeTool', ['invokeTool']);
+  const tok = loadBuilt<TokensModule>('core/output/tokens', ['countTokens']);
+  const config = loadBuilt<ConfigModule>('core/config', ['DEFAULT_TOOL_CONFIG']);
+  const service = loadBuilt<ServiceModule>('core/search/ranked/searchService', ['stopSearchWorker']);
+  const scratch = loadBuilt<ScratchModule>('core/tools/scratchOutput', ['slugify']);
+  const questions = (JSON.parse(fs.readFileSync(path.join(retrievalDir(), 'questions.json'), 'utf8')) as { questions: Question[] }).questions;
+  const root = path.join(workDir, 'retrieval-tree');
+  const tree = buildRetrievalTree(root, scratch.slugify);
+  const agentDir = path.join(root, '.agent');
+  for (const q of questions) resolvePlaces(q, tree.where);
+  log(`retrieval tree: ${tree.files} files, ${group(tree.bytes)} bytes, ${questions.length} questions`);
+  for (const q of questions) {
+    for (const p of q.places) {
+      const n = linesOf(agentDir, p.file).length;
+      for (const g of p.lines) if (g < 1 || g > n) throw new Error(`bench/retrieval/questions.json: ${q.id}: line ${g} is past the end of ${p.file} (${n} lines)`);
+    }
+  }
+  const ctx = {
+    folders: [{ name: 'bench', path: root }], config: config.DEFAULT_TOOL_CONFIG, signal: new AbortController().signal,
+    log: { info() {}, warn() {}, error() {}, debug() {}, trace() {} }, source: 'mcp', trusted: true, allowRun: false,
+  };
+  // Index once before the questions (an agent's index is kept up to date between its questions).
+  await invoke.invokeTool('agentContext_search', { query: 'warm up the index' }, ctx);
+  const rg = rgPath ?? 'rg';
+  const details: RetrievalDetail[] = [];
+  for (const q of questions) {
+    // Ours: the search, then the read it proposes when the answer was not yet complete.
+    const answer = await invoke.invokeTool('agentContext_search', { query: q.q }, ctx);
+    if (answer.isError) throw new Error(`agentContext_search failed on ${q.id}: ${answer.text}`);
+    const loaded = searchLines(answer.text);
+    let tokens = tok.countTokens(answer.text).tokens;
+    let read = false;
+    if (score(loaded, q).recall < 1) {
+      const next = /^Next: read lines (\d+)–(\d+) of \.agent\/(\S+) /m.exec(answer.text);
+      if (next) {
+        read = true;
+        const r = await invoke.invokeTool('agentContext_read', { path: `.agent/${next[3]}`, offset: Number(next[1]), limit: Number(next[2]) - Number(next[1]) + 1 }, ctx);
+        for (const k of readLines(r.text)) loaded.add(k);
+        tokens += tok.countTokens(r.text).tokens;
+      }
+    }
+    const ours = { ...score(loaded, q), tokens, read };
+    // ripgrep with the question's keywords, over the whole tree (the agent does not know where the answer is).
+    const args = ['-uu', '-n', '-C', '2', '-i', '-F', ...keywordsOf(q.q).flatMap((w) => ['-e', w]), '.agent'];
+    let out = '';
+    try {
+      out = execFileSync(rg, args, { cwd: root, encoding: 'utf8', maxBuffer: 1 << 30 });
+    } catch (e) {
+      const ex = e as { status?: number; stdout?: string };
+      if (ex.status !== 1) throw new Error(`${rg} ${args.join(' ')} failed: ${(e as Error).message}`);
+      out = ex.stdout ?? '';
+    }
+    const rgScore = { ...score(rgLines(out, '.agent/'), q), tokens: tok.countTokens(out).tokens };
+    // The agents' own shells: head and tail of the output that answers.
+    const shapes = SHAPES.map((s) => {
+      const shown: Loaded = new Set();
+      let text = '';
+      for (const b of shownOutputs(agentDir, q)) {
+        for (const i of s.pick(b.lines)) {
+          shown.add(key(q.file, b.first + i - 1));
+          text += b.lines[i - 1] + '\n';
+        }
+      }
+      const sc = score(shown, q);
+      return { precision: sc.precision, recall: sc.recall, tokens: tok.countTokens(text).tokens };
+    });
+    details.push({ id: q.id, ours: { precision: ours.precision, recall: ours.recall, tokens: ours.tokens, lines: ours.lines, read }, rg: { precision: rgScore.precision, recall: rgScore.recall, tokens: rgScore.tokens, lines: rgScore.lines }, shapes });
+    log(`${q.id}: ours P ${pct(ours.precision)} R ${pct(ours.recall)} ${ours.tokens} tok${read ? ' (+read)' : ''} · rg P ${pct(rgScore.precision)} R ${pct(rgScore.recall)} ${rgScore.tokens} tok`);
+  }
+  await service.stopSearchWorker();
+  const P = mean(details.map((d) => d.ours.precision));
+  const R = mean(details.map((d) => d.ours.recall));
+  const oursTok = details.map((d) => d.ours.tokens);
+  const rgP = mean(details.map((d) => d.rg.precision));
+  const rgR = mean(details.map((d) => d.rg.recall));
+  const rgTok = details.map((d) => d.rg.tokens);
+  const reads = details.filter((d) => d.ours.read).length;
+  const what = `${questions.length} hand-marked questions over ${tree.files} real recorded outputs (${(tree.bytes / 1024 / 1024).toFixed(1)} MB)`;
+  const rows: Row[] = [
+    {
+      id: '23a', what: `retrieval precision: agentContext_search with the question, then the read it proposes if needed (${reads} of ${questions.length}); ${what}`,
+      ours: `precision ${pct(P)} at recall ${pct(R)}; tokens per question: mean ${group(mean(oursTok))}, median ${group(median(oursTok))}`,
+      reference: `ripgrep -n -C 2 -i with the question's keywords: precision ${pct(rgP)}, recall ${pct(rgR)}`,
+      ratio: '—', goal: 'precision ≥ 70% at recall ≥ 90% (per-question averages)', met: P >= 0.7 && R >= 0.9,
+    },
+    {
+      id: '23b', what: `the same questions against ripgrep with the question's keywords (rg -n -C 2 -i -F -e …, the whole .agent/)`,
+      ours: `recall ${pct(R)}; ${group(mean(oursTok))} tokens per question (mean)`,
+      reference: `recall ${pct(rgR)}; ${group(mean(rgTok))} tokens per question (mean), median ${group(median(rgTok))}`,
+      ratio: `${(mean(rgTok) / Math.max(1, mean(oursTok))).toFixed(1)}× fewer tokens`, goal: 'recall ≥ ripgrep\'s with ≤ 1/10 of its tokens', met: R >= rgR && mean(oursTok) * 10 <= mean(rgTok),
+    },
+    ...SHAPES.map((s, i): Row => {
+      const sp = mean(details.map((d) => d.shapes[i].precision));
+      const sr = mean(details.map((d) => d.shapes[i].recall));
+      const st = mean(details.map((d) => d.shapes[i].tokens));
+      return {
+        id: `23${String.fromCharCode(99 + i)}`, what: `the same questions against what ${s.name} showed of the output that answers`,
+        ours: `precision ${pct(P)}, recall ${pct(R)}, ${group(mean(oursTok))} tokens`, reference: `precision ${pct(sp)}, recall ${pct(sr)}, ${group(st)} tokens`,
+        ratio: '—', goal: '—',
+      };
+    }),
+  ];
+  return { rows, details };
+}
+
+/** The per-question table written under results.md's table. */
+export function renderRetrievalDetails(details: RetrievalDetail[]): string {
+  const head = '| question | ours: precision / recall / tokens | ripgrep: precision / recall / tokens | Codex: P / R / tokens |\n|---|---|---|---|';
+  const rows = details.map((d) => `| ${d.id} | ${pct(d.ours.precision)} / ${pct(d.ours.recall)} / ${group(d.ours.tokens)}${d.ours.read ? ' (read)' : ''} | ${pct(d.rg.precision)} / ${pct(d.rg.recall)} / ${group(d.rg.tokens)} | ${pct(d.shapes[0].precision)} / ${pct(d.shapes[0].recall)} / ${group(d.shapes[0].tokens)} |`);
+  return [head, ...rows].join('\n');
+}
