@@ -6,7 +6,8 @@
 // out/src/mcp/server.js): the first call of a fresh server that finds no `.agent/.cache/`, the first
 // call of a fresh server with `.agent/.cache/` as the previous one left it, and warm calls; levels
 // interleaved, every answer checked against what was generated.
-// Env: BENCH_AGENT_SESSIONS=20:500,2000:50000 (sessions:commands per level), BENCH_HISTORY_TERMINALS=10000.
+// Env: BENCH_AGENT_SESSIONS=20:500,2000:50000 (sessions:commands per level), BENCH_HISTORY_TERMINALS=10000,
+// BENCH_AGENT_BUILDS=dist/mcp.js (measure one build; default both).
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -104,7 +105,7 @@ export async function rowAgentHistory(log: (s: string) => void, levels = agentHi
   const builds = [
     { name: 'dist/mcp.js', js: path.join(repoRoot(), 'dist', 'mcp.js') },
     { name: 'out/src/mcp/server.js', js: path.join(repoRoot(), 'out', 'src', 'mcp', 'server.js') },
-  ];
+  ].filter((b) => !process.env.BENCH_AGENT_BUILDS || process.env.BENCH_AGENT_BUILDS.split(',').includes(b.name));
   const missing = builds.filter((b) => !fs.existsSync(b.js));
   if (missing.length) return [failedRow('20', 'agent-command history over MCP', '—', new Error(`${missing.map((b) => b.js).join(', ')} missing: run tsc -p . and node esbuild.mjs`))];
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-context-history-'));
