@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
-import { noticeText } from '../core/output/text';
+import { noticeDetail, noticeText } from '../core/output/text';
 
 type Rest<T extends string> = [vscode.MessageOptions, ...T[]] | T[];
 
 function show<T extends string>(fn: typeof vscode.window.showInformationMessage, text: string, rest: Rest<T>): Thenable<T | undefined> {
   const [first, ...more] = rest;
   if (first !== undefined && typeof first === 'object') {
-    const opts: vscode.MessageOptions = { ...first, ...(first.detail !== undefined ? { detail: noticeText(first.detail, { modal: true }) } : {}) };
+    const opts: vscode.MessageOptions = { ...first, ...(first.detail !== undefined ? { detail: noticeDetail(first.detail) } : {}) };
     return fn(noticeText(text, { modal: first.modal }), opts, ...(more as T[])) as Thenable<T | undefined>;
   }
   return fn(noticeText(text), ...(rest as T[])) as Thenable<T | undefined>;

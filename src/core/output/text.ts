@@ -23,9 +23,17 @@ export const NOTICE_PREFIX = 'Agent Context: ';
  * message after it starts with a capital letter.
  */
 export function noticeText(text: string, opts: { modal?: boolean } = {}): string {
-  const plain = text.replace(/`([^`\n]+)`/g, '$1');
+  const plain = noticeDetail(text);
   const bare = capitalizeSentence(plain.startsWith(NOTICE_PREFIX) ? plain.slice(NOTICE_PREFIX.length) : plain);
   return opts.modal ? bare : NOTICE_PREFIX + bare;
+}
+
+/**
+ * A dialog's detail under the rule: plain text (code spans lose their backticks), its case kept —
+ * a detail often starts with the user's own data (a memory value, a command, a file name).
+ */
+export function noticeDetail(text: string): string {
+  return text.replace(/`([^`\n]+)`/g, '$1');
 }
 
 /**

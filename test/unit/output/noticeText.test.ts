@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { noticeText } from '../../../src/core/output/text';
+import { noticeDetail, noticeText } from '../../../src/core/output/text';
 import { formatInstructionReports } from '../../../src/core/setup/instructions';
 
 test('notifications: plain text without literal backticks, "Agent Context: " once on toasts, none on modal dialogs', () => {
@@ -14,6 +14,8 @@ test('notifications: plain text without literal backticks, "Agent Context: " onc
   assert.equal(noticeText('open a folder first', { modal: true }), 'Open a folder first');
   assert.equal(noticeText('Delete memory "x"?', { modal: true }), 'Delete memory "x"?');
   assert.equal(noticeText('Agent Context: Delete `x`?', { modal: true }), 'Delete x?');
+  // A dialog's detail is often the user's own data: plain, its case kept.
+  assert.equal(noticeDetail('old fact\n\nA copy is kept in `.agent/history/`.'), 'old fact\n\nA copy is kept in .agent/history/.');
 });
 
 test('the instructions report reads as sentences, not "Agent Context: AGENTS.md: created"', () => {
