@@ -4,19 +4,24 @@
  *   node dist/mcp.js [--root <workspace>] [--root <another folder>] [--allow-run] [--verbose]
  *   node dist/mcp.js [--root <workspace>] --setup <agent>   (--undo <agent>; agents: claude-code, codex, gemini, copilot-cli, opencode, kilo, vscode-copilot)
  *
- * The folder served is --root, or the working folder without one; never the client's roots.
+ * The folder served is --root, or the working folder without one; never the client's roots
+ * (deprecated by MCP 2026-07-28; the server sends no request to the client).
+ * Both eras of MCP are served (serveStdio of @modelcontextprotocol/server decides per connection):
+ * clients of 2026-07-28, stateless, each request carrying its version in `_meta` (and
+ * `server/discover`), and older ones (2025-11-25, 2025-06-18, …) that open with `initialize`.
  * Settings come from <root>/.agent/config.yaml (same keys as the extension's settings without
  * the `agentContext.` prefix), re-read on every call. Commands run only with --allow-run or when
  * the whole command matches run.allowList there. Logs go to stderr (stdout is the protocol), and
  * only warnings and errors unless --verbose: clients such as Claude Code record any server stderr
- * as an error in their MCP logs.
+ * as an error in their MCP logs. The server exits on end of input and on SIGTERM, SIGINT and
+ * SIGHUP (lifetime.ts).
  */
 // First: it may start the terminal catalog's first build on a worker while the rest loads.
 import './startEarly';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Server, type Tool } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import * as os from 'node:os';
 import { AGENT_SETUPS, agentSetup, setUpAgent, undoAgent } from '../core/setup/agents';
 import { DEFAULT_TOOL_CONFIG, loadAgentConfig, retentionFrom, secretSettingsFrom, toolConfigFromFile, type ToolConfig } from '../core/config';
@@ -28,6 +33,7 @@ import { invokeTool } from '../core/tools/invokeTool';
 import { TOOL_DEFINITIONS } from '../core/tools/toolDefinitions';
 import { agentDirFor, type WorkspaceFolderRef } from '../core/workspace/workspacePaths';
 import { folderRefs, parseServerArgs } from './serverArgs';
+import { ServerLifetime } from './lifetime';
 import { LimitedStdioServerTransport, MAX_REQUEST_BYTES } from './stdioTransport';
 
 const VERSION = '0.1.0';
@@ -111,34 +117,46 @@ async function main(): Promise<void> {
   const ripgrep = findRipgrep(undefined);
   log.info(`serving ${folders.map((f) => f.path).join(', ')}${args.allowRun ? ' (commands allowed)' : ''}; search: ${ripgrep ?? 'built-in engine'}`);
 
-  const server = new Server({ name: 'agent-context', version: VERSION }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: TOOL_DEFINITIONS.map((d) => ({
-      name: d.name,
-      description: d.description,
-      inputSchema: d.inputSchema,
-      annotations: { title: d.displayName, readOnlyHint: d.readOnly },
-    })),
+  const tools = TOOL_DEFINITIONS.map((d) => ({
+    name: d.name,
+    description: d.description,
+    // Plain JSON objects; the SDK's type wants an index signature an interface does not declare.
+    inputSchema: d.inputSchema as unknown as Tool['inputSchema'],
+    annotations: { title: d.displayName, readOnlyHint: d.readOnly },
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
-    const { config, extra: values } = await currentConfig(folders);
-    const outcome = await invokeTool(req.params.name, req.params.arguments ?? {}, {
-      folders,
-      config,
-      signal: extra.signal,
-      log,
-      source: 'mcp',
-      trusted: true,
-      allowRun: args.allowRun,
-      ripgrep,
-      retention: retentionFrom((k) => values.get(k)),
-      ...secretSettingsFrom((k) => values.get(k)),
-    });
-    // A command that ran and exited non-zero is a result (its text leads with the exit code), not a
-    // tool error: Gemini CLI and Qwen Code wrap an isError result whole as escaped JSON (more bytes, worse to read).
-    return { content: [{ type: 'text' as const, text: outcome.text }], isError: outcome.isError === true };
+  const transport = new LimitedStdioServerTransport(process.stdin, process.stdout, MAX_REQUEST_BYTES, (m) => log.warn(m));
+  const lifetime = new ServerLifetime({
+    close: () => handle.close(),
+    exit: (code) => process.exit(code),
+    log: (m) => log.info(m),
   });
-  await server.connect(new LimitedStdioServerTransport(process.stdin, process.stdout, MAX_REQUEST_BYTES, (m) => log.warn(m)));
+  // One server per connection era (serveStdio may build a second one when a client probes with
+  // server/discover and then falls back to initialize): cheap to build, no state of its own.
+  const handle = serveStdio(() => {
+    const server = new Server({ name: 'agent-context', version: VERSION }, { capabilities: { tools: {} } });
+    server.setRequestHandler('tools/list', () => ({ tools }));
+    server.setRequestHandler('tools/call', (req, ctx) => lifetime.track(async () => {
+      const { config, extra: values } = await currentConfig(folders);
+      const outcome = await invokeTool(req.params.name, req.params.arguments ?? {}, {
+        folders,
+        config,
+        signal: lifetime.signalFor(ctx.mcpReq.signal),
+        log,
+        source: 'mcp',
+        trusted: true,
+        allowRun: args.allowRun,
+        ripgrep,
+        retention: retentionFrom((k) => values.get(k)),
+        ...secretSettingsFrom((k) => values.get(k)),
+      });
+      // A command that ran and exited non-zero is a result (its text leads with the exit code), not a
+      // tool error: Gemini CLI and Qwen Code wrap an isError result whole as escaped JSON (more bytes, worse to read).
+      return { content: [{ type: 'text' as const, text: outcome.text }], isError: outcome.isError === true };
+    }));
+    return server;
+  }, { transport, onerror: (e) => log.info(`protocol: ${e.message}`) });
+  transport.onhangup = (why) => (why === 'end of input' ? lifetime.endOfInput() : lifetime.stopNow(0, why));
+  lifetime.handleSignals();
 }
 
 main().catch((e) => {

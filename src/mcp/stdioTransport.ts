@@ -1,6 +1,7 @@
 /*
  * The MCP server's stdio transport: newline-delimited JSON-RPC like the SDK's
- * StdioServerTransport, with two differences that matter for large requests.
+ * StdioServerTransport, with two differences that matter for large requests, and a hang-up
+ * callback the server's shutdown (lifetime.ts) is driven by.
  *
  * - A request over MAX_REQUEST_BYTES is answered, not fatal. The SDK's transport closes itself
  *   when its buffer passes 10 MB, so an offload above ~10 MB made the server exit and the client's
@@ -9,10 +10,12 @@
  *   error naming the limit; the server goes on serving.
  * - Memory and time stay linear in the request: chunks are kept in a list and joined once per line
  *   (the SDK joins the whole buffer again on every chunk, quadratic for a line of tens of MB).
+ *
+ * End of input (the client closed the server's stdin, or died) and a broken output (nobody reads
+ * the answers any more) are reported once through `onhangup`; the transport does not close
+ * itself, so that the server decides what becomes of the calls in flight before it closes.
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { deserializeMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 
 /**
  * The largest request line the server takes. Offload accepts 20 MB of content; as JSON text
@@ -52,14 +55,21 @@ function findMethod(o: Oversized): string | undefined {
   return /"method"\s*:\s*"([^"]{1,100})"/.exec(o.head.toString('utf8'))?.[1];
 }
 
+/** Why the transport can go on no longer: its input ended, or its output is gone. */
+export type Hangup = 'end of input' | 'output closed';
+
 export class LimitedStdioServerTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** Called once, the first time the input ends or the output breaks. */
+  onhangup?: (why: Hangup) => void;
   private chunks: Buffer[] = [];
   private size = 0;
   private oversized: Oversized | undefined;
   private started = false;
+  private hungUp = false;
+  private outputClosed = false;
 
   constructor(
     private readonly stdin: NodeJS.ReadableStream = process.stdin,
@@ -79,6 +89,18 @@ export class LimitedStdioServerTransport implements Transport {
   };
 
   private readonly onerrorEvent = (e: Error): void => this.onerror?.(e);
+
+  private hangup(why: Hangup): void {
+    if (why === 'output closed') this.outputClosed = true;
+    if (this.hungUp) return;
+    this.hungUp = true;
+    this.onhangup?.(why);
+  }
+
+  private readonly oninputEnd = (): void => this.hangup('end of input');
+
+  /** A write to a closed pipe (EPIPE: the client is gone) is a hang-up, never an uncaught error. */
+  private readonly onoutputError = (): void => this.hangup('output closed');
 
   /** Adds bytes of the current line: kept while it is within the limit, else only its ends. */
   private take(part: Buffer): void {
@@ -140,11 +162,16 @@ export class LimitedStdioServerTransport implements Transport {
     this.started = true;
     this.stdin.on('data', this.ondata);
     this.stdin.on('error', this.onerrorEvent);
+    this.stdin.on('end', this.oninputEnd);
+    this.stdin.on('close', this.oninputEnd);
+    this.stdout.on('error', this.onoutputError);
   }
 
   async close(): Promise<void> {
     this.stdin.off('data', this.ondata);
     this.stdin.off('error', this.onerrorEvent);
+    this.stdin.off('end', this.oninputEnd);
+    this.stdin.off('close', this.oninputEnd);
     if (this.stdin.listenerCount('data') === 0) this.stdin.pause();
     this.chunks = [];
     this.size = 0;
@@ -152,10 +179,23 @@ export class LimitedStdioServerTransport implements Transport {
     this.onclose?.();
   }
 
+  /** Writes a message; resolves once it is written, or at once when the output is gone (the message is dropped). */
   send(message: JSONRPCMessage): Promise<void> {
+    if (this.outputClosed) return Promise.resolve();
     return new Promise((resolve) => {
-      if (this.stdout.write(serializeMessage(message))) resolve();
-      else this.stdout.once('drain', resolve);
+      if (this.stdout.write(serializeMessage(message))) {
+        resolve();
+        return;
+      }
+      const done = (): void => {
+        this.stdout.off('drain', done);
+        this.stdout.off('error', done);
+        this.stdout.off('close', done);
+        resolve();
+      };
+      this.stdout.on('drain', done);
+      this.stdout.on('error', done);
+      this.stdout.on('close', done);
     });
   }
 }

@@ -35,7 +35,7 @@ describe('packaged extension: publishing files', () => {
 
     const notices = fs.readFileSync(find(dir, /^THIRD_PARTY_NOTICES\.md$/), 'utf8');
     // Packages whose code is in the shipped bundles, with their licence text.
-    for (const name of ['yaml', 'zod', '@modelcontextprotocol/sdk', 'gpt-tokenizer']) {
+    for (const name of ['yaml', 'zod', '@modelcontextprotocol/server', 'gpt-tokenizer']) {
       assert.match(notices, new RegExp(`^## ${name.replace(/[./]/g, '\\$&')} \\S+ \\(`, 'm'), `the notices cover ${name}`);
     }
     assert.match(notices, /Permission is hereby granted, free of charge/);

@@ -2,7 +2,7 @@
 // and the transport keeps serving; requests are split on newlines across any chunking.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { PassThrough } from 'node:stream';
+import { PassThrough, Writable } from 'node:stream';
 import { LimitedStdioServerTransport } from '../../../src/mcp/stdioTransport';
 
 function rig(max: number): { t: LimitedStdioServerTransport; input: PassThrough; got: unknown[]; sent: () => Record<string, unknown>[]; warnings: string[] } {
@@ -58,4 +58,29 @@ test('an oversized request of another kind gets a JSON-RPC error; an oversized n
   assert.equal((sent[0].error as { code: number }).code, -32600);
   assert.equal(r.warnings.length, 2);
   assert.match(r.warnings[1], /without an id: no answer sent/);
+});
+
+test('end of input is reported once as a hang-up, and the messages before it still arrive', async () => {
+  const r = rig(1000);
+  const hangups: string[] = [];
+  r.t.onhangup = (why) => hangups.push(why);
+  await r.t.start();
+  r.input.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) + '\n');
+  await new Promise((res) => r.input.once('close', res));
+  assert.deepEqual(r.got, [{ jsonrpc: '2.0', id: 1, method: 'tools/list' }]);
+  assert.deepEqual(hangups, ['end of input']);
+});
+
+test('an output that fails (EPIPE: the client is gone) is a hang-up, not an uncaught error; later answers are dropped', async () => {
+  const input = new PassThrough();
+  const output = new Writable({ write: (_c, _e, cb) => cb(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' })) });
+  const t = new LimitedStdioServerTransport(input, output, 1000);
+  const hangups: string[] = [];
+  t.onhangup = (why) => hangups.push(why);
+  await t.start();
+  await t.send({ jsonrpc: '2.0', id: 1, result: {} });
+  await new Promise((res) => setImmediate(res));
+  assert.deepEqual(hangups, ['output closed']);
+  await t.send({ jsonrpc: '2.0', id: 2, result: {} }); // resolves: nobody reads any more
+  assert.deepEqual(hangups, ['output closed']);
 });

@@ -26,7 +26,7 @@ describe('third-party notices', () => {
     const notices = await load();
     const pkgs = await notices.bundledPackages();
     // The runtime dependencies in package.json that the bundles use are among them.
-    for (const name of ['yaml', 'fast-glob', 'zod', '@modelcontextprotocol/sdk', 'gpt-tokenizer']) {
+    for (const name of ['yaml', 'fast-glob', 'zod', '@modelcontextprotocol/server', 'gpt-tokenizer']) {
       assert.ok(pkgs.some((p) => p.name === name), `${name} is bundled`);
     }
     const file = fs.readFileSync(path.join(repoRoot, 'THIRD_PARTY_NOTICES.md'), 'utf8');
