@@ -3,13 +3,11 @@ import { registerAddInstructionsCommand } from './addInstructions';
 import { registerInitializeCommand } from './initialize';
 import { registerMcpSetup } from './mcpSetup';
 import { registerAgentSetup } from './setupAgent';
-import { registerVscodeAgentSetup } from './setupVscodeAgent';
 
 /** Setting a workspace up: Initialize .agent Folder, Add Agent Instructions, the agents' set-up, the MCP configuration. */
 export function registerSetup(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
   registerInitializeCommand(context, log);
   registerAddInstructionsCommand(context, log);
   registerAgentSetup(context, log);
-  registerVscodeAgentSetup(context, log);
   registerMcpSetup(context, log);
 }

@@ -230,10 +230,10 @@ describe('Copilot agent (VS Code built-in) → Agent Context tools', function ()
 
   it('set-up\'s hook (.github/hooks/agent-context-vscode.json): a large run_in_terminal result reaches the model with our reference (from the next turn on), a small one unchanged; the user is asked about their own command', async () => {
     const m = '[hook]';
-    const written = await vscode.commands.executeCommand<{ file: string; changed: boolean }>('agentContext.setupVscodeAgent');
+    const written = await vscode.commands.executeCommand<{ changed: string[] }>('agentContext.setupAgent', 'vscode');
     const file = path.join(ws, VSCODE_HOOK_FILE);
     try {
-      assert.equal(written?.file, VSCODE_HOOK_FILE);
+      assert.deepEqual(written?.changed, [file]);
       const text = fs.readFileSync(file, 'utf8');
       assert.ok(JSON.parse(text).hooks.PostToolUse.length === 1, text);
       assert.doesNotMatch(text, /"\/|\s\/(tmp|root|home|usr|work)\//, 'no absolute path in a file meant to be committed');
@@ -265,7 +265,7 @@ describe('Copilot agent (VS Code built-in) → Agent Context tools', function ()
       assert.match(JSON.stringify(req?.messages ?? ''), /<skill>\\n<name>pdf-extract<\/name>\\n<description>Extract text and tables from PDF files/, 'the skill of .agent/skills is in the agent\'s request');
       await waitForTurnEnd(fake, m, 2);
     } finally {
-      await vscode.commands.executeCommand('agentContext.undoVscodeAgent');
+      await vscode.commands.executeCommand('agentContext.undoAgentSetup', 'vscode');
     }
     assert.equal(fs.existsSync(file), false, 'undo removes the hook file');
     assert.equal(vscode.workspace.getConfiguration('chat').inspect<Record<string, boolean>>('agentSkillsLocations')?.globalValue?.['.agent/skills'], undefined, 'undo removes the skills folder it added');

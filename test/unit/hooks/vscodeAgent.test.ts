@@ -8,7 +8,8 @@ import { openTerminalCapture } from '../../../src/core/terminal/terminalCapture'
 import { vscodeAgentPostToolUse } from '../../../src/core/hooks/vscodeAgent';
 import { resetTerminalCatalogs, terminalCatalog } from '../../../src/core/terminal/catalog/terminalCatalog';
 import { generateAgentFolder } from '../../../bench/scaleGen';
-import { setUpVscodeAgent, undoVscodeAgent, vscodeHookCommand, VSCODE_HOOK_FILE } from '../../../src/core/setup/agents/vscodeAgent';
+import { vscodeAgentSetup, vscodeHookCommand, VSCODE_HOOK_FILE } from '../../../src/core/setup/agents/vscodeAgent';
+import { setUpAgent, undoAgent } from '../../../src/core/setup/agents';
 
 async function mirroredBuild(root = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-vscodehook-'))): Promise<string> {
   const cap = await openTerminalCapture(path.join(root, '.agent/terminals'), { name: 'Copilot', shell: '/bin/bash', cwd: root, started: new Date(), shellIntegration: true }, { settleMs: 0 });
@@ -68,26 +69,40 @@ test('PostToolUse does nothing for other tools, small results, or a command the 
   assert.equal(await vscodeAgentPostToolUse({ tool_name: 'run_in_terminal', tool_input: { command: 'make' }, tool_response: big }, root, { waitMs: 0 }), undefined);
 });
 
-test('the hook file: valid JSON in Copilot\'s hook format, no path in it, idempotent; a foreign file is refused; undo removes only ours', async () => {
+test('the hook file: valid JSON in Copilot\'s hook format, no path in it, idempotent; a foreign file is refused; undo removes only ours, and the folders it created', async () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-vscodesetup-'));
-  const first = await setUpVscodeAgent(root);
-  assert.ok(first.ok && first.value.changed);
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-vscodesetup-home-'));
+  const paths = { node: 'node', dist: '/opt/ac' };
+  const first = await setUpAgent(vscodeAgentSetup, root, home, paths);
+  assert.ok(first.ok);
+  assert.deepEqual(first.value.created, [path.join(root, VSCODE_HOOK_FILE)]);
+  // The editor adds .agent/skills to the user's chat.agentSkillsLocations (core names it; the editor applies it).
+  assert.deepEqual(first.value.settings, [{ setting: 'chat.agentSkillsLocations', key: '.agent/skills', value: true }]);
   const text = fs.readFileSync(path.join(root, VSCODE_HOOK_FILE), 'utf8');
   const parsed = JSON.parse(text);
   assert.equal(parsed.version, 1);
   assert.equal(parsed.hooks.PostToolUse[0].type, 'command');
   assert.doesNotMatch(text, new RegExp(root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
   assert.doesNotMatch(text, /"\/|\s\/(tmp|root|home|usr|opt)\//);
-  const again = await setUpVscodeAgent(root);
-  assert.ok(again.ok && !again.value.changed);
-  assert.ok((await undoVscodeAgent(root)).ok);
+  const again = await setUpAgent(vscodeAgentSetup, root, home, paths);
+  assert.ok(again.ok);
+  assert.deepEqual(again.value.changed, []);
+  const undone = await undoAgent(vscodeAgentSetup, root, home);
+  assert.ok(undone.ok);
+  assert.deepEqual(undone.value.deleted, [path.join(root, VSCODE_HOOK_FILE)]);
+  assert.deepEqual(undone.value.settings, [{ setting: 'chat.agentSkillsLocations', key: '.agent/skills', value: undefined }]);
   assert.equal(fs.existsSync(path.join(root, VSCODE_HOOK_FILE)), false);
+  assert.equal(fs.existsSync(path.join(root, '.github')), false, 'the empty .github/hooks/ and .github/ it created are gone');
+  fs.mkdirSync(path.join(root, '.github/hooks'), { recursive: true });
   fs.writeFileSync(path.join(root, VSCODE_HOOK_FILE), '{"version":1,"hooks":{}}\n');
-  const refused = await setUpVscodeAgent(root);
+  const refused = await setUpAgent(vscodeAgentSetup, root, home, paths);
   assert.ok(!refused.ok);
   assert.match(refused.error.message, /not Agent Context's hook file/);
   assert.equal(fs.readFileSync(path.join(root, VSCODE_HOOK_FILE), 'utf8'), '{"version":1,"hooks":{}}\n');
-  assert.ok(!(await undoVscodeAgent(root)).ok);
+  const left = await undoAgent(vscodeAgentSetup, root, home);
+  assert.ok(left.ok);
+  assert.match(left.value.notes.join(' '), /not Agent Context's hook file; left as it is/);
+  assert.equal(fs.readFileSync(path.join(root, VSCODE_HOOK_FILE), 'utf8'), '{"version":1,"hooks":{}}\n');
 });
 
 test('the hook\'s shell gate: other tools and small results pass without starting Node, and it never fails', () => {

@@ -20,7 +20,9 @@ import { ensureAgentTempDir, mkdirp, writeFileAtomic } from '../../fs/fsAtomic';
 import { fsCause } from '../../fs/fsErrors';
 import { err, formatFileError, ok, type FileError, type Result } from '../../result';
 import { agentDirOf } from '../../workspace/agentLayout';
-import { applyFileEdits, gitExcludeEdits, readText, trackedByGit, type FileEdit, type SetupOutcome, type SetupPaths } from './configFiles';
+import { applyFileEdits, gitExcludeEdits, readText, trackedByGit, type FileEdit, type SettingChange, type SettingRequirement, type SetupOutcome, type SetupPaths } from './configFiles';
+
+export type { SettingChange, SettingRequirement } from './configFiles';
 import { isInside, toPosixRelative } from '../../workspace/relativePaths';
 import { cacheFile } from '../../workspace/cacheFiles';
 
@@ -35,6 +37,8 @@ export interface SetupRecord {
   keys: string[];
   /** Files the set-up created. */
   created: string[];
+  /** Folders the set-up created to hold them (`.claude/`, `~/.codex/`…): an undo removes each one it leaves empty. */
+  folders?: string[];
 }
 
 /** A planned set-up or undo: the file edits, what to remember, and what to tell the user. */
@@ -47,6 +51,15 @@ export interface SetupPlan {
    * paths and so are git-excluded (the runner adds the lines and records the ones it added).
    */
   local?: string[];
+  /**
+   * Workspace files written to be committed (they hold no machine path, such as VS Code's hook file):
+   * a tracked one is updated like any other file, not refused.
+   */
+  shared?: string[];
+  /** Editor settings the set-up adds (or its undo takes out): see SettingChange. */
+  settings?: SettingChange[];
+  /** Settings that keep the agent from using the set-up when off. */
+  requires?: SettingRequirement[];
   notes: string[];
 }
 
@@ -60,6 +73,18 @@ export interface AgentSetup {
   homeFolder: string;
   /** Set when the set-up writes only the user's own files (nothing in the workspace, nothing to git-exclude). */
   userScopeOnly?: true;
+  /**
+   * The editor's own agent (VS Code's): always there where the editor runs, so never "not found",
+   * and set up from the editor only (its settings are the editor's), not by `mcp.js --setup`.
+   */
+  inEditor?: boolean;
+  /** What the set-up writes, in a few words, for the editor's list of agents. */
+  detail?: string;
+  /**
+   * Set up and undone together with this entry, in the same folder (VS Code's agent: its Local
+   * harness's hook file, and with it the Copilot harness's user files).
+   */
+  with?: readonly AgentSetup[];
   /** Plans the set-up (`paths`), or its undo (`paths` undefined, with the record of the set-up when there is one). */
   plan(root: string, home: string, paths: SetupPaths | undefined, record: SetupRecord | undefined): Promise<Result<SetupPlan>>;
 }
@@ -87,14 +112,14 @@ async function readRecord(root: string, agent: AgentId): Promise<{ record?: Setu
   }
   const list = (x: unknown): string[] | undefined => (x === undefined ? [] : Array.isArray(x) && x.every((y) => typeof y === 'string') ? x : undefined);
   const o = (v && typeof v === 'object' && !Array.isArray(v) ? v : {}) as Record<string, unknown>;
-  const [excluded, keys, created] = [list(o.excluded), list(o.keys), list(o.created)];
-  if (!v || typeof v !== 'object' || Array.isArray(v) || !excluded || !keys || !created) return { note: `${file} is not a set-up record (damaged or edited); it was ignored.`, text };
-  return { record: { excluded, keys, created }, text };
+  const [excluded, keys, created, folders] = [list(o.excluded), list(o.keys), list(o.created), list(o.folders)];
+  if (!v || typeof v !== 'object' || Array.isArray(v) || !excluded || !keys || !created || !folders) return { note: `${file} is not a set-up record (damaged or edited); it was ignored.`, text };
+  return { record: { excluded, keys, created, folders }, text };
 }
 
 function merge(a: SetupRecord | undefined, b: SetupRecord): SetupRecord {
   const u = (x: string[] = [], y: string[] = []): string[] => [...new Set([...x, ...y])];
-  return { excluded: u(a?.excluded, b.excluded), keys: u(a?.keys, b.keys), created: u(a?.created, b.created) };
+  return { excluded: u(a?.excluded, b.excluded), keys: u(a?.keys, b.keys), created: u(a?.created, b.created), folders: u(a?.folders, b.folders) };
 }
 
 /** A file system fault met outside the planned edits (the record), as the set-up reports it. */
@@ -117,6 +142,7 @@ export async function setUpAgent(setup: AgentSetup, root: string, home: string, 
     for (const e of p.value.edits) {
       if (!e || e.after === e.before || !isInside(root, e.file)) continue;
       const rel = toPosixRelative(root, e.file);
+      if (p.value.shared?.includes(rel)) continue;
       if (trackedByGit(root, rel)) return err({ file: e.file, message: `is committed to git, and the set-up would write this machine's paths into it (its Agent Context entries are another machine's or another version's): untrack it (git rm --cached ${rel}), or edit the entries by hand. Nothing was changed.` });
     }
     const prior = await readRecord(root, setup.id);
@@ -127,6 +153,7 @@ export async function setUpAgent(setup: AgentSetup, root: string, home: string, 
       excluded: exclude.rels.map((r) => `/${r}`),
       keys: p.value.keys,
       created: p.value.edits.filter((e): e is FileEdit => !!e && e.before === undefined && e.after !== undefined).map((e) => e.file),
+      folders: await foldersToCreate(edits),
     };
     // What an earlier run recorded stays: a second run finds the values in place and records nothing new.
     const record = merge(prior.record, made);
@@ -140,10 +167,37 @@ export async function setUpAgent(setup: AgentSetup, root: string, home: string, 
       else await writeFileAtomic(rf, prior.text);
       return done;
     }
-    return ok({ ...done.value, notes: [...(prior.note ? [prior.note] : []), ...p.value.notes] });
+    return ok({ ...done.value, notes: [...(prior.note ? [prior.note] : []), ...p.value.notes], settings: p.value.settings ?? [], requires: p.value.requires ?? [] });
   } catch (e) {
     return fault(e, rf);
   }
+}
+
+/** The folders that writing these edits will create, each with every missing folder above it (deepest first). */
+async function foldersToCreate(edits: readonly (FileEdit | undefined)[]): Promise<string[]> {
+  const out = new Set<string>();
+  for (const e of edits) {
+    if (!e || e.after === undefined || e.before !== undefined) continue;
+    for (let d = path.dirname(path.resolve(e.file)); !(await fs.promises.stat(d).catch(() => undefined)); d = path.dirname(d)) {
+      out.add(d);
+      if (path.dirname(d) === d) break;
+    }
+  }
+  return [...out];
+}
+
+/** Removes the recorded folders the undo left empty, deepest first; returns those removed. */
+async function removeEmptyFolders(folders: readonly string[]): Promise<string[]> {
+  const removed: string[] = [];
+  for (const d of [...folders].sort((a, b) => b.split(path.sep).length - a.split(path.sep).length)) {
+    try {
+      await fs.promises.rmdir(d); // only an empty folder: anything the user put in it keeps it
+      removed.push(d);
+    } catch {
+      // not empty, or already gone: left as it is
+    }
+  }
+  return removed;
 }
 
 /** True for a config file's text that holds nothing: blank, or an empty JSON object. */
@@ -163,12 +217,33 @@ export async function undoAgent(setup: AgentSetup, root: string, home: string): 
     const done = await applyFileEdits(edits, root);
     if (!done.ok) return done;
     await fs.promises.rm(rf, { force: true });
+    const removedFolders = await removeEmptyFolders(record?.folders ?? []);
     const notes = [...p.value.notes];
     if (note) notes.push(note);
     if (!record) notes.push(`No record of the set-up was found (${rf}): only entries recognisable as Agent Context's were removed.`);
-    return ok({ ...done.value, notes });
+    return ok({ ...done.value, notes, removedFolders, settings: p.value.settings ?? [], requires: [] });
   } catch (e) {
     return fault(e, rf);
+  }
+}
+
+/**
+ * True when the agent is set up in `root`: a record of its set-up is there, or an undo would
+ * change something (entries of ours written before records were kept, or by hand). Reads the
+ * agent's config files: for a command the user runs, not for start-up.
+ */
+export async function isSetUp(setup: AgentSetup, root: string, home: string): Promise<boolean> {
+  if (fs.existsSync(recordFile(root, setup.id))) return true;
+  const p = await setup.plan(root, home, undefined, undefined).catch(() => undefined);
+  return !!p?.ok && p.value.edits.some((e) => !!e && e.after !== e.before);
+}
+
+/** The agents with a record of a set-up in `root` (a folder listing: cheap enough for start-up). */
+export function agentsWithRecord(root: string): string[] {
+  try {
+    return fs.readdirSync(path.dirname(recordFile(root, 'x'))).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -'.json'.length));
+  } catch {
+    return [];
   }
 }
 
@@ -187,7 +262,7 @@ export function onPath(bin: string, envPath = process.env.PATH ?? ''): boolean {
 
 /** The agents found on this machine: binary on PATH or config folder in HOME. */
 export function agentsFound(all: readonly AgentSetup[], home: string, envPath?: string): AgentSetup[] {
-  return all.filter((a) => onPath(a.binary, envPath) || fs.existsSync(path.join(home, a.homeFolder)));
+  return all.filter((a) => a.inEditor || onPath(a.binary, envPath) || fs.existsSync(path.join(home, a.homeFolder)));
 }
 
 /** `<file>#<path>` as kept in a record. */

@@ -22,10 +22,39 @@ export interface FileEdit {
   after: string | undefined;
 }
 
+/**
+ * One entry of an object-valued editor setting (user scope) that a set-up adds, or with `value`
+ * undefined takes out: `chat.agentSkillsLocations` → `".agent/skills": true`. The core cannot reach
+ * the editor's settings: the editor applies these, and only for agents set up from it.
+ */
+export interface SettingChange {
+  setting: string;
+  key: string;
+  value?: unknown;
+}
+
+/** A setting whose value `off` keeps the agent from using what the set-up wrote (the editor says so). */
+export interface SettingRequirement {
+  setting: string;
+  off: unknown;
+  /** Why, as the end of a sentence: "VS Code's agent runs no hooks while chat.useHooks is off". */
+  why: string;
+}
+
 /** What a set-up or an undo did, for the message shown to the user. */
 export interface SetupOutcome {
+  /** Every file written or removed (absolute paths). */
   changed: string[];
+  /** Of `changed`: the files that did not exist before, and the files removed. */
+  created?: string[];
+  deleted?: string[];
   unchanged: string[];
+  /** Undo: the folders the set-up had created that it left empty and removed. */
+  removedFolders?: string[];
+  /** Editor settings the set-up adds or its undo takes out (the editor applies them: SettingChange). */
+  settings?: SettingChange[];
+  /** Settings that, when off, keep the agent from using the set-up (SettingRequirement). */
+  requires?: SettingRequirement[];
   /** Things the user should know: what was left out and why, what to do next. */
   notes: string[];
 }
@@ -106,6 +135,9 @@ function formatting(text: string): FormattingOptions {
  * line). A removal takes out exactly what an insertion put in, so an undo gives the bytes back.
  */
 export function jsonSet(text: string | undefined, at: JSONPath, value: unknown): string {
+  // A new (or blank) file is written whole, indented as people write JSON: an edit spliced into
+  // `{}` left `{"hooks": {` on the first line and the closing braces together on the last.
+  if ((text === undefined || !text.trim()) && value !== undefined) return `${JSON.stringify(nested(at, value), null, 2)}\n`;
   const base = text === undefined || !text.trim() ? '{}\n' : text;
   // jsonc-parser 3.3.1 removes the last element of an array after another one a character short:
   // [1,2,3] without index 2 became [1,23], and [{..},{..}] lost the first object's closing brace.
@@ -121,6 +153,20 @@ export function jsonSet(text: string | undefined, at: JSONPath, value: unknown):
   if (value !== undefined) {
     const options = formatting(base);
     for (const e of edits) out = applyEdits(out, format(out, { offset: e.offset, length: e.content.length }, options));
+  }
+  return out;
+}
+
+/** `value` at `at` in an otherwise empty object (a number in the path makes an array). */
+function nested(at: JSONPath, value: unknown): unknown {
+  let out = value;
+  for (let i = at.length - 1; i >= 0; i--) {
+    const k = at[i];
+    if (typeof k === 'number') {
+      const arr: unknown[] = [];
+      arr[k] = out;
+      out = arr;
+    } else out = { [k]: out };
   }
   return out;
 }
@@ -298,7 +344,9 @@ export async function applyFileEdits(edits: readonly (FileEdit | undefined)[], r
       return err({ file: e.file, message: `could not be written: ${fsCause(x)}. ${done.length === 0 ? 'Nothing was changed.' : back.length === 0 ? `The files already written were put back (${done.map((d) => d.e.file).join(', ')}).` : `Could not put back ${back.join(', ')}: check ${back.length === 1 ? 'it' : 'them'} by hand.`}` });
     }
   }
-  return ok({ changed, unchanged: unchanged.filter((f) => !changed.includes(f)), notes: [] });
+  const created = done.filter((d) => d.e.before === undefined && d.e.after !== undefined).map((d) => d.e.file);
+  const deleted = done.filter((d) => d.e.after === undefined).map((d) => d.e.file);
+  return ok({ changed, created, deleted, unchanged: unchanged.filter((f) => !changed.includes(f)), notes: [] });
 }
 
 /** The first folder of `dir`'s path that does not exist (undefined: it exists). */

@@ -8,10 +8,11 @@
  * its hooks; without Agent Context running the hook does nothing. A shell gate lets every other
  * tool call and every small output through without starting Node.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { mkdirp, writeFileAtomic } from '../../fs/fsAtomic';
-import { err, ok, type Result } from '../../result';
+import { err, ok } from '../../result';
+import type { AgentSetup } from './agentSetup';
+import { vscodeCopilotSetup } from './vscodeCopilot';
+import { readText } from './configFiles';
 import { VSCODE_INLINE_BYTES, VSCODE_TERMINAL_TOOL } from '../../hooks/vscodeAgent';
 
 /** The hook file, relative to the workspace folder. */
@@ -41,28 +42,57 @@ export function vscodeHookFileText(): string {
   return `${JSON.stringify(file, null, 2)}\n`;
 }
 
-/** Writes the hook file (idempotent). A file of that name that is not ours is refused, never overwritten. */
-export async function setUpVscodeAgent(root: string): Promise<Result<{ file: string; changed: boolean }>> {
-  const file = path.join(root, VSCODE_HOOK_FILE);
-  const want = vscodeHookFileText();
-  const have = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
-  if (have === want) return ok({ file: VSCODE_HOOK_FILE, changed: false });
-  if (have !== undefined && !isOurs(have)) {
-    return err({ file: VSCODE_HOOK_FILE, message: 'exists and is not Agent Context\'s hook file; move it away, then run the set-up again. Nothing was changed.' });
-  }
-  await mkdirp(path.dirname(file));
-  await writeFileAtomic(file, want);
-  return ok({ file: VSCODE_HOOK_FILE, changed: true });
-}
+/** VS Code's setting of extra skill folders (user scope), and the entry that lets its agent load .agent/skills natively. */
+export const SKILLS_SETTING = 'chat.agentSkillsLocations';
+export const SKILLS_LOCATION = '.agent/skills';
 
-/** Removes the hook file if it is ours (undo of setUpVscodeAgent); leaves the folders. */
-export async function undoVscodeAgent(root: string): Promise<Result<{ removed: boolean }>> {
-  const file = path.join(root, VSCODE_HOOK_FILE);
-  if (!fs.existsSync(file)) return ok({ removed: false });
-  if (!isOurs(fs.readFileSync(file, 'utf8'))) return err({ file: VSCODE_HOOK_FILE, message: 'is not Agent Context\'s hook file; left as it is.' });
-  await fs.promises.rm(file);
-  return ok({ removed: true });
-}
+/**
+ * VS Code's own agent, as "Set Up Agent…" lists it: the hook file (a file of ours; one of that name
+ * that is not ours is refused, never overwritten), and `".agent/skills": true` in the user's
+ * chat.agentSkillsLocations (user scope: nothing committed, no workspace trust needed, merged with
+ * VS Code's default skill folders; the editor applies it, see SettingChange). VS Code marks that
+ * setting as going away with its Local harness; until then it is the only route for a folder of
+ * the workspace. The undo removes the hook file if it is ours, and the setting's entry if the
+ * set-up added it.
+ */
+export const vscodeAgentSetup: AgentSetup = {
+  id: 'vscode',
+  // Not in hooks/agentNames.ts: that list names agents whose own shell commands are recorded (the
+  // terminal tool's `agent` ids); this agent's commands run in the integrated terminals.
+  label: 'VS Code\'s agent (Copilot Chat)',
+  binary: '',
+  homeFolder: '',
+  inEditor: true,
+  detail: 'both harnesses: Local (.github/hooks/agent-context-vscode.json) and Copilot (~/.copilot/hooks, mcp-config.json)',
+  // A user may be on either harness (the Copilot harness is VS Code 1.140+'s default for many).
+  with: [vscodeCopilotSetup],
+  async plan(root, _home, paths) {
+    const file = path.join(root, VSCODE_HOOK_FILE);
+    const r = await readText(file);
+    if (!r.ok) return r;
+    const have = r.value;
+    const settings = [{ setting: SKILLS_SETTING, key: SKILLS_LOCATION, value: paths ? true : undefined }];
+    if (paths) {
+      if (have !== undefined && have !== vscodeHookFileText() && !isOurs(have)) {
+        return err({ file, message: 'exists and is not Agent Context\'s hook file; move it away, then run the set-up again. Nothing was changed.' });
+      }
+      return ok({
+        edits: [{ file, before: have, after: vscodeHookFileText() }],
+        keys: [],
+        shared: [VSCODE_HOOK_FILE],
+        settings,
+        requires: [
+          { setting: 'chat.disableAIFeatures', off: true, why: 'chat is turned off (chat.disableAIFeatures), so VS Code\'s agent does not run' },
+          { setting: 'chat.useHooks', off: false, why: 'VS Code\'s agent runs no hooks while chat.useHooks is off' },
+        ],
+        notes: [],
+      });
+    }
+    if (have === undefined) return ok({ edits: [], keys: [], settings, notes: [] });
+    if (!isOurs(have)) return ok({ edits: [], keys: [], settings, notes: [`${VSCODE_HOOK_FILE} is not Agent Context's hook file; left as it is.`] });
+    return ok({ edits: [{ file, before: have, after: undefined }], keys: [], settings, notes: [] });
+  },
+};
 
 function isOurs(text: string): boolean {
   try {

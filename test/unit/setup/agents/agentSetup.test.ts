@@ -44,6 +44,15 @@ function workspace(): { root: string; home: string; exclude: string } {
   return { root, home, exclude: path.join(root, '.git/info/exclude') };
 }
 
+/** Every folder under `dir` (git's own and the set-up's bookkeeping under .agent/.cache/ aside). */
+function folders(dir: string): string[] {
+  return fs.readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
+    .filter((rel) => rel !== '.git' && !rel.startsWith('.git/') && rel !== '.agent/.cache' && !rel.startsWith('.agent/.cache/'))
+    .sort();
+}
+
 const excludeLines = (file: string): string[] => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter((l) => l.startsWith('/')) : []);
 
 describe('every agent\'s set-up: git-exclude and undo', () => {
@@ -59,7 +68,7 @@ describe('every agent\'s set-up: git-exclude and undo', () => {
   for (const agent of AGENT_SETUPS) {
     test(`${agent.id}: what it writes in the workspace stays out of git; the undo gives every file back and takes out only its own exclude lines`, async () => {
       const { root, home, exclude } = workspace();
-      const before = { root: files(root), home: files(home) };
+      const before = { root: files(root), home: files(home), rootFolders: folders(root), homeFolders: folders(home) };
       const excludedBefore = excludeLines(exclude);
 
       const r = await setUpAgent(agent, root, home, paths);
@@ -74,6 +83,7 @@ describe('every agent\'s set-up: git-exclude and undo', () => {
         assert.ok(undone.ok, undone.ok ? '' : undone.error.message);
         assert.deepEqual(files(root), before.root);
         assert.deepEqual(files(home), before.home);
+        assert.deepEqual(folders(home), before.homeFolders, 'no empty folder it created is left in the home folder');
         return;
       }
       assert.ok(added.length > 0, `${agent.id} writes machine-specific paths in the workspace: some file must be git-excluded`);
@@ -87,6 +97,25 @@ describe('every agent\'s set-up: git-exclude and undo', () => {
       assert.ok(undone.ok, undone.ok ? '' : undone.error.message);
       assert.deepEqual(files(root), before.root);
       assert.deepEqual(files(home), before.home);
+      // No empty folder the set-up created is left behind (.claude/, .codex/, .github/hooks/, ~/.gemini/…).
+      assert.deepEqual(folders(root), before.rootFolders);
+      assert.deepEqual(folders(home), before.homeFolders);
+      assert.ok((undone.value.removedFolders ?? []).length > 0, 'the undo reports the folders it removed');
+    });
+
+    test(`${agent.id}: a folder the set-up created that holds something of the user's stays after the undo`, async () => {
+      const { root, home } = workspace();
+      const before = new Set([...folders(root).map((f) => path.join(root, f)), ...folders(home).map((f) => path.join(home, f))]);
+      const r = await setUpAgent(agent, root, home, paths);
+      assert.ok(r.ok, r.ok ? '' : r.error.message);
+      const made = [...folders(root).map((f) => path.join(root, f)), ...folders(home).map((f) => path.join(home, f))].filter((d) => !before.has(d));
+      assert.ok(made.length > 0, `${agent.id} creates a folder in a fresh workspace or home`);
+      const mine = path.join(made[0], 'mine.txt');
+      fs.writeFileSync(mine, 'the user\'s');
+      const undone = await undoAgent(agent, root, home);
+      assert.ok(undone.ok);
+      assert.equal(fs.readFileSync(mine, 'utf8'), 'the user\'s');
+      assert.ok(!(undone.value.removedFolders ?? []).includes(made[0]));
     });
 
     // (A set-up of the user's own files alone adds no exclude line: nothing to test there.)
