@@ -48,6 +48,15 @@ async function enableChat() {
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }
 
+/** True in the window on the run's workspace (a folder or a .code-workspace file). */
+function isRunWindow() {
+  const vscode = require('vscode');
+  const want = process.env.AGENT_CONTEXT_WORKSPACE;
+  if (!want) return true;
+  const here = vscode.workspace.workspaceFile?.scheme === 'file' ? vscode.workspace.workspaceFile.fsPath : vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  return here === want;
+}
+
 function activate() {
   if (process.env.AGENT_CONTEXT_ENABLE_CHAT && !chatEnabled()) {
     void enableChat().then(activate);
@@ -56,6 +65,8 @@ function activate() {
   const modulePath = process.env.AGENT_CONTEXT_TESTS_MODULE;
   const results = process.env.AGENT_CONTEXT_TEST_RESULTS;
   if (!process.env.AGENT_CONTEXT_BRIDGE || !modulePath || !results) return;
+  // A second window a test opened (another folder, same editor): not the run's, nothing to run here.
+  if (!isRunWindow()) return;
   // An extension host that crashed is restarted by the workbench: never run the suites twice.
   const started = `${results}.started`;
   try {

@@ -214,10 +214,16 @@ export function actions() {
 
 /**
  * Starts the bridge for a page. `onLog(line)` receives lines the extension host sends to /log
- * (the mocha report); `onExit(code, message)` the driver's end of the run. Returns { url, close() }.
+ * (the mocha report); `onExit(code, message)` the driver's end of the run. `openWindow(folder)`
+ * (optional) opens another editor window on a folder and resolves to its page: the action
+ * `openWindow` answers its number, and any action with `"window": n` acts on that window instead
+ * of the first (`closeWindow` closes it). Returns { url, close() }.
  */
-export async function startBridge(getPage, { onLog, onExit, onStarted, namePrefix = '' } = {}) {
+export async function startBridge(getPage, { onLog, onExit, onStarted, namePrefix = '', openWindow } = {}) {
   const table = actions();
+  /** Windows opened by tests: number → page (0 is getPage()'s). */
+  const windows = new Map();
+  let nextWindow = 1;
   const server = http.createServer((req, res) => {
     let body = '';
     req.setEncoding('utf8');
@@ -246,12 +252,28 @@ export async function startBridge(getPage, { onLog, onExit, onStarted, namePrefi
         reply(200, { ok: true, value: true });
         return onExit?.(Number(parsed.code ?? 1), parsed.message);
       }
+      if (req.method === 'POST' && name === 'openWindow') {
+        if (!openWindow) return reply(200, { ok: false, error: 'this editor cannot open another window for a test' });
+        try {
+          const n = nextWindow++;
+          windows.set(n, await openWindow(String(parsed.folder)));
+          return reply(200, { ok: true, value: n });
+        } catch (e) {
+          return reply(200, { ok: false, error: String(e?.message ?? e) });
+        }
+      }
+      if (req.method === 'POST' && name === 'closeWindow') {
+        const p = windows.get(parsed.window);
+        windows.delete(parsed.window);
+        await p?.close().catch(() => {});
+        return reply(200, { ok: true, value: !!p });
+      }
       const fn = table[name];
       if (req.method !== 'POST' || !fn) {
-        return reply(404, { ok: false, error: `unknown bridge action "${name}"; known: log, started, exit, ${Object.keys(table).join(', ')}` });
+        return reply(404, { ok: false, error: `unknown bridge action "${name}"; known: log, started, exit, openWindow, closeWindow, ${Object.keys(table).join(', ')}` });
       }
-      const page = getPage();
-      if (!page) return reply(503, { ok: false, error: 'the workbench page is not open' });
+      const page = parsed.window ? windows.get(parsed.window) : getPage();
+      if (!page) return reply(503, { ok: false, error: parsed.window ? `no window ${parsed.window} is open` : 'the workbench page is not open' });
       try {
         if (name === 'screenshot' && namePrefix) parsed = { ...parsed, name: `${namePrefix}${parsed.name}` };
         reply(200, { ok: true, value: (await fn(page, parsed)) ?? null });

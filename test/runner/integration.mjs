@@ -139,7 +139,17 @@ export const codeServerEditor = {
       await stop();
       throw e;
     }
-    return { page: browser.page, stop, output: () => server.output() };
+    /**
+     * Another window of the same editor (same profile, as a user's second window) on a folder: a new
+     * tab of the browser. The test driver does nothing in it (its workspace is not the run's).
+     */
+    const openWindow = async (folder) => {
+      const p = await browser.context.newPage();
+      await p.goto(workbenchUrl(server, { kind: 'folder', path: folder }, devPath));
+      await p.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
+      return p;
+    };
+    return { page: browser.page, stop, output: () => server.output(), openWindow };
   },
 };
 
@@ -193,6 +203,10 @@ export async function runIntegration(run, opts = {}) {
       onExit: (code, message) => resolveExit({ code, message }),
       onStarted: () => (driverStarted = true),
       namePrefix: `${run.name}--`,
+      openWindow: (folder) => {
+        if (!window?.openWindow) throw new Error(`${editorImpl.name} cannot open a second window`);
+        return window.openWindow(folder);
+      },
     });
     const home = editorHome(base);
     const env = {

@@ -3,40 +3,33 @@ import * as path from 'node:path';
 import { agentRel } from '../workspace/layout';
 
 /**
- * What completes a step of the "Get started with Agent Context" walkthrough: the file whose
- * appearance proves the step's action succeeded (`glob`, relative to a workspace folder), or, for
- * `cleanedUp`, the cleanup command reporting success (no file proves it). Each `key` becomes the
- * context key `agentContext.walkthrough.<key>` that package.json's `completionEvents` wait for
- * (see walkthroughCompletionEvents: two values per key, so a step still checks when the key was
- * already set before VS Code registered the walkthrough).
+ * What completes a step of the "Get started with Agent Context" walkthrough (`step`, its id in
+ * package.json): the file whose presence in the open workspace proves the step's action succeeded
+ * (`glob`, relative to a workspace folder), or, for `cleanedUp`, the cleanup command having run in
+ * this workspace (no file proves it; the editor keeps it in the workspace's state). Each `key` is
+ * the context key `agentContext.walkthrough.<key>`, true while the signal holds in this window's
+ * workspace, which package.json's `completionEvents` wait for.
  */
 export const WALKTHROUGH_SIGNALS = [
-  { key: 'agentFolder', glob: '.agent' },
-  { key: 'instructions', glob: '.agent/instructions.json' },
+  { key: 'agentFolder', step: 'initialize', glob: '.agent' },
+  { key: 'instructions', step: 'instructions', glob: '.agent/instructions.json' },
   // The index gets its first record when a command's capture begins (N.txt alone is an open terminal).
-  { key: 'terminalCaptured', glob: `${agentRel('terminals')}/*.index.jsonl` },
-  { key: 'toolUsed', glob: `${agentRel('history')}/tools*.jsonl` },
-  { key: 'pinned', glob: '.agent/pins.json' },
-  { key: 'noted', glob: `${agentRel('notes')}/*.md` },
-  { key: 'cleanedUp', glob: undefined },
+  { key: 'terminalCaptured', step: 'terminal', glob: `${agentRel('terminals')}/*.index.jsonl` },
+  { key: 'toolUsed', step: 'tool', glob: `${agentRel('history')}/tools*.jsonl` },
+  { key: 'pinned', step: 'pin', glob: '.agent/pins.json' },
+  { key: 'noted', step: 'note', glob: `${agentRel('notes')}/*.md` },
+  { key: 'cleanedUp', step: 'cleanup', glob: undefined },
 ] as const;
 
 /** The internal command (not in the palette) other features run when a step's action succeeded: `(key)`. */
 export const WALKTHROUGH_SIGNAL_COMMAND = 'agentContext.walkthrough.signal';
 
-/**
- * The two values a signal's context key alternates between once the signal holds. VS Code's
- * walkthrough service records an `onContext:` expression that is already true when it registers the
- * walkthrough as "seen this session" without checking the step, and never checks it later; it
- * registers lazily (when a Welcome or walkthrough page first opens), so the extension cannot know
- * when. Flipping the key between two values, each with its own completion event, makes the next
- * flip after registration check the step.
- */
-export const SIGNAL_VALUES = [1, 2] as const;
+/** The walkthrough's full id, as `workbench.action.openWalkthrough` takes it. */
+export const WALKTHROUGH_ID = 'agent-context.agent-context#agentContext.getStarted';
 
 /** The `completionEvents` of package.json for a signal (a unit test keeps them in sync). */
 export function walkthroughCompletionEvents(key: WalkthroughSignal): string[] {
-  return SIGNAL_VALUES.map((v) => `onContext:${walkthroughContextKey(key)} == ${v}`);
+  return [`onContext:${walkthroughContextKey(key)}`];
 }
 
 /** A walkthrough signal's key. */
@@ -45,6 +38,11 @@ export type WalkthroughSignal = (typeof WALKTHROUGH_SIGNALS)[number]['key'];
 /** The context key a signal sets. */
 export function walkthroughContextKey(key: WalkthroughSignal): string {
   return `agentContext.walkthrough.${key}`;
+}
+
+/** The full id of a signal's step, as VS Code's walkthrough service names it (`<extension>#<walkthrough>#<step>`). */
+export function walkthroughStepId(key: WalkthroughSignal): string {
+  return `${WALKTHROUGH_ID}#${WALKTHROUGH_SIGNALS.find((s) => s.key === key)!.step}`;
 }
 
 function matches(root: string, glob: string | undefined): boolean {

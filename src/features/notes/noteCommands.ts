@@ -121,6 +121,8 @@ async function add(provider: NoteDecorationProvider, log: vscode.LogOutputChanne
   } else {
     target = arg === undefined || arg instanceof vscode.Uri ? editorTarget(arg) : targetFromElement(arg);
   }
+  /** The target picker, still open: the note box takes its place (see pickNoteTarget). */
+  let picker: vscode.Disposable | undefined;
   if (!target && arg === undefined) {
     // From the palette or the walkthrough, with no editor: ask which item the note is about.
     const picked = await pickNoteTarget(vscode.workspace.workspaceFolders ?? []);
@@ -129,8 +131,18 @@ async function add(provider: NoteDecorationProvider, log: vscode.LogOutputChanne
       void notify.info('Agent Context: there is nothing to add a note to yet. Notes attach to a plan step, a scratch file, a terminal command or lines in an editor: create one of those first.');
       return undefined;
     }
+    picker = picked.picker;
     target = targetFromElement(picked.element);
   }
+  try {
+    return await addTo(provider, log, target, text, author, picker);
+  } finally {
+    picker?.dispose();
+  }
+}
+
+/** Asks for the note's text (unless given) and saves it on the target. */
+async function addTo(provider: NoteDecorationProvider, log: vscode.LogOutputChannel, target: UiTarget | undefined, text: string | undefined, author: string, picker: vscode.Disposable | undefined): Promise<Note | undefined> {
   if (!target) {
     void notify.error('Agent Context: select a plan step, scratch file, terminal command or lines in an editor, then add the note.');
     return undefined;
@@ -142,13 +154,8 @@ async function add(provider: NoteDecorationProvider, log: vscode.LogOutputChanne
   }
   const rel = toPosixRelative(folder.uri.fsPath, target.uri.fsPath);
   if (text === undefined) {
-    text = await vscode.window.showInputBox({
-      title: `Note for the agent on ${describe(target, rel)}`,
-      prompt: 'Agents see this note whenever a tool shows them this item, and in the briefing.',
-      placeHolder: 'e.g. this failure is a flaky network, ignore it',
-      validateInput: (v) => (v.trim() === '' ? 'Write what the agent should know.' : undefined),
-      ignoreFocusOut: true, // a half-written note survives a click elsewhere (and the walkthrough page taking the focus)
-    });
+    text = await askNoteText(`Note for the agent on ${describe(target, rel)}`);
+    picker?.dispose();
     if (text === undefined) return undefined;
   }
   const { uri: _uri, label: _label, ...where } = target;
@@ -162,6 +169,34 @@ async function add(provider: NoteDecorationProvider, log: vscode.LogOutputChanne
   recheckNotes(folder.uri.fsPath, [path.join(folder.uri.fsPath, r.value.file)]);
   await provider.refresh();
   return r.value;
+}
+
+/**
+ * The note's text, in an input box shown in place of the target picker when there is one (the
+ * keyboard stays in the quick input: see pickNoteTarget). Undefined when cancelled.
+ */
+function askNoteText(title: string): Promise<string | undefined> {
+  const box = vscode.window.createInputBox();
+  box.title = title;
+  box.prompt = 'Agents see this note whenever a tool shows them this item, and in the briefing.';
+  box.placeholder = 'e.g. this failure is a flaky network, ignore it';
+  box.ignoreFocusOut = true; // a half-written note survives a click elsewhere
+  return new Promise<string | undefined>((resolve) => {
+    box.onDidChangeValue((v) => (box.validationMessage = v.trim() === '' && box.validationMessage ? 'Write what the agent should know.' : undefined));
+    box.onDidAccept(() => {
+      if (box.value.trim() === '') {
+        box.validationMessage = 'Write what the agent should know.';
+        return;
+      }
+      resolve(box.value);
+      box.hide();
+    });
+    box.onDidHide(() => {
+      resolve(undefined);
+      box.dispose();
+    });
+    box.show();
+  });
 }
 
 /** Registers the note decorations and the commands "Add Note for the Agent…" and "Show Notes for the Agent". */

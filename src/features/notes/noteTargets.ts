@@ -78,18 +78,32 @@ export async function listNoteTargets(folders: readonly vscode.WorkspaceFolder[]
   return out;
 }
 
-/** Asks which item the note is for; undefined when there is nothing to pick or the user cancelled. */
-export async function pickNoteTarget(folders: readonly vscode.WorkspaceFolder[]): Promise<{ element: unknown } | 'none' | undefined> {
+/**
+ * Asks which item the note is for; undefined when there is nothing to pick or the user cancelled.
+ * The picker is returned still open (`picker`): the caller shows its next input in its place and
+ * then disposes it. Hiding it first would hand the keyboard back to what had it before, and a
+ * walkthrough page takes the Enter's key-up as a click on its step and then focuses that step (a
+ * quarter-second later, after the note box had opened): the note typed next went nowhere.
+ */
+export async function pickNoteTarget(folders: readonly vscode.WorkspaceFolder[]): Promise<{ element: unknown; picker: vscode.Disposable } | 'none' | undefined> {
   const items = await listNoteTargets(folders);
   if (items.length === 0) return 'none';
-  const pick = await vscode.window.showQuickPick(items, {
-    title: 'Add Note for the Agent',
-    placeHolder: 'Which item is the note about? (a plan step, a scratch file or a terminal command)',
-    matchOnDescription: true,
-    matchOnDetail: true,
-    // Opened from the walkthrough's button, the page takes the focus back as it re-renders: a
-    // picker that closed on focus loss vanished before the user could choose.
-    ignoreFocusOut: true,
+  const picker = vscode.window.createQuickPick<NoteTargetItem>();
+  picker.title = 'Add Note for the Agent';
+  picker.placeholder = 'Which item is the note about? (a plan step, a scratch file or a terminal command)';
+  picker.matchOnDescription = true;
+  picker.matchOnDetail = true;
+  // A click elsewhere (the walkthrough page re-rendering) must not close it before the user chose.
+  picker.ignoreFocusOut = true;
+  picker.items = items;
+  const pick = await new Promise<NoteTargetItem | undefined>((resolve) => {
+    picker.onDidAccept(() => resolve(picker.selectedItems[0]));
+    picker.onDidHide(() => resolve(undefined));
+    picker.show();
   });
-  return pick ? { element: pick.element } : undefined;
+  if (!pick) {
+    picker.dispose();
+    return undefined;
+  }
+  return { element: pick.element, picker };
 }

@@ -30,13 +30,14 @@ test('each signal appears in the files it watches for, and temp files do not cou
   assert.equal(pathCompletesSignal('.agent/history/features.accepted.jsonl', 'toolUsed'), false);
 });
 
-test('every step completes only on its signal (no onCommand: a command that failed must not check a step), with both flip values', () => {
+test('every step completes only on its signal (no onCommand: a command that failed must not check a step)', () => {
   const [walk] = pkg.contributes.walkthroughs;
   assert.equal(walk.title, 'Get started with Agent Context');
   const used = new Set<string>();
   for (const step of walk.steps as { id: string; description: string; completionEvents: string[]; media: { svg?: string; image?: string } }[]) {
     const signal = WALKTHROUGH_SIGNALS.find((s) => JSON.stringify(walkthroughCompletionEvents(s.key)) === JSON.stringify(step.completionEvents));
-    assert.ok(signal, `step ${step.id}: completionEvents ${JSON.stringify(step.completionEvents)} are one signal's two values`);
+    assert.ok(signal, `step ${step.id}: completionEvents ${JSON.stringify(step.completionEvents)} wait for one signal's context key`);
+    assert.equal(signal.step, step.id, `step ${step.id} is the step its signal names (walkthroughStepId marks it done or not)`);
     used.add(signal.key);
     assert.ok(!step.description.includes('`'), `step ${step.id}: no literal backticks (the walkthrough page does not render Markdown code)`);
     const media = step.media.svg ?? step.media.image;
@@ -44,4 +45,6 @@ test('every step completes only on its signal (no onCommand: a command that fail
   }
   assert.deepEqual([...used].sort(), WALKTHROUGH_SIGNALS.map((s) => s.key).sort(), 'every signal completes a step');
   assert.ok(walk.description.length <= 70, `the walkthrough subtitle fits its line (${walk.description.length} characters)`);
+  // A folder without .agent/ has no other reason to start the extension: opening the walkthrough does.
+  assert.ok(pkg.activationEvents.includes(`onWalkthrough:${walk.id}`), 'activated when the walkthrough opens');
 });
