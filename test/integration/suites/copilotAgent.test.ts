@@ -233,7 +233,7 @@ describe('Copilot agent (VS Code built-in) → Agent Context tools', function ()
     const written = await vscode.commands.executeCommand<{ changed: string[] }>('agentContext.setupAgent', 'vscode');
     const file = path.join(ws, VSCODE_HOOK_FILE);
     try {
-      assert.deepEqual(written?.changed, [file]);
+      assert.ok(written?.changed.includes(file), `the hook file is written: ${written?.changed.join(', ')}`);
       const text = fs.readFileSync(file, 'utf8');
       assert.ok(JSON.parse(text).hooks.PostToolUse.length === 1, text);
       assert.doesNotMatch(text, /"\/|\s\/(tmp|root|home|usr|work)\//, 'no absolute path in a file meant to be committed');
