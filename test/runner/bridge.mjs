@@ -53,6 +53,13 @@ export async function runCommand(page, title, timeout = DEFAULT_TIMEOUT) {
   await input.focus({ timeout });
   await page.keyboard.press('Control+A');
   await page.keyboard.insertText(`>${title}`);
+  // An editor opening meanwhile (a command's result) takes the keyboard: the text went there, so again.
+  if ((await input.inputValue().catch(() => '')) !== `>${title}`) {
+    if (!(await input.isVisible())) await page.keyboard.press('F1');
+    await input.focus({ timeout });
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText(`>${title}`);
+  }
   const deadline = Date.now() + timeout;
   let labels = [];
   for (;;) {

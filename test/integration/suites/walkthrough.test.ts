@@ -215,6 +215,8 @@ describe('walkthrough: Get started with Agent Context', () => {
       await win.click(step('initialize'));
       await win.click(button('initialize', 'Initialize .agent Folder'));
       await waitFor(() => fs.existsSync(path.join(other, '.agent/plan.yaml')), { timeout: 20_000, message: 'Initialize created .agent/ in the other folder' });
+      // Initialize opens the example plan, which takes the keyboard: the palette opens after it.
+      await win.waitForSelector('.tabs-container .tab:has-text("plan.yaml")', { timeout: 20_000 });
       await win.runCommand('Agent Context: Get Started', { timeout: 30_000 });
       await win.waitForSelector(step('initialize'), { timeout: 30_000 });
       await waitFor(() => checkedThere('initialize'), { timeout: 30_000, message: '"Create the .agent folder" is checked there once it exists' });
