@@ -80,6 +80,13 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
     this.notesSub = onDidChangeNotes(() => this.refresh()); // notes from the user show on steps
   }
 
+  /**
+   * Called with the view's description: the progress of the plan being worked on ("in progress ·
+   * 3/5 done"), which a plan row's own description loses at the sidebar's default width (its
+   * objective takes the row). Undefined when no plan has a checklist.
+   */
+  onSummary: ((text: string | undefined) => void) | undefined;
+
   /** Per `.agent/` folder, its folder plans newest first (kept current from the feed's changed paths). */
   private readonly orders = new Map<string, PlanOrder>();
 
@@ -198,6 +205,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
       }
     }
     order.changed(gone);
+    if (skip === 0 && folder === this.folders.folders[0]) this.onSummary?.(planSummary(out));
     const older = page.total - skip - page.files.length;
     if (older > 0) out.push({ kind: 'olderPlans', folder, skip: skip + PLAN_PAGE, older });
     // Forget parses of plans that are gone (the rest stay for the pages a user expands again).
@@ -338,6 +346,14 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
   }
 }
 
+/** The progress of the first plan not yet done (else the first plan with a checklist), as the view's description shows it. */
+function planSummary(nodes: readonly PlanNode[]): string | undefined {
+  const plans = nodes.flatMap((n) => (n.kind === 'plan' && n.row.outline !== true && n.row.total > 0 ? [n.row] : []));
+  const row = plans.find((r) => r.done < r.total) ?? plans[0];
+  if (!row) return undefined;
+  return [row.status ? statusLabel(row.status) : undefined, `${row.done}/${row.total} done`].filter(Boolean).join(' · ');
+}
+
 /** A command that opens a file with the cursor on a 1-based line. */
 export function openAt(file: string, line: number): vscode.Command {
   const pos = new vscode.Position(Math.max(0, line - 1), 0);
@@ -348,6 +364,9 @@ export function openAt(file: string, line: number): vscode.Command {
 export function createPlanView(context: vscode.ExtensionContext, folders: AgentFeed): PlanTreeProvider {
   const provider = new PlanTreeProvider(folders);
   const view = vscode.window.createTreeView('agentContext.plan', { treeDataProvider: provider, showCollapseAll: true });
+  provider.onSummary = (text) => {
+    if (view.description !== text) view.description = text;
+  };
   context.subscriptions.push(provider, view, registerTreeForTests('agentContext.plan', provider));
   return provider;
 }

@@ -41,6 +41,8 @@ describe('Plan view', () => {
     assert.match(top.children[1].tooltip ?? '', /^Choose a limiter \(token bucket vs sliding window\)\n\nStep \S+ · in progress · \.agent\/plan\.yaml:\d+/);
     const rows = await waitForRow('Plan', 'Implement the middleware');
     assert.ok(rows.some((r) => r.includes('Add rate limiting to the public API') && r.includes('1/4 done')), rows.join(' | '));
+    // The row's description is cut at the sidebar's default width: the view's header says it too.
+    await waitFor(async () => /in progress · 1\/4 done/.test(await ui.text(`${paneSelector('Plan')} .pane-header`)), { timeout: 20_000, message: 'the Plan header shows "in progress · 1/4 done"' });
   });
 
   it('marks a step completed from its context menu and keeps every other byte', async () => {
@@ -51,6 +53,7 @@ describe('Plan view', () => {
     await waitFor(() => fs.readFileSync(planFile(), 'utf8') === expected, { timeout: 20_000, message: 'plan.yaml has step 3 completed and is otherwise byte-identical' });
     await waitForTree('agentContext.plan', (n) => n[0]?.description === 'in progress · 2/4 done', 'progress shows 2/4 done');
     await waitFor(async () => (await paneRows('Plan')).some((r) => r.includes('2/4 done')), { timeout: 20_000, message: 'the Plan view row shows 2/4 done' });
+    await waitFor(async () => /in progress · 2\/4 done/.test(await ui.text(`${paneSelector('Plan')} .pane-header`)), { timeout: 20_000, message: 'the Plan header shows 2/4 done' });
   });
 
   it('shows an edit made on disk promptly', async () => {
