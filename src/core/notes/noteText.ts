@@ -25,7 +25,8 @@ export function matchNotes<T extends Note>(notes: readonly T[], q: NoteQuery): T
   });
 }
 
-function where(n: Note): string {
+/** What a note is on, in words ("terminal 2 command 4", `step "5" of .agent/plan.yaml`, "src/a.ts:3-7"). */
+export function noteTargetText(n: Note): string {
   if (n.terminal !== undefined && n.command !== undefined) return `terminal ${n.terminal} command ${n.command}`;
   if (n.step !== undefined) return `step "${n.step}" of ${n.path}`;
   if (n.startLine !== undefined) return `${n.path}:${n.startLine}${n.endLine !== n.startLine ? `-${n.endLine}` : ''}`;
@@ -37,7 +38,7 @@ export function formatNoteForAgent(n: ListedNote, maxText = 300): string {
   const flat = n.text.replace(/\s+/g, ' ');
   const text = flat.length > maxText ? flat.slice(0, maxText - 1) + '…' : flat;
   const orphan = n.orphaned ? ` [orphaned: ${n.orphaned}]` : '';
-  return `- ${n.author}, ${n.created.slice(0, 16).replace('T', ' ')} UTC, on ${where(n)}: "${text}" (${n.file})${orphan}`;
+  return `- ${n.author}, ${n.created.slice(0, 16).replace('T', ' ')} UTC, on ${noteTargetText(n)}: "${text}" (${n.file})${orphan}`;
 }
 
 /** A "Notes from the user" section within `maxBytes` UTF-8 bytes; empty string when there are no notes. */

@@ -4,6 +4,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { addNote, type Note, type NoteTarget } from '../../core/notes/noteFile';
 import { listNotes, recheckNotes } from '../../core/notes/notes';
+import { noteTargetText } from '../../core/notes/noteText';
+import { readTerminalIndexTail } from '../../core/terminal/terminalIndex';
+import { agentDirOf } from '../../core/workspace/agentLayout';
 import { registerNoteDecorations, type NoteDecorationProvider } from './noteDecorations';
 import type { AgentFeed } from '../../editor/agentFeed';
 import { WALKTHROUGH_SIGNAL_COMMAND } from '../../core/setup/walkthroughSignals';
@@ -199,6 +202,16 @@ function askNoteText(title: string): Promise<string | undefined> {
   });
 }
 
+/** A terminal command note's command line (` \`make\``), read from that one command's index record; '' for other notes. */
+async function commandLineOf(root: string, n: Note): Promise<string> {
+  if (n.terminal === undefined || n.command === undefined) return '';
+  const tail = await readTerminalIndexTail(agentDirOf(root), n.terminal, { count: 1, before: n.command + 1 });
+  const line = tail.ok ? tail.value.commands.find((c) => c.command === n.command)?.commandLine : undefined;
+  if (!line) return '';
+  const one = line.replace(/\s+/g, ' ').trim();
+  return ` \`${one.length > 60 ? `${one.slice(0, 59)}…` : one}\``;
+}
+
 /** Registers the note decorations and the commands "Add Note for the Agent…" and "Show Notes for the Agent". */
 export function registerNotes(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, feed: AgentFeed): void {
   const provider = registerNoteDecorations(context, log, feed);
@@ -223,7 +236,8 @@ export function registerNotes(context: vscode.ExtensionContext, log: vscode.LogO
         for (const n of notes) {
           items.push({
             label: n.text.split('\n')[0].slice(0, 80),
-            description: `${n.path}${n.startLine !== undefined ? `:${n.startLine}` : ''}${n.orphaned ? ' (orphaned)' : ''}`,
+            // What the note is on, as the agent reads it ("terminal 2 command 4 `make`", "step "5" of …"), not a file:line.
+            description: `on ${noteTargetText(n)}${await commandLineOf(folder.uri.fsPath, n)}${n.orphaned ? ' (orphaned)' : ''}`,
             detail: `${n.author}, ${n.created.slice(0, 16).replace('T', ' ')} UTC`,
             uri: vscode.Uri.joinPath(folder.uri, n.file),
           });

@@ -91,6 +91,19 @@ describe('notes: from the user to the agent', function () {
     assert.match(await invoke('agentContext_briefing', {}), new RegExp(`on step "${note.step}" of \\.agent/plan\\.yaml: "use 500 clients on this laptop"`));
   });
 
+  it('Show Notes for the Agent names what each note is on: the terminal command with its command line, the plan step', async () => {
+    await ui.runCommand('Agent Context: Show Notes for the Agent');
+    const rows = '.quick-input-widget .monaco-list-row';
+    await ui.waitForSelector(`${rows}:has-text("use 500 clients on this laptop")`, { timeout: 20_000 });
+    const shown = await ui.texts(rows);
+    await ui.press('Escape');
+    const step = shown.find((r) => r.includes('use 500 clients on this laptop'));
+    assert.match(step ?? '', /on step "[^"]+" of \.agent\/plan\.yaml/, shown.join(' | '));
+    const command = shown.find((r) => r.includes('this failure is a flaky network'));
+    assert.match(command ?? '', /on terminal \d+ command \d+ `echo notes-flaky-network; false`/, shown.join(' | '));
+    assert.ok(!shown.some((r) => /\.txt:\d+|plan\.yaml:\d+/.test(r)), `no file:line: ${shown.join(' | ')}`);
+  });
+
   it('a note on lines selected in an editor records that line range', async () => {
     const rel = '.agent/scratch/notes-selection.txt';
     fs.writeFileSync(path.join(ws(), rel), 'one\ntwo\nthree\nfour\n');
