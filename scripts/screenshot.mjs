@@ -1,7 +1,9 @@
 // npm run screenshot: runs the demo headless (fresh profile, fresh copy of the demo workspace) in a
-// 1500×950 window, opens the Agent Context container as a new user sees it (default view sizes
-// and collapsed states) and saves media/screenshot-sidebar.png, the README's screenshot.
-//   node scripts/screenshot.mjs [--no-build] [--out media/screenshot-sidebar.png] [--size 1500x950]
+// 1500×950 window, opens the Agent Context container as a new user sees it (default sidebar width,
+// default view sizes and collapsed states) and saves media/screenshot-sidebar.png, the README's
+// screenshot. --empty: a new folder right after "Initialize .agent Folder" instead (each view's
+// empty state), saved as media/screenshot-empty.png.
+//   node scripts/screenshot.mjs [--no-build] [--empty] [--out FILE.png] [--size 1500x950]
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { launchBrowser } from '../test/runner/browser.mjs';
@@ -12,8 +14,9 @@ import { ensureDeps, repoRoot } from '../test/runner/deps.mjs';
 import { makeTempDir, onEditorCleanup } from '../test/runner/processes.mjs';
 
 const argv = process.argv.slice(2);
+const empty = argv.includes('--empty');
 const outIndex = argv.indexOf('--out');
-const out = path.resolve(repoRoot, outIndex >= 0 ? argv[outIndex + 1] : 'media/screenshot-sidebar.png');
+const out = path.resolve(repoRoot, outIndex >= 0 ? argv[outIndex + 1] : empty ? 'media/screenshot-empty.png' : 'media/screenshot-sidebar.png');
 const sizeIndex = argv.indexOf('--size');
 const [width, height] = (sizeIndex >= 0 ? argv[sizeIndex + 1] : '1500x950').split('x').map(Number);
 if (!(width > 0 && height > 0)) {
@@ -30,7 +33,11 @@ let code = 0;
 try {
   if (!argv.includes('--no-build') || !fs.existsSync(VSIX)) packageExtension();
   ensureDeps(['editor']);
-  const folder = writeDemoWorkspace(path.join(base, 'rate-limiter'));
+  const folder = empty ? path.join(base, 'my-project') : writeDemoWorkspace(path.join(base, 'rate-limiter'));
+  if (empty) {
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, 'README.md'), '# my-project\n');
+  }
   const profile = demoProfile(path.join(base, 'profile'), { 'workbench.startupEditor': 'none' });
   server = await startCodeServer({ profile });
   browser = await launchBrowser({ viewport: { width, height } });
@@ -38,19 +45,20 @@ try {
   await page.goto(`${server.url}/?folder=${encodeURIComponent(folder)}`);
   await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: 60_000 });
   await openViewContainer(page, 'Agent Context', 60_000);
-  // Wait until each view has drawn its rows (the views fill in after activation).
-  await page.waitForFunction(() => {
-    const panes = [...document.querySelectorAll('.part.sidebar .pane')];
-    return panes.length >= 3 && panes.filter((p) => p.querySelector('.monaco-list-row')).length >= 3;
-  }, undefined, { timeout: 60_000 }).catch(() => console.warn('[screenshot] not every view showed rows within 60 s'));
-  // A wider sidebar (drag its sash) and the plan file open next to it.
-  const box = await page.locator('.part.sidebar').boundingBox();
-  if (box) {
-    await page.mouse.move(box.x + box.width + 1, box.y + box.height / 2);
-    await page.mouse.down();
-    await page.mouse.move(box.x + box.width + 160, box.y + box.height / 2, { steps: 8 });
-    await page.mouse.up();
+  if (empty) {
+    // As a new user does: the Plan view's welcome button.
+    await page.locator('.part.sidebar .welcome-view-content a.monaco-button:has-text("Initialize .agent Folder")').click({ timeout: 60_000 });
+    await page.locator('.part.sidebar .pane-header[aria-label^="Terminals"]').waitFor({ state: 'visible', timeout: 60_000 });
+    await page.waitForTimeout(3000); // the welcome texts of the views that just appeared
+  } else {
+    // Wait until each view has drawn its rows (the views fill in after activation).
+    await page.waitForFunction(() => {
+      const panes = [...document.querySelectorAll('.part.sidebar .pane')];
+      return panes.length >= 3 && panes.filter((p) => p.querySelector('.monaco-list-row')).length >= 3;
+    }, undefined, { timeout: 60_000 }).catch(() => console.warn('[screenshot] not every view showed rows within 60 s'));
   }
+  // The sidebar at its default width, and the plan file open next to it.
+  const box = await page.locator('.part.sidebar').boundingBox();
   await page.keyboard.press('Control+P');
   await page.locator('.quick-input-widget .quick-input-box input').waitFor({ state: 'visible', timeout: 10_000 });
   await page.keyboard.type('.agent/plan.yaml');
