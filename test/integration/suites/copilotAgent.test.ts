@@ -51,6 +51,7 @@ const SCRIPTS: Record<string, ScriptTurn[]> = {
     { tool: 'run_in_terminal', input: { command: build, explanation: 'Build the project', goal: 'Build', mode: 'sync', isBackground: false } },
     { tool: 'run_in_terminal', input: { command: 'echo small-output', explanation: 'Say hello', goal: 'Check', mode: 'sync', isBackground: false } },
   ],
+  '[search]': [{ tool: 'agentContext_search', input: { query: 'Why does the Rust build fail?' } }],
   '[copilot-plan-read]': [{ tool: 'agentContext_plan', input: {} }],
   '[plan]': [
     { tool: 'agentContext_plan', input: {} },
@@ -269,6 +270,31 @@ describe('Copilot agent (VS Code built-in) → Agent Context tools', function ()
     }
     assert.equal(fs.existsSync(file), false, 'undo removes the hook file');
     assert.equal(vscode.workspace.getConfiguration('chat').inspect<Record<string, boolean>>('agentSkillsLocations')?.globalValue?.['.agent/skills'], undefined, 'undo removes the skills folder it added');
+  });
+
+  it('agentContext_search: asked in words why a saved build failed, the model gets the error line with its number and the file to read on', async () => {
+    // A real cargo build's output (bench/retrieval/, recorded from rustc), saved where agentContext_run saves one.
+    const repo = path.resolve(__dirname, '../../../..');
+    const saved = path.join(ws, '.agent/scratch/tool_outputs/cargo-build-01JESEARCHCOPILOT0000000000.txt');
+    fs.mkdirSync(path.dirname(saved), { recursive: true });
+    fs.copyFileSync(path.join(repo, 'bench/retrieval/outputs/cargo-build-borrow.log'), saved);
+    try {
+      const m = '[search]';
+      await sendInNewChat(`${m} Why does the Rust build fail?`);
+      const [search] = await waitForResults(fake, m, 1);
+      assert.match(search.text, /windows? match "Why does the Rust build fail\?"/);
+      assert.match(search.text, /\.agent\/scratch\/tool_outputs\/cargo-build-01JESEARCHCOPILOT0000000000\.txt:\d+-\d+ \(.*error line\)/);
+      // An error line of the build quoted with its number, and the window of rustc's E0502 (line 244) shown or listed.
+      assert.match(search.text, /^L\d+: error(\[E0502\])?: /m);
+      const ranges = [...search.text.matchAll(/cargo-build-01JESEARCHCOPILOT0000000000\.txt:(\d+)-(\d+)/g)].map((r) => [Number(r[1]), Number(r[2])]);
+      assert.ok(ranges.some(([a, b]) => a <= 244 && 244 <= b), `a window holds line 244: ${JSON.stringify(ranges)}`);
+      assert.match(search.text, /^Next: read lines \d+–\d+ of \.agent\/scratch\/tool_outputs\/cargo-build-/m);
+      assert.ok(Buffer.byteLength(search.text) < 8 * 1024, `${Buffer.byteLength(search.text)} bytes`);
+      measured.search = { bytes: Buffer.byteLength(search.text) };
+      await waitForTurnEnd(fake, m, 1);
+    } finally {
+      fs.rmSync(saved, { force: true });
+    }
   });
 
   it('agentContext_plan and agentContext_briefing read the plan', async () => {
