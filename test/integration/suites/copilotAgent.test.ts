@@ -293,7 +293,8 @@ describe('Copilot agent (VS Code built-in) → Agent Context tools', function ()
       measured.search = { bytes: Buffer.byteLength(search.text) };
       await waitForTurnEnd(fake, m, 1);
     } finally {
-      fs.rmSync(saved, { force: true });
+      // The saved output, and the list of all windows the answer saved beside it.
+      for (const f of fs.readdirSync(path.dirname(saved))) if (f === path.basename(saved) || f.startsWith('search-why-does-the-rust-build-fail')) fs.rmSync(path.join(path.dirname(saved), f), { force: true });
     }
   });
 
