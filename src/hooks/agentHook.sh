@@ -16,6 +16,7 @@
 #                                            stdin; answers {"decision":"deny","reason":<reference>})
 #   agent-hook.sh gemini SessionStart        the briefing as additional context (Gemini CLI's JSON on stdin)
 #   agent-hook.sh codex SessionStart         the same for Codex CLI, also after a compaction
+#   agent-hook.sh qwen-code SessionStart     the same for Qwen Code (Claude Code's hook shape)
 #   agent-hook.sh copilot-cli sessionStart   the same for Copilot CLI ({"additionalContext":…})
 #
 # Other agents and VS Code's own agent may read the same hook files (VS Code runs Claude Code and
@@ -113,6 +114,12 @@ case "${1-}:${2-}" in
     __ac_root_of "$PWD"
     [ -n "$__ac_r" ] || exit 0
     AGENT_CONTEXT_ROOT=$__ac_r "$__ac_node" "$__ac_dir/agent-hook.js" codex SessionStart
+    ;;
+  qwen-code:SessionStart)
+    # Once per session start: Node is fine here.
+    __ac_root_of "${QWEN_CODE_PROJECT_DIR:-$PWD}"
+    [ -n "$__ac_r" ] || exit 0
+    AGENT_CONTEXT_ROOT=$__ac_r "$__ac_node" "$__ac_dir/agent-hook.js" qwen-code SessionStart
     ;;
   gemini:SessionStart)
     # Once per session start (startup, resume, /clear): Node is fine here.

@@ -13,7 +13,7 @@
  *   node agent-hook.js gemini AfterTool               Gemini CLI's hook JSON on stdin
  *   node agent-hook.js copilot-cli sessionStart       the briefing as additional context (Copilot CLI's shape)
  *   node agent-hook.js gemini SessionStart            the briefing as additional context, as for Claude Code
- *   node agent-hook.js claude-code|codex SessionStart Claude Code's (or Codex's) SessionStart JSON on stdin: prints
+ *   node agent-hook.js claude-code|codex|qwen-code SessionStart  Claude Code's (Codex's, Qwen Code's) SessionStart JSON on stdin: prints
  *                                                     the briefing as additional context (core/hooks/sessionStart.ts)
  *   node agent-hook.js opencode tool.execute.after    opencode's bash result ({tool, args, output}
  *                                                     as its plugin got them) on stdin; prints
@@ -168,6 +168,7 @@ async function main(argv: string[]): Promise<void> {
       return;
     }
     case 'codex':
+    case 'qwen-code':
     case 'claude-code': {
       const text = await readStdin();
       let input: unknown = {};

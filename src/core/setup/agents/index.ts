@@ -9,6 +9,7 @@ import { copilotCliSetup } from './copilotCli';
 import { geminiSetup } from './gemini';
 import { kiloSetup } from './kilo';
 import { opencodeSetup } from './opencode';
+import { qwenCodeSetup } from './qwenCode';
 import { vscodeCopilotSetup } from './vscodeCopilot';
 import { vscodeAgentSetup } from './vscodeAgent';
 
@@ -16,7 +17,7 @@ export { agentsFound, agentsWithRecord, isSetUp, setUpAgent, undoAgent, type Age
 export type { SetupOutcome, SetupPaths } from './configFiles';
 
 /** Every agent's set-up that `mcp.js --setup <id>` offers, in the order they are offered. */
-export const AGENT_SETUPS: readonly AgentSetup[] = [claudeCodeSetup, codexSetup, geminiSetup, copilotCliSetup, opencodeSetup, kiloSetup, vscodeCopilotSetup];
+export const AGENT_SETUPS: readonly AgentSetup[] = [claudeCodeSetup, codexSetup, geminiSetup, copilotCliSetup, opencodeSetup, kiloSetup, qwenCodeSetup, vscodeCopilotSetup];
 
 /** The editor's own agents (`inEditor`): set up from the editor only. */
 export const EDITOR_AGENT_SETUPS: readonly AgentSetup[] = [vscodeAgentSetup];

@@ -1,0 +1,130 @@
+/*
+ * Qwen Code's set-up (`qwen`, a Gemini CLI fork), in the project's Qwen settings
+ * <root>/.qwen/settings.json (git-excluded when the set-up creates or first edits it: it holds
+ * machine-specific paths; a committed one is refused, with the lines to add by hand):
+ *   - mcpServers["agent-context"]: our MCP server for this folder, with `alwaysLoadTools: true`:
+ *     Qwen Code 0.24 otherwise offers an MCP server's tools to the model by name only, behind its
+ *     tool_search (checked: with it, all of our tools are declared at the first request); without
+ *     `trust`, so Qwen keeps asking before our tools as before any other;
+ *   - hooks.SessionStart: agent-hook.sh qwen-code SessionStart, the briefing in front of the first
+ *     prompt of a session (Qwen's hooks have Claude Code's shape: hookSpecificOutput.additionalContext).
+ * Qwen's own shell tool (run_shell_command) is not offloaded yet: its PostToolUse hook can add
+ * context or stop the call but cannot replace the output, and it drops BASH_ENV from its shells
+ * (checked in 0.24.4's sources); it saves a large output under ~/.qwen/tmp/ and shows its start and end.
+ */
+import * as path from 'node:path';
+import { err, ok, type Result } from '../../result';
+import { type AgentSetup, type SetupPlan, type SetupRecord } from './agentSetup';
+import { MCP_SERVER_NAME } from './claudeCode';
+import { foreignServerMessage, hookCommand, jsonSet, jsonUnset, mcpCommand, missingPrefix, parseJsonObject, readText, serverEntryKind, trackedByGit, type SetupPaths } from './configFiles';
+import { agentName } from '../../hooks/agentNames';
+
+/** The project's Qwen settings, relative to the workspace folder. */
+const SETTINGS = '.qwen/settings.json';
+const AGENT = 'qwen-code';
+/** The hook events the set-up adds, each with one command of ours. */
+const EVENTS = ['SessionStart'] as const;
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** A hook group all of whose commands are ours. */
+function oursGroup(g: unknown): boolean {
+  if (!isObject(g) || !Array.isArray(g.hooks) || g.hooks.length === 0) return false;
+  return g.hooks.every((h) => isObject(h) && typeof h.command === 'string' && /agent-hook\.sh qwen-code\b/.test(h.command));
+}
+
+/** Our entry for one hook event. */
+export function qwenHookEntry(paths: SetupPaths, event: string): Json {
+  return { hooks: [{ type: 'command', command: hookCommand(paths, AGENT, event) }] };
+}
+
+/** Our MCP server entry (`allowRun` false: the user took --allow-run out of it, and it stays out). */
+export function qwenServerEntry(root: string, paths: SetupPaths, allowRun = true): Json {
+  return { ...mcpCommand(root, paths, allowRun), alwaysLoadTools: true };
+}
+
+/** The keys of a server entry the set-up writes. */
+const SERVER_KEYS = ['command', 'args', 'alwaysLoadTools'];
+
+/**
+ * The edited settings text: our server and hooks in place (`paths`), or taken out (undo; `created`
+ * lists the key paths the set-up created, joined by '/', to remove when left empty). Returns the
+ * text and the key paths created.
+ */
+export function editQwenSettings(text: string | undefined, file: string, root: string, paths: SetupPaths | undefined, created: readonly string[] = []): Result<{ text: string | undefined; created: string[] }> {
+  const parsed = parseJsonObject(text, file, true);
+  if (!parsed.ok) return parsed;
+  const s = parsed.value;
+  if (s.hooks !== undefined && !isObject(s.hooks)) return err({ file, message: '"hooks" is not an object; fix it, then run the set-up again. Nothing was changed.' });
+  for (const ev of EVENTS) {
+    const l = (s.hooks as Json | undefined)?.[ev];
+    if (l !== undefined && !Array.isArray(l)) return err({ file, message: `"hooks.${ev}" is not a list; fix it, then run the set-up again. Nothing was changed.` });
+  }
+  if (s.mcpServers !== undefined && !isObject(s.mcpServers)) return err({ file, message: '"mcpServers" is not an object; fix it, then run the set-up again. Nothing was changed.' });
+  const serverAt = ['mcpServers', MCP_SERVER_NAME];
+  const have = (s.mcpServers as Json | undefined)?.[MCP_SERVER_NAME];
+  const kind = serverEntryKind(have, SERVER_KEYS);
+  let out = text;
+  if (!paths) {
+    for (const ev of EVENTS) {
+      const groups = ((s.hooks as Json | undefined)?.[ev] ?? []) as unknown[];
+      for (let i = groups.length - 1; i >= 0; i--) if (oursGroup(groups[i])) out = jsonSet(out, ['hooks', ev, i], undefined);
+      const after = parseJsonObject(out, file, true);
+      if (after.ok && Array.isArray((after.value.hooks as Json | undefined)?.[ev]) && ((after.value.hooks as Json)[ev] as unknown[]).length === 0 && created.includes(`hooks/${ev}`)) out = jsonSet(out, ['hooks', ev], undefined);
+    }
+    const after = parseJsonObject(out, file, true);
+    if (after.ok && isObject(after.value.hooks) && Object.keys(after.value.hooks).length === 0 && created.includes('hooks')) out = jsonSet(out, ['hooks'], undefined);
+    const prefix = created.map((k) => k.split('/')).find((p) => p.length <= serverAt.length && serverAt.slice(0, p.length).join('/') === p.join('/'));
+    // The user's own entry under our name stays.
+    if (kind.kind === 'ours') out = jsonUnset(out, file, serverAt, prefix, true);
+    return ok({ text: out, created: [] });
+  }
+  if (kind.kind === 'foreign') return err({ file, message: `"mcpServers" ${foreignServerMessage(MCP_SERVER_NAME)}` });
+  const added: string[] = [];
+  const server = qwenServerEntry(root, paths, kind.allowRun);
+  if (JSON.stringify(have) !== JSON.stringify(server)) {
+    const miss = missingPrefix(s, serverAt);
+    if (miss && miss.length < serverAt.length) added.push(miss.join('/'));
+    out = jsonSet(out, serverAt, server);
+  }
+  if (s.hooks === undefined) {
+    out = jsonSet(out, ['hooks'], Object.fromEntries(EVENTS.map((ev) => [ev, [qwenHookEntry(paths, ev)]])));
+    added.push('hooks', ...EVENTS.map((ev) => `hooks/${ev}`));
+  } else {
+    for (const ev of EVENTS) {
+      const entry = qwenHookEntry(paths, ev);
+      const list = (s.hooks as Json)[ev];
+      const groups = (list ?? []) as unknown[];
+      // Ours in this event: the command names the event (an entry under the wrong event is not ours to keep).
+      const at = groups.findIndex((g) => oursGroup(g) && JSON.stringify(g).includes(`${AGENT} ${ev}`));
+      if (at < 0) {
+        if (list === undefined) {
+          out = jsonSet(out, ['hooks', ev], [entry]);
+          added.push(`hooks/${ev}`);
+        } else out = jsonSet(out, ['hooks', ev, groups.length], entry);
+      } else if (JSON.stringify(groups[at]) !== JSON.stringify(entry)) {
+        out = jsonSet(out, ['hooks', ev, at], entry);
+      }
+    }
+  }
+  return ok({ text: out, created: added });
+}
+
+async function plan(root: string, _home: string, paths: SetupPaths | undefined, record?: SetupRecord): Promise<Result<SetupPlan>> {
+  const file = path.join(root, SETTINGS);
+  const st = await readText(file);
+  if (!st.ok) return st;
+  const prior = (record?.keys ?? []).filter((k) => k.startsWith(`${file}#`)).map((k) => k.slice(file.length + 1));
+  if (paths && trackedByGit(root, SETTINGS) && !(st.value ?? '').includes(`agent-hook.sh ${AGENT}`)) {
+    const lines = JSON.stringify({ mcpServers: { [MCP_SERVER_NAME]: qwenServerEntry(root, paths) }, hooks: Object.fromEntries(EVENTS.map((ev) => [ev, [qwenHookEntry(paths, ev)]])) }, null, 2);
+    return err({ file, message: `is committed to git, and the set-up writes machine-specific paths: untrack it, or merge these entries into it by hand. Nothing was changed.\n${lines}` });
+  }
+  const e = editQwenSettings(st.value, file, root, paths, prior);
+  if (!e.ok) return e;
+  const notes: string[] = [];
+  if (paths) notes.push(`Qwen Code reads ${SETTINGS} only in a folder it trusts. Its own shell tool's output is not offloaded yet (Qwen's hooks cannot replace it): for a large output, the model uses agentContext_run.`);
+  return ok({ edits: [{ file, before: st.value, after: e.value.text }], keys: e.value.created.map((k) => `${file}#${k}`), local: [SETTINGS], notes });
+}
+
+export const qwenCodeSetup: AgentSetup = { id: AGENT, label: agentName(AGENT), binary: 'qwen', homeFolder: '.qwen', plan };
