@@ -1,9 +1,10 @@
 // npm run screenshot: runs the demo headless (fresh profile, fresh copy of the demo workspace) in a
 // 1500×950 window, opens the Agent Context container as a new user sees it (default sidebar width,
 // default view sizes and collapsed states) and saves media/screenshot-sidebar.png, the README's
-// screenshot. --empty: a new folder right after "Initialize .agent Folder" instead (each view's
+// screenshot, with two agents' own commands in Terminals. --empty: a new folder right after "Initialize .agent Folder" instead (each view's
 // empty state), saved as media/screenshot-empty.png.
 //   node scripts/screenshot.mjs [--no-build] [--empty] [--out FILE.png] [--size 1500x950]
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { launchBrowser } from '../test/runner/browser.mjs';
@@ -37,6 +38,18 @@ try {
   if (empty) {
     fs.mkdirSync(folder, { recursive: true });
     fs.writeFileSync(path.join(folder, 'README.md'), '# my-project\n');
+  } else {
+    // Two agents' own commands, run as their shell tools run them after the set-up (the shipped
+    // shell capture as BASH_ENV): the Terminals view shows each agent with its session.
+    const runAs = (agent, session, command) =>
+      spawnSync('bash', ['-c', command], {
+        cwd: folder,
+        stdio: 'ignore',
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, BASH_ENV: path.join(repoRoot, 'dist/agent-context-shell.sh'), AGENT_CONTEXT_AGENT: agent, AGENT_CONTEXT_SESSION: session, AGENT_CONTEXT_ROOT: folder, AGENT_CONTEXT_NODE: process.execPath },
+      });
+    runAs('codex', 'cx-demo', 'echo "compiled 12 files"');
+    runAs('codex', 'cx-demo', 'echo "src/limiter.ts(41,7): error TS2345: Argument of type string is not assignable" >&2; exit 2');
+    runAs('claude-code', 'cc-demo', 'echo "ok 1 - limiter allows 100 requests"; echo "ok 2 - limiter blocks the 101st"');
   }
   const profile = demoProfile(path.join(base, 'profile'), { 'workbench.startupEditor': 'none' });
   server = await startCodeServer({ profile });
