@@ -62,7 +62,7 @@ describe('Claude Code → Agent Context MCP server', function () {
     });
   });
 
-  it('offers all twelve tools to the model as mcp__agent-context__* (2.1.332: as deferred tools, listed by name)', () => {
+  it('offers every one of our tools to the model as mcp__agent-context__* (2.1.332: as deferred tools, listed by name)', () => {
     const first = run.requests.find((r) => r.toolNames.length > 0);
     const offered = first?.toolNames ?? [];
     // 2.1.332 sends MCP tools as "deferred" (2.1.197 did not): only their names, in a message
