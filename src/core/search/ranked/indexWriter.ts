@@ -12,6 +12,7 @@ import { chunkFile, chunkHash, type Chunk } from './chunker';
 import { chunkAt, chunkCount, CHUNK_FIELDS, type FileEntry, type Manifest } from './manifest';
 import { encodePostings, writeRun } from './runFile';
 import { isAgentCapture, scopeOf } from './sources';
+import { readAt } from '../../fs/readAt';
 
 /** Bytes indexed into one run at most: a batch takes well under a second, so the lock is never held long. */
 export const BATCH_BYTES = 8 * 1024 * 1024;
@@ -32,17 +33,6 @@ export interface Planned {
 }
 
 /** Reads `len` bytes at `at` of an open file. */
-function readAt(fd: number, at: number, len: number): Buffer {
-  const b = Buffer.allocUnsafe(len);
-  let got = 0;
-  while (got < len) {
-    const n = fs.readSync(fd, b, got, len - got, at + got);
-    if (n === 0) break;
-    got += n;
-  }
-  return b.subarray(0, got);
-}
-
 /** Whether a file's indexed chunk still holds what was indexed. */
 export function chunkStillThere(abs: string, e: FileEntry, i: number): boolean {
   const c = chunkAt(e, i);

@@ -14,6 +14,7 @@ import { chunkHash, chunkTextOf } from './chunker';
 import { chunkAt, chunkCount, type FileEntry } from './manifest';
 import { LEVEL_BOOST, type ChunkRanking } from './chunkRanking';
 import { termsOf } from './terms';
+import { readAt } from '../../fs/readAt';
 
 /** Lines of context shown on each side of a matching line. */
 export const CONTEXT_LINES = 1;
@@ -63,17 +64,6 @@ interface Wanted {
 }
 
 /** Reads `len` bytes at `at` of an open file (fewer at its end). */
-function readAt(fd: number, at: number, len: number): Buffer {
-  const b = Buffer.allocUnsafe(len);
-  let got = 0;
-  while (got < len) {
-    const n = fs.readSync(fd, b, got, len - got, at + got);
-    if (n === 0) break;
-    got += n;
-  }
-  return b.subarray(0, got);
-}
-
 /**
  * The lines of a file's wanted chunks (each with its neighbours, for context), read now and
  * checked against the entry; undefined when the file is no longer what was indexed.
