@@ -8,6 +8,8 @@
  *     `trust`, so Qwen keeps asking before our tools as before any other;
  *   - hooks.SessionStart: agent-hook.sh qwen-code SessionStart, the briefing in front of the first
  *     prompt of a session (Qwen's hooks have Claude Code's shape: hookSpecificOutput.additionalContext).
+ *     NOT yet verified with the real CLI: in the one qwen-code run so far (Qwen 0.24.4 in -p mode) the
+ *     briefing was not in the first request; the hook exits 0 and changes nothing else.
  * Qwen's own shell tool (run_shell_command) is not offloaded yet: its PostToolUse hook can add
  * context or stop the call but cannot replace the output, and it drops BASH_ENV from its shells
  * (checked in 0.24.4's sources); it saves a large output under ~/.qwen/tmp/ and shows its start and end.
