@@ -130,7 +130,7 @@ test('lastFailed finds the last failure and names later commands whose shell rep
   const list = (await terminalTool({}, ctx)).text;
   assert.match(list, /#2 exit \? \(no status from the shell\) · \(cd web && npm test\)/);
   assert.match(list, /#3 exit \? \(terminal closed while it ran\) · sleep 30/);
-  fs.rmSync(root, { recursive: true });
+  fs.rmSync(root, { recursive: true, maxRetries: 5 });
 });
 
 test('the briefing lists terminals whose last command failed or had no status, newest first', async () => {
@@ -147,7 +147,7 @@ test('the briefing lists terminals whose last command failed or had no status, n
   await c.close(t0); // closed while running: not a possible failure
   const { text } = composeBriefing(await gatherBriefing(path.join(root, '.agent')));
   assert.match(text, /Terminals whose last command failed or has no exit status \(2 of 3\):\n  \.agent\/terminals\/2\.txt lines \d+-\d+: exit \? \(no status from the shell\) `\(cd web && npm test\)`\n  \.agent\/terminals\/1\.txt lines \d+-\d+: exit 2 `make`/);
-  fs.rmSync(root, { recursive: true });
+  fs.rmSync(root, { recursive: true, maxRetries: 5 });
 });
 
 const done = (commandLine: string, exitCode: number | null, exitUnknown: string | null = null) => ({ status: 'done' as const, commandLine, exitCode, exitUnknown });

@@ -18,7 +18,7 @@ import { listNotes } from '../../../src/core/notes/notes';
 
 const made: string[] = [];
 after(() => {
-  for (const d of made) fs.rmSync(d, { recursive: true, force: true });
+  for (const d of made) fs.rmSync(d, { recursive: true, force: true, maxRetries: 5 });
 });
 
 /** Each registry entry as a pattern of paths under .cache/ (a key is any name). */
