@@ -49,7 +49,7 @@ async function check(mcp: McpSession, agentDir: string, what: string): Promise<v
   const want = await expected(agentDir);
   const list = await mcp.call('agentContext_terminal', {});
   assert.equal(list.isError, false, list.text);
-  assert.match(list.text, new RegExp(`^${want.total} captured terminals \\(${want.open} open, ${want.closedFailed} closed with a failed last command\\)`), `${what}: ${list.text.slice(0, 200)}`);
+  assert.match(list.text, new RegExp(`^${want.total} captured terminals, ${want.open} open, ${want.closedFailed} closed with a failed last command;`), `${what}: ${list.text.slice(0, 200)}`);
   const lf = await mcp.call('agentContext_terminal', { command: 'lastFailed' });
   assert.ok(lf.text.startsWith(want.lastFailed), `${what}: expected "${want.lastFailed}", got ${lf.text.slice(0, 200)}`);
   const b = await mcp.call('agentContext_briefing', {});

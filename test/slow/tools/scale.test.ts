@@ -45,7 +45,7 @@ test('the terminal listing leads with open terminals, says how many it left out,
   const more = /^… (\d+) more terminals not shown \(([\d, …]+)\)/m.exec(list);
   assert.ok(more, list);
   assert.equal(Number(more[1]), 20 - shown.length);
-  assert.match(list, /^20 captured terminals \(3 open, \d+ closed with a failed last command\)/);
+  assert.match(list, /^20 captured terminals, 3 open, \d+ closed with a failed last command;/);
 
   let r = (await invokeTool('agentContext_terminal', { command: 'lastFailed' }, ctx())).text;
   assert.match(r, new RegExp(`^Terminal ${g.lastFailure.terminal} command #${g.lastFailure.command}: `));
