@@ -284,10 +284,17 @@ describe('Copilot agent (VS Code built-in) → Agent Context tools', function ()
       const [search] = await waitForResults(fake, m, 1);
       assert.match(search.text, /windows? match "Why does the Rust build fail\?"/);
       assert.match(search.text, /\.agent\/scratch\/tool_outputs\/cargo-build-01JESEARCHCOPILOT0000000000\.txt:\d+-\d+ \(.*error line\)/);
-      // An error line of the build quoted with its number, and the window of rustc's E0502 (line 244) shown or listed.
+      // An error line of the build quoted with its number, and the window of rustc's E0502 (line 244)
+      // shown, listed, or in the list of every window the answer saved and names. (Which of these
+      // depends on what else .agent/ holds: the cause holds none of the question's words, the
+      // summary line "could not compile `rust-build`" two of them; bench row 23 measures the ranking.)
       assert.match(search.text, /^L\d+: error(\[E0502\])?: /m);
       const ranges = [...search.text.matchAll(/cargo-build-01JESEARCHCOPILOT0000000000\.txt:(\d+)-(\d+)/g)].map((r) => [Number(r[1]), Number(r[2])]);
-      assert.ok(ranges.some(([a, b]) => a <= 244 && 244 <= b), `a window holds line 244: ${JSON.stringify(ranges)}`);
+      if (!ranges.some(([a, b]) => a <= 244 && 244 <= b)) {
+        const list = /all \d+ in (\.agent\/scratch\/tool_outputs\/search-[^ ]+\.search\.txt)\./.exec(search.text)?.[1];
+        assert.ok(list, `no window holds line 244 (${JSON.stringify(ranges)}) and no list of all windows is named:\n${search.text}`);
+        assert.match(fs.readFileSync(path.join(ws, list), 'utf8'), /^L244: error\[E0502\]/m, `the list ${list} holds the E0502 window`);
+      }
       assert.match(search.text, /^Next: read lines \d+–\d+ of \.agent\/scratch\/tool_outputs\/cargo-build-/m);
       assert.ok(Buffer.byteLength(search.text) < 8 * 1024, `${Buffer.byteLength(search.text)} bytes`);
       measured.search = { bytes: Buffer.byteLength(search.text) };
