@@ -426,3 +426,29 @@ export function hookCommand(p: SetupPaths, agent: string, event: string): string
 
 /** What makes an editor's Electron executable run as plain Node (plain Node ignores it). */
 export const ELECTRON_AS_NODE = 'ELECTRON_RUN_AS_NODE=1';
+
+/**
+ * The undo of hook groups in a settings file of Claude Code's shape (`hooks.<event>: [group…]`,
+ * Gemini CLI and Qwen Code): removes every group `ours` accepts, then each event list and the
+ * `hooks` object the set-up created (`created` holds "hooks/<event>" and "hooks") once left empty.
+ */
+export function removeHookGroups(text: string | undefined, file: string, hooks: unknown, events: readonly string[], ours: (group: unknown) => boolean, created: readonly string[]): string | undefined {
+  const asObject = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+  let out = text;
+  for (const ev of events) {
+    const groups = (asObject(hooks)?.[ev] ?? []) as unknown[];
+    for (let i = groups.length - 1; i >= 0; i--) if (ours(groups[i])) out = jsonSet(out, ['hooks', ev, i], undefined);
+    const after = parseJsonObject(out, file, true);
+    const list = after.ok ? asObject(after.value.hooks)?.[ev] : undefined;
+    if (Array.isArray(list) && list.length === 0 && created.includes(`hooks/${ev}`)) out = jsonSet(out, ['hooks', ev], undefined);
+  }
+  const after = parseJsonObject(out, file, true);
+  const left = after.ok ? asObject(after.value.hooks) : undefined;
+  if (left && Object.keys(left).length === 0 && created.includes('hooks')) out = jsonSet(out, ['hooks'], undefined);
+  return out;
+}
+
+/** The shortest key path the set-up created ("a/b" entries of `created`) that `at` lies under, if any. */
+export function createdPrefix(created: readonly string[], at: readonly string[]): string[] | undefined {
+  return created.map((k) => k.split('/')).find((p) => p.length <= at.length && at.slice(0, p.length).join('/') === p.join('/'));
+}

@@ -25,7 +25,7 @@ import * as path from 'node:path';
 import { err, ok, type Result } from '../../result';
 import { type AgentSetup, type SetupPlan, type SetupRecord } from './agentSetup';
 import { CLAUDE_PLANS_DIR, MCP_SERVER_NAME } from './claudeCode';
-import { foreignServerMessage, hookCommand, jsonSet, jsonUnset, mcpCommand, missingPrefix, parseJsonObject, readText, serverEntryKind, trackedByGit, valueAt, type FileEdit, type SetupPaths } from './configFiles';
+import { createdPrefix, type FileEdit, foreignServerMessage, hookCommand, jsonSet, jsonUnset, mcpCommand, missingPrefix, parseJsonObject, readText, removeHookGroups, serverEntryKind, type SetupPaths, trackedByGit, valueAt } from './configFiles';
 import { agentName } from '../../hooks/agentNames';
 
 /** The project's Gemini settings, relative to the workspace folder. */
@@ -82,7 +82,7 @@ export function editGeminiSettings(text: string | undefined, file: string, root:
   if (general !== undefined && !isObject(general)) return err({ file, message: '"general" is not an object; fix it, then run the set-up again. Nothing was changed.' });
   if (isObject(general) && general.plan !== undefined && !isObject(general.plan)) return err({ file, message: '"general.plan" is not an object; fix it, then run the set-up again. Nothing was changed.' });
   const notes: string[] = [];
-  const planPrefix = created.map((k) => k.split('/')).find((p) => p.length <= PLAN_AT.length && PLAN_AT.slice(0, p.length).join('/') === p.join('/'));
+  const planPrefix = createdPrefix(created, PLAN_AT);
   if (s.hooks !== undefined && !isObject(s.hooks)) return err({ file, message: '"hooks" is not an object; fix it, then run the set-up again. Nothing was changed.' });
   for (const ev of [EVENT, SESSION_START]) {
     const l = (s.hooks as Json | undefined)?.[ev];
@@ -93,15 +93,8 @@ export function editGeminiSettings(text: string | undefined, file: string, root:
   let out = text;
   const added: string[] = [];
   if (!paths) {
-    for (const ev of [EVENT, SESSION_START]) {
-      const groups = ((s.hooks as Json | undefined)?.[ev] ?? []) as unknown[];
-      for (let i = groups.length - 1; i >= 0; i--) if (oursGroup(groups[i])) out = jsonSet(out, ['hooks', ev, i], undefined);
-      const after = parseJsonObject(out, file, true);
-      if (after.ok && Array.isArray((after.value.hooks as Json | undefined)?.[ev]) && ((after.value.hooks as Json)[ev] as unknown[]).length === 0 && created.includes(`hooks/${ev}`)) out = jsonSet(out, ['hooks', ev], undefined);
-    }
-    const after2 = parseJsonObject(out, file, true);
-    if (after2.ok && isObject(after2.value.hooks) && Object.keys(after2.value.hooks).length === 0 && created.includes('hooks')) out = jsonSet(out, ['hooks'], undefined);
-    const prefix = created.map((k) => k.split('/')).find((p) => p.length <= serverAt.length && serverAt.slice(0, p.length).join('/') === p.join('/'));
+    out = removeHookGroups(out, file, s.hooks, [EVENT, SESSION_START], oursGroup, created);
+    const prefix = createdPrefix(created, serverAt);
     // The user's own entry under our name stays.
     if (serverEntryKind((s.mcpServers as Json | undefined)?.[MCP_SERVER_NAME], SERVER_KEYS).kind === 'ours') out = jsonUnset(out, file, serverAt, prefix, true);
     // The plan directory only when this set-up gave it its value, and it still has it.

@@ -18,7 +18,7 @@ import * as path from 'node:path';
 import { err, ok, type Result } from '../../result';
 import { type AgentSetup, type SetupPlan, type SetupRecord } from './agentSetup';
 import { MCP_SERVER_NAME } from './claudeCode';
-import { foreignServerMessage, hookCommand, jsonSet, jsonUnset, mcpCommand, missingPrefix, parseJsonObject, readText, serverEntryKind, trackedByGit, type SetupPaths } from './configFiles';
+import { createdPrefix, foreignServerMessage, hookCommand, jsonSet, jsonUnset, mcpCommand, missingPrefix, parseJsonObject, readText, removeHookGroups, serverEntryKind, type SetupPaths, trackedByGit } from './configFiles';
 import { agentName } from '../../hooks/agentNames';
 
 /** The project's Qwen settings, relative to the workspace folder. */
@@ -69,15 +69,8 @@ export function editQwenSettings(text: string | undefined, file: string, root: s
   const kind = serverEntryKind(have, SERVER_KEYS);
   let out = text;
   if (!paths) {
-    for (const ev of EVENTS) {
-      const groups = ((s.hooks as Json | undefined)?.[ev] ?? []) as unknown[];
-      for (let i = groups.length - 1; i >= 0; i--) if (oursGroup(groups[i])) out = jsonSet(out, ['hooks', ev, i], undefined);
-      const after = parseJsonObject(out, file, true);
-      if (after.ok && Array.isArray((after.value.hooks as Json | undefined)?.[ev]) && ((after.value.hooks as Json)[ev] as unknown[]).length === 0 && created.includes(`hooks/${ev}`)) out = jsonSet(out, ['hooks', ev], undefined);
-    }
-    const after = parseJsonObject(out, file, true);
-    if (after.ok && isObject(after.value.hooks) && Object.keys(after.value.hooks).length === 0 && created.includes('hooks')) out = jsonSet(out, ['hooks'], undefined);
-    const prefix = created.map((k) => k.split('/')).find((p) => p.length <= serverAt.length && serverAt.slice(0, p.length).join('/') === p.join('/'));
+    out = removeHookGroups(out, file, s.hooks, EVENTS, oursGroup, created);
+    const prefix = createdPrefix(created, serverAt);
     // The user's own entry under our name stays.
     if (kind.kind === 'ours') out = jsonUnset(out, file, serverAt, prefix, true);
     return ok({ text: out, created: [] });
