@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { findPlanFiles, loadPlanFile } from '../../core/plan/planFiles';
 import { scanScratch } from '../../core/scratch/index/inventory';
-import { listTerminalsPage, readTerminalIndexTail } from '../../core/terminal/terminalIndex';
+import { recentTerminalCommands } from '../../core/notes/recentCommands';
 import { agentDirOf, hasAgentFolder } from '../../core/workspace/agentLayout';
 import { toPosixRelative } from '../../core/workspace/relativePaths';
 
@@ -12,8 +12,6 @@ export interface NoteTargetItem extends vscode.QuickPickItem {
 }
 
 const MAX_SCRATCH = 30;
-const MAX_TERMINALS = 5;
-const COMMANDS_PER_TERMINAL = 10;
 const MAX_STEPS = 200;
 
 function short(s: string, n = 80): string {
@@ -51,20 +49,14 @@ export async function listNoteTargets(folders: readonly vscode.WorkspaceFolder[]
     for (const f of inv.files.slice(0, MAX_SCRATCH)) {
       scratch.push({ label: `$(file) ${f.rel}`, description: 'scratch file', detail: where(toPosixRelative(root, f.path)), element: { kind: 'file', entry: { path: f.path } } });
     }
-    const page = await listTerminalsPage(agentDir, { count: MAX_TERMINALS });
-    if (!page.ok) continue;
-    for (const info of page.value.terminals) {
-      const tail = await readTerminalIndexTail(agentDir, info.n, { count: COMMANDS_PER_TERMINAL });
-      if (!tail.ok) continue;
-      for (const cmd of [...tail.value.commands].reverse()) {
-        const exit = cmd.status === 'running' ? 'running' : cmd.exitCode === null ? 'exit unknown' : `exit ${cmd.exitCode}`;
-        commands.push({
-          label: `$(terminal) ${short(cmd.commandLine || '(empty command line)')}`,
-          description: `terminal ${info.n} (${info.name}), command ${cmd.command} · ${exit}`,
-          detail: where(path.posix.join('.agent', cmd.file)),
-          element: { kind: 'command', agentDir, info, cmd },
-        });
-      }
+    for (const { info, cmd } of await recentTerminalCommands(agentDir)) {
+      const exit = cmd.status === 'running' ? 'running' : cmd.exitCode === null ? 'exit unknown' : `exit ${cmd.exitCode}`;
+      commands.push({
+        label: `$(terminal) ${short(cmd.commandLine || '(empty command line)')}`,
+        description: `terminal ${info.n} (${info.name}), command ${cmd.command} · ${exit}`,
+        detail: where(path.posix.join('.agent', cmd.file)),
+        element: { kind: 'command', agentDir, info, cmd },
+      });
     }
   }
   const out: NoteTargetItem[] = [];
