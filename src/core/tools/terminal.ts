@@ -8,6 +8,7 @@ import { terminalCatalog, type CatalogTerminal } from '../terminal/catalog/termi
 import { lineOffsetBefore, terminalSummary } from '../terminal/terminalSummary';
 import { EXIT_UNKNOWN, formatExit, noStatusHint, shownCommandLine } from '../terminal/commandExit';
 import { defaultFolder, displayPath } from '../workspace/workspacePaths';
+import { foldCommandSpool } from '../terminal/agentCommands/sessionFold';
 import { TOOL_ANSWER_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 import { sharedNotes, withCurrentOrphans } from '../notes/notes';
 import { formatNotesSection, matchNotes } from '../notes/noteText';
@@ -109,6 +110,8 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
     info = best.t;
   } else {
     n = input.terminal as number;
+    // An agent session's newest commands may still be in the spool (the catalog folds them for the other branches).
+    await foldCommandSpool(agentDir).catch(() => undefined);
     const t = Number.isInteger(n) && n >= 0 ? await readOneTerminal(agentDir, n) : undefined;
     if (!t) {
       const list = await listTerminals(agentDir);
@@ -204,7 +207,7 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
   };
   if (part.lastLine !== null && part.lastLine < part.firstLine) {
     const extra = [c.status === 'done' && c.exitCode === null && c.exitUnknown === EXIT_UNKNOWN.noStatus ? noStatusHint(shell) : undefined, unknownNote].filter(Boolean).join('\n');
-    return { text: withNotes(`Terminal ${n} command #${c.command}: ${shownCommandLine(c.commandLine)}\n${status(c)}${c.durationMs !== null ? ` · ${formatDuration(c.durationMs)}` : ''} · no output (${show(part.file)} line ${c.headerLine}).${extra ? `\n${extra}` : ''}`) };
+    return { text: withNotes(`${title}: ${shownCommandLine(c.commandLine)}\n${status(c)}${c.durationMs !== null ? ` · ${formatDuration(c.durationMs)}` : ''} · no output (${show(part.file)} line ${c.headerLine}).${extra ? `\n${extra}` : ''}`) };
   }
   try {
     const range = { start: part.firstLine, end };

@@ -88,3 +88,10 @@ test('the briefing lists a failed agent command beside failed terminals', async 
   assert.match(text, /: exit 1 `go test \.\/\.\.\.` \(Codex CLI\)/, text);
   assert.match(text, /npm run lint/, text);
 });
+
+test('an agent command with no output is named by its session, as every other answer names it', async () => {
+  const { agentDir, ctx } = await workspace();
+  await writeSpoolRecord(agentDir, rec({ command: 'git status --short', output: '' }));
+  const r = await invokeTool('agentContext_terminal', { terminal: 2, command: 'last' }, ctx);
+  assert.match(r.text, /^Codex CLI · session cx-1 \(terminal 2\) command #1: git status --short\nexit 0 .* no output \(\.agent\/terminals\/2\.txt line \d+\)\.$/);
+});
