@@ -40,7 +40,36 @@ function walk(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-/** Every JSON, JSONL and YAML file under .agent/ parses; a JSONL's bad lines are named (a torn last line apart); no temp file or lock is left. */
+/**
+ * A digest cache (core/fs/fileDigests.ts) is named .json but holds lines: a header
+ * `{"format":"agent-context-digests/lines",…,"count":N}` and N entry lines, each JSON. undefined when
+ * `text` is such a file, whole; '' when it is not one at all; else what is wrong with it.
+ */
+function digestLinesProblem(text: string): string | undefined {
+  const ls = text.split('\n');
+  let head: { format?: unknown; count?: unknown };
+  try {
+    head = JSON.parse(ls[0]) as typeof head;
+  } catch {
+    return '';
+  }
+  if (head?.format !== 'agent-context-digests/lines' || typeof head.count !== 'number') return '';
+  if (ls.pop() !== '') return 'digest lines: torn last line (no newline at the end)';
+  if (ls.length - 1 !== head.count) return `digest lines: the header says ${head.count} entries, the file has ${ls.length - 1}`;
+  const i = ls.findIndex((l, k) => k > 0 && !parses(l));
+  return i < 0 ? undefined : `digest lines: line ${i + 1} is not JSON: ${ls[i].slice(0, 80)}`;
+}
+
+function parses(l: string): boolean {
+  try {
+    JSON.parse(l);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Every JSON, JSONL and YAML file under .agent/ parses (a digest cache's lines each); a JSONL's bad lines are named (a torn last line apart); no temp file or lock is left. */
 export function checkFilesParse(agentDir: string): Check {
   const v: string[] = [];
   let json = 0;
@@ -74,10 +103,12 @@ export function checkFilesParse(agentDir: string): Check {
       });
     } else if (/\.json$/.test(base)) {
       json++;
+      const text = fs.readFileSync(f, 'utf8');
       try {
-        JSON.parse(fs.readFileSync(f, 'utf8'));
+        JSON.parse(text);
       } catch (e) {
-        v.push(`${rel}: not JSON (${(e as Error).message.slice(0, 80)})`);
+        const bad = digestLinesProblem(text);
+        if (bad !== undefined) v.push(`${rel}: ${bad || `not JSON (${(e as Error).message.slice(0, 80)})`}`);
       }
     } else if (/\.ya?ml$/.test(base)) {
       yaml++;
