@@ -11,6 +11,7 @@ import { runRealClient } from '../test/runner/realClient.mjs';
 import { sweepOrphans } from '../test/runner/processes.mjs';
 import { runs } from '../test/runner/runs.mjs';
 import { summaryLine, unitCounts } from './testSummary.mjs';
+import { makeRunTemp, removeRunTemp, testLeftovers } from './testTemp.mjs';
 
 const HELP = `usage: node scripts/test.mjs [options]      (npm test -- [options])
   --integration-only   skip lint and unit tests (still compiles, bundles and packages as needed)
@@ -74,6 +75,12 @@ const selected = opt.runs.length ? runs.filter((r) => opt.runs.includes(r.name))
 // The npm start check belongs to a full run (or is asked for by name); a --grep means iterating on suites.
 const startCheck = opt.runs.includes('start') || (!opt.runs.length && !opt.grep && !opt.noStartCheck);
 
+// Runners that died leave processes and temp folders in the machine's temp dir: sweep them before
+// this run moves to its own (--keep keeps the machine's temp dir, so kept folders stay).
+sweepOrphans((m) => console.log(`  (${m})`));
+const runTemp = opt.keep ? undefined : makeRunTemp();
+if (runTemp) process.env.TMPDIR = runTemp;
+
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const problems = [];
 const started = Date.now();
@@ -126,6 +133,15 @@ function finish() {
   if (failedTests.length) {
     console.log('failed:');
     for (const f of failedTests) console.log(`  - ${f}`);
+  }
+  if (runTemp) {
+    // A test's temp folder still there: it did not clean up after itself (scripts/testTemp.mjs).
+    const left = testLeftovers(runTemp);
+    if (left.length) {
+      totals.failed++;
+      problems.push(`tests left ${left.length} temp folder(s) behind (each test removes what it made): ${left.map((d) => path.basename(d)).join(', ')}`);
+    }
+    removeRunTemp(runTemp);
   }
   for (const p of problems) console.log(`  - ${p}`);
   if (skippedTests.length) {
@@ -199,7 +215,6 @@ try {
   problems.push(String(e.message ?? e));
   finish();
 }
-sweepOrphans((m) => console.log(`  (${m})`));
 console.log(`--- dependencies ready in ${secs(t0)}`);
 for (const run of selected) {
   const t = Date.now();

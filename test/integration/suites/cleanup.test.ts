@@ -39,6 +39,8 @@ describe('Clean Up Scratch', () => {
     fs.rmSync(path.join(wsRoot(), '.vscode'), { recursive: true, force: true });
     fs.rmSync(path.join(wsRoot(), '.agent/pins.json'), { force: true });
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    delete process.env.XDG_DATA_HOME;
+    fs.rmSync(trash, { recursive: true, force: true });
   });
 
   it('dry run lists what would go and removes nothing', async () => {

@@ -22,6 +22,10 @@ describe('Scratch view', () => {
     trash = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-it-trash-'));
     process.env.XDG_DATA_HOME = trash;
   });
+  after(() => {
+    delete process.env.XDG_DATA_HOME;
+    fs.rmSync(trash, { recursive: true, force: true });
+  });
   afterEach(async () => {
     await ui.press('Escape');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -144,6 +148,7 @@ describe('Scratch view', () => {
       fs.rmSync(link);
     }
     assert.equal(fs.readFileSync(path.join(outside, 'secret.txt'), 'utf8'), 'outside');
+    fs.rmSync(outside, { recursive: true });
   });
 
   it('handles 10,000 files and files deleted during a refresh', async function () {
