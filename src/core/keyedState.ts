@@ -1,4 +1,20 @@
 /**
+ * Runs one thing at a time, in the order queued: each run starts once the runs queued before it
+ * have ended, fulfilled or not (a failed run does not stop the queue). The per-folder queue of the
+ * terminal catalog and the agent ranking, and of an append-only file's fold.
+ */
+export class SerialQueue {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  /** Runs `f` after everything queued before it; resolves or rejects as `f` does. */
+  run<T>(f: () => Promise<T> | T): Promise<T> {
+    const p = this.tail.then(f);
+    this.tail = p.catch(() => undefined);
+    return p;
+  }
+}
+
+/**
  * Per-key state (a view's index of one workspace folder, say) built once and then updated in place
  * by steps that run one at a time per key, in the order queued.
  *

@@ -3,7 +3,7 @@
 // kept as the state failed every later render and refresh).
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { KeyedState } from '../../src/core/keyedState';
+import { KeyedState, SerialQueue } from '../../src/core/keyedState';
 
 test('a failed update is forgotten: the next read builds afresh and later updates run', async () => {
   let builds = 0;
@@ -50,4 +50,29 @@ test('a failed build is retried once by the read, then forgotten so a later read
   assert.equal(ks.has('k'), false, 'the failure is not kept');
   fail = false;
   assert.equal(await ks.get('k'), 'ok');
+});
+
+test('SerialQueue runs one thing at a time in the order queued; a run that fails is the caller\'s error and the queue goes on', async () => {
+  const q = new SerialQueue();
+  const log: string[] = [];
+  let running = 0;
+  const job = (name: string, fail = false) => async () => {
+    running++;
+    assert.equal(running, 1, `${name} started while another run was under way`);
+    log.push(`start ${name}`);
+    await new Promise((r) => setTimeout(r, 5));
+    log.push(`end ${name}`);
+    running--;
+    if (fail) throw new Error(`${name} failed`);
+    return name;
+  };
+  const a = q.run(job('a'));
+  const b = q.run(job('b', true));
+  const c = q.run(() => 'c (sync)');
+  const d = q.run(job('d'));
+  assert.equal(await a, 'a');
+  await assert.rejects(b, /b failed/);
+  assert.equal(await c, 'c (sync)');
+  assert.equal(await d, 'd');
+  assert.deepEqual(log, ['start a', 'end a', 'start b', 'end b', 'start d', 'end d']);
 });

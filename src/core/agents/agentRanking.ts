@@ -30,6 +30,7 @@ import { activitiesOffThread } from '../fs/digestCheck';
 import { lastActivity } from './agentActivity';
 import { agentPath } from '../workspace/layout';
 import { relativeInside } from '../workspace/relativePaths';
+import { SerialQueue } from '../keyedState';
 
 /** An agent id and its last activity (ms since epoch). */
 export interface AgentActivity {
@@ -65,7 +66,8 @@ interface Ranking {
   sweeping?: Promise<void>;
   /** Someone waits for the sweep (tests): it then keeps the process alive. */
   awaited: boolean;
-  busy: Promise<unknown>;
+  /** One call or sweep slice at a time per folder. */
+  queue: SerialQueue;
   dead: boolean;
 }
 
@@ -75,7 +77,7 @@ function rankingOf(agentDir: string): Ranking {
   const key = path.resolve(agentDir);
   let r = rankings.get(key);
   if (!r) {
-    r = { ids: [], active: new Map(), cursor: 0, dirty: new Set(), all: false, sweptAt: 0, awaited: false, busy: Promise.resolve(), dead: false };
+    r = { ids: [], active: new Map(), cursor: 0, dirty: new Set(), all: false, sweptAt: 0, awaited: false, queue: new SerialQueue(), dead: false };
     rankings.set(key, r);
   }
   return r;
@@ -83,9 +85,7 @@ function rankingOf(agentDir: string): Ranking {
 
 /** Runs `f` after whatever the ranking is doing (one call or sweep slice at a time per folder). */
 function run<T>(r: Ranking, f: () => Promise<T> | T): Promise<T> {
-  const p = r.busy.then(f);
-  r.busy = p.catch(() => undefined);
-  return p;
+  return r.queue.run(f);
 }
 
 /** Stats `ids` again; true when any activity changed. */

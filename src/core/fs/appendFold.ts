@@ -21,6 +21,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeCacheFile } from './fsAtomic';
+import { SerialQueue } from '../keyedState';
 
 /** How a file's lines become a state. The state must survive JSON.stringify/parse (for checkpoints). */
 export interface FoldSpec<S> {
@@ -75,7 +76,7 @@ export class AppendFold<S> {
   private cp: FoldCheckpoint<S> | undefined;
   private loaded = false;
   private savedOffset = 0;
-  private busy: Promise<unknown> = Promise.resolve();
+  private readonly queue = new SerialQueue();
 
   constructor(
     readonly file: string,
@@ -85,9 +86,7 @@ export class AppendFold<S> {
 
   /** Brings the summary up to date with the file and returns it (calls are serialised). */
   read(): Promise<FoldResult<S>> {
-    const run = this.busy.then(() => this.update());
-    this.busy = run.catch(() => undefined);
-    return run;
+    return this.queue.run(() => this.update());
   }
 
   private async loadCheckpoint(): Promise<FoldCheckpoint<S> | undefined> {

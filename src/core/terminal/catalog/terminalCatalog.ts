@@ -84,6 +84,7 @@ import { BRIEF_SPEC, briefFrom, type CompactState, type TerminalBrief } from './
 import { previousFileOf, TERMINALS_DIR, type TerminalInfo } from '../terminalFormat';
 import { notRegularFile, OPEN_FLAGS, parseTerminalNames, readTerminalHeaderInfo, readTerminalHeaderInfoSync, unreadableTerminal } from '../terminalIndex';
 import { settledStamp } from '../../fs/settledStamp';
+import { SerialQueue } from '../../keyedState';
 
 export type { BriefCommand, TerminalBrief } from './indexBrief';
 
@@ -133,7 +134,8 @@ const EMPTY_BRIEF: TerminalBrief = briefFrom(EMPTY);
 interface Catalog {
   entries: Map<number, Entry>;
   loaded: boolean;
-  busy: Promise<unknown>;
+  /** One refresh, sweep slice or write at a time per folder. */
+  queue: SerialQueue;
   writtenOnce: boolean;
   timer?: NodeJS.Timeout;
   timerDue: number;
@@ -711,7 +713,7 @@ function catalogOf(agentDir: string): Catalog {
   let c = catalogs.get(key);
   if (!c) {
     c = {
-      entries: new Map(), loaded: false, busy: Promise.resolve(), writtenOnce: false, timerDue: 0, unsaved: 0, unsavedClosed: false, sweptAt: 0, volatileKnown: false, partialLeft: false, infoLeft: false,
+      entries: new Map(), loaded: false, queue: new SerialQueue(), writtenOnce: false, timerDue: 0, unsaved: 0, unsavedClosed: false, sweptAt: 0, volatileKnown: false, partialLeft: false, infoLeft: false,
       dir: null, listed: false, numbers: [], previous: new Set(), indexed: new Set(), volatile: new Set(), unreadable: new Map(), cursor: 0, answer: undefined,
     };
     catalogs.set(key, c);
@@ -721,9 +723,7 @@ function catalogOf(agentDir: string): Catalog {
 
 /** Runs `f` after whatever catalog `c` is doing (one refresh, sweep slice or write at a time per folder). */
 function run<T>(c: Catalog, f: () => Promise<T>): Promise<T> {
-  const p = c.busy.then(f);
-  c.busy = p.catch(() => undefined);
-  return p;
+  return c.queue.run(f);
 }
 
 /**
