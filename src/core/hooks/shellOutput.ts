@@ -24,7 +24,7 @@ import { maskCommand } from '../tools/run';
 import { newScratchFile, ScratchWriter } from '../tools/scratchOutput';
 import { agentDirOf } from '../workspace/agentLayout';
 import { fastPathFile } from './fastPathRules';
-import { recordAgentCommand } from '../terminal/agentCommands/recordCommand';
+import { recordAgentCommand, type AgentCommandFacts } from '../terminal/agentCommands/recordCommand';
 
 /** Settings of the workspace's `.agent/config.yaml` that the hooks honour. */
 export interface HookSettings {
@@ -68,24 +68,14 @@ export async function saveFastPath(root: string, s: HookSettings): Promise<void>
   }
 }
 
-/** One shell command's output, as the hook got it. */
-export interface ShellOutputInput {
+/**
+ * One shell command's output, as the hook got it: what the agent-command history records of a
+ * command (AgentCommandFacts: agent, session, pid, shell, cwd, times, the command as given, masked
+ * here before it is shown or recorded), and the output itself.
+ */
+export interface ShellOutputInput extends Omit<AgentCommandFacts, 'exitCode'> {
   /** The workspace folder (where .agent/ is). */
   root: string;
-  /** The agent (ledger `source`, the history's agent): claude-code, codex, gemini, opencode, copilot-cli… */
-  agent: string;
-  /** The agent's session, for the agent-command history (undefined: filed under `unknown`). */
-  session?: string;
-  /** The agent's process, when known (its session's capture is closed once it is gone). */
-  agentPid?: number;
-  shell?: string;
-  /** The working folder the command ran in. */
-  cwd?: string;
-  /** When the command started and ended (ms since epoch), when the hook knows. */
-  startedMs?: number;
-  endedMs?: number;
-  /** The command as the user gave it (masked here before it is shown or recorded). */
-  command: string;
   /** The command's exit code (undefined when the agent does not say: Copilot CLI drops it for a large output), or a function giving it once the output has ended (the masking pipe reads it from the stream's end). */
   exitCode?: number | (() => number | undefined);
   durationMs?: number;
