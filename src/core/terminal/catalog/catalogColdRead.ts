@@ -8,7 +8,8 @@
  */
 import * as fs from 'node:fs';
 import type { FoldCheckpoint } from '../../fs/appendFold';
-import { statKeyOf, type Entry } from './catalogFile';
+import type { Entry } from './catalogFile';
+import { fileKeyOf } from '../../fs/stamps';
 import { BRIEF_SPEC, settled, settledStart, type CompactState, type TerminalBrief } from './indexBrief';
 import { previousFileOf, type TerminalInfo } from '../terminalFormat';
 import { notRegularFile, OPEN_FLAGS, readTerminalHeaderInfoFdSync, unreadableTerminal } from '../terminalIndex';
@@ -191,7 +192,7 @@ export function readInfoCold(file: string, n: number, previous: ReadonlySet<numb
     const st = fs.fstatSync(fd);
     if (!st.isFile()) throw notRegularFile(st);
     const info = readTerminalHeaderInfoFdSync(fd, file, n, st);
-    return { txt: statKeyOf(st), info: { ...info, previousFile: previousFileOf(n, previous) } };
+    return { txt: fileKeyOf(st), info: { ...info, previousFile: previousFileOf(n, previous) } };
   } finally {
     fs.closeSync(fd);
   }

@@ -6,7 +6,7 @@
  * one this code writes is dropped (that terminal is read again), and a process checks every kept
  * entry against its files' stat before it answers (terminalCatalog.ts).
  */
-import type * as fs from 'node:fs';
+import type { FileKey } from '../../fs/stamps';
 import * as path from 'node:path';
 import { CACHE_DIR, type FoldCheckpoint } from '../../fs/appendFold';
 import { previousFileOf, TERMINALS_DIR, type TerminalInfo } from '../terminalFormat';
@@ -17,16 +17,12 @@ export function catalogPath(agentDir: string): string {
   return path.join(agentDir, CACHE_DIR, 'terminal-catalog.json');
 }
 
-export type StatKey = [dev: number, ino: number, size: number, mtimeMs: number];
-
-/** A file's StatKey. */
-export const statKeyOf = (st: fs.Stats): StatKey => [st.dev, st.ino, st.size, st.mtimeMs];
 
 /** One terminal as the catalog keeps it in memory. */
 export interface Entry {
   n: number;
-  /** dev, ino, size, mtimeMs of N.txt when `info` was read; null: not read yet (`info` is a stand-in, the terminal is checked every call until it is read). */
-  txt: StatKey | null;
+  /** N.txt's key (fs/stamps.ts) when `info` was read; null: not read yet (`info` is a stand-in, the terminal is checked every call until it is read). */
+  txt: FileKey | null;
   /** Its header facts (previousFile as the folder was last listed). */
   info: TerminalInfo;
   /** Where the compact fold of N.index.jsonl stands; null when there is no index file. */
@@ -62,12 +58,13 @@ export interface CatalogSnapshot {
 }
 
 const FORMAT = 'agent-context/terminal-catalog';
-const VERSION = 4;
+// 5: an entry's row keeps N.txt's ctime (an mtime set back no longer hides a rewrite of the header).
+const VERSION = 5;
 
 type BriefRow = [command: number, done: 0 | 1, exitCode: number | null, exitUnknown: string | null, endMs: number];
 type IdxRow = [ino: number, offset: number, lines: number, size: number, mtimeMs: number, tail: string, count: number, maxCommand: number, last: BriefRow | null, prevDone: BriefRow | null, lastFailed: BriefRow | null, from: number];
 /** `agent`: an agent session's capture, [agent id, session id]; null for an integrated terminal. */
-type EntryRow = [n: number, ino: number, size: number, mtimeMs: number, name: string, shell: string | null, cwd: string | null, started: string | null, flags: number, idx: IdxRow | null, agent: [string, string] | null];
+type EntryRow = [n: number, ino: number, size: number, mtimeMs: number, ctimeMs: number, name: string, shell: string | null, cwd: string | null, started: string | null, flags: number, idx: IdxRow | null, agent: [string, string] | null];
 
 interface FileBody {
   format: string;
@@ -99,7 +96,7 @@ function bodyOf(s: Omit<CatalogSnapshot, 'listed'>, dev: number): FileBody {
     if (!e.txt || e.txt[0] !== dev || (e.idx && e.idx.dev !== dev)) continue;
     const i = e.info;
     const x = e.idx;
-    rows.push([e.n, e.txt[1], e.txt[2], e.txt[3], i.name, i.shell, i.cwd, i.started, (i.shellIntegration ? SHELL_INTEGRATION : 0) | (i.closed ? CLOSED : 0),
+    rows.push([e.n, e.txt[1], e.txt[2], e.txt[3], e.txt[4], i.name, i.shell, i.cwd, i.started, (i.shellIntegration ? SHELL_INTEGRATION : 0) | (i.closed ? CLOSED : 0),
       // A closed terminal's index is final: its fingerprint (for folding on after an append) is left out, a third of the file.
       x ? [x.ino, x.offset, x.lines, x.size, x.mtimeMs, i.closed ? '' : x.tail, x.state.count, x.state.maxCommand, briefRow(x.state.last), briefRow(x.state.prevDone), briefRow(x.state.lastFailed), e.from] : null,
       i.agent ? [i.agent, i.session ?? 'unknown'] : null]);
@@ -135,17 +132,17 @@ function idxFromRow(r: unknown, dev: number): { idx: FoldCheckpoint<CompactState
 }
 
 function entryFromRow(r: unknown, dev: number, previous: ReadonlySet<number>): Entry | undefined {
-  if (!Array.isArray(r) || r.length !== 11) return undefined;
-  const [n, ino, size, mtimeMs, name, shell, cwd, started, flags] = r as unknown[];
-  const agent = r[10] as unknown;
+  if (!Array.isArray(r) || r.length !== 12) return undefined;
+  const [n, ino, size, mtimeMs, ctimeMs, name, shell, cwd, started, flags] = r as unknown[];
+  const agent = r[11] as unknown;
   if (agent !== null && !(Array.isArray(agent) && agent.length === 2 && typeof agent[0] === 'string' && typeof agent[1] === 'string')) return undefined;
-  if (!Number.isInteger(n) || (n as number) < 0 || !isNum(ino) || !isNum(size) || !isNum(mtimeMs) || typeof name !== 'string' || !strOrNull(shell) || !strOrNull(cwd) || !strOrNull(started) || !Number.isInteger(flags)) return undefined;
-  const x = idxFromRow(r[9], dev);
+  if (!Number.isInteger(n) || (n as number) < 0 || !isNum(ino) || !isNum(size) || !isNum(mtimeMs) || !isNum(ctimeMs) || typeof name !== 'string' || !strOrNull(shell) || !strOrNull(cwd) || !strOrNull(started) || !Number.isInteger(flags)) return undefined;
+  const x = idxFromRow(r[10], dev);
   if (x === undefined) return undefined;
   const k = n as number;
   const f = flags as number;
   return {
-    n: k, txt: [dev, ino, size, mtimeMs], idx: x.idx, from: x.from,
+    n: k, txt: [dev, ino, size, mtimeMs, ctimeMs], idx: x.idx, from: x.from,
     info: {
       n: k, name, shell, cwd, started, shellIntegration: (f & SHELL_INTEGRATION) !== 0, file: `${TERMINALS_DIR}/${k}.txt`,
       previousFile: previousFileOf(k, previous), closed: (f & CLOSED) !== 0, sizeBytes: size,

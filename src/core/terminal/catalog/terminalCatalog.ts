@@ -77,7 +77,8 @@ import { writeCacheFile } from '../../fs/fsAtomic';
 import { pool } from '../../fs/pool';
 import { err, ok, type Result } from '../../result';
 import { foldCommandSpool } from '../agentCommands/sessionFold';
-import { catalogPath, decodeCatalog, encodeCatalog, standInInfo, statKeyOf, type CatalogSnapshot, type DirSig, type Entry, type StatKey } from './catalogFile';
+import { catalogPath, decodeCatalog, encodeCatalog, standInInfo, type CatalogSnapshot, type DirSig, type Entry } from './catalogFile';
+import { fileKeyOf, sameFileKey } from '../../fs/stamps';
 import { foldIndexEnd, lazyView, readInfoCold } from './catalogColdRead';
 import { stopCatalogWorkers, takeCatalogWorker, VERIFY_WAIT_MS, WAIT_FROM, WORKER_WAIT_MS, type CatalogWorkerRun } from './catalogWorker';
 import { BRIEF_SPEC, briefFrom, type CompactState, type TerminalBrief } from './indexBrief';
@@ -123,7 +124,6 @@ const STATS_PER_SLICE = 2000;
 
 export { catalogPath };
 
-const sameKey = (a: StatKey | null, st: fs.Stats): boolean => a !== null && a[0] === st.dev && a[1] === st.ino && a[2] === st.size && a[3] === st.mtimeMs;
 const sigOf = (st: fs.Stats): DirSig => [st.dev, st.ino, st.mtimeMs, st.ctimeMs];
 const sameSig = (a: DirSig, st: fs.Stats): boolean => a[0] === st.dev && a[1] === st.ino && a[2] === st.mtimeMs && a[3] === st.ctimeMs;
 const sameFold = (cp: FoldCheckpoint<CompactState>, st: fs.Stats): boolean => cp.dev === st.dev && cp.ino === st.ino && cp.size === st.size && cp.mtimeMs === st.mtimeMs;
@@ -391,7 +391,7 @@ async function check(dir: string, c: Catalog, ns: Iterable<number>, opts: CheckO
           continue;
         }
         if (!txtSt.isFile()) throw notRegularFile(txtSt);
-        if (!entry || !sameKey(entry.txt, txtSt)) {
+        if (!entry || !sameFileKey(entry.txt, txtSt)) {
           slot.needInfo = true;
           slot.txtSt = txtSt;
         }
@@ -494,7 +494,7 @@ async function check(dir: string, c: Catalog, ns: Iterable<number>, opts: CheckO
       try {
         const file = `${dir}${path.sep}${s.n}.txt`;
         const info = sync ? readTerminalHeaderInfoSync(file, s.n, s.txtSt!) : await readTerminalHeaderInfo(file, s.n, s.txtSt!);
-        kept = { txt: statKeyOf(s.txtSt!), info: { ...info, previousFile: previousFileOf(s.n, c.previous) } };
+        kept = { txt: fileKeyOf(s.txtSt!), info: { ...info, previousFile: previousFileOf(s.n, c.previous) } };
       } catch (e) {
         c.entries.delete(s.n);
         c.unreadable.set(s.n, unreadableTerminal(s.n, null, e));
@@ -823,7 +823,7 @@ export function changedSince(agentDir: string, s: CatalogSnapshot): number[] {
       const txtSt = e.txt ? fs.statSync(`${base}.txt`, { throwIfNoEntry: false }) : undefined;
       const idxSt = fs.statSync(`${base}.index.jsonl`, { throwIfNoEntry: false });
       const idxFile = !!idxSt && idxSt.isFile();
-      if ((e.txt && (!txtSt || !sameKey(e.txt, txtSt))) || (e.idx ? !idxFile || !sameFold(e.idx, idxSt) : idxFile)) changed.push(e.n);
+      if ((e.txt && (!txtSt || !sameFileKey(e.txt, txtSt))) || (e.idx ? !idxFile || !sameFold(e.idx, idxSt) : idxFile)) changed.push(e.n);
     } catch {
       changed.push(e.n); // cannot even stat it: the check decides
     }

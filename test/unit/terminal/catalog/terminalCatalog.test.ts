@@ -73,8 +73,8 @@ test('a corrupt, truncated or foreign catalog file is ignored and rebuilt; an en
     await catalog(agentDir);
     await settleTerminalCatalog(agentDir);
     const good = fs.readFileSync(catalogPath(agentDir), 'utf8');
-    // The file's rows: [n, ino, size, mtimeMs, name, shell, cwd, started, flags, idx], idx: [ino, offset, lines, size, mtimeMs, tail, count, maxCommand, last, prevDone, lastFailed].
-    type Row = [number, number, number, number, unknown, unknown, unknown, unknown, number, unknown[]];
+    // The file's rows: [n, ino, size, mtimeMs, ctimeMs, name, shell, cwd, started, flags, idx], idx: [ino, offset, lines, size, mtimeMs, tail, count, maxCommand, last, prevDone, lastFailed].
+    type Row = [number, number, number, number, number, unknown, unknown, unknown, unknown, number, unknown[]];
     const parsed = JSON.parse(good) as { terminals: Row[]; v: number };
     const forged = (f: (o: typeof parsed) => void): string => {
       const o = JSON.parse(good) as typeof parsed;
@@ -86,10 +86,10 @@ test('a corrupt, truncated or foreign catalog file is ignored and rebuilt; an en
       ['garbage', 'not json {'],
       ['truncated', good.slice(0, Math.floor(good.length / 2))],
       ['an array', '[]'],
-      ['another version', forged((o) => { o.v = 99; o.terminals[0][9][6] = 12345; })],
+      ['another version', forged((o) => { o.v = 99; o.terminals[0][10][6] = 12345; })],
       // Same version, written when the files were longer (since truncated): neither entry part may be believed.
-      ['a stale entry', forged((o) => { const t = o.terminals[2]; (t[9][3] as number) += 1000; (t[9][1] as number) += 1000; t[9][6] = 12345; t[2] += 1000; t[4] = 'forged'; })],
-      ['a malformed entry', forged((o) => { o.terminals[3][4] = 5; o.terminals[4][9][8] = 5; })],
+      ['a stale entry', forged((o) => { const t = o.terminals[2]; (t[10][3] as number) += 1000; (t[10][1] as number) += 1000; t[10][6] = 12345; t[2] += 1000; t[5] = 'forged'; })],
+      ['a malformed entry', forged((o) => { o.terminals[3][5] = 5; o.terminals[4][10][8] = 5; })],
     ];
     for (const [what, text] of variants) {
       resetTerminalCatalogs();
@@ -134,6 +134,31 @@ test('a new process that finds the catalog opens only the terminal files that ch
   } finally {
     fs.promises.open = realOpen;
     fsModule.openSync = realOpenSync;
+    resetTerminalCatalogs();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a terminal file rewritten in place to the same size with its mtime set back (a restore, touch -d) is read again by a new process: its ctime changed', async () => {
+  resetTerminalCatalogs();
+  const { root, agentDir } = await folder(6);
+  const txt = path.join(agentDir, 'terminals', '3.txt');
+  try {
+    await catalog(agentDir);
+    await settleTerminalCatalog(agentDir);
+    const before = fs.statSync(txt);
+    const text = fs.readFileSync(txt, 'utf8');
+    const renamed = text.replace(/^# terminal: (.*)$/m, (_l, name: string) => `# terminal: ${'R'.repeat(name.length)}`);
+    assert.notEqual(renamed, text);
+    fs.writeFileSync(txt, renamed);
+    fs.utimesSync(txt, before.atime, before.mtime);
+    const after = fs.statSync(txt);
+    assert.deepEqual([after.ino, after.size, after.mtimeMs], [before.ino, before.size, before.mtimeMs], 'only the ctime tells the rewrite');
+    resetTerminalCatalogs();
+    const want = await fresh(agentDir);
+    assert.deepEqual(await catalog(agentDir), want);
+    assert.match(JSON.stringify(want), /"RRR/);
+  } finally {
     resetTerminalCatalogs();
     fs.rmSync(root, { recursive: true, force: true });
   }

@@ -265,7 +265,7 @@ test('a catalog file left by a first build for the briefing gives later processe
     resetTerminalCatalogs();
     const file = JSON.parse(fs.readFileSync(catalogPath(agentDir), 'utf8')) as { terminals: [number, ...unknown[]][] };
     const row7 = file.terminals.find((t) => t[0] === 7)!;
-    assert.ok((row7[9] as number[])[11] > 0, 'the file holds terminal 7 folded from the end of its index');
+    assert.ok((row7[10] as number[])[11] > 0, 'the file holds terminal 7 folded from the end of its index');
     assert.equal(file.terminals.length, before.total, 'every terminal, with its N.txt read after the call');
 
     // Other processes: terminal 9's index truncated to its first line, terminal 5 deleted, terminal 41 added, terminal 3 given a failure in place.
