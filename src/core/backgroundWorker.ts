@@ -2,7 +2,7 @@
  * A worker thread that never keeps its process alive by itself (the tokenizer's, the terminal
  * catalog's first build, the digest and listing checks): a process that has nothing else to do
  * exits even while such a worker runs or idles, unless someone awaits an answer from it
- * (`holdWhile`).
+ * (workerThread.ts `owe`, with `refWhileOwed`). Used only through workerThread.ts.
  *
  * Its 'message' listener is attached before `unref()`: in Node 20 (checked on 20.20) attaching a
  * Worker's first 'message' listener references its port again, so an `unref()` made before it is
@@ -17,23 +17,4 @@ export function startBackgroundWorker(script: string, workerData: unknown, onMes
   w.on('message', onMessage);
   w.unref();
   return w;
-}
-
-const holds = new WeakMap<Worker, number>();
-
-/**
- * Keeps `w` referenced until `answer` settles, and returns it: while something awaits the worker,
- * a process with nothing else to do must not exit under it. Holds nest; the last one released
- * unreferences the worker again.
- */
-export function holdWhile<T>(w: Worker, answer: Promise<T>): Promise<T> {
-  holds.set(w, (holds.get(w) ?? 0) + 1);
-  w.ref();
-  const release = (): void => {
-    const n = (holds.get(w) ?? 1) - 1;
-    holds.set(w, n);
-    if (n === 0) w.unref();
-  };
-  answer.then(release, release);
-  return answer;
 }

@@ -20,8 +20,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Worker } from 'node:worker_threads';
-import { holdWhile, startBackgroundWorker } from '../../backgroundWorker';
+import { WorkerThread } from '../../workerThread';
 import { catalogPath, decodeHandover, isNumList, type CatalogSnapshot, type Handover } from './catalogFile';
 import { TERMINALS_DIR } from '../terminalFormat';
 
@@ -99,31 +98,29 @@ export function prebuildTerminalCatalog(agentDir: string, opts: { script?: strin
 }
 
 function startWorker(key: string, script: string): boolean {
-  let w: Worker;
   // [terminals read, terminals to read], written by the worker (catalogWorkerEntry.ts).
   const progress = new Int32Array(new SharedArrayBuffer(8));
-  let onMessage: (m: Partial<CatalogWorkerDone | CatalogWorkerVerified> | undefined) => void = () => undefined;
-  try {
-    // Never keeps the process alive, except while a caller awaits its build or its answer (holdWhile).
-    w = startBackgroundWorker(script, { agentContextCatalog: key, progress: progress.buffer }, (m) => onMessage(m as Partial<CatalogWorkerDone | CatalogWorkerVerified> | undefined));
-  } catch {
-    return false; // no worker threads here: the first call builds
-  }
   let verified: (changed: ReadonlySet<number> | undefined) => void = () => undefined;
   const verifiedOnce = new Promise<ReadonlySet<number> | undefined>((resolve) => (verified = resolve));
-  const done = new Promise<CatalogSnapshot | undefined>((resolve) => {
-    onMessage = (m) => {
-      if (m?.agentContextCatalog === 'done') resolve(decodeHandover(m.handover));
+  let built: (b: CatalogSnapshot | undefined) => void = () => undefined;
+  const done = new Promise<CatalogSnapshot | undefined>((resolve) => (built = resolve));
+  // Never keeps the process alive, except while a caller awaits its build or its answer (hold).
+  const t = WorkerThread.start({
+    script,
+    workerData: { agentContextCatalog: key, progress: progress.buffer },
+    onMessage: (message) => {
+      const m = message as Partial<CatalogWorkerDone | CatalogWorkerVerified> | undefined;
+      if (m?.agentContextCatalog === 'done') built(decodeHandover(m.handover));
       else if (m?.agentContextCatalog === 'verified') verified(isNumList(m.changed) ? new Set(m.changed) : undefined);
-    };
+    },
     // After a 'done' (or a 'verified') these change nothing.
-    const none = (): void => {
-      resolve(undefined);
+    onGone: () => {
+      built(undefined);
       verified(undefined);
-    };
-    w.on('error', none);
-    w.on('exit', none);
+    },
+    refWhileOwed: true,
   });
+  if (!(t instanceof WorkerThread)) return false; // no worker threads here: the first call builds
   let finished = false;
   void done.then((b) => (finished = b !== undefined));
   const share = (): number => {
@@ -131,19 +128,22 @@ function startWorker(key: string, script: string): boolean {
     const total = Atomics.load(progress, 1);
     return total > 0 ? Atomics.load(progress, 0) / total : 0;
   };
+  /** The worker referenced while `answer` is awaited. */
+  const hold = <T>(answer: Promise<T>): Promise<T> => {
+    const owed = t.owe();
+    const settle = (): void => owed.settle();
+    answer.then(settle, settle);
+    return answer;
+  };
   let asked = false;
   const verify = (): Promise<ReadonlySet<number> | undefined> => {
     if (!asked) {
       asked = true;
-      try {
-        w.postMessage({ agentContextCatalog: 'verify' } satisfies CatalogWorkerVerify);
-      } catch {
-        verified(undefined);
-      }
+      if (!t.post({ agentContextCatalog: 'verify' } satisfies CatalogWorkerVerify)) verified(undefined);
     }
     return verifiedOnce;
   };
-  started.set(key, { done, verify: () => holdWhile(w, verify()), progress: share, stop: () => void w.terminate(), hold: () => holdWhile(w, done) });
+  started.set(key, { done, verify: () => hold(verify()), progress: share, stop: () => void t.stop(), hold: () => hold(done) });
   return true;
 }
 
