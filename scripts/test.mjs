@@ -11,7 +11,7 @@ import { runRealClient } from '../test/runner/realClient.mjs';
 import { sweepOrphans } from '../test/runner/processes.mjs';
 import { runs } from '../test/runner/runs.mjs';
 import { summaryLine, unitCounts } from './testSummary.mjs';
-import { makeRunTemp, removeRunTemp, testLeftovers } from './testTemp.mjs';
+import { judgeLeftovers, makeRunTemp, removeRunTemp, testLeftovers } from './testTemp.mjs';
 
 const HELP = `usage: node scripts/test.mjs [options]      (npm test -- [options])
   --integration-only   skip lint and unit tests (still compiles, bundles and packages as needed)
@@ -136,11 +136,12 @@ function finish() {
   }
   if (runTemp) {
     // A test's temp folder still there: it did not clean up after itself (scripts/testTemp.mjs).
-    const left = testLeftovers(runTemp);
-    if (left.length) {
+    const { failing, warned } = judgeLeftovers(testLeftovers(runTemp));
+    if (failing.length) {
       totals.failed++;
-      problems.push(`tests left ${left.length} temp folder(s) behind (each test removes what it made): ${left.map((d) => path.basename(d)).join(', ')}`);
+      problems.push(`editor suites left ${failing.length} temp folder(s) behind (each test removes what it made): ${failing.map((d) => path.basename(d)).join(', ')}`);
     }
+    if (warned.length) console.log(`warning: tests left ${warned.length} temp folder(s) behind (removed now): ${warned.map((d) => path.basename(d)).join(', ')}`);
     removeRunTemp(runTemp);
   }
   for (const p of problems) console.log(`  - ${p}`);
