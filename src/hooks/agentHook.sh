@@ -117,7 +117,9 @@ case "${1-}:${2-}" in
     ;;
   qwen-code:SessionStart)
     # Once per session start: Node is fine here.
-    __ac_root_of "${QWEN_CODE_PROJECT_DIR:-$PWD}"
+    # QWEN_PROJECT_DIR is the workspace (the hook input's cwd); QWEN_CODE_PROJECT_DIR is Qwen's own
+    # state folder ~/.qwen/projects/<slug> (checked in 0.24.4), where no .agent/ is found.
+    __ac_root_of "${QWEN_PROJECT_DIR:-$PWD}"
     [ -n "$__ac_r" ] || exit 0
     AGENT_CONTEXT_ROOT=$__ac_r "$__ac_node" "$__ac_dir/agent-hook.js" qwen-code SessionStart
     ;;

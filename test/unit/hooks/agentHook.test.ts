@@ -163,6 +163,21 @@ test('Gemini CLI SessionStart: the briefing as additional context where a .agent
   assert.equal(hook(['gemini', 'SessionStart'], '{"source":"startup"}', bare).stdout, '');
 });
 
+test('Qwen Code SessionStart: the briefing for the workspace in QWEN_PROJECT_DIR, not Qwen\'s own state folder in QWEN_CODE_PROJECT_DIR', () => {
+  const ws = workspace();
+  fs.writeFileSync(path.join(ws, '.agent/plan.yaml'), 'objective: "Ship the limiter"\nsteps:\n  - id: 1\n    description: "Wire the middleware"\n    status: in_progress\n');
+  // The variables Qwen Code 0.24.4 sets for a hook (seen in the qwen-code run): the workspace, and
+  // its per-project state folder under ~/.qwen/projects/, which holds no .agent/.
+  const state = tmp('ac-qwen-state-');
+  const env = { QWEN_PROJECT_DIR: ws, QWEN_CODE_PROJECT_DIR: state };
+  const r = hook(['qwen-code', 'SessionStart'], JSON.stringify({ session_id: 's', hook_event_name: 'SessionStart', source: 'startup', cwd: ws }), state, env);
+  assert.equal(r.status, 0);
+  const out = JSON.parse(r.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+  assert.equal(out.hookSpecificOutput.hookEventName, 'SessionStart');
+  assert.match(out.hookSpecificOutput.additionalContext, /Now: step 1 \[in_progress\] Wire the middleware \(\.agent\/plan\.yaml:\d+\)/);
+  assert.equal(hook(['qwen-code', 'SessionStart'], '{"source":"startup"}', state, { QWEN_PROJECT_DIR: tmp('ac-bare-') }).stdout, '');
+});
+
 test('Copilot CLI sessionStart: the briefing as additionalContext (its source "new" is a start)', () => {
   const ws = workspace();
   fs.writeFileSync(path.join(ws, '.agent/plan.yaml'), 'objective: "Ship the limiter"\nsteps:\n  - id: 1\n    description: "Wire the middleware"\n    status: in_progress\n');

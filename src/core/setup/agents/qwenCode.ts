@@ -6,10 +6,10 @@
  *     Qwen Code 0.24 otherwise offers an MCP server's tools to the model by name only, behind its
  *     tool_search (checked: with it, all of our tools are declared at the first request); without
  *     `trust`, so Qwen keeps asking before our tools as before any other;
- *   - hooks.SessionStart: agent-hook.sh qwen-code SessionStart, the briefing in front of the first
- *     prompt of a session (Qwen's hooks have Claude Code's shape: hookSpecificOutput.additionalContext).
- *     NOT yet verified with the real CLI: in the one qwen-code run so far (Qwen 0.24.4 in -p mode) the
- *     briefing was not in the first request; the hook exits 0 and changes nothing else.
+ *   - hooks.SessionStart: agent-hook.sh qwen-code SessionStart, the briefing at the start of a session
+ *     (Qwen's hooks have Claude Code's shape: hookSpecificOutput.additionalContext; Qwen 0.24.4 appends
+ *     it to its system prompt, `<`/`>` escaped, so the first request carries it: checked in the
+ *     qwen-code run). Qwen runs project hooks only in a folder it trusts;
  * Qwen's own shell tool (run_shell_command) is not offloaded yet: its PostToolUse hook can add
  * context or stop the call but cannot replace the output, and it drops BASH_ENV from its shells
  * (checked in 0.24.4's sources); it saves a large output under ~/.qwen/tmp/ and shows its start and end.
@@ -106,6 +106,17 @@ export function editQwenSettings(text: string | undefined, file: string, root: s
   return ok({ text: out, created: added });
 }
 
+/**
+ * Qwen stamps the settings files it loads with its format version (`"$version": 4` in 0.24.4,
+ * checked): a file the set-up created and the undo left holding only that stamp holds nothing of the
+ * user's, so the stamp goes too and the runner removes the file.
+ */
+function withoutQwenStamp(text: string | undefined, file: string): string | undefined {
+  const p = parseJsonObject(text, file, true);
+  if (!p.ok || Object.keys(p.value).join() !== '$version') return text;
+  return jsonSet(text, ['$version'], undefined);
+}
+
 async function plan(root: string, _home: string, paths: SetupPaths | undefined, record?: SetupRecord): Promise<Result<SetupPlan>> {
   const file = path.join(root, SETTINGS);
   const st = await readText(file);
@@ -117,6 +128,7 @@ async function plan(root: string, _home: string, paths: SetupPaths | undefined, 
   }
   const e = editQwenSettings(st.value, file, root, paths, prior);
   if (!e.ok) return e;
+  if (!paths && record?.created.includes(file)) e.value.text = withoutQwenStamp(e.value.text, file);
   const notes: string[] = [];
   if (paths) notes.push(`Qwen Code reads ${SETTINGS} only in a folder it trusts. Its own shell tool's output is not offloaded yet (Qwen's hooks cannot replace it): for a large output, the model uses agentContext_run.`);
   return ok({ edits: [{ file, before: st.value, after: e.value.text }], keys: e.value.created.map((k) => `${file}#${k}`), local: [SETTINGS], notes });

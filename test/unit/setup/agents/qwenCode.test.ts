@@ -93,4 +93,23 @@ describe('Qwen Code set-up and undo', () => {
     if (!r.ok) assert.match(r.error.message, /committed to git[\s\S]*"alwaysLoadTools": true[\s\S]*agent-hook\.sh qwen-code SessionStart/);
     assert.equal(fs.readFileSync(path.join(r2, '.qwen/settings.json'), 'utf8'), '{}\n');
   });
+  test('a created settings.json that Qwen stamped with its "$version" is removed by the undo (folder too); one the user added to after keeps their key and the stamp', async () => {
+    // What Qwen 0.24.4 does to the file on its first start (seen in the qwen-code run): it appends
+    // `"$version": 4` to the object, keeping the rest of the text.
+    const stamp = (file: string): void => fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/\n\}\n$/, ',\n  "$version": 4\n}\n'));
+    const root = tmp('qw-root-');
+    const home = tmp('qw-home-');
+    const file = path.join(root, '.qwen/settings.json');
+    assert.ok((await setUpAgent(qwenCodeSetup, root, home, paths)).ok);
+    stamp(file);
+    assert.match(fs.readFileSync(file, 'utf8'), /"\$version": 4\n\}\n$/);
+    assert.ok((await undoAgent(qwenCodeSetup, root, home)).ok);
+    assert.equal(fs.existsSync(path.join(root, '.qwen')), false);
+
+    assert.ok((await setUpAgent(qwenCodeSetup, root, home, paths)).ok);
+    stamp(file);
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/^\{\n/, '{\n  "general": { "vimMode": true },\n'));
+    assert.ok((await undoAgent(qwenCodeSetup, root, home)).ok);
+    assert.deepEqual(JSON.parse(fs.readFileSync(file, 'utf8')), { general: { vimMode: true }, $version: 4 });
+  });
 });
