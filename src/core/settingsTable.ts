@@ -32,6 +32,7 @@ export const SETTINGS = {
   'terminals.secretPatterns': { default: [] as string[], kind: 'strings' },
   'secrets.gitleaksConfig': { default: '', kind: 'string' },
   'terminals.maxFileMB': { default: 10, kind: 'number', min: 0.1 },
+  'terminals.maxAgeDays': { default: 30, kind: 'number', min: 0 },
 } as const satisfies Record<string, SettingSpec>;
 
 export type SettingKey = keyof typeof SETTINGS;

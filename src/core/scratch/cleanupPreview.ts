@@ -1,6 +1,7 @@
 import { formatBytes, groupDigits, plural } from '../output/humanize';
 import type { CleanupReport } from './cleanup';
 import type { RemovalReason, RetentionPolicy } from './retention';
+import type { TerminalCleanupReport } from '../terminal/terminalRetention';
 
 /** One folder's dry run with the policy it ran under (the settings may differ per folder). */
 export interface PreviewInput {
@@ -8,16 +9,18 @@ export interface PreviewInput {
   folder?: string;
   report: CleanupReport;
   policy: RetentionPolicy;
+  /** The same folder's terminal captures over `agentContext.terminals.maxAgeDays` (terminalRetention.ts). */
+  terminals?: TerminalCleanupReport;
 }
 
 /** What the confirmation shows: a one-line question, the list, and the button's label. */
 export interface CleanupPreview {
-  /** Files the cleanup would move to the trash (all folders). */
+  /** Scratch files and terminal captures the cleanup would move to the trash (all folders). */
   count: number;
   bytes: number;
   message: string;
   detail: string;
-  /** "Move 3 Files to Trash"; undefined when there is nothing to move. */
+  /** "Move 3 Files to Trash" ("Move to Trash" when terminal captures go too); undefined when there is nothing to move. */
   button?: string;
 }
 
@@ -53,8 +56,11 @@ export function describeLimits(p: RetentionPolicy): string {
  * limit each one breaks), what stays and which rule keeps it (pins, plans and evidence, the limits).
  */
 export function describeCleanupPreview(inputs: readonly PreviewInput[]): CleanupPreview {
-  const count = inputs.reduce((s, i) => s + i.report.removedCount, 0);
-  const bytes = inputs.reduce((s, i) => s + i.report.removedBytes, 0);
+  const files = inputs.reduce((s, i) => s + i.report.removedCount, 0);
+  const captures = inputs.reduce((s, i) => s + (i.terminals?.removed.length ?? 0), 0);
+  const captureBytes = inputs.reduce((s, i) => s + (i.terminals?.removed.reduce((b, t) => b + t.bytes, 0) ?? 0), 0);
+  const count = files + captures;
+  const bytes = inputs.reduce((s, i) => s + i.report.removedBytes, 0) + captureBytes;
   const lines: string[] = [];
   let listed = 0;
   for (const { folder, report, policy } of inputs) {
@@ -63,7 +69,15 @@ export function describeCleanupPreview(inputs: readonly PreviewInput[]): Cleanup
       lines.push(`${folder ? `${folder}: ` : ''}${item.rel} (${formatBytes(item.size)}, ${REASON[item.reason](policy)})`);
     }
   }
-  if (count > lines.length) lines.push(`… and ${plural(count - lines.length, 'more file')}`);
+  if (files > lines.length) lines.push(`… and ${plural(files - lines.length, 'more file')}`);
+  const terminalLines: string[] = [];
+  for (const { folder, terminals } of inputs) {
+    for (const t of terminals?.removed ?? []) {
+      if (terminalLines.length >= PREVIEW_LINES) break;
+      terminalLines.push(`${folder ? `${folder}: ` : ''}terminals/${t.n}.txt, ${t.name} (${formatBytes(t.bytes)}, closed, not written for over ${plural(terminals!.maxAgeDays, 'day')})`);
+    }
+  }
+  if (captures > terminalLines.length) terminalLines.push(`… and ${plural(captures - terminalLines.length, 'more terminal capture')}`);
   const kept: string[] = [];
   for (const { folder, report, policy } of inputs) {
     const k: string[] = [];
@@ -74,12 +88,15 @@ export function describeCleanupPreview(inputs: readonly PreviewInput[]): Cleanup
   if (count === 0) {
     return { count, bytes, message: 'Nothing to clean up in scratch.', detail: kept.join('\n') };
   }
-  const what = `${plural(count, 'scratch file')} (${formatBytes(bytes)})`;
+  const what = [
+    ...(files > 0 ? [`${plural(files, 'scratch file')} (${formatBytes(bytes - captureBytes)})`] : []),
+    ...(captures > 0 ? [`${plural(captures, 'closed terminal capture')} (${formatBytes(captureBytes)})`] : []),
+  ].join(' and ');
   return {
     count,
     bytes,
     message: `Move ${what} to the trash?`,
-    detail: `${lines.join('\n')}\n\n${kept.join('\n')}`,
-    button: `Move ${plural(count, 'File')} to Trash`,
+    detail: [lines.join('\n'), terminalLines.join('\n'), kept.join('\n')].filter((x) => x !== '').join('\n\n'),
+    button: captures > 0 ? 'Move to Trash' : `Move ${plural(files, 'File')} to Trash`,
   };
 }

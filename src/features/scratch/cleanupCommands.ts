@@ -11,6 +11,7 @@ import { AgentFolder, AgentFeed } from '../../editor/agentFeed';
 import { ScratchTreeProvider } from './scratchView';
 import { describeCleanupPreview } from '../../core/scratch/cleanupPreview';
 import { WALKTHROUGH_SIGNAL_COMMAND } from '../../core/setup/walkthroughSignals';
+import { cleanupTerminals, describeTerminalCleanup, type TerminalCleanupReport } from '../../core/terminal/terminalRetention';
 
 /** Extra paths cleanup must keep (e.g. open terminals' files); features add theirs with addCleanupProtection. */
 const protectors: (() => readonly string[])[] = [];
@@ -35,10 +36,21 @@ export interface CleanupResult {
   reports: CleanupReport[];
   /** The folder of each report (same order). */
   folders: AgentFolder[];
+  /** Each folder's terminal captures over `agentContext.terminals.maxAgeDays` (same order). */
+  terminals: TerminalCleanupReport[];
   errors: string[];
 }
 
-function combine(reports: CleanupReport[], dryRun: boolean): string {
+/** The scratch summary, then what happened to terminal captures when anything did. */
+function combine(reports: CleanupReport[], terminals: TerminalCleanupReport[], dryRun: boolean): string {
+  const t = terminals.map(describeTerminalCleanup).filter((x) => x !== '');
+  const scratch = combineScratch(reports, dryRun);
+  if (t.length === 0) return scratch;
+  const clauses = terminals.length === 1 ? t : [describeTerminalCleanup({ ...terminals[0], removed: terminals.flatMap((r) => r.removed), noTrash: terminals.flatMap((r) => r.noTrash), failed: terminals.flatMap((r) => r.failed) })];
+  return `${scratch}; ${clauses.join('; ')}`;
+}
+
+function combineScratch(reports: CleanupReport[], dryRun: boolean): string {
   const n = reports.reduce((s, r) => s + r.removedCount, 0);
   const bytes = reports.reduce((s, r) => s + r.removedBytes, 0);
   const pinned = reports.reduce((s, r) => s + r.keptPinned, 0);
@@ -51,13 +63,16 @@ function combine(reports: CleanupReport[], dryRun: boolean): string {
 }
 
 /**
- * Runs cleanup on every folder with `.agent/`. Files with no usable trash are deleted only
- * after the user agrees in a modal dialog (`interactive`), never at startup.
+ * Runs cleanup on every folder with `.agent/`: scratch by its limits, then the captures of closed
+ * terminals and ended agent sessions older than `agentContext.terminals.maxAgeDays` (the terminals
+ * open in this window are protected). Scratch files with no usable trash are deleted only after the
+ * user agrees in a modal dialog (`interactive`), never at startup; terminal captures never are.
  */
 export async function runCleanup(folders: AgentFeed, log: vscode.LogOutputChannel, opts: { dryRun: boolean; interactive: boolean; only?: ReadonlySet<string> }): Promise<CleanupResult> {
   await folders.ready;
   const reports: CleanupReport[] = [];
   const done: AgentFolder[] = [];
+  const terminals: TerminalCleanupReport[] = [];
   const errors: string[] = [];
   const extra = protectors.flatMap((p) => {
     try {
@@ -72,6 +87,8 @@ export async function runCleanup(folders: AgentFeed, log: vscode.LogOutputChanne
       errors.push(formatFileError(r.error));
       continue;
     }
+    const t = await cleanupTerminals({ agentDir: folder.agentDir, maxAgeDays: setting('terminals.maxAgeDays', folder.folder.uri), openFiles: extra, dryRun: opts.dryRun, only: opts.only });
+    if (!t.ok) errors.push(formatFileError(t.error));
     const rep = r.value;
     if (rep.noTrash.length > 0 && opts.interactive) {
       const answer = await notify.warn(
@@ -90,12 +107,16 @@ export async function runCleanup(folders: AgentFeed, log: vscode.LogOutputChanne
         log.info(`permanently deleted ${plural(gone.size, 'file')} in ${folder.root}`);
       }
     }
+    const tr: TerminalCleanupReport = t.ok ? t.value : { dryRun: opts.dryRun, maxAgeDays: 0, removed: [], keptOpen: 0, noTrash: [], failed: [] };
     reports.push(rep);
     done.push(folder);
-    log.info(`cleanup ${opts.dryRun ? '(dry run) ' : ''}${folder.root}: ${rep.summary}`);
-    for (const f of rep.failed) log.warn(`cleanup: ${f.path}: ${f.message}`);
+    terminals.push(tr);
+    const tSummary = describeTerminalCleanup(tr);
+    log.info(`cleanup ${opts.dryRun ? '(dry run) ' : ''}${folder.root}: ${rep.summary}${tSummary ? `; ${tSummary}` : ''}`);
+    for (const item of opts.dryRun ? [] : tr.removed) log.info(`cleanup: moved terminal ${item.n} (${item.name}) to the trash: ${item.files.join(', ')}`);
+    for (const f of [...rep.failed, ...tr.failed]) log.warn(`cleanup: ${f.path}: ${f.message}`);
   }
-  return { summary: reports.length > 0 ? combine(reports, opts.dryRun) : '', reports, folders: done, errors };
+  return { summary: reports.length > 0 ? combine(reports, terminals, opts.dryRun) : '', reports, folders: done, terminals, errors };
 }
 
 /**
@@ -112,7 +133,7 @@ async function reviewAndClean(folders: AgentFeed, log: vscode.LogOutputChannel, 
   for (const e of dry.errors) void notify.error(`Agent Context: ${e}`);
   if (dry.reports.length === 0) return undefined;
   const multi = folders.folders.length > 1;
-  const inputs = dry.reports.map((report, i) => ({ folder: multi ? dry.folders[i].folder.name : undefined, report, policy: retentionPolicyFor(dry.folders[i]) }));
+  const inputs = dry.reports.map((report, i) => ({ folder: multi ? dry.folders[i].folder.name : undefined, report, policy: retentionPolicyFor(dry.folders[i]), terminals: dry.terminals[i] }));
   const preview = describeCleanupPreview(inputs);
   if (!preview.button) {
     // Nothing to decide: a notification, as Clean Up Scratch Now gives (a modal is for decisions).
@@ -122,7 +143,7 @@ async function reviewAndClean(folders: AgentFeed, log: vscode.LogOutputChannel, 
   }
   const answer = await notify.warn(preview.message, { modal: true, detail: preview.detail }, preview.button);
   if (answer !== preview.button) return undefined;
-  const only = new Set(dry.reports.flatMap((r) => r.removed.map((f) => f.path)));
+  const only = new Set([...dry.reports.flatMap((r) => r.removed.map((f) => f.path)), ...dry.terminals.flatMap((r) => r.removed.map((t) => t.files[0]))]);
   const res = await runCleanup(folders, log, { dryRun: false, interactive: true, only });
   scratch.refresh();
   for (const e of res.errors) void notify.error(`Agent Context: ${e}`);
@@ -151,7 +172,10 @@ export function registerCleanupCommands(context: vscode.ExtensionContext, log: v
       const res = await runCleanup(folders, log, { dryRun: true, interactive: false });
       for (const e of res.errors) void notify.error(`Agent Context: ${e}`);
       if (res.reports.length === 0) return res;
-      const lines = res.reports.flatMap((r) => r.removed.map((f) => `${f.path}  (${f.reason}, ${f.size} bytes)`));
+      const lines = [
+        ...res.reports.flatMap((r) => r.removed.map((f) => `${f.path}  (${f.reason}, ${f.size} bytes)`)),
+        ...res.terminals.flatMap((r) => r.removed.map((t) => `${t.files.join(', ')}  (closed terminal capture, not written for over ${plural(r.maxAgeDays, 'day')}, ${t.bytes} bytes)`)),
+      ];
       void notify.info(`${res.summary}.`, ...(lines.length > 0 ? ['Show List'] : [])).then(async (a) => {
         if (a !== 'Show List') return;
         const doc = await vscode.workspace.openTextDocument({ content: `${res.summary}\n\n${lines.join('\n')}\n`, language: 'plaintext' });

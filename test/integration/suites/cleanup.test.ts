@@ -4,11 +4,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ui, waitFor } from '../bridge';
-import { agentApi, paneSelector, waitForRow, wsRoot } from '../agentViewsHelpers';
+import { agentApi, paneRows, paneSelector, waitForRow, wsRoot } from '../agentViewsHelpers';
+import { closeTerminal, openTerminal, run, terminalsDir, type OpenTerminal } from '../terminalHelpers';
 
 interface CleanupResult {
   summary: string;
   reports: { removed: { rel: string }[]; keptPinned: number }[];
+  terminals: { removed: { n: number; files: string[] }[]; keptOpen: number }[];
   errors: string[];
 }
 
@@ -119,6 +121,39 @@ describe('Clean Up Scratch', () => {
     assert.equal(await ui.count('.monaco-dialog-box'), 0, 'no modal dialog for a message with no decision in it');
     await vscode.commands.executeCommand('notifications.clearAll');
     await vscode.commands.executeCommand('notifications.hideList');
+  });
+
+  it('Clean Up Scratch Now also moves a closed terminal\'s capture older than agentContext.terminals.maxAgeDays to the trash (file and index), never an open terminal\'s; the Terminals view drops it', async () => {
+    let open: OpenTerminal | undefined;
+    try {
+      const closed = await openTerminal('retention-closed');
+      await run(closed, 'echo retention-closed-output');
+      await closeTerminal(closed);
+      open = await openTerminal('retention-open');
+      await run(open, 'echo retention-open-output');
+      const filesOf = (n: number) => [`${n}.txt`, `${n}.index.jsonl`].map((f) => path.join(terminalsDir(), f));
+      // Both last written 40 days ago (the default limit is 30 days).
+      const t = Date.now() / 1000 - 40 * 24 * HOUR;
+      for (const f of [...filesOf(closed.n), ...filesOf(open.n)]) fs.utimesSync(f, t, t);
+      await waitForRow('Terminals', closed.name);
+
+      const res = await vscode.commands.executeCommand<CleanupResult>('agentContext.scratch.cleanup');
+      assert.deepEqual(res.errors, []);
+      assert.deepEqual(res.terminals[0].removed.map((r) => r.n), [closed.n], 'only the closed terminal');
+      assert.ok(res.terminals[0].keptOpen >= 1, 'the open terminal was old enough, and kept');
+      assert.match(res.summary, /moved 1 closed terminal capture \([\d.]+ (?:B|KB)\) older than 30 days to the trash/);
+      assert.deepEqual(filesOf(closed.n).map((f) => fs.existsSync(f)), [false, false], 'the closed terminal\'s file and index are gone');
+      assert.deepEqual(filesOf(open.n).map((f) => fs.existsSync(f)), [true, true], 'the open terminal\'s files stay');
+      const trashed = fs.readdirSync(path.join(trash, 'Trash/files'));
+      for (const f of filesOf(closed.n)) assert.ok(trashed.includes(path.basename(f)), `${path.basename(f)} is in the trash`);
+      // The user sees it leave the Terminals view; the open one stays, and still records.
+      await waitFor(async () => ((await paneRows('Terminals')).some((r) => r.includes(closed.name)) ? undefined : true), { message: 'the Terminals view no longer lists the removed terminal' });
+      await waitForRow('Terminals', open.name);
+      const again = await run(open, 'echo retention-open-again');
+      assert.equal(again.cmd.exitCode, 0);
+    } finally {
+      if (open) await closeTerminal(open);
+    }
   });
 
   it('follows agentContext.scratch.maxFiles: removes the oldest until within the limit', async () => {

@@ -49,3 +49,23 @@ test('a long list is cut with "… and N more files"; folders are named in a mul
   assert.equal(lines[PREVIEW_LINES], '… and 5 more files');
   assert.ok(lines.some((l) => l.startsWith('beta: The limits remove')), p.detail);
 });
+
+test('closed terminal captures over agentContext.terminals.maxAgeDays are listed beside scratch files and asked about with one button; alone, they still get one', () => {
+  const terminals = {
+    dryRun: true, maxAgeDays: 30, keptOpen: 1, noTrash: [], failed: [],
+    removed: [{ n: 3, name: 'bash', files: ['/w/.agent/terminals/3.txt', '/w/.agent/terminals/3.index.jsonl'], bytes: 2048, lastWriteMs: 0 }, { n: 7, name: 'Codex CLI · session s-1', agent: 'codex', files: ['/w/.agent/terminals/7.txt'], bytes: 1024, lastWriteMs: 0 }],
+  };
+  const both = describeCleanupPreview([{ report: report([{ rel: 'old.log', path: '/w/.agent/scratch/old.log', size: 420, reason: 'age' }]), policy: DEFAULT_RETENTION, terminals }]);
+  assert.equal(both.count, 3);
+  assert.equal(both.message, 'Move 1 scratch file (420 B) and 2 closed terminal captures (3.0 KB) to the trash?');
+  assert.equal(both.button, 'Move to Trash');
+  assert.deepEqual(both.detail.split('\n').slice(0, 4), [
+    'old.log (420 B, older than 24 hours)',
+    '',
+    'terminals/3.txt, bash (2.0 KB, closed, not written for over 30 days)',
+    'terminals/7.txt, Codex CLI · session s-1 (1.0 KB, closed, not written for over 30 days)',
+  ]);
+  const alone = describeCleanupPreview([{ report: report([]), policy: DEFAULT_RETENTION, terminals }]);
+  assert.equal(alone.message, 'Move 2 closed terminal captures (3.0 KB) to the trash?');
+  assert.equal(alone.button, 'Move to Trash');
+});
