@@ -14,8 +14,13 @@ import { notify } from '../../editor/notify';
 
 const OFFERED_KEY = 'agentContext.instructions.offered';
 
+/** Fires when Add Agent Instructions ran, whatever started it (the palette, the walkthrough, the offer): the offer is then answered. */
+const instructionsAdded = new vscode.EventEmitter<void>();
+
 async function pickFolder(arg: unknown): Promise<vscode.WorkspaceFolder | undefined> {
   if (arg instanceof vscode.Uri) return vscode.workspace.getWorkspaceFolder(arg);
+  // A command link (the offer's) passes the folder as a URI string.
+  if (typeof arg === 'string' && arg.includes(':')) return vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(arg));
   const folders = vscode.workspace.workspaceFolders ?? [];
   if (folders.length <= 1) return folders[0];
   return vscode.window.showWorkspaceFolderPick({ placeHolder: 'Add agent instructions to which folder?' });
@@ -31,6 +36,7 @@ async function addInstructions(folder: vscode.WorkspaceFolder, log: vscode.LogOu
     return undefined;
   }
   const reports = result.value;
+  instructionsAdded.fire();
   const summary = formatInstructionReports(reports);
   log.info(`add instructions in ${folder.uri.fsPath}: ${summary}`);
   const written = reports.find((r) => r.action === 'created' || r.action === 'added' || r.action === 'updated');
@@ -74,18 +80,26 @@ async function alreadyHandled(root: string): Promise<boolean> {
 
 /**
  * Offers to add the agent instructions, once per workspace, right after `.agent/` was initialized.
- * Called from the Initialize command; never blocks it (the question is a non-modal notification).
+ * Called from the Initialize command; never blocks it. The question is a progress notification, the
+ * one kind of notification an extension can take away: it leaves the Notifications centre as soon as
+ * it is answered anywhere (its link, Add Agent Instructions from the palette or the walkthrough) or
+ * declined with its Cancel button, instead of lingering there after the fact.
  */
 export function offerAgentInstructions(context: vscode.ExtensionContext, folderUri: vscode.Uri, log: vscode.LogOutputChannel): void {
   if (context.workspaceState.get<boolean>(OFFERED_KEY)) return;
   void (async () => {
     if (await alreadyHandled(folderUri.fsPath)) return;
     await context.workspaceState.update(OFFERED_KEY, true);
-    const choice = await notify.info(
-      'add a short block to AGENTS.md (and CLAUDE.md or .github/copilot-instructions.md if present) telling agents how to use .agent/?',
-      'Add Agent Instructions',
-      'Not Now',
-    );
-    if (choice === 'Add Agent Instructions') await vscode.commands.executeCommand('agentContext.addInstructions', folderUri);
+    const add = `command:agentContext.addInstructions?${encodeURIComponent(JSON.stringify([folderUri.toString()]))}`;
+    await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Agent Context', cancellable: true }, (progress, token) => {
+      progress.report({ message: `Tell agents how to use .agent/ with a short block in AGENTS.md (and CLAUDE.md or .github/copilot-instructions.md if present)? [Add Agent Instructions](${add})` });
+      return new Promise<void>((resolve) => {
+        const subs = [token.onCancellationRequested(() => done()), instructionsAdded.event(() => done())];
+        function done(): void {
+          for (const d of subs) d.dispose();
+          resolve();
+        }
+      });
+    });
   })().catch((e: unknown) => log.error(`offering agent instructions failed: ${String(e)}`));
 }

@@ -97,6 +97,27 @@ describe('Initialize and the welcome view', () => {
     await waitFor(() => vscode.window.activeTextEditor?.document.uri.fsPath === path.join(agent, 'plan.yaml'), { message: 'the example plan is opened' });
   });
 
+  it('the offer to add agent instructions leaves the Notifications centre once they were added from the palette (answered elsewhere)', async () => {
+    // Initialize (the test before) offered them: this folder's AGENTS.md has no block yet.
+    const offer = '.notifications-center .notification-list-item:has-text("Tell agents how to use .agent/")';
+    await vscode.commands.executeCommand('notifications.showList');
+    await ui.waitForSelector(offer, { timeout: 20_000 });
+    assert.equal(await ui.count(`${offer} a:has-text("Add Agent Instructions")`), 1, 'the offer links to Add Agent Instructions');
+    await vscode.commands.executeCommand('notifications.hideList');
+    const agentsMd = path.join(wsRoot(), 'AGENTS.md');
+    try {
+      await ui.runCommand('Agent Context: Add Agent Instructions');
+      await waitFor(() => fs.existsSync(agentsMd), { message: 'AGENTS.md was written' });
+      await vscode.commands.executeCommand('notifications.showList');
+      await ui.waitForSelector(offer, { state: 'detached', timeout: 20_000 });
+      // What stays is the report of what was done.
+      await waitFor(async () => (await ui.texts('.notification-list-item-message')).some((t) => t.includes('AGENTS.md') && !t.includes('Tell agents how')), { message: 'the result is reported' });
+    } finally {
+      await vscode.commands.executeCommand('notifications.hideList');
+      fs.rmSync(agentsMd, { force: true });
+    }
+  });
+
   it('running Initialize again overwrites nothing', async () => {
     const plan = path.join(wsRoot(), '.agent/plan.yaml');
     fs.writeFileSync(plan, 'objective: mine\n');
