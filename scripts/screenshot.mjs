@@ -25,6 +25,24 @@ if (!(width > 0 && height > 0)) {
   process.exit(2);
 }
 
+/** Each view's height in px, and the Plan's rows drawn below its bottom edge (cut off), as one line. */
+async function sidebarLayout(page) {
+  return page.evaluate(() => {
+    const panes = [...document.querySelectorAll('.part.sidebar .split-view-view')].filter((v) => v.querySelector('.pane-header'));
+    const parts = panes.map((v) => `${v.querySelector('.pane-header h3.title')?.textContent ?? '?'} ${Math.round(v.getBoundingClientRect().height)}`);
+    const plan = panes.find((v) => v.querySelector('.pane-header h3.title')?.textContent === 'Plan');
+    let cut = 0;
+    if (plan) {
+      const bottom = plan.getBoundingClientRect().bottom;
+      const rows = [...plan.querySelectorAll('.monaco-list-row')];
+      cut = rows.filter((r) => r.getBoundingClientRect().bottom > bottom + 1).length;
+      const total = Number(plan.querySelector('.monaco-list')?.getAttribute('aria-rowcount') ?? rows.length);
+      cut += Math.max(0, total - rows.length);
+    }
+    return `${parts.join(', ')}; Plan rows cut off: ${cut}`;
+  });
+}
+
 const base = makeTempDir('screenshot');
 let server;
 let browser;
@@ -84,6 +102,25 @@ try {
   fs.mkdirSync(path.dirname(out), { recursive: true });
   await page.screenshot({ path: out });
   console.log(`[screenshot] saved ${path.relative(process.cwd(), out)} (${width}×${height})`);
+  if (argv.includes('--expand-collapse')) {
+    // As a user does: Memory alone, Agents alone, then both, each expanded and collapsed again.
+    console.log(`[screenshot] default: ${await sidebarLayout(page)}`);
+    const header = (t) => page.locator(`.part.sidebar .pane-header[aria-label^="${t}"]`);
+    const settle = async () => {
+      await page.waitForTimeout(1500);
+      await page.mouse.move(box ? box.x + box.width + 400 : 800, 600);
+    };
+    for (const views of [['Memory'], ['Agents'], ['Memory', 'Agents']]) {
+      for (const t of views) await header(t).click();
+      await settle();
+      if (views.length === 1 && views[0] === 'Memory') await page.screenshot({ path: out.replace(/\.png$/, '-open.png') });
+      console.log(`[screenshot] ${views.join(' and ')} expanded: ${await sidebarLayout(page)}`);
+      for (const t of [...views].reverse()) await header(t).click();
+      await settle();
+      if (views.length === 1 && views[0] === 'Memory') await page.screenshot({ path: out.replace(/\.png$/, '-after.png') });
+      console.log(`[screenshot] ${views.join(' and ')} collapsed again: ${await sidebarLayout(page)}`);
+    }
+  }
 } catch (e) {
   console.error(`[screenshot] failed: ${e.stack ?? e}`);
   code = 1;

@@ -124,13 +124,16 @@ describe('Clean Up Scratch', () => {
   });
 
   it('Clean Up Scratch Now also moves a closed terminal\'s capture older than agentContext.terminals.maxAgeDays to the trash (file and index), never an open terminal\'s; the Terminals view drops it', async () => {
-    let open: OpenTerminal | undefined;
+    const live: OpenTerminal[] = [];
     try {
+      const open = await openTerminal('retention-open');
+      live.push(open);
+      await run(open, 'echo retention-open-output');
       const closed = await openTerminal('retention-closed');
       await run(closed, 'echo retention-closed-output');
       await closeTerminal(closed);
-      open = await openTerminal('retention-open');
-      await run(open, 'echo retention-open-output');
+      // The newest number stays whatever its age (numbers are never handed out twice): a third terminal holds it.
+      live.push(await openTerminal('retention-newest'));
       const filesOf = (n: number) => [`${n}.txt`, `${n}.index.jsonl`].map((f) => path.join(terminalsDir(), f));
       // Both last written 40 days ago (the default limit is 30 days).
       const t = Date.now() / 1000 - 40 * 24 * HOUR;
@@ -140,7 +143,7 @@ describe('Clean Up Scratch', () => {
       const res = await vscode.commands.executeCommand<CleanupResult>('agentContext.scratch.cleanup');
       assert.deepEqual(res.errors, []);
       assert.deepEqual(res.terminals[0].removed.map((r) => r.n), [closed.n], 'only the closed terminal');
-      assert.ok(res.terminals[0].keptOpen >= 1, 'the open terminal was old enough, and kept');
+      assert.equal(res.terminals[0].keptOpen, 1, 'the open terminal was old enough, and kept');
       assert.match(res.summary, /moved 1 closed terminal capture \([\d.]+ (?:B|KB)\) older than 30 days to the trash/);
       assert.deepEqual(filesOf(closed.n).map((f) => fs.existsSync(f)), [false, false], 'the closed terminal\'s file and index are gone');
       assert.deepEqual(filesOf(open.n).map((f) => fs.existsSync(f)), [true, true], 'the open terminal\'s files stay');
@@ -152,7 +155,7 @@ describe('Clean Up Scratch', () => {
       const again = await run(open, 'echo retention-open-again');
       assert.equal(again.cmd.exitCode, 0);
     } finally {
-      if (open) await closeTerminal(open);
+      for (const t of live) await closeTerminal(t);
     }
   });
 
