@@ -8,8 +8,9 @@ import * as path from 'node:path';
 import { NOTE_PICK_COMMANDS_PER_TERMINAL, NOTE_PICK_TERMINALS, recentTerminalCommands } from '../../../src/core/notes/recentCommands';
 import { openTerminalCapture } from '../../../src/core/terminal/terminalCapture';
 
-test('the note picker offers the newest 10 commands of each of the 5 newest terminals, newest first, not only each terminal\'s last', async () => {
+test('the note picker offers the newest 10 commands of each of the 5 newest terminals, newest first, not only each terminal\'s last', async (ctx) => {
   const agent = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-notepick-'));
+  ctx.after(() => fs.rmSync(agent, { recursive: true, force: true }));
   const dir = path.join(agent, 'terminals');
   const t0 = new Date('2026-03-01T10:00:00.000Z');
   // 7 terminals of 12 commands each (the 2 oldest terminals and each terminal's 2 oldest commands fall out).

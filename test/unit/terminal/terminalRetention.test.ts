@@ -2,7 +2,7 @@
 // made: closed terminals and ended agent sessions older than the limit go to the trash with their
 // index and previous generation; open terminals, open sessions, recent captures and the highest
 // number stay; the lists and the catalog go on without the removed files.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -39,10 +39,21 @@ function age(dir: string, n: number, days: number): void {
 
 const rec = (session: string, endedMs: number): SpoolRecord => ({ agent: 'codex', session, startedMs: endedMs - 1000, endedMs, exitCode: 2, cwd: '/w', command: `cargo build # ${session}`, enc: 'raw', output: 'error[E0502]: cannot borrow\n' });
 
+/** Temp folders of this file, removed when its tests end. */
+const temps: string[] = [];
+const tmp = (prefix: string): string => {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  temps.push(d);
+  return d;
+};
+after(() => {
+  for (const d of temps) fs.rmSync(d, { recursive: true, force: true });
+});
+
 test('Clean Up moves old captures of closed terminals and ended agent sessions to the trash with their index and previous file; open ones, recent ones and the highest number stay', async () => {
-  const agentDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ac-termret-')), '.agent');
+  const agentDir = path.join(tmp('ac-termret-'), '.agent');
   const dir = path.join(agentDir, 'terminals');
-  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-termret-trash-'));
+  const data = tmp('ac-termret-trash-');
   const closedOld = await terminal(dir, 'closed old');
   const rotated = await terminal(dir, 'rotated', { lines: 1000, maxFileBytes: 64 * 1024 });
   assert.ok(fs.existsSync(path.join(dir, `${rotated.n}.1.txt`)), 'the writer rotated it');
@@ -110,13 +121,13 @@ test('Clean Up moves old captures of closed terminals and ended agent sessions t
 });
 
 test('a terminals folder that leads outside .agent/ is not cleaned; a missing one is nothing to do', async () => {
-  const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-termret-link-'));
+  const ws = tmp('ac-termret-link-');
   const agentDir = path.join(ws, '.agent');
   fs.mkdirSync(agentDir);
   const none = await cleanupTerminals({ agentDir, maxAgeDays: 30, now: NOW, openFiles: [] });
   assert.ok(none.ok);
   assert.deepEqual(none.value.removed, []);
-  const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-termret-outside-'));
+  const outside = tmp('ac-termret-outside-');
   for (const n of [1, 2]) fs.writeFileSync(path.join(outside, `${n}.txt`), `# Agent Context terminal capture\n# terminal: x\n# number: ${n}\n# terminal closed at 2026-01-01T00:00:00.000Z\n`);
   fs.utimesSync(path.join(outside, '1.txt'), (NOW - 90 * DAY) / 1000, (NOW - 90 * DAY) / 1000);
   fs.symlinkSync(outside, path.join(agentDir, 'terminals'));
