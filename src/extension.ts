@@ -31,7 +31,7 @@ export function activate(context: vscode.ExtensionContext): AgentContextApi {
   registerMemory(context, log, feed);
   registerAgents(context, feed);
   registerNotes(context, log, feed);
-  registerBriefing(context, log);
+  registerBriefing(context, log, feed);
   const toolInvoked = registerTools(context, log);
   registerSavings(context, log, feed, toolInvoked);
   registerWalkthrough(context, log, feed, toolInvoked);

@@ -6,10 +6,13 @@ import { debounce } from './debounce';
 import { FolderWatch } from '../core/fs/folderWatch';
 import { NOTES_DIR } from '../core/notes/noteFile';
 import { isInside } from '../core/workspace/relativePaths';
+import { diskFolders } from './settings';
 
 /** A workspace folder that has an `.agent/` folder. */
 export interface AgentFolder {
   folder: vscode.WorkspaceFolder;
+  /** The workspace folder's name (its group's label when the views group by folder). */
+  name: string;
   root: string;
   agentDir: string;
 }
@@ -87,14 +90,33 @@ export class AgentFeed implements vscode.Disposable {
     this.ready = this.rebuild();
   }
 
-  /** Folders with `.agent/`, in workspace order. */
+  /** Folders with `.agent/`, in workspace order: what every view, command and decoration works on. */
   get folders(): AgentFolder[] {
-    return (vscode.workspace.workspaceFolders ?? []).map((f) => this.present.get(f.uri.fsPath)).filter((f): f is AgentFolder => f !== undefined);
+    return diskFolders().map((f) => this.present.get(f.uri.fsPath)).filter((f): f is AgentFolder => f !== undefined);
   }
 
-  /** True when the workspace has several folders: views then group by folder. */
-  get multiRoot(): boolean {
-    return (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+  /**
+   * Whether views group by folder: when more than one folder has `.agent/` (one group alone would
+   * only add a level). The one answer for Plan, Scratch, Skills, Memory, Agents, Terminals and the
+   * commands that name a folder.
+   */
+  get grouped(): boolean {
+    return this.folders.length > 1;
+  }
+
+  /**
+   * The folders with `.agent/` as they are on disk now (a command must not act on a list a watcher
+   * has yet to update: `.agent/` created a moment ago); a change found is published to the views.
+   */
+  async current(): Promise<AgentFolder[]> {
+    await this.ready;
+    let flipped = false;
+    for (const f of diskFolders()) if (await this.check(f)) flipped = true;
+    if (flipped) {
+      await this.publish();
+      this.emitter.fire(diskFolders().map((f) => ({ root: f.uri.fsPath, areas: new Set<ChangeArea>(['agent']) })));
+    }
+    return this.folders;
   }
 
   /** The folder with `.agent/` that holds a file, if any. */
@@ -105,7 +127,7 @@ export class AgentFeed implements vscode.Disposable {
   private async rebuild(): Promise<void> {
     for (const w of this.watchers) w.dispose();
     this.watchers = [];
-    const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
+    const roots = diskFolders();
     for (const folder of roots) {
       const on = (kind: ChangeKind) => (uri: vscode.Uri) => this.queue(folder.uri.fsPath, changeAreas(folder.uri.fsPath, uri.fsPath, kind), uri.fsPath);
       for (const glob of WATCH_GLOBS) {
@@ -133,7 +155,7 @@ export class AgentFeed implements vscode.Disposable {
   private async check(folder: vscode.WorkspaceFolder): Promise<boolean> {
     const root = folder.uri.fsPath;
     const had = this.present.has(root);
-    if (await hasAgentFolder(root)) this.present.set(root, { folder, root, agentDir: agentDirOf(root) });
+    if (await hasAgentFolder(root)) this.present.set(root, { folder, name: folder.name, root, agentDir: agentDirOf(root) });
     else this.present.delete(root);
     return had !== this.present.has(root);
   }
@@ -161,7 +183,7 @@ export class AgentFeed implements vscode.Disposable {
     this.pendingPaths.clear();
     let flipped = false;
     for (const [root, areas] of batch) {
-      const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.fsPath === root);
+      const folder = diskFolders().find((f) => f.uri.fsPath === root);
       if (!folder) continue;
       if (await this.check(folder)) {
         flipped = true;
@@ -192,7 +214,3 @@ export function touches(changes: readonly AgentFolderChange[], area: ChangeArea)
   return changes.some((c) => c.areas.has(area) || c.areas.has('agent'));
 }
 
-/** The group node label of a folder in a multi-root workspace. */
-export function folderLabel(f: AgentFolder): string {
-  return f.folder.name;
-}

@@ -1,21 +1,6 @@
 import * as vscode from 'vscode';
-import * as path from 'node:path';
-import { findAgentFolders, type ChangeArea } from '../core/workspace/agentLayout';
-import type { AgentFeed } from './agentFeed';
-
-/** A workspace folder that has `.agent/`. */
-export interface AgentRoot {
-  name: string;
-  root: string;
-  agentDir: string;
-}
-
-/** Every workspace folder with `.agent/`, in workspace order. */
-export async function agentRoots(): Promise<AgentRoot[]> {
-  const folders = vscode.workspace.workspaceFolders ?? [];
-  const dirs = await findAgentFolders(folders.map((f) => f.uri.fsPath));
-  return dirs.map((d) => ({ agentDir: d, root: path.dirname(d), name: folders.find((f) => f.uri.fsPath === path.dirname(d))?.name ?? path.basename(path.dirname(d)) }));
-}
+import type { ChangeArea } from '../core/workspace/agentLayout';
+import type { AgentFeed, AgentFolder } from './agentFeed';
 
 /** Opens a file at a 1-based line. */
 export function openAtLine(file: string, line?: number): vscode.Command {
@@ -32,7 +17,7 @@ export abstract class AgentFolderTree<T> implements vscode.TreeDataProvider<T>, 
   readonly onDidChangeTreeData = this.changed.event;
   protected readonly disposables: vscode.Disposable[] = [];
 
-  constructor(feed: AgentFeed, area: ChangeArea) {
+  constructor(protected readonly feed: AgentFeed, area: ChangeArea) {
     this.disposables.push(feed.on([area], () => this.refresh()));
   }
 
@@ -44,11 +29,12 @@ export abstract class AgentFolderTree<T> implements vscode.TreeDataProvider<T>, 
   abstract getTreeItem(element: T): vscode.TreeItem;
   abstract getChildren(element?: T): Promise<T[]>;
 
-  /** The top level these views share: one group per folder with `.agent/`, or the only folder's children directly. */
-  protected async rootNodes(group: (root: AgentRoot) => T, folderChildren: (root: AgentRoot) => Promise<T[]>): Promise<T[]> {
-    const roots = await agentRoots();
+  /** The top level these views share: one group per folder with `.agent/` when the feed groups, or the only folder's children directly. */
+  protected async rootNodes(group: (root: AgentFolder) => T, folderChildren: (root: AgentFolder) => Promise<T[]>): Promise<T[]> {
+    await this.feed.ready;
+    const roots = this.feed.folders;
     if (roots.length === 0) return [];
-    if (roots.length > 1) return roots.map(group);
+    if (this.feed.grouped) return roots.map(group);
     return folderChildren(roots[0]);
   }
 

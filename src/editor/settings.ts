@@ -11,9 +11,14 @@ import type { UserPatterns } from '../core/secrets';
  * feature reads them here, so the `file:` folder filter and each setting's reading live once.
  */
 
-/** The open workspace folders on disk (remote and virtual folders are not ours to touch). */
+/** The open workspace folders on disk, in workspace order (remote and virtual folders are not ours to touch). */
+export function diskFolders(): vscode.WorkspaceFolder[] {
+  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
+}
+
+/** The open workspace folders on disk, as the core takes them. */
 export function workspaceFolders(): WorkspaceFolderRef[] {
-  return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ name: f.name, path: f.uri.fsPath }));
+  return diskFolders().map((f) => ({ name: f.name, path: f.uri.fsPath }));
 }
 
 /** The tool settings from `agentContext.*`, and the user's own agent-terminal rules. */

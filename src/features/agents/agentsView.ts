@@ -3,19 +3,19 @@ import { formatLocalTime, groupDigits, plural } from '../../core/output/humanize
 import * as path from 'node:path';
 import { agentActivityChanged, readFindings, recentAgents, type AgentSummary, type Finding } from '../../core/agents';
 import { agentDirOf } from '../../core/workspace/agentLayout';
-import { AgentFolderTree, openAtLine, type AgentRoot } from '../../editor/agentFolderTree';
+import { AgentFolderTree, openAtLine } from '../../editor/agentFolderTree';
 import { clip } from '../../core/output/text';
 import { registerTreeForTests } from '../../api';
-import type { AgentFeed } from '../../editor/agentFeed';
+import type { AgentFeed, AgentFolder } from '../../editor/agentFeed';
 
 type Node =
-  | { kind: 'folder'; root: AgentRoot }
-  | { kind: 'agent'; root: AgentRoot; agent: AgentSummary }
-  | { kind: 'findings'; root: AgentRoot; agent: AgentSummary }
-  | { kind: 'finding'; root: AgentRoot; agent: AgentSummary; finding: Finding }
-  | { kind: 'file'; root: AgentRoot; agent: AgentSummary; rel: string }
+  | { kind: 'folder'; root: AgentFolder }
+  | { kind: 'agent'; root: AgentFolder; agent: AgentSummary }
+  | { kind: 'findings'; root: AgentFolder; agent: AgentSummary }
+  | { kind: 'finding'; root: AgentFolder; agent: AgentSummary; finding: Finding }
+  | { kind: 'file'; root: AgentFolder; agent: AgentSummary; rel: string }
   /** "… N older agents": expands to the next page (less recently active). */
-  | { kind: 'older'; root: AgentRoot; offset: number; older: number }
+  | { kind: 'older'; root: AgentFolder; offset: number; older: number }
   | { kind: 'empty'; message: string };
 
 /** Agents per page: the most recently active first; the rest behind "… N older agents". */
@@ -122,7 +122,7 @@ export class AgentsView extends AgentFolderTree<Node> {
     }
   }
 
-  private async folderChildren(root: AgentRoot): Promise<Node[]> {
+  private async folderChildren(root: AgentFolder): Promise<Node[]> {
     const nodes = await this.page(root, 0);
     return nodes.length === 0 ? [{ kind: 'empty', message: 'No sub-agents yet (.agent/agents/<id>/)' }] : nodes;
   }
@@ -131,7 +131,7 @@ export class AgentsView extends AgentFolderTree<Node> {
    * One page of agents, most recently active first, then "… N older agents": only the agents shown
    * are read (the others cost a stat each), so hundreds of finished agents do not slow the view.
    */
-  private async page(root: AgentRoot, offset: number): Promise<Node[]> {
+  private async page(root: AgentFolder, offset: number): Promise<Node[]> {
     const { total, agents } = await recentAgents(root.agentDir, AGENT_PAGE, offset);
     const out: Node[] = agents.map((agent) => ({ kind: 'agent', root, agent }));
     const older = total - offset - agents.length;

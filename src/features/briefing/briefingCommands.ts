@@ -5,7 +5,7 @@ import { gatherBriefing } from '../../core/briefing/briefingSources';
 import { acceptFeatures, checkFeatures } from '../../core/plan/features';
 import { archiveText } from '../../core/history/archive';
 import { formatFileError } from '../../core/result';
-import { agentRoots, type AgentRoot } from '../../editor/agentFolderTree';
+import type { AgentFeed, AgentFolder } from '../../editor/agentFeed';
 import { formatBytes, plural } from '../../core/output/humanize';
 import { ReadOnlyDocument } from '../../editor/readOnlyDocument';
 import { clip } from '../../core/output/text';
@@ -14,8 +14,8 @@ import { secretRules } from '../../editor/settings';
 import { maskSecrets } from '../../core/secrets';
 import { countTokensAsync } from '../../core/output/tokens';
 
-async function pickRoot(purpose: string): Promise<AgentRoot | undefined> {
-  const roots = await agentRoots();
+async function pickRoot(feed: AgentFeed, purpose: string): Promise<AgentFolder | undefined> {
+  const roots = await feed.current();
   if (roots.length === 0) {
     void notify.error(`no workspace folder has a .agent folder, so there is nothing to ${purpose}. Run "Agent Context: Initialize .agent Folder" first.`);
     return undefined;
@@ -26,9 +26,9 @@ async function pickRoot(purpose: string): Promise<AgentRoot | undefined> {
 }
 
 /** The briefing of the first `.agent/` folder (the one tools use), shown read-only; returns its text. */
-async function showBriefing(docs: ReadOnlyDocument): Promise<string | undefined> {
-  const roots = await agentRoots();
-  const root = roots[0] ?? (await pickRoot('brief'));
+async function showBriefing(feed: AgentFeed, docs: ReadOnlyDocument): Promise<string | undefined> {
+  const roots = await feed.current();
+  const root = roots[0] ?? (await pickRoot(feed, 'brief'));
   if (!root) return undefined;
   const composed = await composeBriefingAsync(await gatherBriefing(root.agentDir));
   // What agentContext_briefing returns: its secrets masked (core/tools/maskToolText.ts).
@@ -39,7 +39,7 @@ async function showBriefing(docs: ReadOnlyDocument): Promise<string | undefined>
 }
 
 /** Archives the given text, else the active editor's selection or whole document, as history/session-<ULID>.md. */
-async function archiveCommand(log: vscode.LogOutputChannel, given?: unknown): Promise<string | undefined> {
+async function archiveCommand(feed: AgentFeed, log: vscode.LogOutputChannel, given?: unknown): Promise<string | undefined> {
   let text = typeof given === 'string' ? given : undefined;
   let title: string | undefined;
   const editor = vscode.window.activeTextEditor;
@@ -51,7 +51,7 @@ async function archiveCommand(log: vscode.LogOutputChannel, given?: unknown): Pr
     void notify.info('open or select the text to archive (a chat transcript pasted into an editor works), then run "Archive Text to History" again.');
     return undefined;
   }
-  const root = await pickRoot('archive into');
+  const root = await pickRoot(feed, 'archive into');
   if (!root) return undefined;
   // History is append-only: show what would go in and ask first.
   const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
@@ -76,8 +76,8 @@ async function archiveCommand(log: vscode.LogOutputChannel, given?: unknown): Pr
 }
 
 /** Shows how features.json differs from the accepted version and, after the user confirms, accepts it. */
-async function acceptCommand(log: vscode.LogOutputChannel, onDone: () => void): Promise<boolean> {
-  const root = await pickRoot('accept the feature list of');
+async function acceptCommand(feed: AgentFeed, log: vscode.LogOutputChannel, onDone: () => void): Promise<boolean> {
+  const root = await pickRoot(feed, 'accept the feature list of');
   if (!root) return false;
   const st = await checkFeatures(root.agentDir);
   if (!st.ok) {
@@ -107,14 +107,14 @@ async function acceptCommand(log: vscode.LogOutputChannel, onDone: () => void): 
 }
 
 /** The briefing / archive-to-history / accept-feature-list commands. */
-export function registerBriefing(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): void {
+export function registerBriefing(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, feed: AgentFeed): void {
   const docs = new ReadOnlyDocument('agent-context-briefing', 'Briefing.md');
   context.subscriptions.push(
     docs,
-    vscode.commands.registerCommand('agentContext.briefing', () => showBriefing(docs)),
-    vscode.commands.registerCommand('agentContext.archiveToHistory', (text?: unknown) => archiveCommand(log, text)),
+    vscode.commands.registerCommand('agentContext.briefing', () => showBriefing(feed, docs)),
+    vscode.commands.registerCommand('agentContext.archiveToHistory', (text?: unknown) => archiveCommand(feed, log, text)),
     vscode.commands.registerCommand('agentContext.acceptFeatures', () =>
-      acceptCommand(log, () => void vscode.commands.executeCommand('agentContext.plan.refresh')),
+      acceptCommand(feed, log, () => void vscode.commands.executeCommand('agentContext.plan.refresh')),
     ),
   );
 }

@@ -5,7 +5,7 @@ import { mirroredPlanName, mirrorPlan } from '../../core/plan/mirroredPlans';
 import { formatFileError } from '../../core/result';
 import { agentDirOf } from '../../core/workspace/agentLayout';
 import { debounce } from '../../editor/debounce';
-import { secretRules } from '../../editor/settings';
+import { diskFolders, secretRules } from '../../editor/settings';
 
 /** Where Copilot Chat's memory tool keeps `/memories/session/<file>`: <its workspace storage>/memory-tool/memories/<session>/. */
 const COPILOT_STORAGE = 'github.copilot-chat';
@@ -26,7 +26,7 @@ export function registerCopilotPlanMirror(context: vscode.ExtensionContext, log:
   const workspaceStorage = path.dirname(storage.fsPath);
   const seen = new Map<string, string>(); // plan.md -> size:mtime when last mirrored
   const agentDir = (): string | undefined => {
-    const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file' && fs.existsSync(agentDirOf(f.uri.fsPath)));
+    const folder = diskFolders().find((f) => fs.existsSync(agentDirOf(f.uri.fsPath)));
     return folder ? agentDirOf(folder.uri.fsPath) : undefined;
   };
   let running: Promise<void> | undefined;

@@ -9,7 +9,7 @@ import { PlanOrder } from '../../core/plan/planOrder';
 import { FileError } from '../../core/result';
 import { fileKeyOf, sameFileKey, type FileKey } from '../../core/fs/stamps';
 import { registerTreeForTests } from '../../api';
-import { AgentFolder, AgentFeed, folderLabel, touches } from '../../editor/agentFeed';
+import { AgentFolder, AgentFeed, touches } from '../../editor/agentFeed';
 import { agentDirOf } from '../../core/workspace/agentLayout';
 import { planExtraChildren, planExtraItem, planExtraNodes, type PlanExtraNode } from './planExtras';
 import { noteTooltip, onDidChangeNotes } from '../notes/noteDecorations';
@@ -127,7 +127,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
     if (!node) {
       await this.folders.ready;
       const folders = this.folders.folders;
-      if (this.folders.multiRoot) return folders.map((folder) => ({ kind: 'folder', folder }));
+      if (this.folders.grouped) return folders.map((folder) => ({ kind: 'folder', folder }));
       return folders.length > 0 ? this.plansOf(folders[0]) : [];
     }
     if (node.kind === 'folder') return this.plansOf(node.folder);
@@ -240,7 +240,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
       case 'extra':
         return planExtraItem(node.node);
       case 'folder': {
-        const item = new vscode.TreeItem(folderLabel(node.folder), vscode.TreeItemCollapsibleState.Expanded);
+        const item = new vscode.TreeItem(node.folder.name, vscode.TreeItemCollapsibleState.Expanded);
         item.id = `folder:${node.folder.root}`;
         item.iconPath = new vscode.ThemeIcon('root-folder');
         item.tooltip = vscode.workspace.asRelativePath(node.folder.agentDir);

@@ -132,7 +132,7 @@ async function reviewAndClean(folders: AgentFeed, log: vscode.LogOutputChannel, 
   const dry = await runCleanup(folders, log, { dryRun: true, interactive: false });
   for (const e of dry.errors) void notify.error(`Agent Context: ${e}`);
   if (dry.reports.length === 0) return undefined;
-  const multi = folders.folders.length > 1;
+  const multi = folders.grouped;
   const inputs = dry.reports.map((report, i) => ({ folder: multi ? dry.folders[i].folder.name : undefined, report, policy: retentionPolicyFor(dry.folders[i]), terminals: dry.terminals[i] }));
   const preview = describeCleanupPreview(inputs);
   if (!preview.button) {

@@ -8,7 +8,7 @@ import { KeyedState } from '../../core/keyedState';
 import { estimateTokensFromBytes, formatTokens } from '../../core/output/tokens';
 import { registerTreeForTests } from '../../api';
 import { countLabel, formatAge, formatBytes, formatLocalTime, groupDigits, plural } from '../../core/output/humanize';
-import { AgentFolder, AgentFeed, folderLabel, touches } from '../../editor/agentFeed';
+import { AgentFolder, AgentFeed, touches } from '../../editor/agentFeed';
 import { noteTooltip, onDidChangeNotes } from '../notes/noteDecorations';
 import { isInside, leavesFolder, toPosixRelative } from '../../core/workspace/relativePaths';
 import { agentPath } from '../../core/workspace/layout';
@@ -146,7 +146,7 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
       await this.folders.ready;
       const folders = this.folders.folders;
       if (folders.length === 0) this.onTotals?.(0, 0);
-      if (this.folders.multiRoot) {
+      if (this.folders.grouped) {
         await Promise.all(folders.map((f) => this.stateOf(f)));
         return folders.map((folder) => ({ kind: 'root', folder }));
       }
@@ -212,7 +212,7 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
       return item;
     }
     if (node.kind === 'root') {
-      const item = new vscode.TreeItem(folderLabel(node.folder), vscode.TreeItemCollapsibleState.Expanded);
+      const item = new vscode.TreeItem(node.folder.name, vscode.TreeItemCollapsibleState.Expanded);
       item.id = `scratch-root:${node.folder.root}`;
       item.iconPath = new vscode.ThemeIcon('root-folder');
       const s = this.resolved.get(node.folder.root);

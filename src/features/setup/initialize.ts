@@ -4,9 +4,10 @@ import { describeInitialize, hasAgentFolder, initializeAgentFolder, InitializeOu
 import { formatFileError } from '../../core/result';
 import { offerAgentInstructions } from './addInstructions';
 import { notify } from '../../editor/notify';
+import { diskFolders } from '../../editor/settings';
 
 async function pickFolder(arg: unknown): Promise<vscode.WorkspaceFolder | undefined> {
-  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
+  const folders = diskFolders();
   if (arg instanceof vscode.Uri) return vscode.workspace.getWorkspaceFolder(arg);
   if (folders.length <= 1) return folders[0];
   const missing: vscode.WorkspaceFolder[] = [];

@@ -8,6 +8,7 @@ import { describeSetup, type SettingDone } from '../../core/setup/setupMessages'
 import { formatFileError } from '../../core/result';
 import { installServerCopy } from './mcpSetup';
 import { notify } from '../../editor/notify';
+import { diskFolders } from '../../editor/settings';
 
 /** The context key that shows "Undo Agent Set-Up…" in the palette: some agent is set up in an open folder. */
 const SET_UP_KEY = 'agentContext.agentSetUp';
@@ -24,8 +25,6 @@ export interface SetupResult extends SetupOutcome {
   warning: boolean;
   settingsChanged: SettingDone[];
 }
-
-const fileFolders = (): vscode.WorkspaceFolder[] => (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
 
 type AgentItem = vscode.QuickPickItem & { agent: AgentSetup; folders: vscode.WorkspaceFolder[] };
 
@@ -81,7 +80,7 @@ async function pickFolder(folders: readonly vscode.WorkspaceFolder[], title: str
 
 /** True when some agent is set up in an open folder (a record of its set-up, or VS Code's hook file from before records). */
 function anySetUp(): boolean {
-  return fileFolders().some((f) => agentsWithRecord(f.uri.fsPath).length > 0 || fs.existsSync(path.join(f.uri.fsPath, VSCODE_HOOK_FILE)));
+  return diskFolders().some((f) => agentsWithRecord(f.uri.fsPath).length > 0 || fs.existsSync(path.join(f.uri.fsPath, VSCODE_HOOK_FILE)));
 }
 
 /**
@@ -125,7 +124,7 @@ export function registerAgentSetup(context: vscode.ExtensionContext, log: vscode
 
   const run = async (undo: boolean, preset?: string): Promise<SetupResult | undefined> => {
     const title = undo ? 'Undo Agent Set-Up' : 'Set Up Agent';
-    const folders = fileFolders();
+    const folders = diskFolders();
     if (folders.length === 0) {
       void notify.error(`open a folder first, then run "${title}".`);
       return undefined;

@@ -4,7 +4,7 @@ import { formatFileError } from '../../core/result';
 import { groupDigits, plural } from '../../core/output/humanize';
 import { loadSkills, Skill } from '../../core/skills/skillsIndex';
 import { registerTreeForTests } from '../../api';
-import { AgentFolder, AgentFeed, folderLabel, touches } from '../../editor/agentFeed';
+import { AgentFolder, AgentFeed, touches } from '../../editor/agentFeed';
 
 /** Tree nodes of the Skills view. */
 export type SkillNode =
@@ -48,7 +48,7 @@ export class SkillsTreeProvider implements vscode.TreeDataProvider<SkillNode>, v
     if (!node) {
       await this.folders.ready;
       const folders = this.folders.folders;
-      if (this.folders.multiRoot) return folders.map((folder) => ({ kind: 'folder', folder }));
+      if (this.folders.grouped) return folders.map((folder) => ({ kind: 'folder', folder }));
       return folders.length > 0 ? this.sourcesOf(folders[0]) : [];
     }
     if (node.kind === 'folder') return this.sourcesOf(node.folder);
@@ -66,7 +66,7 @@ export class SkillsTreeProvider implements vscode.TreeDataProvider<SkillNode>, v
 
   getTreeItem(node: SkillNode): vscode.TreeItem {
     if (node.kind === 'folder') {
-      const item = new vscode.TreeItem(folderLabel(node.folder), vscode.TreeItemCollapsibleState.Expanded);
+      const item = new vscode.TreeItem(node.folder.name, vscode.TreeItemCollapsibleState.Expanded);
       item.id = `skills-folder:${node.folder.root}`;
       item.iconPath = new vscode.ThemeIcon('root-folder');
       item.contextValue = 'agentFolder';

@@ -5,7 +5,7 @@ import { agentDirOf, hasAgentFolder } from '../../core/workspace/agentLayout';
 import { mkdirp } from '../../core/fs/fsAtomic';
 import { maskSecrets, type UserPatterns } from '../../core/secrets';
 import { userRulesFor } from '../../core/secrets/gitleaks';
-import { secretSettings, setting } from '../../editor/settings';
+import { diskFolders, secretSettings, setting } from '../../editor/settings';
 import { TERMINALS_DIR } from '../../core/terminal/terminalFormat';
 import { openTerminalCapture, type CommandCapture, type TerminalCapture } from '../../core/terminal/terminalCapture';
 import { EXIT_UNKNOWN, resolveExit } from '../../core/terminal/commandExit';
@@ -145,7 +145,7 @@ export class CaptureManager implements vscode.Disposable {
   }
 
   private readSettings(): Settings {
-    const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    const roots = diskFolders().map((f) => f.uri.fsPath);
     const { rules: patterns, errors } = userRulesFor({ roots, ...secretSettings() });
     const warning = errors.join('\n');
     if (errors.length > 0 && warning !== this.lastRuleWarning) {
@@ -273,7 +273,7 @@ export class CaptureManager implements vscode.Disposable {
 
   /** The workspace folder with `.agent/` that contains cwd, else the first folder that has one. */
   private async rootFor(cwd: string | undefined): Promise<string | undefined> {
-    const roots = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => f.uri.fsPath);
+    const roots = diskFolders().map((f) => f.uri.fsPath);
     const owner = cwd ? roots.filter((r) => r === cwd || isInside(r, cwd)).sort((a, b) => b.length - a.length)[0] : undefined;
     if (owner && (await hasAgentFolder(owner))) return owner;
     for (const r of roots) if (await hasAgentFolder(r)) return r;

@@ -1,7 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { registerTreeForTests } from '../../api';
-import { agentDirOf, hasAgentFolder } from '../../core/workspace/agentLayout';
 import { type TerminalCommand, type TerminalInfo } from '../../core/terminal/terminalFormat';
 import { listTerminalsPage, readTerminalIndexTail } from '../../core/terminal/terminalIndex';
 import { exitKind, formatExit, type ExitKind } from '../../core/terminal/commandExit';
@@ -81,7 +80,7 @@ export class TerminalsTreeProvider implements vscode.TreeDataProvider<TerminalsN
   readonly refresh = debounce(() => this.emitter.fire(undefined), 300);
   private readonly subs: vscode.Disposable[] = [this.refresh];
 
-  constructor(private readonly manager: CaptureManager, feed: AgentFeed, private readonly log?: vscode.LogOutputChannel) {
+  constructor(private readonly manager: CaptureManager, private readonly feed: AgentFeed, private readonly log?: vscode.LogOutputChannel) {
     this.subs.push(manager.onDidChange(() => this.refresh()));
     this.subs.push(onDidChangeNotes(() => this.refresh())); // notes from the user show in tooltips
     // Mirrors from other windows and earlier sessions appearing or going, in any folder, also one added later
@@ -112,12 +111,11 @@ export class TerminalsTreeProvider implements vscode.TreeDataProvider<TerminalsN
   }
 
   private async roots(): Promise<TerminalsNode[]> {
-    const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
+    await this.feed.ready;
     const out: TerminalsNode[] = [];
-    for (const f of folders) {
-      if (!(await hasAgentFolder(f.uri.fsPath))) continue;
-      const agentDir = agentDirOf(f.uri.fsPath);
-      const multiRoot = folders.length > 1;
+    // Rows name their folder when the views group by folder (the feed's one answer).
+    const multiRoot = this.feed.grouped;
+    for (const { agentDir } of this.feed.folders) {
       // Without agents' own commands the view is the terminals alone; with them, one group per agent, then the terminals.
       out.push(...(hasAgentHistory(agentDir) ? await this.groupedRoots(agentDir, multiRoot) : await this.terminalPage(agentDir, 0, multiRoot)));
     }

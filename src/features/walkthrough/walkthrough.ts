@@ -10,6 +10,7 @@ import {
 } from '../../core/setup/walkthroughSignals';
 import type { AgentFeed } from '../../editor/agentFeed';
 import type { ToolInvoked } from '../tools/registerTools';
+import { diskFolders } from '../../editor/settings';
 
 /** Set in the workspace's state once the cleanup command ran here (no file proves it). */
 const CLEANED_UP = 'agentContext.walkthrough.cleanedUp';
@@ -51,7 +52,7 @@ export function registerWalkthrough(context: vscode.ExtensionContext, log: vscod
   const holding = (): Set<WalkthroughSignal> => {
     const out = new Set<WalkthroughSignal>();
     // `.agent/` may be missing, and other signals still count in a folder without it.
-    for (const f of vscode.workspace.workspaceFolders ?? []) if (f.uri.scheme === 'file') for (const k of detectWalkthroughSignals(f.uri.fsPath)) out.add(k);
+    for (const f of diskFolders()) for (const k of detectWalkthroughSignals(f.uri.fsPath)) out.add(k);
     if (context.workspaceState.get<boolean>(CLEANED_UP)) out.add('cleanedUp');
     return out;
   };
