@@ -81,7 +81,7 @@ describe('multi-root: folders added and removed while the editor runs', () => {
     fs.writeFileSync(path.join(agentDir, 'scratch', 'd.txt'), 'delta scratch\n');
     fs.writeFileSync(path.join(agentDir, 'skills', 'release', 'SKILL.md'), '---\nname: release\ndescription: Cut a release\n---\nSteps.\n');
     fs.writeFileSync(path.join(agentDir, 'memory', 'preferences.yaml'), 'editor: vim\n');
-    const status = await setAgentStatus(agentDir, 'delta-agent', { status: 'working', progress: 40 });
+    const status = await setAgentStatus(agentDir, 'delta-agent', { status: 'working', progress: 0.4 });
     assert.ok(status.ok, JSON.stringify(status));
 
     await changeFolders(names().length, 0, { uri: vscode.Uri.file(delta()) });
