@@ -227,11 +227,29 @@ async function endsWithNewline(fh: fs.promises.FileHandle): Promise<boolean> {
 }
 
 /**
+ * True when the folder that holds a cache folder (`.agent/` for `.agent/.cache/<name>`) exists: a
+ * cache never creates it. A `.agent/` the user deleted while a view was reading it came back as
+ * `.agent/.cache/` when the view's cache was written a moment later (the folder's group stayed).
+ */
+export function cacheHomeExists(file: string): boolean {
+  return fs.existsSync(cacheHome(file));
+}
+
+/** The folder that holds the cache folder (`.cache`) a cache file is in. */
+function cacheHome(file: string): string {
+  let dir = path.dirname(file);
+  while (path.basename(dir) !== '.cache' && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return path.basename(dir) === '.cache' ? path.dirname(dir) : path.dirname(path.dirname(file));
+}
+
+/**
  * Writes a cache file (`.agent/.cache/<name>`) atomically, after giving its folder a `.gitignore`
  * of `*` (created once), so no cache ever shows up in git. Throws what the writes throw (a
- * read-only or full disk): callers keep what they have in memory.
+ * read-only or full disk), and when `.agent/` is gone (cacheHomeExists): callers keep what they
+ * have in memory.
  */
 export async function writeCacheFile(file: string, data: string): Promise<fs.Stats> {
+  if (!cacheHomeExists(file)) throw new Error(`${cacheHome(file)} is gone: a cache does not create it again`);
   await createExclusive(path.join(path.dirname(file), '.gitignore'), '*\n');
   return writeFileAtomic(file, data);
 }

@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { formatFileError } from '../../../src/core/result';
 import { spawnSync } from 'node:child_process';
-import { appendLineAtomic, createExclusive, tempName, writeFileAtomic } from '../../../src/core/fs/fsAtomic';
+import { appendLineAtomic, createExclusive, tempName, writeCacheFile, writeFileAtomic } from '../../../src/core/fs/fsAtomic';
 
 test('formatFileError names file and line', () => {
   assert.equal(formatFileError({ file: '.agent/plan.yaml', line: 3, message: 'bad' }), '.agent/plan.yaml:3: bad');
@@ -48,4 +48,21 @@ test('appendLineAtomic keeps concurrent lines whole', async () => {
   const lines = fs.readFileSync(f, 'utf8').trim().split('\n');
   assert.equal(lines.length, 50);
   for (const l of lines) JSON.parse(l);
+});
+
+test('a cache file is written into .agent/.cache/, but a .agent/ deleted meanwhile is not created again for it (nested cache names too)', async () => {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-cache-home-'));
+  const agentDir = path.join(root, '.agent');
+  try {
+    fs.mkdirSync(agentDir);
+    await writeCacheFile(path.join(agentDir, '.cache', 'a.json'), '{}');
+    assert.equal(fs.readFileSync(path.join(agentDir, '.cache', 'a.json'), 'utf8'), '{}');
+    assert.equal(fs.readFileSync(path.join(agentDir, '.cache', '.gitignore'), 'utf8'), '*\n');
+    fs.rmSync(agentDir, { recursive: true });
+    await assert.rejects(writeCacheFile(path.join(agentDir, '.cache', 'a.json'), '{}'), /\.agent is gone/);
+    await assert.rejects(writeCacheFile(path.join(agentDir, '.cache', 'setup', 'x.json'), '{}'), /\.agent is gone/);
+    assert.deepEqual(fs.readdirSync(root), [], 'the deleted .agent/ stays deleted');
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
 });

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { createExclusive, writeFileAtomic, writeFileAtomicParts } from '../../fs/fsAtomic';
+import { cacheHomeExists, createExclusive, writeFileAtomic, writeFileAtomicParts } from '../../fs/fsAtomic';
 import type { FileError } from '../../result';
 import { scratchDirOf, type ScratchEntry } from '../scratchEntry';
 import { applyEvents, createdRel, foldersOf, noteOwnCreation, stampFollowed } from './scratchEvents';
@@ -317,6 +317,7 @@ export class ScratchIndex {
     if (this.busy > 0 || this.summaryMode) return false;
     const gen = this.generation;
     const file = scratchSnapshotPath(this.agentDir);
+    if (!cacheHomeExists(file)) return false; // .agent/ deleted meanwhile: not created again for a cache
     await createExclusive(path.join(path.dirname(file), '.gitignore'), '*\n');
     let whole = true;
     try {
