@@ -35,6 +35,9 @@ interface ServiceModule {
 interface ScratchModule {
   slugify(hint: string): string;
 }
+interface ReferenceModule {
+  buildReferenceFromText(text: string, meta: { path: string; command?: string; exitCode?: number; range?: { start: number; end: number } }): string;
+}
 
 interface Question {
   id: string;
@@ -83,11 +86,12 @@ function suffix(name: string): string {
  * after their commands as agentContext_run names them (`cargo-build-01JE….txt`), and the two
  * recorded terminal sessions as terminals/1.txt and 2.txt. Returns where each recording went.
  */
-export function buildRetrievalTree(root: string, slugify: (hint: string) => string): { files: number; bytes: number; where: Map<string, string> } {
+export function buildRetrievalTree(root: string, slugify: (hint: string) => string): { files: number; bytes: number; where: Map<string, string>; commands: Map<string, string> } {
   fs.rmSync(root, { recursive: true, force: true });
   const agent = path.join(root, '.agent');
   const dir = retrievalDir();
   const where = new Map<string, string>();
+  const commandOf = new Map<string, string>();
   let files = 0;
   let bytes = 0;
   const add = (output: string, rel: string, data: Buffer): void => {
@@ -97,7 +101,11 @@ export function buildRetrievalTree(root: string, slugify: (hint: string) => stri
     files++;
     bytes += data.length;
   };
-  const saved = (output: string, command: string, data: Buffer, ext = '.txt'): void => add(output, `scratch/tool_outputs/${slugify(command)}-${suffix(output)}${ext}`, data);
+  const saved = (output: string, command: string, data: Buffer, ext = '.txt'): void => {
+    const rel = `scratch/tool_outputs/${slugify(command)}-${suffix(output)}${ext}`;
+    add(output, rel, data);
+    commandOf.set(rel, command);
+  };
   const out = path.join(dir, 'outputs');
   const commands = (JSON.parse(fs.readFileSync(path.join(out, 'commands.json'), 'utf8')) as { commands: Record<string, string> }).commands;
   for (const [name, command] of Object.entries(commands)) saved(name, command, fs.readFileSync(path.join(out, name)));
@@ -114,7 +122,7 @@ export function buildRetrievalTree(root: string, slugify: (hint: string) => stri
     }
     saved(`corpus:${name}`, e.command, data, name.endsWith('.json') ? '.json' : '.txt');
   }
-  return { files, bytes, where };
+  return { files, bytes, where, commands: commandOf };
 }
 
 /** Sets a question's file and every place that answers it, from where the tree put each recording. */
@@ -228,11 +236,11 @@ export const SHAPES: Shape[] = [
  * The command output an agent's shell showed for a question: the whole file of a single command's
  * output, or, in a terminal capture, each command block holding a marked line.
  */
-function shownOutputs(agentDir: string, q: Question): { first: number; lines: string[] }[] {
+function shownOutputs(agentDir: string, q: Question): { first: number; lines: string[]; command?: string }[] {
   const lines = linesOf(agentDir, q.file);
   if (!q.file.startsWith('terminals/')) return [{ first: 1, lines }];
   const marked = q.places.filter((p) => p.file === q.file).flatMap((p) => p.lines);
-  const blocks: { first: number; lines: string[] }[] = [];
+  const blocks: { first: number; lines: string[]; command?: string }[] = [];
   const starts: number[] = [];
   lines.forEach((l, i) => {
     if (l.startsWith('>>> command ')) starts.push(i + 2);
@@ -240,7 +248,7 @@ function shownOutputs(agentDir: string, q: Question): { first: number; lines: st
   for (const s of starts) {
     let e = s;
     while (e <= lines.length && !lines[e - 1].startsWith('<<< command ')) e++;
-    if (marked.some((g) => g >= s && g < e)) blocks.push({ first: s, lines: lines.slice(s - 1, e - 1) });
+    if (marked.some((g) => g >= s && g < e)) blocks.push({ first: s, lines: lines.slice(s - 1, e - 1), command: / \| \$ (.*)$/.exec(lines[s - 2])?.[1] });
   }
   return blocks;
 }
@@ -250,6 +258,8 @@ export interface RetrievalDetail {
   ours: { precision: number; recall: number; tokens: number; lines: number; read: boolean };
   rg: { precision: number; recall: number; tokens: number; lines: number };
   shapes: { precision: number; recall: number; tokens: number }[];
+  /** The reference's preview of the output that answers (what agentContext_run, the hooks and agentContext_terminal return). */
+  preview: { precision: number; recall: number; tokens: number };
 }
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
@@ -264,6 +274,7 @@ export async function rowRetrieval(workDir: string, rgPath: string | undefined, 
   const config = loadBuilt<ConfigModule>('core/config', ['DEFAULT_TOOL_CONFIG']);
   const service = loadBuilt<ServiceModule>('core/search/ranked/searchService', ['stopSearchWorker']);
   const scratch = loadBuilt<ScratchModule>('core/tools/scratchOutput', ['slugify']);
+  const reference = loadBuilt<ReferenceModule>('core/output/reference', ['buildReferenceFromText']);
   const questions = (JSON.parse(fs.readFileSync(path.join(retrievalDir(), 'questions.json'), 'utf8')) as { questions: Question[] }).questions;
   const root = path.join(workDir, 'retrieval-tree');
   const tree = buildRetrievalTree(root, scratch.slugify);
@@ -325,7 +336,18 @@ export async function rowRetrieval(workDir: string, rgPath: string | undefined, 
       const sc = score(shown, q);
       return { precision: sc.precision, recall: sc.recall, tokens: tok.countTokens(text).tokens };
     });
-    details.push({ id: q.id, ours: { precision: ours.precision, recall: ours.recall, tokens: ours.tokens, lines: ours.lines, read }, rg: { precision: rgScore.precision, recall: rgScore.recall, tokens: rgScore.tokens, lines: rgScore.lines }, shapes });
+    // The reference's preview of the same output (2 KB: first lines, errors ranked, last lines).
+    const previewShown: Loaded = new Set();
+    let previewText = '';
+    for (const b of shownOutputs(agentDir, q)) {
+      const range = { start: b.first, end: b.first + b.lines.length - 1 };
+      const command = b.command ?? tree.commands.get(q.file);
+      const text = reference.buildReferenceFromText(b.lines.join('\n') + '\n', { path: q.file, command, exitCode: 1, range });
+      for (const m of text.matchAll(/^L(\d+): /gm)) previewShown.add(key(q.file, Number(m[1])));
+      previewText += text;
+    }
+    const preview = { ...score(previewShown, q), tokens: tok.countTokens(previewText).tokens };
+    details.push({ id: q.id, ours: { precision: ours.precision, recall: ours.recall, tokens: ours.tokens, lines: ours.lines, read }, rg: { precision: rgScore.precision, recall: rgScore.recall, tokens: rgScore.tokens, lines: rgScore.lines }, shapes, preview });
     log(`${q.id}: ours P ${pct(ours.precision)} R ${pct(ours.recall)} ${ours.tokens} tok${read ? ' (+read)' : ''} · rg P ${pct(rgScore.precision)} R ${pct(rgScore.recall)} ${rgScore.tokens} tok`);
   }
   await service.stopSearchWorker();
@@ -360,13 +382,19 @@ export async function rowRetrieval(workDir: string, rgPath: string | undefined, 
         ratio: '—', goal: '—',
       };
     }),
+    {
+      id: '23g', what: 'the same questions against the reference\'s preview of the output that answers (what agentContext_run, the hooks and agentContext_terminal return; errors first, then the command\'s words)',
+      ours: `precision ${pct(P)}, recall ${pct(R)}, ${group(mean(oursTok))} tokens`,
+      reference: `precision ${pct(mean(details.map((d) => d.preview.precision)))}, recall ${pct(mean(details.map((d) => d.preview.recall)))}, ${group(mean(details.map((d) => d.preview.tokens)))} tokens`,
+      ratio: '—', goal: '—',
+    },
   ];
   return { rows, details };
 }
 
 /** The per-question table written under results.md's table. */
 export function renderRetrievalDetails(details: RetrievalDetail[]): string {
-  const head = '| question | ours: precision / recall / tokens | ripgrep: precision / recall / tokens | Codex: P / R / tokens |\n|---|---|---|---|';
-  const rows = details.map((d) => `| ${d.id} | ${pct(d.ours.precision)} / ${pct(d.ours.recall)} / ${group(d.ours.tokens)}${d.ours.read ? ' (read)' : ''} | ${pct(d.rg.precision)} / ${pct(d.rg.recall)} / ${group(d.rg.tokens)} | ${pct(d.shapes[0].precision)} / ${pct(d.shapes[0].recall)} / ${group(d.shapes[0].tokens)} |`);
+  const head = '| question | ours: precision / recall / tokens | ripgrep: precision / recall / tokens | Codex: P / R / tokens | reference preview: P / R / tokens |\n|---|---|---|---|---|';
+  const rows = details.map((d) => `| ${d.id} | ${pct(d.ours.precision)} / ${pct(d.ours.recall)} / ${group(d.ours.tokens)}${d.ours.read ? ' (read)' : ''} | ${pct(d.rg.precision)} / ${pct(d.rg.recall)} / ${group(d.rg.tokens)} | ${pct(d.shapes[0].precision)} / ${pct(d.shapes[0].recall)} / ${group(d.shapes[0].tokens)} | ${pct(d.preview.precision)} / ${pct(d.preview.recall)} / ${group(d.preview.tokens)} |`);
   return [head, ...rows].join('\n');
 }

@@ -3,6 +3,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { countTokens, countTokensAsync, formatTokens, tokenizerWorkerActive, type TokenCount } from './tokens';
 import { groupDigits } from './humanize';
 import { plural } from './humanize';
+import { termsOf } from '../search/ranked/terms';
 
 /*
  * The reference: what every offloading tool returns instead of raw output.
@@ -89,6 +90,11 @@ export interface NumberedLine {
   cut?: boolean;
 }
 
+/** A kept error or warning line, with its level by issueLevel (1 for a line whose issue word lies past the kept text). */
+export interface IssueLine extends NumberedLine {
+  level: 1 | 2;
+}
+
 /** What one pass over an output yields: sizes and the lines a reference may show. */
 export interface OutputScan {
   bytes: number;
@@ -96,8 +102,9 @@ export interface OutputScan {
   tokens: TokenCount;
   first: NumberedLine[];
   last: NumberedLine[];
-  issues: NumberedLine[];
-  issuesTail: NumberedLine[];
+  /** The first ISSUE_HEAD_KEEP issue lines, errors kept before warnings once it is full (in line order). */
+  issues: IssueLine[];
+  issuesTail: IssueLine[];
   issueCount: number;
 }
 
@@ -112,8 +119,8 @@ export class OutputScanner {
   private curLen = 0;
   private readonly first: NumberedLine[] = [];
   private last: NumberedLine[] = [];
-  private readonly issues: NumberedLine[] = [];
-  private issuesTail: NumberedLine[] = [];
+  private readonly issues: IssueLine[] = [];
+  private issuesTail: IssueLine[] = [];
   private issueCount = 0;
   private tokenBuf = '';
   private tokenChars = 0;
@@ -210,9 +217,17 @@ export class OutputScanner {
     if (this.last.length > LAST_KEEP * 4) this.last = this.last.slice(-LAST_KEEP);
     if (this.curMatched) {
       this.issueCount++;
-      if (this.issues.length < ISSUE_HEAD_KEEP) this.issues.push(line);
+      const issue: IssueLine = { ...line, level: issueLevel(this.cur) === 2 ? 2 : 1 };
+      // A full head gives up its latest warning for an error: a build's warnings come before the
+      // error that failed it (46 lines of rustc warnings above the E0502 that stopped it).
+      if (issue.level === 2 && this.issues.length >= ISSUE_HEAD_KEEP) {
+        let warning = this.issues.length - 1;
+        while (warning >= 0 && this.issues[warning].level === 2) warning--;
+        if (warning >= 0) this.issues.splice(warning, 1);
+      }
+      if (this.issues.length < ISSUE_HEAD_KEEP) this.issues.push(issue);
       else {
-        this.issuesTail.push(line);
+        this.issuesTail.push(issue);
         if (this.issuesTail.length > ISSUE_TAIL_KEEP * 4) this.issuesTail = this.issuesTail.slice(-ISSUE_TAIL_KEEP);
       }
     }
@@ -317,6 +332,56 @@ export function issueGrepCommand(grepPath: string, range?: { start: number; end:
   return `grep -n -E '${ISSUE_PATTERN}' ${shellQuote(grepPath)}`;
 }
 
+/**
+ * The issue lines a preview shows when it cannot show them all, in line order: errors before
+ * warnings; among the same level, the lines holding more of the command's own words (each weighed by
+ * how few of the candidates hold it: `cargo test -p orders` prefers the lines naming `orders`), then
+ * a line of a new shape before one repeating an earlier line but for its numbers (fourteen `unused
+ * variable` warnings say little more than one), then the earliest (a build's first error is usually
+ * its cause). A quarter of the places go to the last lines of the highest level, where runners and
+ * builds sum up ("3 failed", "not remade because of errors").
+ */
+/**
+ * The terms of what a command names: its arguments, not the programs it runs (`make`, `npx jest`'s
+ * `npx`), their flags or the environment it sets; those turn up in the tool's own banner lines.
+ */
+function commandWords(command: string): string[] {
+  const out: string[] = [];
+  for (const part of command.split(/&&|\|\||[|;]/)) {
+    const words = part.trim().split(/\s+/).filter((w) => w && !w.startsWith('-') && !/^\w+=/.test(w));
+    for (const w of words.slice(1)) out.push(...termsOf(w));
+  }
+  return out;
+}
+
+export function issuePicker(candidates: readonly IssueLine[], command: string | undefined): (count: number) => IssueLine[] {
+  const words = new Set(command ? commandWords(command) : []);
+  const held = candidates.map((l) => (words.size ? new Set(termsOf(l.text).filter((t) => words.has(t))) : new Set<string>()));
+  const df = new Map<string, number>();
+  for (const h of held) for (const t of h) df.set(t, (df.get(t) ?? 0) + 1);
+  const n = candidates.length;
+  // BM25's idf: a word every candidate holds tells none of them apart.
+  const score = held.map((h) => [...h].reduce((sum, t) => sum + Math.log(1 + (n - df.get(t)! + 0.5) / (df.get(t)! + 0.5)), 0));
+  const seen = new Set<string>();
+  const repeat = candidates.map((l) => {
+    const shape = l.text.replace(/\d+/g, '0');
+    return seen.has(shape) ? 1 : (seen.add(shape), 0);
+  });
+  const order = candidates.map((_, i) => i)
+    .sort((a, b) => candidates[b].level - candidates[a].level || score[b] - score[a] || repeat[a] - repeat[b] || a - b);
+  const top = n ? candidates[order[0]].level : 0;
+  const topLast = candidates.map((_, i) => i).filter((i) => candidates[i].level === top);
+  return (count) => {
+    if (count >= n) return [...candidates];
+    const chosen = new Set(topLast.slice(topLast.length - Math.floor(count / 4)));
+    for (const i of order) {
+      if (chosen.size >= count) break;
+      chosen.add(i);
+    }
+    return [...chosen].sort((a, b) => a - b).map((i) => candidates[i]);
+  };
+}
+
 /** Renders a scan and its metadata as a reference of at most `meta.maxBytes` (2,048) UTF-8 bytes. */
 export function formatReference(scan: OutputScan, meta: ReferenceMeta): string {
   const max = meta.maxBytes ?? REFERENCE_MAX_BYTES;
@@ -339,7 +404,9 @@ export function formatReference(scan: OutputScan, meta: ReferenceMeta): string {
   if (meta.note) head.push(meta.note);
 
   const grepPath = meta.grepPath ?? meta.path;
-  const firstIssue = scan.issues[0]?.n;
+  const candidates = [...scan.issues, ...scan.issuesTail];
+  const pick = issuePicker(candidates, meta.command);
+  const firstIssue = (candidates.find((l) => l.level === 2) ?? candidates[0])?.n;
   const lastLine = (range?.start ?? 1) + scan.lines - 1;
   let next: string;
   if (scan.lines === 0) next = 'Next: the output is empty.';
@@ -354,8 +421,7 @@ export function formatReference(scan: OutputScan, meta: ReferenceMeta): string {
   // Lay out first lines, then issues, then last lines; shrink until the whole fits.
   const render = (nFirst: number, nIssue: number, nLast: number, width: number): string => {
     const out = [...head];
-    const tailShare = Math.min(scan.issuesTail.length, Math.floor(nIssue / 4));
-    const issues = [...scan.issues.slice(0, nIssue - tailShare), ...scan.issuesTail.slice(scan.issuesTail.length - tailShare)];
+    const issues = pick(nIssue);
     const shown = new Set(issues.map((l) => l.n));
     const last = (nLast > 0 ? scan.last.slice(-LAST_KEEP).slice(-nLast) : []).filter((l) => !shown.has(l.n));
     last.forEach((l) => shown.add(l.n));
@@ -373,7 +439,7 @@ export function formatReference(scan: OutputScan, meta: ReferenceMeta): string {
   };
 
   let nFirst = 3;
-  let nIssue = Math.min(scan.issueCount, scan.issues.length + scan.issuesTail.length);
+  let nIssue = Math.min(scan.issueCount, candidates.length);
   let nLast = 5;
   let width = 200;
   for (let guard = 0; guard < 400; guard++) {
