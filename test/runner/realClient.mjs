@@ -24,6 +24,7 @@ const CLIENTS = {
   kilo: [['AGENT_CONTEXT_KILO_BIN', 'KILO_BIN']],
   // Qwen Code needs Node >= 22: its driver puts ensure-deps' Node 24 first on its PATH.
   'qwen-code': [['AGENT_CONTEXT_QWEN_BIN', 'QWEN_BIN'], ['AGENT_CONTEXT_NODE24_DIR', 'NODE24_DIR']],
+  cline: [['AGENT_CONTEXT_CLINE_BIN', 'CLINE_BIN']],
   // test/realClient/crossAgent.test.ts: Codex and Claude Code (the pinned release) on one workspace.
   'cross-agent': [['AGENT_CONTEXT_CODEX_BIN', 'CODEX_BIN'], ['AGENT_CONTEXT_CLAUDE_BIN', 'CLAUDE_BIN']],
 };

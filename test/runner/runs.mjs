@@ -22,7 +22,7 @@ const MAIN = fs.existsSync(path.join(fixtures, 'workspace')) ? 'workspace' : 'ha
  *                                vsix: the packaged .vsix installed, a no-op driver extension as dev path
  * @property {Record<string, unknown>} [settings]  extra user settings for this run
  * @property {boolean} [chat]   drive VS Code's built-in Copilot agent against a fake model (see prepareChat in integration.mjs)
- * @property {'claude-code'|'claude-code-current'|'codex'|'gemini'|'copilot-cli'|'opencode'|'kilo'|'qwen-code'|'cross-agent'|'copilot-harness'} [client]
+ * @property {'claude-code'|'claude-code-current'|'codex'|'gemini'|'copilot-cli'|'opencode'|'kilo'|'qwen-code'|'cline'|'cross-agent'|'copilot-harness'} [client]
  *                                a real-client run: no editor; the agent CLI (installed by
  *                                scripts/ensure-deps.sh) is driven by a scripted fake model API
  *                                (suites: test/realClient/<include>.test.ts); cross-agent: several CLIs
@@ -55,6 +55,7 @@ export const runs = [
   { name: 'copilot-harness', workspace: MAIN, include: ['copilotHarness*'], trust: true, extension: 'dev', client: 'copilot-harness' },
   { name: 'kilo', workspace: MAIN, include: ['kilo*'], trust: true, extension: 'dev', client: 'kilo' },
   { name: 'qwen-code', workspace: MAIN, include: ['qwen*'], trust: true, extension: 'dev', client: 'qwen-code' },
+  { name: 'cline', workspace: MAIN, include: ['cline*'], trust: true, extension: 'dev', client: 'cline' },
   // Two of them on one workspace: what one saved, the other's grep finds; a plan step one sets, the
   // other's briefing shows (Codex and Claude Code: the cheapest to start).
   { name: 'cross-agent', workspace: MAIN, include: ['crossAgent*'], trust: true, extension: 'dev', client: 'cross-agent' },

@@ -452,3 +452,43 @@ export function removeHookGroups(text: string | undefined, file: string, hooks: 
 export function createdPrefix(created: readonly string[], at: readonly string[]): string[] | undefined {
   return created.map((k) => k.split('/')).find((p) => p.length <= at.length && at.slice(0, p.length).join('/') === p.join('/'));
 }
+
+/** The record keys of what the set-up added to a user-scope MCP config. */
+const USER_SERVER_ADDED = 'server-added';
+const USER_SERVER_CREATED = 'mcp-created';
+
+/**
+ * A user-scope MCP config (`{"mcpServers":{…}}`: the Copilot runtime's mcp-config.json, Cline's
+ * cline_mcp_settings.json) with our server `entry` under `name` in place, or (entry undefined: the undo) taken
+ * out when it is ours and the set-up added it. Ours: `command` of the entry (through `commandOf`)
+ * has args naming mcp.js and no --root (a user-scope server serves the folder the agent works in).
+ * An entry of the user's own under our name is refused, never replaced.
+ */
+export async function planUserMcpServer(file: string, name: string, entry: unknown, commandOf: (v: unknown) => { args?: unknown } | undefined, record: { keys: readonly string[] } | undefined): Promise<Result<{ edit?: FileEdit; keys: string[] }>> {
+  const ours = (v: unknown): boolean => {
+    const o = v && typeof v === 'object' ? commandOf(v) : undefined;
+    return !!o && Array.isArray(o.args) && typeof o.args[0] === 'string' && /(?:^|[\\/])mcp\.js$/.test(o.args[0]) && !o.args.includes('--root');
+  };
+  const t = await readText(file);
+  if (!t.ok) return t;
+  const parsed = parseJsonObject(t.value, file, false);
+  if (!parsed.ok) return parsed;
+  const s = parsed.value;
+  if (s.mcpServers !== undefined && (typeof s.mcpServers !== 'object' || s.mcpServers === null || Array.isArray(s.mcpServers))) {
+    return err({ file, message: '"mcpServers" is not an object; fix it, then run the set-up again. Nothing was changed.' });
+  }
+  const at = ['mcpServers', name];
+  const have = valueAt(s, at);
+  if (entry === undefined) {
+    if (have === undefined || !ours(have) || !record?.keys.includes(`${file}#${USER_SERVER_ADDED}`)) return ok({ keys: [] });
+    const created = record.keys.filter((k) => k.startsWith(`${file}#${USER_SERVER_CREATED}:`)).map((k) => k.slice(file.length + USER_SERVER_CREATED.length + 2).split('\0'))[0];
+    return ok({ edit: { file, before: t.value, after: jsonUnset(t.value, file, at, created, false) }, keys: [] });
+  }
+  if (have !== undefined && !ours(have)) {
+    return err({ file, message: `already configures an MCP server named "${name}" of its own; remove it (or rename it), then run the set-up again. Nothing was changed.` });
+  }
+  if (JSON.stringify(have) === JSON.stringify(entry)) return ok({ edit: { file, before: t.value, after: t.value }, keys: [] });
+  const created = missingPrefix(s, at);
+  const keys = [...(have === undefined ? [`${file}#${USER_SERVER_ADDED}`] : []), ...(created ? [`${file}#${USER_SERVER_CREATED}:${created.map(String).join('\0')}`] : [])];
+  return ok({ edit: { file, before: t.value, after: jsonSet(t.value, at, entry) }, keys });
+}

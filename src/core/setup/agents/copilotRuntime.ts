@@ -25,7 +25,7 @@ import * as path from 'node:path';
 import { err, ok, type Result } from '../../result';
 import type { SetupRecord } from './agentSetup';
 import { MCP_SERVER_NAME } from './claudeCode';
-import { hookCommand, jsonSet, jsonUnset, missingPrefix, parseJsonObject, readText, valueAt, type FileEdit, type SetupPaths } from './configFiles';
+import { hookCommand, planUserMcpServer, readText, type FileEdit, type SetupPaths } from './configFiles';
 
 /** The Copilot runtime's home: $COPILOT_HOME, else ~/.copilot. */
 export function copilotHome(home: string): string {
@@ -91,48 +91,15 @@ export async function planCopilotHooks(home: string, paths: SetupPaths | undefin
   return ok({ keys: [], notes: [`Kept ${file}: this set-up did not create it (another project's set-up did, or the other Copilot set-up); delete it by hand if no project needs it.`] });
 }
 
-const SERVER_AT = ['mcpServers', MCP_SERVER_NAME];
-
 /** Our user-scope server entry: no --root (the session's working folder is served); the runtime asks the user before each MCP call, so commands may run once they agree. */
 export function copilotUserServer(paths: SetupPaths): { type: 'local'; command: string; args: string[]; env?: Record<string, string>; tools: string[] } {
   return { type: 'local', command: paths.node, args: [path.join(paths.dist, 'mcp.js'), '--allow-run'], ...(paths.electron ? { env: { ELECTRON_RUN_AS_NODE: '1' } } : {}), tools: ['*'] };
 }
 
-const oursUserServer = (v: unknown): boolean => {
-  const o = v as { args?: unknown };
-  return !!o && typeof o === 'object' && Array.isArray(o.args) && typeof o.args[0] === 'string' && /(?:^|[\\/])mcp\.js$/.test(o.args[0]) && !o.args.includes('--root');
-};
-
-/** The record keys: the set-up added our server (an undo removes only what it added), and the key path it created. */
-const MCP_ADDED = 'server-added';
-const MCP_CREATED = 'mcp-created';
-
 /**
  * `$COPILOT_HOME/mcp-config.json` with our user-scope server in place, or (undo) taken out when it
  * is ours; an entry of the user's own under our name is refused, never replaced.
  */
-export async function planCopilotUserMcp(home: string, paths: SetupPaths | undefined, record: SetupRecord | undefined): Promise<Result<{ edit?: FileEdit; keys: string[] }>> {
-  const file = path.join(copilotHome(home), 'mcp-config.json');
-  const t = await readText(file);
-  if (!t.ok) return t;
-  const parsed = parseJsonObject(t.value, file, false);
-  if (!parsed.ok) return parsed;
-  const s = parsed.value;
-  if (s.mcpServers !== undefined && (typeof s.mcpServers !== 'object' || s.mcpServers === null || Array.isArray(s.mcpServers))) {
-    return err({ file, message: '"mcpServers" is not an object; fix it, then run the set-up again. Nothing was changed.' });
-  }
-  const have = valueAt(s, SERVER_AT);
-  if (!paths) {
-    if (have === undefined || !oursUserServer(have) || !record?.keys.includes(`${file}#${MCP_ADDED}`)) return ok({ keys: [] });
-    const created = record?.keys.filter((k) => k.startsWith(`${file}#${MCP_CREATED}:`)).map((k) => k.slice(file.length + MCP_CREATED.length + 2).split('\0'))[0];
-    return ok({ edit: { file, before: t.value, after: jsonUnset(t.value, file, SERVER_AT, created, false) }, keys: [] });
-  }
-  if (have !== undefined && !oursUserServer(have)) {
-    return err({ file, message: `already configures an MCP server named "${MCP_SERVER_NAME}" of its own; remove it (or rename it), then run the set-up again. Nothing was changed.` });
-  }
-  const entry = copilotUserServer(paths);
-  if (JSON.stringify(have) === JSON.stringify(entry)) return ok({ edit: { file, before: t.value, after: t.value }, keys: [] });
-  const created = missingPrefix(s, SERVER_AT);
-  const keys = [...(have === undefined ? [`${file}#${MCP_ADDED}`] : []), ...(created ? [`${file}#${MCP_CREATED}:${created.map(String).join('\0')}`] : [])];
-  return ok({ edit: { file, before: t.value, after: jsonSet(t.value, SERVER_AT, entry) }, keys });
+export function planCopilotUserMcp(home: string, paths: SetupPaths | undefined, record: SetupRecord | undefined): Promise<Result<{ edit?: FileEdit; keys: string[] }>> {
+  return planUserMcpServer(path.join(copilotHome(home), 'mcp-config.json'), MCP_SERVER_NAME, paths && copilotUserServer(paths), (v) => v as { args?: unknown }, record);
 }

@@ -4,6 +4,7 @@
  */
 import type { AgentId, AgentSetup } from './agentSetup';
 import { claudeCodeSetup } from './claudeCode';
+import { clineSetup } from './cline';
 import { codexSetup } from './codex';
 import { copilotCliSetup } from './copilotCli';
 import { geminiSetup } from './gemini';
@@ -17,7 +18,7 @@ export { agentsFound, agentsWithRecord, isSetUp, setUpAgent, undoAgent, type Age
 export type { SetupOutcome, SetupPaths } from './configFiles';
 
 /** Every agent's set-up that `mcp.js --setup <id>` offers, in the order they are offered. */
-export const AGENT_SETUPS: readonly AgentSetup[] = [claudeCodeSetup, codexSetup, geminiSetup, copilotCliSetup, opencodeSetup, kiloSetup, qwenCodeSetup, vscodeCopilotSetup];
+export const AGENT_SETUPS: readonly AgentSetup[] = [claudeCodeSetup, codexSetup, geminiSetup, copilotCliSetup, opencodeSetup, kiloSetup, qwenCodeSetup, clineSetup, vscodeCopilotSetup];
 
 /** The editor's own agents (`inEditor`): set up from the editor only. */
 export const EDITOR_AGENT_SETUPS: readonly AgentSetup[] = [vscodeAgentSetup];

@@ -1,0 +1,8 @@
+/*
+ * The real Cline CLI against a scripted fake model: our MCP tools, and its own shell tool
+ * (run_commands) on the same failing build. Run: node scripts/test.mjs --integration-only --run cline
+ */
+import { describeAgentBasics } from './agentScenarios';
+import { clineDriver } from './clineCli';
+
+describeAgentBasics(clineDriver);
