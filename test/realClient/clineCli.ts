@@ -1,13 +1,13 @@
 /*
  * Runs the real Cline CLI (npm `cline`, installed by scripts/ensure-deps.sh; AGENT_CONTEXT_CLINE_BIN)
- * against the fake Chat Completions API: a fresh HOME whose ~/.cline/data/settings/providers.json
- * is what `cline auth -p openai -k dummy -m fake-model -b <url>/v1` writes (written directly: the
- * command takes seconds), and, unless the test brings its own set-up, our MCP server in
+ * against the fake Chat Completions API: a fresh HOME set up with `cline auth -p openai -k dummy -m
+ * fake-model -b <url>/v1` (its provider in ~/.cline/data/settings/providers.json), and, unless the test brings its own set-up, our MCP server in
  * cline_mcp_settings.json. `cline "<prompt>"` runs one task in act mode with every tool approved.
  * Cline starts a hub daemon (`cline --cline-hub-daemon --port <port>`) in a process group of its own
  * that outlives the CLI, and reuses one already listening on the port: each run gets a port of its
  * own (CLINE_HUB_PORT) and ends the daemon on it afterwards.
  */
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
@@ -72,18 +72,17 @@ export async function runCline(o: ClineRunOptions): Promise<AgentRun> {
   const home = o.home ?? tempDir('home-');
   const settings = path.join(home, '.cline', 'data', 'settings');
   fs.mkdirSync(settings, { recursive: true });
-  fs.writeFileSync(path.join(settings, 'providers.json'), JSON.stringify({
-    version: 1,
-    lastUsedProvider: 'openai-compatible',
-    modes: {},
-    providers: { 'openai-compatible': { settings: { provider: 'openai-compatible', apiKey: 'dummy', model: 'fake-model', baseUrl: `${api.url}/v1` }, tokenSource: 'manual' } },
-  }, null, 2));
+  const port = await freePort();
+  const env = { ...baseEnv(home), CLINE_HUB_PORT: String(port), CLINE_NO_AUTO_UPDATE: '1', ...o.env };
+  // The provider, as a user sets it (providers.json).
+  const auth = spawnSync(clineBin(), ['auth', '-p', 'openai', '-k', 'dummy', '-m', 'fake-model', '-b', `${api.url}/v1`], { cwd: o.workspace, env, encoding: 'utf8', timeout: 60_000 });
+  endHubDaemon(port);
+  if (auth.status !== 0) await api.close();
+  if (auth.status !== 0) throw new Error(`cline auth failed (${auth.status}): ${auth.stderr}${auth.stdout}`);
   if (o.mcp !== false) {
     // The test's own entry (--root: this workspace); a 60 s timeout, as the set-up writes (Cline's own is 3 s).
     fs.writeFileSync(path.join(settings, 'cline_mcp_settings.json'), JSON.stringify({ mcpServers: { 'agent-context': { transport: { type: 'stdio', command: process.execPath, args: [MCP_JS, '--root', o.workspace, '--allow-run'] }, timeout: 60 } } }, null, 2));
   }
-  const port = await freePort();
-  const env = { ...baseEnv(home), CLINE_HUB_PORT: String(port), CLINE_NO_AUTO_UPDATE: '1', ...o.env };
   try {
     return await runAgentProcess({ bin: clineBin(), args: ['Work on the task in this workspace.'], cwd: o.workspace, env, home, api, timeoutMs: o.timeoutMs });
   } finally {
