@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { baseEnv, binFrom, MCP_JS, runAgentProcess, tempDir, type AgentRun } from './agentProcess';
 import { startFakeModel, type ScriptTurn } from './fakeModel';
 import { chatCompletions } from './protocols';
-import type { AgentDriver } from './agentScenarios';
+import { unescapeJsonText, type AgentDriver } from './agentScenarios';
 
 /** Cline offers a server named `agent-context` as `agent-context__<tool>`. */
 export const clineMcpTool = (name: string): string => `agent-context__${name}`;
@@ -90,7 +90,7 @@ export async function runCline(o: ClineRunOptions): Promise<AgentRun> {
   }
 }
 
-/** Cline for the shared scenarios (agentScenarios.ts). */
+/** Cline for the shared scenarios (agentScenarios.ts): it hands the model an MCP result as the result's JSON (the text escaped). */
 export const clineDriver: AgentDriver = {
   id: 'cline',
   label: 'Cline',
@@ -98,4 +98,5 @@ export const clineDriver: AgentDriver = {
   shellTool: CLINE_SHELL,
   shellInput: (command: string): Record<string, unknown> => ({ commands: [command] }),
   run: (o: { workspace: string; script: readonly ScriptTurn[] }): Promise<AgentRun> => runCline(o),
+  unwrap: unescapeJsonText,
 };

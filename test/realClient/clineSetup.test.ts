@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TOOL_NAMES } from '../../src/core/tools/toolNames';
 import { copyFixture, errorLinesWithNumbers, MCP_JS, resultOf, tempDir, writeNoisyBuild, type AgentRun } from './agentProcess';
-import { setUpWith } from './agentScenarios';
+import { setUpWith, unescapeJsonText } from './agentScenarios';
 import { recordMeasure } from './measure';
 import { clineMcpTool, runCline } from './clineCli';
 
@@ -38,11 +38,13 @@ describe('Cline after mcp.js --setup cline: every tool offered from the user-sco
     const offered = run.requests[0]?.toolNames ?? [];
     assert.deepEqual(TOOL_NAMES.filter((t) => !offered.includes(clineMcpTool(t))), [], `offered: ${offered.join(', ')}; stderr: ${run.stderr.slice(-1500)}`);
     const r = resultOf(run, clineMcpTool('agentContext_run'));
-    const errors = errorLinesWithNumbers(r.text, noisy.errorLines);
+    // Cline hands the model the result's JSON: the text escaped.
+    const text = unescapeJsonText(r.text);
+    const errors = errorLinesWithNumbers(text, noisy.errorLines);
     recordMeasure('cline', 'setUpMcpRun', { bytes: r.bytes, errors, isError: r.isError });
     assert.ok(r.bytes <= 2048, `${r.bytes} bytes:\n${r.text}`);
-    assert.equal(errors, 3, r.text);
-    const saved = /Output saved: (\S+)/.exec(r.text)![1];
+    assert.equal(errors, 3, text);
+    const saved = /Output saved: (\S+)/.exec(text)![1];
     assert.ok(fs.existsSync(path.join(ws, saved)), `${saved} is not in the workspace`);
   });
 
