@@ -92,7 +92,7 @@ async function runSetup(root: string, id: string, undo: boolean): Promise<number
   for (const n of r.value.notes) process.stdout.write(`note: ${n}\n`);
   process.stdout.write(undo
     ? r.value.changed.length > 0 ? `${setup.label} in ${root}: what the set-up added is removed.\n` : `${setup.label} in ${root}: nothing of the set-up was found, so nothing was removed.\n`
-    : `${setup.label} in ${root}: MCP server "agent-context", large shell output to .agent/scratch/tool_outputs/ (the command itself is never rewritten). Undo: node ${path.resolve(__filename)} --root ${root} --undo ${setup.id}\n`);
+    : `${setup.label} in ${root}: MCP server "agent-context", ${setup.shellNotOffloaded ? 'its own shell\'s output not offloaded (see the note above; agentContext_run offloads)' : 'large shell output to .agent/scratch/tool_outputs/ (the command itself is never rewritten)'}. Undo: node ${path.resolve(__filename)} --root ${root} --undo ${setup.id}\n`);
   return 0;
 }
 

@@ -108,9 +108,19 @@ export interface HookDriver extends AgentDriver {
 }
 
 /** Runs `node dist/mcp.js --root <ws> --setup <agent>` with HOME=home, as a user would. */
-export function setUpWith(agent: string, workspace: string, home: string, env: Record<string, string> = {}): void {
+export function setUpWith(agent: string, workspace: string, home: string, env: Record<string, string> = {}): string {
   const r = spawnSync(process.execPath, [MCP_JS, '--root', workspace, '--setup', agent], { encoding: 'utf8', env: { ...process.env, HOME: home, ...env } });
   assert.equal(r.status, 0, `--setup ${agent}: ${r.stderr}${r.stdout}`);
+  return r.stdout;
+}
+
+/** What `--setup` says of the agent's own shell: offloaded for an agent whose hooks can replace its output, not for one whose hooks cannot. */
+export function assertSetupSaysOffload(said: string, offloaded: boolean): void {
+  if (offloaded) assert.match(said, /large shell output to \.agent\/scratch\/tool_outputs\//, said);
+  else {
+    assert.match(said, /its own shell's output not offloaded/, said);
+    assert.doesNotMatch(said, /large shell output to/, said);
+  }
 }
 
 const GH = 'ghp' + '_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';

@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TOOL_NAMES } from '../../src/core/tools/toolNames';
 import { copyFixture, errorLinesWithNumbers, MCP_JS, resultOf, tempDir, writeNoisyBuild, type AgentRun } from './agentProcess';
-import { setUpWith, unescapeJsonText } from './agentScenarios';
+import { assertSetupSaysOffload, setUpWith, unescapeJsonText } from './agentScenarios';
 import { recordMeasure } from './measure';
 import { clineMcpTool, runCline } from './clineCli';
 
@@ -22,19 +22,21 @@ describe('Cline after mcp.js --setup cline: every tool offered from the user-sco
   let run: AgentRun;
   let undone: AgentRun;
   let undo: ReturnType<typeof spawnSync>;
+  let said: string;
 
   before(async function () {
     this.timeout(480_000);
     ws = copyFixture('workspace');
     noisy = writeNoisyBuild(ws);
     home = tempDir('home-');
-    setUpWith('cline', ws, home);
+    said = setUpWith('cline', ws, home);
     run = await runCline({ workspace: ws, home, mcp: false, script: [{ tool: clineMcpTool('agentContext_run'), input: { command: noisy.script } }, { text: 'Done.' }] });
     undo = spawnSync(process.execPath, [MCP_JS, '--root', ws, '--undo', 'cline'], { encoding: 'utf8', env: { ...process.env, HOME: home } });
     undone = await runCline({ workspace: ws, home, mcp: false, script: [{ text: 'Done.' }] });
   });
 
   it('the set-up\'s server offers every tool at the first request, and agentContext_run (run in the workspace Cline works in) gives the build in ≤ 2 KB with its three error lines and numbers', () => {
+    assertSetupSaysOffload(said, false);
     const offered = run.requests[0]?.toolNames ?? [];
     assert.deepEqual(TOOL_NAMES.filter((t) => !offered.includes(clineMcpTool(t))), [], `offered: ${offered.join(', ')}; stderr: ${run.stderr.slice(-1500)}`);
     const r = resultOf(run, clineMcpTool('agentContext_run'));

@@ -7,7 +7,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { copyFixture, tempDir, type AgentRun } from './agentProcess';
-import { describeShellHook, setUpWith } from './agentScenarios';
+import { assertSetupSaysOffload, describeShellHook, setUpWith } from './agentScenarios';
 import { codexDriver, codexMcpTool, runCodex } from './codexCli';
 import type { Protocol, RecordedRequest } from './fakeModel';
 import { recordMeasure } from './measure';
@@ -32,13 +32,14 @@ const sent = (r: RecordedRequest): string => JSON.stringify((r.body as { input?:
 
 describe('Codex CLI keeps its plan across a compaction (SessionStart hook of mcp.js --setup codex)', function () {
   let run: AgentRun;
+  let said: string;
   let turns: RecordedRequest[];
 
   before(async function () {
     this.timeout(240_000);
     const ws = copyFixture('workspace');
     const home = tempDir('home-');
-    setUpWith('codex', ws, home);
+    said = setUpWith('codex', ws, home);
     // What the user has: the project trusted, and the new hook reviewed and trusted (Codex's own
     // review; the flag stands for it here). Codex compacts automatically past 20,000 tokens; the
     // fake model reports 50,000 after its second answer.
@@ -57,6 +58,10 @@ describe('Codex CLI keeps its plan across a compaction (SessionStart hook of mcp
       ],
     });
     turns = run.requests.filter((r) => r.toolNames.length > 0);
+  });
+
+  it('--setup codex says large shell output goes to .agent/scratch/tool_outputs/', () => {
+    assertSetupSaysOffload(said, true);
   });
 
   it('the first request carries the briefing with the plan\'s current step and its path', () => {

@@ -71,6 +71,8 @@ export interface AgentSetup {
   binary: string;
   /** Its config folder under HOME that says the same. */
   homeFolder: string;
+  /** Set when the agent's own shell tool's output is not offloaded (its hooks cannot replace it): the set-up gives it our MCP tools only. */
+  shellNotOffloaded?: true;
   /** Set when the set-up writes only the user's own files (nothing in the workspace, nothing to git-exclude). */
   userScopeOnly?: true;
   /**

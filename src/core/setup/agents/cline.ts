@@ -63,4 +63,4 @@ async function plan(_root: string, home: string, paths: SetupPaths | undefined, 
   return ok({ edits: [m.value.edit], keys: m.value.keys, notes });
 }
 
-export const clineSetup: AgentSetup = { id: AGENT, label: agentName(AGENT), binary: 'cline', homeFolder: '.cline', userScopeOnly: true, plan };
+export const clineSetup: AgentSetup = { id: AGENT, label: agentName(AGENT), binary: 'cline', homeFolder: '.cline', userScopeOnly: true, shellNotOffloaded: true, plan };

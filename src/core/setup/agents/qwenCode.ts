@@ -134,4 +134,4 @@ async function plan(root: string, _home: string, paths: SetupPaths | undefined, 
   return ok({ edits: [{ file, before: st.value, after: e.value.text }], keys: e.value.created.map((k) => `${file}#${k}`), local: [SETTINGS], notes });
 }
 
-export const qwenCodeSetup: AgentSetup = { id: AGENT, label: agentName(AGENT), binary: 'qwen', homeFolder: '.qwen', plan };
+export const qwenCodeSetup: AgentSetup = { id: AGENT, label: agentName(AGENT), binary: 'qwen', homeFolder: '.qwen', shellNotOffloaded: true, plan };
