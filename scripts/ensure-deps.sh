@@ -48,7 +48,9 @@ KILO_VERSION="${KILO_VERSION:-7.7.7}"
 # locates a prebuilt binary (node-gyp-build) and never fails the install.
 QWEN_CODE_VERSION="${QWEN_CODE_VERSION:-0.24.4}"
 # Cline CLI: a Node launcher that runs its Bun-compiled binary from the optional platform package
-# @cline/cli-linux-x64 (its postinstall copies that binary next to the launcher).
+# @cline/cli-linux-x64 (its postinstall copies that binary next to the launcher). Its dependency
+# protobufjs has a postinstall too (it only warns about a dependent's version scheme): listed, since
+# --strict-allow-scripts fails the install on any unlisted one (a cold CI install did, 2026-12-06).
 CLINE_VERSION="${CLINE_VERSION:-3.0.65}"
 WANT_EDITOR=1
 WANT_CLIENTS=1
@@ -285,7 +287,7 @@ CLIENTS=(
   "copilot-sdk-$COPILOT_SDK_VERSION @github/copilot-sdk@$COPILOT_SDK_VERSION check_copilot_sdk koffi"
   "kilo-$KILO_VERSION @kilocode/cli@$KILO_VERSION check_kilo @kilocode/cli"
   "qwen-code-$QWEN_CODE_VERSION @qwen-code/qwen-code@$QWEN_CODE_VERSION check_qwen_code @qwen-code/audio-capture"
-  "cline-$CLINE_VERSION cline@$CLINE_VERSION check_cline cline"
+  "cline-$CLINE_VERSION cline@$CLINE_VERSION check_cline cline,protobufjs"
 )
 pids=()
 if [ "$WANT_CLIENTS" = 1 ]; then
