@@ -58,12 +58,17 @@ export interface TerminalCleanupReport {
   failed: { path: string; message: string }[];
 }
 
+/** A report of nothing done (a retention that removed nothing, or could not run). */
+export function noTerminalCleanup(dryRun: boolean, maxAgeDays: number): TerminalCleanupReport {
+  return { dryRun, maxAgeDays, removed: [], keptOpen: 0, noTrash: [], failed: [] };
+}
+
 /**
  * Applies the retention to `<agentDir>/terminals/`. Costs one listing and a stat per capture, plus a
  * read of the head and tail of the old ones only. A folder that does not exist is nothing to do.
  */
 export async function cleanupTerminals(opts: TerminalRetentionOptions): Promise<Result<TerminalCleanupReport>> {
-  const report: TerminalCleanupReport = { dryRun: opts.dryRun ?? false, maxAgeDays: opts.maxAgeDays, removed: [], keptOpen: 0, noTrash: [], failed: [] };
+  const report = noTerminalCleanup(opts.dryRun ?? false, opts.maxAgeDays);
   if (!(opts.maxAgeDays > 0)) return ok(report);
   const dir = path.join(opts.agentDir, TERMINALS_DIR);
   let names: string[];

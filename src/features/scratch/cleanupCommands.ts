@@ -11,7 +11,7 @@ import { AgentFolder, AgentFeed } from '../../editor/agentFeed';
 import { ScratchTreeProvider } from './scratchView';
 import { describeCleanupPreview } from '../../core/scratch/cleanupPreview';
 import { WALKTHROUGH_SIGNAL_COMMAND } from '../../core/setup/walkthroughSignals';
-import { cleanupTerminals, describeTerminalCleanup, type TerminalCleanupReport } from '../../core/terminal/terminalRetention';
+import { cleanupTerminals, describeTerminalCleanup, noTerminalCleanup, type TerminalCleanupReport } from '../../core/terminal/terminalRetention';
 
 /** Extra paths cleanup must keep (e.g. open terminals' files); features add theirs with addCleanupProtection. */
 const protectors: (() => readonly string[])[] = [];
@@ -107,7 +107,7 @@ export async function runCleanup(folders: AgentFeed, log: vscode.LogOutputChanne
         log.info(`permanently deleted ${plural(gone.size, 'file')} in ${folder.root}`);
       }
     }
-    const tr: TerminalCleanupReport = t.ok ? t.value : { dryRun: opts.dryRun, maxAgeDays: 0, removed: [], keptOpen: 0, noTrash: [], failed: [] };
+    const tr: TerminalCleanupReport = t.ok ? t.value : noTerminalCleanup(opts.dryRun, 0);
     reports.push(rep);
     done.push(folder);
     terminals.push(tr);
