@@ -11,9 +11,10 @@
  *   so the count and the set of agents are always exact. A listing stands on the stat alone only
  *   once the folder's mtime and ctime were RACY_MS (fs/settledStamp.ts) old when it was listed (a change within the same
  *   clock tick could leave them unchanged);
- * - the topChecks (40) most recently active agents (as many as a listing shows), and checksPerCall (96) others
- *   in turn; every agent in a sweep that starts SWEEP_DELAY_MS after a call when the last sweep is
- *   older than SWEEP_EVERY_MS (in slices between calls);
+ * - the agentTopChecks (40) most recently active agents (as many as a listing shows), and
+ *   agentChecksPerCall (96) others in turn (processState.ts); every agent in a sweep that starts
+ *   SWEEP_DELAY_MS after a call when the last sweep is older than SWEEP_EVERY_MS (in slices between
+ *   calls: rollingCheck.ts);
  * - agents this process wrote (writeFinding, setAgentStatus) and agents the editor's file events
  *   name (agentActivityChanged): at the next call, whatever their turn.
  *
@@ -30,25 +31,14 @@ import { activitiesOffThread } from '../fs/digestCheck';
 import { lastActivity } from './agentActivity';
 import { agentPath } from '../workspace/layout';
 import { relativeInside } from '../workspace/relativePaths';
-import { SerialQueue } from '../keyedState';
+import { processCache, tuning } from '../processState';
+import { RollingCheck, round } from '../rollingCheck';
 
 /** An agent id and its last activity (ms since epoch). */
 export interface AgentActivity {
   id: string;
   activeMs: number;
 }
-
-/** The most recently active agents, checked on every call (a listing shows about this many). */
-let topChecks = 40;
-/** Other agents checked per call, in turn. */
-let checksPerCall = 96;
-/** Agents stat'ed per slice of a sweep. */
-const SWEEP_SLICE = 200;
-/** A sweep starts this long after the call that asks for it, so it never slows that call. */
-const SWEEP_DELAY_MS = 1000;
-/** While calls come, a sweep of every agent at most this often. */
-const SWEEP_EVERY_MS = 60_000;
-
 
 interface Ranking {
   /** The stamp of `agents/` the id list stands on; undefined: list again at the next call. */
@@ -61,31 +51,27 @@ interface Ranking {
   /** Agents to check at the next call whatever their turn; `all`: every one. */
   dirty: Set<string>;
   all: boolean;
-  sweptAt: number;
-  sweepTimer?: NodeJS.Timeout;
-  sweeping?: Promise<void>;
-  /** Someone waits for the sweep (tests): it then keeps the process alive. */
-  awaited: boolean;
-  /** One call or sweep slice at a time per folder. */
-  queue: SerialQueue;
-  dead: boolean;
+  /** One call or sweep slice at a time per folder, and the sweeps. */
+  rolling: RollingCheck<string>;
 }
 
-const rankings = new Map<string, Ranking>();
+const rankings = processCache<string, Ranking>((r) => r.rolling.stop());
 
 function rankingOf(agentDir: string): Ranking {
   const key = path.resolve(agentDir);
   let r = rankings.get(key);
   if (!r) {
-    r = { ids: [], active: new Map(), cursor: 0, dirty: new Set(), all: false, sweptAt: 0, awaited: false, queue: new SerialQueue(), dead: false };
-    rankings.set(key, r);
+    const made: Ranking = { ids: [], active: new Map(), cursor: 0, dirty: new Set(), all: false, rolling: undefined as unknown as RollingCheck<string> };
+    const root = agentPath(key, 'agents') + path.sep;
+    made.rolling = new RollingCheck(
+      () => made.ids,
+      (slice) => {
+        if (check(root, made, slice)) made.sorted = undefined;
+      },
+    );
+    rankings.set(key, (r = made));
   }
   return r;
-}
-
-/** Runs `f` after whatever the ranking is doing (one call or sweep slice at a time per folder). */
-function run<T>(r: Ranking, f: () => Promise<T> | T): Promise<T> {
-  return r.queue.run(f);
 }
 
 /** Stats `ids` again; true when any activity changed. */
@@ -144,55 +130,27 @@ async function refresh(agentDir: string, r: Ranking): Promise<AgentActivity[]> {
   }
   const n = r.ids.length;
   let changed = false;
+  const { agentTopChecks: topChecks, agentChecksPerCall: checksPerCall } = tuning;
   if (r.all || n <= topChecks + checksPerCall) {
     changed = check(root, r, r.ids);
     r.all = false;
     r.dirty.clear();
     r.cursor = 0;
-    r.sweptAt = Date.now();
+    r.rolling.swept();
   } else {
     const due = new Set<string>(r.dirty);
     r.dirty.clear();
     for (const a of (r.sorted ?? []).slice(0, topChecks)) due.add(a.id);
-    for (let k = 0; k < checksPerCall; k++) due.add(r.ids[(r.cursor + k) % n]);
-    r.cursor = (r.cursor + checksPerCall) % n;
+    const turn = round(r.ids, r.cursor, checksPerCall);
+    for (const id of turn.items) due.add(id);
+    r.cursor = turn.next;
     for (const id of checked) due.delete(id);
     changed = check(root, r, due);
-    if (!r.sweptAt || Date.now() - r.sweptAt > SWEEP_EVERY_MS) scheduleSweep(agentDir, r);
+    r.rolling.sweepIfDue();
   }
   if (changed) r.sorted = undefined;
   r.sorted ??= [...r.active].map(([id, activeMs]) => ({ id, activeMs })).sort((a, b) => b.activeMs - a.activeMs || a.id.localeCompare(b.id));
   return r.sorted;
-}
-
-function scheduleSweep(agentDir: string, r: Ranking): void {
-  if (r.sweeping || r.sweepTimer) return;
-  r.sweepTimer = setTimeout(() => void startSweep(agentDir, r), SWEEP_DELAY_MS);
-  r.sweepTimer.unref?.();
-}
-
-function startSweep(agentDir: string, r: Ranking): Promise<void> {
-  if (r.sweepTimer) clearTimeout(r.sweepTimer);
-  r.sweepTimer = undefined;
-  r.sweeping ??= sweep(agentDir, r).finally(() => (r.sweeping = undefined));
-  return r.sweeping;
-}
-
-/** Checks every agent, SWEEP_SLICE at a time, each slice queued after the calls that came meanwhile. */
-async function sweep(agentDir: string, r: Ranking): Promise<void> {
-  const root = agentPath(agentDir, 'agents') + path.sep;
-  const all = [...r.ids];
-  for (let i = 0; i < all.length; i += SWEEP_SLICE) {
-    if (r.dead) return;
-    await run(r, () => {
-      if (check(root, r, all.slice(i, i + SWEEP_SLICE))) r.sorted = undefined;
-    });
-    await new Promise((done) => {
-      const t = setTimeout(done, 0);
-      if (!r.awaited) t.unref?.();
-    });
-  }
-  r.sweptAt = Date.now();
 }
 
 /**
@@ -201,7 +159,7 @@ async function sweep(agentDir: string, r: Ranking): Promise<void> {
  */
 export function rankAgents(agentDir: string): Promise<readonly AgentActivity[]> {
   const r = rankingOf(agentDir);
-  return run(r, () => refresh(agentDir, r));
+  return r.rolling.run(() => refresh(agentDir, r));
 }
 
 /**
@@ -225,26 +183,6 @@ export function agentActivityChanged(agentDir: string, paths?: Iterable<string>)
 /** Resolves when the ranking of agentDir has checked every agent (tests: what a process does a while after a call). */
 export async function settleAgentRanking(agentDir: string): Promise<void> {
   const r = rankingOf(agentDir);
-  if (r.sweepTimer || r.sweeping) {
-    r.awaited = true;
-    await startSweep(agentDir, r);
-  }
-  await run(r, () => undefined);
-}
-
-/** How many agents a call checks (tests: small numbers show the turn at work); returns the previous values. */
-export function setAgentChecks(c: { top: number; perCall: number }): { top: number; perCall: number } {
-  const was = { top: topChecks, perCall: checksPerCall };
-  topChecks = Math.max(0, Math.floor(c.top));
-  checksPerCall = Math.max(0, Math.floor(c.perCall));
-  return was;
-}
-
-/** Forgets the rankings kept in memory (tests: a new process). */
-export function resetAgentRankings(): void {
-  for (const r of rankings.values()) {
-    r.dead = true;
-    if (r.sweepTimer) clearTimeout(r.sweepTimer);
-  }
-  rankings.clear();
+  await r.rolling.settleSweep();
+  await r.rolling.run(() => undefined);
 }

@@ -19,7 +19,7 @@ import { agentActivityChanged, rankAgents } from './agentRanking';
 import { agentPath } from '../workspace/layout';
 
 export { checkAgentId } from './agentId';
-export { agentActivityChanged, rankAgents, resetAgentRankings, settleAgentRanking, setAgentChecks, type AgentActivity } from './agentRanking';
+export { agentActivityChanged, rankAgents, settleAgentRanking, type AgentActivity } from './agentRanking';
 
 /** Statuses a sub-agent may report. */
 export const AGENT_STATUSES = ['idle', 'working', 'blocked', 'done', 'failed'] as const;

@@ -22,9 +22,8 @@ import * as path from 'node:path';
 import { leavesFolder } from '../workspace/relativePaths';
 import { workerOnce } from '../workerThread';
 import { equalFileKeys, fileKeyOf, isFileKey, sameFileKey, type FileKey } from './stamps';
+import { tuning } from '../processState';
 
-/** A cache file at least this large has its first check done off the thread (smaller ones cost less than starting a worker). */
-let offThreadMinBytes = 1024 * 1024;
 /** The first `get` waits this long for the worker at most, then stats on its own thread. */
 const CHECK_WAIT_MS = 10_000;
 
@@ -143,8 +142,8 @@ export interface DigestCheckRun {
  */
 export function startDigestCheck(file: string, agentDir: string, opts: { script?: string } = {}): DigestCheckRun | undefined {
   const size = fs.statSync(file, { throwIfNoEntry: false })?.size ?? 0;
-  const script = opts.script ?? scriptOverride ?? workerScript();
-  if (size < offThreadMinBytes || !script) return undefined;
+  const script = opts.script ?? tuning.digestCheckScript ?? workerScript();
+  if (size < tuning.digestOffThreadMinBytes || !script) return undefined;
   // One answer (workerThread.ts's lifecycle: given up on a failure, an exit or CHECK_WAIT_MS; never keeps the process alive).
   const done = workerOnce<DigestCheckDone>(script, { agentContextDigestCheck: file, agentDir }, (m) => (m as Partial<DigestCheckDone> | undefined)?.agentContextDigestCheck === 'done', CHECK_WAIT_MS);
   if (!done) return undefined;
@@ -163,7 +162,7 @@ export function startDigestCheck(file: string, agentDir: string, opts: { script?
  * no worker can run it, it fails, or it takes longer than CHECK_WAIT_MS.
  */
 export async function runCheckWorker<T>(data: unknown, isDone: (m: unknown) => boolean): Promise<T | undefined> {
-  const script = scriptOverride ?? workerScript();
+  const script = tuning.digestCheckScript ?? workerScript();
   return script ? workerOnce<T>(script, data, isDone, CHECK_WAIT_MS) : undefined;
 }
 
@@ -180,32 +179,9 @@ export interface ActivityCheckDone {
  * Undefined when no worker can do it (the caller stats on its own thread); at least `min` ids, else
  * undefined at once (a worker costs more than a few stats).
  */
-export async function activitiesOffThread(root: string, ids: readonly string[], min = offThreadMinIds): Promise<Float64Array | undefined> {
+export async function activitiesOffThread(root: string, ids: readonly string[], min = tuning.activityOffThreadMinIds): Promise<Float64Array | undefined> {
   if (ids.length < min) return undefined;
   const m = await runCheckWorker<ActivityCheckDone>({ agentContextActivity: root, ids }, (m) => (m as Partial<ActivityCheckDone> | undefined)?.agentContextActivity === 'done');
   return m?.activity instanceof Float64Array && m.activity.length === ids.length ? m.activity : undefined;
 }
 
-/** Agents from which their first ranking is stat'ed off the thread. */
-let offThreadMinIds = 1000;
-
-/** Tests: the number of agents from which their activity is stat'ed off the thread (returns the previous one). */
-export function setOffThreadMinIds(n: number): number {
-  const was = offThreadMinIds;
-  offThreadMinIds = n;
-  return was;
-}
-
-let scriptOverride: string | undefined;
-
-/** Tests: the worker script every check starts (a failing one), or undefined for the real one. */
-export function setDigestCheckScript(script: string | undefined): void {
-  scriptOverride = script;
-}
-
-/** Tests: the size from which a cache is checked off the thread (returns the previous one). */
-export function setOffThreadMinBytes(bytes: number): number {
-  const was = offThreadMinBytes;
-  offThreadMinBytes = bytes;
-  return was;
-}

@@ -49,6 +49,8 @@ import { FolderWatch, queuedEventsHeard } from './folderWatch';
 import { fileKeyOf, isFileKey, sameFileKey, sameStamp, settledStamp, stampOf, type FileKey, type FolderStamp } from './stamps';
 import { writeCacheFile } from './fsAtomic';
 import { cacheLines, entryLinePath, entryPath, startDigestCheck } from './digestCheck';
+import { tuning } from '../processState';
+import { round } from '../rollingCheck';
 
 /** What kind of digest a cache holds, and how to tell a well-formed one. */
 export interface DigestSpec<T> {
@@ -82,12 +84,9 @@ const LINES_PER_SLICE = 1000;
 const SAVE_SLACK = 64;
 /** Where a watch reports changes: files re-checked per round of the safety net... */
 const WATCHED_ROUND = 500;
-/** ...and a round at most this often. */
-let watchedRefreshMs = 30_000;
+/** ...and a round at most this often: tuning.digestWatchedRefreshMs (processState.ts). */
 /** Folders watched per kind at most (each is an inotify watch, a resource the user's whole session shares); files in others are stat'ed. */
 const MAX_WATCHED_FOLDERS = 512;
-/** Whether specs that ask for it are watched (Linux; tests turn it off or on). */
-let watching = process.platform === 'linux';
 
 /**
  * A watched folder of a `watch` kind: whether it was checked whole since it was watched (false:
@@ -98,23 +97,6 @@ interface WatchedFolder {
   checked: boolean;
   stamp?: FolderStamp;
   named: Set<string>;
-}
-
-/** `count` items of `all` from `from` on, wrapping around; and where the next round starts. */
-export function round<T>(all: T[], from: number, count: number): { items: T[]; next: number } {
-  if (all.length <= count) return { items: all, next: 0 };
-  const start = from % all.length;
-  const items = all.slice(start, start + count);
-  if (items.length < count) items.push(...all.slice(0, count - items.length));
-  return { items, next: (start + count) % all.length };
-}
-
-/** Tests: whether `watch` specs are watched (returns the previous setting), and how often their safety-net round comes. */
-export function setDigestWatching(on: boolean, refreshMs = 30_000): boolean {
-  const was = watching;
-  watching = on;
-  watchedRefreshMs = refreshMs;
-  return was;
 }
 
 /** The digests of one kind for one `.agent/` folder (FileDigests.of keeps one per process). */
@@ -249,7 +231,7 @@ export class FileDigests<T> {
    */
   async get(files: string[], read: (file: string) => Promise<T>): Promise<{ values: Map<string, T>; failed: Map<string, Error> }> {
     let unchanged: ReturnType<FileDigests<T>['unchanged']> | undefined;
-    if (this.spec.watch && watching) {
+    if (this.spec.watch && tuning.digestWatching) {
       // Events already queued (an edit in place a moment ago) are heard first.
       if (this.watched.size > 0) await queuedEventsHeard();
       unchanged = this.unchanged(files);
@@ -301,7 +283,7 @@ export class FileDigests<T> {
       const r = round(files, this.roundFrom, WATCHED_ROUND);
       for (const f of r.items) named.add(f);
       this.roundFrom = r.next;
-      this.roundAt = now + watchedRefreshMs;
+      this.roundAt = now + tuning.digestWatchedRefreshMs;
     }
     const trusted = new Uint8Array(files.length);
     let seenWatched = 0;

@@ -30,7 +30,9 @@ import * as path from 'node:path';
 import { leadsOutside, outsideLinkMessage } from '../workspace/linkGuard';
 import { pool } from '../fs/pool';
 import { factsOf, lineNeedOf, reasonFrom, stampOf, statOf, type TargetCache, type TargetFacts } from './orphans';
-import { FileDigests, round, type DigestSpec } from '../fs/fileDigests';
+import { FileDigests, type DigestSpec } from '../fs/fileDigests';
+import { processCache, processSet, tuning } from '../processState';
+import { round } from '../rollingCheck';
 import { FolderWatch, queuedEventsHeard, type FolderEvent } from '../fs/folderWatch';
 import { err, type FileError, type Result } from '../result';
 import { NOTES_DIR, parseNote, type ListedNote, type Note } from './noteFile';
@@ -83,11 +85,9 @@ interface NotesSnapshot {
   marked: boolean;
 }
 
-const snapshots = new Map<string, NotesSnapshot>();
+const snapshots = processCache<string, NotesSnapshot>((s) => s.watch?.dispose());
 /** Workspace folders (resolved) whose caller reports every change of a note file with recheckNotes. */
-const reportedByCaller = new Set<string>();
-/** Whether this module watches notes folders itself: on Linux (tests turn it off to try the rounds alone). */
-let ownWatch = process.platform === 'linux';
+const reportedByCaller = processSet<string>();
 
 /**
  * Says that the caller reports every change of `root`'s note files with recheckNotes (the editor's
@@ -100,19 +100,6 @@ export function notesReportedByCaller(root: string): void {
   const s = snapshots.get(abs);
   s?.watch?.dispose();
   if (s) s.watch = undefined;
-}
-
-/** Tests: whether listings watch notes folders themselves (returns the previous setting); off stops the watches set up so far. */
-export function setOwnNotesWatch(on: boolean): boolean {
-  const was = ownWatch;
-  ownWatch = on;
-  if (!on) {
-    for (const s of snapshots.values()) {
-      s.watch?.dispose();
-      s.watch = undefined;
-    }
-  }
-  return was;
 }
 
 /** Whether every change of the folder's note files reaches the snapshot (a live watch, or a caller that reports them). */
@@ -378,7 +365,7 @@ export async function sharedNotes(root: string, opts: { marks?: boolean } = {}):
   if (!snap) {
     snap = { dir: undefined, listed: new Map(), targets: new Map(), pending: 'all', lookedAt: 0, cursor: { notes: 0, targets: 0 }, notesRoundAt: Date.now(), fromWatch: new Set(), queue: Promise.resolve(), marked: false };
     // Set before the first listing: whatever changes after it is reported.
-    if (ownWatch && !reportedByCaller.has(abs)) snap.watch = watchNotes(abs);
+    if (tuning.ownNotesWatch && !reportedByCaller.has(abs)) snap.watch = watchNotes(abs);
     snapshots.set(abs, snap);
   } else if (snap.watch) {
     // A change made before this call is in `fromWatch` (an immediate alone can run before the loop polls again).

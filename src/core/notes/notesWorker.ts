@@ -13,6 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { RequestWorker } from '../requestWorker';
 import type { NotesDiff } from './noteIndex';
+import { tuning } from '../processState';
 
 /** A listing waits this long for the worker at most (a first one of 10,000 notes takes ~0.2 s), then the caller lists itself. */
 export const LIST_WAIT_MS = 30_000;
@@ -36,16 +37,9 @@ export interface NotesListed {
   error?: string;
 }
 
-let scriptOverride: string | undefined;
-
-/** Tests: the worker script to start (a failing one), or undefined for the real one. */
-export function setNotesWorkerScript(script: string | undefined): void {
-  scriptOverride = script;
-}
-
 /** The worker's script: dist/notes-worker.js beside the bundle, or the compiled entry (tsc output). */
 function workerScript(): string | undefined {
-  if (scriptOverride) return scriptOverride;
+  if (tuning.notesWorkerScript) return tuning.notesWorkerScript;
   for (const name of ['notes-worker.js', 'notesWorkerEntry.js']) {
     const p = path.join(__dirname, name);
     if (fs.existsSync(p)) return p;

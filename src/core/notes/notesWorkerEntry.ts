@@ -4,7 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { notesReportedByCaller, recheckNotes, sharedNotes } from './notes';
 import { jsonOf, ListingDiffer } from './noteIndex';
-import { setOffThreadMinBytes } from '../fs/digestCheck';
+import { tune } from '../processState';
 import type { NotesListed, NotesListRequest } from './notesWorker';
 
 /** Per folder, the listing last sent. */
@@ -23,7 +23,7 @@ async function answer(m: NotesListRequest): Promise<NotesListed> {
 const port = parentPort;
 if (port && (workerData as { agentContextNotes?: unknown } | undefined)?.agentContextNotes === true) {
   // This thread is off the editor's already: the notes cache is checked here, not on a worker of its own.
-  setOffThreadMinBytes(Number.POSITIVE_INFINITY);
+  tune({ digestOffThreadMinBytes: Number.POSITIVE_INFINITY });
   let queue = Promise.resolve();
   port.on('message', (m: NotesListRequest) => {
     if (m?.agentContextNotes !== 'list' || typeof m.root !== 'string') return;

@@ -11,6 +11,7 @@ import { sameStamp, settledStamp, stampOf, type FolderStamp } from '../fs/settle
 import { checkpointPath } from '../fs/appendFold';
 import { writeCacheFile } from '../fs/fsAtomic';
 import { parseTerminalHeader, parseTerminalIndex, previousFileOf, TERMINALS_DIR, type TerminalCommand, type TerminalIndex, type TerminalInfo } from './terminalFormat';
+import { processCache, processSet } from '../processState';
 
 /**
  * The last reads of terminal files, keyed on each file's device, inode, size and mtime: a list or
@@ -201,9 +202,9 @@ export async function listTerminalsPage(agentDir: string, opts: { count: number;
  * format, or for another stamp or folder is ignored, and the folder listed.
  */
 type Listing = { present: ReadonlySet<number>; previous: ReadonlySet<number>; newestFirst: number[]; /** The highest N of any N.txt, N.1.txt or N.index.jsonl (0: none). */ highest: number };
-const folderListings = new Map<string, FolderStamp & Listing>();
+const folderListings = processCache<string, FolderStamp & Listing>();
 /** Folders whose listing file this process has looked at (once each). */
-const listingFilesRead = new Set<string>();
+const listingFilesRead = processSet<string>();
 const LISTING_FORMAT = 'agent-context/terminal-names';
 
 /** `.agent/.cache/terminal-names.json` for a terminals folder. */
@@ -273,12 +274,6 @@ async function terminalNames(dir: string): Promise<Result<Listing>> {
 export async function highestTerminalNumber(dir: string): Promise<Result<number>> {
   const listed = await terminalNames(dir);
   return listed.ok ? ok(listed.value.highest) : listed;
-}
-
-/** Tests: forgets the listings this process kept and which listing files it read (as a new process). */
-export function forgetTerminalListings(): void {
-  folderListings.clear();
-  listingFilesRead.clear();
 }
 
 /** Terminal N alone (its `N.txt` header facts), without listing the folder; undefined when there is no `N.txt`. */

@@ -8,12 +8,14 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { generateAgentFolder } from '../../../bench/scaleGen';
-import { catalogPath, resetTerminalCatalogs, terminalCatalog } from '../../../src/core/terminal/catalog/terminalCatalog';
+import { catalogPath, terminalCatalog } from '../../../src/core/terminal/catalog/terminalCatalog';
 import { listTerminals, readTerminalIndex } from '../../../src/core/terminal/terminalIndex';
+import { resetProcessState } from '../../../src/core/processState';
 
 const CHILD = `
 const fs = require('node:fs'), path = require('node:path');
 const cat = require(process.argv[1]);
+const { resetProcessState } = require(path.join(path.dirname(process.argv[1]), '../../processState.js'));
 const [agentDir, first] = [process.argv[2], Number(process.argv[3])];
 (async () => {
   for (let i = 0; i < 40; i++) {
@@ -22,7 +24,7 @@ const [agentDir, first] = [process.argv[2], Number(process.argv[3])];
     const k = 1000 + i;
     const rec = { v: 1, command: k, status: 'done', file: n + '.txt', commandLine: 'x', cwd: '/w', started: new Date(Date.UTC(2026, 5, 2, 0, 0, i)).toISOString(), headerLine: 1, firstLine: 2, lastLine: 1, exitCode: i % 3, durationMs: 10, secretsMasked: 0 };
     fs.appendFileSync(idx, JSON.stringify(rec) + '\\n');
-    if (i % 7 === 0) cat.resetTerminalCatalogs();
+    if (i % 7 === 0) resetProcessState();
     const r = await cat.terminalCatalog(agentDir);
     if (!r.ok) throw new Error(r.error.message);
   }
@@ -46,7 +48,7 @@ test('two processes refreshing the catalog at once leave a whole catalog that ag
     assert.deepEqual(codes, [0, 0]);
     const file = JSON.parse(fs.readFileSync(catalogPath(g.agentDir), 'utf8')) as { format: string; terminals: unknown[] };
     assert.equal(file.format, 'agent-context/terminal-catalog');
-    resetTerminalCatalogs();
+    resetProcessState();
     const r = await terminalCatalog(g.agentDir);
     assert.ok(r.ok);
     const list = await listTerminals(g.agentDir);
@@ -62,7 +64,7 @@ test('two processes refreshing the catalog at once leave a whole catalog that ag
       assert.equal(x.brief.lastFailed?.command, failed?.command, `terminal ${x.info.n}`);
     }
   } finally {
-    resetTerminalCatalogs();
+    resetProcessState();
     fs.rmSync(root, { recursive: true, force: true });
   }
 });

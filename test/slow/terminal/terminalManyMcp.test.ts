@@ -12,7 +12,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { generateAgentFolder } from '../../../bench/scaleGen';
 import { startMcp, type McpSession } from '../../integration/mcpClient';
-import { catalogPath, CLOSED_CHECKS_PER_CALL } from '../../../src/core/terminal/catalog/terminalCatalog';
+import { catalogPath } from '../../../src/core/terminal/catalog/terminalCatalog';
+import { tuning } from '../../../src/core/processState';
 import { formatCommandFooter, formatCommandHeader, formatHeader, type IndexRecord, type TerminalCommand } from '../../../src/core/terminal/terminalFormat';
 import { listTerminals, readTerminalIndex } from '../../../src/core/terminal/terminalIndex';
 import { commandEndMs } from '../../../src/core/terminal/terminalSummary';
@@ -58,11 +59,11 @@ async function check(mcp: McpSession, agentDir: string, what: string): Promise<v
 
 /**
  * check() within the bound for closed terminals changed in place: rounds half a second apart until
- * ceil(terminals / CLOSED_CHECKS_PER_CALL) calls have been made, and one more (a round whose first
+ * ceil(terminals / catalogClosedChecksPerCall) calls have been made, and one more (a round whose first
  * answer is wrong makes only that one call).
  */
 async function checkWithin(mcp: McpSession, agentDir: string, what: string): Promise<void> {
-  const rounds = Math.ceil((TERMINALS + 1) / CLOSED_CHECKS_PER_CALL) + 1;
+  const rounds = Math.ceil((TERMINALS + 1) / tuning.catalogClosedChecksPerCall) + 1;
   for (let round = 1; ; round++) {
     try {
       return await check(mcp, agentDir, `${what} (round ${round})`);
@@ -133,7 +134,7 @@ test(`${TERMINALS.toLocaleString('en-US')} terminal files over MCP: counts and t
     // Closed terminals changed in place by another program (capture never writes one again): an
     // index cut to nothing, a failure appended after the closing note. Seen within the stated bound:
     // once the server's sweep ran (just after a new server's first call), or after
-    // ceil(terminals / CLOSED_CHECKS_PER_CALL) calls (32 here).
+    // ceil(terminals / catalogClosedChecksPerCall) calls (32 here).
     fs.writeFileSync(path.join(dir, '40.index.jsonl'), '');
     const idx17 = await readTerminalIndex(agentDir, 17);
     assert.ok(idx17.ok);

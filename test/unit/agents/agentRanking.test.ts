@@ -9,12 +9,12 @@ import * as fs from 'node:fs';
 import fsModule = require('node:fs');
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { agentActivityChanged, rankAgents, recentAgents, resetAgentRankings, setAgentChecks, setAgentStatus, settleAgentRanking, writeFinding } from '../../../src/core/agents';
+import { agentActivityChanged, rankAgents, recentAgents, setAgentStatus, settleAgentRanking, writeFinding } from '../../../src/core/agents';
 import { agentWorkspaceTool } from '../../../src/core/tools/agentWorkspace';
 import { DEFAULT_TOOL_CONFIG } from '../../../src/core/config';
 import { nullLogger } from '../../../src/core/log';
-import { setDigestCheckScript, setOffThreadMinIds } from '../../../src/core/fs/digestCheck';
 import type { ToolContext } from '../../../src/core/tools/toolContext';
+import { resetProcessState, tune } from '../../../src/core/processState';
 
 const T0 = Date.parse('2026-06-01T10:00:00Z') / 1000;
 
@@ -40,13 +40,13 @@ const id = (i: number): string => `agent-${String(i).padStart(3, '0')}`;
 
 /** Runs `f` with `top` + `perCall` agents checked per call, in a fresh set of rankings (a new process). */
 async function withChecks<T>(top: number, perCall: number, f: () => Promise<T>): Promise<T> {
-  resetAgentRankings();
-  const was = setAgentChecks({ top, perCall });
+  resetProcessState();
+  const restore = tune({ agentTopChecks: top, agentChecksPerCall: perCall });
   try {
     return await f();
   } finally {
-    setAgentChecks(was);
-    resetAgentRankings();
+    restore();
+    resetProcessState();
   }
 }
 
@@ -140,7 +140,7 @@ test('another process\'s write moves its agent within ceil(agents / checks per c
       assert.ok(calls <= Math.ceil(60 / 5), `still not first after ${calls} calls`);
     }
     // In a new process, the sweep that follows the first call checks every agent.
-    resetAgentRankings();
+    resetProcessState();
     await rankAgents(agentDir);
     appendElsewhere(agentDir, 20, 2);
     await settleAgentRanking(agentDir);
@@ -159,7 +159,7 @@ function ctxFor(root: string): ToolContext {
 }
 
 test('a first ranking of many agents is stat\'ed on the check worker, in the same order; a worker that fails leaves it to this thread', () => withChecks(3, 5, async () => {
-  const wasMin = setOffThreadMinIds(0);
+  const restore = tune({ activityOffThreadMinIds: 0, digestCheckScript: undefined });
   const failing = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ac-ranking-')), 'fail.js');
   fs.writeFileSync(failing, 'throw new Error("broken worker");\n');
   const { root, agentDir } = folder(40);
@@ -174,8 +174,8 @@ test('a first ranking of many agents is stat\'ed on the check worker, in the sam
   const watched = fsModule as { lstatSync: typeof real };
   try {
     for (const script of [undefined, failing]) {
-      resetAgentRankings(); // a new process
-      setDigestCheckScript(script);
+      resetProcessState(); // a new process
+      tune({ digestCheckScript: script });
       let stats = 0;
       watched.lstatSync = ((...args: Parameters<typeof real>) => {
         if (/agents[\\/]agent-[^\\/]+[\\/]/.test(String(args[0]))) stats++;
@@ -190,8 +190,7 @@ test('a first ranking of many agents is stat\'ed on the check worker, in the sam
     }
   } finally {
     watched.lstatSync = real;
-    setDigestCheckScript(undefined);
-    setOffThreadMinIds(wasMin);
+    restore();
     fs.rmSync(root, { recursive: true, force: true });
   }
 }));

@@ -8,8 +8,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { FileDigests } from '../../../src/core/fs/fileDigests';
 import { digestFolder } from './digestFixture';
-import { checkCacheFile, setDigestCheckScript, setOffThreadMinBytes, startDigestCheck } from '../../../src/core/fs/digestCheck';
+import { checkCacheFile, startDigestCheck } from '../../../src/core/fs/digestCheck';
 import { fileKeyOf } from '../../../src/core/fs/stamps';
+import { tune } from '../../../src/core/processState';
 
 const SPEC = { cache: 'notesDigests' as const, version: 1, valid: (v: unknown): v is string => typeof v === 'string' };
 
@@ -41,7 +42,7 @@ test('the worker names exactly the files whose stat differs from their entry; li
 });
 
 test('a new process over a large cache: the first get stats on a worker and reads only what changed; later gets check on their own thread', async () => {
-  const was = setOffThreadMinBytes(0);
+  const restore = tune({ digestOffThreadMinBytes: 0 });
   try {
     const { agentDir, files, reads, read } = digestFolder(300);
     const first = FileDigests.unshared(agentDir, SPEC);
@@ -63,12 +64,12 @@ test('a new process over a large cache: the first get stats on a worker and read
     assert.deepEqual(reads, ['10.md']);
     assert.equal(again.values.get(files[10]), 'THING TEN!');
   } finally {
-    setOffThreadMinBytes(was);
+    restore();
   }
 });
 
 test('a worker that fails, or that read another version of the cache, is not used: the first get stats every file itself, with the same answer', async () => {
-  const was = setOffThreadMinBytes(0);
+  const restore = tune({ digestOffThreadMinBytes: 0, digestCheckScript: undefined });
   const failing = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ac-digest-check-')), 'fail.js');
   fs.writeFileSync(failing, 'throw new Error("broken worker");\n');
   try {
@@ -78,13 +79,13 @@ test('a worker that fails, or that read another version of the cache, is not use
     await (first as unknown as { save(): Promise<void> }).save();
     changeSome(files);
     reads.length = 0;
-    setDigestCheckScript(failing);
+    tune({ digestCheckScript: failing });
     const next = FileDigests.unshared(agentDir, SPEC);
     const r = await next.get(files, read);
     assert.equal(next.lastCheck, 'thread');
     assert.deepEqual(reads.sort(), ['1.md', '2.md']);
     assert.deepEqual([...r.values.values()].slice(0, 4), expected(files, 4));
-    setDigestCheckScript(undefined);
+    tune({ digestCheckScript: undefined });
     // The real worker, asked about a cache read with another stamp (rewritten meanwhile): no answer.
     const run = startDigestCheck(first.file, agentDir);
     assert.ok(run, 'a worker started');
@@ -94,8 +95,7 @@ test('a worker that fails, or that read another version of the cache, is not use
     const good = startDigestCheck(first.file, agentDir)!;
     assert.deepEqual(await good.result(fileKeyOf(st)), new Set());
   } finally {
-    setDigestCheckScript(undefined);
-    setOffThreadMinBytes(was);
+    restore();
   }
 });
 

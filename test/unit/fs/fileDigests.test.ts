@@ -5,9 +5,10 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { FileDigests, setDigestWatching } from '../../../src/core/fs/fileDigests';
+import { FileDigests } from '../../../src/core/fs/fileDigests';
 import { cacheFile } from '../../../src/core/workspace/cacheFiles';
 import { digestFolder } from './digestFixture';
+import { tune } from '../../../src/core/processState';
 
 const SPEC = { cache: 'skillsDigests' as const, version: 1, valid: (v: unknown): v is string => typeof v === 'string' };
 
@@ -244,7 +245,7 @@ const WATCHED = { ...SPEC, name: 'watched-digests', watch: true };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test('a watched kind stats only what changed: an edit in place from its event (at the next call), a rename or a new file from the folder\'s stamp at once', { skip: process.platform !== 'linux' && 'fs.watch events are what this relies on; watched on Linux only' }, async () => {
-  const was = setDigestWatching(true, 60_000);
+  const restore = tune({ digestWatching: true, digestWatchedRefreshMs: 60_000 });
   try {
     const { agentDir, files, reads, read } = digestFolder(600);
     const d = FileDigests.unshared(agentDir, WATCHED);
@@ -276,12 +277,12 @@ test('a watched kind stats only what changed: an edit in place from its event (a
     assert.equal(r.values.has(files[9]), false);
     assert.equal(r.values.size, 600);
   } finally {
-    setDigestWatching(was);
+    restore();
   }
 });
 
 test('a watched kind checks its folder whole when it was replaced, and a round of files stands in for missed events', { skip: process.platform !== 'linux' && 'watched on Linux only' }, async () => {
-  const was = setDigestWatching(true, 60_000);
+  const restore = tune({ digestWatching: true, digestWatchedRefreshMs: 60_000 });
   try {
     const { agentDir, files, read } = digestFolder(3);
     const d = FileDigests.unshared(agentDir, WATCHED);
@@ -297,10 +298,10 @@ test('a watched kind checks its folder whole when it was replaced, and a round o
     files.forEach((f, i) => fs.writeFileSync(f, `THANG ${i}`));
     assert.deepEqual([...(await d.get(files, read)).values.values()], ['THANG 0', 'THANG 1', 'THANG 2']);
     // With a round due at every call, each call stats a round (up to 500 files) whatever the events say.
-    setDigestWatching(true, 0);
+    tune({ digestWatchedRefreshMs: 0 });
     await d.get(files, read);
     assert.equal(d.lastStats, 3);
   } finally {
-    setDigestWatching(was);
+    restore();
   }
 });

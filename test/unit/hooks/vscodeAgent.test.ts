@@ -6,10 +6,11 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { openTerminalCapture } from '../../../src/core/terminal/terminalCapture';
 import { vscodeAgentPostToolUse } from '../../../src/core/hooks/vscodeAgent';
-import { resetTerminalCatalogs, terminalCatalog } from '../../../src/core/terminal/catalog/terminalCatalog';
+import { terminalCatalog } from '../../../src/core/terminal/catalog/terminalCatalog';
 import { generateAgentFolder } from '../../../bench/scaleGen';
 import { vscodeAgentSetup, vscodeHookCommand, VSCODE_HOOK_FILE } from '../../../src/core/setup/agents/vscodeAgent';
 import { setUpAgent, undoAgent } from '../../../src/core/setup/agents';
+import { resetProcessState } from '../../../src/core/processState';
 
 async function mirroredBuild(root = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-vscodehook-'))): Promise<string> {
   const cap = await openTerminalCapture(path.join(root, '.agent/terminals'), { name: 'Copilot', shell: '/bin/bash', cwd: root, started: new Date(), shellIntegration: true }, { settleMs: 0 });
@@ -38,9 +39,9 @@ test('PostToolUse among many older terminals: the same reference, and only the t
   await generateAgentFolder(root, 0.1, 5, new Date('2026-06-01T12:00:00Z'), { terminals: { terminals: 60, longLived: 50 } });
   await mirroredBuild(root);
   // The extension or an MCP server keeps the catalog; the hook is a new process that finds it.
-  resetTerminalCatalogs();
+  resetProcessState();
   assert.ok((await terminalCatalog(path.join(root, '.agent'))).ok);
-  resetTerminalCatalogs();
+  resetProcessState();
   const realOpen = fs.promises.open;
   const opened = new Set<number>();
   fs.promises.open = (async (...args: Parameters<typeof realOpen>) => {
@@ -53,7 +54,7 @@ test('PostToolUse among many older terminals: the same reference, and only the t
     out = await vscodeAgentPostToolUse({ hook_event_name: 'PostToolUse', tool_name: 'run_in_terminal', tool_input: { command: 'bash build.sh' }, tool_response: big }, root, { waitMs: 0 }) as typeof out;
   } finally {
     fs.promises.open = realOpen;
-    resetTerminalCatalogs();
+    resetProcessState();
   }
   assert.match(out.hookSpecificOutput.additionalContext, /L\d+: ld: error: undefined reference to bucket_refill/);
   assert.match(out.hookSpecificOutput.additionalContext, /\.agent\/terminals\/61\.txt/);

@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { addNote, type ListedNote } from '../../../src/core/notes/noteFile';
 import { NoteIndexes } from '../../../src/core/notes/noteIndexes';
-import { setNotesWorkerScript } from '../../../src/core/notes/notesWorker';
+import { tune } from '../../../src/core/processState';
 
 function folder(): string {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ac-note-indexes-')));
@@ -60,7 +60,7 @@ test('a worker that cannot start: this thread lists the notes, with one warning 
   assert.ok((await addNote(root, { path: 'src/f0.ts', author: 'u', text: 'first' })).ok);
   const failing = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ac-note-indexes-')), 'fail.js');
   fs.writeFileSync(failing, 'throw new Error("broken notes worker");\n');
-  setNotesWorkerScript(failing);
+  const restore = tune({ notesWorkerScript: failing });
   const warnings: string[] = [];
   const notes = new NoteIndexes((m) => warnings.push(m));
   try {
@@ -77,7 +77,7 @@ test('a worker that cannot start: this thread lists the notes, with one warning 
     assert.deepEqual(texts(notes.notesFor(root, { path: 'src/f2.ts' })), ['later']);
     assert.equal(warnings.length, 1);
   } finally {
-    setNotesWorkerScript(undefined);
+    restore();
     notes.dispose();
   }
 });
@@ -88,7 +88,7 @@ test('a worker that dies after its first listing: the next refresh lists every f
   assert.ok((await addNote(a, { path: 'src/f0.ts', author: 'u', text: 'in a' })).ok);
   assert.ok((await addNote(b, { path: 'src/f1.ts', author: 'u', text: 'in b' })).ok);
   // Requests 1 and 2 are the first refresh's (one per folder); it dies at the third.
-  setNotesWorkerScript(dyingWorker(3));
+  const restore = tune({ notesWorkerScript: dyingWorker(3) });
   const warnings: string[] = [];
   const notes = new NoteIndexes((m) => warnings.push(m));
   try {
@@ -107,7 +107,7 @@ test('a worker that dies after its first listing: the next refresh lists every f
     assert.equal(await notes.refresh([a]), 'all');
     assert.deepEqual(notes.notesFor(b, { path: 'src/f1.ts' }), []);
   } finally {
-    setNotesWorkerScript(undefined);
+    restore();
     notes.dispose();
   }
 });

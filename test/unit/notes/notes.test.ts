@@ -5,12 +5,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { NOTES_DIR, addNote, parseNote } from '../../../src/core/notes/noteFile';
-import { listNotes, notesFor, notesReportedByCaller, recheckNotes, setOwnNotesWatch, withCurrentOrphans } from '../../../src/core/notes/notes';
+import { listNotes, notesFor, notesReportedByCaller, recheckNotes, withCurrentOrphans } from '../../../src/core/notes/notes';
 import { formatNotesSection } from '../../../src/core/notes/noteText';
+import { resetProcessState, tune } from '../../../src/core/processState';
 
 // The listing's own rounds and the caller's reports, counted exactly: no watch of the module's own
 // joins in, except in the tests of that watch below.
-setOwnNotesWatch(false);
+tune({ ownNotesWatch: false });
 
 function workspace(): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-notes-'));
@@ -286,7 +287,7 @@ test('with no watcher, an edit in place and a deleted target are seen within a f
 });
 
 test('a watched notes folder (Linux): an edit in place is seen at the next listing with no round of note files, and the rounds become a safety net every 30 s', { skip: process.platform !== 'linux' && 'inotify watches: Linux only' }, async () => {
-  const was = setOwnNotesWatch(true);
+  const restore = tune({ ownNotesWatch: true });
   try {
     const root = workspace();
     for (let i = 0; i < 1200; i++) assert.ok((await addNote(root, { path: '.agent/scratch/findings.md', author: 'u', text: `note ${i}` })).ok);
@@ -313,7 +314,8 @@ test('a watched notes folder (Linux): an edit in place is seen at the next listi
     assert.ok(notes.some((n) => n.text === 'added last'));
     assert.ok(!notes.some((n) => n.text.startsWith('note 601')));
   } finally {
-    setOwnNotesWatch(was);
+    restore();
+    resetProcessState(); // stops the watches set up meanwhile
   }
 });
 

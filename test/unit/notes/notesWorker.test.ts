@@ -10,7 +10,8 @@ import { spawnSync } from 'node:child_process';
 import { addNote, NOTES_DIR, type ListedNote } from '../../../src/core/notes/noteFile';
 import { listNotes, recheckNotes } from '../../../src/core/notes/notes';
 import { NoteIndex } from '../../../src/core/notes/noteIndex';
-import { NotesWorker, setNotesWorkerScript } from '../../../src/core/notes/notesWorker';
+import { NotesWorker } from '../../../src/core/notes/notesWorker';
+import { tune } from '../../../src/core/processState';
 
 const plain = (ns: ListedNote[]): unknown => JSON.parse(JSON.stringify(ns));
 
@@ -93,15 +94,15 @@ test('a worker that fails answers undefined, says why, and is not tried again', 
   assert.ok((await addNote(root, { path: 'src/f1.ts', author: 'u', text: 'x' })).ok);
   const failing = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ac-notes-worker-')), 'fail.js');
   fs.writeFileSync(failing, 'throw new Error("broken worker");\n');
-  setNotesWorkerScript(failing);
+  const restore = tune({ notesWorkerScript: failing });
   const worker = new NotesWorker();
   try {
     assert.equal(await worker.list(root, { reported: true, fresh: true }), undefined);
     assert.match(worker.failure ?? '', /broken worker|exited/);
-    setNotesWorkerScript(undefined);
+    tune({ notesWorkerScript: undefined });
     assert.equal(await worker.list(root, { reported: true, fresh: true }), undefined, 'not started again');
   } finally {
-    setNotesWorkerScript(undefined);
+    restore();
     worker.dispose();
   }
 });

@@ -6,7 +6,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { type IndexRecord } from '../../../src/core/terminal/terminalFormat';
-import { forgetTerminalListings, listingFileOf, listTerminals, listTerminalsPage, parseTerminalNames, readTerminalIndex, readTerminalIndexTail } from '../../../src/core/terminal/terminalIndex';
+import { listingFileOf, listTerminals, listTerminalsPage, parseTerminalNames, readTerminalIndex, readTerminalIndexTail } from '../../../src/core/terminal/terminalIndex';
+import { resetProcessState } from '../../../src/core/processState';
 
 function tmpAgent(): string {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-scale-'));
@@ -220,21 +221,21 @@ test('a new process takes the terminals folder\'s listing from .agent/.cache/ter
     assert.deepEqual(await page(), ['4', '3', '2+', '1']);
     assert.equal(lists, 1);
     await waitForFile(file);
-    forgetTerminalListings(); // a new process
+    resetProcessState(); // a new process
     assert.deepEqual(await page(), ['4', '3', '2+', '1']);
     assert.equal(lists, 1, 'the new process did not list the folder');
     // Garbage, then a listing of another folder: ignored.
     for (const text of ['{"format":"agent-context/terminal-names","numbers":[1', JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), ino: 1 })]) {
       const good = fs.readFileSync(file, 'utf8');
       fs.writeFileSync(file, text);
-      forgetTerminalListings();
+      resetProcessState();
       assert.deepEqual(await page(), ['4', '3', '2+', '1']);
       fs.writeFileSync(file, good);
     }
     assert.equal(lists, 3);
     // A terminal added since: the folder's stamp changed, so it is listed.
     writeIndex(a, 5, 1);
-    forgetTerminalListings();
+    resetProcessState();
     assert.deepEqual(await page(), ['5', '4', '3', '2+', '1']);
     assert.equal(lists, 4);
   } finally {
@@ -267,7 +268,7 @@ test('an index or terminal file that is a FIFO (or a folder) gives an error nami
   assert.ok(good.ok);
   assert.equal(good.value.commands[0].command, 3);
   // The listing of the folder still shows every terminal.
-  forgetTerminalListings();
+  resetProcessState();
   const page = await listTerminalsPage(a, { count: 10 });
   assert.ok(page.ok);
   assert.deepEqual(page.value.terminals.map((t) => t.n), [3, 2, 1]);

@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import { runCheckWorker } from '../../fs/digestCheck';
 import { NameBloom } from './scratchSummary';
 import type { NameFilter } from './scratchTree';
+import { tuning } from '../../processState';
 
 /** What a folder's listing says against what the index knows of it. */
 export interface ListingCheck {
@@ -96,16 +97,6 @@ export async function listingCheckOnWorker(data: ListingCheckData): Promise<List
   }
 }
 
-/** Folders with at least this many names (files and subfolders) are listed on the check worker. */
-let offThreadMinNames = 2000;
-
-/** Tests: the size from which a folder is listed off the thread (returns the previous one). */
-export function setListingOffThreadMinNames(n: number): number {
-  const was = offThreadMinNames;
-  offThreadMinNames = n;
-  return was;
-}
-
 /**
  * Folder `abs` (`rel` in scratch/) listed and checked on the check worker, when it has at least
  * `names` names as far as the index knows; undefined when it is smaller or the worker cannot do it
@@ -117,7 +108,7 @@ export async function checkListingOffThread(
   names: number,
   known: KnownFolder,
 ): Promise<ListingCheck | 'apart' | undefined> {
-  if (names < offThreadMinNames) return undefined;
+  if (names < tuning.listingOffThreadMinNames) return undefined;
   const data: ListingCheckData = { agentContextScratchListing: abs, rel, loaded: [...known.loaded.keys()], subdirs: [...known.subdirs], bloom: known.bloom?.bits.slice() };
   const done = await runCheckWorker<ListingCheckDone>(data, (m) => (m as Partial<ListingCheckDone> | undefined)?.agentContextScratchListing === 'done');
   const check = done?.check;

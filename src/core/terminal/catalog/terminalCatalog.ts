@@ -21,12 +21,12 @@
  *   appended. Capture writes a terminal's last index record before its closing note, so a terminal
  *   seen closed has its final index.
  * - Closed terminals are never written by capture again, so they are not checked on every call:
- *   CLOSED_CHECKS_PER_CALL of them per call in turn, and all of them in a sweep that starts
- *   SWEEP_DELAY_MS after a process's first call (in slices between calls, so it slows no call by
+ *   catalogClosedChecksPerCall (96, processState.ts) of them per call in turn, and all of them in a sweep that starts
+ *   SWEEP_DELAY_MS (rollingCheck.ts) after a process's first call (in slices between calls, so it slows no call by
  *   more than a slice) and again, while calls come, once a minute.
  *   A closed terminal's file changed in place by something else (an editor, a script, a truncation,
  *   a file renamed over it) is therefore seen by every call that starts after the next sweep, or
- *   after ceil(terminals / CLOSED_CHECKS_PER_CALL) calls, whichever comes first; until then that
+ *   after ceil(terminals / catalogClosedChecksPerCall) calls, whichever comes first; until then that
  *   terminal's brief (its count in "closed with a failed last command", its last failure) may be the
  *   one from before the change. Callers read the terminals they name in an answer themselves and ask
  *   for a re-check (`check`) when what they read disagrees, so no answer names a command that is not
@@ -85,7 +85,8 @@ import { BRIEF_SPEC, briefFrom, type CompactState, type TerminalBrief } from './
 import { previousFileOf, TERMINALS_DIR, type TerminalInfo } from '../terminalFormat';
 import { notRegularFile, OPEN_FLAGS, parseTerminalNames, readTerminalHeaderInfo, readTerminalHeaderInfoSync, unreadableTerminal } from '../terminalIndex';
 import { settledStamp } from '../../fs/settledStamp';
-import { SerialQueue } from '../../keyedState';
+import { onProcessReset, processCache, resetProcessState, tuning } from '../../processState';
+import { RollingCheck, round } from '../../rollingCheck';
 
 export type { BriefCommand, TerminalBrief } from './indexBrief';
 
@@ -95,15 +96,6 @@ export interface CatalogTerminal {
   brief: TerminalBrief;
 }
 
-/** Closed terminals checked per call, in turn (the header's bound counts on it; tests change it with setClosedChecksPerCall). */
-export const CLOSED_CHECKS_PER_CALL = 96;
-let closedChecksPerCall = CLOSED_CHECKS_PER_CALL;
-/** Terminals checked per slice of a sweep (a call that comes meanwhile waits for one slice at most, about 1 ms). */
-const SWEEP_SLICE = 200;
-/** A sweep starts this long after the call that asks for it (the first of a process, or one after SWEEP_EVERY_MS), so it never slows that call. */
-const SWEEP_DELAY_MS = 1000;
-/** While calls come, a sweep of every terminal at most this often. */
-const SWEEP_EVERY_MS = 60_000;
 /** Re-read this many terminals in one call and the catalog is written at once; fewer changes are written within WRITE_DELAY_MS. */
 const WRITE_NOW_CHANGES = 20;
 const WRITE_DELAY_MS = 2000;
@@ -117,8 +109,6 @@ const SLICE_MS = 20;
 const SYNC_FOLD_MAX = 256 * 1024;
 /** N.txt left unread by a lazyInfo call are read this long after it (its answer is out by then). */
 const INFO_DELAY_MS = 200;
-/** A lazyInfo call leaves N.txt unread only when it meets at least this many terminals it does not know (LAZY_INFO_MIN). */
-let lazyInfoMin = 200;
 /** Sync stats between yields to the event loop (the extension host must not block for long). */
 const STATS_PER_SLICE = 2000;
 
@@ -134,20 +124,14 @@ const EMPTY_BRIEF: TerminalBrief = briefFrom(EMPTY);
 interface Catalog {
   entries: Map<number, Entry>;
   loaded: boolean;
-  /** One refresh, sweep slice or write at a time per folder. */
-  queue: SerialQueue;
+  /** One refresh, sweep slice or write at a time per folder, and the sweeps (rollingCheck.ts). */
+  rolling: RollingCheck<number>;
   writtenOnce: boolean;
   timer?: NodeJS.Timeout;
   timerDue: number;
   /** Changes not written to the file yet, and whether any is more than an open terminal's appended output. */
   unsaved: number;
   unsavedClosed: boolean;
-  /** When this process last finished checking every terminal (0: not yet; a loaded file's entries are not checked). */
-  sweptAt: number;
-  /** A sweep under way (resolves when it is done), and one due; `awaited`: someone waits for it (it keeps the process alive). */
-  sweeping?: Promise<void>;
-  awaited?: boolean;
-  sweepTimer?: NodeJS.Timeout;
   /** `volatile` has been worked out for the current entries. */
   volatileKnown: boolean;
   /** Some entry may have only its index's end folded (`from` > 0): a call that needs more folds them whole. */
@@ -174,11 +158,14 @@ interface Catalog {
   cursor: number;
   /** The last answer, while nothing changed. */
   answer: readonly CatalogTerminal[] | undefined;
-  /** Forgotten (resetTerminalCatalogs): a sweep or write still under way stops. */
-  dead?: boolean;
 }
 
-const catalogs = new Map<string, Catalog>();
+const catalogs = processCache<string, Catalog>((c) => {
+  if (c.timer) clearTimeout(c.timer);
+  if (c.infoTimer) clearTimeout(c.infoTimer);
+  c.rolling.stop(); // a sweep or write still under way stops
+});
+onProcessReset(stopCatalogWorkers);
 
 async function load(agentDir: string, c: Catalog): Promise<void> {
   c.loaded = true;
@@ -258,7 +245,7 @@ async function save(agentDir: string, c: Catalog): Promise<void> {
     clearTimeout(c.timer);
     c.timer = undefined;
   }
-  if (c.dead) return;
+  if (c.rolling.dead) return;
   const dir = path.join(agentDir, TERMINALS_DIR);
   let st: fs.Stats;
   try {
@@ -285,7 +272,7 @@ function saveIn(agentDir: string, c: Catalog, ms: number, ref = false): void {
   if (c.timer && c.timerDue <= due) return;
   if (c.timer) clearTimeout(c.timer);
   c.timerDue = due;
-  c.timer = setTimeout(() => void run(c, () => save(agentDir, c)), ms);
+  c.timer = setTimeout(() => void c.rolling.run(() => save(agentDir, c)), ms);
   if (!ref) c.timer.unref?.();
 }
 
@@ -428,7 +415,7 @@ async function check(dir: string, c: Catalog, ns: Iterable<number>, opts: CheckO
   }
   // N.txt of terminals first seen are left for later only when there are many (a first build): a
   // few are read at once, so a short-lived process (a hook) is not kept waiting for completeInfoSoon.
-  const lazyInfo = opts.lazyInfo === true && slots.filter((x) => x.cold).length >= lazyInfoMin;
+  const lazyInfo = opts.lazyInfo === true && slots.filter((x) => x.cold).length >= tuning.catalogLazyInfoMin;
   // Read what changed (of an index only appended to, only what was appended). Synchronous reads in
   // slices of SLICE_MS (a first build reads 20,000 small files: async dispatch alone took seconds);
   // an index with more than SYNC_FOLD_MAX bytes to fold is read asynchronously afterwards.
@@ -581,7 +568,7 @@ async function refresh(agentDir: string, c: Catalog, force: readonly number[], n
   const out = answer(path.join(agentDir, TERMINALS_DIR), c);
   noteChanges(agentDir, c, r.value);
   if (c.infoLeft) completeInfoSoon(agentDir, c);
-  if (!c.sweptAt || Date.now() - c.sweptAt > SWEEP_EVERY_MS) scheduleSweep(agentDir, c);
+  c.rolling.sweepIfDue();
   return ok(out);
 }
 
@@ -619,13 +606,13 @@ async function update(agentDir: string, c: Catalog, force: readonly number[], ne
   for (const n of c.volatile) toCheck.add(n);
   for (const n of force) toCheck.add(n);
   const len = c.numbers.length;
-  const k = Math.min(closedChecksPerCall, len);
-  for (let i = 0; i < k; i++) toCheck.add(c.numbers[(c.cursor + i) % len]);
-  c.cursor = len ? (c.cursor + k) % len : 0;
+  const turn = round(c.numbers, c.cursor, tuning.catalogClosedChecksPerCall);
+  for (const n of turn.items) toCheck.add(n);
+  c.cursor = turn.next;
   // A terminal checked because a caller read it and found it disagrees is folded whole.
   let changed = await check(dir, c, toCheck, { tail: need === 'last', lazyInfo: lazyInfo && need === 'last', complete: new Set(force), progress, verified });
   // Checked everything (a first build, a small folder): that was a sweep.
-  if (toCheck.size >= len) c.sweptAt = Date.now();
+  if (toCheck.size >= len) c.rolling.swept();
   if (need !== 'last' && c.partialLeft) {
     // Whole folds where only the end was folded and the caller needs more than `last` and `lastDone`.
     const whole = new Set<number>();
@@ -652,8 +639,8 @@ function completeInfoSoon(agentDir: string, c: Catalog): void {
 function completeInfo(agentDir: string, c: Catalog): Promise<void> {
   if (c.infoTimer) clearTimeout(c.infoTimer);
   c.infoTimer = undefined;
-  return run(c, async () => {
-    if (c.dead || !c.infoLeft) return;
+  return c.rolling.run(async () => {
+    if (c.rolling.dead || !c.infoLeft) return;
     c.infoLeft = false;
     const left: number[] = [];
     for (const e of c.entries.values()) if (!e.txt) left.push(e.n);
@@ -672,58 +659,25 @@ function noteChanges(agentDir: string, c: Catalog, changed: number): void {
   else saveIn(agentDir, c, c.unsavedClosed ? WRITE_DELAY_MS : WRITE_DELAY_OPEN_MS);
 }
 
-/** Sweeps (checks every terminal) SWEEP_DELAY_MS from now, unless one is under way or due already (calls never postpone it). */
-function scheduleSweep(agentDir: string, c: Catalog): void {
-  if (c.sweeping || c.sweepTimer) return;
-  c.sweepTimer = setTimeout(() => void startSweep(agentDir, c), SWEEP_DELAY_MS);
-  c.sweepTimer.unref?.();
-}
-
-function startSweep(agentDir: string, c: Catalog): Promise<void> {
-  if (c.sweepTimer) clearTimeout(c.sweepTimer);
-  c.sweepTimer = undefined;
-  c.sweeping ??= sweep(agentDir, c).finally(() => (c.sweeping = undefined));
-  return c.sweeping;
-}
-
-/**
- * Checks every terminal, SWEEP_SLICE at a time, each slice queued after the calls that came
- * meanwhile. Indexes of which only the end was folded stay so (folding 10,000 whole would hold up
- * the calls that come meanwhile): the first call that needs more folds them.
- */
-async function sweep(agentDir: string, c: Catalog): Promise<void> {
-  const dir = path.join(agentDir, TERMINALS_DIR);
-  // The terminals of now: one created meanwhile is checked by the call that lists it.
-  const all = [...c.numbers];
-  for (let i = 0; i < all.length; i += SWEEP_SLICE) {
-    if (c.dead) return;
-    const slice = all.slice(i, i + SWEEP_SLICE);
-    await run(c, async () => noteChanges(agentDir, c, await check(dir, c, slice)));
-    // Between slices, without keeping a process that has nothing else to do alive (unless someone waits for the sweep).
-    await new Promise((r) => {
-      const t = setTimeout(r, 0);
-      if (!c.awaited) t.unref?.();
-    });
-  }
-  c.sweptAt = Date.now();
-}
-
 function catalogOf(agentDir: string): Catalog {
   const key = path.resolve(agentDir);
   let c = catalogs.get(key);
   if (!c) {
-    c = {
-      entries: new Map(), loaded: false, queue: new SerialQueue(), writtenOnce: false, timerDue: 0, unsaved: 0, unsavedClosed: false, sweptAt: 0, volatileKnown: false, partialLeft: false, infoLeft: false,
+    const made: Catalog = {
+      entries: new Map(), loaded: false, rolling: undefined as unknown as RollingCheck<number>, writtenOnce: false, timerDue: 0, unsaved: 0, unsavedClosed: false, volatileKnown: false, partialLeft: false, infoLeft: false,
       dir: null, listed: false, numbers: [], previous: new Set(), indexed: new Set(), volatile: new Set(), unreadable: new Map(), cursor: 0, answer: undefined,
     };
-    catalogs.set(key, c);
+    // A sweep checks the terminals of its start (one created meanwhile is checked by the call that
+    // lists it). Indexes of which only the end was folded stay so (folding 10,000 whole would hold
+    // up the calls that come meanwhile): the first call that needs more folds them.
+    const dir = path.join(agentDir, TERMINALS_DIR);
+    made.rolling = new RollingCheck(
+      () => made.numbers,
+      async (slice) => noteChanges(agentDir, made, await check(dir, made, slice)),
+    );
+    catalogs.set(key, (c = made));
   }
   return c;
-}
-
-/** Runs `f` after whatever catalog `c` is doing (one refresh, sweep slice or write at a time per folder). */
-function run<T>(c: Catalog, f: () => Promise<T>): Promise<T> {
-  return c.queue.run(f);
 }
 
 /**
@@ -746,7 +700,7 @@ export type Need = 'all' | 'lastFailed' | 'last';
  */
 export function terminalCatalog(agentDir: string, opts: { check?: readonly number[]; need?: Need; lazyInfo?: boolean } = {}): Promise<Result<readonly CatalogTerminal[]>> {
   const c = catalogOf(agentDir);
-  return run(c, async () => {
+  return c.rolling.run(async () => {
     await foldAgentCommands(agentDir);
     return refresh(agentDir, c, opts.check ?? [], opts.need ?? 'all', opts.lazyInfo ?? false);
   });
@@ -770,26 +724,9 @@ async function foldAgentCommands(agentDir: string): Promise<void> {
 export async function settleTerminalCatalog(agentDir: string, opts: { sweep?: boolean } = {}): Promise<void> {
   const c = catalogOf(agentDir);
   if (c.infoTimer) await completeInfo(agentDir, c);
-  if (opts.sweep !== false && (c.sweepTimer || c.sweeping)) {
-    c.awaited = true;
-    await startSweep(agentDir, c);
-  }
+  if (opts.sweep !== false) await c.rolling.settleSweep();
   if (c.timer && c.timerDue <= Date.now() + 50) await new Promise((r) => setTimeout(r, Math.max(0, c.timerDue - Date.now()) + 1));
-  await run(c, async () => undefined);
-}
-
-/** Closed terminals checked per call (tests: a small number shows the turn at work); returns the previous value. */
-export function setClosedChecksPerCall(n: number): number {
-  const was = closedChecksPerCall;
-  closedChecksPerCall = Math.max(0, Math.floor(n));
-  return was;
-}
-
-/** How many unknown terminals a lazyInfo call must meet to leave their N.txt unread (tests: 0 shows it on a small folder); returns the previous value. */
-export function setLazyInfoMin(n: number): number {
-  const was = lazyInfoMin;
-  lazyInfoMin = Math.max(0, Math.floor(n));
-  return was;
+  await c.rolling.run(async () => undefined);
 }
 
 /**
@@ -801,11 +738,11 @@ export function setLazyInfoMin(n: number): number {
 export async function firstBuildSnapshot(agentDir: string, progress?: Int32Array): Promise<CatalogSnapshot | undefined> {
   const c = catalogOf(agentDir);
   try {
-    const r = await run(c, () => update(agentDir, c, [], 'last', true, progress));
+    const r = await c.rolling.run(() => update(agentDir, c, [], 'last', true, progress));
     if (!r.ok || r.value === null || !c.listed) return undefined;
     return { dir: c.dir, listed: true, numbers: c.numbers, previous: [...c.previous], indexed: [...c.indexed], entries: [...c.entries.values()] };
   } finally {
-    resetTerminalCatalogs();
+    resetProcessState();
   }
 }
 
@@ -829,16 +766,4 @@ export function changedSince(agentDir: string, s: CatalogSnapshot): number[] {
     }
   }
   return changed;
-}
-
-/** Forgets the in-memory catalogs (tests: a new process). */
-export function resetTerminalCatalogs(): void {
-  stopCatalogWorkers();
-  for (const c of catalogs.values()) {
-    if (c.timer) clearTimeout(c.timer);
-    if (c.sweepTimer) clearTimeout(c.sweepTimer);
-    if (c.infoTimer) clearTimeout(c.infoTimer);
-    c.dead = true;
-  }
-  catalogs.clear();
 }

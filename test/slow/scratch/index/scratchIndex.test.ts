@@ -185,8 +185,7 @@ test('events dropped after earlier ones were applied: a revalidation that does n
  * check worker that fails ('failing': listed here after all). The answers must be the same.
  */
 async function summaryScenario(where: 'here' | 'worker' | 'failing'): Promise<void> {
-  const { setListingOffThreadMinNames } = await import('../../../../src/core/scratch/index/listingCheck.js');
-  const { setDigestCheckScript } = await import('../../../../src/core/fs/digestCheck.js');
+  const { tune } = await import('../../../../src/core/processState.js');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-listing-worker-'));
   const marker = path.join(dir, 'listed');
   const entry = path.join(__dirname, '..', '..', '..', '..', 'src', 'core', 'fs', 'digestCheckEntry.js');
@@ -194,13 +193,11 @@ async function summaryScenario(where: 'here' | 'worker' | 'failing'): Promise<vo
   fs.writeFileSync(script, where === 'failing'
     ? "throw new Error('no check worker');"
     : `const d = require('node:worker_threads').workerData; if (d && d.agentContextScratchListing) require('node:fs').appendFileSync(${JSON.stringify(marker)}, d.agentContextScratchListing + '\\n');\nrequire(${JSON.stringify(entry)});`);
-  const wasMin = setListingOffThreadMinNames(where === 'here' ? Number.POSITIVE_INFINITY : 0);
-  setDigestCheckScript(script);
+  const restore = tune({ listingOffThreadMinNames: where === 'here' ? Number.POSITIVE_INFINITY : 0, digestCheckScript: script });
   try {
     await summaryScenarioBody();
   } finally {
-    setListingOffThreadMinNames(wasMin);
-    setDigestCheckScript(undefined);
+    restore();
   }
   if (where === 'worker') assert.ok(fs.existsSync(marker) && fs.readFileSync(marker, 'utf8').includes('tool_outputs'), 'the changed folders were listed on the check worker');
   else assert.equal(fs.existsSync(marker), false);
@@ -319,7 +316,7 @@ test('a first start without snapshot or summary scans on the check worker when a
   const { firstScanOnWorker } = await import('../../../../src/core/scratch/index/firstScan.js');
   const { scratchSummaryPath } = await import('../../../../src/core/scratch/index/scratchSummary.js');
   const { scratchSnapshotPath } = await import('../../../../src/core/scratch/index/scratchSnapshot.js');
-  const { setDigestCheckScript } = await import('../../../../src/core/fs/digestCheck.js');
+  const { tune } = await import('../../../../src/core/processState.js');
   const { a, s, big, old, write } = scratchFixture();
   for (let i = 0; i < 1500; i++) write(path.join(big, `out-${String(i).padStart(4, '0')}.txt`), 'x'.repeat(i % 70), old + i);
   for (let i = 0; i < 30; i++) write(path.join(s, 'small', `n${i}.md`), 'y'.repeat(i), old + i);
@@ -348,8 +345,8 @@ test('a first start without snapshot or summary scans on the check worker when a
     fs.rmSync(scratchSnapshotPath(a), { force: true });
     fs.rmSync(scratchSummaryPath(a), { force: true });
   };
+  const restore = tune({ digestCheckScript: marking });
   try {
-    setDigestCheckScript(marking);
     noCaches();
     const ix = await ScratchIndex.build(a, { summary: true, firstScan: firstScanOnWorker });
     assert.equal(fs.readFileSync(marker, 'utf8'), 'scan\n', 'the check worker scanned');
@@ -361,13 +358,13 @@ test('a first start without snapshot or summary scans on the check worker when a
     await same(await ScratchIndex.build(a, { summary: true, firstScan: firstScanOnWorker }), 'from the snapshot');
     assert.equal(fs.readFileSync(marker, 'utf8'), 'scan\n', 'no second scan on the worker');
     // A worker that fails: the scan runs here, with the same answers.
-    setDigestCheckScript(failing);
+    tune({ digestCheckScript: failing });
     noCaches();
     const here = await ScratchIndex.build(a, { summary: true, firstScan: firstScanOnWorker });
     assert.equal(here.partial, false, 'scanned here');
     await same(here, 'a failing check worker');
   } finally {
-    setDigestCheckScript(undefined);
+    restore();
   }
 });
 

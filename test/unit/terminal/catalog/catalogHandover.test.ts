@@ -5,15 +5,16 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { decodeHandover, encodeHandover, type Entry } from '../../../../src/core/terminal/catalog/catalogFile';
-import { firstBuildSnapshot, resetTerminalCatalogs, setLazyInfoMin } from '../../../../src/core/terminal/catalog/terminalCatalog';
+import { firstBuildSnapshot } from '../../../../src/core/terminal/catalog/terminalCatalog';
 import { folder } from './catalogFixtures';
+import { resetProcessState, tune } from '../../../../src/core/processState';
 
 const plain = (e: Entry): unknown => ({ n: e.n, txt: e.txt, info: e.info, idx: e.idx, from: e.from });
 const byN = (a: Entry, b: Entry): number => a.n - b.n;
 
 test('a build handed over as text is the build: its listing and every entry', async () => {
   const { agentDir } = await folder(250);
-  resetTerminalCatalogs();
+  resetProcessState();
   // N.txt left unread, as a worker's build leaves them (the read entries' rows are the catalog file's).
   const s = await firstBuildSnapshot(agentDir);
   assert.ok(s);
@@ -24,14 +25,14 @@ test('a build handed over as text is the build: its listing and every entry', as
   assert.ok(got);
   assert.deepEqual({ dir: got.dir, listed: got.listed, numbers: got.numbers, previous: got.previous, indexed: got.indexed }, { dir: s.dir, listed: true, numbers: s.numbers, previous: s.previous, indexed: s.indexed });
   assert.deepEqual(got.entries.sort(byN).map(plain), [...s.entries].sort(byN).map(plain));
-  resetTerminalCatalogs();
+  resetProcessState();
 });
 
 test('what is not a hand-over, or one that was cut or altered: no build, or the bad rows left out', async () => {
   const { agentDir } = await folder(20);
-  resetTerminalCatalogs();
-  const was = setLazyInfoMin(0);
-  const s = await firstBuildSnapshot(agentDir).finally(() => setLazyInfoMin(was));
+  resetProcessState();
+  const restore = tune({ catalogLazyInfoMin: 0 });
+  const s = await firstBuildSnapshot(agentDir).finally(restore);
   assert.ok(s);
   const dev = fs.statSync(path.join(agentDir, 'terminals')).dev;
   const h = encodeHandover(s, dev);
@@ -55,5 +56,5 @@ test('what is not a hand-over, or one that was cut or altered: no build, or the 
   const got = decodeHandover({ ...h, unread: t });
   assert.ok(got);
   assert.equal(got.entries.length, rows - 1, 'the bad row is left out: the taker reads that terminal');
-  resetTerminalCatalogs();
+  resetProcessState();
 });

@@ -9,9 +9,10 @@ import * as fs from 'node:fs';
 import fsModule = require('node:fs');
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { catalogPath, resetTerminalCatalogs, settleTerminalCatalog, terminalCatalog, type CatalogTerminal } from '../../../../src/core/terminal/catalog/terminalCatalog';
+import { catalogPath, settleTerminalCatalog, terminalCatalog, type CatalogTerminal } from '../../../../src/core/terminal/catalog/terminalCatalog';
 import { catalogWorkerSettled, prebuildTerminalCatalog } from '../../../../src/core/terminal/catalog/catalogWorker';
 import { appendCommand, catalog, folder, fresh, truth } from './catalogFixtures';
+import { resetProcessState } from '../../../../src/core/processState';
 
 type Fresh = { info: unknown; brief: { last: unknown; lastDone: unknown } }[];
 
@@ -59,7 +60,7 @@ async function briefingCall(agentDir: string): Promise<readonly CatalogTerminal[
 // 250 terminals: the worker leaves N.txt unread from 200 unknown terminals on, as the briefing's first call does.
 test('the first call takes the worker\'s build: the answer of a build in this thread, without reading the indexes here', async () => {
   const { agentDir } = await folder(250);
-  resetTerminalCatalogs();
+  resetProcessState();
   assert.equal(prebuildTerminalCatalog(agentDir), true);
   await catalogWorkerSettled(agentDir);
   const { value, opened } = await indexOpens(() => briefingCall(agentDir));
@@ -69,12 +70,12 @@ test('the first call takes the worker\'s build: the answer of a build in this th
   assert.deepEqual(await catalog(agentDir), await fresh(agentDir));
   await settleTerminalCatalog(agentDir);
   assert.ok(fs.existsSync(catalogPath(agentDir)), 'the catalog file is written once every N.txt is read');
-  resetTerminalCatalogs();
+  resetProcessState();
 });
 
 test('a change made after the worker read the files is in the first answer', async () => {
   const { agentDir } = await folder(250);
-  resetTerminalCatalogs();
+  resetProcessState();
   assert.equal(prebuildTerminalCatalog(agentDir), true);
   await catalogWorkerSettled(agentDir);
   // After the worker's build: a command fails in terminal 200, and terminal 251 appears.
@@ -87,12 +88,12 @@ test('a change made after the worker read the files is in the first answer', asy
   const t = await truth(agentDir);
   assert.equal(value.length, t.total);
   assert.equal(value.filter((x) => x.brief.lastDone && x.brief.lastDone.exitCode !== 0 && x.brief.lastDone.exitCode !== null).length, t.failedLast);
-  resetTerminalCatalogs();
+  resetProcessState();
 });
 
 test('the worker checks its build\'s files when the call takes it: this thread checks only what changed', async () => {
   const { agentDir } = await folder(250);
-  resetTerminalCatalogs();
+  resetProcessState();
   assert.equal(prebuildTerminalCatalog(agentDir), true);
   await catalogWorkerSettled(agentDir);
   // After the build, before the call: a command fails in terminal 120.
@@ -101,7 +102,7 @@ test('the worker checks its build\'s files when the call takes it: this thread c
   assert.deepEqual([...new Set(stated)], [120], 'only the changed terminal\'s index is stat\'ed here');
   assert.equal(value.find((t) => t.info.n === 120)?.brief.lastDone?.exitCode, 4);
   assert.deepEqual(briefingView(value), briefingView((await fresh(agentDir)) as Fresh));
-  resetTerminalCatalogs();
+  resetProcessState();
 });
 
 test('a worker that posts its build and exits without checking it: the call checks every file itself', async () => {
@@ -114,7 +115,7 @@ require(${compiled('terminalCatalog')}).firstBuildSnapshot(workerData.agentConte
   parentPort.postMessage({ agentContextCatalog: 'done', handover: require(${compiled('catalogFile')}).encodeHandover(snapshot, dev) });
   setTimeout(() => process.exit(0), 50);
 });`);
-  resetTerminalCatalogs();
+  resetProcessState();
   assert.equal(prebuildTerminalCatalog(agentDir, { script }), true);
   await catalogWorkerSettled(agentDir);
   appendCommand(agentDir, 120, 901, 4);
@@ -123,7 +124,7 @@ require(${compiled('terminalCatalog')}).firstBuildSnapshot(workerData.agentConte
   assert.ok(new Set(stated).size >= 250, `every index is stat'ed here (${new Set(stated).size})`);
   assert.equal(value.value.find((t) => t.info.n === 120)?.brief.lastDone?.exitCode, 4);
   assert.deepEqual(briefingView(value.value), briefingView((await fresh(agentDir)) as Fresh));
-  resetTerminalCatalogs();
+  resetProcessState();
 });
 
 test('a worker that throws, exits or posts something else: the first call builds in this thread, with the same answer', async () => {
@@ -141,14 +142,14 @@ test('a worker that throws, exits or posts something else: the first call builds
   for (const [name, body] of Object.entries(scripts)) {
     const script = path.join(dir, `${name}.js`);
     fs.writeFileSync(script, body);
-    resetTerminalCatalogs();
+    resetProcessState();
     fs.rmSync(catalogPath(agentDir), { force: true });
     assert.equal(prebuildTerminalCatalog(agentDir, { script }), true, name);
     const { value, opened } = await indexOpens(() => briefingCall(agentDir));
     assert.ok(opened > 0, `${name}: built in this thread`);
     assert.deepEqual(briefingView(value), want, name);
   }
-  resetTerminalCatalogs();
+  resetProcessState();
 });
 
 test('a worker that has barely begun when the first call comes: the call builds at once', async () => {
@@ -157,24 +158,24 @@ test('a worker that has barely begun when the first call comes: the call builds 
   // Never done, never exits: had the call waited, it would wait WORKER_WAIT_MS (20 s).
   const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ac-catalog-worker-')), 'slow.js');
   fs.writeFileSync(script, 'setInterval(() => {}, 1000);');
-  resetTerminalCatalogs();
+  resetProcessState();
   assert.equal(prebuildTerminalCatalog(agentDir, { script }), true);
   const t0 = performance.now();
   const { value, opened } = await indexOpens(() => briefingCall(agentDir));
   assert.ok(performance.now() - t0 < 5000, 'the call did not wait for the worker');
   assert.ok(opened > 0, 'built in this thread');
   assert.deepEqual(briefingView(value), want);
-  resetTerminalCatalogs();
+  resetProcessState();
 });
 
 test('no worker when a catalog file exists or there is no terminals folder', async () => {
   const { root, agentDir } = await folder(5);
-  resetTerminalCatalogs();
+  resetProcessState();
   await terminalCatalog(agentDir);
   await settleTerminalCatalog(agentDir);
   assert.ok(fs.existsSync(catalogPath(agentDir)));
-  resetTerminalCatalogs();
+  resetProcessState();
   assert.equal(prebuildTerminalCatalog(agentDir), false, 'a catalog file: loaded instead');
   assert.equal(prebuildTerminalCatalog(path.join(root, 'elsewhere', '.agent')), false, 'no terminals folder');
-  resetTerminalCatalogs();
+  resetProcessState();
 });

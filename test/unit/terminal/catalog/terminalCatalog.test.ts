@@ -7,11 +7,12 @@ import * as fs from 'node:fs';
 // The module object itself (the namespace import is a read-only copy): its openSync can be watched.
 import fsModule = require('node:fs');
 import * as path from 'node:path';
-import { catalogPath, resetTerminalCatalogs, settleTerminalCatalog } from '../../../../src/core/terminal/catalog/terminalCatalog';
+import { catalogPath, settleTerminalCatalog } from '../../../../src/core/terminal/catalog/terminalCatalog';
 import { appendCommand, catalog, commandsOf, folder, fresh } from './catalogFixtures';
+import { resetProcessState } from '../../../../src/core/processState';
 
 test('the catalog equals a fresh reading of the files, in this process and in a new one, after appends, truncation, deletion and rotation', async () => {
-  resetTerminalCatalogs();
+  resetProcessState();
   const { root, agentDir } = await folder();
   const dir = path.join(agentDir, 'terminals');
   try {
@@ -50,23 +51,23 @@ test('the catalog equals a fresh reading of the files, in this process and in a 
     const want = await fresh(agentDir);
     assert.deepEqual(await catalog(agentDir), want, 'this process');
     await settleTerminalCatalog(agentDir);
-    resetTerminalCatalogs();
+    resetProcessState();
     assert.deepEqual(await catalog(agentDir), want, 'a new process with the catalog file');
     // A new process that finds the catalog written before these changes.
     const before = fs.readFileSync(catalogPath(agentDir), 'utf8');
     appendCommand(agentDir, 9, (await commandsOf(agentDir, 9)) + 1, 2);
     fs.writeFileSync(idx2, '');
-    resetTerminalCatalogs();
+    resetProcessState();
     fs.writeFileSync(catalogPath(agentDir), before);
     assert.deepEqual(await catalog(agentDir), await fresh(agentDir), 'a new process with a stale catalog file');
   } finally {
-    resetTerminalCatalogs();
+    resetProcessState();
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
 
 test('a corrupt, truncated or foreign catalog file is ignored and rebuilt; an entry that no longer matches its file is read again', async () => {
-  resetTerminalCatalogs();
+  resetProcessState();
   const { root, agentDir } = await folder(12);
   try {
     const want = await fresh(agentDir);
@@ -92,22 +93,22 @@ test('a corrupt, truncated or foreign catalog file is ignored and rebuilt; an en
       ['a malformed entry', forged((o) => { o.terminals[3][5] = 5; o.terminals[4][10][8] = 5; })],
     ];
     for (const [what, text] of variants) {
-      resetTerminalCatalogs();
+      resetProcessState();
       fs.writeFileSync(catalogPath(agentDir), text);
       assert.deepEqual(await catalog(agentDir), want, what);
       await settleTerminalCatalog(agentDir);
       // The rebuilt catalog replaced the bad one.
-      resetTerminalCatalogs();
+      resetProcessState();
       assert.deepEqual(await catalog(agentDir), want, `${what}, then a new process`);
     }
   } finally {
-    resetTerminalCatalogs();
+    resetProcessState();
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
 
 test('a new process that finds the catalog opens only the terminal files that changed', async () => {
-  resetTerminalCatalogs();
+  resetProcessState();
   const { root, agentDir } = await folder(30);
   const realOpen = fs.promises.open;
   const realOpenSync = fsModule.openSync;
@@ -116,7 +117,7 @@ test('a new process that finds the catalog opens only the terminal files that ch
     await catalog(agentDir);
     await settleTerminalCatalog(agentDir);
     appendCommand(agentDir, 11, (await commandsOf(agentDir, 11)) + 1, 1);
-    resetTerminalCatalogs();
+    resetProcessState();
     fs.promises.open = (async (...args: Parameters<typeof realOpen>) => {
       opened.push(path.basename(String(args[0])));
       return realOpen(...args);
@@ -134,13 +135,13 @@ test('a new process that finds the catalog opens only the terminal files that ch
   } finally {
     fs.promises.open = realOpen;
     fsModule.openSync = realOpenSync;
-    resetTerminalCatalogs();
+    resetProcessState();
     fs.rmSync(root, { recursive: true, force: true });
   }
 });
 
 test('a terminal file rewritten in place to the same size with its mtime set back (a restore, touch -d) is read again by a new process: its ctime changed', async () => {
-  resetTerminalCatalogs();
+  resetProcessState();
   const { root, agentDir } = await folder(6);
   const txt = path.join(agentDir, 'terminals', '3.txt');
   // A whole second, which utimes sets back exactly.
@@ -157,12 +158,12 @@ test('a terminal file rewritten in place to the same size with its mtime set bac
     fs.utimesSync(txt, t, t);
     const after = fs.statSync(txt);
     assert.deepEqual([after.ino, after.size, after.mtimeMs], [before.ino, before.size, before.mtimeMs], 'only the ctime tells the rewrite');
-    resetTerminalCatalogs();
+    resetProcessState();
     const want = await fresh(agentDir);
     assert.deepEqual(await catalog(agentDir), want);
     assert.match(JSON.stringify(want), /"RRR/);
   } finally {
-    resetTerminalCatalogs();
+    resetProcessState();
     fs.rmSync(root, { recursive: true, force: true });
   }
 });

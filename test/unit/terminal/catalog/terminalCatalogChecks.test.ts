@@ -1,7 +1,7 @@
 // What the terminal catalog checks on each call (src/core/terminal/catalog/terminalCatalog.ts): the folder's
 // stat, the open terminals, and closed ones in turn. Every change capture makes is seen by the next
 // call whatever the turn; a closed terminal changed in place by another program within the stated
-// bound (CLOSED_CHECKS_PER_CALL per call, a sweep after a new process's first call); and the tools
+// bound (catalogClosedChecksPerCall per call, a sweep after a new process's first call); and the tools
 // never name a failure that is no longer there, even while the catalog's brief of it is stale.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 // The module object itself (the namespace import is a read-only copy): its statSync can be watched.
 import fsModule = require('node:fs');
 import * as path from 'node:path';
-import { catalogPath, resetTerminalCatalogs, setClosedChecksPerCall, settleTerminalCatalog, terminalCatalog } from '../../../../src/core/terminal/catalog/terminalCatalog';
+import { catalogPath, settleTerminalCatalog, terminalCatalog } from '../../../../src/core/terminal/catalog/terminalCatalog';
 import { formatHeader } from '../../../../src/core/terminal/terminalFormat';
 import { invokeTool } from '../../../../src/core/tools/invokeTool';
 import { gatherBriefing } from '../../../../src/core/briefing/briefingSources';
@@ -18,16 +18,17 @@ import { DEFAULT_TOOL_CONFIG } from '../../../../src/core/config';
 import { nullLogger } from '../../../../src/core/log';
 import type { ToolContext } from '../../../../src/core/tools/toolContext';
 import { appendCommand, catalog, commandsOf, folder, fresh, truth } from './catalogFixtures';
+import { resetProcessState, tune } from '../../../../src/core/processState';
 
 /** Runs `f` with `n` closed terminals checked per call, in a fresh set of catalogs. */
 async function withTurn<T>(n: number, f: () => Promise<T>): Promise<T> {
-  resetTerminalCatalogs();
-  const was = setClosedChecksPerCall(n);
+  resetProcessState();
+  const restore = tune({ catalogClosedChecksPerCall: n });
   try {
     return await f();
   } finally {
-    setClosedChecksPerCall(was);
-    resetTerminalCatalogs();
+    restore();
+    resetProcessState();
   }
 }
 
@@ -116,7 +117,7 @@ test('a closed terminal changed in place by another program is seen within ceil(
     fs.writeFileSync(catalogPath(agentDir), before);
     appendCommand(agentDir, 11, (await commandsOf(agentDir, 11)) + 1, 9);
     fs.writeFileSync(path.join(dir, '13.index.jsonl'), '');
-    resetTerminalCatalogs();
+    resetProcessState();
     await catalog(agentDir);
     await settleTerminalCatalog(agentDir);
     assert.deepEqual(await catalog(agentDir), await fresh(agentDir), 'a new process, after its sweep');

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 // The module object itself (the namespace import is a read-only copy): its openSync can be watched.
 import fsModule = require('node:fs');
 import * as path from 'node:path';
-import { catalogPath, resetTerminalCatalogs, setLazyInfoMin, settleTerminalCatalog, terminalCatalog, type CatalogTerminal } from '../../../../src/core/terminal/catalog/terminalCatalog';
+import { catalogPath, settleTerminalCatalog, terminalCatalog, type CatalogTerminal } from '../../../../src/core/terminal/catalog/terminalCatalog';
 import { formatHeader } from '../../../../src/core/terminal/terminalFormat';
 import { invokeTool } from '../../../../src/core/tools/invokeTool';
 import { gatherBriefing } from '../../../../src/core/briefing/briefingSources';
@@ -20,14 +20,15 @@ import { nullLogger } from '../../../../src/core/log';
 import type { ToolContext } from '../../../../src/core/tools/toolContext';
 import { SCAN_BLOCK, TAIL_BYTES } from '../../../../src/core/terminal/catalog/catalogColdRead';
 import { appendCommand, commandsOf, folder, fresh, truth } from './catalogFixtures';
+import { resetProcessState, tune } from '../../../../src/core/processState';
 
 /** Runs `f` with N.txt left unread from the first unknown terminal on (the default waits for a first build of hundreds). */
 async function lazyFromOne<T>(f: () => Promise<T>): Promise<T> {
-  const was = setLazyInfoMin(0);
+  const restore = tune({ catalogLazyInfoMin: 0 });
   try {
     return await f();
   } finally {
-    setLazyInfoMin(was);
+    restore();
   }
 }
 
@@ -53,12 +54,12 @@ async function opening<T>(f: () => Promise<T>): Promise<{ value: T; txt: string[
 
 /** What a whole build says (a new process, no catalog file). */
 async function wholeBuild(agentDir: string): Promise<readonly CatalogTerminal[]> {
-  resetTerminalCatalogs();
+  resetProcessState();
   fs.rmSync(catalogPath(agentDir), { force: true });
   const r = await terminalCatalog(agentDir);
   assert.ok(r.ok);
   await settleTerminalCatalog(agentDir);
-  resetTerminalCatalogs();
+  resetProcessState();
   fs.rmSync(catalogPath(agentDir), { force: true });
   return r.value;
 }
@@ -98,7 +99,7 @@ function oddTerminals(agentDir: string): void {
 }
 
 test('a first build for the briefing opens no N.txt, reads the end of each index, and says what a whole build says of each terminal\'s last commands', () => lazyFromOne(async () => {
-  resetTerminalCatalogs();
+  resetProcessState();
   const { root, agentDir } = await folder(40);
   try {
     oddTerminals(agentDir);
@@ -106,11 +107,11 @@ test('a first build for the briefing opens no N.txt, reads the end of each index
     assert.equal(whole.length, 48);
 
     // A few terminals it does not know (fewer than a first build's hundreds) are read at once: nothing is left for later.
-    setLazyInfoMin(200);
+    tune({ catalogLazyInfoMin: 200 });
     const few = await opening(() => terminalCatalog(agentDir, { need: 'last', lazyInfo: true }));
     assert.equal(few.txt.length, 48);
-    setLazyInfoMin(0);
-    resetTerminalCatalogs();
+    tune({ catalogLazyInfoMin: 0 });
+    resetProcessState();
     fs.rmSync(catalogPath(agentDir), { force: true });
     const first = await opening(() => terminalCatalog(agentDir, { need: 'last', lazyInfo: true }));
     assert.ok(first.value.ok);
@@ -140,10 +141,10 @@ test('a first build for the briefing opens no N.txt, reads the end of each index
     // Right after the call, the rest is read and the catalog written; a call that needs every field folds every index whole.
     await settleTerminalCatalog(agentDir);
     assert.deepEqual(await terminalCatalog(agentDir), { ok: true, value: whole }, 'this process, every field');
-    resetTerminalCatalogs();
+    resetProcessState();
     assert.deepEqual(await terminalCatalog(agentDir), { ok: true, value: whole }, 'a new process, with the catalog file');
   } finally {
-    resetTerminalCatalogs();
+    resetProcessState();
     fs.rmSync(root, { recursive: true, force: true });
   }
 }));
@@ -205,12 +206,12 @@ function hiddenHigher(agentDir: string): Map<number, string> {
 }
 
 test('a first build for the briefing folds whole each index whose earlier bytes hold a higher command, however it is written and wherever the scan cuts it', () => lazyFromOne(async () => {
-  resetTerminalCatalogs();
+  resetProcessState();
   const { root, agentDir } = await folder(12);
   try {
     const hidden = hiddenHigher(agentDir);
     const whole = await wholeBuild(agentDir);
-    resetTerminalCatalogs();
+    resetProcessState();
     const r = await terminalCatalog(agentDir, { need: 'last', lazyInfo: true });
     assert.ok(r.ok);
     const first: readonly CatalogTerminal[] = r.value;
@@ -228,7 +229,7 @@ test('a first build for the briefing folds whole each index whose earlier bytes 
     assert.deepEqual(failing(first), failing(whole));
     assert.deepEqual(failing(whole), [...hidden.keys()]);
   } finally {
-    resetTerminalCatalogs();
+    resetProcessState();
     fs.rmSync(root, { recursive: true, force: true });
   }
 }));
@@ -246,7 +247,7 @@ async function answers(root: string, agentDir: string): Promise<{ lastFailed: st
 }
 
 test('a catalog file left by a first build for the briefing gives later processes the right counts and the newest failure, after other processes truncate, delete and add terminal files', () => lazyFromOne(async () => {
-  resetTerminalCatalogs();
+  resetProcessState();
   const { root, agentDir } = await folder(40);
   const dir = path.join(agentDir, 'terminals');
   try {
@@ -262,7 +263,7 @@ test('a catalog file left by a first build for the briefing gives later processe
     const text = composeBriefing(await gatherBriefing(agentDir)).text;
     assert.match(text, new RegExp(`\\(${before.failedLast} of ${before.total}\\):`));
     await settleTerminalCatalog(agentDir, { sweep: false });
-    resetTerminalCatalogs();
+    resetProcessState();
     const file = JSON.parse(fs.readFileSync(catalogPath(agentDir), 'utf8')) as { terminals: [number, ...unknown[]][] };
     const row7 = file.terminals.find((t) => t[0] === 7)!;
     assert.ok((row7[10] as number[])[11] > 0, 'the file holds terminal 7 folded from the end of its index');
@@ -283,20 +284,20 @@ test('a catalog file left by a first build for the briefing gives later processe
     // Process 2, with that file: briefing, listing, lastFailed.
     assert.deepEqual(await answers(root, agentDir), after, 'a new process with the file');
     // Process 3, lastFailed first.
-    resetTerminalCatalogs();
+    resetProcessState();
     const lf = await invokeTool('agentContext_terminal', { command: 'lastFailed' }, ctxOf(root));
     assert.ok(lf.text.startsWith(after.lastFailed), lf.text.slice(0, 120));
     assert.deepEqual(await answers(root, agentDir), after, 'a new process, lastFailed first');
     await settleTerminalCatalog(agentDir);
     assert.deepEqual(await terminalCatalog(agentDir), { ok: true, value: await fresh(agentDir) }, 'every field exact');
   } finally {
-    resetTerminalCatalogs();
+    resetProcessState();
     fs.rmSync(root, { recursive: true, force: true });
   }
 }));
 
 test('a terminal file or index that is a FIFO does not stop a first build: the terminal is shown as unreadable or without commands', { timeout: 30_000 }, () => lazyFromOne(async () => {
-  resetTerminalCatalogs();
+  resetProcessState();
   const { root, agentDir } = await folder(6);
   const dir = path.join(agentDir, 'terminals');
   try {
@@ -305,7 +306,7 @@ test('a terminal file or index that is a FIFO does not stop a first build: the t
     fs.rmSync(path.join(dir, '4.index.jsonl'));
     execFileSync('mkfifo', [path.join(dir, '4.index.jsonl')]);
     for (const opts of [{ need: 'last', lazyInfo: true } as const, {}]) {
-      resetTerminalCatalogs();
+      resetProcessState();
       fs.rmSync(catalogPath(agentDir), { force: true });
       const r = await terminalCatalog(agentDir, opts);
       assert.ok(r.ok);
@@ -320,7 +321,7 @@ test('a terminal file or index that is a FIFO does not stop a first build: the t
       assert.equal(again.value[3].brief.commands, 0);
     }
   } finally {
-    resetTerminalCatalogs();
+    resetProcessState();
     fs.rmSync(root, { recursive: true, force: true });
   }
 }));
