@@ -47,9 +47,7 @@ export function writeCodexConfig(home: string, url: string, o: { workspace: stri
   const top = ['model = "fake-model"', 'model_provider = "fake"', ...(o.top ?? [])];
   const tables = ['[model_providers.fake]', 'name = "fake"', `base_url = ${tomlString(`${url}/v1`)}`, 'wire_api = "responses"', 'env_key = "FAKE_API_KEY"', ''];
   if (o.mcp !== false) {
-    // startup_timeout_sec: Codex waits 10 s by default for a server's tools; on a loaded machine (load 10
-    // on 2 cores) node took longer, and the model's first call of our tool came back "unsupported call".
-    tables.push('[mcp_servers.agent-context]', `command = ${tomlString(process.execPath)}`, `args = [${[MCP_JS, '--root', o.workspace, '--allow-run'].map(tomlString).join(', ')}]`, 'startup_timeout_sec = 120', '');
+    tables.push('[mcp_servers.agent-context]', `command = ${tomlString(process.execPath)}`, `args = [${[MCP_JS, '--root', o.workspace, '--allow-run'].map(tomlString).join(', ')}]`, '');
   }
   if (o.config) tables.push(o.config);
   const file = path.join(codexHome, 'config.toml');

@@ -1,11 +1,12 @@
 /*
  * agentContext_search through a real agent CLI's MCP client: the model asks in words why a saved
  * build failed and reads the error line with its number, fenced as data, within the tool's budget.
- * Two saved builds: the noisy one agentContext_run just saved (hinted to the index by the run), and
- * a real cargo build's output (bench/retrieval/, recorded from rustc) saved where agentContext_run
- * saves one. Asserted on what the CLI sent back to the fake model.
+ * Two saved builds, where agentContext_run saves outputs: the noisy 60,000-line build's output (the
+ * script run by the test), and a real cargo build's output (bench/retrieval/, recorded from rustc).
+ * Asserted on what the CLI sent back to the fake model.
  */
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { TOOL_ANSWER_MAX_BYTES } from '../../src/core/output/inline';
@@ -13,7 +14,8 @@ import { copyFixture, repoRoot, resultOf, writeNoisyBuild, type AgentRun } from 
 import type { AgentDriver } from './agentScenarios';
 import { recordMeasure } from './measure';
 
-/** The saved real cargo build (workspace-relative) and where it comes from. */
+/** The saved noisy build and the saved real cargo build (workspace-relative), and where the latter comes from. */
+const BUILD_SAVED = '.agent/scratch/tool_outputs/build-sh-01JESEARCHMCPNOISY00000000.txt';
 const CARGO_SAVED = '.agent/scratch/tool_outputs/cargo-build-01JESEARCHMCP000000000000.txt';
 const CARGO_RECORDING = 'bench/retrieval/outputs/cargo-build-borrow.log';
 
@@ -60,10 +62,17 @@ export function describeSearchOverMcp(d: AgentDriver): void {
       noisy = writeNoisyBuild(ws);
       fs.mkdirSync(path.dirname(path.join(ws, CARGO_SAVED)), { recursive: true });
       fs.copyFileSync(path.join(repoRoot, CARGO_RECORDING), path.join(ws, CARGO_SAVED));
+      let out = '';
+      try {
+        execFileSync('bash', [noisy.script], { cwd: ws, encoding: 'utf8', maxBuffer: 1 << 28 });
+      } catch (e) {
+        out = (e as { stdout?: string }).stdout ?? ''; // it exits 1
+      }
+      assert.equal(out.split('\n').length - 1, 60_000);
+      fs.writeFileSync(path.join(ws, BUILD_SAVED), out);
       run = await d.run({
         workspace: ws,
         script: [
-          { tool: d.mcpTool('agentContext_run'), input: { command: noisy.script } },
           { tool: d.mcpTool('agentContext_search'), input: { query: 'Why did the bundle step fail?' } },
           { tool: d.mcpTool('agentContext_search'), input: { query: 'Why does the Rust build fail?' } },
           { text: 'Done.' },
@@ -71,14 +80,13 @@ export function describeSearchOverMcp(d: AgentDriver): void {
       });
     });
 
-    it('asked why the bundle step failed, the model reads the build\'s FATAL line with its number in the output agentContext_run just saved, fenced as data, within the tool\'s budget', () => {
-      const r = resultOf(run, d.mcpTool('agentContext_run'));
-      const saved = /Output saved: (\S+)/.exec(d.unwrap ? d.unwrap(r.text) : r.text)?.[1];
-      assert.ok(saved, r.text);
+    it('asked why the bundle step failed, the model reads the FATAL line with its number in the saved 60,000-line build, fenced as data, within the tool\'s budget', () => {
+      const saved = BUILD_SAVED;
       const { text: answer, bytes } = text(0);
       recordMeasure(d.key ?? d.id, 'searchSavedRun', { bytes });
       assert.ok(bytes <= TOOL_ANSWER_MAX_BYTES, `${bytes} bytes reached the model:\n${answer}`);
-      assert.match(answer, /^\d+ windows? match "Why did the bundle step fail\?"/);
+      // Codex puts "Wall time: … Output:" before a slow call's text (the first search indexes the 60,000 lines).
+      assert.match(answer, /^\d+ windows? match "Why did the bundle step fail\?"/m);
       const quoted = quotedLines(answer, ws, saved);
       const fatal = noisy.errorLines[2];
       assert.ok(quoted.some((q) => q.n === fatal.n && q.text === fatal.text), `L${fatal.n}: ${fatal.text} is not in the fenced answer:\n${answer}`);
