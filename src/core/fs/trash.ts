@@ -10,6 +10,14 @@ export interface TrashOptions {
   /** `$XDG_DATA_HOME`; defaults to the environment variable, then `~/.local/share`. */
   xdgDataHome?: string;
   uid?: number;
+  /**
+   * The host's own trash, for a platform whose trash the core does not write (Windows' recycle bin
+   * has no layout a program may fill by moving files): the editor passes VS Code's
+   * `workspace.fs.delete(uri, { useTrash: true })`. Resolves true when the path was moved there. Not
+   * used on Linux or macOS, whose trash the core writes itself (a path with no usable trash there
+   * stays in `noTrash`).
+   */
+  hostTrash?: (abs: string) => Promise<boolean>;
 }
 
 /** What happened to each path: trashed, failed, or no usable trash (ask before deleting permanently). */
@@ -30,7 +38,8 @@ interface TrashDir {
 /**
  * Moves files or folders to the OS trash without following symlinks: the freedesktop.org
  * Trash spec on Linux (home trash, or `$topdir/.Trash/$uid` / `$topdir/.Trash-$uid` on another
- * file system), `~/.Trash` on macOS. Paths with no usable trash are returned in `noTrash`.
+ * file system), `~/.Trash` on macOS, the host's trash elsewhere (Windows: `hostTrash`, the
+ * editor's; not tested on Windows yet). Paths with no usable trash are returned in `noTrash`.
  */
 export async function moveToTrash(paths: readonly string[], opts: TrashOptions = {}): Promise<TrashOutcome> {
   const out: TrashOutcome = { trashed: [], failed: [], noTrash: [] };
@@ -44,6 +53,12 @@ export async function moveToTrash(paths: readonly string[], opts: TrashOptions =
       st = await fs.promises.lstat(abs);
     } catch (e) {
       out.failed.push({ path: abs, message: (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'already gone' : (e as Error).message });
+      continue;
+    }
+    if (!writesTrash(platform)) {
+      const moved = opts.hostTrash ? await opts.hostTrash(abs).catch(() => false) : false;
+      if (moved) out.trashed.push({ path: abs, trashPath: '' });
+      else out.noTrash.push(abs);
       continue;
     }
     const trash = await trashOf(abs, st, platform, home, opts, homeTrashCache);
@@ -75,9 +90,15 @@ export async function pathsWithoutTrash(paths: readonly string[], opts: TrashOpt
   for (const p of paths) {
     const abs = path.resolve(p);
     const st = await fs.promises.lstat(abs).catch(() => undefined);
-    if (st && !(await trashOf(abs, st, platform, home, opts, cache))) out.push(abs);
+    if (!st) continue;
+    if (!writesTrash(platform) ? !opts.hostTrash : !(await trashOf(abs, st, platform, home, opts, cache))) out.push(abs);
   }
   return out;
+}
+
+/** Whether the core writes this platform's trash itself (else only the host's trash can take a path). */
+function writesTrash(platform: NodeJS.Platform): boolean {
+  return platform === 'linux' || platform === 'freebsd' || platform === 'openbsd' || platform === 'darwin';
 }
 
 /** The trash a path would go to on this platform; undefined when there is none usable. */

@@ -9,6 +9,8 @@ import { newScratchFile, ScratchWriter } from './scratchOutput';
 import { fitsInline } from '../output/inline';
 import { INLINE_MAX_BYTES, secretRulesOf, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 import { plural } from '../output/humanize';
+import { runShell } from '../platform/runShell';
+import { endProcessTree } from '../platform/processTree';
 
 /** Longest timeout a caller may ask for, in seconds. */
 export const MAX_TIMEOUT_SEC = 1800;
@@ -16,15 +18,6 @@ export const MAX_TIMEOUT_SEC = 1800;
 const STDIO_GRACE_MS = 2000;
 /** After SIGTERM, how long before SIGKILL. */
 const KILL_GRACE_MS = 2000;
-
-function killGroup(pid: number | undefined, sig: NodeJS.Signals): void {
-  if (!pid) return;
-  try {
-    process.kill(-pid, sig);
-  } catch {
-    // already gone
-  }
-}
 
 /** The command line as shown and recorded: built-in secret shapes and the user's rules masked. */
 export function maskCommand(command: string, rules: UserPatterns | undefined): string {
@@ -63,12 +56,14 @@ export async function runTool(input: Record<string, unknown>, ctx: ToolContext):
   ctx.run?.start({ command: shownCommand, cwd: cwd.display, outputPath: target.display });
 
   const started = Date.now();
-  // `exec 2>&1` merges stderr into the same pipe, so the file keeps the arrival order.
-  const child = spawn('bash', ['-c', `exec 2>&1\n${command}`], {
+  // The platform's shell (platform/runShell.ts): bash, its stderr merged into stdout, in its own process group.
+  const shell = runShell(command);
+  const child = spawn(shell.file, shell.args, {
     cwd: cwd.abs,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'ignore'],
+    detached: shell.detached,
+    stdio: ['ignore', 'pipe', shell.mergesStderr ? 'ignore' : 'pipe'],
     env: { ...process.env, TERM: 'dumb', PAGER: 'cat', GIT_PAGER: 'cat', AGENT_CONTEXT_RUN: '1' },
+    windowsHide: shell.windowsHide,
   });
   let timedOut = false;
   let cancelled = false;
@@ -78,8 +73,8 @@ export async function runTool(input: Record<string, unknown>, ctx: ToolContext):
     if (why === 'timeout') timedOut = true;
     else if (why === 'cancel') cancelled = true;
     else writeFailed = true;
-    killGroup(child.pid, 'SIGTERM');
-    killTimer = setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS);
+    endProcessTree(child.pid, 'SIGTERM');
+    killTimer = setTimeout(() => endProcessTree(child.pid, 'SIGKILL'), KILL_GRACE_MS);
   };
   // The output file failed (a full disk): the command's output can no longer be kept, so it is stopped at once.
   writer.onFailure(() => stop('write'));
@@ -90,19 +85,22 @@ export async function runTool(input: Record<string, unknown>, ctx: ToolContext):
   const result = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
     let graceTimer: NodeJS.Timeout | undefined;
-    child.stdout!.on('data', (chunk: Buffer) => {
-      if (!writer.writeBytes(chunk)) {
-        child.stdout!.pause();
-        void writer.drain().then(() => child.stdout!.resume());
-      }
-    });
+    for (const out of [child.stdout!, child.stderr].filter((x) => x !== null)) {
+      out.on('data', (chunk: Buffer) => {
+        if (!writer.writeBytes(chunk)) {
+          out.pause();
+          void writer.drain().then(() => out.resume());
+        }
+      });
+    }
     child.once('error', (e) => resolve({ code: null, signal: null, error: e }));
     child.once('exit', (code, signal) => {
       exit = { code, signal };
       // A background child may hold the pipe open after bash is gone: give it a moment, then end it.
       graceTimer = setTimeout(() => {
-        killGroup(child.pid, 'SIGKILL');
+        endProcessTree(child.pid, 'SIGKILL');
         child.stdout!.destroy();
+        child.stderr?.destroy();
         resolve(exit!);
       }, STDIO_GRACE_MS);
     });
@@ -126,7 +124,7 @@ export async function runTool(input: Record<string, unknown>, ctx: ToolContext):
   }
   const { scan, masked } = finished;
   ctx.run?.end({ exitCode: result.code, signal: result.signal, timedOut, cancelled, durationMs });
-  if (result.error) return { ...toolError(`could not start bash: ${result.error.message}`), outputPath: target.display };
+  if (result.error) return { ...toolError(`could not start ${shell.name}: ${result.error.message}`), outputPath: target.display };
 
   const meta = {
     title: 'Output saved',

@@ -7,6 +7,7 @@ import type { RetentionPolicy } from '../../core/scratch/retention';
 import { retentionSettings, setting } from '../../editor/settings';
 import { formatFileError } from '../../core/result';
 import { deletePermanently } from '../../core/fs/trash';
+import { EDITOR_TRASH } from '../../editor/editorTrash';
 import { AgentFolder, AgentFeed } from '../../editor/agentFeed';
 import { ScratchTreeProvider } from './scratchView';
 import { describeCleanupPreview } from '../../core/scratch/cleanupPreview';
@@ -82,12 +83,12 @@ export async function runCleanup(folders: AgentFeed, log: vscode.LogOutputChanne
     }
   });
   for (const folder of folders.folders) {
-    const r = await cleanupScratch({ workspaceRoot: folder.root, policy: retentionPolicyFor(folder), extraProtected: extra, dryRun: opts.dryRun, only: opts.only });
+    const r = await cleanupScratch({ workspaceRoot: folder.root, policy: retentionPolicyFor(folder), extraProtected: extra, dryRun: opts.dryRun, only: opts.only, trash: EDITOR_TRASH });
     if (!r.ok) {
       errors.push(formatFileError(r.error));
       continue;
     }
-    const t = await cleanupTerminals({ agentDir: folder.agentDir, maxAgeDays: setting('terminals.maxAgeDays', folder.folder.uri), openFiles: extra, dryRun: opts.dryRun, only: opts.only });
+    const t = await cleanupTerminals({ agentDir: folder.agentDir, maxAgeDays: setting('terminals.maxAgeDays', folder.folder.uri), openFiles: extra, dryRun: opts.dryRun, only: opts.only, trash: EDITOR_TRASH });
     if (!t.ok) errors.push(formatFileError(t.error));
     const rep = r.value;
     if (rep.noTrash.length > 0 && opts.interactive) {

@@ -4,6 +4,7 @@ import { scratchDirOf } from '../../core/scratch/scratchEntry';
 import { setPinned } from '../../core/scratch/pins';
 import { formatFileError } from '../../core/result';
 import { deletePermanently, moveToTrash, pathsWithoutTrash, type TrashOutcome } from '../../core/fs/trash';
+import { EDITOR_TRASH } from '../../editor/editorTrash';
 import { AgentFeed } from '../../editor/agentFeed';
 import { ScratchNode, ScratchTreeProvider } from './scratchView';
 import { toPosixRelative } from '../../core/workspace/relativePaths';
@@ -60,7 +61,7 @@ export function registerScratchCommands(context: vscode.ExtensionContext, log: v
     const one = paths.length === 1;
     const what = one ? `'${path.basename(paths[0])}'` : plural(paths.length, 'scratch item');
     const list = { detail: paths.slice(0, 10).map((p) => toPosixRelative(nodes[0].folder.root, p)).join('\n') + (paths.length > 10 ? `\n… and ${paths.length - 10} more` : '') };
-    const noTrash = await pathsWithoutTrash(paths);
+    const noTrash = await pathsWithoutTrash(paths, EDITOR_TRASH);
     if (noTrash.length > 0) {
       const them = noTrash.length === 1 ? `'${path.basename(noTrash[0])}'` : plural(noTrash.length, 'item');
       const answer = await notify.warn(`No trash is available for ${them} on this system. Delete ${noTrash.length === 1 ? 'it' : 'them'} permanently?`, { modal: true, detail: 'This cannot be undone.' }, 'Delete Permanently');
@@ -69,7 +70,7 @@ export function registerScratchCommands(context: vscode.ExtensionContext, log: v
       const answer = await notify.warn(`Move ${what} to the trash?`, { modal: true, detail: `${one ? '' : `${list.detail}\n\n`}You can restore ${one ? 'it' : 'them'} from the trash.` }, 'Move to Trash');
       if (answer !== 'Move to Trash') return undefined;
     }
-    const res = await moveToTrash(paths.filter((p) => !noTrash.includes(p)));
+    const res = await moveToTrash(paths.filter((p) => !noTrash.includes(p)), EDITOR_TRASH);
     // Agreed above, or found only now (a move across file systems): nothing left without a question.
     const permanent = [...noTrash, ...res.noTrash.filter((p) => !noTrash.includes(p))];
     const late = res.noTrash.filter((p) => !noTrash.includes(p));

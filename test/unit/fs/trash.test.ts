@@ -51,6 +51,34 @@ test('pathsWithoutTrash names the paths with no usable trash and moves nothing (
   assert.deepEqual(fs.readdirSync(path.join(data, 'Trash/files')), []);
 });
 
+test('Windows: the host\'s trash (the editor\'s useTrash) takes what the core cannot; on Linux the core\'s own trash is used and the host is never asked', async () => {
+  const dir = tmp('ac-host-trash-');
+  const data = tmp('ac-host-trash-data-');
+  const a = path.join(dir, 'a.txt');
+  const b = path.join(dir, 'b.txt');
+  fs.writeFileSync(a, 'a');
+  fs.writeFileSync(b, 'b');
+  const asked: string[] = [];
+  const hostTrash = async (p: string): Promise<boolean> => {
+    asked.push(p);
+    if (p !== a) return false; // the host could not take it
+    fs.rmSync(p);
+    return true;
+  };
+  assert.deepEqual(await pathsWithoutTrash([a, b], { platform: 'win32', hostTrash }), [], 'a host trash is there to ask');
+  const r = await moveToTrash([a, b], { platform: 'win32', hostTrash });
+  assert.deepEqual(r.trashed.map((t) => t.path), [a]);
+  assert.deepEqual(r.noTrash, [b], 'refused by the host: left alone, for the caller to ask about');
+  assert.ok(fs.existsSync(b));
+  asked.length = 0;
+  const c = path.join(dir, 'c.txt');
+  fs.writeFileSync(c, 'c');
+  const l = await moveToTrash([c], { platform: 'linux', xdgDataHome: data, hostTrash });
+  assert.equal(l.trashed.length, 1);
+  assert.deepEqual(asked, [], 'Linux: the freedesktop trash, not the host');
+  assert.deepEqual(fs.readdirSync(path.join(data, 'Trash/files')), ['c.txt']);
+});
+
 test('deletePermanently refuses paths outside the given folder', async () => {
   const dir = tmp('ac-del-');
   const inside = path.join(dir, 'in.txt');
