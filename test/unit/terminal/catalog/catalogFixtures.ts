@@ -5,10 +5,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { generateAgentFolder } from '../../../../bench/scaleGen';
-import { terminalCatalog, type BriefCommand } from '../../../../src/core/terminal/catalog/terminalCatalog';
+import { terminalCatalog } from '../../../../src/core/terminal/catalog/terminalCatalog';
 import { commandEndMs } from '../../../../src/core/terminal/terminalSummary';
 import { formatCommandFooter, formatCommandHeader, type IndexRecord, type TerminalCommand } from '../../../../src/core/terminal/terminalFormat';
 import { listTerminals, readTerminalIndex } from '../../../../src/core/terminal/terminalIndex';
+import { plainTerminals } from './plainTerminals';
 
 export async function folder(terminals = 40): Promise<{ root: string; agentDir: string }> {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ac-catalog-')));
@@ -16,25 +17,9 @@ export async function folder(terminals = 40): Promise<{ root: string; agentDir: 
   return { root, agentDir: g.agentDir };
 }
 
-const brief = (c: TerminalCommand | undefined): BriefCommand | null =>
-  c ? { command: c.command, status: c.status, exitCode: c.exitCode, exitUnknown: c.exitUnknown, endMs: commandEndMs(c) } : null;
-
-/** What the catalog must say, computed from the files alone (every file read whole). */
+/** What the catalog must say, computed from the files alone (every file read whole) by an oracle that shares no code with it (plainTerminals.ts). */
 export async function fresh(agentDir: string): Promise<unknown> {
-  const list = await listTerminals(agentDir);
-  assert.ok(list.ok);
-  const out = [];
-  for (const info of list.value) {
-    const idx = await readTerminalIndex(agentDir, info.n);
-    assert.ok(idx.ok);
-    const cmds = idx.value.commands;
-    const failed = cmds.filter((c) => c.status === 'done' && c.exitCode !== null && c.exitCode !== 0);
-    out.push({
-      info,
-      brief: { commands: cmds.length, last: brief(cmds[cmds.length - 1]), lastDone: brief(cmds.filter((c) => c.status === 'done').pop()), lastFailed: brief(failed.pop()) },
-    });
-  }
-  return out;
+  return plainTerminals(agentDir);
 }
 
 export async function catalog(agentDir: string): Promise<unknown> {
