@@ -5,7 +5,7 @@ import { findPlanFiles, PLAN_FILES } from '../plan/planFiles';
 import { planDigest, planDigests, type PlanDigest } from '../plan/planDigests';
 import { currentScratchIndex } from '../scratch/index/sharedIndex';
 import { readProgressTail, progressPath } from '../plan/progress';
-import { featuresPath, sharedFeatureState, type FeatureState } from '../plan/features';
+import { featuresPath, sharedFeatureState, type FeatureState } from '../plan/featureList';
 import { listMemory, listMemoryFiles, preferencesPath } from '../memory';
 import { recentAgents } from '../agents';
 import { listHistory, historyDir } from '../history/archive';

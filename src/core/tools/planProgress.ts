@@ -1,5 +1,5 @@
 import { appendProgress } from '../plan/progress';
-import { setPasses } from '../plan/features';
+import { setPasses } from '../plan/featureList';
 import { formatFileError } from '../result';
 import { toolError, type ToolContext, type ToolOutcome } from './toolContext';
 

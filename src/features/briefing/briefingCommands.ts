@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import * as path from 'node:path';
 import { composeBriefingAsync } from '../../core/briefing/briefing';
 import { gatherBriefing } from '../../core/briefing/briefingSources';
-import { acceptFeatures, checkFeatures } from '../../core/plan/features';
+import { acceptFeatures, checkFeatures } from '../../core/plan/featureList';
 import { archiveText } from '../../core/history/archive';
 import { formatFileError } from '../../core/result';
 import type { AgentFeed, AgentFolder } from '../../editor/agentFeed';

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { featuresPath } from '../../core/plan/features';
+import { featuresPath } from '../../core/plan/featureList';
 import { touches, type AgentFeed } from '../../editor/agentFeed';
 
 /** Context key: true while some folder has `.agent/features.json` ("Accept Feature List" is offered only then). */

@@ -3,7 +3,7 @@ import { formatLocalTime } from '../../core/output/humanize';
 import * as path from 'node:path';
 import { progressPath, type ProgressEntry } from '../../core/plan/progress';
 import { readProgressTail } from '../../core/plan/progress';
-import { checkFeatures, featuresPath, featuresSummary, type Feature, type FeatureSummary } from '../../core/plan/features';
+import { checkFeatures, featuresPath, featuresSummary, type Feature, type FeatureSummary } from '../../core/plan/featureList';
 import { formatFileError } from '../../core/result';
 import { openAtLine } from '../../editor/agentFolderTree';
 import { clip } from '../../core/output/text';
@@ -32,7 +32,7 @@ export async function planExtraNodes(agentDir: string): Promise<PlanExtraNode[]>
   return out;
 }
 
-// The Features row from the summary (core/features.ts): the list itself is read when the row is expanded.
+// The Features row from the summary (core/plan/featureList.ts): the list itself is read when the row is expanded.
 function featuresOf(agentDir: string): ReturnType<typeof featuresSummary> {
   return featuresSummary(agentDir);
 }

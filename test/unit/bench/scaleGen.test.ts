@@ -11,7 +11,7 @@ import { readProgress } from '../../../src/core/plan/progress';
 import { listAgents, rankAgents } from '../../../src/core/agents';
 import { findPlanFiles, loadPlanFile } from '../../../src/core/plan/planFiles';
 import { loadSkills } from '../../../src/core/skills/skillsIndex';
-import { checkFeatures } from '../../../src/core/plan/features';
+import { checkFeatures } from '../../../src/core/plan/featureList';
 import { ledgerFiles, ledgerPath, readLedger } from '../../../src/core/history/ledger';
 import { listNotes } from '../../../src/core/notes/notes';
 import { listMemory } from '../../../src/core/memory';

@@ -9,7 +9,7 @@ import { countTokens } from '../../../src/core/output/tokens';
 import { rememberMemory } from '../../../src/core/memory';
 import { appendProgress } from '../../../src/core/plan/progress';
 import { writeFinding, setAgentStatus } from '../../../src/core/agents';
-import { setPasses } from '../../../src/core/plan/features';
+import { setPasses } from '../../../src/core/plan/featureList';
 import { createCaptureWriter } from '../../../src/core/terminal/captureWriter';
 
 function tmpAgent(): string {

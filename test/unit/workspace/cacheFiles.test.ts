@@ -12,7 +12,7 @@ import { invokeTool } from '../../../src/core/tools/invokeTool';
 import { CACHE_FILES, cacheFile } from '../../../src/core/workspace/cacheFiles';
 import { setUpAgent } from '../../../src/core/setup/agents';
 import { claudeCodeSetup } from '../../../src/core/setup/agents/claudeCode';
-import { featuresSummary } from '../../../src/core/plan/features';
+import { featuresSummary } from '../../../src/core/plan/featureList';
 import { addNote } from '../../../src/core/notes/noteFile';
 import { listNotes } from '../../../src/core/notes/notes';
 

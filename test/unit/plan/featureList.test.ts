@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { checkFeatures, setPasses, acceptFeatures, featuresPath, featuresSummary, featuresSummaryPath, diffFeatures, parseFeatures, Feature } from '../../../src/core/plan/features';
+import { checkFeatures, setPasses, acceptFeatures, featuresPath, featuresSummary, featuresSummaryPath, diffFeatures, parseFeatures, Feature } from '../../../src/core/plan/featureList';
 
 function tmpAgent(features?: unknown): string {
   const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-feat-'));
@@ -160,12 +160,12 @@ test('featuresSummary keeps the counts between processes, keyed on both files, a
 });
 
 /** The features module as a new process loads it: nothing remembered in memory (the disk's .agent/.cache/ is shared, as between processes). */
-function freshModule(): typeof import('../../../src/core/plan/features') {
-  const id = require.resolve('../../../src/core/plan/features');
+function freshModule(): typeof import('../../../src/core/plan/featureList') {
+  const id = require.resolve('../../../src/core/plan/featureList');
   const kept = require.cache[id];
   delete require.cache[id];
   try {
-    return require(id) as typeof import('../../../src/core/plan/features');
+    return require(id) as typeof import('../../../src/core/plan/featureList');
   } finally {
     require.cache[id] = kept;
   }
