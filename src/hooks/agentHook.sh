@@ -17,6 +17,13 @@
 #   agent-hook.sh gemini SessionStart        the briefing as additional context (Gemini CLI's JSON on stdin)
 #   agent-hook.sh codex SessionStart         the same for Codex CLI, also after a compaction
 #   agent-hook.sh qwen-code SessionStart     the same for Qwen Code (Claude Code's hook shape)
+#   agent-hook.sh qwen-code PostToolUse      records Qwen Code's run_shell_command in the agent-command
+#   agent-hook.sh qwen-code PostToolUseFailure  history (its JSON on stdin); prints nothing: Qwen's hooks
+#                                            cannot replace the result, and nothing is added to it
+#                                            (not installed by the set-up yet: core/hooks/qwenCode.ts)
+#   agent-hook.sh cline PostToolUse          the same for Cline's run_commands (~/.cline/hooks/PostToolUse
+#                                            runs it; its JSON on stdin, one result per command; not
+#                                            installed by the set-up yet: core/hooks/cline.ts)
 #   agent-hook.sh copilot-cli sessionStart   the same for Copilot CLI ({"additionalContext":…})
 #
 # Other agents and VS Code's own agent may read the same hook files (VS Code runs Claude Code and
@@ -122,6 +129,69 @@ case "${1-}:${2-}" in
     __ac_root_of "${QWEN_PROJECT_DIR:-$PWD}"
     [ -n "$__ac_r" ] || exit 0
     AGENT_CONTEXT_ROOT=$__ac_r "$__ac_node" "$__ac_dir/agent-hook.js" qwen-code SessionStart
+    ;;
+  qwen-code:PostToolUse|qwen-code:PostToolUseFailure)
+    # Recorded only: what the model reads stays Qwen's own. A small, clean result is recorded here
+    # (its JSON string bodies; the fold takes Qwen's framing apart: core/hooks/agentResults.ts); any
+    # other goes to Node, whose stdout goes nowhere. At most 8 KB read by the shell, as for Gemini.
+    if LC_ALL=C IFS= read -r -d '' -N 8192 __ac_in; then __ac_whole=0; else __ac_whole=1; fi
+    case $__ac_in in *'"tool_name":"run_shell_command"'*) ;; *) [ "$__ac_whole" = 0 ] || exit 0 ;; esac
+    __ac_root_of "${QWEN_PROJECT_DIR:-$PWD}"
+    [ -n "$__ac_r" ] || exit 0
+    __ac_agent=qwen-code
+    __ac_sid=unknown
+    __ac_json session_id && __ac_sid=$__ac_v
+    if [ "$__ac_whole" = 1 ]; then
+      __ac_settings "$__ac_r"
+      __ac_cmd=
+      __ac_json command && __ac_cmd=$__ac_v
+      __ac_cwd=
+      __ac_json cwd && __ac_cwd=$__ac_v
+      __ac_f=llmContent
+      [ "$2" = PostToolUseFailure ] && __ac_f=error
+      if __ac_json "$__ac_f" && __ac_unjson "$__ac_v" && __ac_clean "$__ac_u" && __ac_nokey "$__ac_cmd" && __ac_nokey "$__ac_cwd"; then
+        __ac_apid=
+        __ac_start=
+        __ac_record "$__ac_r" json '' "$__ac_v"
+        exit 0
+      fi
+    fi
+    { printf '%s' "$__ac_in"; [ "$__ac_whole" = 0 ] && cat; } | AGENT_CONTEXT_ROOT=$__ac_r "$__ac_node" "$__ac_dir/agent-hook.js" qwen-code "$2" >/dev/null
+    ;;
+  cline:PostToolUse)
+    # Recorded only, as for Qwen Code. The shell records a call of one small, clean command (the
+    # fold takes Cline's "[Command exited with code N]" apart); several commands, a large output or
+    # a secret candidate go to Node. Every other tool ends here.
+    if LC_ALL=C IFS= read -r -d '' -N 8192 __ac_in; then __ac_whole=0; else __ac_whole=1; fi
+    case $__ac_in in *'"name":"run_commands"'*) ;; *) [ "$__ac_whole" = 0 ] || exit 0 ;; esac
+    __ac_root_of "$PWD"
+    [ -n "$__ac_r" ] || exit 0
+    if [ "$__ac_whole" = 1 ]; then
+      __ac_rest=${__ac_in#*\"query\":}
+      case $__ac_rest in
+        *'"query":'*) ;;
+        *)
+          __ac_agent=cline
+          __ac_sid=unknown
+          __ac_json taskId && __ac_sid=$__ac_v
+          __ac_settings "$__ac_r"
+          __ac_cmd=
+          __ac_cwd=
+          if [[ $__ac_rest != "$__ac_in" && ( $__ac_in == *'"success":true'* || $__ac_in == *'"result":"[Command exited with code '* ) ]] \
+            && __ac_json query && __ac_cmd=$__ac_v && [[ $__ac_cmd != *'... [command truncated: '* ]] \
+            && __ac_json result && __ac_unjson "$__ac_v" && __ac_clean "$__ac_u" && __ac_nokey "$__ac_cmd" && __ac_nokey "$PWD"; then
+            # The folder as a JSON string body (the record's encoding).
+            __ac_cwd=${PWD//\\/\\\\}
+            __ac_cwd=${__ac_cwd//\"/\\\"}
+            __ac_apid=
+            __ac_start=
+            __ac_record "$__ac_r" json '' "$__ac_v"
+            exit 0
+          fi
+          ;;
+      esac
+    fi
+    { printf '%s' "$__ac_in"; [ "$__ac_whole" = 0 ] && cat; } | AGENT_CONTEXT_ROOT=$__ac_r "$__ac_node" "$__ac_dir/agent-hook.js" cline PostToolUse >/dev/null
     ;;
   gemini:SessionStart)
     # Once per session start (startup, resume, /clear): Node is fine here.

@@ -15,6 +15,10 @@
  *   node agent-hook.js gemini SessionStart            the briefing as additional context, as for Claude Code
  *   node agent-hook.js claude-code|codex|qwen-code SessionStart  Claude Code's (Codex's, Qwen Code's) SessionStart JSON on stdin: prints
  *                                                     the briefing as additional context (core/hooks/sessionStart.ts)
+ *   node agent-hook.js qwen-code PostToolUse[Failure]  Qwen Code's run_shell_command, recorded in the
+ *                                                     agent-command history; prints nothing (core/hooks/qwenCode.ts)
+ *   node agent-hook.js cline PostToolUse              Cline's run_commands, each command recorded in the
+ *                                                     agent-command history; prints nothing (core/hooks/cline.ts)
  *   node agent-hook.js opencode tool.execute.after    opencode's bash result ({tool, args, output}
  *                                                     as its plugin got them) on stdin; prints
  *                                                     {output, saved?} or nothing
@@ -29,7 +33,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { copilotPlanWrite, copilotPostToolUse, type CopilotPostToolUseInput } from '../core/hooks/copilotCli';
 import { commandFromExecString } from '../core/hooks/execString';
+import { clineToolAfter, type ClineToolHookInput } from '../core/hooks/cline';
 import { geminiAfterTool, type GeminiAfterToolInput } from '../core/hooks/gemini';
+import { qwenToolAfter, type QwenToolHookInput } from '../core/hooks/qwenCode';
 import { opencodeToolAfter, type OpencodeAfterInput } from '../core/hooks/opencode';
 import { secretPrefilterEre } from '../core/hooks/secretPrefilter';
 import { copilotSessionStart, sessionStartHookOutput } from '../core/hooks/sessionStart';
@@ -178,6 +184,10 @@ async function main(argv: string[]): Promise<void> {
         // no source named: the briefing is the same, its first line says "at the start"
       }
       const root = workspaceRoot(process.cwd());
+      if (root && mode === 'qwen-code' && (rest[0] === 'PostToolUse' || rest[0] === 'PostToolUseFailure')) {
+        await qwenToolAfter(input as QwenToolHookInput, root);
+        return;
+      }
       if (!root || rest[0] !== 'SessionStart') return;
       process.stdout.write(JSON.stringify(await sessionStartHookOutput(input, root)));
       return;
@@ -192,6 +202,13 @@ async function main(argv: string[]): Promise<void> {
       if (!root || rest[0] !== 'AfterTool') return;
       const out = await geminiAfterTool(input, root);
       if (out) process.stdout.write(JSON.stringify(out));
+      return;
+    }
+    case 'cline': {
+      const input = JSON.parse(await readStdin()) as ClineToolHookInput;
+      const root = workspaceRoot(process.cwd());
+      if (!root || rest[0] !== 'PostToolUse') return;
+      await clineToolAfter(input, root, process.cwd());
       return;
     }
     case 'opencode': {

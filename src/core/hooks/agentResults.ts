@@ -1,7 +1,7 @@
 /**
  * What an agent's shell tool hands its model, taken apart: the command's output and its exit code,
  * for agents whose hooks see the tool's result text rather than the command's streams (Gemini CLI,
- * GitHub Copilot CLI and VS Code's Copilot harness). The hooks use it to offload and mask; the
+ * GitHub Copilot CLI, VS Code's Copilot harness, Qwen Code and Cline). The hooks use it to offload and mask; the
  * agent-command history uses it to record a command the shell side handed over as it was.
  */
 
@@ -32,6 +32,26 @@ export function splitGeminiShellResult(wrapped: string): { output: string; trail
   return { output: body === '(empty)' ? '' : body, trailer: tail.filter((l) => !l.startsWith('Process Group PGID: ')).join('\n'), exitCode };
 }
 
+/**
+ * Qwen Code's run_shell_command llmContent (0.24.4, checked in its sources and with the real CLI):
+ * "Command: <command>" (left out in its code mode), "Directory: <dir or (root)>", then Gemini's form
+ * ("Output: …", "Error: …", "Exit Code: N", "Signal: …", "Process Group PGID: N"); a large one after
+ * Qwen's note that it cut the text ("Tool output was too large … Truncated part of the output:").
+ * Undefined when it is in another form (a timeout, a cancel: the text is the output).
+ */
+export function splitQwenShellResult(text: string): { output: string; exitCode: number | undefined } | undefined {
+  const head = /^(?:Tool output was too large and has been truncated\.\n[\s\S]*?\nTruncated part of the output:\n)?(?:Command: [\s\S]*?\n)?Directory: [^\n]*\n(?=Output: )/.exec(text);
+  if (!head) return undefined;
+  const g = splitGeminiShellResult(text.slice(head[0].length));
+  return g && { output: g.output, exitCode: g.exitCode };
+}
+
+/**
+ * Cline's run_commands result for one command (3.0.65, checked in @cline/core's sources): the output
+ * (stdout, then " [stderr] " and stderr), after "[Command exited with code N] " when it failed.
+ */
+const CLINE_EXIT = /^\[Command exited with code (\d+)\] ?/;
+
 /** The line the Copilot runtime ends a finished `bash` result with (CLI 1.0.102, the SDK's runtime 1.0.85). */
 export const COPILOT_EXIT = /\n?<shellId: [^>]* completed with exit code (\d+)>\s*$/;
 
@@ -44,6 +64,16 @@ export function unwrapAgentResult(agent: string, text: string): { output: string
     const g = splitGeminiShellResult(text);
     if (g) return { output: g.output && !g.output.endsWith('\n') ? `${g.output}\n` : g.output, exitCode: g.exitCode };
     return { output: unwrapUntrusted(text) };
+  }
+  if (agent === 'qwen-code') {
+    const q = splitQwenShellResult(text);
+    if (q) return { output: q.output && !q.output.endsWith('\n') ? `${q.output}\n` : q.output, exitCode: q.exitCode };
+    return { output: text };
+  }
+  if (agent === 'cline') {
+    const m = CLINE_EXIT.exec(text);
+    const body = m ? text.slice(m[0].length) : text;
+    return { output: body && !body.endsWith('\n') ? `${body}\n` : body, exitCode: m ? Number(m[1]) : 0 };
   }
   if (agent === 'copilot-cli' || agent === 'vscode-copilot') {
     const m = COPILOT_EXIT.exec(text);

@@ -83,6 +83,11 @@ export interface ShellOutputInput extends Omit<AgentCommandFacts, 'exitCode'> {
   output: AsyncIterable<Buffer | string>;
   /** The ledger's tool name. */
   tool?: string;
+  /**
+   * Recorded only: the agent hands its model its own result whatever the hook says (Qwen Code, Cline),
+   * so a large output is still saved and referenced in the history, but no ledger line claims a saving.
+   */
+  recordOnly?: boolean;
 }
 
 /** What the model should read instead of the output, and whether it differs from the output. */
@@ -186,6 +191,7 @@ async function decide(o: ShellOutputInput, settings?: HookSettings): Promise<She
     note: exitCode === undefined ? 'Exit code: not reported by the agent for a large output.' : undefined,
     maxBytes: config.referenceMaxBytes,
   });
+  if (o.recordOnly) return { text: reference, offloaded: true, masked, savedAbs: writer.target.abs };
   try {
     await appendLedger(agentDirOf(o.root), {
       time: new Date().toISOString(),

@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { ledgerPath } from '../../../src/core/history/ledger';
 import { foldCommandSpool } from '../../../src/core/terminal/agentCommands/sessionFold';
 import { listTerminals, readTerminalIndex } from '../../../src/core/terminal/terminalIndex';
 import type { TerminalCommand, TerminalInfo } from '../../../src/core/terminal/terminalFormat';
@@ -183,6 +184,70 @@ test('Gemini CLI: a small clean result is recorded with the exit code from its t
   assert.equal(h[0].t.agent, 'gemini');
   assert.equal(h[0].t.session, 'g-1');
   assert.deepEqual(h[0].commands.map((c) => [c.commandLine, c.exitCode, c.output.join('|')]), [['cc x.c', 1, 'cc: error: x.c: No such file']]);
+});
+
+/** Qwen Code's run_shell_command result text (0.24.4's form) and its hook input. */
+const qwenContent = (command: string, output: string, exit: number): string => `Command: ${command}\nDirectory: (root)\nOutput: ${output}\nError: (none)\nExit Code: ${exit}\nSignal: (none)\nProcess Group PGID: 4242`;
+const qwenInput = (ws: string, event: 'PostToolUse' | 'PostToolUseFailure', command: string, text: string): string =>
+  JSON.stringify({ session_id: 'qw-1', transcript_path: '/t', cwd: ws, hook_event_name: event, timestamp: 't', permission_mode: 'yolo', tool_name: 'run_shell_command', tool_input: { command, is_background: false }, ...(event === 'PostToolUse' ? { tool_response: { llmContent: text, returnDisplay: {} } } : { error: text, is_interrupt: false }), tool_use_id: 'u', duration_ms: 12 });
+
+test('Qwen Code: PostToolUse and PostToolUseFailure record its shell commands (exit code from its result text, its framing taken off) and print nothing', async () => {
+  const ws = workspace();
+  assert.equal(hook(['qwen-code', 'PostToolUse'], qwenInput(ws, 'PostToolUse', 'echo hi', qwenContent('echo hi', 'hi', 0)), ws), '');
+  assert.equal(hook(['qwen-code', 'PostToolUseFailure'], qwenInput(ws, 'PostToolUseFailure', 'bash build.sh fail', qwenContent('bash build.sh fail', 'step 3 of 5: connection refused', 7)), ws), '');
+  // Another tool's call is left alone.
+  assert.equal(hook(['qwen-code', 'PostToolUse'], JSON.stringify({ session_id: 'qw-1', cwd: ws, tool_name: 'read_file', tool_input: { path: 'x' }, tool_response: { llmContent: 'x' } }), ws), '');
+  const h = await history(ws);
+  assert.equal(h.length, 1);
+  assert.equal(h[0].t.agent, 'qwen-code');
+  assert.equal(h[0].t.session, 'qw-1');
+  assert.deepEqual(h[0].commands.map((c) => [c.commandLine, c.exitCode, c.output.join('|')]), [['echo hi', 0, 'hi'], ['bash build.sh fail', 7, 'step 3 of 5: connection refused']]);
+});
+
+test('Qwen Code: a large output or a secret goes through Node: recorded masked, the large one saved whole with a reference, still nothing printed and no ledger line', async () => {
+  const ws = workspace();
+  const big = Array.from({ length: 3000 }, (_, i) => (i === 1500 ? 'error: linker failed' : `line ${i + 1} fine`)).join('\n');
+  // As Qwen cuts a large result (0.24.4: its note, then the start and end of its text).
+  const cut = `Tool output was too large and has been truncated.\nThe full output has been saved to: /h/.qwen/tmp/x.output\nTo read the complete output, use the read_file tool with the absolute file path above.\nThe truncated output below shows the beginning and end of the content.\n\nTruncated part of the output:\n${qwenContent('make', big, 2)}`;
+  assert.equal(hook(['qwen-code', 'PostToolUseFailure'], qwenInput(ws, 'PostToolUseFailure', 'make', cut), ws), '');
+  assert.equal(hook(['qwen-code', 'PostToolUse'], qwenInput(ws, 'PostToolUse', 'env', qwenContent('env', `TOKEN=${GH}`, 0)), ws), '');
+  const h = await history(ws);
+  const [make, env] = h[0].commands;
+  assert.equal(make.exitCode, 2);
+  assert.equal(make.commandLine, 'make');
+  assert.match(make.output.join('\n'), /L1501: error: linker failed/);
+  const saved = /Output saved: (\S+)/.exec(make.output.join('\n'))![1];
+  assert.equal(fs.readFileSync(path.join(ws, saved), 'utf8').split('\n').length - 1, 3000);
+  assert.match(env.output.join('\n'), /TOKEN=\[MASKED:github-token\]/);
+  noneOnDisk(ws, GH);
+  assert.equal(fs.existsSync(ledgerPath(path.join(ws, '.agent'))), false, 'no ledger line: the model read Qwen\'s own output');
+});
+
+/** Cline's PostToolUse payload (3.0.65's tool_result hook) for one run_commands call. */
+const clineInput = (commands: string[], output: { query: string; result: string; success: boolean; error?: string }[]): string =>
+  JSON.stringify({ clineVersion: '', hookName: 'tool_result', timestamp: 't', taskId: 'task-9', sessionContext: {}, workspaceRoots: ['/w'], userId: 'u', agent_id: 'a', parent_agent_id: null, iteration: 1, tool_result: { id: 'c1', name: 'run_commands', input: { commands }, output, durationMs: 30, startedAt: '2026-12-06T10:00:00.000Z', endedAt: '2026-12-06T10:00:00.030Z' }, postToolUse: { toolName: 'run_commands', parameters: { commands: JSON.stringify(commands) }, result: JSON.stringify(output), success: output.every((o) => o.success), executionTimeMs: 30 } });
+
+test('Cline: run_commands is recorded command by command (exit code from "[Command exited with code N]"), under its task, and the hook prints nothing', async () => {
+  const ws = workspace();
+  assert.equal(hook(['cline', 'PostToolUse'], clineInput(['echo hi'], [{ query: 'echo hi', result: 'hi', success: true }]), ws), '');
+  assert.equal(hook(['cline', 'PostToolUse'], clineInput(['bash build.sh fail'], [{ query: 'bash build.sh fail', result: '[Command exited with code 7] [stderr] connection refused', success: false, error: 'Command exited with code 7' }]), ws), '');
+  // Two commands side by side (Node), one of them failing; another tool is left alone.
+  assert.equal(hook(['cline', 'PostToolUse'], clineInput(['ls', 'false'], [{ query: 'ls', result: 'a.txt', success: true }, { query: 'false', result: '[Command exited with code 1]', success: false, error: 'Command exited with code 1' }]), ws), '');
+  assert.equal(hook(['cline', 'PostToolUse'], JSON.stringify({ taskId: 'task-9', tool_result: { name: 'read_files', input: {}, output: [{ query: 'x', result: GH, success: true }] } }), ws), '');
+  const h = await history(ws);
+  assert.equal(h.length, 1);
+  assert.equal(h[0].t.agent, 'cline');
+  assert.equal(h[0].t.session, 'task-9');
+  assert.deepEqual(h[0].commands.map((c) => [c.commandLine, c.exitCode, c.output.join('|')]), [['echo hi', 0, 'hi'], ['bash build.sh fail', 7, '[stderr] connection refused'], ['ls', 0, 'a.txt'], ['false', 1, '']]);
+  assert.equal(h[0].commands[0].cwd, ws);
+});
+
+test('Cline: a secret in a small output is recorded masked, through Node', async () => {
+  const ws = workspace();
+  assert.equal(hook(['cline', 'PostToolUse'], clineInput(['env'], [{ query: 'env', result: `TOKEN=${GH}`, success: true }]), ws), '');
+  const h = await history(ws);
+  assert.match(h[0].commands[0].output.join('\n'), /TOKEN=\[MASKED:github-token\]/);
+  noneOnDisk(ws, GH);
 });
 
 test('opencode: the plugin records a small result in process, with its duration; a secret goes through Node, masked', async () => {
