@@ -228,13 +228,21 @@ fi
 # a dot-folder for the machine's user). They install in parallel (network-bound, about 40-70 s each
 # cold), each into its own temp folder with its own log, and each is renamed into place only once
 # checked; one failure fails the whole step, after the others finished.
-check_claude_code() { env HOME="$(mktemp -d)" "$1/bin/claude" --version; }
-check_codex() { env HOME="$(mktemp -d)" CODEX_HOME="$(mktemp -d)" "$1/bin/codex" --version; }
-check_gemini() { env HOME="$(mktemp -d)" "$1/bin/gemini" --version; }
+# Runs a client's check with HOME (and TMPDIR, the XDG folders) in one fresh temp folder, removed afterwards,
+# also when the check fails or is interrupted: a client's first start writes its state there.
+in_temp_home() (
+  h="$(mktemp -d)" || exit 1
+  trap 'rm -rf "$h"' EXIT
+  trap 'exit 130' INT TERM HUP
+  env HOME="$h" TMPDIR="$h" XDG_CACHE_HOME="$h/.cache" XDG_DATA_HOME="$h/.local/share" XDG_CONFIG_HOME="$h/.config" XDG_STATE_HOME="$h/.local/state" "$@"
+)
+check_claude_code() { in_temp_home "$1/bin/claude" --version; }
+check_codex() { in_temp_home "$1/bin/codex" --version; }
+check_gemini() { in_temp_home "$1/bin/gemini" --version; }
 check_copilot() {
   # The CLI unpacks ~235 MB into $XDG_CACHE_HOME/copilot on its first start (3-4 s): done here once,
   # inside the cached folder, so every test run reuses it (the tests set XDG_CACHE_HOME to it).
-  env HOME="$(mktemp -d)" XDG_CACHE_HOME="$1/xdg-cache" "$1/bin/copilot" --version
+  in_temp_home env XDG_CACHE_HOME="$1/xdg-cache" "$1/bin/copilot" --version
   test -d "$1/xdg-cache/copilot"
 }
 check_copilot_sdk() {
@@ -245,10 +253,10 @@ check_copilot_sdk() {
   # (the runtime has no --version: the library's own entry point is loaded instead)
   node -e 'const s = require(process.argv[1]); if (typeof s.CopilotClient !== "function") process.exit(1)' "$1/lib/node_modules/@github/copilot-sdk"
 }
-check_kilo() { env HOME="$(mktemp -d)" XDG_CACHE_HOME="$(mktemp -d)" XDG_DATA_HOME="$(mktemp -d)" XDG_CONFIG_HOME="$(mktemp -d)" XDG_STATE_HOME="$(mktemp -d)" KILO_DISABLE_AUTOUPDATE=true "$1/bin/kilo" --version; }
-check_qwen_code() { env HOME="$(mktemp -d)" PATH="$NODE24_DIR/bin:$PATH" "$1/bin/qwen" --version; }
-check_cline() { env HOME="$(mktemp -d)" CLINE_NO_AUTO_UPDATE=1 "$1/bin/cline" --version; }
-check_opencode() { env HOME="$(mktemp -d)" XDG_CACHE_HOME="$(mktemp -d)" XDG_DATA_HOME="$(mktemp -d)" XDG_CONFIG_HOME="$(mktemp -d)" OPENCODE_DISABLE_AUTOUPDATE=true "$1/bin/opencode" --version; }
+check_kilo() { in_temp_home env KILO_DISABLE_AUTOUPDATE=true "$1/bin/kilo" --version; }
+check_qwen_code() { in_temp_home env PATH="$NODE24_DIR/bin:$PATH" "$1/bin/qwen" --version; }
+check_cline() { in_temp_home env CLINE_NO_AUTO_UPDATE=1 "$1/bin/cline" --version; }
+check_opencode() { in_temp_home env OPENCODE_DISABLE_AUTOUPDATE=true "$1/bin/opencode" --version; }
 
 # Installs one client like npm_install_cached, but with its own log: several run at once.
 #   install_client <name> <spec> <check> <packages allowed to run install scripts, comma-separated, or ->

@@ -3,7 +3,7 @@
 // successful cold install itself is what .ci/run proves on every CI run (an empty cache each time).
 import { describe, it, before, after } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
@@ -167,5 +167,20 @@ describe('scripts/ensure-deps.sh', () => {
     for (const k of Object.keys(outer)) assert.doesNotMatch(seen, new RegExp(`^${k}=`, 'm'), `${k} reached a child`);
     // How to reach the registry is kept: the nested npm needs it and it does not depend on the Node.
     assert.match(seen, /^npm_config_registry=/m);
+  });
+
+  it('a client\'s check (qwen-code, cline: --version under a throwaway HOME) leaves no temp folder behind, whether it passes or fails', () => {
+    // The script's own check functions, run on stand-in clients that write state into HOME and TMPDIR as the real ones do.
+    const fns = /^in_temp_home\(\) \([\s\S]*?^check_opencode\(\).*$/m.exec(fs.readFileSync(script, 'utf8'));
+    assert.ok(fns, 'the check functions are where the script keeps them');
+    for (const [check, bin, status] of [['check_qwen_code', 'qwen', 0], ['check_cline', 'cline', 0], ['check_cline', 'cline', 1]] as const) {
+      const client = fs.mkdtempSync(path.join(tmp, 'client-'));
+      fs.mkdirSync(path.join(client, 'bin'));
+      fs.writeFileSync(path.join(client, 'bin', bin), `#!/bin/sh\nmkdir -p "$HOME/.${bin}/state" && touch "$HOME/.${bin}/state/x" "$TMPDIR/${bin}-run"\necho 1.0.0\nexit ${status}\n`, { mode: 0o755 });
+      const temp = fs.mkdtempSync(path.join(tmp, 'tmpdir-'));
+      const r: SpawnSyncReturns<string> = spawnSync('bash', ['-c', `${fns[0]}\n${check} "$1"`, 'check', client], { encoding: 'utf8', env: { ...process.env, TMPDIR: temp, NODE24_DIR: '/nonexistent' } });
+      assert.equal(r.status, status, `${check}: ${r.stderr}`);
+      assert.deepEqual(fs.readdirSync(temp), [], `${check} (exit ${status}) left these in TMPDIR`);
+    }
   });
 });
