@@ -15,7 +15,7 @@
  * The text is the agentContext_briefing of the folder (≤ BRIEFING_MAX_TOKENS in all, this line
  * included), so what the agent reads after a reset is what the tool would have told it.
  */
-import { composeBriefing, BRIEFING_MAX_TOKENS } from '../briefing/briefing';
+import { composeBriefing, BRIEFING_MAX_TOKENS } from '../briefing/composeBriefing';
 import { gatherBriefing } from '../briefing/briefingSources';
 import { countTokens } from '../output/tokens';
 import { agentDirOf } from '../workspace/agentLayout';

@@ -1,4 +1,4 @@
-import { composeBriefingAsync } from '../briefing/briefing';
+import { composeBriefingAsync } from '../briefing/composeBriefing';
 import { gatherBriefing } from '../briefing/briefingSources';
 import { defaultFolder } from '../workspace/workspacePaths';
 import { toolError, type ToolContext, type ToolOutcome } from './toolContext';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
-import { composeBriefingAsync } from '../../core/briefing/briefing';
+import { composeBriefingAsync } from '../../core/briefing/composeBriefing';
 import { gatherBriefing } from '../../core/briefing/briefingSources';
 import { acceptFeatures, checkFeatures } from '../../core/plan/featureList';
 import { archiveText } from '../../core/history/archive';

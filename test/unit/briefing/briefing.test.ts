@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { composeBriefing, composeBriefingAsync, BRIEFING_MAX_TOKENS } from '../../../src/core/briefing/briefing';
+import { composeBriefing, composeBriefingAsync, BRIEFING_MAX_TOKENS } from '../../../src/core/briefing/composeBriefing';
 import { gatherBriefing, BriefingProviders } from '../../../src/core/briefing/briefingSources';
 import { countTokens } from '../../../src/core/output/tokens';
 import { rememberMemory } from '../../../src/core/memory';

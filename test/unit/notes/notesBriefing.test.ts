@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { addNote } from '../../../src/core/notes/noteFile';
 import { gatherBriefing } from '../../../src/core/briefing/briefingSources';
-import { composeBriefing } from '../../../src/core/briefing/briefing';
+import { composeBriefing } from '../../../src/core/briefing/composeBriefing';
 
 test('the briefing carries the user\'s notes, orphaned ones marked', async () => {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-nb-'));

@@ -10,7 +10,7 @@ import { findPlanFiles, isPlanPath, loadPlanFile } from '../../../src/core/plan/
 import { classifyAgentPath } from '../../../src/core/workspace/agentLayout';
 import { planProtectedPaths } from '../../../src/core/scratch/cleanup';
 import { gatherBriefing } from '../../../src/core/briefing/briefingSources';
-import { composeBriefing } from '../../../src/core/briefing/briefing';
+import { composeBriefing } from '../../../src/core/briefing/composeBriefing';
 import { invokeTool } from '../../../src/core/tools/invokeTool';
 import { planTool } from '../../../src/core/tools/plan';
 import { DEFAULT_TOOL_CONFIG } from '../../../src/core/config';

@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { mirroredPlanName, mirrorPlan, MIRROR_MAX_BYTES } from '../../../src/core/plan/mirroredPlans';
 import { gatherBriefing } from '../../../src/core/briefing/briefingSources';
-import { composeBriefing } from '../../../src/core/briefing/briefing';
+import { composeBriefing } from '../../../src/core/briefing/composeBriefing';
 import { invokeTool } from '../../../src/core/tools/invokeTool';
 import { DEFAULT_TOOL_CONFIG } from '../../../src/core/config';
 import { nullLogger } from '../../../src/core/log';

@@ -8,7 +8,7 @@ import { openTerminalCapture } from '../../../src/core/terminal/terminalCapture'
 import { parseTerminalIndex } from '../../../src/core/terminal/terminalFormat';
 import { readTerminalIndex } from '../../../src/core/terminal/terminalIndex';
 import { terminalTool } from '../../../src/core/tools/terminal';
-import { composeBriefing } from '../../../src/core/briefing/briefing';
+import { composeBriefing } from '../../../src/core/briefing/composeBriefing';
 import { gatherBriefing } from '../../../src/core/briefing/briefingSources';
 import { DEFAULT_TOOL_CONFIG } from '../../../src/core/config';
 import { nullLogger } from '../../../src/core/log';

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { openTerminalCapture } from '../../../src/core/terminal/terminalCapture';
 import { invokeTool } from '../../../src/core/tools/invokeTool';
 import { gatherBriefing } from '../../../src/core/briefing/briefingSources';
-import { composeBriefing } from '../../../src/core/briefing/briefing';
+import { composeBriefing } from '../../../src/core/briefing/composeBriefing';
 import { readLedger, savedBy } from '../../../src/core/history/ledger';
 import { DEFAULT_TOOL_CONFIG } from '../../../src/core/config';
 import { nullLogger } from '../../../src/core/log';

@@ -11,7 +11,7 @@ import { writeSpoolRecord, type SpoolRecord } from '../../../src/core/terminal/a
 import { recordAgentCommand } from '../../../src/core/terminal/agentCommands/recordCommand';
 import { invokeTool } from '../../../src/core/tools/invokeTool';
 import { gatherBriefing } from '../../../src/core/briefing/briefingSources';
-import { composeBriefing } from '../../../src/core/briefing/briefing';
+import { composeBriefing } from '../../../src/core/briefing/composeBriefing';
 import { DEFAULT_TOOL_CONFIG } from '../../../src/core/config';
 import { nullLogger } from '../../../src/core/log';
 import type { ToolContext } from '../../../src/core/tools/toolContext';

@@ -13,7 +13,7 @@ import { catalogPath, settleTerminalCatalog, terminalCatalog } from '../../../..
 import { formatHeader } from '../../../../src/core/terminal/terminalFormat';
 import { invokeTool } from '../../../../src/core/tools/invokeTool';
 import { gatherBriefing } from '../../../../src/core/briefing/briefingSources';
-import { composeBriefing } from '../../../../src/core/briefing/briefing';
+import { composeBriefing } from '../../../../src/core/briefing/composeBriefing';
 import { DEFAULT_TOOL_CONFIG } from '../../../../src/core/config';
 import { nullLogger } from '../../../../src/core/log';
 import type { ToolContext } from '../../../../src/core/tools/toolContext';
