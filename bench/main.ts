@@ -17,6 +17,7 @@ import { renderOffloadDetails, rowOffload, type OffloadDetail } from './rowOfflo
 import { rowRenderer } from './rowRenderer';
 import { renderRetrievalDetails, retrievalDir, rowRetrieval } from './rowRetrieval';
 import { rowScale } from './rowScale';
+import { rowSearchScale } from './rowSearchScale';
 import { rowScratch } from './rowScratch';
 import { rowSecrets } from './rowSecrets';
 import { rowSoak } from './rowSoak';
@@ -34,7 +35,20 @@ because absolute times drift on this shared machine. Inputs are generated from f
 or recorded real outputs (bench/corpus/, rows 4–5). Row 1's reference renders with @xterm/headless
 (cols wider than any generated line, so nothing wraps) and copies each line with translateToString(true);
 both sides are compared after dropping trailing spaces. Row 3 runs the agentContext_grep tool through
-invokeTool (case-sensitive) against \`rg -uu -n\` and \`LC_ALL=C grep -rn\`, counting matching lines.`;
+invokeTool (case-sensitive) against \`rg -uu -n\` and \`LC_ALL=C grep -rn\`, counting matching lines.
+
+Row 24 (bench/rowSearchScale.ts): the generated tree is slices of the real recordings with their numbers
+varied, built once in a temp folder; its size is in each row (BENCH_SEARCH_SCALE=1 is 1 GB). Why
+agentContext_search keeps its own index and does not use a library (rows 24f–k): FlexSearch, Orama and
+MiniSearch hold the whole index in memory and serialise it whole, so every process (each MCP server, the
+editor's worker) would rebuild or re-read all of it at start and rewrite all of it after a change; their
+serialised index is larger than ours on disk; once in memory they answer a query faster than ours (no
+disk reads, no worker hop), but on row 23's questions (3-line documents, the top 4 for
+the question's keywords) they load fewer of the marked lines than ours, which ranks windows with error
+lines first and masks secrets before anything is indexed. Ours keeps immutable runs on disk, merged in
+the background, so a fresh process answers without rebuilding (row 24c). MiniSearch stays in the worker
+bundle: it ranks the lines inside the chunks our index picked (src/core/search/ranked/lineRanking.ts);
+FlexSearch and Orama are devDependencies for this comparison only.`;
 
 async function main(): Promise<void> {
   const repo = repoRoot();
@@ -89,6 +103,7 @@ async function main(): Promise<void> {
     fs.writeFileSync(path.join(retrievalDir(), 'results.md'), `# Row 23 per question\n\nWritten by \`npm run bench\` (BENCH_ONLY=23), ${new Date().toISOString()}.\n\n${renderRetrievalDetails(r.details)}\n`);
     return r.rows;
   }, false, 0);
+  await step('24', 'agentContext_search at 1 GB of indexed output (index size, throughput, first and warm query vs ripgrep) and the library comparison', () => rowSearchScale(log), false, 0);
   await step('14', 'terminals dimension: tool calls over MCP with 10 / 1,000 / 10,000 terminal files, cold and warm', () => rowTerminals(log));
   await step('22', "the briefing's growth with terminal files (issue 46): row 9's S history with 21 / 201 terminals over MCP, cold and warm", () => rowTerminals(log, historyTerminalLevels(), HISTORY_TERMINALS_ROW));
   await step('20', 'agent-command history: tool calls over MCP with 500 / 50,000 agent commands beside 10,000 terminal files, cold (with and without .agent/.cache/) and warm', () => rowAgentHistory(log));
