@@ -204,9 +204,7 @@ const DOC_LINES = 3;
 const TOP_DOCS = 4;
 
 async function engines(): Promise<(() => Engine)[]> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const MiniSearch = require('minisearch') as typeof import('minisearch').default;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const flex = require('flexsearch') as { Index: new (o: Record<string, unknown>) => { add(id: number, t: string): void; search(q: string, o: Record<string, unknown>): number[]; export(cb: (key: string, data: string) => void): Promise<void> | void } };
   const orama = await import('@orama/orama');
   return [
