@@ -39,7 +39,7 @@ invokeTool (case-sensitive) against \`rg -uu -n\` and \`LC_ALL=C grep -rn\`, cou
 
 Row 24 (bench/rowSearchScale.ts): the generated tree is slices of the real recordings with their numbers
 varied, built once in a temp folder; its size is in each row (BENCH_SEARCH_SCALE=1 is 1 GB). Why
-agentContext_search keeps its own index and does not use a library (rows 24f–k): FlexSearch, Orama and
+agentContext_search keeps its own index and does not use a library (rows 24f–h; 24i–k at BENCH_LIB_SCALE of the generated tree): FlexSearch, Orama and
 MiniSearch hold the whole index in memory and serialise it whole, so every process (each MCP server, the
 editor's worker) would rebuild or re-read all of it at start and rewrite all of it after a change; their
 serialised index is larger than ours on disk; once in memory they answer a query faster than ours (no

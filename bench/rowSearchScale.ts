@@ -453,7 +453,7 @@ export async function rowSearchScale(log: (s: string) => void): Promise<Row[]> {
     ratio: `${(med(rgMs) / med(warm)).toFixed(1)}× faster`, goal: '≤ 100 ms', met: med(warm) <= 100,
   });
   rows.push({
-    id: '24e', what: `precision at 1 GB: row 23's 46 questions with the big tree around their outputs (${size})`,
+    id: '24e', what: `precision at scale: row 23's 46 questions with the generated tree around their outputs (${size})`,
     ours: `precision ${pct(quality.precision)} at recall ${pct(quality.recall)} (the search, then its proposed read)`,
     reference: `ripgrep: precision ${pct(mean(rgQ.map((s) => s.precision)))} at recall ${pct(mean(rgQ.map((s) => s.recall)))}`,
     ratio: '—', goal: 'precision ≥ 70% at recall ≥ 90%', met: quality.precision >= 0.7 && quality.recall >= 0.9,
