@@ -187,7 +187,10 @@ if (!opt.integrationOnly) {
     totals.failed += counts.failed;
     totals.skipped += counts.skipped;
     for (const name of counts.skippedNames) skippedTests.push(`[unit] ${name}`);
-    if (counts.failed > 0) failedTests.push(`${counts.failed} unit test(s): see "node scripts/unit.mjs" output above`);
+    if (counts.failed > 0) {
+      for (const name of counts.failedNames) failedTests.push(`[unit] ${name}`);
+      if (counts.failedNames.length < counts.failed) failedTests.push(`${counts.failed - counts.failedNames.length} more unit test(s): see "node scripts/unit.mjs" output above`);
+    }
     if (!r.ok && counts.failed === 0) {
       totals.failed++;
       problems.push('the unit test runner failed without failing a test');

@@ -21,7 +21,29 @@ export function unitCounts(stdout) {
     // "# SKIP" is what the runner prints for a skip without a reason.
     if (m) skippedNames.push(m[2] && m[2] !== 'SKIP' ? `${m[1]} (${m[2]})` : m[1]);
   }
-  return { passed, failed, skipped: num('skipped') ?? skippedNames.length, skippedNames };
+  return { passed, failed, skipped: num('skipped') ?? skippedNames.length, skippedNames, failedNames: failedNames(stdout) };
+}
+
+/**
+ * The failing tests the spec reporter lists after "✖ failing tests:", each as
+ * "name (file:line): first line of its error", so the summary at the end of a long log names them.
+ */
+export function failedNames(stdout) {
+  const at = stdout.lastIndexOf('✖ failing tests:');
+  if (at < 0) return [];
+  const lines = stdout.slice(at).split('\n');
+  const out = [];
+  let where = '';
+  for (let i = 1; i < lines.length; i++) {
+    const loc = /^test at (.+)$/.exec(lines[i].trim());
+    if (loc) where = loc[1];
+    const m = /^✖ (.*?) \([\d.]+m?s\)$/.exec(lines[i].trim());
+    if (!m) continue;
+    const error = lines.slice(i + 1, i + 4).map((l) => l.trim()).find((l) => l !== '') ?? '';
+    out.push(`${m[1]}${where ? ` (${where})` : ''}${error ? `: ${error.slice(0, 200)}` : ''}`);
+    where = '';
+  }
+  return out;
 }
 
 /** The last line of `npm test`: "N passed, M failed, K skipped". */

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { repoRoot } from '../../repoRoot';
 
-interface Counts { passed: number; failed: number; skipped: number; skippedNames: string[] }
+interface Counts { passed: number; failed: number; skipped: number; skippedNames: string[]; failedNames: string[] }
 interface SummaryModule {
   unitCounts(stdout: string): Counts | undefined;
   summaryLine(totals: { passed: number; failed: number; skipped: number }): string;
@@ -17,7 +17,7 @@ interface SummaryModule {
 // A variable specifier keeps tsc from resolving (and type-checking) the .mjs script.
 const load = (): Promise<SummaryModule> => import(pathToFileURL(path.join(repoRoot, 'scripts/testSummary.mjs')).href) as Promise<SummaryModule>;
 
-test('npm test counts and names the skipped unit tests, as node --test reports them', async () => {
+test('npm test counts and names the skipped and the failed unit tests, as node --test reports them', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-test-summary-'));
   try {
     const file = path.join(dir, 'sample.test.js');
@@ -42,6 +42,8 @@ describe('a group', () => {
     assert.ok(counts, r.stdout);
     assert.deepEqual([counts.passed, counts.failed, counts.skipped], [2, 1, 2]);
     assert.deepEqual(counts.skippedNames, ['needs root (run as root to check this)', 'skipped inside']);
+    // The failed test is named at the end of a long log, with where it is and its error's first line.
+    assert.deepEqual(counts.failedNames, ['fails (sample.test.js:3:1): Error: no']);
     assert.equal(summaryLine({ passed: 2, failed: 1, skipped: 2 }), '2 passed, 1 failed, 2 skipped');
     assert.equal(unitCounts('the runner crashed before its summary\n'), undefined);
   } finally {
