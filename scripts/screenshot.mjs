@@ -103,22 +103,22 @@ try {
   await page.screenshot({ path: out });
   console.log(`[screenshot] saved ${path.relative(process.cwd(), out)} (${width}×${height})`);
   if (argv.includes('--expand-collapse')) {
-    // As a user does: Memory alone, Agents alone, then both, each expanded and collapsed again.
+    // As a user does: Memory & Agents expanded and collapsed again, twice (the Plan must keep its height).
     console.log(`[screenshot] default: ${await sidebarLayout(page)}`);
-    const header = (t) => page.locator(`.part.sidebar .pane-header[aria-label^="${t}"]`);
+    const header = page.locator('.part.sidebar .pane-header[aria-label^="Memory & Agents"]');
     const settle = async () => {
       await page.waitForTimeout(1500);
       await page.mouse.move(box ? box.x + box.width + 400 : 800, 600);
     };
-    for (const views of [['Memory'], ['Agents'], ['Memory', 'Agents']]) {
-      for (const t of views) await header(t).click();
+    for (const round of [1, 2]) {
+      await header.click();
       await settle();
-      if (views.length === 1 && views[0] === 'Memory') await page.screenshot({ path: out.replace(/\.png$/, '-open.png') });
-      console.log(`[screenshot] ${views.join(' and ')} expanded: ${await sidebarLayout(page)}`);
-      for (const t of [...views].reverse()) await header(t).click();
+      if (round === 1) await page.screenshot({ path: out.replace(/\.png$/, '-open.png') });
+      console.log(`[screenshot] Memory & Agents expanded (${round}): ${await sidebarLayout(page)}`);
+      await header.click();
       await settle();
-      if (views.length === 1 && views[0] === 'Memory') await page.screenshot({ path: out.replace(/\.png$/, '-after.png') });
-      console.log(`[screenshot] ${views.join(' and ')} collapsed again: ${await sidebarLayout(page)}`);
+      if (round === 1) await page.screenshot({ path: out.replace(/\.png$/, '-after.png') });
+      console.log(`[screenshot] Memory & Agents collapsed again (${round}): ${await sidebarLayout(page)}`);
     }
   }
 } catch (e) {

@@ -3,6 +3,7 @@ import { agentContextApi, type AgentContextApi } from './api';
 import { AgentFeed } from './editor/agentFeed';
 import { registerAgents } from './features/agents/agentsView';
 import { registerBriefing } from './features/briefing/briefingCommands';
+import { registerMemoryAgentsView } from './features/memory/memoryAgentsView';
 import { registerMemory } from './features/memory/memoryView';
 import { registerNotes } from './features/notes/noteCommands';
 import { registerPlan } from './features/plan/registerPlan';
@@ -28,8 +29,7 @@ export function activate(context: vscode.ExtensionContext): AgentContextApi {
   registerScratch(context, log, feed);
   registerSkills(context, log, feed);
   registerTerminals(context, log, feed);
-  registerMemory(context, log, feed);
-  registerAgents(context, feed);
+  registerMemoryAgentsView(context, registerMemory(context, log, feed), registerAgents(context, feed));
   registerNotes(context, log, feed);
   registerBriefing(context, log, feed);
   const toolInvoked = registerTools(context, log);

@@ -5,7 +5,6 @@ import { agentActivityChanged, readFindings, recentAgents, type AgentSummary, ty
 import { agentDirOf } from '../../core/workspace/agentLayout';
 import { AgentFolderTree, openAtLine } from '../../editor/agentFolderTree';
 import { clip } from '../../core/output/text';
-import { registerTreeForTests } from '../../api';
 import type { AgentFeed, AgentFolder } from '../../editor/agentFeed';
 
 type Node =
@@ -29,7 +28,10 @@ const STATUS_ICON: Record<string, [string, string?]> = {
   failed: ['error', 'testing.iconFailed'],
 };
 
-/** The Agents view (`agentContext.agents`): sub-agents with status and progress, most recently active first and paged; findings and files as children. */
+/** A folder's one row when it has nothing (and the section's, in the Memory & Agents view). */
+export const AGENTS_EMPTY = 'No sub-agents yet (.agent/agents/<id>/)';
+
+/** The Agents part of the Memory & Agents view (`agentContext.memory`): sub-agents with status and progress, most recently active first and paged; findings and files as children. */
 export class AgentsView extends AgentFolderTree<Node> {
   constructor(feed: AgentFeed) {
     super(feed, 'agents');
@@ -124,7 +126,7 @@ export class AgentsView extends AgentFolderTree<Node> {
 
   private async folderChildren(root: AgentFolder): Promise<Node[]> {
     const nodes = await this.page(root, 0);
-    return nodes.length === 0 ? [{ kind: 'empty', message: 'No sub-agents yet (.agent/agents/<id>/)' }] : nodes;
+    return nodes.length === 0 ? [{ kind: 'empty', message: AGENTS_EMPTY }] : nodes;
   }
 
   /**
@@ -140,14 +142,9 @@ export class AgentsView extends AgentFolderTree<Node> {
   }
 }
 
-/** Registers the Agents view. */
+/** The Agents part of the Memory & Agents view (registered with the Memory part in features/memory/memoryAgentsView.ts). */
 export function registerAgents(context: vscode.ExtensionContext, feed: AgentFeed): AgentsView {
   const view = new AgentsView(feed);
-  context.subscriptions.push(
-    view,
-    registerTreeForTests('agentContext.agents', view),
-    vscode.window.createTreeView('agentContext.agents', { treeDataProvider: view }),
-    vscode.commands.registerCommand('agentContext.agents.refresh', () => view.refresh()),
-  );
+  context.subscriptions.push(view);
   return view;
 }

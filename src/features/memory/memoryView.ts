@@ -5,7 +5,7 @@ import { formatFileError } from '../../core/result';
 import { AgentFolderTree, openAtLine } from '../../editor/agentFolderTree';
 import { clip } from '../../core/output/text';
 import { formatBytes, formatLocalTime, groupDigits, plural } from '../../core/output/humanize';
-import { registerTreeForTests } from '../../api';
+import { sectionNode } from '../../editor/sectionedTree';
 import type { AgentFeed, AgentFolder } from '../../editor/agentFeed';
 import { notify } from '../../editor/notify';
 
@@ -28,7 +28,10 @@ function paged(root: AgentFolder, entries: MemoryEntry[]): Node[] {
   return out;
 }
 
-/** The Memory view (`agentContext.memory`): preferences.yaml entries (review marks) and memory/*.md notes. */
+/** A folder's one row when it has nothing (and the section's, in the Memory & Agents view). */
+export const MEMORY_EMPTY = 'Nothing remembered yet (.agent/memory/)';
+
+/** The Memory part of the Memory & Agents view (`agentContext.memory`): preferences.yaml entries (review marks) and memory/*.md notes. */
 export class MemoryView extends AgentFolderTree<Node> {
   constructor(feed: AgentFeed) {
     super(feed, 'memory');
@@ -124,24 +127,28 @@ export class MemoryView extends AgentFolderTree<Node> {
     else out.push(...paged(root, entries.value));
     const files = await listMemoryFiles(root.agentDir);
     if (files.length) out.push({ kind: 'notes', root, files });
-    if (out.length === 0) out.push({ kind: 'empty', message: 'Nothing remembered yet (.agent/memory/)' });
+    if (out.length === 0) out.push({ kind: 'empty', message: MEMORY_EMPTY });
     return out;
   }
 }
 
-/** Registers the Memory view and its edit / delete / mark-reviewed commands. */
+/**
+ * The Memory part of the Memory & Agents view (registered with the Agents part in
+ * memoryAgentsView.ts) and its edit / delete / mark-reviewed commands.
+ */
 export function registerMemory(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, feed: AgentFeed): MemoryView {
   const view = new MemoryView(feed);
-  const tree = vscode.window.createTreeView('agentContext.memory', { treeDataProvider: view });
   type EntryNode = Extract<Node, { kind: 'entry' }>;
-  const isEntry = (n: unknown): n is EntryNode => !!n && (n as Node).kind === 'entry';
+  // The commands get the view's row; its memory node is inside.
+  const entryOf = (arg: unknown): EntryNode | undefined => {
+    const n = sectionNode(arg) as Node | undefined;
+    return n && n.kind === 'entry' ? n : undefined;
+  };
   context.subscriptions.push(
     view,
-    tree,
-    registerTreeForTests('agentContext.memory', view),
-    vscode.commands.registerCommand('agentContext.memory.refresh', () => view.refresh()),
-    vscode.commands.registerCommand('agentContext.memory.edit', async (n?: unknown) => {
-      if (!isEntry(n)) return void notify.info('choose a memory entry in the Memory view to edit.');
+    vscode.commands.registerCommand('agentContext.memory.edit', async (arg?: unknown) => {
+      const n = entryOf(arg);
+      if (!n) return void notify.info('choose a memory entry in the Memory & Agents view to edit.');
       const value = await vscode.window.showInputBox({ title: `Edit memory "${n.entry.key}"`, value: n.entry.value, prompt: 'The old value is kept in the entry history.' });
       if (value === undefined || value === n.entry.value) return;
       const r = await rememberMemory(n.root.agentDir, n.entry.key, value, { source: 'user' });
@@ -149,8 +156,9 @@ export function registerMemory(context: vscode.ExtensionContext, log: vscode.Log
       log.info(`memory: ${n.entry.key} edited by the user`);
       view.refresh();
     }),
-    vscode.commands.registerCommand('agentContext.memory.delete', async (n?: unknown) => {
-      if (!isEntry(n)) return void notify.info('choose a memory entry in the Memory view to delete.');
+    vscode.commands.registerCommand('agentContext.memory.delete', async (arg?: unknown) => {
+      const n = entryOf(arg);
+      if (!n) return void notify.info('choose a memory entry in the Memory & Agents view to delete.');
       const pick = await notify.warn(
         `Delete memory "${n.entry.key}"?`,
         { modal: true, detail: `${n.entry.value}\n\nA copy is kept in .agent/history/memory-forgotten.jsonl.` },
@@ -162,8 +170,9 @@ export function registerMemory(context: vscode.ExtensionContext, log: vscode.Log
       log.info(`memory: ${n.entry.key} deleted by the user`);
       view.refresh();
     }),
-    vscode.commands.registerCommand('agentContext.memory.markReviewed', async (n?: unknown) => {
-      if (!isEntry(n)) return;
+    vscode.commands.registerCommand('agentContext.memory.markReviewed', async (arg?: unknown) => {
+      const n = entryOf(arg);
+      if (!n) return;
       const r = await markMemoryReviewed(n.root.agentDir, n.entry.key);
       if (!r.ok) return void notify.error(`${formatFileError(r.error)}`);
       view.refresh();

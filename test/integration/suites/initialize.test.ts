@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import { ui, waitFor } from '../bridge';
 import { agentApi, paneSelector, waitForRow, waitForTree, wsRoot } from '../agentViewsHelpers';
 
-const HIDDEN_UNTIL_AGENT = ['Scratch', 'Skills', 'Terminals', 'Memory', 'Agents'];
+const HIDDEN_UNTIL_AGENT = ['Scratch', 'Skills', 'Terminals', 'Memory & Agents'];
 
 /**
  * Makes `dest` hold exactly what `src` holds without removing and re-creating any folder both have:
@@ -65,7 +65,7 @@ describe('Initialize and the welcome view', () => {
     assert.match(await ui.text(welcome), /This folder has no \.agent folder yet/);
     // One welcome, one Initialize button; the other views wait for .agent/ (hidden by their `when`).
     await waitFor(async () => (await ui.count(HIDDEN_UNTIL_AGENT.map((t) => `.part.sidebar .pane-header[aria-label^="${t}"]`).join(', '))) === 0, {
-      message: 'Scratch, Skills, Terminals, Memory and Agents are hidden without .agent/',
+      message: 'Scratch, Skills, Terminals and Memory & Agents are hidden without .agent/',
     });
     assert.equal(await ui.count('.part.sidebar .welcome-view-content .monaco-button:has-text("Initialize .agent Folder")'), 1, 'one Initialize button in the container');
     assert.deepEqual(await (await agentApi()).treeSnapshot('agentContext.plan'), []);
@@ -83,11 +83,11 @@ describe('Initialize and the welcome view', () => {
     await ui.waitForSelector(welcome, { state: 'hidden', timeout: 20_000 });
     for (const t of HIDDEN_UNTIL_AGENT) await ui.waitForSelector(`.part.sidebar .pane-header[aria-label^="${t}"]`, { timeout: 20_000 });
     // An empty view explains itself with welcome content, not a fake, clipped tree row.
-    const memory = paneSelector('Memory');
+    const memory = paneSelector('Memory & Agents');
     const collapsed = (await ui.attribute(`${memory} .pane-header`, 'aria-expanded')) === 'false';
     if (collapsed) await ui.click(`${memory} .pane-header`);
-    assert.match(await ui.text(`${memory} .welcome-view-content`), /^Nothing remembered yet\. Facts and preferences an agent saves/);
-    assert.equal(await ui.count(`${memory} .monaco-list-row`), 0, 'no tree rows in the empty Memory view');
+    assert.match(await ui.text(`${memory} .welcome-view-content`), /^Nothing remembered yet, and no sub-agents\. Facts and preferences an agent saves/);
+    assert.equal(await ui.count(`${memory} .monaco-list-row`), 0, 'no tree rows in the empty Memory & Agents view');
     if (collapsed) await ui.click(`${memory} .pane-header`);
     // The new, empty scratch/tool_outputs/ folder is not content: Scratch explains itself too.
     const scratchPane = paneSelector('Scratch');

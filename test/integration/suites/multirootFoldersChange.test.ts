@@ -27,7 +27,7 @@ async function changeFolders(start: number, deleteCount: number, ...add: { uri: 
   await changed;
 }
 
-const VIEWS = ['agentContext.plan', 'agentContext.scratch', 'agentContext.skills', 'agentContext.memory', 'agentContext.agents'] as const;
+const VIEWS = ['agentContext.plan', 'agentContext.scratch', 'agentContext.skills', 'agentContext.memory:memory', 'agentContext.memory:agents'] as const;
 
 /** The top-level labels of each grouping view. */
 async function topLevels(): Promise<Record<string, string[]>> {
@@ -92,8 +92,8 @@ describe('multi-root: folders added and removed while the editor runs', () => {
     assert.deepEqual((await group('agentContext.plan')).children.map((p) => p.label), ['Delta objective']);
     assert.deepEqual((await group('agentContext.scratch')).children.map((c) => c.label), ['d.txt']);
     assert.ok(flatten((await group('agentContext.skills')).children).some((k) => k.label === 'release'), JSON.stringify(await group('agentContext.skills')));
-    assert.deepEqual((await group('agentContext.memory')).children.map((c) => [c.label, c.description]), [['editor', 'vim']]);
-    assert.deepEqual((await group('agentContext.agents')).children.map((c) => c.label), ['delta-agent']);
+    assert.deepEqual((await group('agentContext.memory:memory')).children.map((c) => [c.label, c.description]), [['editor', 'vim']]);
+    assert.deepEqual((await group('agentContext.memory:agents')).children.map((c) => c.label), ['delta-agent']);
 
     // A real terminal opened in the added folder is captured into delta/.agent/terminals/ and listed
     // in Terminals with the folder's name (Terminals lists terminals, it names their folder instead of grouping).
@@ -129,8 +129,8 @@ describe('multi-root: folders added and removed while the editor runs', () => {
           'agentContext.plan': ['Alpha objective'],
           'agentContext.scratch': ['a.txt'],
           'agentContext.skills': [],
-          'agentContext.memory': [],
-          'agentContext.agents': [],
+          'agentContext.memory:memory': [],
+          'agentContext.memory:agents': [],
         })[v]!,
       'every view shows alpha ungrouped',
     );

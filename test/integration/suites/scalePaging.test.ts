@@ -166,7 +166,7 @@ describe('Views at scale: newest first, the rest paged', () => {
         touch(id, base + i * 60);
       });
       const labels = (t: SnapshotNode[]) => t.map((x) => x.label);
-      const top = await waitForTree('agentContext.agents', (t) => (labels(t)[0] === 'it-page-29' && t.length === 26 ? t : undefined), 'the newest 25 agents lead, then the older ones are paged');
+      const top = await waitForTree('agentContext.memory:agents', (t) => (labels(t)[0] === 'it-page-29' && t.length === 26 ? t : undefined), 'the newest 25 agents lead, then the older ones are paged');
       assert.deepEqual(labels(top).slice(0, 25), ids.slice(5).reverse());
       assert.match(top[25].label, /^… \d+ older agents?$/);
       assert.deepEqual(labels(top[25].children).slice(0, 5), ids.slice(0, 5).reverse());
@@ -174,13 +174,13 @@ describe('Views at scale: newest first, the rest paged', () => {
       fs.writeFileSync(path.join(dirOf('it-page-00'), 'status.json.tmp'), JSON.stringify({ agentId: 'it-page-00', status: 'working', progress: 0.5, updated: new Date().toISOString() }));
       fs.renameSync(path.join(dirOf('it-page-00'), 'status.json.tmp'), path.join(dirOf('it-page-00'), 'status.json'));
       touch('it-page-00', base + 3600);
-      const moved = await waitForTree('agentContext.agents', (t) => (labels(t)[0] === 'it-page-00' ? t : undefined), 'the agent just updated leads the list');
+      const moved = await waitForTree('agentContext.memory:agents', (t) => (labels(t)[0] === 'it-page-00' ? t : undefined), 'the agent just updated leads the list');
       assert.equal(moved[0].description, 'working · 50%');
       assert.equal(moved[1].label, 'it-page-29');
     } finally {
       for (const id of ids) fs.rmSync(dirOf(id), { recursive: true, force: true });
     }
-    await waitForTree('agentContext.agents', (t) => (t.some((x) => x.label.startsWith('it-page-')) ? undefined : true), 'the generated agents are gone');
+    await waitForTree('agentContext.memory:agents', (t) => (t.some((x) => x.label.startsWith('it-page-')) ? undefined : true), 'the generated agents are gone');
   });
 
   it('the Memory view shows the first 100 entries and pages the rest, saying how many of them need review', async () => {
@@ -192,7 +192,7 @@ describe('Views at scale: newest first, the rest paged', () => {
       const entries = Array.from({ length: 230 }, (_, i) => `${key(i)}:\n  value: "value ${i}"\n  source: agent\n  updated: 2026-12-01T10:00:00.000Z\n${i === 150 ? '  review: true\n  history:\n    - value: "older ${i}"\n      updated: 2026-11-30T10:00:00.000Z\n' : ''}`);
       fs.writeFileSync(file, entries.join(''));
       const more = (t: SnapshotNode[]) => t.find((x) => /^… [\d,]+ more entr(y|ies)$/.test(x.label));
-      const top = await waitForTree('agentContext.memory', (t) => (more(t)?.label === '… 130 more entries' ? t : undefined), 'the first 100 entries and "… 130 more entries"', 30_000);
+      const top = await waitForTree('agentContext.memory:memory', (t) => (more(t)?.label === '… 130 more entries' ? t : undefined), 'the first 100 entries and "… 130 more entries"', 30_000);
       const keys = (t: SnapshotNode[]) => t.filter((x) => x.label.startsWith('it-mem-')).map((x) => x.label);
       assert.deepEqual(keys(top), Array.from({ length: 100 }, (_, i) => key(i)));
       assert.equal(more(top)!.description, '1 needs review', 'an entry needing review behind the fold is announced');
@@ -206,7 +206,7 @@ describe('Views at scale: newest first, the rest paged', () => {
       if (had === undefined) fs.rmSync(file, { force: true });
       else fs.writeFileSync(file, had);
     }
-    await waitForTree('agentContext.memory', (t) => (t.some((x) => x.label.startsWith('it-mem-')) ? undefined : true), 'the generated entries are gone', 30_000);
+    await waitForTree('agentContext.memory:memory', (t) => (t.some((x) => x.label.startsWith('it-mem-')) ? undefined : true), 'the generated entries are gone', 30_000);
   });
 
   it('the Skills view shows the first 100 skills of a folder and pages the rest, saying how many of them are broken', async () => {

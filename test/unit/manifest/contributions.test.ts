@@ -54,12 +54,16 @@ test('in a folder without .agent/ one view is shown, with the Initialize button;
   assert.deepEqual(initialize.map((w) => w.view), ['agentContext.plan'], 'one Initialize button');
 });
 
-test('Scratch, Skills, Terminals, Memory and Agents each have welcome content for an empty .agent/, and the small views start collapsed', () => {
-  for (const id of ['scratch', 'skills', 'terminals', 'memory', 'agents']) {
+test('Scratch, Skills, Terminals and Memory & Agents each have welcome content for an empty .agent/, and the small view starts collapsed', () => {
+  for (const id of ['scratch', 'skills', 'terminals', 'memory']) {
     const w = welcome.filter((x) => x.view === `agentContext.${id}` && x.when === 'agentContext.hasAgentFolder');
     assert.equal(w.length, 1, `agentContext.${id} has one empty-state welcome`);
   }
-  for (const id of ['memory', 'agents']) assert.equal(views.find((v) => v.id === `agentContext.${id}`)?.visibility, 'collapsed', `${id} starts collapsed`);
+  assert.equal(views.find((v) => v.id === 'agentContext.memory')?.visibility, 'collapsed', 'Memory & Agents starts collapsed');
+  assert.equal(views.find((v) => v.id === 'agentContext.agents'), undefined, 'Agents is a part of Memory & Agents, not a view of its own');
+  // The Plan starts taller than every view but Terminals, which starts with the room Memory & Agents
+  // takes when it is opened (VS Code takes it from the lowest open view first, and gives it back
+  // there): the walkthrough run's sidebar test checks the Plan's rows in the real editor.
   const plan = views.find((v) => v.id === 'agentContext.plan')!;
-  for (const v of views.filter((x) => x !== plan)) assert.ok((plan.initialSize ?? 1) > (v.initialSize ?? 1), `Plan starts taller than ${v.name}`);
+  for (const v of views.filter((x) => x !== plan && x.id !== 'agentContext.terminals')) assert.ok((plan.initialSize ?? 1) > (v.initialSize ?? 1), `Plan starts taller than ${v.name}`);
 });
