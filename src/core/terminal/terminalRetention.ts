@@ -149,3 +149,15 @@ export function describeTerminalCleanup(r: TerminalCleanupReport): string {
   if (r.failed.length > 0) parts.push(`${plural(r.failed.length, 'terminal file')} could not be removed`);
   return parts.join('; ');
 }
+
+/**
+ * What happened to the terminal captures of several folders, one clause per retention in force
+ * (folders can set their own `agentContext.terminals.maxAgeDays`); none when nothing happened.
+ */
+export function describeTerminalCleanups(reports: readonly TerminalCleanupReport[]): string[] {
+  const byAge = new Map<number, TerminalCleanupReport[]>();
+  for (const r of reports) byAge.set(r.maxAgeDays, [...(byAge.get(r.maxAgeDays) ?? []), r]);
+  return [...byAge.values()]
+    .map((rs) => describeTerminalCleanup({ ...rs[0], removed: rs.flatMap((r) => r.removed), noTrash: rs.flatMap((r) => r.noTrash), failed: rs.flatMap((r) => r.failed) }))
+    .filter((x) => x !== '');
+}

@@ -12,7 +12,7 @@ import { AgentFolder, AgentFeed } from '../../editor/agentFeed';
 import { ScratchTreeProvider } from './scratchView';
 import { describeCleanupPreview } from '../../core/scratch/cleanupPreview';
 import { WALKTHROUGH_SIGNAL_COMMAND } from '../../core/setup/walkthroughSignals';
-import { cleanupTerminals, describeTerminalCleanup, noTerminalCleanup, type TerminalCleanupReport } from '../../core/terminal/terminalRetention';
+import { cleanupTerminals, describeTerminalCleanup, describeTerminalCleanups, noTerminalCleanup, type TerminalCleanupReport } from '../../core/terminal/terminalRetention';
 
 /** Extra paths cleanup must keep (e.g. open terminals' files); features add theirs with addCleanupProtection. */
 const protectors: (() => readonly string[])[] = [];
@@ -44,10 +44,9 @@ export interface CleanupResult {
 
 /** The scratch summary, then what happened to terminal captures when anything did. */
 function combine(reports: CleanupReport[], terminals: TerminalCleanupReport[], dryRun: boolean): string {
-  const t = terminals.map(describeTerminalCleanup).filter((x) => x !== '');
+  const clauses = describeTerminalCleanups(terminals);
   const scratch = combineScratch(reports, dryRun);
-  if (t.length === 0) return scratch;
-  const clauses = terminals.length === 1 ? t : [describeTerminalCleanup({ ...terminals[0], removed: terminals.flatMap((r) => r.removed), noTrash: terminals.flatMap((r) => r.noTrash), failed: terminals.flatMap((r) => r.failed) })];
+  if (clauses.length === 0) return scratch;
   return `${scratch}; ${clauses.join('; ')}`;
 }
 

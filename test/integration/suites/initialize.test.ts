@@ -86,7 +86,7 @@ describe('Initialize and the welcome view', () => {
     const memory = paneSelector('Memory & Agents');
     const collapsed = (await ui.attribute(`${memory} .pane-header`, 'aria-expanded')) === 'false';
     if (collapsed) await ui.click(`${memory} .pane-header`);
-    assert.match(await ui.text(`${memory} .welcome-view-content`), /^Nothing remembered yet, and no sub-agents\. Facts and preferences an agent saves/);
+    assert.match(await ui.text(`${memory} .welcome-view-content`), /^Nothing remembered yet, and no sub-agents\. What an agent remembers \(\.agent\/memory\/\)/);
     assert.equal(await ui.count(`${memory} .monaco-list-row`), 0, 'no tree rows in the empty Memory & Agents view');
     if (collapsed) await ui.click(`${memory} .pane-header`);
     // The new, empty scratch/tool_outputs/ folder is not content: Scratch explains itself too.

@@ -8,6 +8,7 @@ import { openTerminalCapture } from '../../../src/core/terminal/terminalCapture'
 import { parseTerminalIndex } from '../../../src/core/terminal/terminalFormat';
 import { readTerminalIndex } from '../../../src/core/terminal/terminalIndex';
 import { terminalTool } from '../../../src/core/tools/terminal';
+import { settleTerminalCatalog } from '../../../src/core/terminal/catalog/terminalCatalog';
 import { composeBriefing } from '../../../src/core/briefing/composeBriefing';
 import { gatherBriefing } from '../../../src/core/briefing/briefingSources';
 import { DEFAULT_TOOL_CONFIG } from '../../../src/core/config';
@@ -20,6 +21,15 @@ function workspace(): { root: string; dir: string; ctx: ToolContext } {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-exit-'));
   const ctx: ToolContext = { folders: [{ name: 'w', path: root }], config: DEFAULT_TOOL_CONFIG, signal: new AbortController().signal, log: nullLogger, source: 'vscode', trusted: true, allowRun: false };
   return { root, dir: path.join(root, '.agent', 'terminals'), ctx };
+}
+
+/**
+ * Removes a workspace once the terminal catalog's work the calls started is done: on a loaded
+ * machine its cache write could land while the folder was being removed (ENOTEMPTY, CI).
+ */
+async function removeWorkspace(root: string): Promise<void> {
+  await settleTerminalCatalog(path.join(root, '.agent'));
+  fs.rmSync(root, { recursive: true, maxRetries: 5 });
 }
 
 function footers(dir: string, n = 1): string[] {
@@ -130,7 +140,7 @@ test('lastFailed finds the last failure and names later commands whose shell rep
   const list = (await terminalTool({}, ctx)).text;
   assert.match(list, /#2 exit \? \(no status from the shell\) · \(cd web && npm test\)/);
   assert.match(list, /#3 exit \? \(terminal closed while it ran\) · sleep 30/);
-  fs.rmSync(root, { recursive: true, maxRetries: 5 });
+  await removeWorkspace(root);
 });
 
 test('the briefing lists terminals whose last command failed or had no status, newest first', async () => {
@@ -147,7 +157,7 @@ test('the briefing lists terminals whose last command failed or had no status, n
   await c.close(t0); // closed while running: not a possible failure
   const { text } = composeBriefing(await gatherBriefing(path.join(root, '.agent')));
   assert.match(text, /Terminals whose last command failed or has no exit status \(2 of 3\):\n  \.agent\/terminals\/2\.txt lines \d+-\d+: exit \? \(no status from the shell\) `\(cd web && npm test\)`\n  \.agent\/terminals\/1\.txt lines \d+-\d+: exit 2 `make`/);
-  fs.rmSync(root, { recursive: true, maxRetries: 5 });
+  await removeWorkspace(root);
 });
 
 const done = (commandLine: string, exitCode: number | null, exitUnknown: string | null = null) => ({ status: 'done' as const, commandLine, exitCode, exitUnknown });

@@ -13,7 +13,7 @@ import { createCaptureWriter } from '../../../src/core/terminal/captureWriter';
 import { terminalCatalog } from '../../../src/core/terminal/catalog/terminalCatalog';
 import { openTerminalCapture } from '../../../src/core/terminal/terminalCapture';
 import { listTerminals } from '../../../src/core/terminal/terminalIndex';
-import { cleanupTerminals, describeTerminalCleanup } from '../../../src/core/terminal/terminalRetention';
+import { cleanupTerminals, describeTerminalCleanup, describeTerminalCleanups, noTerminalCleanup } from '../../../src/core/terminal/terminalRetention';
 
 const DAY = 24 * 3_600_000;
 const NOW = Date.parse('2026-12-06T12:00:00.000Z');
@@ -135,4 +135,16 @@ test('a terminals folder that leads outside .agent/ is not cleaned; a missing on
   assert.equal(r.ok, false);
   assert.match(!r.ok ? r.error.message : '', /resolves outside \.agent/);
   assert.ok(fs.existsSync(path.join(outside, '1.txt')));
+});
+
+test('a multi-root Clean Up names each folder retention in force, not the first folder\'s for all', () => {
+  const item = (n: number, bytes: number) => ({ n, name: 'bash', files: [`${n}.txt`], bytes, lastWriteMs: 0 });
+  const month = { ...noTerminalCleanup(false, 30), removed: [item(1, 1024)] };
+  const alsoMonth = { ...noTerminalCleanup(false, 30), removed: [item(2, 1024)] };
+  const week = { ...noTerminalCleanup(false, 7), removed: [item(3, 2048)] };
+  assert.deepEqual(describeTerminalCleanups([month, week, alsoMonth, noTerminalCleanup(false, 90)]), [
+    'moved 2 closed terminal captures (2.0 KB) older than 30 days to the trash',
+    'moved 1 closed terminal capture (2.0 KB) older than 7 days to the trash',
+  ]);
+  assert.deepEqual(describeTerminalCleanups([noTerminalCleanup(true, 30), noTerminalCleanup(true, 7)]), [], 'nothing done, nothing said');
 });
