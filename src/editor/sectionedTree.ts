@@ -31,10 +31,21 @@ export class SectionedTree implements vscode.TreeDataProvider<SectionRow>, vscod
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subscriptions: vscode.Disposable[];
+  /** Each section's top as the last look at the view's top read it, for its header's first expansion (one read per redraw, not two). */
+  private pending = new Map<TreeSection, SectionRow[]>();
 
   constructor(private readonly viewId: string, readonly sections: readonly TreeSection[]) {
     // A section's provider refreshing refreshes the view: the header rows' presence depends on every section.
-    this.subscriptions = sections.flatMap((s) => (s.provider.onDidChangeTreeData ? [s.provider.onDidChangeTreeData(() => this.changed.fire())] : []));
+    this.subscriptions = sections.flatMap((s) =>
+      s.provider.onDidChangeTreeData
+        ? [
+            s.provider.onDidChangeTreeData(() => {
+              this.pending.clear();
+              this.changed.fire();
+            }),
+          ]
+        : [],
+    );
   }
 
   getTreeItem(row: SectionRow): vscode.TreeItem | Thenable<vscode.TreeItem> {
@@ -55,10 +66,13 @@ export class SectionedTree implements vscode.TreeDataProvider<SectionRow>, vscod
   async getChildren(row?: SectionRow): Promise<SectionRow[]> {
     if (!row) {
       const tops = await Promise.all(this.sections.map((s) => this.top(s)));
+      // The headers start expanded: VS Code asks for their children next, in the same redraw.
+      this.pending = new Map(this.sections.map((s, i) => [s, tops[i]]));
       return tops.every((t) => t.length === 0) ? [] : this.sections.map((section) => ({ section, kind: 'header' }));
     }
     if (row.kind === 'header') {
-      const top = await this.top(row.section);
+      const top = this.pending.get(row.section) ?? (await this.top(row.section));
+      this.pending.delete(row.section);
       return top.length === 0 ? [{ section: row.section, kind: 'empty' }] : top;
     }
     if (row.kind === 'empty') return [];

@@ -43,10 +43,17 @@ describe('Memory view and agentContext_memory', () => {
     await invoke('agentContext_memory', { action: 'remember', key: 'it-editor', value: 'vim' });
     await waitForPaneRow('Memory', 'it-editor');
     const row = `${pane('Memory')} .monaco-list-row:has-text("it-editor")`;
-    // The inline pencil button of the row (the right-click menu has the same command).
+    // The inline pencil button of the row (the right-click menu has the same command). A view
+    // redrawn under the pointer (the memory file's change arriving late) can swallow a click: as a
+    // user would, click the pencil again when no input box came.
     await ui.click(row);
-    await ui.click(`${row} .action-label[aria-label="Edit Value"]`);
-    await ui.waitForSelector('.quick-input-widget input');
+    await waitFor(
+      async () => {
+        await ui.click(`${row} .action-label[aria-label="Edit Value"]`);
+        return ui.waitForSelector('.quick-input-widget input', { timeout: 5_000 }).then(() => true, () => false);
+      },
+      { timeout: 30_000, interval: 500, message: 'the Edit Value button opens an input box' },
+    );
     await ui.press('Control+A', { selector: '.quick-input-widget input' });
     await ui.type('helix');
     await ui.press('Enter');
