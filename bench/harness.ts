@@ -6,6 +6,18 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 /** Summary of repeated measurements (milliseconds unless a row says otherwise). */
+/** What a built tool returns, and the shapes of the built modules rows load with loadBuilt. */
+export interface ToolOutcome {
+  text: string;
+  isError?: boolean;
+}
+export interface InvokeModule {
+  invokeTool(name: string, input: unknown, ctx: unknown): Promise<ToolOutcome>;
+}
+export interface ConfigModule {
+  DEFAULT_TOOL_CONFIG: unknown;
+}
+
 export interface Stats {
   median: number;
   min: number;

@@ -4,18 +4,8 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ensureAgentTree, LITERAL, REGEX, type AgentTree } from './agentTree';
-import { failedRow, fmtMs, loadBuilt, measurePair, type Row } from './harness';
+import { failedRow, fmtMs, loadBuilt, measurePair, type ConfigModule, type InvokeModule, type Row, type ToolOutcome } from './harness';
 
-interface ToolOutcome {
-  text: string;
-  isError?: boolean;
-}
-interface InvokeModule {
-  invokeTool(name: string, input: unknown, ctx: unknown): Promise<ToolOutcome>;
-}
-interface ConfigModule {
-  DEFAULT_TOOL_CONFIG: unknown;
-}
 
 /** Runs a command and counts the lines it prints (each is one matching line). */
 function countLines(cmd: string, args: string[], cwd: string, env?: NodeJS.ProcessEnv): Promise<number> {

@@ -14,20 +14,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { corpusDir } from './corpusLoader';
-import { loadBuilt, stats, type Row } from './harness';
+import { loadBuilt, stats, type ConfigModule, type InvokeModule, type Row } from './harness';
 
-interface ToolOutcome {
-  text: string;
-  isError?: boolean;
-}
-interface InvokeModule {
-  invokeTool(name: string, input: unknown, ctx: unknown): Promise<ToolOutcome>;
-}
 interface TokensModule {
   countTokens(text: string): { tokens: number };
-}
-interface ConfigModule {
-  DEFAULT_TOOL_CONFIG: unknown;
 }
 interface ServiceModule {
   stopSearchWorker(): Promise<void>;
@@ -39,7 +29,7 @@ interface ReferenceModule {
   buildReferenceFromText(text: string, meta: { path: string; command?: string; exitCode?: number; range?: { start: number; end: number } }): string;
 }
 
-interface Question {
+export interface Question {
   id: string;
   q: string;
   /** The recording: `<name>` in bench/retrieval/outputs/, or `corpus:<name>` in bench/corpus/. */

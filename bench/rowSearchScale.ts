@@ -20,19 +20,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { corpusDir } from './corpusLoader';
-import { loadBuilt, repoRoot, rng, RUNS, stats, type Row } from './harness';
-import { buildRetrievalTree, keywordsOf, readLines, resolvePlaces, retrievalDir, rgLines, score, searchLines } from './rowRetrieval';
+import { loadBuilt, repoRoot, rng, RUNS, stats, type ConfigModule, type InvokeModule, type Row } from './harness';
+import { buildRetrievalTree, keywordsOf, readLines, resolvePlaces, retrievalDir, rgLines, score, searchLines, type Question } from './rowRetrieval';
 
-interface ToolOutcome {
-  text: string;
-  isError?: boolean;
-}
-interface InvokeModule {
-  invokeTool(name: string, input: unknown, ctx: unknown): Promise<ToolOutcome>;
-}
-interface ConfigModule {
-  DEFAULT_TOOL_CONFIG: unknown;
-}
 interface ServiceModule {
   stopSearchWorker(): Promise<void>;
 }
@@ -52,16 +42,6 @@ interface HereModule {
   maskerFor(rules: { roots: readonly string[] }): (t: string) => string;
 }
 
-interface Question {
-  id: string;
-  q: string;
-  output: string;
-  gold: number[];
-  alt?: number[][];
-  elsewhere?: { output: string; lines: number[] }[];
-  file: string;
-  places: { file: string; lines: number[] }[];
-}
 
 const SPEC = { version: 2, seed: 20261206, terminals: 10_000, toolOutputs: 20_000, terminalBytes: 60 * 1024, toolOutputBytes: 20 * 1024 };
 
