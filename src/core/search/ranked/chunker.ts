@@ -63,6 +63,11 @@ const COMMAND_HEADER = Buffer.from('>>> command ');
 /** A command header starts a new chunk unless the chunk so far has fewer lines than this (tiny commands share one). */
 const BLOCK_MIN_LINES = 8;
 
+/** Whether `buf` holds `what` at byte `at`. */
+function startsWithAt(buf: Buffer, what: Buffer, at: number): boolean {
+  return at + what.length <= buf.length && buf.compare(what, 0, what.length, at, at + what.length) === 0;
+}
+
 /**
  * Chunks `buf`, the bytes of a file from byte `base` (a line start, line number `lineBase`) to its
  * end. `mask` masks secrets in a chunk's text (lines kept). In a terminal capture (`terminal`), a
@@ -78,7 +83,8 @@ export function chunkFile(buf: Buffer, base: number, lineBase: number, mask: (te
     let lines = 0;
     let first = block;
     while (end < buf.length && lines < CHUNK_LINES) {
-      const header = terminal && buf.indexOf(COMMAND_HEADER, end) === end;
+      // Compared in place: an indexOf from here would scan the rest of the buffer for every line (a long command's output made chunking quadratic).
+      const header = terminal && startsWithAt(buf, COMMAND_HEADER, end);
       if (header && lines >= BLOCK_MIN_LINES) break;
       let nl = buf.indexOf(10, end);
       const lineEnd = nl < 0 ? buf.length : nl + 1;
