@@ -72,9 +72,11 @@ function startsWithAt(buf: Buffer, what: Buffer, at: number): boolean {
  * Chunks `buf`, the bytes of a file from byte `base` (a line start, line number `lineBase`) to its
  * end. `mask` masks secrets in a chunk's text (lines kept). In a terminal capture (`terminal`), a
  * command's header starts a chunk (so most chunks hold one command's output) and each chunk names
- * its command's header line; `block` is the header in force at `lineBase`.
+ * its command's header line; `block` is the header in force at `lineBase`. `each` is given every
+ * chunk as it is made; when it answers true the chunking ends there (a batch that is full): the
+ * chunks returned cover `buf` up to the last one's `byteEnd`.
  */
-export function chunkFile(buf: Buffer, base: number, lineBase: number, mask: (text: string) => string, terminal = false, block = 0): Chunk[] {
+export function chunkFile(buf: Buffer, base: number, lineBase: number, mask: (text: string) => string, terminal = false, block = 0, each?: (c: Chunk) => boolean): Chunk[] {
   const chunks: Chunk[] = [];
   let start = 0;
   let lineStart = lineBase;
@@ -104,6 +106,7 @@ export function chunkFile(buf: Buffer, base: number, lineBase: number, mask: (te
     chunks.push(c);
     lineStart += lines;
     start = end;
+    if (each?.(c)) break;
   }
   return chunks;
 }

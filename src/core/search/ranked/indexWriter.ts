@@ -16,6 +16,14 @@ import { readAt } from '../../fs/readAt';
 
 /** Bytes indexed into one run at most: a batch takes well under a second, so the lock is never held long. */
 export const BATCH_BYTES = 8 * 1024 * 1024;
+/**
+ * Distinct terms at which a batch ends (at a chunk's end): sorting and writing them is the batch's
+ * cost after its chunks, about a second per 250,000 at load 6 (output where every line brings a new
+ * term, such as a log of numbers, reaches it within 1 MB; ordinary output rarely within 8 MB).
+ */
+export const BATCH_TERMS = 100_000;
+/** Chunks made between two looks at the clock (16 chunks: at most about 1,000 lines, or 128 KB). */
+const OVERDUE_EVERY = 16;
 
 /** What must be done to one file. */
 export interface Planned {
@@ -92,20 +100,26 @@ export interface BatchOutcome {
 /**
  * Indexes `plans` (in the order given, up to `budget` bytes: the file that crosses it is indexed up
  * to a line end there) into one run in `dir`, and updates `m` in place (entries, runs, nextChunk).
+ * When `overdue` says the time is up, or BATCH_TERMS distinct terms are in, the batch ends at the
+ * next chunk's end (what is left of the file stays for a later batch), so a batch of output that is
+ * slow to index (a log of numbers: a new term on every line) cannot hold a query far past its deadline.
  * The caller holds the manifest's lock and writes `m` afterwards.
  */
-export function indexBatch(dir: string, m: Manifest, plans: readonly Planned[], mask: (text: string) => string, budget = BATCH_BYTES): BatchOutcome {
+export function indexBatch(dir: string, m: Manifest, plans: readonly Planned[], mask: (text: string) => string, budget = BATCH_BYTES, overdue?: () => boolean): BatchOutcome {
   const out: BatchOutcome = { done: [], partial: [], failed: [], bytes: 0 };
   const postings = new Map<string, { ids: number[]; values: number[] }>();
   const lo = m.nextChunk;
   let next = lo;
+  let made = 0;
+  // The clock is asked every OVERDUE_EVERY chunks, not at each.
+  const full = (): boolean => postings.size >= BATCH_TERMS || (++made % OVERDUE_EVERY === 0 && !!overdue?.());
   for (const p of plans) {
     if (!p.st) {
       delete m.files[p.rel];
       out.done.push(p.rel);
       continue;
     }
-    if (out.bytes >= budget) break;
+    if (out.bytes >= budget || (out.bytes > 0 && (postings.size >= BATCH_TERMS || !!overdue?.()))) break;
     const scope = scopeOf(p.rel);
     if (!scope) {
       delete m.files[p.rel];
@@ -144,9 +158,9 @@ export function indexBatch(dir: string, m: Manifest, plans: readonly Planned[], 
     const kept = old && p.keep > 0 ? old.c.slice(0, p.keep * CHUNK_FIELDS) : [];
     // An append goes on from its last chunk, in the command block that chunk was in.
     const block = old && p.keep < chunkCount(old) && p.fromByte > 0 ? chunkAt(old, p.keep).block : 0;
-    const chunks: Chunk[] = bytes.length > 0 ? chunkFile(bytes, p.fromByte, p.fromLine, mask, scope === 'terminals', block) : [];
     const c = kept;
-    for (const ch of chunks) {
+    // Each chunk's terms go into the postings as it is made, so the batch knows when it is full.
+    const chunks: Chunk[] = bytes.length > 0 ? chunkFile(bytes, p.fromByte, p.fromLine, mask, scope === 'terminals', block, (ch) => {
       const id = next++;
       c.push(id, ch.byteStart, ch.lineStart, ch.tokens, ch.hash, ch.level, ch.block);
       for (const [term, v] of ch.terms) {
@@ -155,7 +169,12 @@ export function indexBatch(dir: string, m: Manifest, plans: readonly Planned[], 
         l.ids.push(id);
         l.values.push(v);
       }
-    }
+      ch.terms.clear();
+      return full();
+    }) : [];
+    // Stopped early (the time was up, or the terms filled the batch): indexed to the last chunk's end.
+    const last = chunks[chunks.length - 1];
+    if (last && last.byteEnd < p.fromByte + bytes.length) bytes = bytes.subarray(0, last.byteEnd - p.fromByte);
     const indexedTo = p.fromByte + bytes.length;
     const whole = indexedTo >= st.size;
     const entry: FileEntry = { scope, ino: st.ino, size: indexedTo, mtimeMs: whole ? st.mtimeMs : -1, c };

@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { searchIndex, type SearchAnswer } from '../../../../src/core/search/ranked/rankedSearch';
 import { SearchIndex, setBatchBytes } from '../../../../src/core/search/ranked/searchIndex';
+import { BATCH_TERMS } from '../../../../src/core/search/ranked/indexWriter';
 import { maskerFor } from '../../../../src/core/search/ranked/searchHere';
 import { rankWindows } from '../../../../src/core/search/ranked/lineRanking';
 import { rankChunks } from '../../../../src/core/search/ranked/chunkRanking';
@@ -217,6 +218,40 @@ test('a backlog larger than a refresh allows is answered newest first, says what
   } finally {
     setBatchBytes(undefined);
   }
+});
+
+test('output with a new term on every line (a log of numbers) is indexed in batches of at most BATCH_TERMS terms, and every line is found', async () => {
+  const n = Math.round(BATCH_TERMS * 2.5);
+  const lines = Array.from({ length: n }, (_, i) => `value ${100_000 + i}`);
+  lines[n - 10] = 'FATAL checksum mismatch in segment zebra';
+  const root = workspace({ 'scratch/tool_outputs/numbers.txt': lines.join('\n') + '\n' });
+  const idx = indexOf(root);
+  const first = await idx.refresh(Date.now() - 1);
+  assert.equal(first.pendingFiles, 1, 'a refresh whose time is up indexes nothing and says what is left');
+  await idx.refresh(Infinity);
+  // More than two batches, each a run: no batch took in every term at once.
+  assert.ok(idx.manifest.runs.length >= 3, `${idx.manifest.runs.length} runs`);
+  assert.equal(idx.manifest.files['scratch/tool_outputs/numbers.txt'].size, fs.statSync(path.join(root, '.agent/scratch/tool_outputs/numbers.txt')).size);
+  assert.deepEqual(quoted(await ask(idx, 'checksum mismatch zebra'), 'zebra'), [`scratch/tool_outputs/numbers.txt:${n - 9}`]);
+  assert.deepEqual(quoted(await ask(idx, String(100_000 + 5)), '100005'), ['scratch/tool_outputs/numbers.txt:6']);
+  idx.dispose();
+});
+
+test('a refresh whose time runs out inside one file stops there: the answer quotes only what was indexed, and the rest comes later', async () => {
+  const lines = filler(3000, 'q');
+  lines[40] = 'early marker alpha here';
+  lines[2990] = 'late marker omega here';
+  const root = workspace({ 'scratch/tool_outputs/long.txt': lines.join('\n') + '\n' });
+  let clock = 0;
+  // Time passes as chunks are made (each chunk's text is masked once).
+  const idx = new SearchIndex(path.join(root, '.agent'), { mask: (t) => ((clock += 10), mask(t)), now: () => clock });
+  const a = await searchIndex(idx, { query: 'marker alpha omega', refreshMs: 200 }, mask, () => clock);
+  assert.equal(a.pending.files, 1, 'the file is not indexed whole yet');
+  assert.deepEqual(quoted(a, 'marker'), ['scratch/tool_outputs/long.txt:41']);
+  assert.ok(idx.manifest.files['scratch/tool_outputs/long.txt'].size < fs.statSync(path.join(root, '.agent/scratch/tool_outputs/long.txt')).size);
+  await idx.refresh(Infinity);
+  assert.deepEqual(quoted(await ask(idx, 'marker alpha omega'), 'marker').sort(), ['scratch/tool_outputs/long.txt:2991', 'scratch/tool_outputs/long.txt:41']);
+  idx.dispose();
 });
 
 test('a garbage manifest or a run cut short is rebuilt: the same answers as without them', async () => {
