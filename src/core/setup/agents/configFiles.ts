@@ -448,6 +448,80 @@ export function removeHookGroups(text: string | undefined, file: string, hooks: 
   return out;
 }
 
+/** The check of a hook group of Claude Code's shape all of whose commands are `agent`'s hook (agent-hook.sh <agent> …). */
+export function hookGroupOf(agent: string): (group: unknown) => boolean {
+  const mark = new RegExp(`agent-hook\\.sh ${agent}\\b`); // agent ids are [a-z-]: nothing to escape
+  const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+  return (g) => isObject(g) && Array.isArray(g.hooks) && g.hooks.length > 0 && g.hooks.every((h) => isObject(h) && typeof h.command === 'string' && mark.test(h.command));
+}
+
+/**
+ * A settings file of Claude Code's shape (`mcpServers`, `hooks.<event>: [group…]`: Gemini CLI, Qwen
+ * Code) that the set-up can edit: refuses a `hooks` that is not an object, a list of `events` that is
+ * not a list, an `mcpServers` that is not an object.
+ */
+export function checkHookSettings(s: Record<string, unknown>, file: string, events: readonly string[]): Result<void> {
+  const isObject = (v: unknown): boolean => !!v && typeof v === 'object' && !Array.isArray(v);
+  if (s.hooks !== undefined && !isObject(s.hooks)) return err({ file, message: '"hooks" is not an object; fix it, then run the set-up again. Nothing was changed.' });
+  for (const ev of events) {
+    const l = (s.hooks as Record<string, unknown> | undefined)?.[ev];
+    if (l !== undefined && !Array.isArray(l)) return err({ file, message: `"hooks.${ev}" is not a list; fix it, then run the set-up again. Nothing was changed.` });
+  }
+  if (s.mcpServers !== undefined && !isObject(s.mcpServers)) return err({ file, message: '"mcpServers" is not an object; fix it, then run the set-up again. Nothing was changed.' });
+  return ok(undefined);
+}
+
+/**
+ * Our MCP server entry (`server`, under mcpServers[`name`]) and one hook group per event (`hooks`)
+ * in place in a settings text of Claude Code's shape (`s` its parse), each added or replaced, the
+ * rest left byte for byte. A group is ours in an event when `agent`'s hook names that event (an entry
+ * under the wrong event is not ours to keep). Returns the text and the key paths it created
+ * ("hooks/AfterTool"), for the undo (`removeServerAndHooks`).
+ */
+export function putServerAndHooks(text: string | undefined, s: Record<string, unknown>, name: string, server: unknown, agent: string, hooks: readonly (readonly [string, unknown])[]): { text: string | undefined; created: string[] } {
+  const serverAt = ['mcpServers', name];
+  const ours = hookGroupOf(agent);
+  const created: string[] = [];
+  let out = text;
+  if (JSON.stringify(valueAt(s, serverAt)) !== JSON.stringify(server)) {
+    const miss = missingPrefix(s, serverAt);
+    if (miss && miss.length < serverAt.length) created.push(miss.join('/'));
+    out = jsonSet(out, serverAt, server);
+  }
+  if (s.hooks === undefined) {
+    out = jsonSet(out, ['hooks'], Object.fromEntries(hooks.map(([ev, entry]) => [ev, [entry]])));
+    created.push('hooks', ...hooks.map(([ev]) => `hooks/${ev}`));
+    return { text: out, created };
+  }
+  for (const [ev, entry] of hooks) {
+    const list = (s.hooks as Record<string, unknown>)[ev];
+    const groups = (list ?? []) as unknown[];
+    // The command ends with the event: `"` after it, so PostToolUse is not PostToolUseFailure.
+    const at = groups.findIndex((g) => ours(g) && JSON.stringify(g).includes(`${agent} ${ev}"`));
+    if (at < 0) {
+      if (list === undefined) {
+        out = jsonSet(out, ['hooks', ev], [entry]);
+        created.push(`hooks/${ev}`);
+      } else out = jsonSet(out, ['hooks', ev, groups.length], entry);
+    } else if (JSON.stringify(groups[at]) !== JSON.stringify(entry)) {
+      out = jsonSet(out, ['hooks', ev, at], entry);
+    }
+  }
+  return { text: out, created };
+}
+
+/**
+ * The undo of `putServerAndHooks`: `agent`'s hook groups in `events` and our server entry under
+ * mcpServers[`name`] when it is ours (`serverKeys`: serverEntryKind; the user's own entry under our
+ * name stays) taken out, with what the set-up created (`created`) once left empty.
+ */
+export function removeServerAndHooks(text: string | undefined, file: string, s: Record<string, unknown>, name: string, serverKeys: readonly string[], agent: string, events: readonly string[], created: readonly string[]): string | undefined {
+  const serverAt = ['mcpServers', name];
+  const out = removeHookGroups(text, file, s.hooks, events, hookGroupOf(agent), created);
+  if (serverEntryKind(valueAt(s, serverAt), serverKeys).kind !== 'ours') return out;
+  return jsonUnset(out, file, serverAt, createdPrefix(created, serverAt), true);
+}
+
 /** The shortest key path the set-up created ("a/b" entries of `created`) that `at` lies under, if any. */
 export function createdPrefix(created: readonly string[], at: readonly string[]): string[] | undefined {
   return created.map((k) => k.split('/')).find((p) => p.length <= at.length && at.slice(0, p.length).join('/') === p.join('/'));

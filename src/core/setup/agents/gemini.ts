@@ -25,7 +25,7 @@ import * as path from 'node:path';
 import { err, ok, type Result } from '../../result';
 import { type AgentSetup, type SetupPlan, type SetupRecord } from './agentSetup';
 import { CLAUDE_PLANS_DIR, MCP_SERVER_NAME } from './claudeCode';
-import { createdPrefix, type FileEdit, foreignServerMessage, hookCommand, jsonSet, jsonUnset, mcpCommand, missingPrefix, parseJsonObject, readText, removeHookGroups, serverEntryKind, type SetupPaths, trackedByGit, valueAt } from './configFiles';
+import { checkHookSettings, createdPrefix, type FileEdit, foreignServerMessage, hookCommand, jsonSet, jsonUnset, mcpCommand, missingPrefix, parseJsonObject, putServerAndHooks, readText, removeServerAndHooks, serverEntryKind, type SetupPaths, trackedByGit, valueAt } from './configFiles';
 import { agentName } from '../../hooks/agentNames';
 
 /** The project's Gemini settings, relative to the workspace folder. */
@@ -39,12 +39,6 @@ const POLICY_HEAD = '# Agent Context (mcp.js --setup gemini; --undo gemini remov
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
-
-/** A hook group all of whose commands are ours. */
-function oursGroup(g: unknown): boolean {
-  if (!isObject(g) || !Array.isArray(g.hooks) || g.hooks.length === 0) return false;
-  return g.hooks.every((h) => isObject(h) && typeof h.command === 'string' && /agent-hook\.sh gemini\b/.test(h.command));
-}
 
 /** Our AfterTool entry. */
 export function geminiHookEntry(paths: SetupPaths): Json {
@@ -83,52 +77,20 @@ export function editGeminiSettings(text: string | undefined, file: string, root:
   if (isObject(general) && general.plan !== undefined && !isObject(general.plan)) return err({ file, message: '"general.plan" is not an object; fix it, then run the set-up again. Nothing was changed.' });
   const notes: string[] = [];
   const planPrefix = createdPrefix(created, PLAN_AT);
-  if (s.hooks !== undefined && !isObject(s.hooks)) return err({ file, message: '"hooks" is not an object; fix it, then run the set-up again. Nothing was changed.' });
-  for (const ev of [EVENT, SESSION_START]) {
-    const l = (s.hooks as Json | undefined)?.[ev];
-    if (l !== undefined && !Array.isArray(l)) return err({ file, message: `"hooks.${ev}" is not a list; fix it, then run the set-up again. Nothing was changed.` });
-  }
-  if (s.mcpServers !== undefined && !isObject(s.mcpServers)) return err({ file, message: '"mcpServers" is not an object; fix it, then run the set-up again. Nothing was changed.' });
+  const checked = checkHookSettings(s, file, [EVENT, SESSION_START]);
+  if (!checked.ok) return checked;
   const serverAt = ['mcpServers', MCP_SERVER_NAME];
-  let out = text;
-  const added: string[] = [];
   if (!paths) {
-    out = removeHookGroups(out, file, s.hooks, [EVENT, SESSION_START], oursGroup, created);
-    const prefix = createdPrefix(created, serverAt);
-    // The user's own entry under our name stays.
-    if (serverEntryKind((s.mcpServers as Json | undefined)?.[MCP_SERVER_NAME], SERVER_KEYS).kind === 'ours') out = jsonUnset(out, file, serverAt, prefix, true);
+    let out = removeServerAndHooks(text, file, s, MCP_SERVER_NAME, SERVER_KEYS, 'gemini', [EVENT, SESSION_START], created);
     // The plan directory only when this set-up gave it its value, and it still has it.
     if (planPrefix && valueAt(s, PLAN_AT) === CLAUDE_PLANS_DIR) out = jsonUnset(out, file, PLAN_AT, planPrefix, true);
     return ok({ text: out, created: [], notes });
   }
-  const have = (s.mcpServers as Json | undefined)?.[MCP_SERVER_NAME];
-  const kind = serverEntryKind(have, SERVER_KEYS);
+  const kind = serverEntryKind(valueAt(s, serverAt), SERVER_KEYS);
   if (kind.kind === 'foreign') return err({ file, message: `"mcpServers" ${foreignServerMessage(MCP_SERVER_NAME)}` });
-  const server = geminiServerEntry(root, paths, kind.allowRun);
-  if (JSON.stringify(have) !== JSON.stringify(server)) {
-    const miss = missingPrefix(s, serverAt);
-    if (miss && miss.length < serverAt.length) added.push(miss.join('/'));
-    out = jsonSet(out, serverAt, server);
-  }
-  if (s.hooks === undefined) {
-    out = jsonSet(out, ['hooks'], Object.fromEntries(ourHooks(paths).map(([ev, entry]) => [ev, [entry]])));
-    added.push('hooks', ...ourHooks(paths).map(([ev]) => `hooks/${ev}`));
-  } else {
-    for (const [ev, entry] of ourHooks(paths)) {
-      const list = (s.hooks as Json)[ev];
-      const groups = (list ?? []) as unknown[];
-      // Ours in this event: the command names the event (an entry under the wrong event is not ours to keep).
-      const at = groups.findIndex((g) => oursGroup(g) && JSON.stringify(g).includes(`gemini ${ev}`));
-      if (at < 0) {
-        if (list === undefined) {
-          out = jsonSet(out, ['hooks', ev], [entry]);
-          added.push(`hooks/${ev}`);
-        } else out = jsonSet(out, ['hooks', ev, groups.length], entry);
-      } else if (JSON.stringify(groups[at]) !== JSON.stringify(entry)) {
-        out = jsonSet(out, ['hooks', ev, at], entry);
-      }
-    }
-  }
+  const put = putServerAndHooks(text, s, MCP_SERVER_NAME, geminiServerEntry(root, paths, kind.allowRun), 'gemini', ourHooks(paths));
+  let out = put.text;
+  const added = put.created;
   const plan = valueAt(s, PLAN_AT);
   if (plan === undefined) {
     const miss = missingPrefix(s, PLAN_AT)!;

@@ -18,7 +18,7 @@ import * as path from 'node:path';
 import { err, ok, type Result } from '../../result';
 import { type AgentSetup, type SetupPlan, type SetupRecord } from './agentSetup';
 import { MCP_SERVER_NAME } from './claudeCode';
-import { createdPrefix, foreignServerMessage, hookCommand, jsonSet, jsonUnset, mcpCommand, missingPrefix, parseJsonObject, readText, removeHookGroups, serverEntryKind, type SetupPaths, trackedByGit } from './configFiles';
+import { checkHookSettings, foreignServerMessage, hookCommand, jsonSet, mcpCommand, parseJsonObject, putServerAndHooks, readText, removeServerAndHooks, serverEntryKind, type SetupPaths, trackedByGit, valueAt } from './configFiles';
 import { agentName } from '../../hooks/agentNames';
 
 /** The project's Qwen settings, relative to the workspace folder. */
@@ -28,13 +28,6 @@ const AGENT = 'qwen-code';
 const EVENTS = ['SessionStart'] as const;
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
-
-/** A hook group all of whose commands are ours. */
-function oursGroup(g: unknown): boolean {
-  if (!isObject(g) || !Array.isArray(g.hooks) || g.hooks.length === 0) return false;
-  return g.hooks.every((h) => isObject(h) && typeof h.command === 'string' && /agent-hook\.sh qwen-code\b/.test(h.command));
-}
 
 /** Our entry for one hook event. */
 export function qwenHookEntry(paths: SetupPaths, event: string): Json {
@@ -58,52 +51,12 @@ export function editQwenSettings(text: string | undefined, file: string, root: s
   const parsed = parseJsonObject(text, file, true);
   if (!parsed.ok) return parsed;
   const s = parsed.value;
-  if (s.hooks !== undefined && !isObject(s.hooks)) return err({ file, message: '"hooks" is not an object; fix it, then run the set-up again. Nothing was changed.' });
-  for (const ev of EVENTS) {
-    const l = (s.hooks as Json | undefined)?.[ev];
-    if (l !== undefined && !Array.isArray(l)) return err({ file, message: `"hooks.${ev}" is not a list; fix it, then run the set-up again. Nothing was changed.` });
-  }
-  if (s.mcpServers !== undefined && !isObject(s.mcpServers)) return err({ file, message: '"mcpServers" is not an object; fix it, then run the set-up again. Nothing was changed.' });
-  const serverAt = ['mcpServers', MCP_SERVER_NAME];
-  const have = (s.mcpServers as Json | undefined)?.[MCP_SERVER_NAME];
-  const kind = serverEntryKind(have, SERVER_KEYS);
-  let out = text;
-  if (!paths) {
-    out = removeHookGroups(out, file, s.hooks, EVENTS, oursGroup, created);
-    const prefix = createdPrefix(created, serverAt);
-    // The user's own entry under our name stays.
-    if (kind.kind === 'ours') out = jsonUnset(out, file, serverAt, prefix, true);
-    return ok({ text: out, created: [] });
-  }
+  const checked = checkHookSettings(s, file, EVENTS);
+  if (!checked.ok) return checked;
+  if (!paths) return ok({ text: removeServerAndHooks(text, file, s, MCP_SERVER_NAME, SERVER_KEYS, AGENT, EVENTS, created), created: [] });
+  const kind = serverEntryKind(valueAt(s, ['mcpServers', MCP_SERVER_NAME]), SERVER_KEYS);
   if (kind.kind === 'foreign') return err({ file, message: `"mcpServers" ${foreignServerMessage(MCP_SERVER_NAME)}` });
-  const added: string[] = [];
-  const server = qwenServerEntry(root, paths, kind.allowRun);
-  if (JSON.stringify(have) !== JSON.stringify(server)) {
-    const miss = missingPrefix(s, serverAt);
-    if (miss && miss.length < serverAt.length) added.push(miss.join('/'));
-    out = jsonSet(out, serverAt, server);
-  }
-  if (s.hooks === undefined) {
-    out = jsonSet(out, ['hooks'], Object.fromEntries(EVENTS.map((ev) => [ev, [qwenHookEntry(paths, ev)]])));
-    added.push('hooks', ...EVENTS.map((ev) => `hooks/${ev}`));
-  } else {
-    for (const ev of EVENTS) {
-      const entry = qwenHookEntry(paths, ev);
-      const list = (s.hooks as Json)[ev];
-      const groups = (list ?? []) as unknown[];
-      // Ours in this event: the command names the event (an entry under the wrong event is not ours to keep).
-      const at = groups.findIndex((g) => oursGroup(g) && JSON.stringify(g).includes(`${AGENT} ${ev}`));
-      if (at < 0) {
-        if (list === undefined) {
-          out = jsonSet(out, ['hooks', ev], [entry]);
-          added.push(`hooks/${ev}`);
-        } else out = jsonSet(out, ['hooks', ev, groups.length], entry);
-      } else if (JSON.stringify(groups[at]) !== JSON.stringify(entry)) {
-        out = jsonSet(out, ['hooks', ev, at], entry);
-      }
-    }
-  }
-  return ok({ text: out, created: added });
+  return ok(putServerAndHooks(text, s, MCP_SERVER_NAME, qwenServerEntry(root, paths, kind.allowRun), AGENT, EVENTS.map((ev) => [ev, qwenHookEntry(paths, ev)] as const)));
 }
 
 /**
