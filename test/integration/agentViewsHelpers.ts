@@ -1,15 +1,21 @@
-// Helpers for the foundation's integration suites (plan, scratch, skills, cleanup, initialize,
-// multiroot): reach the extension's test API and read the sidebar views the way a user sees them.
+// Helpers for the integration suites: reach the extension and its test API, read the sidebar views
+// the way a user sees them, and call tools as chat does (vscode.lm.invokeTool).
 import * as vscode from 'vscode';
 import type { AgentContextApi, SnapshotNode } from '../../src/api';
 import { ui, waitFor } from './bridge';
 
 export type { SnapshotNode };
 
+/** The extension (activated). */
+export async function extension(): Promise<vscode.Extension<AgentContextApi>> {
+  const ext = await waitFor(() => vscode.extensions.getExtension<AgentContextApi>('agent-context.agent-context'), { message: 'extension present' });
+  if (!ext.isActive) await ext.activate();
+  return ext;
+}
+
 /** The extension's API (activating it if needed). */
 export async function agentApi(): Promise<AgentContextApi> {
-  const ext = await waitFor(() => vscode.extensions.getExtension<AgentContextApi>('agent-context.agent-context'), { message: 'extension present' });
-  return ext.isActive ? ext.exports : await ext.activate();
+  return (await extension()).exports;
 }
 
 /** Every node of a snapshot, depth first. */
@@ -46,6 +52,27 @@ export async function waitForRow(title: string, text: string, timeout = 20_000):
     const rows = await paneRows(title);
     return rows.some((r) => r.includes(text)) ? rows : undefined;
   }, { timeout, message: `the ${title} view shows a row with "${text}"` });
+}
+
+/**
+ * Opens the Agent Context container, expands the pane if collapsed, and waits for a row containing
+ * `text` (the tree renders only the rows in view: `end` scrolls to the bottom first).
+ */
+export async function waitForPaneRow(title: string, text: string, timeout = 20_000, end = false): Promise<string[]> {
+  await ui.openViewContainer('Agent Context');
+  const expanded = await ui.attribute(`${paneSelector(title)} .pane-header`, 'aria-expanded').catch(() => null);
+  if (expanded === 'false') await ui.click(`${paneSelector(title)} .pane-header`);
+  return waitFor(async () => {
+    if (end) await ui.press('End', { selector: `${paneSelector(title)} .monaco-list` });
+    const rows = await paneRows(title);
+    return rows.some((r) => r.includes(text)) ? rows : undefined;
+  }, { timeout, message: `the ${title} view shows a row with "${text}"` });
+}
+
+/** Calls a tool the way chat does and returns its text. */
+export async function invoke(name: string, input: Record<string, unknown>): Promise<string> {
+  const r = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined });
+  return r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
 }
 
 /** The workspace folder path of the run (single-folder runs). */

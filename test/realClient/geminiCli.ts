@@ -33,26 +33,35 @@ export function geminiBin(): string {
   return binFrom('AGENT_CONTEXT_GEMINI_BIN', 'gemini');
 }
 
-/** One conversation: `gemini -p … -o stream-json`, the model scripted by `script`. */
-export async function runGemini(o: GeminiRunOptions): Promise<AgentRun> {
-  const api = await startFakeModel([gemini], o.script);
-  const home = o.home ?? tempDir('home-');
-  const dir = path.join(home, '.gemini');
+/**
+ * The user settings of Gemini CLI or of its fork Qwen Code (<home>/<folder>/settings.json): what is
+ * there kept, `security` as given, updates and telemetry off, `o.settings` on top, and (unless
+ * `o.mcp` is false) our MCP server, trusted, with `server`'s keys added.
+ */
+export function writeUserSettings(o: GeminiRunOptions, home: string, folder: string, security: Record<string, unknown>, server: Record<string, unknown> = {}): void {
+  const dir = path.join(home, folder);
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, 'settings.json');
   const before = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
   const settings: Record<string, unknown> = {
     ...before,
-    security: { auth: { selectedType: 'gemini-api-key' } },
+    security,
     general: { disableAutoUpdate: true, disableUpdateNag: true },
     privacy: { usageStatisticsEnabled: false },
     telemetry: { enabled: false },
     ...o.settings,
   };
   if (o.mcp !== false) {
-    settings.mcpServers = { ...(before.mcpServers as object | undefined), 'agent-context': { command: process.execPath, args: [MCP_JS, '--root', o.workspace, '--allow-run'], trust: true } };
+    settings.mcpServers = { ...(before.mcpServers as object | undefined), 'agent-context': { command: process.execPath, args: [MCP_JS, '--root', o.workspace, '--allow-run'], trust: true, ...server } };
   }
   fs.writeFileSync(file, JSON.stringify(settings, null, 2));
+}
+
+/** One conversation: `gemini -p … -o stream-json`, the model scripted by `script`. */
+export async function runGemini(o: GeminiRunOptions): Promise<AgentRun> {
+  const api = await startFakeModel([gemini], o.script);
+  const home = o.home ?? tempDir('home-');
+  writeUserSettings(o, home, '.gemini', { auth: { selectedType: 'gemini-api-key' } });
   const args = [...(o.args ?? ['--yolo']), '-m', 'gemini-2.5-pro', '-o', 'stream-json', '-p', 'Work on the task in this workspace.'];
   const env = {
     ...baseEnv(home),

@@ -6,11 +6,10 @@
  * what the user's rules do not deny (without it, `kilo run` rejects every call its rules would ask
  * about and prints "permission requested: …").
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { baseEnv, binFrom, runAgentProcess, tempDir, type AgentRun } from './agentProcess';
 import { startFakeModel, type ScriptTurn } from './fakeModel';
-import { opencodeConfig } from './opencodeCli';
+import { askedPatterns, offlineEnv, opencodeConfig, seedOpencodePluginDeps, writeBashRules, xdgEnv } from './opencodeCli';
 import { chatCompletions } from './protocols';
 import type { HookDriver } from './agentScenarios';
 
@@ -30,10 +29,7 @@ export function kiloBin(): string {
  * plugin imports nothing from that package, so the runs skip the download as a user's later starts do.
  */
 export function seedKiloPluginDeps(dir: string): void {
-  fs.mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
-  const deps = { '@kilocode/plugin': '7.7.7' };
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ dependencies: deps }, null, 2));
-  fs.writeFileSync(path.join(dir, 'package-lock.json'), JSON.stringify({ lockfileVersion: 3, packages: { '': { dependencies: deps } } }, null, 2));
+  seedOpencodePluginDeps(dir, { '@kilocode/plugin': '7.7.7' });
 }
 
 export interface KiloRunOptions {
@@ -53,24 +49,13 @@ export interface KiloRunOptions {
 export async function runKilo(o: KiloRunOptions): Promise<AgentRun> {
   const api = await startFakeModel([chatCompletions], o.script);
   const home = o.home ?? tempDir('home-');
-  const xdg = (name: string): string => {
-    const d = path.join(home, name);
-    fs.mkdirSync(d, { recursive: true });
-    return d;
-  };
   const config = { ...opencodeConfig(api.url, { workspace: o.workspace, mcp: o.mcp }), $schema: 'https://app.kilo.ai/config.json' };
   const args = ['run', ...(o.auto === false ? [] : ['--auto']), ...(o.args ?? []), 'Work on the task in this workspace.'];
   const env = {
     ...baseEnv(home),
-    XDG_CONFIG_HOME: xdg('.config'),
-    XDG_DATA_HOME: xdg('.local/share'),
-    XDG_CACHE_HOME: xdg('.cache'),
-    XDG_STATE_HOME: xdg('.local/state'),
+    ...xdgEnv(home),
     KILO_CONFIG_CONTENT: JSON.stringify(config),
-    KILO_DISABLE_AUTOUPDATE: 'true',
-    KILO_DISABLE_MODELS_FETCH: 'true',
-    KILO_DISABLE_LSP_DOWNLOAD: 'true',
-    KILO_DISABLE_SHARE: 'true',
+    ...offlineEnv('KILO'),
     KILO_DISABLE_SESSION_INGEST: 'true',
     KILO_TELEMETRY_LEVEL: 'off',
     ...o.env,
@@ -87,19 +72,12 @@ export async function runKilo(o: KiloRunOptions): Promise<AgentRun> {
  * user would be asked about).
  */
 export async function runKiloSetUp(o: { workspace: string; home: string; script: readonly ScriptTurn[]; allow?: readonly string[]; otherwise?: 'ask' | 'deny'; args?: string[] }): Promise<AgentRun & { asked?: string[] }> {
-  if (o.allow) {
-    const dir = path.join(o.home, '.config', 'kilo');
-    fs.mkdirSync(dir, { recursive: true });
-    const bash: Record<string, string> = { '*': o.otherwise ?? 'deny' };
-    for (const a of o.allow) bash[`${a}*`] = 'allow';
-    fs.writeFileSync(path.join(dir, 'kilo.json'), JSON.stringify({ permission: { bash } }, null, 2));
-  }
+  if (o.allow) writeBashRules(path.join(o.home, '.config', 'kilo', 'kilo.json'), o.allow, o.otherwise);
   seedKiloPluginDeps(path.join(o.workspace, '.kilo'));
   seedKiloPluginDeps(path.join(o.home, '.config', 'kilo'));
   const run = await runKilo({ workspace: o.workspace, home: o.home, script: o.script, mcp: false, auto: o.otherwise !== 'ask', args: o.args });
   if (o.otherwise !== 'ask') return run;
-  const asked = [...`${run.stdout}${run.stderr}`.matchAll(/permission requested: bash \(([^)]*)\)/g)].map((m) => m[1]);
-  return { ...run, asked };
+  return { ...run, asked: askedPatterns(run, /permission requested: bash \(([^)]*)\)/g) };
 }
 
 /** Kilo Code for the shared scenarios (agentScenarios.ts). */

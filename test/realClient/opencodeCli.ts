@@ -56,27 +56,31 @@ export function opencodeConfig(url: string, o: { workspace: string; mcp?: boolea
   };
 }
 
-/** One conversation: `opencode run`, the model scripted by `script`. */
-export async function runOpencode(o: OpencodeRunOptions): Promise<AgentRun> {
-  const api = await startFakeModel([chatCompletions], o.script);
-  const home = o.home ?? tempDir('home-');
+/** Fresh XDG folders under `home` for opencode or its fork Kilo (`cache`: a shared cache folder instead). */
+export function xdgEnv(home: string, cache?: string): Record<string, string> {
   const xdg = (name: string): string => {
     const d = path.join(home, name);
     fs.mkdirSync(d, { recursive: true });
     return d;
   };
+  return { XDG_CONFIG_HOME: xdg('.config'), XDG_DATA_HOME: xdg('.local/share'), XDG_CACHE_HOME: cache ?? xdg('.cache'), XDG_STATE_HOME: xdg('.local/state') };
+}
+
+/** opencode's switches (Kilo's under its own prefix): no update, model-list, LSP download or share traffic. */
+export function offlineEnv(prefix: 'OPENCODE' | 'KILO'): Record<string, string> {
+  return Object.fromEntries(['AUTOUPDATE', 'MODELS_FETCH', 'LSP_DOWNLOAD', 'SHARE'].map((k) => [`${prefix}_DISABLE_${k}`, 'true']));
+}
+
+/** One conversation: `opencode run`, the model scripted by `script`. */
+export async function runOpencode(o: OpencodeRunOptions): Promise<AgentRun> {
+  const api = await startFakeModel([chatCompletions], o.script);
+  const home = o.home ?? tempDir('home-');
   const args = ['run', ...(o.args ?? []), 'Work on the task in this workspace.'];
   const env = {
     ...baseEnv(home),
-    XDG_CONFIG_HOME: xdg('.config'),
-    XDG_DATA_HOME: xdg('.local/share'),
-    XDG_CACHE_HOME: process.env.AGENT_CONTEXT_OPENCODE_CACHE ?? xdg('.cache'),
-    XDG_STATE_HOME: xdg('.local/state'),
+    ...xdgEnv(home, process.env.AGENT_CONTEXT_OPENCODE_CACHE),
     OPENCODE_CONFIG_CONTENT: JSON.stringify(opencodeConfig(api.url, o)),
-    OPENCODE_DISABLE_AUTOUPDATE: 'true',
-    OPENCODE_DISABLE_MODELS_FETCH: 'true',
-    OPENCODE_DISABLE_LSP_DOWNLOAD: 'true',
-    OPENCODE_DISABLE_SHARE: 'true',
+    ...offlineEnv('OPENCODE'),
     ...o.env,
   };
   return runAgentProcess({ bin: opencodeBin(), args, cwd: o.workspace, env, home, api, timeoutMs: o.timeoutMs });
@@ -98,28 +102,33 @@ export async function runOpencode(o: OpencodeRunOptions): Promise<AgentRun> {
  * every dependency in the lock) takes as installed. Our plugin imports nothing from that package, so
  * the runs skip the download as a user's later starts do.
  */
-export function seedOpencodePluginDeps(dir: string): void {
+export function seedOpencodePluginDeps(dir: string, deps: Record<string, string> = { '@opencode-ai/plugin': '1.18.33' }): void {
   fs.mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
-  const deps = { '@opencode-ai/plugin': '1.18.33' };
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ dependencies: deps }, null, 2));
   fs.writeFileSync(path.join(dir, 'package-lock.json'), JSON.stringify({ lockfileVersion: 3, packages: { '': { dependencies: deps } } }, null, 2));
 }
 
+/** The user's own bash permission rules (opencode's and Kilo's shape) in `file`: only `allow` allowed, every other command `otherwise` (default deny). */
+export function writeBashRules(file: string, allow: readonly string[], otherwise: 'ask' | 'deny' = 'deny'): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const bash: Record<string, string> = { '*': otherwise };
+  for (const a of allow) bash[`${a}*`] = 'allow';
+  fs.writeFileSync(file, JSON.stringify({ permission: { bash } }, null, 2));
+}
+
+/** The patterns a run printed it would have asked the user about (`line` captures them). */
+export function askedPatterns(run: AgentRun, line: RegExp): string[] {
+  return [...`${run.stdout}${run.stderr}`.matchAll(line)].map((m) => m[1]);
+}
+
 export async function runOpencodeSetUp(o: { workspace: string; home: string; script: readonly ScriptTurn[]; allow?: readonly string[]; otherwise?: 'ask' | 'deny'; args?: string[] }): Promise<AgentRun & { asked?: string[] }> {
-  if (o.allow) {
-    const dir = path.join(o.home, '.config', 'opencode');
-    fs.mkdirSync(dir, { recursive: true });
-    const bash: Record<string, string> = { '*': o.otherwise ?? 'deny' };
-    for (const a of o.allow) bash[`${a}*`] = 'allow';
-    fs.writeFileSync(path.join(dir, 'opencode.json'), JSON.stringify({ permission: { bash } }, null, 2));
-  }
+  if (o.allow) writeBashRules(path.join(o.home, '.config', 'opencode', 'opencode.json'), o.allow, o.otherwise);
   seedOpencodePluginDeps(path.join(o.workspace, '.opencode'));
   seedOpencodePluginDeps(path.join(o.home, '.config', 'opencode'));
   const run = await runOpencode({ workspace: o.workspace, home: o.home, script: o.script, mcp: false, args: o.args });
   if (o.otherwise !== 'ask') return run;
   // What opencode run prints goes to stderr.
-  const asked = [...`${run.stdout}${run.stderr}`.matchAll(/permission requested: bash \(([^)]*)\); auto-rejecting/g)].map((m) => m[1]);
-  return { ...run, asked };
+  return { ...run, asked: askedPatterns(run, /permission requested: bash \(([^)]*)\); auto-rejecting/g) };
 }
 
 /** opencode for the shared scenarios (agentScenarios.ts). */

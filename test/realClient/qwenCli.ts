@@ -8,7 +8,8 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { baseEnv, binFrom, MCP_JS, runAgentProcess, tempDir, type AgentRun } from './agentProcess';
+import { baseEnv, binFrom, runAgentProcess, tempDir, type AgentRun } from './agentProcess';
+import { type GeminiRunOptions, writeUserSettings } from './geminiCli';
 import { startFakeModel, type ScriptTurn } from './fakeModel';
 import { chatCompletions } from './protocols';
 import { unescapeJsonText, type AgentDriver } from './agentScenarios';
@@ -29,40 +30,14 @@ function node24Bin(): string {
   return path.join(dir, 'bin');
 }
 
-export interface QwenRunOptions {
-  workspace: string;
-  script: readonly ScriptTurn[];
-  home?: string;
-  /** Add our MCP server to the user settings (default true). */
-  mcp?: boolean;
-  /** More user settings (merged at the top level). */
-  settings?: Record<string, unknown>;
-  /** Arguments before -p (default: --yolo). */
-  args?: string[];
-  env?: Record<string, string>;
-  timeoutMs?: number;
-}
+/** Qwen Code is a Gemini CLI fork: the same options (args default: --yolo). */
+export type QwenRunOptions = GeminiRunOptions;
 
 /** One conversation: `qwen -p … -o stream-json`, the model scripted by `script`. */
 export async function runQwen(o: QwenRunOptions): Promise<AgentRun> {
   const api = await startFakeModel([chatCompletions], o.script);
   const home = o.home ?? tempDir('home-');
-  const dir = path.join(home, '.qwen');
-  fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, 'settings.json');
-  const before = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
-  const settings: Record<string, unknown> = {
-    ...before,
-    security: { auth: { selectedType: 'openai' }, folderTrust: { enabled: false } },
-    general: { disableAutoUpdate: true, disableUpdateNag: true },
-    privacy: { usageStatisticsEnabled: false },
-    telemetry: { enabled: false },
-    ...o.settings,
-  };
-  if (o.mcp !== false) {
-    settings.mcpServers = { ...(before.mcpServers as object | undefined), 'agent-context': { command: process.execPath, args: [MCP_JS, '--root', o.workspace, '--allow-run'], trust: true, alwaysLoadTools: true } };
-  }
-  fs.writeFileSync(file, JSON.stringify(settings, null, 2));
+  writeUserSettings(o, home, '.qwen', { auth: { selectedType: 'openai' }, folderTrust: { enabled: false } }, { alwaysLoadTools: true });
   const args = [...(o.args ?? ['--yolo']), '-m', 'fake-model', '-o', 'stream-json', '-p', 'Work on the task in this workspace.'];
   const base = baseEnv(home);
   const env = {

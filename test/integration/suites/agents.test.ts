@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startMcp } from '../mcpClient';
-import { allNodes, extension, invoke, waitForNodes, waitForPaneRow, wsRoot } from '../workspaceMemoryHelpers';
+import { extension, flatten, invoke, waitForPaneRow, waitForTree, wsRoot } from '../agentViewsHelpers';
 
 const agentsDir = () => path.join(wsRoot(), '.agent/agents');
 
@@ -18,7 +18,7 @@ describe('Agents view and agentContext_agentWorkspace', () => {
     await invoke('agentContext_agentWorkspace', { agentId: 'it-reviewer', action: 'setStatus', status: 'blocked', progress: 0.1, content: 'waiting for it-scout' });
     fs.mkdirSync(path.join(agentsDir(), 'it-scout/notes'), { recursive: true });
     fs.writeFileSync(path.join(agentsDir(), 'it-scout/notes/summary.txt'), 'summary');
-    const scout = await waitForNodes(
+    const scout = await waitForTree(
       'agentContext.memory:agents',
       (n) => n.find((a) => a.label === 'it-scout' && a.description === 'working · 40%' && a.children.some((c) => c.label === 'notes/summary.txt') && a.children.find((c) => c.label === 'Findings')?.children.length === 2),
       'it-scout with status, 2 findings and its file',
@@ -27,11 +27,11 @@ describe('Agents view and agentContext_agentWorkspace', () => {
     assert.equal(findings.description, '2');
     // Newest first.
     assert.deepEqual(findings.children.map((f) => f.label), ['Rate limits belong in middleware', 'Endpoints are listed in src/routes.ts']);
-    const reviewer = await waitForNodes('agentContext.memory:agents', (n) => n.find((a) => a.label === 'it-reviewer'), 'it-reviewer listed');
+    const reviewer = await waitForTree('agentContext.memory:agents', (n) => n.find((a) => a.label === 'it-reviewer'), 'it-reviewer listed');
     assert.equal(reviewer.description, 'blocked · 10%');
     assert.match(reviewer.tooltip ?? '', /waiting for it-scout/);
     // Memory & Agents: the sub-agents under their own header, beside what the agent remembers.
-    const view = await waitForNodes('agentContext.memory', (n) => (n.find((s) => s.label === 'Agents')?.children.some((a) => a.label === 'it-scout') ? n : undefined), 'it-scout under the Agents header');
+    const view = await waitForTree('agentContext.memory', (n) => (n.find((s) => s.label === 'Agents')?.children.some((a) => a.label === 'it-scout') ? n : undefined), 'it-scout under the Agents header');
     assert.deepEqual(view.map((s) => [s.label, s.expanded]), [['Memory', true], ['Agents', true]]);
     const rows = await waitForPaneRow('Memory & Agents', 'it-scout', 20_000, true);
     assert.ok(rows.some((r) => r.includes('it-scout') && r.includes('working · 40%')), rows.join(' | '));
@@ -64,7 +64,7 @@ describe('Agents view and agentContext_agentWorkspace', () => {
     const bodies = text.split(/\n## \d{4}-\d\d-\d\dT[0-9:.]+Z\n\n/).slice(1).map((b) => b.trimEnd());
     assert.equal(bodies.length, 50);
     for (const b of bodies) assert.match(b, /^(editor \d+ e{2000}|mcp \d+ m{2000})$/);
-    const shared = await waitForNodes('agentContext.memory:agents', (n) => allNodes(n).find((a) => a.label === 'it-shared' && a.children.find((c) => c.label === 'Findings')?.description === '50'), 'it-shared shows 50 findings');
+    const shared = await waitForTree('agentContext.memory:agents', (n) => flatten(n).find((a) => a.label === 'it-shared' && a.children.find((c) => c.label === 'Findings')?.description === '50'), 'it-shared shows 50 findings');
     assert.ok(shared);
   });
 });

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ui, waitFor } from '../bridge';
 import { countTokens } from '../../../src/core/output/tokens';
-import { invoke, waitForNodes, waitForPaneRow, wsRoot } from '../workspaceMemoryHelpers';
+import { invoke, waitForPaneRow, waitForTree, wsRoot } from '../agentViewsHelpers';
 
 const agent = (p: string) => path.join(wsRoot(), '.agent', p);
 const FEATURES = [
@@ -46,9 +46,9 @@ describe('Briefing, progress, features and history', () => {
     assert.match(logged, /^Logged to \.agent\/progress\.md:\d+ — .* — Chose token bucket\nNext: Implement the middleware$/);
     fs.writeFileSync(agent('features.json'), JSON.stringify(FEATURES, null, 2) + '\n');
     assert.match(await invoke('agentContext_plan', { action: 'setPasses', feature: 1, passes: true }), /Feature 1 "Limits are configurable" passes: true\. 1\/2 passing/);
-    const progress = await waitForNodes('agentContext.plan', (n) => n.find((x) => x.label === 'Recent progress' && x.children.some((c) => c.label === 'Chose token bucket')), 'Recent progress node');
+    const progress = await waitForTree('agentContext.plan', (n) => n.find((x) => x.label === 'Recent progress' && x.children.some((c) => c.label === 'Chose token bucket')), 'Recent progress node');
     assert.match(progress.description ?? '', /of \d+ · \.agent\/progress\.md/);
-    const features = await waitForNodes('agentContext.plan', (n) => n.find((x) => x.label === 'Features' && x.description === '1/2 passing'), 'Features 1/2 passing');
+    const features = await waitForTree('agentContext.plan', (n) => n.find((x) => x.label === 'Features' && x.description === '1/2 passing'), 'Features 1/2 passing');
     assert.deepEqual(features.children.map((c) => [c.label, c.description]), [
       ['Every public endpoint is rate limited', 'not passing · api'],
       ['Limits are configurable', 'passes · api'],
@@ -64,7 +64,7 @@ describe('Briefing, progress, features and history', () => {
     const edited = FEATURES.map((f, i) => ({ ...f, passes: i === 1 }));
     edited[0] = { ...edited[0], description: 'Most public endpoints are rate limited' };
     fs.writeFileSync(agent('features.json'), JSON.stringify(edited, null, 2) + '\n');
-    const warned = await waitForNodes('agentContext.plan', (n) => n.find((x) => x.label === 'Features' && x.contextValue === 'featuresTampered'), 'Features flagged as changed');
+    const warned = await waitForTree('agentContext.plan', (n) => n.find((x) => x.label === 'Features' && x.contextValue === 'featuresTampered'), 'Features flagged as changed');
     assert.equal(warned.description, '1/2 passing · ⚠ changed outside setPasses');
     assert.equal(warned.children[0].label, '~ reworded feature 0: "Every public endpoint is rate limited" → "Most public endpoints are rate limited"');
     const refused = await invoke('agentContext_plan', { action: 'setPasses', feature: 0, passes: true });
@@ -74,7 +74,7 @@ describe('Briefing, progress, features and history', () => {
     const d = await ui.dialog('Accept');
     assert.match(d.detail ?? '', /reworded feature 0/);
     assert.equal(await accepting, true);
-    await waitForNodes('agentContext.plan', (n) => n.find((x) => x.label === 'Features' && x.contextValue === 'features'), 'warning cleared after accepting');
+    await waitForTree('agentContext.plan', (n) => n.find((x) => x.label === 'Features' && x.contextValue === 'features'), 'warning cleared after accepting');
     assert.match(await invoke('agentContext_plan', { action: 'setPasses', feature: 0, passes: true }), /2\/2 passing/);
   });
 

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { invoke, waitForNodes } from '../workspaceMemoryHelpers';
+import { invoke, waitForTree } from '../agentViewsHelpers';
 
 const folder = (name: string) => vscode.workspace.workspaceFolders!.find((f) => f.name === name)!.uri.fsPath;
 
@@ -15,13 +15,13 @@ describe('multi-root: Memory and Agents views, briefing', () => {
   it('shows each folder with .agent/ as its own group; tools use the first such folder', async () => {
     fs.mkdirSync(path.join(folder('beta'), '.agent/memory'), { recursive: true });
     fs.writeFileSync(path.join(folder('beta'), '.agent/memory/preferences.yaml'), 'shell: zsh\n');
-    const memory = await waitForNodes('agentContext.memory:memory', (n) => (n.find((g) => g.label === 'beta')?.children.some((c) => c.label === 'shell') ? n : undefined), 'beta group lists shell');
+    const memory = await waitForTree('agentContext.memory:memory', (n) => (n.find((g) => g.label === 'beta')?.children.some((c) => c.label === 'shell') ? n : undefined), 'beta group lists shell');
     assert.deepEqual(memory.map((g) => g.label), ['alpha', 'beta']);
     assert.deepEqual(memory[1].children.map((c) => [c.label, c.description]), [['shell', 'zsh']]);
 
     assert.match(await invoke('agentContext_agentWorkspace', { agentId: 'mr-agent', action: 'setStatus', status: 'done' }), /^mr-agent: done, 100%/);
     assert.ok(fs.existsSync(path.join(folder('alpha'), '.agent/agents/mr-agent/status.json')));
-    const agents = await waitForNodes('agentContext.memory:agents', (n) => (n.find((g) => g.label === 'alpha')?.children.some((c) => c.label === 'mr-agent') ? n : undefined), 'alpha group lists mr-agent');
+    const agents = await waitForTree('agentContext.memory:agents', (n) => (n.find((g) => g.label === 'alpha')?.children.some((c) => c.label === 'mr-agent') ? n : undefined), 'alpha group lists mr-agent');
     assert.deepEqual(agents.map((g) => [g.label, g.children.map((c) => `${c.label} ${c.description ?? ''}`.trim())]), [
       ['alpha', ['mr-agent done · 100%']],
       ['beta', ['No sub-agents yet (.agent/agents/<id>/)']],

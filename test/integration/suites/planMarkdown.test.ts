@@ -3,8 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ui, waitFor } from '../bridge';
-import { flatten, paneRows, paneSelector, SnapshotNode, waitForTree, wsRoot } from '../agentViewsHelpers';
-import { invoke } from '../workspaceMemoryHelpers';
+import { flatten, invoke, paneRows, paneSelector, SnapshotNode, waitForTree, wsRoot } from '../agentViewsHelpers';
 
 // A checklist the way agents keep one (CRLF, as on Windows), and a plan in the shape Claude Code's
 // plan mode writes (title, sections, numbered steps, no checkboxes) under a random slug.

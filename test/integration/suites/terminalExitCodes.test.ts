@@ -6,10 +6,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { EXIT_UNKNOWN } from '../../../src/core/terminal/commandExit';
 import { readWithoutMicrotaskRace } from '../../../src/features/terminals/shellExecutionRead';
-import { agentApi } from '../agentViewsHelpers';
+import { agentApi, invoke } from '../agentViewsHelpers';
 import { waitFor } from '../bridge';
 import { closeTerminal, commandsOf, infoOf, openTerminal, run, terminalsDir, type OpenTerminal } from '../terminalHelpers';
-import { invoke } from '../workspaceMemoryHelpers';
 
 /** `(cd .agent && false)` as the tools show it: VS Code reads a subshell line from the screen and sometimes reports none. */
 const SUBSHELL_LINE = '(?:\\(cd \\.agent && false\\)|\\(command line not reported by VS Code\\))';
