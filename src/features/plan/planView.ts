@@ -66,8 +66,8 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
   private readonly sub: vscode.Disposable;
   private readonly notesSub: vscode.Disposable;
 
-  constructor(private readonly folders: AgentFeed) {
-    this.sub = folders.onDidChange((changes) => {
+  constructor(private readonly feed: AgentFeed) {
+    this.sub = feed.onDidChange((changes) => {
       if (!touches(changes, 'plan')) return;
       for (const c of changes) {
         const order = this.orders.get(agentDirOf(c.root));
@@ -112,7 +112,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
       return await this.childrenOf(node);
     } catch (e) {
       // Named in the view, not thrown: VS Code would draw a thrown request as no children at all.
-      const folder = node && 'folder' in node ? node.folder : this.folders.folders[0];
+      const folder = node && 'folder' in node ? node.folder : this.feed.folders[0];
       if (!folder) throw e;
       return [{ kind: 'error', folder, error: { file: toPosixRelative(folder.root, folder.agentDir), message: `cannot list the plans: ${(e as Error).message}` }, absFile: folder.agentDir }];
     } finally {
@@ -125,9 +125,9 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
 
   private async childrenOf(node?: PlanNode): Promise<PlanNode[]> {
     if (!node) {
-      await this.folders.ready;
-      const folders = this.folders.folders;
-      if (this.folders.grouped) return folders.map((folder) => ({ kind: 'folder', folder }));
+      await this.feed.ready;
+      const folders = this.feed.folders;
+      if (this.feed.grouped) return folders.map((folder) => ({ kind: 'folder', folder }));
       return folders.length > 0 ? this.plansOf(folders[0]) : [];
     }
     if (node.kind === 'folder') return this.plansOf(node.folder);
@@ -205,7 +205,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
       }
     }
     order.changed(gone);
-    if (skip === 0 && folder === this.folders.folders[0]) this.onSummary?.(planSummary(out));
+    if (skip === 0 && folder === this.feed.folders[0]) this.onSummary?.(planSummary(out));
     const older = page.total - skip - page.files.length;
     if (older > 0) out.push({ kind: 'olderPlans', folder, skip: skip + PLAN_PAGE, older });
     // Forget parses of plans that are gone (the rest stay for the pages a user expands again).
@@ -361,8 +361,8 @@ export function openAt(file: string, line: number): vscode.Command {
 }
 
 /** Registers the Plan view (and its test hook). */
-export function createPlanView(context: vscode.ExtensionContext, folders: AgentFeed): PlanTreeProvider {
-  const provider = new PlanTreeProvider(folders);
+export function createPlanView(context: vscode.ExtensionContext, feed: AgentFeed): PlanTreeProvider {
+  const provider = new PlanTreeProvider(feed);
   const view = vscode.window.createTreeView('agentContext.plan', { treeDataProvider: provider, showCollapseAll: true });
   provider.onSummary = (text) => {
     if (view.description !== text) view.description = text;

@@ -68,8 +68,8 @@ function combineScratch(reports: CleanupReport[], dryRun: boolean): string {
  * open in this window are protected). Scratch files with no usable trash are deleted only after the
  * user agrees in a modal dialog (`interactive`), never at startup; terminal captures never are.
  */
-export async function runCleanup(folders: AgentFeed, log: vscode.LogOutputChannel, opts: { dryRun: boolean; interactive: boolean; only?: ReadonlySet<string> }): Promise<CleanupResult> {
-  await folders.ready;
+export async function runCleanup(feed: AgentFeed, log: vscode.LogOutputChannel, opts: { dryRun: boolean; interactive: boolean; only?: ReadonlySet<string> }): Promise<CleanupResult> {
+  await feed.ready;
   const reports: CleanupReport[] = [];
   const done: AgentFolder[] = [];
   const terminals: TerminalCleanupReport[] = [];
@@ -81,7 +81,7 @@ export async function runCleanup(folders: AgentFeed, log: vscode.LogOutputChanne
       return [];
     }
   });
-  for (const folder of folders.folders) {
+  for (const folder of feed.folders) {
     const r = await cleanupScratch({ workspaceRoot: folder.root, policy: retentionPolicyFor(folder), extraProtected: extra, dryRun: opts.dryRun, only: opts.only, trash: EDITOR_TRASH });
     if (!r.ok) {
       errors.push(formatFileError(r.error));
@@ -124,15 +124,15 @@ export async function runCleanup(folders: AgentFeed, log: vscode.LogOutputChanne
  * would go (and which rule keeps the rest) with a "Move N Files to Trash" button; only the listed
  * files are moved, and only after that click. Returns the cleanup, or undefined when declined.
  */
-async function reviewAndClean(folders: AgentFeed, log: vscode.LogOutputChannel, scratch: ScratchTreeProvider): Promise<CleanupResult | undefined> {
+async function reviewAndClean(feed: AgentFeed, log: vscode.LogOutputChannel, scratch: ScratchTreeProvider): Promise<CleanupResult | undefined> {
   if (!vscode.workspace.isTrusted) {
     void notify.warn('Agent Context: this workspace is in Restricted Mode; trust it to clean up scratch.');
     return undefined;
   }
-  const dry = await runCleanup(folders, log, { dryRun: true, interactive: false });
+  const dry = await runCleanup(feed, log, { dryRun: true, interactive: false });
   for (const e of dry.errors) void notify.error(`Agent Context: ${e}`);
   if (dry.reports.length === 0) return undefined;
-  const multi = folders.grouped;
+  const multi = feed.grouped;
   const inputs = dry.reports.map((report, i) => ({ folder: multi ? dry.folders[i].folder.name : undefined, report, policy: retentionPolicyFor(dry.folders[i]), terminals: dry.terminals[i] }));
   const preview = describeCleanupPreview(inputs);
   if (!preview.button) {
@@ -144,7 +144,7 @@ async function reviewAndClean(folders: AgentFeed, log: vscode.LogOutputChannel, 
   const answer = await notify.warn(preview.message, { modal: true, detail: preview.detail }, preview.button);
   if (answer !== preview.button) return undefined;
   const only = new Set([...dry.reports.flatMap((r) => r.removed.map((f) => f.path)), ...dry.terminals.flatMap((r) => r.removed.map((t) => t.files[0]))]);
-  const res = await runCleanup(folders, log, { dryRun: false, interactive: true, only });
+  const res = await runCleanup(feed, log, { dryRun: false, interactive: true, only });
   scratch.refresh();
   for (const e of res.errors) void notify.error(`Agent Context: ${e}`);
   if (res.reports.length > 0) void notify.info(res.summary);
@@ -153,15 +153,15 @@ async function reviewAndClean(folders: AgentFeed, log: vscode.LogOutputChannel, 
 }
 
 /** Registers Clean Up Scratch… (reviewed), Clean Up Scratch Now (no preview), the dry run, and the optional cleanup at startup. */
-export function registerCleanupCommands(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, folders: AgentFeed, scratch: ScratchTreeProvider): void {
+export function registerCleanupCommands(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, feed: AgentFeed, scratch: ScratchTreeProvider): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand('agentContext.scratch.cleanupReview', () => reviewAndClean(folders, log, scratch)),
+    vscode.commands.registerCommand('agentContext.scratch.cleanupReview', () => reviewAndClean(feed, log, scratch)),
     vscode.commands.registerCommand('agentContext.scratch.cleanup', async (): Promise<CleanupResult | undefined> => {
       if (!vscode.workspace.isTrusted) {
         void notify.warn('Agent Context: this workspace is in Restricted Mode; trust it to clean up scratch.');
         return undefined;
       }
-      const res = await runCleanup(folders, log, { dryRun: false, interactive: true });
+      const res = await runCleanup(feed, log, { dryRun: false, interactive: true });
       scratch.refresh();
       for (const e of res.errors) void notify.error(`Agent Context: ${e}`);
       if (res.reports.length > 0) void notify.info(res.summary);
@@ -169,7 +169,7 @@ export function registerCleanupCommands(context: vscode.ExtensionContext, log: v
       return res;
     }),
     vscode.commands.registerCommand('agentContext.scratch.cleanupDryRun', async (): Promise<CleanupResult> => {
-      const res = await runCleanup(folders, log, { dryRun: true, interactive: false });
+      const res = await runCleanup(feed, log, { dryRun: true, interactive: false });
       for (const e of res.errors) void notify.error(`Agent Context: ${e}`);
       if (res.reports.length === 0) return res;
       const lines = [
@@ -188,7 +188,7 @@ export function registerCleanupCommands(context: vscode.ExtensionContext, log: v
   if (onStartup && vscode.workspace.isTrusted) {
     // Off the activation path: a few seconds later, never asking, never deleting permanently.
     const t = setTimeout(() => {
-      void runCleanup(folders, log, { dryRun: false, interactive: false }).then((r) => {
+      void runCleanup(feed, log, { dryRun: false, interactive: false }).then((r) => {
         if (r.summary) log.info(`startup cleanup: ${r.summary}`);
         scratch.refresh();
       });

@@ -22,7 +22,7 @@ function targets(node: ScratchNode | undefined, selected: readonly ScratchNode[]
 const pathOf = (n: FileNode) => (n.kind === 'file' ? n.entry.path : n.abs);
 
 /** Registers the Scratch view's item commands: delete to trash, pin/unpin, reveal, copy path, refresh. */
-export function registerScratchCommands(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, folders: AgentFeed, provider: ScratchTreeProvider): void {
+export function registerScratchCommands(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, feed: AgentFeed, provider: ScratchTreeProvider): void {
   const readOnly = () => {
     if (vscode.workspace.isTrusted) return false;
     void notify.warn('this workspace is in Restricted Mode; scratch is read-only.');
@@ -107,7 +107,7 @@ export function registerScratchCommands(context: vscode.ExtensionContext, log: v
         break;
       }
     }
-    folders.queue(nodes[0].folder.root, ['scratch']);
+    feed.queue(nodes[0].folder.root, ['scratch']);
     provider.refresh();
     return nodes.length;
   }

@@ -58,12 +58,12 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
   /** Called with the totals after each scan (for the view's description). */
   onTotals: ((files: number, bytes: number) => void) | undefined;
 
-  constructor(private readonly folders: AgentFeed) {
+  constructor(private readonly feed: AgentFeed) {
     // Every scratch event below goes to the shared index, whether the view or a tool built it.
     followScratchEvents();
     // A first start's scan of every scratch file runs on the check worker, not on the host's thread.
     scanFirstOffThread();
-    this.sub = folders.onDidChange((c) => {
+    this.sub = feed.onDidChange((c) => {
       if (!touches(c, 'scratch')) return;
       for (const ch of c) {
         if (!ch.areas.has('scratch') && !ch.areas.has('agent')) continue;
@@ -71,7 +71,7 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
         // Known paths: one lstat each. Unknown or too many (or .agent/ itself came or went): revalidate
         // the whole index, which still lists only folders that changed.
         const paths = ch.areas.has('agent') || !ch.paths || ch.paths.size > MAX_UPDATE_PATHS ? undefined : ch.paths;
-        const agentDir = this.folders.folders.find((f) => f.root === ch.root)?.agentDir;
+        const agentDir = this.feed.folders.find((f) => f.root === ch.root)?.agentDir;
         if (!agentDir) continue;
         const applied = scratchIndexChanged(agentDir, paths);
         this.updateFolder(ch.root, async (st) => {
@@ -86,7 +86,7 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
 
   /** Re-reads what changed in every folder (not every file: see ScratchIndex.revalidate) and redraws. */
   refresh(): void {
-    for (const f of this.folders.folders) {
+    for (const f of this.feed.folders) {
       const applied = scratchIndexChanged(f.agentDir, undefined);
       this.updateFolder(f.root, async (st) => {
         await applied;
@@ -108,7 +108,7 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
   }
 
   private async build(root: string): Promise<FolderState> {
-    const folder = this.folders.folders.find((f) => f.root === root);
+    const folder = this.feed.folders.find((f) => f.root === root);
     if (!folder) throw new Error(`${root} has no .agent/ folder`);
     const [index, pins] = await Promise.all([sharedScratchIndex(folder.agentDir), loadPins(folder.agentDir)]);
     const st: FolderState = { index, pinned: pins.ok ? pins.value : new Set<string>() };
@@ -125,7 +125,7 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
   private async updateTotals(): Promise<void> {
     let files = 0;
     let bytes = 0;
-    for (const f of this.folders.folders) {
+    for (const f of this.feed.folders) {
       if (!this.state.has(f.root)) continue;
       let st: FolderState;
       try {
@@ -143,10 +143,10 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
 
   async getChildren(node?: ScratchNode): Promise<ScratchNode[]> {
     if (!node) {
-      await this.folders.ready;
-      const folders = this.folders.folders;
+      await this.feed.ready;
+      const folders = this.feed.folders;
       if (folders.length === 0) this.onTotals?.(0, 0);
-      if (this.folders.grouped) {
+      if (this.feed.grouped) {
         await Promise.all(folders.map((f) => this.stateOf(f)));
         return folders.map((folder) => ({ kind: 'root', folder }));
       }
@@ -267,8 +267,8 @@ function fileFacts(node: Extract<ScratchNode, { kind: 'file' }>): string[] {
 }
 
 /** Registers the Scratch view; its description shows file count and total size. */
-export function createScratchView(context: vscode.ExtensionContext, folders: AgentFeed): ScratchTreeProvider {
-  const provider = new ScratchTreeProvider(folders);
+export function createScratchView(context: vscode.ExtensionContext, feed: AgentFeed): ScratchTreeProvider {
+  const provider = new ScratchTreeProvider(feed);
   const view = vscode.window.createTreeView('agentContext.scratch', { treeDataProvider: provider, showCollapseAll: true, canSelectMany: true });
   provider.onTotals = (files, bytes) => {
     view.description = files === 0 && bytes === 0 ? undefined : countLabel(files, bytes);

@@ -28,8 +28,8 @@ export class SkillsTreeProvider implements vscode.TreeDataProvider<SkillNode>, v
   readonly onDidChangeTreeData = this.emitter.event;
   private readonly sub: vscode.Disposable;
 
-  constructor(private readonly folders: AgentFeed) {
-    this.sub = folders.onDidChange((c) => {
+  constructor(private readonly feed: AgentFeed) {
+    this.sub = feed.onDidChange((c) => {
       if (touches(c, 'skills')) this.refresh();
     });
   }
@@ -40,15 +40,15 @@ export class SkillsTreeProvider implements vscode.TreeDataProvider<SkillNode>, v
 
   /** Every skill of every folder with `.agent/` (for Copy Skill Index). */
   async allSkills(): Promise<{ folder: AgentFolder; skills: Skill[] }[]> {
-    await this.folders.ready;
-    return Promise.all(this.folders.folders.map(async (folder) => ({ folder, skills: await loadSkills(folder.root) })));
+    await this.feed.ready;
+    return Promise.all(this.feed.folders.map(async (folder) => ({ folder, skills: await loadSkills(folder.root) })));
   }
 
   async getChildren(node?: SkillNode): Promise<SkillNode[]> {
     if (!node) {
-      await this.folders.ready;
-      const folders = this.folders.folders;
-      if (this.folders.grouped) return folders.map((folder) => ({ kind: 'folder', folder }));
+      await this.feed.ready;
+      const folders = this.feed.folders;
+      if (this.feed.grouped) return folders.map((folder) => ({ kind: 'folder', folder }));
       return folders.length > 0 ? this.sourcesOf(folders[0]) : [];
     }
     if (node.kind === 'folder') return this.sourcesOf(node.folder);
@@ -118,8 +118,8 @@ export class SkillsTreeProvider implements vscode.TreeDataProvider<SkillNode>, v
 }
 
 /** Registers the Skills view. */
-export function createSkillsView(context: vscode.ExtensionContext, folders: AgentFeed): SkillsTreeProvider {
-  const provider = new SkillsTreeProvider(folders);
+export function createSkillsView(context: vscode.ExtensionContext, feed: AgentFeed): SkillsTreeProvider {
+  const provider = new SkillsTreeProvider(feed);
   const view = vscode.window.createTreeView('agentContext.skills', { treeDataProvider: provider, showCollapseAll: true });
   context.subscriptions.push(provider, view, registerTreeForTests('agentContext.skills', provider));
   return provider;
