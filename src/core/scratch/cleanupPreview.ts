@@ -1,5 +1,5 @@
 import { formatBytes, groupDigits, plural } from '../output/humanize';
-import type { CleanupReport } from './cleanup';
+import type { CleanupReport } from './scratchCleanup';
 import type { RemovalReason, RetentionPolicy } from './retention';
 import type { TerminalCleanupReport } from '../terminal/terminalRetention';
 

@@ -1,4 +1,4 @@
-import { cleanupScratch } from '../scratch/cleanup';
+import { cleanupScratch } from '../scratch/scratchCleanup';
 import { formatBytes, plural } from '../output/humanize';
 import { DEFAULT_RETENTION } from '../scratch/retention';
 import { cutToBytes } from '../output/reference';

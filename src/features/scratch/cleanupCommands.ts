@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { notify } from '../../editor/notify';
-import { cleanupScratch, CleanupReport, summarizeCleanup } from '../../core/scratch/cleanup';
+import { cleanupScratch, CleanupReport, summarizeCleanup } from '../../core/scratch/scratchCleanup';
 import { formatBytes, plural } from '../../core/output/humanize';
 import { scratchDirOf } from '../../core/scratch/scratchEntry';
 import type { RetentionPolicy } from '../../core/scratch/retention';

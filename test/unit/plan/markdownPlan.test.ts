@@ -8,7 +8,7 @@ import { planProgress, type Plan } from '../../../src/core/plan/planDocument';
 import { updatePlanFile } from '../../../src/core/plan/planEdit';
 import { findPlanFiles, isPlanPath, loadPlanFile } from '../../../src/core/plan/planFiles';
 import { classifyAgentPath } from '../../../src/core/workspace/agentLayout';
-import { planProtectedPaths } from '../../../src/core/scratch/cleanup';
+import { planProtectedPaths } from '../../../src/core/scratch/scratchCleanup';
 import { gatherBriefing } from '../../../src/core/briefing/briefingSources';
 import { composeBriefing } from '../../../src/core/briefing/composeBriefing';
 import { invokeTool } from '../../../src/core/tools/invokeTool';

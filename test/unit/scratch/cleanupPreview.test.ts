@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import type { CleanupReport } from '../../../src/core/scratch/cleanup';
+import type { CleanupReport } from '../../../src/core/scratch/scratchCleanup';
 import { describeCleanupPreview, PREVIEW_LINES } from '../../../src/core/scratch/cleanupPreview';
 import { DEFAULT_RETENTION } from '../../../src/core/scratch/retention';
 

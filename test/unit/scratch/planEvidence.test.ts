@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { planProtectedPaths } from '../../../src/core/scratch/cleanup';
+import { planProtectedPaths } from '../../../src/core/scratch/scratchCleanup';
 
 const plan = (evidence: string[]) => `objective: x\nsteps:\n  - id: 1\n    description: d\n    status: completed\n    evidence: [${evidence.join(', ')}]\n`;
 

@@ -8,7 +8,7 @@ import { scanScratch } from '../../../src/core/scratch/index/inventory';
 import type { ScratchEntry } from '../../../src/core/scratch/scratchEntry';
 import { planRetention, DEFAULT_RETENTION } from '../../../src/core/scratch/retention';
 import { loadPins, setPinned } from '../../../src/core/scratch/pins';
-import { cleanupScratch, summarizeCleanup } from '../../../src/core/scratch/cleanup';
+import { cleanupScratch, summarizeCleanup } from '../../../src/core/scratch/scratchCleanup';
 
 const HOUR = 3_600_000;
 const NOW = Date.UTC(2026, 0, 10, 12, 0, 0);
