@@ -8,8 +8,8 @@ import { NOTES_DIR } from '../core/notes/noteFile';
 import { isInside } from '../core/workspace/relativePaths';
 import { diskFolders } from './settings';
 
-/** A workspace folder that has an `.agent/` folder. */
-export interface AgentFolder {
+/** A workspace folder that has an `.agent/` folder (not a sub-agent's folder, core/agents/, nor an agent CLI's). */
+export interface AgentContextFolder {
   folder: vscode.WorkspaceFolder;
   /** The workspace folder's name (its group's label when the views group by folder). */
   name: string;
@@ -19,7 +19,8 @@ export interface AgentFolder {
 
 export type { ChangeArea };
 
-export interface AgentFolderChange {
+/** What changed in one such folder, as the feed publishes it. */
+export interface FeedChange {
   root: string;
   areas: ReadonlySet<ChangeArea>;
   /**
@@ -72,10 +73,10 @@ export function changeAreas(root: string, file: string, kind?: ChangeKind): Chan
  * editor runs get their watchers at once.
  */
 export class AgentFeed implements vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<AgentFolderChange[]>();
+  private readonly emitter = new vscode.EventEmitter<FeedChange[]>();
   /** Fires about 200 ms after the last file event, with every folder that changed. */
   readonly onDidChange = this.emitter.event;
-  private present = new Map<string, AgentFolder>();
+  private present = new Map<string, AgentContextFolder>();
   private watchers: vscode.Disposable[] = [];
   private pending = new Map<string, Set<ChangeArea>>();
   /** Changed paths per root; null once unknown or too many for this batch. */
@@ -91,8 +92,8 @@ export class AgentFeed implements vscode.Disposable {
   }
 
   /** Folders with `.agent/`, in workspace order: what every view, command and decoration works on. */
-  get folders(): AgentFolder[] {
-    return diskFolders().map((f) => this.present.get(f.uri.fsPath)).filter((f): f is AgentFolder => f !== undefined);
+  get folders(): AgentContextFolder[] {
+    return diskFolders().map((f) => this.present.get(f.uri.fsPath)).filter((f): f is AgentContextFolder => f !== undefined);
   }
 
   /**
@@ -108,7 +109,7 @@ export class AgentFeed implements vscode.Disposable {
    * The folders with `.agent/` as they are on disk now (a command must not act on a list a watcher
    * has yet to update: `.agent/` created a moment ago); a change found is published to the views.
    */
-  async current(): Promise<AgentFolder[]> {
+  async current(): Promise<AgentContextFolder[]> {
     await this.ready;
     let flipped = false;
     for (const f of diskFolders()) if (await this.check(f)) flipped = true;
@@ -120,7 +121,7 @@ export class AgentFeed implements vscode.Disposable {
   }
 
   /** The folder with `.agent/` that holds a file, if any. */
-  folderOf(file: string): AgentFolder | undefined {
+  folderOf(file: string): AgentContextFolder | undefined {
     return this.folders.find((f) => isInside(f.root, file));
   }
 
@@ -196,7 +197,7 @@ export class AgentFeed implements vscode.Disposable {
   }
 
   /** Calls `listener` with the batches that touch one of `areas` (or the whole `.agent/` folder). */
-  on(areas: readonly ChangeArea[], listener: (changes: AgentFolderChange[]) => void): vscode.Disposable {
+  on(areas: readonly ChangeArea[], listener: (changes: FeedChange[]) => void): vscode.Disposable {
     return this.onDidChange((changes) => {
       const mine = changes.filter((c) => c.areas.has('agent') || areas.some((a) => c.areas.has(a)));
       if (mine.length > 0) listener(mine);
@@ -210,7 +211,7 @@ export class AgentFeed implements vscode.Disposable {
 }
 
 /** True when a change batch touches `area` (or the whole `.agent/` folder). */
-export function touches(changes: readonly AgentFolderChange[], area: ChangeArea): boolean {
+export function touches(changes: readonly FeedChange[], area: ChangeArea): boolean {
   return changes.some((c) => c.areas.has(area) || c.areas.has('agent'));
 }
 

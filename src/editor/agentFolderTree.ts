@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ChangeArea } from '../core/workspace/agentLayout';
-import type { AgentFeed, AgentFolder } from './agentFeed';
+import type { AgentFeed, AgentContextFolder } from './agentFeed';
 
 /** Opens a file at a 1-based line. */
 export function openAtLine(file: string, line?: number): vscode.Command {
@@ -30,7 +30,7 @@ export abstract class AgentFolderTree<T> implements vscode.TreeDataProvider<T>, 
   abstract getChildren(element?: T): Promise<T[]>;
 
   /** The top level these views share: one group per folder with `.agent/` when the feed groups, or the only folder's children directly. */
-  protected async rootNodes(group: (root: AgentFolder) => T, folderChildren: (root: AgentFolder) => Promise<T[]>): Promise<T[]> {
+  protected async rootNodes(group: (root: AgentContextFolder) => T, folderChildren: (root: AgentContextFolder) => Promise<T[]>): Promise<T[]> {
     await this.feed.ready;
     const roots = this.feed.folders;
     if (roots.length === 0) return [];

@@ -65,15 +65,15 @@ function rel(agentDir: string, abs: string): string {
   return toPosixRelative(path.dirname(agentDir), abs);
 }
 
-/** Absolute folder of an agent (the id must have passed checkAgentId). */
-export function agentFolder(agentDir: string, id: string): string {
+/** Absolute folder of a sub-agent (the id must have passed checkAgentId). */
+export function subAgentFolder(agentDir: string, id: string): string {
   return agentPath(agentDir, 'agents', id);
 }
 
 /** Refuses when `agents/` or `agents/<id>` is a symlink (it could lead outside the workspace). */
 async function ensureOwnFolder(agentDir: string, id: string, create: boolean): Promise<Result<string>> {
   const reason = checkAgentId(id);
-  const folder = agentFolder(agentDir, id);
+  const folder = subAgentFolder(agentDir, id);
   if (reason) return err({ file: rel(agentDir, agentPath(agentDir, 'agents')), message: reason });
   for (const p of [agentPath(agentDir, 'agents'), folder]) {
     try {
@@ -215,12 +215,12 @@ const FINDINGS_SPEC: FoldSpec<{ count: number }> & { id: string } = {
  * read 50 MB of findings again to count them.
  */
 function findingsFold(agentDir: string, id: string) {
-  return foldFile(path.join(agentFolder(agentDir, id), 'findings.md'), FINDINGS_SPEC, cacheFile(agentDir, 'findingsFold', id));
+  return foldFile(path.join(subAgentFolder(agentDir, id), 'findings.md'), FINDINGS_SPEC, cacheFile(agentDir, 'findingsFold', id));
 }
 
 /** Status, findings count (folded incrementally: findings.md is append-only) and other files of one agent. */
 export async function summarizeAgent(agentDir: string, id: string): Promise<AgentSummary> {
-  const folder = agentFolder(agentDir, id);
+  const folder = subAgentFolder(agentDir, id);
   const { status, error } = readStatus(path.join(folder, 'status.json'));
   let findings = 0;
   let findingsBytes = 0;
@@ -284,12 +284,12 @@ async function findingsProblem(agentDir: string, id: string): Promise<Result<str
   const reason = checkAgentId(id);
   if (reason) return err({ file: rel(agentDir, agentPath(agentDir, 'agents')), message: reason });
   try {
-    const st = await fs.promises.lstat(agentFolder(agentDir, id));
-    if (!st.isDirectory()) return err({ file: rel(agentDir, agentFolder(agentDir, id)), message: 'is not a plain folder; refusing to read through it' });
+    const st = await fs.promises.lstat(subAgentFolder(agentDir, id));
+    if (!st.isDirectory()) return err({ file: rel(agentDir, subAgentFolder(agentDir, id)), message: 'is not a plain folder; refusing to read through it' });
   } catch {
-    return err({ file: rel(agentDir, agentFolder(agentDir, id)), message: `no agent "${id}"; list agents to see their ids` });
+    return err({ file: rel(agentDir, subAgentFolder(agentDir, id)), message: `no agent "${id}"; list agents to see their ids` });
   }
-  return ok(path.join(agentFolder(agentDir, id), 'findings.md'));
+  return ok(path.join(subAgentFolder(agentDir, id), 'findings.md'));
 }
 
 /** Reads an agent's findings (its own or a peer's); a missing file is an empty list. */

@@ -5,16 +5,16 @@ import { agentActivityChanged, readFindings, recentAgents, type AgentSummary, ty
 import { agentDirOf } from '../../core/workspace/agentLayout';
 import { AgentFolderTree, openAtLine } from '../../editor/agentFolderTree';
 import { clip } from '../../core/output/text';
-import type { AgentFeed, AgentFolder } from '../../editor/agentFeed';
+import type { AgentFeed, AgentContextFolder } from '../../editor/agentFeed';
 
 type Node =
-  | { kind: 'folder'; root: AgentFolder }
-  | { kind: 'agent'; root: AgentFolder; agent: AgentSummary }
-  | { kind: 'findings'; root: AgentFolder; agent: AgentSummary }
-  | { kind: 'finding'; root: AgentFolder; agent: AgentSummary; finding: Finding }
-  | { kind: 'file'; root: AgentFolder; agent: AgentSummary; rel: string }
+  | { kind: 'folder'; root: AgentContextFolder }
+  | { kind: 'agent'; root: AgentContextFolder; agent: AgentSummary }
+  | { kind: 'findings'; root: AgentContextFolder; agent: AgentSummary }
+  | { kind: 'finding'; root: AgentContextFolder; agent: AgentSummary; finding: Finding }
+  | { kind: 'file'; root: AgentContextFolder; agent: AgentSummary; rel: string }
   /** "… N older agents": expands to the next page (less recently active). */
-  | { kind: 'older'; root: AgentFolder; offset: number; older: number }
+  | { kind: 'older'; root: AgentContextFolder; offset: number; older: number }
   | { kind: 'empty'; message: string };
 
 /** Agents per page: the most recently active first; the rest behind "… N older agents". */
@@ -124,7 +124,7 @@ export class AgentsView extends AgentFolderTree<Node> {
     }
   }
 
-  private async folderChildren(root: AgentFolder): Promise<Node[]> {
+  private async folderChildren(root: AgentContextFolder): Promise<Node[]> {
     const nodes = await this.page(root, 0);
     return nodes.length === 0 ? [{ kind: 'empty', message: AGENTS_EMPTY }] : nodes;
   }
@@ -133,7 +133,7 @@ export class AgentsView extends AgentFolderTree<Node> {
    * One page of agents, most recently active first, then "… N older agents": only the agents shown
    * are read (the others cost a stat each), so hundreds of finished agents do not slow the view.
    */
-  private async page(root: AgentFolder, offset: number): Promise<Node[]> {
+  private async page(root: AgentContextFolder, offset: number): Promise<Node[]> {
     const { total, agents } = await recentAgents(root.agentDir, AGENT_PAGE, offset);
     const out: Node[] = agents.map((agent) => ({ kind: 'agent', root, agent }));
     const older = total - offset - agents.length;

@@ -5,7 +5,7 @@ import { gatherBriefing } from '../../core/briefing/briefingSources';
 import { acceptFeatures, checkFeatures } from '../../core/plan/featureList';
 import { archiveText } from '../../core/history/archive';
 import { formatFileError } from '../../core/result';
-import type { AgentFeed, AgentFolder } from '../../editor/agentFeed';
+import type { AgentFeed, AgentContextFolder } from '../../editor/agentFeed';
 import { formatBytes, plural } from '../../core/output/humanize';
 import { ReadOnlyDocument } from '../../editor/readOnlyDocument';
 import { clip } from '../../core/output/text';
@@ -14,7 +14,7 @@ import { secretRules } from '../../editor/settings';
 import { maskSecrets } from '../../core/secrets';
 import { countTokensAsync } from '../../core/output/tokens';
 
-async function pickRoot(feed: AgentFeed, purpose: string): Promise<AgentFolder | undefined> {
+async function pickRoot(feed: AgentFeed, purpose: string): Promise<AgentContextFolder | undefined> {
   const roots = await feed.current();
   if (roots.length === 0) {
     void notify.error(`no workspace folder has a .agent folder, so there is nothing to ${purpose}. Run "Agent Context: Initialize .agent Folder" first.`);

@@ -6,23 +6,23 @@ import { AgentFolderTree, openAtLine } from '../../editor/agentFolderTree';
 import { clip } from '../../core/output/text';
 import { formatBytes, formatLocalTime, groupDigits, plural } from '../../core/output/humanize';
 import { sectionNode } from '../../editor/sectionedTree';
-import type { AgentFeed, AgentFolder } from '../../editor/agentFeed';
+import type { AgentFeed, AgentContextFolder } from '../../editor/agentFeed';
 import { notify } from '../../editor/notify';
 
 type Node =
-  | { kind: 'folder'; root: AgentFolder }
-  | { kind: 'entry'; root: AgentFolder; entry: MemoryEntry }
-  | { kind: 'more'; root: AgentFolder; rest: MemoryEntry[] }
-  | { kind: 'notes'; root: AgentFolder; files: MemoryFile[] }
-  | { kind: 'note'; root: AgentFolder; file: MemoryFile }
-  | { kind: 'error'; root: AgentFolder; message: string }
+  | { kind: 'folder'; root: AgentContextFolder }
+  | { kind: 'entry'; root: AgentContextFolder; entry: MemoryEntry }
+  | { kind: 'more'; root: AgentContextFolder; rest: MemoryEntry[] }
+  | { kind: 'notes'; root: AgentContextFolder; files: MemoryFile[] }
+  | { kind: 'note'; root: AgentContextFolder; file: MemoryFile }
+  | { kind: 'error'; root: AgentContextFolder; message: string }
   | { kind: 'empty'; message: string };
 
 /** Entries per page, in file order; the rest behind "… N more entries" (2,000 entries were 2,000 rows sent to the editor at every start: bench row 19a). */
 export const MEMORY_PAGE = 100;
 
 /** The first page of `entries`, then a node holding the rest. */
-function paged(root: AgentFolder, entries: MemoryEntry[]): Node[] {
+function paged(root: AgentContextFolder, entries: MemoryEntry[]): Node[] {
   const out: Node[] = entries.slice(0, MEMORY_PAGE).map((entry): Node => ({ kind: 'entry', root, entry }));
   if (entries.length > MEMORY_PAGE) out.push({ kind: 'more', root, rest: entries.slice(MEMORY_PAGE) });
   return out;
@@ -120,7 +120,7 @@ export class MemoryView extends AgentFolderTree<Node> {
     return [];
   }
 
-  private async folderChildren(root: AgentFolder): Promise<Node[]> {
+  private async folderChildren(root: AgentContextFolder): Promise<Node[]> {
     const out: Node[] = [];
     const entries = await listMemory(root.agentDir);
     if (!entries.ok) out.push({ kind: 'error', root, message: formatFileError(entries.error) });

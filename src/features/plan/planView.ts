@@ -9,7 +9,7 @@ import { PlanOrder } from '../../core/plan/planOrder';
 import { FileError } from '../../core/result';
 import { fileKeyOf, sameFileKey, type FileKey } from '../../core/fs/stamps';
 import { registerTreeForTests } from '../../api';
-import { AgentFolder, AgentFeed, touches } from '../../editor/agentFeed';
+import { AgentContextFolder, AgentFeed, touches } from '../../editor/agentFeed';
 import { agentDirOf } from '../../core/workspace/agentLayout';
 import { planExtraChildren, planExtraItem, planExtraNodes, type PlanExtraNode } from './planExtras';
 import { noteTooltip, onDidChangeNotes } from '../notes/noteDecorations';
@@ -18,17 +18,17 @@ import { groupDigits, plural } from '../../core/output/humanize';
 
 /** Tree nodes of the Plan view. */
 export type PlanNode =
-  | { kind: 'folder'; folder: AgentFolder }
+  | { kind: 'folder'; folder: AgentContextFolder }
   /** `open`: drawn expanded (the plan files, and the few newest unfinished plans of the plan folders). */
-  | { kind: 'plan'; folder: AgentFolder; file: string; row: PlanDigestPlan; showFile: boolean; open: boolean }
-  | { kind: 'step'; folder: AgentFolder; file: string; step: PlanStep; version: PlanFileVersion; plan?: Plan }
+  | { kind: 'plan'; folder: AgentContextFolder; file: string; row: PlanDigestPlan; showFile: boolean; open: boolean }
+  | { kind: 'step'; folder: AgentContextFolder; file: string; step: PlanStep; version: PlanFileVersion; plan?: Plan }
   /** Markdown plans: a heading (grouping items, or the outline of a plan without checkboxes) and a plain list item. */
-  | { kind: 'section'; folder: AgentFolder; file: string; plan: Plan; version: PlanFileVersion; index: number }
-  | { kind: 'text'; folder: AgentFolder; file: string; text: string; line: number }
-  | { kind: 'error'; folder: AgentFolder; error: FileError; absFile: string }
-  | { kind: 'empty'; folder: AgentFolder }
+  | { kind: 'section'; folder: AgentContextFolder; file: string; plan: Plan; version: PlanFileVersion; index: number }
+  | { kind: 'text'; folder: AgentContextFolder; file: string; text: string; line: number }
+  | { kind: 'error'; folder: AgentContextFolder; error: FileError; absFile: string }
+  | { kind: 'empty'; folder: AgentContextFolder }
   /** "… N older plans": expands to the next page of the plan folders' plans. */
-  | { kind: 'olderPlans'; folder: AgentFolder; skip: number; older: number }
+  | { kind: 'olderPlans'; folder: AgentContextFolder; skip: number; older: number }
   /** Recent progress and the feature list (src/features/plan/planExtras.ts). */
   | { kind: 'extra'; node: PlanExtraNode };
 
@@ -146,7 +146,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
     return [];
   }
 
-  private markdownNodes(n: { folder: AgentFolder; file: string; plan: Plan; version: PlanFileVersion }, parent: MarkdownParent): PlanNode[] {
+  private markdownNodes(n: { folder: AgentContextFolder; file: string; plan: Plan; version: PlanFileVersion }, parent: MarkdownParent): PlanNode[] {
     const { folder, file, plan, version } = n;
     return markdownChildren(plan, parent).map((c): PlanNode => {
       if (c.kind === 'step') return { kind: 'step', folder, file, step: c.step, version, plan };
@@ -155,12 +155,12 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
     });
   }
 
-  private async plansOf(folder: AgentFolder): Promise<PlanNode[]> {
+  private async plansOf(folder: AgentContextFolder): Promise<PlanNode[]> {
     const extras = (await planExtraNodes(folder.agentDir)).map((node): PlanNode => ({ kind: 'extra', node }));
     return [...(await this.planFilesOf(folder)), ...extras];
   }
 
-  private async planFilesOf(folder: AgentFolder): Promise<PlanNode[]> {
+  private async planFilesOf(folder: AgentContextFolder): Promise<PlanNode[]> {
     const nodes = await this.planPage(folder, 0);
     return nodes.length > 0 ? nodes : [{ kind: 'empty', folder }];
   }
@@ -170,7 +170,7 @@ export class PlanTreeProvider implements vscode.TreeDataProvider<PlanNode>, vsco
    * then "… N older plans". Only what is shown is read: each under its stat, parsed again only when
    * that changed.
    */
-  private async planPage(folder: AgentFolder, skip: number): Promise<PlanNode[]> {
+  private async planPage(folder: AgentContextFolder, skip: number): Promise<PlanNode[]> {
     let order = this.orders.get(folder.agentDir);
     if (!order) this.orders.set(folder.agentDir, (order = new PlanOrder(folder.agentDir)));
     const page = await order.page(skip, PLAN_PAGE);

@@ -8,7 +8,7 @@ import { retentionSettings, setting } from '../../editor/settings';
 import { formatFileError } from '../../core/result';
 import { deletePermanently } from '../../core/fs/trash';
 import { EDITOR_TRASH } from '../../editor/editorTrash';
-import { AgentFolder, AgentFeed } from '../../editor/agentFeed';
+import { AgentContextFolder, AgentFeed } from '../../editor/agentFeed';
 import { ScratchTreeProvider } from './scratchView';
 import { describeCleanupPreview } from '../../core/scratch/cleanupPreview';
 import { WALKTHROUGH_SIGNAL_COMMAND } from '../../core/setup/walkthroughSignals';
@@ -27,7 +27,7 @@ export function addCleanupProtection(fn: () => readonly string[]): vscode.Dispos
 }
 
 /** The retention policy from `agentContext.scratch.*` settings for a folder. */
-export function retentionPolicyFor(folder: AgentFolder): RetentionPolicy {
+export function retentionPolicyFor(folder: AgentContextFolder): RetentionPolicy {
   return retentionSettings(folder.folder.uri);
 }
 
@@ -36,7 +36,7 @@ export interface CleanupResult {
   summary: string;
   reports: CleanupReport[];
   /** The folder of each report (same order). */
-  folders: AgentFolder[];
+  folders: AgentContextFolder[];
   /** Each folder's terminal captures over `agentContext.terminals.maxAgeDays` (same order). */
   terminals: TerminalCleanupReport[];
   errors: string[];
@@ -71,7 +71,7 @@ function combineScratch(reports: CleanupReport[], dryRun: boolean): string {
 export async function runCleanup(feed: AgentFeed, log: vscode.LogOutputChannel, opts: { dryRun: boolean; interactive: boolean; only?: ReadonlySet<string> }): Promise<CleanupResult> {
   await feed.ready;
   const reports: CleanupReport[] = [];
-  const done: AgentFolder[] = [];
+  const done: AgentContextFolder[] = [];
   const terminals: TerminalCleanupReport[] = [];
   const errors: string[] = [];
   const extra = protectors.flatMap((p) => {

@@ -8,7 +8,7 @@ import { KeyedState } from '../../core/keyedState';
 import { estimateTokensFromBytes, formatTokens } from '../../core/output/tokens';
 import { registerTreeForTests } from '../../api';
 import { countLabel, formatAge, formatBytes, formatLocalTime, groupDigits, plural } from '../../core/output/humanize';
-import { AgentFolder, AgentFeed, touches } from '../../editor/agentFeed';
+import { AgentContextFolder, AgentFeed, touches } from '../../editor/agentFeed';
 import { noteTooltip, onDidChangeNotes } from '../notes/noteDecorations';
 import { isInside, leavesFolder, toPosixRelative } from '../../core/workspace/relativePaths';
 import { agentPath } from '../../core/workspace/layout';
@@ -32,14 +32,14 @@ const MAX_UPDATE_PATHS = 500;
 
 /** Tree nodes of the Scratch view. */
 export type ScratchNode =
-  | { kind: 'root'; folder: AgentFolder }
-  | { kind: 'dir'; folder: AgentFolder; dir: DirIndex; abs: string }
+  | { kind: 'root'; folder: AgentContextFolder }
+  | { kind: 'dir'; folder: AgentContextFolder; dir: DirIndex; abs: string }
   /** `now`: when its page was listed, so files with equal times show equal ages. */
-  | { kind: 'file'; folder: AgentFolder; entry: ScratchEntry; pinned: boolean; now: number }
+  | { kind: 'file'; folder: AgentContextFolder; entry: ScratchEntry; pinned: boolean; now: number }
   /** "… N older files": expands to the next page of a folder's files. */
-  | { kind: 'older'; folder: AgentFolder; rel: string; offset: number; older: number }
+  | { kind: 'older'; folder: AgentContextFolder; rel: string; offset: number; older: number }
   /** A folder the index could not list (no permission, a symlinked scratch folder): shown, not hidden. */
-  | { kind: 'problem'; folder: AgentFolder; file: string; message: string };
+  | { kind: 'problem'; folder: AgentContextFolder; file: string; message: string };
 
 /** The Scratch view: files under `.agent/scratch/` with size, age and estimated tokens, newest first. */
 export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>, vscode.Disposable {
@@ -118,7 +118,7 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
   }
 
   /** The index of a folder (scanned once, then kept up to date from file events). */
-  stateOf(folder: AgentFolder): Promise<FolderState> {
+  stateOf(folder: AgentContextFolder): Promise<FolderState> {
     return this.state.get(folder.root);
   }
 
@@ -159,7 +159,7 @@ export class ScratchTreeProvider implements vscode.TreeDataProvider<ScratchNode>
   }
 
   /** A folder's subfolders (first page only) and a page of its files, newest first, then "… N older files". */
-  private async childrenOf(folder: AgentFolder, rel: string, offset: number): Promise<ScratchNode[]> {
+  private async childrenOf(folder: AgentContextFolder, rel: string, offset: number): Promise<ScratchNode[]> {
     const st = await this.stateOf(folder);
     const dir = st.index.folder(rel);
     const out: ScratchNode[] = [];

@@ -4,19 +4,19 @@ import { formatFileError } from '../../core/result';
 import { groupDigits, plural } from '../../core/output/humanize';
 import { loadSkills, Skill } from '../../core/skills/skillsIndex';
 import { registerTreeForTests } from '../../api';
-import { AgentFolder, AgentFeed, touches } from '../../editor/agentFeed';
+import { AgentContextFolder, AgentFeed, touches } from '../../editor/agentFeed';
 
 /** Tree nodes of the Skills view. */
 export type SkillNode =
-  | { kind: 'folder'; folder: AgentFolder }
-  | { kind: 'source'; folder: AgentFolder; source: Skill['source']; skills: Skill[] }
-  | { kind: 'skill'; folder: AgentFolder; skill: Skill }
-  | { kind: 'more'; folder: AgentFolder; source: Skill['source']; skills: Skill[] };
+  | { kind: 'folder'; folder: AgentContextFolder }
+  | { kind: 'source'; folder: AgentContextFolder; source: Skill['source']; skills: Skill[] }
+  | { kind: 'skill'; folder: AgentContextFolder; skill: Skill }
+  | { kind: 'more'; folder: AgentContextFolder; source: Skill['source']; skills: Skill[] };
 
 /** Skills per page of a source folder, by name; the rest behind "… N more skills" (500 skills were 500 rows sent to the editor at every start: bench row 19a). */
 export const SKILL_PAGE = 100;
 
-function paged(folder: AgentFolder, source: Skill['source'], skills: Skill[]): SkillNode[] {
+function paged(folder: AgentContextFolder, source: Skill['source'], skills: Skill[]): SkillNode[] {
   const out: SkillNode[] = skills.slice(0, SKILL_PAGE).map((skill) => ({ kind: 'skill', folder, skill }));
   if (skills.length > SKILL_PAGE) out.push({ kind: 'more', folder, source, skills: skills.slice(SKILL_PAGE) });
   return out;
@@ -39,7 +39,7 @@ export class SkillsTreeProvider implements vscode.TreeDataProvider<SkillNode>, v
   }
 
   /** Every skill of every folder with `.agent/` (for Copy Skill Index). */
-  async allSkills(): Promise<{ folder: AgentFolder; skills: Skill[] }[]> {
+  async allSkills(): Promise<{ folder: AgentContextFolder; skills: Skill[] }[]> {
     await this.feed.ready;
     return Promise.all(this.feed.folders.map(async (folder) => ({ folder, skills: await loadSkills(folder.root) })));
   }
@@ -56,7 +56,7 @@ export class SkillsTreeProvider implements vscode.TreeDataProvider<SkillNode>, v
     return [];
   }
 
-  private async sourcesOf(folder: AgentFolder): Promise<SkillNode[]> {
+  private async sourcesOf(folder: AgentContextFolder): Promise<SkillNode[]> {
     // The home folders VS Code's agent loads skills from too (~/.copilot/skills, ~/.claude/skills, ~/.agents/skills).
     const skills = await loadSkills(folder.root, { home: os.homedir() });
     const bySource = new Map<Skill['source'], Skill[]>();
