@@ -19,6 +19,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
+import { endProcessTree } from '../platform/processTree';
 
 /** A running program whose standard output arrives in complete lines. */
 export interface LineStream {
@@ -91,11 +92,7 @@ class Shell {
   /** The shell goes with the program it runs (one process group); the next call starts a new shell. */
   kill(): void {
     this.dead = true;
-    try {
-      if (this.child.pid) process.kill(-this.child.pid, 'SIGKILL');
-    } catch {
-      this.child.kill('SIGKILL');
-    }
+    endProcessTree(this.child.pid, 'SIGKILL');
     this.child.stdout!.destroy();
     this.end(null);
   }

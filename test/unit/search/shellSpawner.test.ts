@@ -17,6 +17,32 @@ async function collect(cmd: string, args: string[], cwd: string, opts?: { viaShe
   return { code: await run.done, lines };
 }
 
+/** Whether process `pid` still runs (a zombie does not: who reaps it is up to init). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  if (process.platform !== 'linux') return true;
+  try {
+    return !/^\d+ \(.*\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** Waits (generously: a loaded machine) until `pid` has gone; whether it went. */
+function gone(pid: number): boolean {
+  const deadline = Date.now() + 20_000;
+  let alive = running(pid);
+  while (alive && Date.now() < deadline) {
+    spawnSync('sleep', ['0.05']);
+    alive = running(pid);
+  }
+  return !alive;
+}
+
 const tricky = ["it's", 'two words', '$(touch pwned)', '`touch pwned2`', '*', '"quoted"', '\\back', ';', '&&', '-e', ''];
 
 test('arguments, folder and exit code reach the program unchanged, through the shell and directly alike', { skip: posix }, async () => {
@@ -79,6 +105,19 @@ test('kill stops the program at once, and the next call still works', { skip: po
   assert.deepEqual(await collect('/bin/sh', ['-c', 'echo again'], os.tmpdir()), { code: 0, lines: ['again', ''] });
 });
 
+test('kill ends what the program started too (the shell\'s process group), not only the shell', { skip: posix }, async () => {
+  let child = 0;
+  const run = streamLines('/bin/sh', ['-c', 'sleep 60 & echo $!; wait'], os.tmpdir(), (ls) => {
+    if (!child && ls[0]) {
+      child = Number(ls[0]);
+      run.kill();
+    }
+  });
+  assert.equal(await run.done, null);
+  assert.ok(child > 0, 'the program printed its child\'s pid');
+  assert.ok(gone(child), `sleep ${child}, started by the program, still running after kill`);
+});
+
 test('an idle shell does not keep the process alive, and goes away with it', { skip: posix }, () => {
   const mod = require.resolve('../../../src/core/search/shellSpawner');
   const script = `
@@ -89,27 +128,8 @@ test('an idle shell does not keep the process alive, and goes away with it', { s
   assert.equal(r.status, 0, `exited by itself (signal ${r.signal}): ${r.stderr}`);
   const [code, shellPid] = r.stdout.trim().split(' ').map(Number);
   assert.equal(code, 0);
-  // The shell read end-of-file on its stdin and exited (a zombie counts: who reaps it is up to init).
-  const running = (): boolean => {
-    try {
-      process.kill(shellPid, 0);
-    } catch {
-      return false;
-    }
-    if (process.platform !== 'linux') return true;
-    try {
-      return !/^\d+ \(.*\) Z /.test(fs.readFileSync(`/proc/${shellPid}/stat`, 'utf8'));
-    } catch {
-      return false;
-    }
-  };
-  const deadline = Date.now() + 5000;
-  let alive = running();
-  while (alive && Date.now() < deadline) {
-    spawnSync('sleep', ['0.05']);
-    alive = running();
-  }
-  assert.equal(alive, false, `shell ${shellPid} still running`);
+  // The shell read end-of-file on its stdin and exited.
+  assert.ok(gone(shellPid), `shell ${shellPid} still running`);
 });
 
 test('without a usable shell the program is spawned directly, with the same answer', { skip: posix }, async () => {
