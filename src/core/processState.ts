@@ -32,6 +32,10 @@ const DEFAULTS = {
   digestCheckScript: undefined as string | undefined,
   /** The notes worker's script (tests: a failing one); undefined: the real one. */
   notesWorkerScript: undefined as string | undefined,
+  /** Ranked search: bytes indexed per batch (tests: small batches); undefined: BATCH_BYTES (search/ranked/indexWriter.ts). */
+  searchBatchBytes: undefined as number | undefined,
+  /** The search worker's script (tests: a failing one, '' for none); undefined: the real one. */
+  searchWorkerScript: undefined as string | undefined,
 };
 
 export type Tuning = typeof DEFAULTS;

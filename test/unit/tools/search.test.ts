@@ -9,7 +9,8 @@ import { nullLogger } from '../../../src/core/log';
 import type { ToolContext } from '../../../src/core/tools/toolContext';
 import { INLINE_MAX_BYTES } from '../../../src/core/output/inline';
 import { countTokens } from '../../../src/core/output/tokens';
-import { searchWorkerFailure, setSearchWorkerScript, stopSearchWorker } from '../../../src/core/search/ranked/searchService';
+import { searchWorkerFailure, stopSearchWorker } from '../../../src/core/search/ranked/searchService';
+import { tune } from '../../../src/core/processState';
 import { disposeThreadIndexes } from '../../../src/core/search/ranked/searchHere';
 
 after(async () => {
@@ -118,14 +119,14 @@ test('the search runs on its worker thread; when the worker cannot start, the sa
   await stopSearchWorker();
   const bad = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bad-worker-')), 'w.js');
   fs.writeFileSync(bad, 'throw new Error("broken worker")');
-  setSearchWorkerScript(bad);
+  const untune = tune({ searchWorkerScript: bad });
   try {
     const here = await invokeTool('agentContext_search', { query: 'frobnicate_7 implicit' }, ctx);
     assert.match(searchWorkerFailure() ?? '', /broken worker|exited|failed/);
     const strip = (t: string): string => t.replace(/search-[\w-]+\.search\.txt/g, 'LIST');
     assert.equal(strip(here.text), strip(onWorker.text));
   } finally {
-    setSearchWorkerScript(undefined);
+    untune();
     await stopSearchWorker();
   }
 });

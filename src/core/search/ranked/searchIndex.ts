@@ -21,6 +21,7 @@ import { toPosixRelative } from '../../workspace/relativePaths';
 import { writeFileAtomic } from '../../fs/fsAtomic';
 import { FolderWatch } from '../../fs/folderWatch';
 import { BATCH_BYTES, indexBatch, planFile, type Planned } from './indexWriter';
+import { tuning } from '../../processState';
 import { chunkAt, chunkCount, emptyManifest, liveSet, manifestPath, parseManifest, sameStamp, searchDir, stampOf, type FileStamp, type LiveSet, type Manifest, type RunEntry } from './manifest';
 import { mergeRuns, pickMerge } from './runMerge';
 import { RunReader, type Postings } from './runFile';
@@ -230,7 +231,7 @@ export class SearchIndex {
         const batch: Planned[] = [];
         let bytes = 0;
         let k = 0;
-        for (; k < todo.length && bytes < batchBytes; k++) {
+        for (; k < todo.length && bytes < batchBytes(); k++) {
           const t = todo[k];
           const st = fs.lstatSync(t.abs, { throwIfNoEntry: false });
           const p = planFile(t.rel, t.abs, st?.isFile() ? st : undefined, this.m.files[t.rel]);
@@ -239,7 +240,7 @@ export class SearchIndex {
           if (p.st) bytes += p.st.size - p.fromByte;
         }
         const m = structuredClone(this.m);
-        const out = indexBatch(this.dir, m, batch, this.opts.mask, batchBytes, () => this.now() >= deadline);
+        const out = indexBatch(this.dir, m, batch, this.opts.mask, batchBytes(), () => this.now() >= deadline);
         report.indexedBytes += out.bytes;
         report.indexedFiles += out.done.length;
         report.failed.push(...out.failed);
@@ -394,9 +395,5 @@ export class SearchIndex {
   }
 }
 
-let batchBytes = BATCH_BYTES;
-
-/** Tests: the bytes indexed per batch (undefined: the default). */
-export function setBatchBytes(n: number | undefined): void {
-  batchBytes = n ?? BATCH_BYTES;
-}
+/** The bytes indexed per batch (tests tune it: processState.ts). */
+const batchBytes = (): number => tuning.searchBatchBytes ?? BATCH_BYTES;

@@ -8,6 +8,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { onProcessReset, processCache, tuning } from '../../processState';
 import { RequestWorker } from '../../requestWorker';
 import { relativeInside } from '../../workspace/relativePaths';
 import type { MaskerRuleSources } from '../../secrets/gitleaks';
@@ -17,15 +18,9 @@ import type { SearchWorkerAnswer, SearchWorkerRequest } from './searchMessages';
 /** A query waits this long for the worker at most (a first build of a large folder answers from what it indexed within REFRESH_MS). */
 export const SEARCH_WAIT_MS = 60_000;
 
-let scriptOverride: string | undefined;
-
-/** Tests: the worker script to start (a failing one), '' for none, undefined for the real one. */
-export function setSearchWorkerScript(script: string | undefined): void {
-  scriptOverride = script;
-}
-
 function workerScript(): string | undefined {
-  if (scriptOverride !== undefined) return scriptOverride || undefined;
+  const chosen = tuning.searchWorkerScript;
+  if (chosen !== undefined) return chosen || undefined;
   for (const name of ['search-worker.js', 'searchWorkerEntry.js']) {
     const p = path.join(__dirname, name);
     if (fs.existsSync(p)) return p;
@@ -34,7 +29,9 @@ function workerScript(): string | undefined {
 }
 
 let worker: RequestWorker<SearchAnswer> | undefined;
-const hints = new Map<string, Set<string>>();
+/** Files this process wrote since its last search of each folder (processState: forgotten with the worker). */
+const hints = processCache<string, Set<string>>();
+onProcessReset(() => void stopSearchWorker());
 
 /** A file under `agentDir` that this process wrote (a tool's output): the next search looks at it first. */
 export function noteSearchChange(agentDir: string, abs: string): void {

@@ -4,7 +4,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { searchIndex, type SearchAnswer } from '../../../../src/core/search/ranked/rankedSearch';
-import { SearchIndex, setBatchBytes } from '../../../../src/core/search/ranked/searchIndex';
+import { SearchIndex } from '../../../../src/core/search/ranked/searchIndex';
+import { tune } from '../../../../src/core/processState';
 import { BATCH_TERMS } from '../../../../src/core/search/ranked/indexWriter';
 import { maskerFor } from '../../../../src/core/search/ranked/searchHere';
 import { rankWindows } from '../../../../src/core/search/ranked/lineRanking';
@@ -196,7 +197,7 @@ test('a backlog larger than a refresh allows is answered newest first, says what
     const t = new Date(Date.UTC(2026, 0, 1, 0, i));
     fs.utimesSync(path.join(root, '.agent', `scratch/tool_outputs/out-${i}.txt`), t, t);
   }
-  setBatchBytes(20_000);
+  const untune = tune({ searchBatchBytes: 20_000 });
   try {
     let clock = 0;
     const idx = new SearchIndex(path.join(root, '.agent'), { mask, now: () => clock++ });
@@ -216,7 +217,7 @@ test('a backlog larger than a refresh allows is answered newest first, says what
     assert.equal(quoted(await searchIndex(idx, { query: 'needle n17x', refreshMs: 0 }, mask, () => clock), 'n17x').length, 1);
     idx.dispose();
   } finally {
-    setBatchBytes(undefined);
+    untune();
   }
 });
 

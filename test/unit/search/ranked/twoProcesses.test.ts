@@ -21,10 +21,11 @@ const ranked = path.resolve(__dirname, '../../../../src/core/search/ranked');
 function writer(root: string, tag: string, count: number): Promise<string> {
   const script = `
     const fs = require('fs'), path = require('path');
-    const { SearchIndex, setBatchBytes } = require(${JSON.stringify(path.join(ranked, 'searchIndex.js'))});
+    const { SearchIndex } = require(${JSON.stringify(path.join(ranked, 'searchIndex.js'))});
+    const { tune } = require(${JSON.stringify(path.resolve(ranked, '../../processState.js'))});
     const { maskerFor } = require(${JSON.stringify(path.join(ranked, 'searchHere.js'))});
     (async () => {
-      setBatchBytes(3000);
+      tune({ searchBatchBytes: 3000 });
       const idx = new SearchIndex(${JSON.stringify(path.join(root, '.agent'))}, { mask: maskerFor({ roots: [] }) });
       const dir = ${JSON.stringify(path.join(root, '.agent/scratch/tool_outputs'))};
       for (let i = 0; i < ${count}; i++) {
