@@ -300,10 +300,3 @@ export function foldFile<S>(file: string, spec: FoldSpec<S> & { id: string }, ch
   return f;
 }
 
-/** Folder for checkpoints inside a `.agent` folder (workspace/cacheFiles.ts: every file there). */
-export { CACHE_DIR } from '../workspace/cacheFiles';
-
-/** Absolute path of a checkpoint file `<agentDir>/.cache/<name>.json` (the folder and its `.gitignore` are created on the first save). */
-export function checkpointPath(agentDir: string, name: string): string {
-  return path.join(agentDir, '.cache', `${name.replace(/[^A-Za-z0-9._-]+/g, '_')}.json`);
-}

@@ -11,7 +11,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SETTINGS } from '../settingsTable';
-import { CACHE_DIR } from '../fs/appendFold';
+import { cacheFile } from '../workspace/cacheFiles';
+import { agentDirOf } from '../workspace/layout';
 import { surelyFitsBytes } from '../output/inline';
 
 /** Bytes a hook hands over without Node when `.agent/config.yaml` says nothing else. */
@@ -19,13 +20,13 @@ export const FAST_PATH_DEFAULT_BYTES = surelyFitsBytes(SETTINGS['offload.thresho
 
 /** Where the shell side reads what config.yaml means for its fast path (stale once config.yaml is newer). */
 export function fastPathFile(root: string): string {
-  return path.join(root, '.agent', CACHE_DIR, 'shell-hook.conf');
+  return cacheFile(agentDirOf(root), 'shellHook');
 }
 
 /** The workspace of a hook: the nearest folder at or above `dir` holding `.agent/` (undefined: none). */
 export function agentRootOf(dir: string): string | undefined {
   for (let d = path.resolve(dir); ; d = path.dirname(d)) {
-    if (fs.statSync(path.join(d, '.agent'), { throwIfNoEntry: false })?.isDirectory()) return d;
+    if (fs.statSync(agentDirOf(d), { throwIfNoEntry: false })?.isDirectory()) return d;
     if (path.dirname(d) === d) return undefined;
   }
 }

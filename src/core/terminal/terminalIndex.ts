@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { err, ok, type FileError, type Result } from '../result';
 import { fsCause } from '../fs/fsErrors';
 import { sameStamp, settledStamp, stampOf, type FolderStamp } from '../fs/settledStamp';
-import { checkpointPath } from '../fs/appendFold';
+import { cacheFile } from '../workspace/cacheFiles';
 import { writeCacheFile } from '../fs/fsAtomic';
 import { parseTerminalHeader, parseTerminalIndex, previousFileOf, TERMINALS_DIR, type TerminalCommand, type TerminalIndex, type TerminalInfo } from './terminalFormat';
 import { processCache, processSet } from '../processState';
@@ -209,7 +209,7 @@ const LISTING_FORMAT = 'agent-context/terminal-names';
 
 /** `.agent/.cache/terminal-names.json` for a terminals folder. */
 export function listingFileOf(dir: string): string {
-  return checkpointPath(path.dirname(dir), 'terminal-names');
+  return cacheFile(path.dirname(dir), 'terminalNames');
 }
 
 /** The listing kept in the file, when it is for this folder as it is now (`st`). */

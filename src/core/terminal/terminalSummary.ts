@@ -5,7 +5,8 @@
  * rewritten under a new inode) or a truncation resets it. The capture writer is unchanged.
  */
 import * as path from 'node:path';
-import { checkpointPath, foldFile, type FoldSpec } from '../fs/appendFold';
+import { foldFile, type FoldSpec } from '../fs/appendFold';
+import { cacheFile } from '../workspace/cacheFiles';
 import { commandFromRecords, TERMINALS_DIR, type IndexRecord, type TerminalCommand, type TerminalInfo } from './terminalFormat';
 import { listTerminals } from './terminalIndex';
 import { ok, type Result } from '../result';
@@ -77,7 +78,7 @@ export interface TerminalSummary {
 /** The summary of terminal N (reads only what was appended to N.index.jsonl since the last call in this process). */
 export async function terminalSummary(agentDir: string, n: number): Promise<TerminalSummary> {
   const file = path.join(agentDir, TERMINALS_DIR, `${n}.index.jsonl`);
-  const { state } = await foldFile(file, SPEC, checkpointPath(agentDir, `terminal-${n}.index`)).read();
+  const { state } = await foldFile(file, SPEC, cacheFile(agentDir, 'terminalIndexFold', String(n))).read();
   const recent = state.recent.map(([k, recs]) => commandFromRecords(k, recs));
   return {
     n,
@@ -122,7 +123,7 @@ const LINES_SPEC: FoldSpec<{ offsets: number[] }> & { id: string } = {
  */
 export async function lineOffsetBefore(agentDir: string, relFile: string, line: number): Promise<LineOffset> {
   const name = path.basename(relFile);
-  const { state } = await foldFile(path.join(agentDir, relFile), LINES_SPEC, checkpointPath(agentDir, `terminal-${name}.lines`)).read();
+  const { state } = await foldFile(path.join(agentDir, relFile), LINES_SPEC, cacheFile(agentDir, 'terminalLinesFold', name)).read();
   const i = Math.min(state.offsets.length - 1, Math.floor((line - 1) / LINE_STEP));
   return i >= 0 ? { line: i * LINE_STEP + 1, byte: state.offsets[i] } : { line: 1, byte: 0 };
 }

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { invokeTool } from '../../../src/core/tools/invokeTool';
 import { readLedger, appendLedger } from '../../../src/core/history/ledger';
-import { foldFile, checkpointPath } from '../../../src/core/fs/appendFold';
+import { foldFile } from '../../../src/core/fs/appendFold';
 import { mkdirp } from '../../../src/core/fs/fsAtomic';
 import { withFileLock } from '../../../src/core/fs/fileLock';
 import { fillDisk, mountSmallFs, remount, smallFsAvailable, toolContext } from '../../faultKit';
@@ -152,7 +152,7 @@ test('a cache (checkpoint) write on a full disk: the summary still answers, the 
   const w = smallWorkspace();
   try {
     const file = path.join(w.agentDir, 'log.jsonl');
-    const cp = checkpointPath(w.agentDir, 'test-fold');
+    const cp = path.join(w.agentDir, '.cache', 'test-fold.json');
     const spec = { id: 'test-fold', version: 1, init: () => ({ n: 0 }), line: (s: { n: number }) => void s.n++ };
     fs.writeFileSync(file, 'x\n'.repeat(200_000));
     assert.equal((await foldFile(file, spec, cp).read()).state.n, 200_000);

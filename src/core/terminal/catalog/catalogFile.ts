@@ -7,14 +7,14 @@
  * entry against its files' stat before it answers (terminalCatalog.ts).
  */
 import type { FileKey } from '../../fs/stamps';
-import * as path from 'node:path';
-import { CACHE_DIR, type FoldCheckpoint } from '../../fs/appendFold';
+import type { FoldCheckpoint } from '../../fs/appendFold';
+import { cacheFile } from '../../workspace/cacheFiles';
 import { previousFileOf, TERMINALS_DIR, type TerminalInfo } from '../terminalFormat';
 import { BRIEF_SPEC, type BriefCommand, type CompactState, type TerminalBrief } from './indexBrief';
 
 /** `<agentDir>/.cache/terminal-catalog.json`. */
 export function catalogPath(agentDir: string): string {
-  return path.join(agentDir, CACHE_DIR, 'terminal-catalog.json');
+  return cacheFile(agentDir, 'terminalCatalog');
 }
 
 
