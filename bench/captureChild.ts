@@ -1,7 +1,11 @@
 // Row 2's child process: reads a raw terminal stream on stdin and runs it through the capture
 // pipeline (renderer → masker → writer, with the writer's index) into a file, sampling its own
-// RSS. Prints one JSON line: { baselineRss, baselineHeap, peakRss, vmHwm, afterGcRss, afterGcHeap, lines, ms, mode }.
-// Usage: node out/bench/captureChild.js <outDir>
+// RSS. Prints one JSON line: { baselineRss, baselineHeap, peakRss, vmHwm, afterGcRss, afterGcHeap, lines, ms, mode, search? }.
+// Usage: node out/bench/captureChild.js <outDir> [--search]
+// --search (row 2s): <outDir> is a `.agent/terminals` folder, and the ranked search's worker keeps
+// that `.agent/` indexed while the stream is captured, as in the editor (its watch and upkeep; a
+// query in words every QUERY_EVERY_MS, as an agent asking); after the stream, queries go on until the
+// index holds everything (the catch-up).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -73,11 +77,56 @@ function countFileLines(file: string): number {
   return lines;
 }
 
+interface SearchModule {
+  searchFolder(agentDir: string, request: { query: string; refreshMs?: number }, rules: { roots: string[] }): Promise<{ indexed: { bytes: number }; pending: { files: number; bytes: number }; windows: unknown[]; error?: string }>;
+  searchWorkerFailure(): string | undefined;
+  stopSearchWorker(): Promise<void>;
+}
+
+/** How often the agent asks while the stream runs (row 2s). */
+const QUERY_EVERY_MS = 1000;
+
+/** The ranked search kept busy on `agentDir` while the stream runs; `finish` waits until it has indexed everything. */
+async function searchBeside(agentDir: string): Promise<{ finish: () => Promise<Record<string, unknown>> }> {
+  const svc = require(src('core/search/ranked/searchService.js')) as SearchModule;
+  const ask = (refreshMs: number): ReturnType<SearchModule['searchFolder']> => svc.searchFolder(agentDir, { query: 'why did the build fail with an error', refreshMs }, { roots: [] });
+  const first = await ask(0);
+  if (first.error) throw new Error(`search: ${first.error}`);
+  const during: number[] = [];
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    const t0 = performance.now();
+    void ask(0).then(() => during.push(performance.now() - t0), () => undefined).finally(() => (busy = false));
+  }, QUERY_EVERY_MS);
+  return {
+    finish: async () => {
+      clearInterval(timer);
+      while (busy) await new Promise((r) => setTimeout(r, 20));
+      const t0 = performance.now();
+      let a = await ask(1500);
+      const pendingAtEnd = a.pending.bytes;
+      while (a.pending.files > 0) a = await ask(1500);
+      const catchUpMs = performance.now() - t0;
+      const failure = svc.searchWorkerFailure();
+      await svc.stopSearchWorker();
+      if (failure) throw new Error(`the search worker was given up: ${failure}`);
+      during.sort((x, y) => x - y);
+      return { queries: during.length, queryMedianMs: during[Math.floor(during.length / 2)] ?? null, queryMaxMs: during[during.length - 1] ?? null, pendingAtEnd, catchUpMs, indexedBytes: a.indexed.bytes, windows: a.windows.length };
+    },
+  };
+}
+
 async function main(): Promise<void> {
   const dir = process.argv[2];
-  if (!dir) throw new Error('usage: captureChild <outDir>');
-  fs.rmSync(dir, { recursive: true, force: true });
+  if (!dir) throw new Error('usage: captureChild <outDir> [--search]');
+  const withSearch = process.argv.includes('--search');
+  if (withSearch && path.basename(path.dirname(dir)) !== '.agent') throw new Error(`--search needs <outDir> to be a .agent/terminals folder: ${dir}`);
+  fs.rmSync(withSearch ? path.dirname(dir) : dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
   const p = await capturePipeline(dir);
+  const search = withSearch ? await searchBeside(path.dirname(dir)) : undefined;
   global.gc?.();
   const baselineRss = rss();
   const baselineHeap = process.memoryUsage().heapUsed;
@@ -95,11 +144,12 @@ async function main(): Promise<void> {
   clearInterval(timer);
   peakRss = Math.max(peakRss, rss());
   const ms = performance.now() - t0;
+  const searched = search ? await search.finish() : undefined;
   // What is still held once garbage is collected: tells retained memory from uncollected garbage.
   global.gc?.();
   const afterGcRss = rss();
   const afterGcHeap = process.memoryUsage().heapUsed;
-  process.stdout.write(JSON.stringify({ baselineRss, baselineHeap, peakRss, vmHwm: vmHwm(), afterGcRss, afterGcHeap, lines, ms, mode: p.mode }) + '\n');
+  process.stdout.write(JSON.stringify({ baselineRss, baselineHeap, peakRss, vmHwm: vmHwm(), afterGcRss, afterGcHeap, lines, ms, mode: p.mode, ...(searched ? { search: searched } : {}) }) + '\n');
 }
 
 main().catch((e) => {

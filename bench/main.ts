@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { LOAD_RETRIES, machineDescription, renderPlain, renderTable, repoRoot, runRow, sampleForeignLoad, type Row } from './harness';
 import { rowActivation } from './rowActivation';
 import { activationRow, agentHistoryEditorLevels, EDITOR_STARTS, editorAllDimensionLevels, editorSessions, editorTerminalLevels, rowEditor } from './rowEditor';
-import { rowCapture } from './rowCapture';
+import { rowCapture, rowCaptureSearch } from './rowCapture';
 import { rowClaudeCode } from './rowClaudeCode';
 import { rowGrep } from './rowGrep';
 import { renderOffloadDetails, rowOffload, type OffloadDetail } from './rowOffload';
@@ -75,6 +75,7 @@ async function main(): Promise<void> {
   await step('1', 'terminal renderer vs @xterm/headless', () => rowRenderer(scale));
   await step('12', 'secret masking: throughput, recall, false positives, worst line', () => rowSecrets(scale));
   await step('2', 'capture pipeline, 200 MB, child process', async () => [await rowCapture(workDir, Math.max(1, Math.round(200 * scale)))]);
+  await step('2s', 'capture pipeline, 100 MB, with the search index kept up to date beside it', async () => [await rowCaptureSearch(workDir, Math.max(1, Math.round(100 * scale)))]);
   await step('3', 'grep on a 1 GB .agent/ tree', () => rowGrep(workDir, process.env.BENCH_RG || undefined, process.env.BENCH_RG_MISSING ?? 'ripgrep not found', log));
   if (want('5') && !want('4')) only?.add('4');
   await step('4', 'offload savings and error-line recall (rows 4, 5)', async () => {
