@@ -61,12 +61,24 @@ export function stem(t: string): string {
   return s;
 }
 
+/** TOKEN_RE for text that is all ASCII (the same tokens: there \p{L}\p{N} is [A-Za-z0-9]), without the cost of Unicode classes. */
+const ASCII_TOKEN_RE = /[A-Za-z0-9]+(?:[._-][A-Za-z0-9]+)*/g;
+const ASCII_RE = /^[\x00-\x7f]*$/;
+/** A token of one ASCII word: its only word (what eachWord would find). */
+const ASCII_WORD_RE = /^[A-Za-z0-9]+$/;
+const JOINED_RE = /[._-]/;
+
 /** Calls `emit` with each term of `text`, in order (a term may come more than once). */
 export function forEachTerm(text: string, emit: (term: string) => void): void {
-  TOKEN_RE.lastIndex = 0;
-  for (let t = TOKEN_RE.exec(text); t; t = TOKEN_RE.exec(text)) {
+  const re = ASCII_RE.test(text) ? ASCII_TOKEN_RE : TOKEN_RE;
+  re.lastIndex = 0;
+  for (let t = re.exec(text); t; t = re.exec(text)) {
     const token = t[0];
-    if (token.length === t[0].replace(/[._-]/g, '').length || CJK_RE.test(token)) {
+    if (ASCII_WORD_RE.test(token)) {
+      plainWord(token, emit);
+      continue;
+    }
+    if (!JOINED_RE.test(token) || CJK_RE.test(token)) {
       eachWord(token, emit);
       continue;
     }
@@ -95,18 +107,34 @@ function eachWord(text: string, emit: (term: string) => void): void {
   }
 }
 
+/** The terms of a word as written, remembered (a log repeats its words): MAX_WORDS at most, then forgotten at once. */
+const wordTerms = new Map<string, readonly string[]>();
+const MAX_WORDS = 100_000;
+const NO_TERMS: readonly string[] = [];
+
 function plainWord(word: string, emit: (term: string) => void): void {
+  let terms = wordTerms.get(word);
+  if (terms === undefined) {
+    terms = termsOfWord(word);
+    if (wordTerms.size >= MAX_WORDS) wordTerms.clear();
+    wordTerms.set(word, terms);
+  }
+  for (const t of terms) emit(t);
+}
+
+function termsOfWord(word: string): readonly string[] {
   const lower = word.toLowerCase();
-  if (dropped(lower)) return;
-  emit(stem(lower));
+  if (dropped(lower)) return NO_TERMS;
+  const out = [stem(lower)];
   // Humps only of a word that has a lower-case letter after an upper-case one (not ALLCAPS, not lower).
   if (word !== lower && /[a-z]/.test(word) && /[A-Z]/.test(word.slice(1))) {
     HUMP_RE.lastIndex = 0;
     for (let h = HUMP_RE.exec(word); h; h = HUMP_RE.exec(word)) {
       const part = h[0].toLowerCase();
-      if (part.length >= 2 && part !== lower && !/^\d+$/.test(part)) emit(stem(part));
+      if (part.length >= 2 && part !== lower && !/^\d+$/.test(part)) out.push(stem(part));
     }
   }
+  return out;
 }
 
 let stops: Set<string> | undefined;
