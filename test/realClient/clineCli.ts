@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { baseEnv, binFrom, MCP_JS, runAgentProcess, tempDir, type AgentRun } from './agentProcess';
 import { startFakeModel, type ScriptTurn } from './fakeModel';
 import { chatCompletions } from './protocols';
-import { unescapeJsonText, type AgentDriver } from './agentScenarios';
+import { unescapeJsonText, type RecordingDriver } from './agentScenarios';
 
 /** Cline offers a server named `agent-context` as `agent-context__<tool>`. */
 export const clineMcpTool = (name: string): string => `agent-context__${name}`;
@@ -91,12 +91,13 @@ export async function runCline(o: ClineRunOptions): Promise<AgentRun> {
 }
 
 /** Cline for the shared scenarios (agentScenarios.ts): it hands the model an MCP result as the result's JSON (the text escaped). */
-export const clineDriver: AgentDriver = {
+export const clineDriver: RecordingDriver = {
   id: 'cline',
   label: 'Cline',
   mcpTool: clineMcpTool,
   shellTool: CLINE_SHELL,
   shellInput: (command: string): Record<string, unknown> => ({ commands: [command] }),
   run: (o: { workspace: string; script: readonly ScriptTurn[] }): Promise<AgentRun> => runCline(o),
+  runSetUp: (o: { workspace: string; home: string; script: readonly ScriptTurn[] }): Promise<AgentRun> => runCline({ ...o, mcp: false }),
   unwrap: unescapeJsonText,
 };

@@ -12,6 +12,7 @@ import { ledgerPath } from '../../../src/core/history/ledger';
 import { foldCommandSpool } from '../../../src/core/terminal/agentCommands/sessionFold';
 import { listTerminals, readTerminalIndex } from '../../../src/core/terminal/terminalIndex';
 import type { TerminalCommand, TerminalInfo } from '../../../src/core/terminal/terminalFormat';
+import { clineHookText } from '../../../src/core/setup/agents/cline';
 import { agentContextPlugin } from '../../../src/hooks/opencodePlugin';
 import { fakeDist } from './hookDist';
 
@@ -247,6 +248,21 @@ test('Cline: a secret in a small output is recorded masked, through Node', async
   assert.equal(hook(['cline', 'PostToolUse'], clineInput(['env'], [{ query: 'env', result: `TOKEN=${GH}`, success: true }]), ws), '');
   const h = await history(ws);
   assert.match(h[0].commands[0].output.join('\n'), /TOKEN=\[MASKED:github-token\]/);
+  noneOnDisk(ws, GH);
+});
+
+test('Cline: the hook file the set-up writes, run as Cline runs it (bash <file>, the payload on stdin), records through the shell and through Node, also from a dist folder whose path needs quoting', async () => {
+  const ws = workspace();
+  const spaced = path.join(tmp('ac-hist-dist-'), 'agent context');
+  fs.cpSync(dist, spaced, { recursive: true });
+  const file = path.join(tmp('ac-hist-hooks-'), 'PostToolUse');
+  fs.writeFileSync(file, clineHookText({ node: process.execPath, dist: spaced }));
+  const run = (input: string): string => spawnSync('bash', [file], { cwd: ws, input, encoding: 'utf8', env: { PATH: '/usr/bin:/bin', HOME: ws } }).stdout;
+  assert.equal(run(clineInput(['echo hi'], [{ query: 'echo hi', result: 'hi', success: true }])), '');
+  // A secret candidate goes to Node: the Node the file names (PATH has none).
+  assert.equal(run(clineInput(['env'], [{ query: 'env', result: `TOKEN=${GH}`, success: true }])), '');
+  const h = await history(ws);
+  assert.deepEqual(h[0].commands.map((c) => [c.commandLine, c.exitCode, c.output.join('|')]), [['echo hi', 0, 'hi'], ['env', 0, 'TOKEN=[MASKED:github-token]']]);
   noneOnDisk(ws, GH);
 });
 

@@ -419,9 +419,13 @@ export function mcpCommand(root: string, p: SetupPaths, allowRun: boolean): { co
   return { command: p.node, args: [path.join(p.dist, 'mcp.js'), '--root', root, ...(allowRun ? ['--allow-run'] : [])] };
 }
 
-/** The hook entry point's command line for an agent and event (Node named for the Node path). */
-export function hookCommand(p: SetupPaths, agent: string, event: string): string {
-  return `${p.electron ? `${ELECTRON_AS_NODE} ` : ''}AGENT_CONTEXT_NODE=${shWord(p.node)} bash ${shWord(path.join(p.dist, 'agent-hook.sh'))} ${agent} ${event}`;
+/**
+ * The hook entry point's command line for an agent and event (Node named for the Node path). `source`:
+ * read into the bash that already runs a hook file of ours (`.`, one shell start fewer; its `exit`
+ * ends that file, so never for a line in someone else's script).
+ */
+export function hookCommand(p: SetupPaths, agent: string, event: string, source = false): string {
+  return `${p.electron ? `${ELECTRON_AS_NODE} ` : ''}AGENT_CONTEXT_NODE=${shWord(p.node)} ${source ? '.' : 'bash'} ${shWord(path.join(p.dist, 'agent-hook.sh'))} ${agent} ${event}`;
 }
 
 /** What makes an editor's Electron executable run as plain Node (plain Node ignores it). */

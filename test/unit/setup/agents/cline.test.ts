@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { clineMcpFile, clineSetup } from '../../../../src/core/setup/agents/cline';
+import { clineHookFile, clineHookText, clineMcpFile, clineSetup } from '../../../../src/core/setup/agents/cline';
 import { setUpAgent, undoAgent } from '../../../../src/core/setup/agents/agentSetup';
 
 const paths = { node: '/usr/bin/node', dist: '/opt/ac' };
@@ -41,8 +41,11 @@ describe('Cline set-up and undo', () => {
     const file = path.join(home, '.cline/data/settings/cline_mcp_settings.json');
     const r = await setUpAgent(clineSetup, root, home, paths);
     assert.ok(r.ok, r.ok ? '' : r.error.message);
-    assert.deepEqual(r.value.changed, [file]);
+    const hook = clineHookFile(home);
+    assert.deepEqual(r.value.changed.sort(), [file, hook].sort());
     assert.equal(read(file), NEW_FILE);
+    // Its PostToolUse hook, which records run_commands' commands in the agent-command history.
+    assert.equal(read(hook), "# Agent Context: records the commands of Cline's run_commands in .agent/terminals/ (mcp.js --setup cline; --undo cline removes this file).\nAGENT_CONTEXT_NODE=/usr/bin/node . /opt/ac/agent-hook.sh cline PostToolUse\n");
     assert.deepEqual(fs.readdirSync(root).filter((f) => f !== '.agent'), [], 'nothing but .agent/ in the project');
     const u = await undoAgent(clineSetup, root, home);
     assert.ok(u.ok, u.ok ? '' : u.error.message);
@@ -85,6 +88,26 @@ describe('Cline set-up and undo', () => {
       const u = await undoAgent(clineSetup, tmp('cl-root-'), home);
       if (u.ok) assert.equal(read(file), text);
     }
+  });
+
+  test('a PostToolUse hook of the user\'s own is left byte for byte (noted: nothing recorded); ours is rewritten and removed by the undo', async () => {
+    const root = tmp('cl-root-');
+    const home = tmp('cl-home-');
+    const hook = clineHookFile(home);
+    fs.mkdirSync(path.dirname(hook), { recursive: true });
+    fs.writeFileSync(hook, 'echo mine\n');
+    const r = await setUpAgent(clineSetup, root, home, paths);
+    assert.ok(r.ok, r.ok ? '' : r.error.message);
+    assert.equal(read(hook), 'echo mine\n');
+    assert.match(r.value.notes.join('\n'), /hook of your own: left as it is/);
+    assert.ok((await undoAgent(clineSetup, root, home)).ok);
+    assert.equal(read(hook), 'echo mine\n');
+    // Ours from an older set-up, its dist path quoted (a space in it).
+    fs.writeFileSync(hook, clineHookText({ node: '/old/node', dist: '/old dir/ac' }));
+    assert.ok((await setUpAgent(clineSetup, root, home, paths)).ok);
+    assert.equal(read(hook), clineHookText(paths));
+    assert.ok((await undoAgent(clineSetup, root, home)).ok);
+    assert.equal(fs.existsSync(hook), false);
   });
 
   test('follows Cline\'s own overrides: CLINE_MCP_SETTINGS_PATH, else CLINE_DATA_DIR, else CLINE_DIR', () => {
