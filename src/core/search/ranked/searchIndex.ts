@@ -256,7 +256,11 @@ export class SearchIndex {
     }
     for (const t of todo) {
       report.pendingFiles++;
-      if (t.st) report.pendingBytes += t.st.size - t.fromByte;
+      if (!t.st) continue;
+      // A file indexed in part by this refresh: what is left of it (its plan was made before).
+      const e = this.m.files[t.rel];
+      const done = e && e.ino === t.st.ino && e.size <= t.st.size ? Math.max(e.size, t.fromByte) : t.fromByte;
+      report.pendingBytes += t.st.size - done;
     }
     return report;
   }
