@@ -20,7 +20,7 @@
 #   agent-hook.sh qwen-code PostToolUse      records Qwen Code's run_shell_command in the agent-command
 #   agent-hook.sh qwen-code PostToolUseFailure  history (its JSON on stdin); prints nothing: Qwen's hooks
 #                                            cannot replace the result, and nothing is added to it
-#                                            (not installed by the set-up yet: core/hooks/qwenCode.ts)
+#                                            (core/hooks/qwenCode.ts)
 #   agent-hook.sh cline PostToolUse          the same for Cline's run_commands (~/.cline/hooks/PostToolUse,
 #                                            written by the set-up, runs it; its JSON on stdin, one result
 #                                            per command: core/hooks/cline.ts)

@@ -12,7 +12,7 @@ import { baseEnv, binFrom, runAgentProcess, tempDir, type AgentRun } from './age
 import { type GeminiRunOptions, writeUserSettings } from './geminiCli';
 import { startFakeModel, type ScriptTurn } from './fakeModel';
 import { chatCompletions } from './protocols';
-import { unescapeJsonText, type AgentDriver } from './agentScenarios';
+import { unescapeJsonText, type RecordingDriver } from './agentScenarios';
 
 /** Qwen offers a server named `agent-context` as `mcp__agent-context__<tool>`. */
 export const qwenMcpTool = (name: string): string => `mcp__agent-context__${name}`;
@@ -53,12 +53,18 @@ export async function runQwen(o: QwenRunOptions): Promise<AgentRun> {
 }
 
 /** Qwen Code for the shared scenarios (agentScenarios.ts): an isError result comes as escaped JSON, as in Gemini CLI. */
-export const qwenDriver: AgentDriver = {
+export const qwenDriver: RecordingDriver = {
   id: 'qwen-code',
   label: 'Qwen Code',
   mcpTool: qwenMcpTool,
   shellTool: QWEN_SHELL,
   shellInput: (command: string): Record<string, unknown> => ({ command, description: 'Run the command', is_background: false }),
   run: (o: { workspace: string; script: readonly ScriptTurn[] }): Promise<AgentRun> => runQwen(o),
+  runSetUp: (o: { workspace: string; home: string; script: readonly ScriptTurn[] }): Promise<AgentRun> => runQwen({ ...o, mcp: false }),
   unwrap: unescapeJsonText,
+  // The process group Qwen ran the command in.
+  sameRun: (text: string): string => text.replace(/Process Group PGID: \d+/g, 'Process Group PGID: N'),
+  // In -p mode Qwen may settle a short command before reading its output, with or without any hook
+  // (README, "Use with Qwen Code"): "Output: (empty)".
+  lostOutput: { is: (text: string): boolean => text.includes('Output: (empty)'), rest: (text: string): string => text.replace(/(\n|\\n)Output: [\s\S]*?(\n|\\n)Error: /, '$1Output: …$2Error: ') },
 };

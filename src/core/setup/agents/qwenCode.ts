@@ -10,9 +10,13 @@
  *     (Qwen's hooks have Claude Code's shape: hookSpecificOutput.additionalContext; Qwen 0.24.4 appends
  *     it to its system prompt, `<`/`>` escaped, so the first request carries it: checked in the
  *     qwen-code run). Qwen runs project hooks only in a folder it trusts;
- * Qwen's own shell tool (run_shell_command) is not offloaded yet: its PostToolUse hook can add
- * context or stop the call but cannot replace the output, and it drops BASH_ENV from its shells
- * (checked in 0.24.4's sources); it saves a large output under ~/.qwen/tmp/ and shows its start and end.
+ *   - hooks.PostToolUse and hooks.PostToolUseFailure (matcher run_shell_command): agent-hook.sh
+ *     qwen-code <event> records each command of Qwen's own shell tool in the agent-command history
+ *     (.agent/terminals/, under Qwen Code and its session; the exit code from Qwen's result text),
+ *     and prints nothing, so what the model reads stays Qwen's own.
+ * Qwen's own shell tool is recorded, not offloaded: its hooks can add context or stop the call but
+ * cannot replace the output, and it drops BASH_ENV from its shells (checked in 0.24.4's sources); it
+ * saves a large output under ~/.qwen/tmp/ and shows its start and end.
  */
 import * as path from 'node:path';
 import { err, ok, type Result } from '../../result';
@@ -25,13 +29,15 @@ import { agentName } from '../../hooks/agentNames';
 const SETTINGS = '.qwen/settings.json';
 const AGENT = 'qwen-code';
 /** The hook events the set-up adds, each with one command of ours. */
-const EVENTS = ['SessionStart'] as const;
+const EVENTS = ['SessionStart', 'PostToolUse', 'PostToolUseFailure'] as const;
+/** The events of its shell tool, matched to it alone (no other tool call starts the hook). */
+const SHELL_EVENTS: readonly string[] = ['PostToolUse', 'PostToolUseFailure'];
 
 type Json = Record<string, unknown>;
 
 /** Our entry for one hook event. */
 export function qwenHookEntry(paths: SetupPaths, event: string): Json {
-  return { hooks: [{ type: 'command', command: hookCommand(paths, AGENT, event) }] };
+  return { ...(SHELL_EVENTS.includes(event) ? { matcher: 'run_shell_command' } : {}), hooks: [{ type: 'command', command: hookCommand(paths, AGENT, event) }] };
 }
 
 /** Our MCP server entry (`allowRun` false: the user took --allow-run out of it, and it stays out). */
@@ -83,7 +89,7 @@ async function plan(root: string, _home: string, paths: SetupPaths | undefined, 
   if (!e.ok) return e;
   if (!paths && record?.created.includes(file)) e.value.text = withoutQwenStamp(e.value.text, file);
   const notes: string[] = [];
-  if (paths) notes.push(`Qwen Code reads ${SETTINGS} only in a folder it trusts. Its own shell tool's output is not offloaded yet (Qwen's hooks cannot replace it): for a large output, the model uses agentContext_run.`);
+  if (paths) notes.push(`Qwen Code reads ${SETTINGS} only in a folder it trusts. Its own shell tool's commands are recorded in .agent/terminals/ but their output is not offloaded (Qwen's hooks cannot replace it): for a large output, the model uses agentContext_run.`);
   return ok({ edits: [{ file, before: st.value, after: e.value.text }], keys: e.value.created.map((k) => `${file}#${k}`), local: [SETTINGS], notes });
 }
 

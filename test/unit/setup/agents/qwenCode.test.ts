@@ -11,6 +11,7 @@ import { setUpAgent, undoAgent } from '../../../../src/core/setup/agents/agentSe
 
 const paths = { node: '/usr/bin/node', dist: '/opt/ac' };
 const HOOK = 'AGENT_CONTEXT_NODE=/usr/bin/node bash /opt/ac/agent-hook.sh qwen-code SessionStart';
+const hookOf = (event: string): string => HOOK.replace('SessionStart', event);
 const tmp = (p: string): string => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), p)));
 
 function edited(text: string | undefined): string {
@@ -23,7 +24,12 @@ describe('Qwen Code settings edits', () => {
   test('a new settings.json gets our server with alwaysLoadTools (its tools not hidden behind tool_search; not trusted: Qwen keeps asking) and the SessionStart briefing', () => {
     const s = JSON.parse(edited(undefined));
     assert.deepEqual(s.mcpServers['agent-context'], { command: '/usr/bin/node', args: ['/opt/ac/mcp.js', '--root', '/ws', '--allow-run'], alwaysLoadTools: true });
-    assert.deepEqual(s.hooks, { SessionStart: [{ hooks: [{ type: 'command', command: HOOK }] }] });
+    assert.deepEqual(s.hooks, {
+      SessionStart: [{ hooks: [{ type: 'command', command: HOOK }] }],
+      // Its shell tool's calls, into the agent-command history (no other tool starts the hook).
+      PostToolUse: [{ matcher: 'run_shell_command', hooks: [{ type: 'command', command: hookOf('PostToolUse') }] }],
+      PostToolUseFailure: [{ matcher: 'run_shell_command', hooks: [{ type: 'command', command: hookOf('PostToolUseFailure') }] }],
+    });
   });
 
   test('keeps comments, other keys and the user\'s own hooks byte for byte; running twice changes nothing; the undo takes out only ours', () => {
@@ -31,7 +37,10 @@ describe('Qwen Code settings edits', () => {
     const once = edited(mine);
     assert.ok(once.startsWith('{\n  // my settings\n  "model": { "name": "qwen3-coder-plus" },\n  "hooks": {\n    "SessionStart": [ { "hooks": [ { "type": "command", "command": "echo hi" } ] }'), once);
     assert.equal(edited(once), once);
-    const undone = editQwenSettings(once, 'settings.json', '/ws', undefined, ['mcpServers']);
+    const r = editQwenSettings(mine, 'settings.json', '/ws', paths);
+    assert.ok(r.ok);
+    assert.deepEqual(r.value.created, ['mcpServers', 'hooks/PostToolUse', 'hooks/PostToolUseFailure']);
+    const undone = editQwenSettings(once, 'settings.json', '/ws', undefined, r.value.created);
     assert.ok(undone.ok);
     assert.equal(undone.value.text, mine);
   });
