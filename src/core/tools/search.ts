@@ -18,11 +18,14 @@ import { toolError, type ToolContext, type ToolOutcome } from './toolContext';
 export const DEFAULT_SEARCH_TOKENS = 1500;
 const MIN_SEARCH_TOKENS = 100;
 /**
- * A window scoring under this share of the best one is not shown, only counted and listed, and no
- * more than MAX_SHOWN are: every line an agent loads and does not need costs it (bench row 20,
- * retrieval precision, chose these: more windows bought little recall for much precision).
+ * Windows shown besides the best one: no more than MAX_SHOWN in all, and only those scoring at least
+ * this share of the best; the rest are counted and listed. A question is about one output: a window
+ * of the best window's file (its failure report beside the summary line that names it) is shown from
+ * SAME_FILE_RATIO, one of another file only when it scores nearly as well (OTHER_FILE_RATIO). Every
+ * line an agent loads and does not need costs it (bench row 23, retrieval precision, chose these).
  */
-export const SHOW_RATIO = 0.7;
+export const SAME_FILE_RATIO = 0.4;
+export const OTHER_FILE_RATIO = 0.9;
 export const MAX_SHOWN = 2;
 /** The read an answer proposes: this many lines before the best window and after it. */
 const READ_BEFORE = 10;
@@ -40,6 +43,28 @@ function windowText(w: SearchWindow, show: (rel: string) => string, word: (term:
   const why = [w.terms.map(word).join(', '), w.level === 2 ? 'error line' : w.level === 1 ? 'warning line' : ''].filter(Boolean).join(' · ');
   const head = `${show(w.rel)}:${w.first}-${w.last}${why ? ` (${why})` : ''}`;
   return [head, ...w.lines.map((l) => displayLine(l, LINE_BYTES))].join('\n');
+}
+
+/**
+ * Which of the ranked windows an answer shows (their indexes): the best one, then up to MAX_SHOWN in
+ * all within `budget` tokens and the answer's bytes, each scoring at least SAME_FILE_RATIO of the best
+ * when in the best window's file, OTHER_FILE_RATIO otherwise. `sizes` covers the windows considered.
+ */
+export function windowsToShow(windows: readonly Pick<SearchWindow, 'rel' | 'score'>[], sizes: readonly { tokens: number; bytes: number }[], budget: number): number[] {
+  const shown: number[] = [];
+  if (windows.length === 0) return shown;
+  const best = windows[0].score;
+  let tokens = 0;
+  let bytes = 0;
+  for (let i = 0; i < sizes.length && i < windows.length; i++) {
+    if (i > 0 && shown.length >= MAX_SHOWN) break;
+    if (i > 0 && windows[i].score < (windows[i].rel === windows[0].rel ? SAME_FILE_RATIO : OTHER_FILE_RATIO) * best) continue;
+    if (i > 0 && (tokens + sizes[i].tokens > budget || bytes + sizes[i].bytes > TOOL_ANSWER_MAX_BYTES - FRAME_BYTES)) break;
+    shown.push(i);
+    tokens += sizes[i].tokens;
+    bytes += sizes[i].bytes;
+  }
+  return shown;
 }
 
 /** agentContext_search: the line windows of `.agent/` that best answer a question or keywords, ranked. */
@@ -69,21 +94,11 @@ export async function searchTool(input: Record<string, unknown>, ctx: ToolContex
     return { text: [`No lines match ${JSON.stringify(query)} (terms: ${termList}) in ${where}: ${groupDigits(a.indexed.files)} files indexed.`, ...notes].join('\n') };
   }
   // The best windows within the budget, none far below the best; the rest counted and listed in a file.
-  const best = a.windows[0].score;
   const texts = a.windows.map((w) => windowText(w, show, word));
-  const shown: number[] = [];
-  let tokens = 0;
-  let bytes = 0;
   const counts = await Promise.all(texts.slice(0, 30).map((t) => countTokensAsync(t)));
-  for (let i = 0; i < counts.length; i++) {
-    if (i > 0 && (a.windows[i].score < SHOW_RATIO * best || shown.length >= MAX_SHOWN)) break;
-    const t = counts[i].tokens;
-    const b = Buffer.byteLength(texts[i], 'utf8') + 2;
-    if (i > 0 && (tokens + t > budget || bytes + b > TOOL_ANSWER_MAX_BYTES - FRAME_BYTES)) break;
-    shown.push(i);
-    tokens += t;
-    bytes += b;
-  }
+  const sizes = counts.map((c, i) => ({ tokens: c.tokens, bytes: Buffer.byteLength(texts[i], 'utf8') + 2 }));
+  const shown = windowsToShow(a.windows, sizes, budget);
+  const tokens = shown.reduce((s, i) => s + sizes[i].tokens, 0);
   const total = a.windows.length;
   const lines = [`${groupDigits(total)} window${total === 1 ? '' : 's'} match ${JSON.stringify(query)} (terms: ${termList}) in ${where}; the best ${shown.length}, ≈${groupDigits(tokens)} tokens:`];
   lines.push(fenceData('Matches', shown.map((i) => texts[i]).join('\n\n')));

@@ -12,6 +12,7 @@ import { countTokens } from '../../../src/core/output/tokens';
 import { searchWorkerFailure, stopSearchWorker } from '../../../src/core/search/ranked/searchService';
 import { tune } from '../../../src/core/processState';
 import { disposeThreadIndexes } from '../../../src/core/search/ranked/searchHere';
+import { windowsToShow } from '../../../src/core/tools/search';
 
 after(async () => {
   await stopSearchWorker();
@@ -61,6 +62,21 @@ test('agentContext_search answers with ranked, numbered line windows fenced as d
   // The overflow list is never found by a later search (nor by grep: the same ending rule).
   const again = await invokeTool('agentContext_search', { query: 'implicit declaration of function' }, ctx);
   assert.doesNotMatch(again.text, /search-implicit.*\.search\.txt:\d+-\d+ \(/);
+});
+
+test('a second window is shown from the best window\'s file at 40% of its score, from another file only at 90%', () => {
+  const size = { tokens: 100, bytes: 400 };
+  const sizes = [size, size, size, size];
+  // A summary line names the failing test; its report in the same output scores half as much; a manual page scores 80%.
+  const w = (rel: string, score: number): { rel: string; score: number } => ({ rel, score });
+  assert.deepEqual(windowsToShow([w('out.txt', 10), w('man.txt', 8), w('out.txt', 5)], sizes, 1500), [0, 2]);
+  assert.deepEqual(windowsToShow([w('out.txt', 10), w('man.txt', 9.5), w('out.txt', 5)], sizes, 1500), [0, 1]);
+  assert.deepEqual(windowsToShow([w('out.txt', 10), w('out.txt', 3.9), w('man.txt', 8)], sizes, 1500), [0]);
+  // Never more than two, never past the budget (the best one is always shown).
+  assert.deepEqual(windowsToShow([w('a', 10), w('a', 9), w('a', 8), w('a', 7)], sizes, 1500), [0, 1]);
+  assert.deepEqual(windowsToShow([w('a', 10), w('a', 9)], sizes, 150), [0]);
+  assert.deepEqual(windowsToShow([w('a', 10)], [{ tokens: 5000, bytes: 20000 }], 150), [0]);
+  assert.deepEqual(windowsToShow([], [], 1500), []);
 });
 
 test('maxTokens keeps the answer to fewer windows; every window shown holds a matching line', async () => {

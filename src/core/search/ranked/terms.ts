@@ -31,6 +31,9 @@ const STOP_LIST =
   'me my of on or our please show so tell than that the their them then there these this those to us was we were what ' +
   'when where which who whom why will with would you your about any some all also just only find get got see look ' +
   'happen happened happens went give gave say says said out up ' +
+  // A question's negation ("which symbols can javac not find", "errors, not warnings"): the output says
+  // `cannot`, `no`, or nothing; searched for, `not` ranks any prose line that has it.
+  'not ' +
   // What is left of a contraction once the apostrophe splits it (can't → can, t).
   's t d ll re ve m';
 

@@ -46,6 +46,9 @@ test('a question loses the words every question has, keeps what it is about', ()
   assert.deepEqual(queryTerms('which test timed out'), ['test', 'time']);
   assert.deepEqual(queryTerms('what did the migration change'), ['migrat', 'chang']);
   assert.deepEqual(queryTerms('Which C files failed in the Go build?'), ['c', 'file', 'fail', 'go', 'build']);
+  // A question's negation is not searched for: the output says `cannot` (or nothing), and `not` is in any prose.
+  assert.deepEqual(queryTerms('Which symbols can javac not find?'), ['symbol', 'javac']);
+  assert.deepEqual(queryTerms('Which ESLint errors are reported (not warnings)?').includes('not'), false);
   // Nothing but question words: all of them (the user asked for exactly that).
   assert.deepEqual(queryTerms('what is this'), ['what', 'is', 'thi']);
   assert.deepEqual(queryTerms('error error ERROR'), ['error']);
