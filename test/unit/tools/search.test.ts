@@ -13,6 +13,13 @@ import { searchWorkerFailure, stopSearchWorker } from '../../../src/core/search/
 import { tune } from '../../../src/core/processState';
 import { disposeThreadIndexes } from '../../../src/core/search/ranked/searchHere';
 import { windowsToShow } from '../../../src/core/tools/search';
+import { repoRoot } from '../../repoRoot';
+import { buildRetrievalTree } from '../../../bench/rowRetrieval';
+import { slugify } from '../../../src/core/tools/scratchOutput';
+
+const recording = (rel: string): string => fs.readFileSync(path.join(repoRoot, 'bench', rel), 'utf8');
+/** The `.agent/<rel>:a-b` windows of an answer, as shown. */
+const shownWindows = (text: string): string[] => [...text.matchAll(/^\.agent\/(\S+:\d+-\d+)/gm)].map((m) => m[1]);
 
 after(async () => {
   await stopSearchWorker();
@@ -77,6 +84,31 @@ test('a second window is shown from the best window\'s file at 40% of its score,
   assert.deepEqual(windowsToShow([w('a', 10), w('a', 9)], sizes, 150), [0]);
   assert.deepEqual(windowsToShow([w('a', 10)], [{ tokens: 5000, bytes: 20000 }], 150), [0]);
   assert.deepEqual(windowsToShow([], [], 1500), []);
+});
+
+test('a test named in a summary list and in its own failure report: the answer shows the report (real pytest output among an agent\'s real outputs)', async () => {
+  // The tree of bench row 23: every recorded output, the pytest run's among them. Its line 81 is the short
+  // summary's `FAILED tests/test_cart.py::test_tenoff_never_negative - AssertionError: total...` among other
+  // FAILED/ERROR lines; lines 40-51 are the test's own report, with `E   AssertionError: total went negative` on line 44.
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'ac-search-tree-')));
+  const tree = buildRetrievalTree(root, slugify);
+  const ctx: ToolContext = { folders: [{ name: 'w', path: root }], config: DEFAULT_TOOL_CONFIG, signal: new AbortController().signal, log: nullLogger, source: 'mcp', trusted: true, allowRun: false };
+  try {
+    const r = await invokeTool('agentContext_search', { query: 'Why is test_tenoff_never_negative failing?' }, ctx);
+    const file = tree.where.get('pytest-failures.log');
+    assert.ok(file && r.text.includes(`.agent/${file}:`), r.text);
+    assert.match(r.text, /^L44: E {7}AssertionError: total went negative: -5\.75$/m);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('a diagnostic and its code frame after a blank line are one window (real tsc --pretty output)', async () => {
+  const { ctx } = ws({ 'scratch/tool_outputs/tsc-01.txt': recording('corpus/tsc-errors-pretty.log') });
+  const r = await invokeTool('agentContext_search', { query: 'Where is u.email possibly undefined?' }, ctx);
+  assert.equal(shownWindows(r.text)[0], 'scratch/tool_outputs/tsc-01.txt:389-393', r.text);
+  assert.match(r.text, /^L390: src\/user\.ts:6:21 - error TS18048: 'u\.email' is possibly 'undefined'\.$/m);
+  assert.match(r.text, /^L392: 6 {3}return 'Hello ' \+ u\.email\.toLowerCase\(\);$/m);
 });
 
 test('maxTokens keeps the answer to fewer windows; every window shown holds a matching line', async () => {

@@ -31,6 +31,8 @@ const CHUNK_PRIOR = 0.5;
 const DOC_PRIOR = 1;
 /** In a question about a failure, an error line scores this share of the best line times (its document's share of the best document)², whatever its words. */
 const ERROR_LINE_BASE = 0.6;
+/** A line of a list (inList) scores this share: the item's own report outranks the line naming it. */
+const LIST_SHARE = 0.7;
 /** Lines after an error that explain it, shown with it at most. */
 const DETAIL_LINES = 8;
 
@@ -103,8 +105,11 @@ function readChunks(abs: string, e: FileEntry, wanted: Map<number, Wanted>, mask
 }
 
 const indent = (s: string): number => s.length - s.trimStart().length;
-/** A line that carries on the diagnostic above it: indented deeper, or a compiler's, test runner's or runtime's detail line. */
-const DETAIL_RE = /^\s*(?:\||-->|::: |= |\^|~|at |\.\.\. \d+ more|Caused by|E {2,}|[+-] |\d+ +\||> +\d+ \||help:|note:|symbol:|location:|Expected|Received|left:|right:)/;
+/**
+ * A line that carries on the diagnostic above it: indented deeper, or a compiler's, test runner's or
+ * runtime's detail line (a code frame's numbered line: rustc's and jest's `12 |`, tsc --pretty's `6   return …`).
+ */
+const DETAIL_RE = /^\s*(?:\||-->|::: |= |\^|~|at |\.\.\. \d+ more|Caused by|E {2,}|[+-] |\d+ +\||\d+ {2,}\S|> +\d+ \||help:|note:|symbol:|location:|Expected|Received|left:|right:)/;
 
 /** Index of the first line of the window around line k (CONTEXT_LINES before it, where they are consecutive). */
 function lowerK(lines: readonly ReadLine[], k: number): number {
@@ -126,6 +131,18 @@ function upperK(lines: readonly ReadLine[], k: number, level: number): number {
     j++;
   }
   return j;
+}
+
+/**
+ * Whether line k is an item of a list: a test runner's progress (`✓ keeps digits`), its summary
+ * (`FAILED tests/test_cart.py::…`), a help page's table of commands; both its neighbours are lines at
+ * its indentation. A list names an item; the same name heading the item's own report (its failure,
+ * set off by blank or deeper lines) is the better answer, so a list line scores LIST_SHARE.
+ */
+function inList(lines: readonly ReadLine[], k: number): boolean {
+  const at = indent(lines[k].text);
+  const same = (j: number): boolean => j >= 0 && j < lines.length && Math.abs(lines[j].n - lines[k].n) === 1 && lines[j].text.trim() !== '' && indent(lines[j].text) === at;
+  return same(k - 1) && same(k + 1);
 }
 
 /**
@@ -183,7 +200,11 @@ export function rankWindows(
     },
   });
   const scored = new Map<number, { score: number; terms: string[] }>();
-  for (const r of results) scored.set(r.id as number, { score: r.score, terms: terms.filter((t) => r.queryTerms.includes(t)) });
+  for (const r of results) {
+    const { rel, k } = at[r.id as number];
+    const list = inList(fileLines.get(rel)!, k) ? LIST_SHARE : 1;
+    scored.set(r.id as number, { score: r.score * list, terms: terms.filter((t) => r.queryTerms.includes(t)) });
+  }
   if (forFailure && results.length > 0) {
     // The error lines of the best documents answer a "why did it fail" even without the question's words.
     const top = results[0].score;

@@ -5,7 +5,8 @@
  * - Words are runs of letters and digits; `_`, `.`, `/`, `-` and the like split them, so a path or a
  *   snake_case name gives its parts. Words joined by `_`, `.` or `-` are also a term whole
  *   (`fee_at_threshold`, `carrier.go`, `orders-api`): a question naming one finds it exactly. A camelCase or PascalCase word gives itself and its humps
- *   (`AssertionError` → `assertionerror`, `assertion`, `error`), so "assertion error" finds it.
+ *   (`AssertionError` → `assertionerror`, `assertion`, `error`), so "assertion error" finds it;
+ *   a query's own camelCase word is searched whole.
  * - Lower-cased, then stemmed (Porter's stemmer: `failed`, `failing`, `fails` → `fail`).
  *   Queries also match terms that start with a query term (prefix), at a lower weight.
  * - Chinese, Japanese and Korean runs have no spaces: they give overlapping pairs of characters.
@@ -71,28 +72,28 @@ const ASCII_RE = /^[\x00-\x7f]*$/;
 const ASCII_WORD_RE = /^[A-Za-z0-9]+$/;
 const JOINED_RE = /[._-]/;
 
-/** Calls `emit` with each term of `text`, in order (a term may come more than once). */
-export function forEachTerm(text: string, emit: (term: string) => void): void {
+/** Calls `emit` with each term of `text`, in order (a term may come more than once); without `humps`, a camelCase word gives only itself (a query's). */
+export function forEachTerm(text: string, emit: (term: string) => void, humps = true): void {
   const re = ASCII_RE.test(text) ? ASCII_TOKEN_RE : TOKEN_RE;
   re.lastIndex = 0;
   for (let t = re.exec(text); t; t = re.exec(text)) {
     const token = t[0];
     if (ASCII_WORD_RE.test(token)) {
-      plainWord(token, emit);
+      plainWord(token, emit, humps);
       continue;
     }
     if (!JOINED_RE.test(token) || CJK_RE.test(token)) {
-      eachWord(token, emit);
+      eachWord(token, emit, humps);
       continue;
     }
     // A joined name is a term of its own (it answers "why did fee_at_threshold fail" exactly), and so is each part.
     const whole = token.toLowerCase();
     if (whole.length <= MAX_TERM) emit(whole);
-    eachWord(token, emit);
+    eachWord(token, emit, humps);
   }
 }
 
-function eachWord(text: string, emit: (term: string) => void): void {
+function eachWord(text: string, emit: (term: string) => void, humps: boolean): void {
   WORD_RE.lastIndex = 0;
   for (let m = WORD_RE.exec(text); m; m = WORD_RE.exec(text)) {
     const word = m[0];
@@ -102,11 +103,11 @@ function eachWord(text: string, emit: (term: string) => void): void {
         if (CJK_RE.test(part)) {
           if (part.length === 1) emit(part);
           for (let i = 0; i + 1 < part.length; i++) emit(part.slice(i, i + 2));
-        } else plainWord(part, emit);
+        } else plainWord(part, emit, humps);
       }
       continue;
     }
-    plainWord(word, emit);
+    plainWord(word, emit, humps);
   }
 }
 
@@ -115,12 +116,17 @@ const wordTerms = new Map<string, readonly string[]>();
 const MAX_WORDS = 100_000;
 const NO_TERMS: readonly string[] = [];
 
-function plainWord(word: string, emit: (term: string) => void): void {
+/** Emits a word's terms: its stem, then (with `humps`) the stems of its camelCase humps. */
+function plainWord(word: string, emit: (term: string) => void, humps: boolean): void {
   let terms = wordTerms.get(word);
   if (terms === undefined) {
     terms = termsOfWord(word);
     if (wordTerms.size >= MAX_WORDS) wordTerms.clear();
     wordTerms.set(word, terms);
+  }
+  if (!humps) {
+    if (terms.length > 0) emit(terms[0]);
+    return;
   }
   for (const t of terms) emit(t);
 }
@@ -193,9 +199,15 @@ export function termsOf(text: string): string[] {
 export function queryTerms(query: string): string[] {
   const all: string[] = [];
   const kept: string[] = [];
-  forEachTerm(query, (t) => {
-    if (!all.includes(t)) all.push(t);
-  });
+  // A camelCase word of the query is searched whole: the index holds it whole (and its humps, for a
+  // query that writes them apart); its humps would find other words (`ESLint` → `es` in `es-errors`).
+  forEachTerm(
+    query,
+    (t) => {
+      if (!all.includes(t)) all.push(t);
+    },
+    false,
+  );
   for (const t of all) if (!stopWords().has(t)) kept.push(t);
   return kept.length > 0 ? kept : all;
 }

@@ -48,7 +48,10 @@ test('a question loses the words every question has, keeps what it is about', ()
   assert.deepEqual(queryTerms('Which C files failed in the Go build?'), ['c', 'file', 'fail', 'go', 'build']);
   // A question's negation is not searched for: the output says `cannot` (or nothing), and `not` is in any prose.
   assert.deepEqual(queryTerms('Which symbols can javac not find?'), ['symbol', 'javac']);
-  assert.deepEqual(queryTerms('Which ESLint errors are reported (not warnings)?').includes('not'), false);
+  assert.deepEqual(queryTerms('Which ESLint errors are reported (not warnings)?'), ['eslint', 'error', 'report', 'warn']);
+  // A query's camelCase word is searched whole (the index has it whole): its humps would find `es-errors`.
+  assert.deepEqual(queryTerms('Why does shipping raise a KeyError?'), ['ship', 'rais', 'keyerror']);
+  assert.deepEqual(termsOf('KeyError'), ['keyerror', 'key', 'error']);
   // Nothing but question words: all of them (the user asked for exactly that).
   assert.deepEqual(queryTerms('what is this'), ['what', 'is', 'thi']);
   assert.deepEqual(queryTerms('error error ERROR'), ['error']);
