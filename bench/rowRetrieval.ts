@@ -281,8 +281,14 @@ export async function rowRetrieval(workDir: string, rgPath: string | undefined, 
     folders: [{ name: 'bench', path: root }], config: config.DEFAULT_TOOL_CONFIG, signal: new AbortController().signal,
     log: { info() {}, warn() {}, error() {}, debug() {}, trace() {} }, source: 'mcp', trusted: true, allowRun: false,
   };
-  // Index once before the questions (an agent's index is kept up to date between its questions).
-  await invoke.invokeTool('agentContext_search', { query: 'warm up the index' }, ctx);
+  // Index once before the questions (an agent's index is kept up to date between its questions): a
+  // search answers from what it indexed within its time and says what is not indexed yet, so ask until
+  // nothing is left, or the first questions would be scored on part of the tree.
+  for (let i = 0; ; i++) {
+    const warm = await invoke.invokeTool('agentContext_search', { query: 'warm up the index' }, ctx);
+    if (!/^Not indexed yet: /m.test(warm.text)) break;
+    if (i >= 600) throw new Error(`the retrieval tree is still not indexed after ${i} searches: ${warm.text}`);
+  }
   const rg = rgPath ?? 'rg';
   const details: RetrievalDetail[] = [];
   for (const q of questions) {
