@@ -94,7 +94,12 @@ test('a test named in a summary list and in its own failure report: the answer s
   const tree = buildRetrievalTree(root, slugify);
   const ctx: ToolContext = { folders: [{ name: 'w', path: root }], config: DEFAULT_TOOL_CONFIG, signal: new AbortController().signal, log: nullLogger, source: 'mcp', trusted: true, allowRun: false };
   try {
+    // A search indexes only for its time and says what is not indexed yet (a loaded machine): ask until all is.
+    for (let i = 0; /^Not indexed yet: /m.test((await invokeTool('agentContext_search', { query: 'index the tree' }, ctx)).text); i++) {
+      assert.ok(i < 600, 'the tree of 40 outputs is still not indexed after 600 searches');
+    }
     const r = await invokeTool('agentContext_search', { query: 'Why is test_tenoff_never_negative failing?' }, ctx);
+    assert.doesNotMatch(r.text, /Not indexed yet/);
     const file = tree.where.get('pytest-failures.log');
     assert.ok(file && r.text.includes(`.agent/${file}:`), r.text);
     assert.match(r.text, /^L44: E {7}AssertionError: total went negative: -5\.75$/m);
