@@ -116,6 +116,16 @@ test('a diagnostic and its code frame after a blank line are one window (real ts
   assert.match(r.text, /^L392: 6 {3}return 'Hello ' \+ u\.email\.toLowerCase\(\);$/m);
 });
 
+test('an error\'s window keeps the stack frames of the program and ends at the runtime\'s own (real node --test output)', async () => {
+  // Lines 35-43: `RangeError [Error]: invalid duration: 2d`, the frames of lib.js and lib.test.js, then six of node:internal.
+  const { ctx } = ws({ 'scratch/tool_outputs/node-test-01.txt': recording('corpus/node-test-failures.log') });
+  const r = await invokeTool('agentContext_search', { query: 'Why does parseDuration reject 2d?' }, ctx);
+  const first = shownWindows(r.text)[0];
+  assert.match(first, /^scratch\/tool_outputs\/node-test-01\.txt:\d+-37$/, r.text);
+  assert.match(r.text, /^L36: {9}at parseDuration \(\/tmp\/corpusrec\/testproj\/lib\.js:7:17\)$/m);
+  assert.doesNotMatch(r.text.split('\n\n')[0], /^L38: /m);
+});
+
 test('maxTokens keeps the answer to fewer windows; every window shown holds a matching line', async () => {
   const { ctx } = ws({ 'scratch/tool_outputs/make-02.txt': buildLog(40) });
   const small = await invokeTool('agentContext_search', { query: 'implicit declaration', maxTokens: 150 }, ctx);

@@ -111,6 +111,12 @@ const indent = (s: string): number => s.length - s.trimStart().length;
  */
 const DETAIL_RE = /^\s*(?:\||-->|::: |= |\^|~|at |\.\.\. \d+ more|Caused by|E {2,}|[+-] |\d+ +\||\d+ {2,}\S|> +\d+ \||help:|note:|symbol:|location:|Expected|Received|left:|right:)/;
 
+/**
+ * A stack frame of the runtime or of a library (`at … (node:internal/…)`, `at java.base/…`, `at …
+ * node_modules/…`): the frames above it, in the program's own code, say where; the window ends there.
+ */
+const RUNTIME_FRAME_RE = /^\s*at (?:.*\()?(?:node:|internal\/|java\.|jdk\.|sun\.|.*node_modules\/)/;
+
 /** Index of the first line of the window around line k (CONTEXT_LINES before it, where they are consecutive). */
 function lowerK(lines: readonly ReadLine[], k: number): number {
   let j = k;
@@ -127,7 +133,7 @@ function upperK(lines: readonly ReadLine[], k: number, level: number): number {
   const detail = (t: string): boolean => !!t.trim() && (indent(t) > base || DETAIL_RE.test(t));
   while (j + 1 < lines.length && j + 1 - k <= DETAIL_LINES && lines[j + 1].n === lines[j].n + 1) {
     const t = lines[j + 1].text;
-    if (!detail(t)) break;
+    if (!detail(t) || RUNTIME_FRAME_RE.test(t)) break;
     j++;
   }
   return j;
