@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { notify } from '../../editor/notify';
+import { diskFolders } from '../../editor/settings';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { addNote, type Note, type NoteTarget } from '../../core/notes/noteFile';
@@ -128,7 +129,7 @@ async function add(provider: NoteDecorationProvider, log: vscode.LogOutputChanne
   let picker: vscode.Disposable | undefined;
   if (!target && arg === undefined) {
     // From the palette or the walkthrough, with no editor: ask which item the note is about.
-    const picked = await pickNoteTarget(vscode.workspace.workspaceFolders ?? []);
+    const picked = await pickNoteTarget(diskFolders());
     if (picked === undefined) return undefined;
     if (picked === 'none') {
       void notify.info('Agent Context: there is nothing to add a note to yet. Notes attach to a plan step, a scratch file, a terminal command or lines in an editor: create one of those first.');

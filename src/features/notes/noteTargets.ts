@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { findPlanFiles, loadPlanFile } from '../../core/plan/planFiles';
-import { scanScratch } from '../../core/scratch/index/inventory';
+import { currentScratchIndex } from '../../core/scratch/index/sharedIndex';
 import { recentTerminalCommands } from '../../core/notes/recentCommands';
 import { agentDirOf, hasAgentFolder } from '../../core/workspace/agentLayout';
 import { toPosixRelative } from '../../core/workspace/relativePaths';
@@ -26,12 +26,12 @@ function short(s: string, n = 80): string {
  * the view node it stands for, so `targetFromElement` reads it like a right-click in that view.
  */
 export async function listNoteTargets(folders: readonly vscode.WorkspaceFolder[]): Promise<NoteTargetItem[]> {
+  // `folders`: the folders on disk (diskFolders()).
   const steps: NoteTargetItem[] = [];
   const scratch: NoteTargetItem[] = [];
   const commands: NoteTargetItem[] = [];
   const multi = folders.length > 1;
   for (const folder of folders) {
-    if (folder.uri.scheme !== 'file') continue;
     const root = folder.uri.fsPath;
     if (!(await hasAgentFolder(root))) continue;
     const agentDir = agentDirOf(root);
@@ -45,8 +45,13 @@ export async function listNoteTargets(folders: readonly vscode.WorkspaceFolder[]
         steps.push({ label: `$(list-ordered) ${short(step.description)}`, description: `step ${step.id} · ${step.status.replace('_', ' ')}`, detail: where(`${rel}:${step.line}`), element: { kind: 'step', step, file } });
       }
     }
-    const inv = await scanScratch(agentDir);
-    for (const f of inv.files.slice(0, MAX_SCRATCH)) {
+    // The index this process keeps (what the Scratch view shows), not a walk of all of scratch for
+    // 30 names: each folder's newest page (what the index holds even when it started from its
+    // summary), the newest of them all first (ties by path, as the index orders them).
+    const ix = await currentScratchIndex(agentDir);
+    const newest = ix.folders().flatMap((rel) => ix.filesPage(rel, 0, MAX_SCRATCH).entries);
+    newest.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+    for (const f of newest.slice(0, MAX_SCRATCH)) {
       scratch.push({ label: `$(file) ${f.rel}`, description: 'scratch file', detail: where(toPosixRelative(root, f.path)), element: { kind: 'file', entry: { path: f.path } } });
     }
     for (const { info, cmd } of await recentTerminalCommands(agentDir)) {
