@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { readLedger } from '../src/core/history/ledger';
 import { listMemory } from '../src/core/memory/preferences';
-import { readFindings } from '../src/core/agents/agentWorkspace';
+import { readFindings } from '../src/core/agents/subAgentWorkspaces';
 import { loadPlanFile } from '../src/core/plan/planFiles';
 import { parseTerminalHeader, type TerminalCommand, type TerminalInfo } from '../src/core/terminal/terminalFormat';
 import { listTerminals, readTerminalIndex } from '../src/core/terminal/terminalIndex';

@@ -1,1 +1,1 @@
-export * from './agentWorkspace';
+export * from './subAgentWorkspaces';

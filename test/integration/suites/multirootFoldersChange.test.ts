@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { waitFor } from '../bridge';
 import { agentApi, flatten, waitForTree, type SnapshotNode } from '../agentViewsHelpers';
-import { setAgentStatus } from '../../../src/core/agents/agentWorkspace';
+import { setAgentStatus } from '../../../src/core/agents/subAgentWorkspaces';
 
 const folderOf = (name: string) => vscode.workspace.workspaceFolders?.find((f) => f.name === name);
 const names = () => (vscode.workspace.workspaceFolders ?? []).map((f) => f.name);
