@@ -17,6 +17,9 @@ async function runRecorded(cap: TerminalCapture, commandLine: string, output: st
   const c = cap.beginCommand({ commandLine, cwd: '/w', started: new Date(at) });
   c.write('\x1b]633;C\x07' + output);
   c.end(exit, new Date(at + 1500));
+  // On disk before anyone reads: the writer writes in the background, and the catalog and the oracle
+  // must read the same files (under load they read them while the writer was still at it).
+  await cap.writer.flush();
 }
 
 async function sameAsOracle(agentDir: string, what: string): Promise<void> {
