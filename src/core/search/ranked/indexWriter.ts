@@ -22,8 +22,6 @@ export const BATCH_BYTES = 8 * 1024 * 1024;
  * term, such as a log of numbers, reaches it within 1 MB; ordinary output rarely within 8 MB).
  */
 export const BATCH_TERMS = 100_000;
-/** Chunks made between two looks at the clock (16 chunks: at most about 1,000 lines, or 128 KB). */
-const OVERDUE_EVERY = 16;
 
 /** What must be done to one file. */
 export interface Planned {
@@ -100,26 +98,24 @@ export interface BatchOutcome {
 /**
  * Indexes `plans` (in the order given, up to `budget` bytes: the file that crosses it is indexed up
  * to a line end there) into one run in `dir`, and updates `m` in place (entries, runs, nextChunk).
- * When `overdue` says the time is up, or BATCH_TERMS distinct terms are in, the batch ends at the
- * next chunk's end (what is left of the file stays for a later batch), so a batch of output that is
- * slow to index (a log of numbers: a new term on every line) cannot hold a query far past its deadline.
+ * When BATCH_TERMS distinct terms are in, the batch ends at the next chunk's end (what is left of
+ * the file stays for a later batch), so a batch of output that is slow to index (a log of numbers:
+ * a new term on every line) cannot hold a query far past its deadline.
  * The caller holds the manifest's lock and writes `m` afterwards.
  */
-export function indexBatch(dir: string, m: Manifest, plans: readonly Planned[], mask: (text: string) => string, budget = BATCH_BYTES, overdue?: () => boolean): BatchOutcome {
+export function indexBatch(dir: string, m: Manifest, plans: readonly Planned[], mask: (text: string) => string, budget = BATCH_BYTES): BatchOutcome {
   const out: BatchOutcome = { done: [], partial: [], failed: [], bytes: 0 };
   const postings = new Map<string, { ids: number[]; values: number[] }>();
   const lo = m.nextChunk;
   let next = lo;
-  let made = 0;
-  // The clock is asked every OVERDUE_EVERY chunks, not at each.
-  const full = (): boolean => postings.size >= BATCH_TERMS || (++made % OVERDUE_EVERY === 0 && !!overdue?.());
+  const full = (): boolean => postings.size >= BATCH_TERMS;
   for (const p of plans) {
     if (!p.st) {
       delete m.files[p.rel];
       out.done.push(p.rel);
       continue;
     }
-    if (out.bytes >= budget || (out.bytes > 0 && (postings.size >= BATCH_TERMS || !!overdue?.()))) break;
+    if (out.bytes >= budget || full()) break;
     const scope = scopeOf(p.rel);
     if (!scope) {
       delete m.files[p.rel];
@@ -172,7 +168,7 @@ export function indexBatch(dir: string, m: Manifest, plans: readonly Planned[], 
       ch.terms.clear();
       return full();
     }) : [];
-    // Stopped early (the time was up, or the terms filled the batch): indexed to the last chunk's end.
+    // Stopped early (the terms filled the batch): indexed to the last chunk's end.
     const last = chunks[chunks.length - 1];
     if (last && last.byteEnd < p.fromByte + bytes.length) bytes = bytes.subarray(0, last.byteEnd - p.fromByte);
     const indexedTo = p.fromByte + bytes.length;

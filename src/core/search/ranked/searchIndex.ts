@@ -240,7 +240,7 @@ export class SearchIndex {
           if (p.st) bytes += p.st.size - p.fromByte;
         }
         const m = structuredClone(this.m);
-        const out = indexBatch(this.dir, m, batch, this.opts.mask, batchBytes(), () => this.now() >= deadline);
+        const out = indexBatch(this.dir, m, batch, this.opts.mask, batchBytes());
         report.indexedBytes += out.bytes;
         report.indexedFiles += out.done.length;
         report.failed.push(...out.failed);

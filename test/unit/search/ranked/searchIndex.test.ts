@@ -238,15 +238,17 @@ test('output with a new term on every line (a log of numbers) is indexed in batc
   idx.dispose();
 });
 
-test('a refresh whose time runs out inside one file stops there: the answer quotes only what was indexed, and the rest comes later', async () => {
+test('a refresh whose time runs out in the middle of a long file stops between batches: the answer quotes only what was indexed, says what is left, and the rest comes later', async () => {
   const lines = filler(3000, 'q');
   lines[40] = 'early marker alpha here';
   lines[2990] = 'late marker omega here';
   const root = workspace({ 'scratch/tool_outputs/long.txt': lines.join('\n') + '\n' });
   let clock = 0;
-  // Time passes as chunks are made (each chunk's text is masked once).
+  // Batches of 20 KB (the file is 8 of them); time passes as chunks are made (each chunk's text is masked once).
+  const untune = tune({ searchBatchBytes: 20_000 });
   const idx = new SearchIndex(path.join(root, '.agent'), { mask: (t) => ((clock += 10), mask(t)), now: () => clock });
   const a = await searchIndex(idx, { query: 'marker alpha omega', refreshMs: 200 }, mask, () => clock);
+  untune();
   assert.equal(a.pending.files, 1, 'the file is not indexed whole yet');
   assert.deepEqual(quoted(a, 'marker'), ['scratch/tool_outputs/long.txt:41']);
   const size = fs.statSync(path.join(root, '.agent/scratch/tool_outputs/long.txt')).size;
