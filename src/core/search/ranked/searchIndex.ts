@@ -56,6 +56,14 @@ export interface SearchIndexOptions {
 /** Words a query term starts, looked up per run at most. */
 const PREFIX_MAX = 48;
 
+/**
+ * What is left of a file to index up to which it counts as small: small files are indexed before
+ * large ones, so a large log (a batch of its own, cut at BATCH_TERMS) cannot keep the note or build
+ * output written a moment ago out of a query's answer (the copilot run's search test: a 2.7 MB
+ * terminal capture written just after the cargo log the question was about).
+ */
+export const SMALL_FILE_BYTES = 256 * 1024;
+
 export class SearchIndex {
   private m: Manifest = emptyManifest();
   private stamp: FileStamp | undefined;
@@ -199,7 +207,7 @@ export class SearchIndex {
   }
 
   /**
-   * The changes to index, newest first (deletions first of all): those found now, and those a
+   * The changes to index, small files before large ones and newest first (deletions first of all): those found now, and those a
    * refresh before ran out of time for (the backlog of a first build).
    */
   plan(): Planned[] {
@@ -213,7 +221,9 @@ export class SearchIndex {
       else plans.delete(rel);
     }
     const time = (p: Planned): number => (p.st ? p.st.mtimeMs : Infinity);
-    return [...plans.values()].sort((a, b) => time(b) - time(a) || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+    // Small files first (a batch takes many of them), then large ones; newest first within each.
+    const large = (p: Planned): number => (p.st && p.st.size - p.fromByte > SMALL_FILE_BYTES ? 1 : 0);
+    return [...plans.values()].sort((a, b) => large(a) - large(b) || time(b) - time(a) || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
   }
 
   /**

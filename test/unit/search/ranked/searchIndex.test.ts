@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { searchIndex, type SearchAnswer } from '../../../../src/core/search/ranked/rankedSearch';
-import { SearchIndex } from '../../../../src/core/search/ranked/searchIndex';
+import { SearchIndex, SMALL_FILE_BYTES } from '../../../../src/core/search/ranked/searchIndex';
 import { tune } from '../../../../src/core/processState';
 import { BATCH_TERMS } from '../../../../src/core/search/ranked/indexWriter';
 import { maskerFor } from '../../../../src/core/search/ranked/searchHere';
@@ -257,6 +257,23 @@ test('a refresh whose time runs out in the middle of a long file stops between b
   assert.equal(a.pending.bytes, size - indexed, 'what is pending is what is left of the file');
   await idx.refresh(Infinity);
   assert.deepEqual(quoted(await ask(idx, 'marker alpha omega'), 'marker').sort(), ['scratch/tool_outputs/long.txt:2991', 'scratch/tool_outputs/long.txt:41']);
+  idx.dispose();
+});
+
+test('small files are indexed before large ones: a large log written after a small build output does not keep it out of the first answer', async () => {
+  const small = [...filler(100, 's'), 'error: linker failed on symbol quux_frobnicate'];
+  const root = workspace({ 'scratch/tool_outputs/small-build.txt': small.join('\n') + '\n', 'terminals/9.txt': filler(8000, 'big').join('\n') + '\n' });
+  const old = new Date(Date.now() - 60_000);
+  fs.utimesSync(path.join(root, '.agent/scratch/tool_outputs/small-build.txt'), old, old);
+  assert.ok(fs.statSync(path.join(root, '.agent/terminals/9.txt')).size > SMALL_FILE_BYTES);
+  let clock = 0;
+  // Batches of 100 KB; time passes as chunks are made, so one batch runs before the deadline.
+  const untune = tune({ searchBatchBytes: 100_000 });
+  const idx = new SearchIndex(path.join(root, '.agent'), { mask: (t) => ((clock += 10), mask(t)), now: () => clock });
+  const a = await searchIndex(idx, { query: 'linker failed quux_frobnicate', refreshMs: 5 }, mask, () => clock);
+  untune();
+  assert.deepEqual(quoted(a, 'quux_frobnicate'), ['scratch/tool_outputs/small-build.txt:101']);
+  assert.equal(a.pending.files, 1, 'the large file is left for later');
   idx.dispose();
 });
 
