@@ -13,7 +13,12 @@ import { planRetention, DEFAULT_RETENTION } from '../../../src/core/scratch/rete
 import { ScratchIndex } from '../../../src/core/scratch/index/scratchIndex';
 import { cleanupCachePath } from '../../../src/core/scratch/cleanupCache';
 
-const SRC = path.resolve(__dirname, '../../../src/core/scratch');
+// Resolved here, so a renamed module fails at once (a path written as a string kept the old name working in a build folder that still held it).
+const MODULES = {
+  sharedIndex: require.resolve('../../../src/core/scratch/index/sharedIndex'),
+  scratchCleanup: require.resolve('../../../src/core/scratch/scratchCleanup'),
+  retention: require.resolve('../../../src/core/scratch/retention'),
+};
 
 interface Answer {
   totals: { files: number; bytes: number };
@@ -29,9 +34,9 @@ interface Answer {
 /** Runs the briefing's totals and (unless `dryRun` is false) a dry run in a new node process, at `now` (default: its clock). */
 function newProcess(root: string, now?: number, dryRun = true): Answer {
   const script = `
-    const { currentScratchIndex } = require(${JSON.stringify(path.join(SRC, 'index', 'sharedIndex.js'))});
-    const { cleanupScratch } = require(${JSON.stringify(path.join(SRC, 'cleanup.js'))});
-    const { DEFAULT_RETENTION } = require(${JSON.stringify(path.join(SRC, 'retention.js'))});
+    const { currentScratchIndex } = require(${JSON.stringify(MODULES.sharedIndex)});
+    const { cleanupScratch } = require(${JSON.stringify(MODULES.scratchCleanup)});
+    const { DEFAULT_RETENTION } = require(${JSON.stringify(MODULES.retention)});
     (async () => {
       const agentDir = ${JSON.stringify(path.join(root, '.agent'))};
       const totals = (await currentScratchIndex(agentDir)).totals();
