@@ -23,7 +23,21 @@ for (const t of tiers) {
   const root = path.resolve('out/test', t);
   if (fs.existsSync(root)) walk(root);
 }
-// out/ may hold compiled tests whose source was moved or deleted: run only those with a source.
+// out/ may hold compiled modules whose source was moved or deleted (tsc never removes them): they are
+// removed, so a test cannot load a renamed module by a path string and pass here but not in a fresh
+// clone (the cleanupCache test did, after core/scratch/cleanup.ts became scratchCleanup.ts).
+const stale = [];
+const walkOut = (dir) => {
+  if (!fs.existsSync(dir)) return;
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) walkOut(p);
+    else if (e.name.endsWith('.js') && !fs.existsSync(path.resolve(path.relative(path.resolve('out'), p)).replace(/\.js$/, '.ts'))) stale.push(p);
+  }
+};
+for (const d of ['src', 'test', 'bench']) walkOut(path.resolve('out', d));
+for (const f of stale) for (const g of [f, `${f}.map`]) fs.rmSync(g, { force: true });
+// Only compiled tests with a source run.
 const live = files.filter((f) => fs.existsSync(path.resolve(path.relative(path.resolve('out'), f)).replace(/\.js$/, '.ts')));
 const chosen = filter ? live.filter((f) => f.includes(filter)) : live;
 if (chosen.length === 0) {
