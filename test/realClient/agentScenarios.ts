@@ -13,6 +13,7 @@ import { TOOL_NAMES } from '../../src/core/tools/toolNames';
 import { copyFixture, errorLinesSeen, errorLinesWithNumbers, MCP_JS, MEDIUM_FAILURES, resultOf, SMALL_FAILURE, tempDir, writeNoisyBuild, type AgentRun } from './agentProcess';
 import { agentName } from '../../src/core/hooks/agentNames';
 import { listTerminals, readTerminalIndex } from '../../src/core/terminal/terminalIndex';
+import type { TerminalCommand, TerminalInfo } from '../../src/core/terminal/terminalFormat';
 import type { ScriptTurn } from './fakeModel';
 import { recordMeasure } from './measure';
 
@@ -152,6 +153,31 @@ const TIMED_CALLS = 9;
  * The agent's own shell tool with our hook, set up by `mcp.js --setup`: the noisy failing build,
  * a small output, secrets, the user's permission rules in both directions, the added time.
  */
+/** agentContext_terminal lastFailed as the model read it: the agent's failing `bash build.sh fail` (exit 7), filed under the agent's name and a session. */
+function lastFailedOfAgent(d: AgentDriver, raw: string): string {
+  const text = d.unwrap ? d.unwrap(raw) : raw;
+  assert.match(text, /Command: bash build\.sh fail\b/, text);
+  assert.match(text, /exit 7/, text);
+  assert.match(text, new RegExp(`${agentName(d.id).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} · session `), text);
+  return text;
+}
+
+/** The agent's session captures in `ws`'s history (at least one) and every command they hold. */
+async function recordedCommands(ws: string, agent: string): Promise<{ sessions: TerminalInfo[]; commands: TerminalCommand[] }> {
+  const agentDir = path.join(ws, '.agent');
+  const list = await listTerminals(agentDir);
+  assert.ok(list.ok);
+  const sessions = list.value.filter((t) => t.agent === agent);
+  assert.ok(sessions.length >= 1, `no session capture of ${agent}: ${list.value.map((t) => `${t.n} ${t.agent ?? 'terminal'}`).join(', ')}`);
+  const commands: TerminalCommand[] = [];
+  for (const t of sessions) {
+    const idx = await readTerminalIndex(agentDir, t.n);
+    assert.ok(idx.ok);
+    commands.push(...idx.value.commands);
+  }
+  return { sessions, commands };
+}
+
 export function describeShellHook(d: HookDriver): void {
   describe(`${d.label}'s own shell tool with the Agent Context hook (mcp.js --setup ${d.id})`, function () {
     let ws: string;
@@ -251,22 +277,9 @@ export function describeShellHook(d: HookDriver): void {
 
     it('every command it ran through its own shell is in the agent-command history, under its name and session; lastFailed finds the failure it just had, with its exit code', async () => {
       const r = resultOf(hooked, d.mcpTool('agentContext_terminal'));
-      const text = d.unwrap ? d.unwrap(r.text) : r.text;
-      assert.match(text, /Command: bash build\.sh fail\b/, text);
-      assert.match(text, /exit 7/, text);
-      assert.match(text, new RegExp(`${agentName(d.id).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} · session `), text);
+      const text = lastFailedOfAgent(d, r.text);
       assert.ok(text.includes(SMALL_FAILURE), text);
-      const agentDir = path.join(ws, '.agent');
-      const list = await listTerminals(agentDir);
-      assert.ok(list.ok);
-      const sessions = list.value.filter((t) => t.agent === d.id);
-      assert.ok(sessions.length >= 1, `no session capture of ${d.id}: ${list.value.map((t) => `${t.n} ${t.agent ?? 'terminal'}`).join(', ')}`);
-      const commands: { commandLine: string; exitCode: number | null }[] = [];
-      for (const t of sessions) {
-        const idx = await readTerminalIndex(agentDir, t.n);
-        assert.ok(idx.ok);
-        commands.push(...idx.value.commands);
-      }
+      const { sessions, commands } = await recordedCommands(ws, d.id);
       const lines = commands.map((c) => c.commandLine);
       for (const c of ['bash build.sh', 'echo small-output-stays', 'echo timed-0', 'bash build.sh medium', 'bash build.sh fail']) assert.ok(lines.some((l) => l.includes(c)), `${c} not recorded: ${lines.join(' | ')}`);
       assert.equal(commands.find((c) => c.commandLine.includes('bash build.sh fail'))?.exitCode, 7);
@@ -330,24 +343,11 @@ export function describeRecordingHook(d: RecordingDriver): void {
 
     it('every command it ran through its own shell is in the agent-command history, under its name and session; lastFailed finds the failure it just had, with its exit code', async () => {
       const r = resultOf(hooked, d.mcpTool('agentContext_terminal'));
-      const text = d.unwrap ? d.unwrap(r.text) : r.text;
-      assert.match(text, /Command: bash build\.sh fail\b/, text);
-      assert.match(text, /exit 7/, text);
-      assert.match(text, new RegExp(`${agentName(d.id).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} · session `), text);
+      const text = lastFailedOfAgent(d, r.text);
       // The output the model read of the failure, unless the agent lost it itself (then the history holds that).
       const failed = resultOf(hooked, d.shellTool, 2 + TIMED_CALLS).text;
       if (!d.lostOutput?.is(failed)) assert.ok(text.includes(SMALL_FAILURE), text);
-      const agentDir = path.join(ws, '.agent');
-      const list = await listTerminals(agentDir);
-      assert.ok(list.ok);
-      const sessions = list.value.filter((t) => t.agent === d.id);
-      assert.ok(sessions.length >= 1, `no session capture of ${d.id}: ${list.value.map((t) => `${t.n} ${t.agent ?? 'terminal'}`).join(', ')}`);
-      const commands: { commandLine: string; exitCode: number | null }[] = [];
-      for (const t of sessions) {
-        const idx = await readTerminalIndex(agentDir, t.n);
-        assert.ok(idx.ok);
-        commands.push(...idx.value.commands);
-      }
+      const { sessions, commands } = await recordedCommands(ws, d.id);
       const lines = commands.map((c) => c.commandLine);
       for (const c of ['echo small-output-stays', 'echo timed-0', `echo timed-${TIMED_CALLS - 1}`, 'bash build.sh', 'bash build.sh fail']) assert.ok(lines.some((l) => l.includes(c)), `${c} not recorded: ${lines.join(' | ')}`);
       assert.equal(commands.find((c) => c.commandLine.includes('bash build.sh fail'))?.exitCode, 7);
