@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { launchBrowser } from '../test/runner/browser.mjs';
-import { openViewContainer, saveScreenshot, terminalType } from '../test/runner/bridge.mjs';
+import { openViewContainer, runCommand, saveScreenshot, terminalType } from '../test/runner/bridge.mjs';
 import { cleanNpmEnv, repoRoot } from '../test/runner/deps.mjs';
 import { makeTempDir, removeTempDir } from '../test/runner/processes.mjs';
 
@@ -117,8 +117,16 @@ async function main() {
     check('the Skills view shows the demo skills', missing.length === 0, missing.join(', '));
 
     // The README's next step: run ./noisy-build.sh in a terminal; it is mirrored as .agent/terminals/N.txt.
+    // Ctrl+` as the README says; a key press that lands while the workbench is still settling (a
+    // notification taking focus) opens nothing, so the check falls back to the command palette: what is
+    // checked here is the mirror, not the key binding (the CI run of 464c853 lost its 30 s there).
     await page.keyboard.press('Control+Backquote');
-    await page.locator('.xterm-helper-textarea').first().waitFor({ state: 'attached', timeout: 30_000 });
+    const textarea = page.locator('.xterm-helper-textarea').first();
+    if (!(await textarea.waitFor({ state: 'attached', timeout: 15_000 }).then(() => true, () => false))) {
+      console.log('  [start-check] Ctrl+` opened no terminal within 15 s; Terminal: Create New Terminal from the command palette');
+      await runCommand(page, 'Terminal: Create New Terminal', 30_000);
+      await textarea.waitFor({ state: 'attached', timeout: 30_000 });
+    }
     await sleep(1500); // the shell prints its prompt and shell integration starts
     await terminalType(page, './noisy-build.sh', true, 30_000);
     const terminals = path.join(folder, '.agent/terminals');
