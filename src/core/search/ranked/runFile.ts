@@ -21,6 +21,8 @@ import { sweepStaleTemps, tempName } from '../../fs/fsAtomic';
 const MAGIC = Buffer.from('ACSRUN1\n');
 const END = Buffer.from('ACSEND1\n');
 const BLOCK_TERMS = 32;
+/** Postings read at once when a run is read whole (a merge). */
+const SLAB_BYTES = 1 << 20;
 /** Count kept per posting (a term 200 times in a chunk says no more than 31 times). */
 export const MAX_TF = 31;
 
@@ -132,26 +134,23 @@ export class RunWriter {
   private lastTerm: string | undefined;
   private terms = 0;
   private postLen = 0;
-  private pending: Buffer[] = [];
-  private pendingLen = 0;
+  /** Bytes not yet written to the file (copied in: a term's postings may be a view of a reused buffer). */
+  private readonly pending = new ByteWriter(1 << 20);
 
   constructor(private readonly fd: number, private readonly lo: number, private readonly hi: number) {
     this.write(MAGIC);
   }
 
   private write(b: Buffer): void {
-    this.pending.push(b);
-    this.pendingLen += b.length;
-    if (this.pendingLen >= 1 << 20) this.flush();
+    this.pending.bytes(b);
+    if (this.pending.len >= 1 << 20) this.flush();
   }
 
   private flush(): void {
-    if (this.pendingLen === 0) return;
-    const all = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending, this.pendingLen);
+    const all = this.pending.take();
     let done = 0;
     while (done < all.length) done += fs.writeSync(this.fd, all, done, all.length - done);
-    this.pending = [];
-    this.pendingLen = 0;
+    this.pending.len = 0;
   }
 
   /** Adds a term (strictly after the previous one) with its encoded postings and document frequency. */
@@ -176,7 +175,7 @@ export class RunWriter {
     this.blockBuf.bytes(tb.subarray(shared));
     this.blockBuf.varint(df);
     this.blockBuf.varint(postings.length);
-    this.write(Buffer.from(postings));
+    this.write(postings);
     this.postLen += postings.length;
     this.prevTerm = tb;
     this.inBlock++;
@@ -203,8 +202,8 @@ export class RunWriter {
     const t = Buffer.from(JSON.stringify(trailer), 'utf8');
     const len = Buffer.alloc(4);
     len.writeUInt32LE(t.length);
-    this.write(Buffer.from(this.dict.take()));
-    this.write(Buffer.from(this.index.take()));
+    this.write(this.dict.take());
+    this.write(this.index.take());
     this.write(t);
     this.write(len);
     this.write(END);
@@ -381,12 +380,25 @@ export class RunReader {
     return decodePostings(this.read(e.at, e.len), out);
   }
 
-  /** Every term in order with its raw postings (merges). */
+  /**
+   * Every term in order with its raw postings (merges). Terms' postings lie in term order, so they
+   * are read in slabs of SLAB_BYTES rather than one read per term (most terms have a few bytes).
+   */
   *entries(): Generator<{ term: string; df: number; raw: () => Buffer }> {
+    const end = this.trailer.postings[0] + this.trailer.postings[1];
+    let slab: Buffer = Buffer.alloc(0);
+    let slabAt = 0;
+    const raw = (at: number, len: number): Buffer => {
+      if (at < slabAt || at + len > slabAt + slab.length) {
+        slabAt = at;
+        slab = this.read(at, Math.max(len, Math.min(SLAB_BYTES, end - at)));
+      }
+      return slab.subarray(at - slabAt, at - slabAt + len);
+    };
     for (let i = 0; i < this.firstTerms.length; i++) {
       const block = this.block(i);
       this.blocks.delete(i);
-      for (const e of block) yield { term: e.term, df: e.df, raw: () => this.read(e.at, e.len) };
+      for (const e of block) yield { term: e.term, df: e.df, raw: () => raw(e.at, e.len) };
     }
   }
 }

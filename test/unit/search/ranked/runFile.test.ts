@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { decodePostings, encodePostings, RunReader, writeRun } from '../../../../src/core/search/ranked/runFile';
-import { mergeRuns, pickMerge } from '../../../../src/core/search/ranked/runMerge';
+import { MAX_MERGE_BYTES, mergeRuns, pickMerge } from '../../../../src/core/search/ranked/runMerge';
 
 function tmp(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'run-'));
@@ -100,8 +100,55 @@ test('runs are merged by tiers of four, and never more than twelve stay apart', 
   const none = () => 1e9;
   assert.equal(pickMerge([run(1, 5e6), run(2, 100), run(3, 100), run(4, 100)], none), undefined);
   assert.deepEqual(pickMerge([run(1, 5e6), run(2, 100), run(3, 100), run(4, 100), run(5, 100)], none)?.map((r) => r.name), ['r-2.run', 'r-3.run', 'r-4.run', 'r-5.run']);
-  const many = Array.from({ length: 13 }, (_, i) => run(i, 4 ** (13 - i) * 300_000));
-  assert.equal(pickMerge(many, none)?.length, 4);
+  // Thirteen runs, no four adjacent of one tier: the smallest four adjacent ones.
+  const many = Array.from({ length: 13 }, (_, i) => run(i, i === 12 ? 100 : [300_000, 1_100_000, 4_500_000][i % 3]));
+  assert.deepEqual(pickMerge(many, none)?.map((r) => r.name), ['r-9.run', 'r-10.run', 'r-11.run', 'r-12.run']);
   // A single run more than half dead is rewritten alone.
   assert.deepEqual(pickMerge([run(1, 5e6)], () => 3)?.map((r) => r.name), ['r-1.run']);
+});
+
+test('no merge reads more than MAX_MERGE_BYTES of runs: a query waits behind one merge at most that long', () => {
+  const run = (i: number, bytes: number) => ({ name: `r-${i}.run`, lo: i * 10, hi: i * 10 + 9, bytes });
+  const none = () => 1e9;
+  const big = MAX_MERGE_BYTES / 3;
+  // Four runs of one tier whose sum is over the cap stay apart; four small ones after them merge.
+  assert.equal(pickMerge([run(1, big), run(2, big), run(3, big), run(4, big)], none), undefined);
+  assert.deepEqual(pickMerge([run(1, big), run(2, big), run(3, big), run(4, big), run(5, 100), run(6, 100), run(7, 100), run(8, 100)], none)?.map((r) => r.name), ['r-5.run', 'r-6.run', 'r-7.run', 'r-8.run']);
+  // Past twelve runs, none of them small enough to merge: they stay apart rather than one merge of 4/3 the cap.
+  assert.equal(pickMerge(Array.from({ length: 14 }, (_, i) => run(i, big)), none), undefined);
+  // Past twelve, the smallest adjacent four within the cap.
+  const mixed = [...Array.from({ length: 10 }, (_, i) => run(i, big)), run(10, 1000), run(11, 1000), run(12, 1000), run(13, big)];
+  assert.deepEqual(pickMerge(mixed, none)?.map((r) => r.name), ['r-9.run', 'r-10.run', 'r-11.run', 'r-12.run']);
+  // A half-dead run over the cap (an index written before it) is left as it is; its dead chunks are never quoted.
+  assert.equal(pickMerge([run(1, MAX_MERGE_BYTES + 1)], () => 3), undefined);
+});
+
+test('a merge of runs none of whose chunks died copies their postings, and they read back the same', () => {
+  const dir = tmp();
+  const ids = (from: number, n: number, step: number) => Array.from({ length: n }, (_, i) => from + i * step);
+  // Ids far apart (multi-byte varints) and a term in every run, in one run, and in two.
+  writeRun(path.join(dir, 'r-1.run'), 1, 100_000, (w) => {
+    w.add('common', encodePostings(ids(1, 50, 1999), ids(4, 50, 1)), 50);
+    w.add('first', encodePostings([7], [5]), 1);
+  });
+  writeRun(path.join(dir, 'r-100001.run'), 100_001, 300_000, (w) => {
+    w.add('common', encodePostings(ids(100_001, 3, 70_000), [4, 8, 125]), 3);
+    w.add('shared', encodePostings([200_000], [6]), 1);
+  });
+  writeRun(path.join(dir, 'r-300001.run'), 300_001, 300_010, (w) => {
+    w.add('common', encodePostings([300_010], [4]), 1);
+    w.add('shared', encodePostings([300_001, 300_002], [4, 4]), 2);
+  });
+  const runs = [{ name: 'r-1.run', lo: 1, hi: 100_000, bytes: 100 }, { name: 'r-100001.run', lo: 100_001, hi: 300_000, bytes: 100 }, { name: 'r-300001.run', lo: 300_001, hi: 300_010, bytes: 100 }];
+  const merged = mergeRuns(dir, runs, () => true);
+  const r = RunReader.open(path.join(dir, merged.name));
+  try {
+    assert.deepEqual(r.postings(r.entry('common')!), { ids: [...ids(1, 50, 1999), ...ids(100_001, 3, 70_000), 300_010], values: [...ids(4, 50, 1), 4, 8, 125, 4] });
+    assert.equal(r.entry('common')!.df, 54);
+    assert.deepEqual(r.postings(r.entry('first')!), { ids: [7], values: [5] });
+    assert.deepEqual(r.postings(r.entry('shared')!), { ids: [200_000, 300_001, 300_002], values: [6, 4, 4] });
+    assert.equal(r.entry('shared')!.df, 3);
+  } finally {
+    r.close();
+  }
 });
