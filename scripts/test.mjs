@@ -175,6 +175,7 @@ if (!opt.integrationOnly && !opt.noLint) {
   // The rest of `npm run lint`: the layout rules docs/ARCHITECTURE.md says the build enforces.
   buildStep('lint (no import cycles)', process.execPath, ['scripts/checkCycles.mjs', 'src', 'test', ...benchDir]);
   buildStep('lint (file sizes)', process.execPath, ['scripts/checkFileSizes.mjs', 'src']);
+  buildStep('lint (file names)', process.execPath, ['scripts/checkFileNames.mjs', 'src']);
 }
 if (!opt.noBuild) buildStep('type check + compile (tsc -p .)', npx('tsc'), ['-p', '.']);
 

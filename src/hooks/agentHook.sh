@@ -20,10 +20,10 @@
 #   agent-hook.sh qwen-code PostToolUse      records Qwen Code's run_shell_command in the agent-command
 #   agent-hook.sh qwen-code PostToolUseFailure  history (its JSON on stdin); prints nothing: Qwen's hooks
 #                                            cannot replace the result, and nothing is added to it
-#                                            (core/hooks/qwenCode.ts)
+#                                            (core/hooks/qwenCodeHook.ts)
 #   agent-hook.sh cline PostToolUse          the same for Cline's run_commands (~/.cline/hooks/PostToolUse,
 #                                            written by the set-up, runs it; its JSON on stdin, one result
-#                                            per command: core/hooks/cline.ts)
+#                                            per command: core/hooks/clineHook.ts)
 #   agent-hook.sh copilot-cli sessionStart   the same for Copilot CLI ({"additionalContext":…})
 #
 # Other agents and VS Code's own agent may read the same hook files (VS Code runs Claude Code and

@@ -16,13 +16,13 @@
  *   node agent-hook.js claude-code|codex|qwen-code SessionStart  Claude Code's (Codex's, Qwen Code's) SessionStart JSON on stdin: prints
  *                                                     the briefing as additional context (core/hooks/sessionStart.ts)
  *   node agent-hook.js qwen-code PostToolUse[Failure]  Qwen Code's run_shell_command, recorded in the
- *                                                     agent-command history; prints nothing (core/hooks/qwenCode.ts)
+ *                                                     agent-command history; prints nothing (core/hooks/qwenCodeHook.ts)
  *   node agent-hook.js cline PostToolUse              Cline's run_commands, each command recorded in the
- *                                                     agent-command history; prints nothing (core/hooks/cline.ts)
+ *                                                     agent-command history; prints nothing (core/hooks/clineHook.ts)
  *   node agent-hook.js opencode tool.execute.after    opencode's bash result ({tool, args, output}
  *                                                     as its plugin got them) on stdin; prints
  *                                                     {output, saved?} or nothing
- *   node agent-hook.js vscode                         VS Code's agent: PostToolUse of run_in_terminal (core/hooks/vscodeAgent.ts)
+ *   node agent-hook.js vscode                         VS Code's agent: PostToolUse of run_in_terminal (core/hooks/vscodeAgentHook.ts)
  *   node agent-hook.js prefilter                      prints the secret prefilter (build step)
  *   node agent-hook.js shell-build <script> <lib>     prints a shell script with the fast path put in (build step)
  *
@@ -31,15 +31,15 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { copilotPlanWrite, copilotPostToolUse, type CopilotPostToolUseInput } from '../core/hooks/copilotCli';
+import { copilotPlanWrite, copilotPostToolUse, type CopilotPostToolUseInput } from '../core/hooks/copilotCliHook';
 import { commandFromExecString } from '../core/hooks/execString';
-import { clineToolAfter, type ClineToolHookInput } from '../core/hooks/cline';
-import { geminiAfterTool, type GeminiAfterToolInput } from '../core/hooks/gemini';
-import { qwenToolAfter, type QwenToolHookInput } from '../core/hooks/qwenCode';
-import { opencodeToolAfter, type OpencodeAfterInput } from '../core/hooks/opencode';
+import { clineToolAfter, type ClineToolHookInput } from '../core/hooks/clineHook';
+import { geminiAfterTool, type GeminiAfterToolInput } from '../core/hooks/geminiHook';
+import { qwenToolAfter, type QwenToolHookInput } from '../core/hooks/qwenCodeHook';
+import { opencodeToolAfter, type OpencodeAfterInput } from '../core/hooks/opencodeHook';
 import { secretPrefilterEre } from '../core/hooks/secretPrefilter';
 import { copilotSessionStart, sessionStartHookOutput } from '../core/hooks/sessionStart';
-import { vscodeAgentPostToolUse, type VscodeHookInput } from '../core/hooks/vscodeAgent';
+import { vscodeAgentPostToolUse, type VscodeHookInput } from '../core/hooks/vscodeAgentHook';
 import { agentRootOf, shellWithFastPath } from '../core/hooks/fastPathRules';
 import { hookSettings, releaseCapture, saveFastPath, shellOutput } from '../core/hooks/shellOutput';
 

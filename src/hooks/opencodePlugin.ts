@@ -4,7 +4,7 @@
  * this file, the Node to use and the dist folder), and into Kilo Code's by `--setup kilo`
  * (.kilo/plugins/agent-context.js, naming the agent too: Kilo is an opencode fork with the same
  * plugin interface). Its `tool.execute.after` sees every bash result
- * before the model does (core/hooks/opencode.ts says why after, not before):
+ * before the model does (core/hooks/opencodeHook.ts says why after, not before):
  *   - a small output without a secret candidate is left alone right here, in process: no Node start,
  *     the same test as dist/agent-hook.sh's (core/hooks/fastPathRules.ts), and recorded in the
  *     agent-command history (a spool record, core/terminal/agentCommands/);

@@ -7,7 +7,7 @@
  *   - $COPILOT_HOME/hooks/agent-context.json (default ~/.copilot), the Copilot runtime's user hooks
  *     (copilotRuntime.ts, shared with VS Code's Copilot harness): postToolUse runs agent-hook.sh
  *     copilot-cli postToolUse, which replaces a large `bash` result by our reference, masks secrets
- *     and records the command in the agent-command history (core/hooks/copilotCli.ts says why a
+ *     and records the command in the agent-command history (core/hooks/copilotCliHook.ts says why a
  *     postToolUse hook: Copilot CLI starts its shell with BASH_ENV dropped, and a preToolUse
  *     `modifiedArgs` would change the command its permission check and the user see); sessionStart
  *     hands the model the briefing as `additionalContext`. User scope, because Copilot CLI runs
@@ -18,7 +18,7 @@
  *     1.0.102 runs both places' hooks, so those entries are taken out.
  * No plan folder: Copilot CLI keeps its plan in its session state ($COPILOT_HOME/session-state/<id>/plan.md)
  * and has no setting to move it; the postToolUse hook mirrors it into .agent/plans/ after each create
- * or edit of that file (core/hooks/copilotCli.ts copilotPlanWrite).
+ * or edit of that file (core/hooks/copilotCliHook.ts copilotPlanWrite).
  */
 import * as path from 'node:path';
 import { err, ok, type Result } from '../../result';

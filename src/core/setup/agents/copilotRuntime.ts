@@ -11,7 +11,7 @@
  *     hooks from ~/.copilot/hooks". A postToolUse hook may replace a result (`modifiedResult`), and
  *     its input is {sessionId, timestamp, cwd, toolName:"bash", toolArgs:{command}, toolResult:
  *     {resultType, textResultForLlm}}; the shell tool is `bash`, run as `bash --norc --noprofile -c`
- *     with BASH_ENV dropped (so no shell capture: the hook works on the result, core/hooks/copilotCli.ts).
+ *     with BASH_ENV dropped (so no shell capture: the hook works on the result, core/hooks/copilotCliHook.ts).
  *     VS Code sets AI_AGENT=github_copilot_vscode_agent for the processes of its agent host, which
  *     tells the hook whose command it is (agent-hook.sh).
  *   - MCP: `$COPILOT_HOME/mcp-config.json` (`mcpServers`) is loaded by every runtime session, with the

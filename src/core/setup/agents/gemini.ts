@@ -5,7 +5,7 @@
  *   - mcpServers["agent-context"]: our MCP server for this folder, without `trust` (Gemini keeps
  *     asking before our tools as before any other: the user's confirmation is not skipped);
  *   - hooks.AfterTool (matcher run_shell_command): agent-hook.sh gemini AfterTool, which replaces a
- *     large result by our reference and masks secrets (core/hooks/gemini.ts says why an AfterTool
+ *     large result by our reference and masks secrets (core/hooks/geminiHook.ts says why an AfterTool
  *     hook and not BASH_ENV or a BeforeTool rewrite: the command is never touched, so Gemini's
  *     policy and its confirmation see the user's own command).
  *   - hooks.SessionStart: agent-hook.sh gemini SessionStart, the briefing in front of the first

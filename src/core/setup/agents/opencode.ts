@@ -10,7 +10,7 @@
  *     to change that);
  *   - .opencode/plugins/agent-context.js: a plugin of three lines that loads dist/opencode-plugin.mjs,
  *     whose `tool.execute.after` replaces a large `bash` result by our reference and masks secrets
- *     (core/hooks/opencode.ts says why after the tool: the command, opencode's permission check on
+ *     (core/hooks/opencodeHook.ts says why after the tool: the command, opencode's permission check on
  *     it and what the user is asked about stay the user's own).
  * No plan folder: opencode writes its plans to <worktree>/.opencode/plans/ and has no setting to move
  * them; the Plan view, the briefing and agentContext_plan read them there, read-only (planFiles.ts).

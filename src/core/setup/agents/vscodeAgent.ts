@@ -2,7 +2,7 @@
  * "Set Up Agent…" for VS Code's own agent (Copilot Chat in the editor): one hook file of ours,
  * `.github/hooks/agent-context-vscode.json` (Copilot CLI reads the same folder: the name keeps the
  * tools' files apart). It holds a PostToolUse hook that adds our reference to a large
- * `run_in_terminal` result (core/hooks/vscodeAgent.ts). The file is meant to be committed, so it
+ * `run_in_terminal` result (core/hooks/vscodeAgentHook.ts). The file is meant to be committed, so it
  * holds no path: the extension puts its hook program's location into the environment of the
  * extension host (AGENT_CONTEXT_HOOK_JS, AGENT_CONTEXT_HOOK_NODE), which VS Code's agent passes to
  * its hooks; without Agent Context running the hook does nothing. A shell gate lets every other
@@ -13,7 +13,7 @@ import { err, ok } from '../../result';
 import type { AgentSetup } from './agentSetup';
 import { vscodeCopilotSetup } from './vscodeCopilot';
 import { readText } from './configFiles';
-import { VSCODE_INLINE_BYTES, VSCODE_TERMINAL_TOOL } from '../../hooks/vscodeAgent';
+import { VSCODE_INLINE_BYTES, VSCODE_TERMINAL_TOOL } from '../../hooks/vscodeAgentHook';
 
 /** The hook file, relative to the workspace folder. */
 export const VSCODE_HOOK_FILE = '.github/hooks/agent-context-vscode.json';

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { openTerminalCapture } from '../../../src/core/terminal/terminalCapture';
-import { vscodeAgentPostToolUse } from '../../../src/core/hooks/vscodeAgent';
+import { vscodeAgentPostToolUse } from '../../../src/core/hooks/vscodeAgentHook';
 import { terminalCatalog } from '../../../src/core/terminal/catalog/terminalCatalog';
 import { generateAgentFolder } from '../../../bench/scaleGen';
 import { vscodeAgentSetup, vscodeHookCommand, VSCODE_HOOK_FILE } from '../../../src/core/setup/agents/vscodeAgent';

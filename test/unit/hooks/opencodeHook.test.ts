@@ -1,11 +1,11 @@
 // opencode's hook: the plugin's tool.execute.after (src/hooks/opencodePlugin.ts, in process as
-// opencode runs it) and the hook program it starts (core/hooks/opencode.ts through agent-hook.js).
+// opencode runs it) and the hook program it starts (core/hooks/opencodeHook.ts through agent-hook.js).
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { opencodeToolAfter, splitOpencodeShellResult } from '../../../src/core/hooks/opencode';
+import { opencodeToolAfter, splitOpencodeShellResult } from '../../../src/core/hooks/opencodeHook';
 import { agentContextPlugin } from '../../../src/hooks/opencodePlugin';
 import { fakeDist } from './hookDist';
 

@@ -1,11 +1,11 @@
-// Copilot CLI's plan mirror (core/hooks/copilotCli.ts copilotPlanWrite): its session plan.md, written
+// Copilot CLI's plan mirror (core/hooks/copilotCliHook.ts copilotPlanWrite): its session plan.md, written
 // by plan mode's create/edit tool calls, copied into .agent/plans/.
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { copilotPlanSession, copilotPlanWrite } from '../../../src/core/hooks/copilotCli';
+import { copilotPlanSession, copilotPlanWrite } from '../../../src/core/hooks/copilotCliHook';
 import { findPlanFiles } from '../../../src/core/plan/planFiles';
 
 const tmp = (p: string): string => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), p)));

@@ -1,4 +1,4 @@
-// Gemini CLI's AfterTool hook (core/hooks/gemini.ts, and dist/agent-hook.sh gemini AfterTool as Gemini runs it).
+// Gemini CLI's AfterTool hook (core/hooks/geminiHook.ts, and dist/agent-hook.sh gemini AfterTool as Gemini runs it).
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
