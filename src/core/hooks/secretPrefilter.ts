@@ -11,7 +11,8 @@
  * is the keyword list itself, lowercased, as an alternation, tested against the lowercased text.
  * The user's own rules (settings, a gitleaks config) are not covered: with any of them the hooks
  * always take the Node path (see shellFastPath). test/unit/hooks/secretPrefilter.test.ts checks the
- * claim over the secret corpus and the masker tests' own examples.
+ * claim over the secret corpus and the masker tests' own examples, through the prefilter file as the
+ * hooks read it (fastPathRules.ts noSecretKeyword, the TypeScript side's one test of it).
  */
 import { builtinEngine } from '../secrets/builtin';
 
@@ -33,10 +34,4 @@ function ereLiteral(k: string): string {
 export function secretPrefilterEre(): string {
   const all = maskerKeywords();
   return all.filter((k) => !all.some((o) => o !== k && k.includes(o))).map(ereLiteral).join('|');
-}
-
-/** What the shell does with the prefilter, in JS (for tests): ASCII lowercasing, then the alternation. */
-export function prefilterMatches(text: string, ere = secretPrefilterEre()): boolean {
-  const lower = text.replace(/[A-Z]+/g, (s) => s.toLowerCase());
-  return new RegExp(ere).test(lower);
 }
