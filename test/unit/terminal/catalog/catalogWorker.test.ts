@@ -150,22 +150,27 @@ test('a worker that throws, exits or posts something else: the first call builds
     assert.deepEqual(briefingView(value), want, name);
   }
   resetProcessState();
+  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 test('a worker that has barely begun when the first call comes: the call builds at once', async () => {
   const { agentDir } = await folder(30);
   const want = briefingView((await fresh(agentDir)) as Fresh);
-  // Never done, never exits: had the call waited, it would wait WORKER_WAIT_MS (20 s).
-  const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ac-catalog-worker-')), 'slow.js');
-  fs.writeFileSync(script, 'setInterval(() => {}, 1000);');
+  // Never done, never exits, has read nothing. A call that waits for a worker first asks it what
+  // changed since its build (terminalCatalog.ts awaitPrebuild), which this one writes down: had the
+  // call waited (WORKER_WAIT_MS, 20 s), the file would be there when it answered.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-catalog-worker-'));
+  const script = path.join(dir, 'slow.js');
+  const asked = path.join(dir, 'asked.json');
+  fs.writeFileSync(script, `require('node:worker_threads').parentPort.on('message', (m) => require('node:fs').writeFileSync(${JSON.stringify(asked)}, JSON.stringify(m)));`);
   resetProcessState();
   assert.equal(prebuildTerminalCatalog(agentDir, { script }), true);
-  const t0 = performance.now();
   const { value, opened } = await indexOpens(() => briefingCall(agentDir));
-  assert.ok(performance.now() - t0 < 5000, 'the call did not wait for the worker');
   assert.ok(opened > 0, 'built in this thread');
   assert.deepEqual(briefingView(value), want);
+  assert.equal(fs.existsSync(asked), false, `the call waited for the worker: it asked it ${fs.existsSync(asked) ? fs.readFileSync(asked, 'utf8') : ''}`);
   resetProcessState();
+  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 test('no worker when a catalog file exists or there is no terminals folder', async () => {
