@@ -105,7 +105,7 @@ case "${1-}:${2-}" in
         __ac_json command && __ac_cmd=$__ac_v
         __ac_cwd=
         __ac_json cwd && __ac_cwd=$__ac_v
-        if __ac_json textResultForLlm && __ac_unjson "$__ac_v" && __ac_clean "$__ac_u" && __ac_nokey "$__ac_cmd" && __ac_nokey "$__ac_cwd"; then
+        if __ac_json textResultForLlm && __ac_unjson "$__ac_v" && __ac_clean "$__ac_u" "$__ac_cmd" "$__ac_cwd"; then
           # Handed over as it is, and recorded (JSON string bodies, decoded by the fold).
           __ac_apid=
           __ac_start=
@@ -149,7 +149,7 @@ case "${1-}:${2-}" in
       __ac_json cwd && __ac_cwd=$__ac_v
       __ac_f=llmContent
       [ "$2" = PostToolUseFailure ] && __ac_f=error
-      if __ac_json "$__ac_f" && __ac_unjson "$__ac_v" && __ac_clean "$__ac_u" && __ac_nokey "$__ac_cmd" && __ac_nokey "$__ac_cwd"; then
+      if __ac_json "$__ac_f" && __ac_unjson "$__ac_v" && __ac_clean "$__ac_u" "$__ac_cmd" "$__ac_cwd"; then
         __ac_apid=
         __ac_start=
         __ac_record "$__ac_r" json '' "$__ac_v"
@@ -179,7 +179,7 @@ case "${1-}:${2-}" in
           __ac_cwd=
           if [[ $__ac_rest != "$__ac_in" && ( $__ac_in == *'"success":true'* || $__ac_in == *'"result":"[Command exited with code '* ) ]] \
             && __ac_json query && __ac_cmd=$__ac_v && [[ $__ac_cmd != *'... [command truncated: '* ]] \
-            && __ac_json result && __ac_unjson "$__ac_v" && __ac_clean "$__ac_u" && __ac_nokey "$__ac_cmd" && __ac_nokey "$PWD"; then
+            && __ac_json result && __ac_unjson "$__ac_v" && __ac_clean "$__ac_u" "$__ac_cmd" "$PWD"; then
             # The folder as a JSON string body (the record's encoding).
             __ac_cwd=${PWD//\\/\\\\}
             __ac_cwd=${__ac_cwd//\"/\\\"}
@@ -217,7 +217,7 @@ case "${1-}:${2-}" in
       __ac_json command && __ac_cmd=$__ac_v
       __ac_cwd=
       __ac_json cwd && __ac_cwd=$__ac_v
-      if __ac_json llmContent && __ac_unjson "$__ac_v" && __ac_clean "$__ac_u" && __ac_nokey "$__ac_cmd" && __ac_nokey "$__ac_cwd"; then
+      if __ac_json llmContent && __ac_unjson "$__ac_v" && __ac_clean "$__ac_u" "$__ac_cmd" "$__ac_cwd"; then
         __ac_apid=
         __ac_start=
         __ac_record "$__ac_r" json '' "$__ac_v"

@@ -8,10 +8,15 @@
 #                               holding .agent/ (empty: none)
 #   __ac_settings ROOT          __ac_small: the bytes a shell may hand over; __ac_fast: 1 unless the
 #                               user has masking rules of their own (then Node always looks)
-#   __ac_clean TEXT             true when TEXT may reach the model as it is: the fast path is on, TEXT
-#                               is at most __ac_small bytes and holds no keyword of the masking rules
-#   __ac_nokey TEXT             true when TEXT holds no keyword of the masking rules (a command and its
-#                               folder are written to the spool only then; else Node masks them first)
+#   __ac_clean TEXT [MORE...]   true when TEXT may reach the model as it is: the fast path is on, TEXT
+#                               is at most __ac_small bytes and neither it nor MORE (the command and its
+#                               folder) holds a keyword of the masking rules
+#   __ac_nokey TEXT...          true when no TEXT holds a keyword of the masking rules (a command and its
+#                               folder are written to the spool only then; else Node masks them first).
+#                               All in ONE match: the keyword pattern is read and compiled once per call,
+#                               the larger part of the hook's own time (no keyword is anchored, so a
+#                               keyword in any one TEXT is found in the joined text; one spanning the
+#                               join only sends the case to Node)
 #   __ac_record ROOT ENC EXIT OUTPUT
 #                               writes the command's record into ROOT/.agent/terminals/spool/ (format:
 #                               core/terminal/agentCommands/commandSpool.ts) from __ac_agent,
@@ -61,19 +66,19 @@ __ac_clean() {
     n=${#1}
   fi
   [ "$n" -le "$__ac_small" ] || return 1
-  __ac_nokey "$1"
+  __ac_nokey "$@"
 }
 
-# True when TEXT holds no keyword of the masking rules (ASCII lower case, as the keywords are).
+# True when no TEXT holds a keyword of the masking rules (ASCII lower case, as the keywords are).
 __ac_nokey() {
-  local re low
+  local re low IFS=$'\n'
   read -r re <"$__ac_dir/secret-keywords.ere" || return 1
   if [ -n "${BASH_VERSION-}" ]; then
     local LC_ALL=C
-    low=${1,,}
+    low="${*,,}"
   else
     setopt localoptions no_multibyte
-    low=${(L)1}
+    low="${(L)*}"
   fi
   ! [[ $low =~ $re ]]
 }

@@ -236,7 +236,7 @@ elif zmodload zsh/system 2>/dev/null; then
   [ "${#__ac_out}" -le "$__ac_small" ] && [[ $__ac_out != *$'\0'* ]] && __ac_small_out=1
 fi
 # The command and its folder go to the spool as they are: only when no masking rule could touch them.
-if [ -n "$__ac_small_out" ] && __ac_clean "$__ac_out" && __ac_nokey "$__ac_cmd" && __ac_nokey "$__ac_cwd"; then
+if [ -n "$__ac_small_out" ] && __ac_clean "$__ac_out" "$__ac_cmd" "$__ac_cwd"; then
   printf '%s' "$__ac_out"
   __ac_record "$__ac_root" raw "$__ac_st" "$__ac_out"
   __ac_done

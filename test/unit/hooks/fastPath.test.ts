@@ -20,13 +20,13 @@ const probe = path.join(dist, 'probe.sh');
 fs.writeFileSync(
   probe,
   shellWithFastPath(
-    `__ac_dir=${JSON.stringify(dist)}\n# @fast-path\n__ac_root_of "$START"\n__ac_settings "$ROOT"\nif __ac_clean "$TEXT"; then c=yes; else c=no; fi\nif __ac_nokey "$TEXT"; then k=yes; else k=no; fi\nprintf '%s|%s|%s|%s|%s' "$c" "$__ac_small" "$__ac_fast" "$__ac_r" "$k"\n`,
+    `__ac_dir=${JSON.stringify(dist)}\n# @fast-path\n__ac_root_of "$START"\n__ac_settings "$ROOT"\nif __ac_clean "$TEXT"; then c=yes; else c=no; fi\nif __ac_nokey "$TEXT"; then k=yes; else k=no; fi\nif __ac_clean "$TEXT" "$CMD" "$CWD"; then c3=yes; else c3=no; fi\nprintf '%s|%s|%s|%s|%s|%s' "$c" "$__ac_small" "$__ac_fast" "$__ac_r" "$k" "$c3"\n`,
     fs.readFileSync(path.join(repoRoot, 'src/hooks/fastPath.sh'), 'utf8'),
   ),
 );
 
 function shellVerdict(shell: 'bash' | 'zsh', root: string, text: string, start = root, env: Record<string, string> = {}): string {
-  const r = spawnSync(shell, [probe], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin', ROOT: root, TEXT: text, START: start, LANG: 'C.UTF-8', ...env } });
+  const r = spawnSync(shell, [probe], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin', ROOT: root, TEXT: text, START: start, LANG: 'C.UTF-8', CMD: '', CWD: '', ...env } });
   assert.equal(r.status, 0, r.stderr);
   return r.stdout;
 }
@@ -102,6 +102,29 @@ test('bash, zsh and the plugin decide alike on every case (size in bytes, keywor
     seen.add(ts);
   }
   assert.deepEqual([...seen].sort(), ['no', 'yes'], 'the cases never exercised both answers');
+});
+
+test('an output with its command and folder: one check (one pattern compile) says what the three checks say, in bash and zsh', () => {
+  const root = tmp('ac-fast-three-');
+  fs.mkdirSync(path.join(root, '.agent'));
+  const triples: [string, string, string][] = [
+    ['build ok\n', 'npm run build', '/home/me/app'],
+    ['build ok\n', 'echo PASSWORD=x', '/home/me/app'],
+    ['build ok\n', 'ls', '/home/me/ghp_folder'],
+    ['the password is here\n', 'ls', '/home/me/app'],
+    [`${'step ok\n'.repeat(small / 8)}x`, 'ls', '/home/me/app'],
+    ['a\nb\n', 'printf "a\\nb\\n"', '/tmp/x y'],
+  ];
+  const seen = new Set<string>();
+  for (const [text, cmd, cwd] of triples) {
+    const ts = cleanForFastPath(root, text, ere) && noSecretKeyword(cmd, ere) && noSecretKeyword(cwd, ere) ? 'yes' : 'no';
+    for (const shell of ['bash', 'zsh'] as const) {
+      const three = shellVerdict(shell, root, text, root, { CMD: cmd, CWD: cwd }).split('|')[5];
+      assert.equal(three, ts, `${shell} on ${JSON.stringify([text.slice(0, 30), cmd, cwd])}: ${three}, the plugin's rules ${ts}`);
+    }
+    seen.add(ts);
+  }
+  assert.deepEqual([...seen].sort(), ['no', 'yes']);
 });
 
 test('the limit is the offload threshold\'s sure bytes, and each rule case gives the answer a user expects', () => {

@@ -37,7 +37,10 @@ type Json = Record<string, unknown>;
 
 /** Our entry for one hook event. */
 export function qwenHookEntry(paths: SetupPaths, event: string): Json {
-  return { ...(SHELL_EVENTS.includes(event) ? { matcher: 'run_shell_command' } : {}), hooks: [{ type: 'command', command: hookCommand(paths, AGENT, event) }] };
+  // Sourced (`.`): Qwen already runs each hook command with `bash -c` (0.24.4's HookRunner, on Linux and
+  // macOS), so that bash reads agent-hook.sh in instead of starting a second one; the command line is ours
+  // alone, so the script's `exit` ends nothing else.
+  return { ...(SHELL_EVENTS.includes(event) ? { matcher: 'run_shell_command' } : {}), hooks: [{ type: 'command', command: hookCommand(paths, AGENT, event, true) }] };
 }
 
 /** Our MCP server entry (`allowRun` false: the user took --allow-run out of it, and it stays out). */

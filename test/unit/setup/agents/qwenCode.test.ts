@@ -10,7 +10,8 @@ import { editQwenSettings, qwenCodeSetup } from '../../../../src/core/setup/agen
 import { setUpAgent, undoAgent } from '../../../../src/core/setup/agents/agentSetup';
 
 const paths = { node: '/usr/bin/node', dist: '/opt/ac' };
-const HOOK = 'AGENT_CONTEXT_NODE=/usr/bin/node bash /opt/ac/agent-hook.sh qwen-code SessionStart';
+// Read into the `bash -c` Qwen runs each hook command with (`.`), not a second bash.
+const HOOK = 'AGENT_CONTEXT_NODE=/usr/bin/node . /opt/ac/agent-hook.sh qwen-code SessionStart';
 const hookOf = (event: string): string => HOOK.replace('SessionStart', event);
 const tmp = (p: string): string => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), p)));
 
@@ -43,6 +44,13 @@ describe('Qwen Code settings edits', () => {
     const undone = editQwenSettings(once, 'settings.json', '/ws', undefined, r.value.created);
     assert.ok(undone.ok);
     assert.equal(undone.value.text, mine);
+  });
+
+  test('an earlier set-up\'s entries (a second `bash` per hook) are replaced by the sourced ones, not added beside them', () => {
+    const old = JSON.parse(edited(undefined));
+    for (const ev of Object.keys(old.hooks)) old.hooks[ev][0].hooks[0].command = hookOf(ev).replace(' . ', ' bash ');
+    const s = JSON.parse(edited(JSON.stringify(old, null, 2)));
+    assert.deepEqual(s.hooks, JSON.parse(edited(undefined)).hooks);
   });
 
   test('an entry of the user\'s own under our name is neither replaced nor removed; a file it cannot parse is refused, naming the file', () => {
