@@ -11,7 +11,8 @@ import { cacheFile } from '../../workspace/cacheFiles';
 import type { SearchScope } from './sources';
 
 const KIND = 'agent-context-search';
-const VERSION = 3;
+/** 4: runs of format ACSRUN2 (packed postings, deflated dictionary); an older index is built anew. */
+const VERSION = 4;
 
 /** Fields per chunk in FileEntry.c: id, first byte, first line, terms counted, hash, highest issue level of its lines, its command's header line in a terminal (0 elsewhere). */
 export const CHUNK_FIELDS = 7;

@@ -12,7 +12,7 @@
  */
 import * as path from 'node:path';
 import type { RunEntry } from './manifest';
-import { ByteReader, ByteWriter, RunReader, writeRun } from './runFile';
+import { ByteReader, ByteWriter, readPosting, RunReader, writePosting, writeRun, type PostingRead } from './runFile';
 
 export const MERGE_FAN = 4;
 const TIER_BASE = 256 * 1024;
@@ -67,28 +67,25 @@ export function pickMerge(runs: readonly RunEntry[], liveIn: (r: RunEntry) => nu
  */
 function appendPostings(out: ByteWriter, raw: Buffer, last: number, whole: boolean, live: (id: number) => boolean): { last: number; n: number } {
   const r = new ByteReader(raw);
+  const p: PostingRead = { delta: 0, value: 0 };
   let id = 0;
   let n = 0;
   if (whole) {
-    id = r.varint();
-    out.varint(id - last);
+    id = readPosting(r, p).delta;
+    writePosting(out, id - last, p.value);
     const rest = r.pos;
-    r.varint();
     n = 1;
     while (!r.done) {
-      id += r.varint();
-      r.varint();
+      id += readPosting(r, p).delta;
       n++;
     }
     out.bytes(raw.subarray(rest));
     return { last: id, n };
   }
   while (!r.done) {
-    id += r.varint();
-    const value = r.varint();
+    id += readPosting(r, p).delta;
     if (!live(id)) continue;
-    out.varint(id - last);
-    out.varint(value);
+    writePosting(out, id - last, p.value);
     last = id;
     n++;
   }

@@ -25,6 +25,36 @@ test('postings survive encoding: ids ascending, counts and issue levels', () => 
   assert.deepEqual(decodePostings(encodePostings(ids, values)), { ids, values });
 });
 
+test('the usual posting (a term once, on an ordinary line) costs one byte; others a byte more for their value', () => {
+  const ids = Array.from({ length: 100 }, (_, i) => 1 + i);
+  assert.equal(encodePostings(ids, ids.map(() => 1 << 2)).length, 100);
+  assert.equal(encodePostings(ids, ids.map(() => (2 << 2) | 2)).length, 200);
+});
+
+test('the dictionary is stored deflated: terms seen once that share no prefix but a suffix (file names, versions) cost less than their text', () => {
+  const dir = tmp();
+  let seed = 7;
+  const letter = (): string => String.fromCharCode(97 + ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % 26));
+  const words = [...new Set(Array.from({ length: 3000 }, () => `${Array.from({ length: 6 }, letter).join('')}-worker.d.ts.map`))];
+  const text = words.reduce((n, w) => n + Buffer.byteLength(w), 0);
+  const r = RunReader.open(sampleRun(dir, 'r-1.run', 1, words));
+  try {
+    assert.ok(r.trailer.dict[1] < text * 0.5, `dictionary ${r.trailer.dict[1]} bytes for ${text} bytes of terms`);
+    for (const t of words.slice(0, 50)) assert.equal(r.entry(t)?.df, 2, t);
+  } finally {
+    r.close();
+  }
+});
+
+test('a run of the previous format (ACSRUN1: postings and dictionary unpacked) is refused, never misread', () => {
+  const dir = tmp();
+  const file = sampleRun(dir, 'r-1.run', 1, ['alpha', 'beta']);
+  const fd = fs.openSync(file, 'r+');
+  fs.writeSync(fd, Buffer.from('ACSRUN1\n'), 0, 8, 0);
+  fs.closeSync(fd);
+  assert.throws(() => RunReader.open(file), /not a run file/);
+});
+
 test('a run finds every term it holds, and no other, through its block index', () => {
   const dir = tmp();
   const words = Array.from({ length: 1000 }, (_, i) => `w${String(i).padStart(4, '0')}`).concat(['错误', 'größe', 'a', 'zzz']);
