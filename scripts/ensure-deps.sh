@@ -8,7 +8,7 @@
 #     side by side
 # Usage: ensure-deps.sh [editor] [clients]   (no argument: both; `npm start` needs only the editor)
 # Prints the values to use on stdout as KEY=VALUE lines (CODE_SERVER_BIN, NODE24_DIR, CHROMIUM_BIN,
-# RG_BIN, CACHE, and with the clients CLAUDE_BIN, CLAUDE_CURRENT_BIN, CODEX_BIN, GEMINI_BIN,
+# RG_BIN, CACHE, and with the clients CLAUDE_BIN, CLAUDE_CURRENT_BIN, CLAUDE_NEWEST_BIN, CODEX_BIN, GEMINI_BIN,
 # COPILOT_BIN, COPILOT_CACHE, OPENCODE_BIN, OPENCODE_CACHE, COPILOT_SDK_DIR, KILO_BIN, QWEN_BIN, CLINE_BIN); progress goes to stderr, the noisy
 # install output to $CACHE/ensure-deps.log (the clients' to $CACHE/<name>.log).
 # Every cached install is built in a temp folder, checked, marked .complete and renamed into place:
@@ -33,6 +33,11 @@ NODE24_NPM_VERSION="${NODE24_NPM_VERSION:-11.19.1}"
 # platform package: never --omit=optional.
 CLAUDE_CODE_VERSION="${CLAUDE_CODE_VERSION:-2.1.197}"
 CLAUDE_CODE_CURRENT_VERSION="${CLAUDE_CODE_CURRENT_VERSION:-2.1.332}"
+# The newest Claude Code comes only as its platform package (the wrapper's `latest` lags behind it):
+# 2.1.337 lists MCP tools to the model behind its ToolSearch tool (test/realClient/claudeToolSearch.test.ts).
+CLAUDE_CODE_NEWEST_VERSION="${CLAUDE_CODE_NEWEST_VERSION:-2.1.337}"
+case "$(uname -m)" in aarch64|arm64) CLAUDE_CODE_ARCH=arm64 ;; *) CLAUDE_CODE_ARCH=x64 ;; esac
+CLAUDE_CODE_PLATFORM_PKG="@anthropic-ai/claude-code-linux-$CLAUDE_CODE_ARCH"
 CODEX_VERSION="${CODEX_VERSION:-0.171.0}"
 GEMINI_CLI_VERSION="${GEMINI_CLI_VERSION:-0.61.0}"
 COPILOT_CLI_VERSION="${COPILOT_CLI_VERSION:-1.0.102}"
@@ -237,6 +242,8 @@ in_temp_home() (
   env HOME="$h" TMPDIR="$h" XDG_CACHE_HOME="$h/.cache" XDG_DATA_HOME="$h/.local/share" XDG_CONFIG_HOME="$h/.config" XDG_STATE_HOME="$h/.local/state" "$@"
 )
 check_claude_code() { in_temp_home "$1/bin/claude" --version; }
+# The platform package is the binary itself, with no bin link.
+check_claude_code_platform() { in_temp_home "$1/lib/node_modules/$CLAUDE_CODE_PLATFORM_PKG/claude" --version; }
 check_codex() { in_temp_home "$1/bin/codex" --version; }
 check_gemini() { in_temp_home "$1/bin/gemini" --version; }
 check_copilot() {
@@ -288,6 +295,7 @@ install_client() {
 CLIENTS=(
   "claude-code-$CLAUDE_CODE_VERSION @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION check_claude_code @anthropic-ai/claude-code"
   "claude-code-$CLAUDE_CODE_CURRENT_VERSION @anthropic-ai/claude-code@$CLAUDE_CODE_CURRENT_VERSION check_claude_code @anthropic-ai/claude-code"
+  "claude-code-$CLAUDE_CODE_NEWEST_VERSION-$CLAUDE_CODE_ARCH $CLAUDE_CODE_PLATFORM_PKG@$CLAUDE_CODE_NEWEST_VERSION check_claude_code_platform -"
   "codex-$CODEX_VERSION @openai/codex@$CODEX_VERSION check_codex -"
   "gemini-cli-$GEMINI_CLI_VERSION @google/gemini-cli@$GEMINI_CLI_VERSION check_gemini node-pty,@github/keytar"
   "copilot-cli-$COPILOT_CLI_VERSION @github/copilot@$COPILOT_CLI_VERSION check_copilot -"
@@ -352,6 +360,7 @@ echo "RG_BIN=$(command -v rg || true)"
 if [ "$WANT_CLIENTS" = 1 ]; then
   echo "CLAUDE_BIN=$CACHE/claude-code-$CLAUDE_CODE_VERSION/bin/claude"
   echo "CLAUDE_CURRENT_BIN=$CACHE/claude-code-$CLAUDE_CODE_CURRENT_VERSION/bin/claude"
+  echo "CLAUDE_NEWEST_BIN=$CACHE/claude-code-$CLAUDE_CODE_NEWEST_VERSION-$CLAUDE_CODE_ARCH/lib/node_modules/$CLAUDE_CODE_PLATFORM_PKG/claude"
   echo "CODEX_BIN=$CACHE/codex-$CODEX_VERSION/bin/codex"
   echo "GEMINI_BIN=$CACHE/gemini-cli-$GEMINI_CLI_VERSION/bin/gemini"
   echo "COPILOT_BIN=$CACHE/copilot-cli-$COPILOT_CLI_VERSION/bin/copilot"

@@ -15,6 +15,8 @@ import { killMarkedAndWait, makeTempDir, OWNER_VAR, ownerMarker, removeTempDir }
 const CLIENTS = {
   'claude-code': [['AGENT_CONTEXT_CLAUDE_BIN', 'CLAUDE_BIN']],
   'claude-code-current': [['AGENT_CONTEXT_CLAUDE_BIN', 'CLAUDE_CURRENT_BIN']],
+  // The newest release (its platform package), with its ToolSearch: test/realClient/claudeToolSearch.test.ts.
+  'claude-code-newest': [['AGENT_CONTEXT_CLAUDE_BIN', 'CLAUDE_NEWEST_BIN']],
   codex: [['AGENT_CONTEXT_CODEX_BIN', 'CODEX_BIN']],
   gemini: [['AGENT_CONTEXT_GEMINI_BIN', 'GEMINI_BIN']],
   'copilot-cli': [['AGENT_CONTEXT_COPILOT_BIN', 'COPILOT_BIN'], ['AGENT_CONTEXT_COPILOT_CACHE', 'COPILOT_CACHE']],

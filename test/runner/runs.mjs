@@ -22,7 +22,7 @@ const MAIN = fs.existsSync(path.join(fixtures, 'workspace')) ? 'workspace' : 'ha
  *                                vsix: the packaged .vsix installed, a no-op driver extension as dev path
  * @property {Record<string, unknown>} [settings]  extra user settings for this run
  * @property {boolean} [chat]   drive VS Code's built-in Copilot agent against a fake model (see prepareChat in integration.mjs)
- * @property {'claude-code'|'claude-code-current'|'codex'|'gemini'|'copilot-cli'|'opencode'|'kilo'|'qwen-code'|'cline'|'cross-agent'|'copilot-harness'} [client]
+ * @property {'claude-code'|'claude-code-current'|'claude-code-newest'|'codex'|'gemini'|'copilot-cli'|'opencode'|'kilo'|'qwen-code'|'cline'|'cross-agent'|'copilot-harness'} [client]
  *                                a real-client run: no editor; the agent CLI (installed by
  *                                scripts/ensure-deps.sh) is driven by a scripted fake model API
  *                                (suites: test/realClient/<include>.test.ts); cross-agent: several CLIs
@@ -46,6 +46,7 @@ export const runs = [
   // release and the current one.
   { name: 'claude-code', workspace: MAIN, include: ['claudeCode*'], trust: true, extension: 'dev', client: 'claude-code' },
   { name: 'claude-code-current', workspace: MAIN, include: ['claudeCode*'], trust: true, extension: 'dev', client: 'claude-code-current' },
+  { name: 'claude-code-newest', workspace: MAIN, include: ['claudeToolSearch*', 'claudeCodeHook*'], trust: true, extension: 'dev', client: 'claude-code-newest' },
   { name: 'codex', workspace: MAIN, include: ['codex*'], trust: true, extension: 'dev', client: 'codex' },
   { name: 'gemini', workspace: MAIN, include: ['gemini*'], trust: true, extension: 'dev', client: 'gemini' },
   { name: 'copilot-cli', workspace: MAIN, include: ['copilotCli*'], trust: true, extension: 'dev', client: 'copilot-cli' },
