@@ -7,9 +7,7 @@
 import * as path from 'node:path';
 import { foldFile, type FoldSpec } from '../fs/appendFold';
 import { cacheFile } from '../workspace/cacheFiles';
-import { commandFromRecords, TERMINALS_DIR, type IndexRecord, type TerminalCommand, type TerminalInfo } from './terminalFormat';
-import { listTerminals } from './terminalIndex';
-import { ok, type Result } from '../result';
+import { commandFromRecords, TERMINALS_DIR, type IndexRecord, type TerminalCommand } from './terminalFormat';
 import type { LineOffset } from '../output/reference';
 
 /** How many of the latest commands a summary keeps (the listing shows 3). */
@@ -94,14 +92,6 @@ export async function terminalSummary(agentDir: string, n: number): Promise<Term
 export function commandEndMs(c: TerminalCommand): number {
   const t = Date.parse(c.started);
   return (Number.isNaN(t) ? 0 : t) + (c.durationMs ?? 0);
-}
-
-/** Every captured terminal with its summary, by number. */
-export async function terminalSummaries(agentDir: string): Promise<Result<{ info: TerminalInfo; summary: TerminalSummary }[]>> {
-  const list = await listTerminals(agentDir);
-  if (!list.ok) return list;
-  const out = await Promise.all(list.value.map(async (info) => ({ info, summary: await terminalSummary(agentDir, info.n) })));
-  return ok(out);
 }
 
 /** Every LINE_STEP-th line start of a terminal text file is remembered. */
