@@ -45,6 +45,11 @@ export default tseslint.config(
           selector: "CallExpression[callee.property.name='startsWith'] > BinaryExpression.arguments[operator='+'][right.type='Literal'][right.value='..']",
           message: 'Use leavesFolder(rel) (core/workspace/relativePaths.ts).',
         },
+        {
+          // Paths into .agent/ come from one table (core/workspace/layout.ts): agentDirOf, agentPath, agentRel, AGENT_DIR.
+          selector: "CallExpression[callee.property.name='join'] > Literal.arguments[value=/^\\.agent([\\/\\\\]|$)/]",
+          message: 'Build paths into .agent/ with agentDirOf / agentPath / AGENT_DIR (core/workspace/layout.ts), not a hand-written \'.agent\'.',
+        },
       ],
     },
   },

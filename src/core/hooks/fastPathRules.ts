@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SETTINGS } from '../settingsTable';
 import { cacheFile } from '../workspace/cacheFiles';
-import { agentDirOf } from '../workspace/layout';
+import { agentDirOf, agentPath } from '../workspace/layout';
 import { surelyFitsBytes } from '../output/inline';
 
 /** Bytes a hook hands over without Node when `.agent/config.yaml` says nothing else. */
@@ -34,7 +34,7 @@ export function agentRootOf(dir: string): string | undefined {
 /** The fast path's settings for a workspace: the bytes a hook may hand over, and whether it may at all (false: the user has masking rules of their own). */
 export function fastPathSettings(root: string): { small: number; fast: boolean } {
   if (fs.existsSync(path.join(root, '.gitleaks.toml'))) return { small: FAST_PATH_DEFAULT_BYTES, fast: false };
-  const config = fs.statSync(path.join(root, '.agent', 'config.yaml'), { throwIfNoEntry: false });
+  const config = fs.statSync(agentPath(agentDirOf(root), 'config'), { throwIfNoEntry: false });
   if (!config) return { small: FAST_PATH_DEFAULT_BYTES, fast: true };
   const conf = fastPathFile(root);
   const st = fs.statSync(conf, { throwIfNoEntry: false });

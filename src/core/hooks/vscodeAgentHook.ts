@@ -9,6 +9,7 @@
  */
 import * as path from 'node:path';
 import { type TerminalCommand } from '../terminal/terminalFormat';
+import { agentDirOf } from '../workspace/layout';
 import { terminalCatalog, type CatalogTerminal } from '../terminal/catalog/terminalCatalog';
 import { terminalSummary } from '../terminal/terminalSummary';
 import { terminalTool } from '../tools/terminal';
@@ -73,7 +74,7 @@ export async function vscodeAgentPostToolUse(input: VscodeHookInput, root: strin
   const command = typeof input.tool_input?.command === 'string' ? input.tool_input.command.trim() : '';
   const response = typeof input.tool_response === 'string' ? input.tool_response : JSON.stringify(input.tool_response ?? '');
   if (!command || Buffer.byteLength(response, 'utf8') <= VSCODE_INLINE_BYTES) return undefined;
-  const agentDir = path.join(root, '.agent');
+  const agentDir = agentDirOf(root);
   const deadline = Date.now() + (opts.waitMs ?? 3000);
   let found = await findCommand(agentDir, command);
   while (!found && Date.now() < deadline) {

@@ -12,7 +12,7 @@ import { foldCommandSpool } from '../terminal/agentCommands/sessionFold';
 import { TOOL_ANSWER_MAX_BYTES, toolError, type ToolContext, type ToolOutcome } from './toolContext';
 import { sharedNotes, withCurrentOrphans } from '../notes/notes';
 import { formatNotesSection, matchNotes } from '../notes/noteText';
-import { agentDirOf } from '../workspace/agentLayout';
+import { agentDirOf, agentPath } from '../workspace/agentLayout';
 import { groupDigits } from '../output/humanize';
 import { AGENT_NAMES, agentName } from '../hooks/agentNames';
 import { isInside, toPosixRelative } from '../workspace/relativePaths';
@@ -160,7 +160,7 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
   const { notes: all } = await sharedNotes(folder.path, { marks: false });
   const cmdFile = toPosixRelative(folder.path, path.join(agentDir, c.file));
   // Only terminal N's notes can match one of its commands (its number, or a path among its files).
-  const ofTerminal = notesByTerminal(all, toPosixRelative(folder.path, path.join(agentDir, 'terminals'))).get(n) ?? [];
+  const ofTerminal = notesByTerminal(all, toPosixRelative(folder.path, agentPath(agentDir, 'terminals'))).get(n) ?? [];
   const noted = await withCurrentOrphans(folder.path, matchNotes(ofTerminal, { path: cmdFile, startLine: c.headerLine, endLine: c.lastLine ?? Number.MAX_SAFE_INTEGER, terminal: n, command: c.command }));
   const notesText = formatNotesSection(noted, Math.floor(ctx.config.referenceMaxBytes / 3));
   const withNotes = (t: string) => (notesText ? `${t}\n${notesText}` : t);
@@ -285,7 +285,7 @@ async function formatListing(items: readonly CatalogTerminal[], notes: Noted, sh
   const out: string[] = [head];
   let used = Buffer.byteLength(head) + Buffer.byteLength(tail) + 200;
   let shown = 0;
-  const notesOf = notesByTerminal(notes, toPosixRelative(root, path.join(agentDir, 'terminals')));
+  const notesOf = notesByTerminal(notes, toPosixRelative(root, agentPath(agentDir, 'terminals')));
   for (const { t } of ordered) {
     const block: string[] = [];
     if (t.error) {

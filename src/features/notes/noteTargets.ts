@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { findPlanFiles, loadPlanFile } from '../../core/plan/planFiles';
 import { currentScratchIndex } from '../../core/scratch/index/sharedIndex';
 import { recentTerminalCommands } from '../../core/notes/recentCommands';
-import { agentDirOf, hasAgentFolder } from '../../core/workspace/agentLayout';
+import { AGENT_DIR, agentDirOf, hasAgentFolder } from '../../core/workspace/agentLayout';
 import { toPosixRelative } from '../../core/workspace/relativePaths';
 
 /** What the Quick Pick offers: each item carries the same element the views pass to the command. */
@@ -59,7 +59,7 @@ export async function listNoteTargets(folders: readonly vscode.WorkspaceFolder[]
       commands.push({
         label: `$(terminal) ${short(cmd.commandLine || '(empty command line)')}`,
         description: `terminal ${info.n} (${info.name}), command ${cmd.command} · ${exit}`,
-        detail: where(path.posix.join('.agent', cmd.file)),
+        detail: where(path.posix.join(AGENT_DIR, cmd.file)),
         element: { kind: 'command', agentDir, info, cmd },
       });
     }
