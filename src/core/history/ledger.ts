@@ -246,11 +246,6 @@ export async function ledgerReport(agentDir: string, now = new Date()): Promise<
   return md;
 }
 
-/** A Markdown report of the ledger: per tool, per day (newest first), with a bar per day. */
-export function formatLedgerReport(entries: readonly LedgerEntry[], now = new Date()): string {
-  return formatLedgerSummary(summarizeLedger(entries, now));
-}
-
 /** The report's Markdown from totals (summarizeLedger or ledgerSummary). */
 export function formatLedgerSummary(s: LedgerSummary): string {
   const n = groupDigits;

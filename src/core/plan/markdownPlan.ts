@@ -281,11 +281,16 @@ function markChange(text: string, stepId: string, status: StepStatus, file: stri
   return ok({ step: found.value, index: item.markAt, from, to });
 }
 
-/** Sets a checklist item's status by replacing its box character; every other character stays. */
+/** The text with a mark change made: its box character replaced, every other character kept. */
+function markedText(text: string, c: MarkChange): string {
+  return text.slice(0, c.index) + c.to + text.slice(c.index + 1);
+}
+
+/** Sets a checklist item's status by replacing its box character; every other character stays (the text updateMarkdownPlanFile writes). */
 export function applyMarkdownStatus(text: string, stepId: string, status: StepStatus, file = 'plan.md'): Result<string> {
   const c = markChange(text, stepId, status, file);
   if (!c.ok) return c;
-  return ok(text.slice(0, c.value.index) + c.value.to + text.slice(c.value.index + 1));
+  return ok(markedText(text, c.value));
 }
 
 /** The toggle a user means by clicking an item: completed ↔ pending (any other status becomes completed). */
@@ -344,7 +349,7 @@ export async function updateMarkdownPlanFile(
   if (bytes[at] !== from.charCodeAt(0)) return err({ file, message: 'internal error: the checkbox was not where expected; nothing was changed' });
   const out = Buffer.from(bytes);
   out[at] = to.charCodeAt(0);
-  const outText = text.slice(0, index) + to + text.slice(index + 1);
+  const outText = markedText(text, c.value);
   const plan = parsed(outText).value;
   const after = plan.steps[Number(step.id) - 1];
   if (!after || after.status !== status || after.description !== step.description) {

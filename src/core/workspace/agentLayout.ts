@@ -23,12 +23,6 @@ export async function hasAgentFolder(root: string): Promise<boolean> {
   }
 }
 
-/** The `.agent/` folders among the given workspace roots, in the order given. */
-export async function findAgentFolders(roots: readonly string[]): Promise<string[]> {
-  const found = await Promise.all(roots.map(async (r) => ((await hasAgentFolder(r)) ? agentDirOf(r) : undefined)));
-  return found.filter((d): d is string => d !== undefined);
-}
-
 /** Commented example plan written by Initialize; it parses as a valid plan. */
 export const EXAMPLE_PLAN = `# The current plan. Agents: re-read this file at the start of each turn and keep it up to date.
 # Schema: objective (required), status, steps[] with id (unique), description,

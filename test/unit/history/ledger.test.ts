@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawn } from 'node:child_process';
-import { appendLedger, formatLedgerReport, ledgerFiles, ledgerPath, ledgerReport, ledgerSummary, readLedger, summarizeLedger, type LedgerEntry } from '../../../src/core/history/ledger';
+import { appendLedger, formatLedgerSummary, ledgerFiles, ledgerPath, ledgerReport, ledgerSummary, readLedger, summarizeLedger, type LedgerEntry } from '../../../src/core/history/ledger';
 
 const entry = (tool: string, time: string, raw: number, ret: number): LedgerEntry => ({
   time, tool, source: 'vscode', input: '{}', rawTokens: raw, returnedTokens: ret, ok: true, text: 'x',
@@ -19,12 +19,12 @@ test('totals per tool and per day, and today\'s tokens kept out (raw − returne
   assert.equal(s.today.calls, 2);
   assert.equal(s.byTool.get('agentContext_run')!.savedTokens, 59_100);
   assert.equal(s.byDay.size, 2);
-  const md = formatLedgerReport([entry('agentContext_run', today, 50_000, 500)], now);
+  const md = formatLedgerSummary(summarizeLedger([entry('agentContext_run', today, 50_000, 500)], now));
   assert.match(md, /\| agentContext_run \| 1 \| 50,000 \| 500 \| 49,500 \| 99% \|/);
   assert.match(md, /\| 2026-11-29 \| 1 \| 49,500 \| █+ \|/);
   // One call reads "1 call", not "1 calls" (the report as a user opened it).
   assert.match(md, /Today: \*\*49,500 tokens\*\* kept out \(1 call\)\. All time: 49,500 tokens over 1 call\./);
-  assert.match(formatLedgerReport([entry('a', today, 2, 1), entry('b', today, 3, 1)], now), /\(2 calls\)\. All time: 3 tokens over 2 calls\./);
+  assert.match(formatLedgerSummary(summarizeLedger([entry('a', today, 2, 1), entry('b', today, 3, 1)], now)), /\(2 calls\)\. All time: 3 tokens over 2 calls\./);
 });
 
 test('the ledger summary counts whole lines only (a half-written last line later) and survives truncation', async () => {

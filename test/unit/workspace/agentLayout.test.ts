@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { classifyAgentPath, describeInitialize, findAgentFolders, initializeAgentFolder } from '../../../src/core/workspace/agentLayout';
+import { classifyAgentPath, describeInitialize, hasAgentFolder, initializeAgentFolder } from '../../../src/core/workspace/agentLayout';
 import { isPlanPath } from '../../../src/core/plan/planFiles';
 import { parsePlan } from '../../../src/core/plan/planDocument';
 import { isInside } from '../../../src/core/workspace/relativePaths';
@@ -43,11 +43,17 @@ test('initializeAgentFolder never overwrites existing files', async () => {
   assert.ok(!bad.ok);
 });
 
-test('findAgentFolders returns only roots that have .agent/', async () => {
-  const a = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-a-'));
-  const b = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-b-'));
-  fs.mkdirSync(path.join(b, '.agent'));
-  assert.deepEqual(await findAgentFolders([a, b]), [path.join(b, '.agent')]);
+test('hasAgentFolder: only a root whose .agent is a folder (not a file, not missing)', async () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-has-agent-'));
+  try {
+    const [none, folder, file] = ['none', 'folder', 'file'].map((n) => path.join(tmp, n));
+    for (const d of [none, folder, file]) fs.mkdirSync(d);
+    fs.mkdirSync(path.join(folder, '.agent'));
+    fs.writeFileSync(path.join(file, '.agent'), 'not a folder');
+    assert.deepEqual(await Promise.all([none, folder, file].map(hasAgentFolder)), [false, true, false]);
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
 });
 
 test('isInside is not fooled by names starting with dots or by ..', () => {
