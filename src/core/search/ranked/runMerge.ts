@@ -8,7 +8,7 @@
  *
  * A merge is one step of the search worker's upkeep, and a query waits behind it, so no merge
  * reads more than MAX_MERGE_BYTES of runs (Lucene's TieredMergePolicy caps merged segments the same
- * way): runs stop growing there, and an index of 170 MB (1 GB of output) keeps about ten of them.
+ * way): runs stop growing there, and an index of ~120 MB (1 GB of output) keeps about twenty of them.
  */
 import * as path from 'node:path';
 import type { RunEntry } from './manifest';
@@ -18,8 +18,8 @@ export const MERGE_FAN = 4;
 const TIER_BASE = 256 * 1024;
 /** Runs above this many are merged whatever their tiers (within MAX_MERGE_BYTES). */
 const MAX_RUNS = 12;
-/** The most bytes of runs one merge reads (about 3 s of merging on a loaded 2-core machine). */
-export const MAX_MERGE_BYTES = 32 * 1024 * 1024;
+/** The most bytes of runs one merge reads (merging reads ~2.3 MB/s of ACSRUN2 runs at load 8.6 on 2 cores: ~7 s). */
+export const MAX_MERGE_BYTES = 16 * 1024 * 1024;
 
 const bytesOf = (group: readonly RunEntry[]): number => group.reduce((s, r) => s + r.bytes, 0);
 
