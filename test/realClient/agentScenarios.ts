@@ -309,6 +309,8 @@ export interface RecordingDriver extends AgentDriver {
    * -p mode, README "Use with Qwen Code"), and the text with its output part left out.
    */
   lostOutput?: { is(text: string): boolean; rest(text: string): string };
+  /** Each hook event's duration as the agent itself measured it, where it says (Qwen's debug log). */
+  hookMs?(run: AgentRun): number[];
 }
 
 /**
@@ -384,6 +386,12 @@ export function describeRecordingHook(d: RecordingDriver): void {
       assert.equal(without.length, TIMED_CALLS);
       const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
       recordMeasure(d.key ?? d.id, 'hookAddedMs', { withHook: median(withHook), without: median(without), added: median(withHook) - median(without), calls: TIMED_CALLS, load });
+      if (d.hookMs) {
+        // The hook itself as the agent timed it: no model round trip, no second run to compare with.
+        const own = d.hookMs(hooked);
+        assert.ok(own.length >= TIMED_CALLS, `the agent logged ${own.length} hook durations`);
+        recordMeasure(d.key ?? d.id, 'hookOwnMs', { median: median(own), min: Math.min(...own), max: Math.max(...own), calls: own.length, load });
+      }
     });
   });
 }

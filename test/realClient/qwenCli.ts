@@ -47,9 +47,30 @@ export async function runQwen(o: QwenRunOptions): Promise<AgentRun> {
     OPENAI_BASE_URL: `${api.url}/v1`,
     OPENAI_MODEL: 'fake-model',
     QWEN_CODE_NO_RELAUNCH: 'true',
+    // Its debug log (~/.qwen/debug/<session>.txt) gives each hook event's duration as Qwen measures it
+    // (qwenHookMs); in every run, so the runs with and without our hook write the same log.
+    QWEN_DEBUG_LOG_FILE: '1',
     ...o.env,
   };
   return runAgentProcess({ bin: qwenBin(), args, cwd: o.workspace, env, home, api, timeoutMs: o.timeoutMs });
+}
+
+/**
+ * The duration of each PostToolUse/PostToolUseFailure hook event in the run, as Qwen's debug log
+ * states it (from before it starts the hook command to its close: Qwen's own start of `bash -c`
+ * included), in the order run.
+ */
+export function qwenHookMs(run: AgentRun): number[] {
+  const dir = path.join(run.home, '.qwen', 'debug');
+  const ms: number[] = [];
+  if (!fs.existsSync(dir)) return ms;
+  // The session's log; `latest` is a link to it.
+  for (const f of fs.readdirSync(dir).sort()) {
+    const file = path.join(dir, f);
+    if (!fs.lstatSync(file).isFile()) continue;
+    for (const m of fs.readFileSync(file, 'utf8').matchAll(/Hook execution for PostToolUse(?:Failure)?: \d+ hooks executed successfully, total duration: (\d+)ms/g)) ms.push(Number(m[1]));
+  }
+  return ms;
 }
 
 /** Qwen Code for the shared scenarios (agentScenarios.ts): an isError result comes as escaped JSON, as in Gemini CLI. */
@@ -62,6 +83,7 @@ export const qwenDriver: RecordingDriver = {
   run: (o: { workspace: string; script: readonly ScriptTurn[] }): Promise<AgentRun> => runQwen(o),
   runSetUp: (o: { workspace: string; home: string; script: readonly ScriptTurn[] }): Promise<AgentRun> => runQwen({ ...o, mcp: false }),
   unwrap: unescapeJsonText,
+  hookMs: qwenHookMs,
   // The process group Qwen ran the command in.
   sameRun: (text: string): string => text.replace(/Process Group PGID: \d+/g, 'Process Group PGID: N'),
   // In -p mode Qwen may settle a short command before reading its output, with or without any hook
