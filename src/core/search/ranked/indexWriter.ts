@@ -10,7 +10,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { chunkFile, chunkHash, type Chunk } from './chunker';
 import { chunkAt, chunkCount, CHUNK_FIELDS, type FileEntry, type Manifest } from './manifest';
-import { encodePostings, writeRun } from './runFile';
+import { writeRun } from './runFile';
+import { BatchPostings } from './batchPostings';
 import { isAgentCapture, scopeOf } from './sources';
 import { readAt } from '../../fs/readAt';
 
@@ -105,10 +106,10 @@ export interface BatchOutcome {
  */
 export function indexBatch(dir: string, m: Manifest, plans: readonly Planned[], mask: (text: string) => string, budget = BATCH_BYTES): BatchOutcome {
   const out: BatchOutcome = { done: [], partial: [], failed: [], bytes: 0 };
-  const postings = new Map<string, { ids: number[]; values: number[] }>();
+  const postings = new BatchPostings();
   const lo = m.nextChunk;
   let next = lo;
-  const full = (): boolean => postings.size >= BATCH_TERMS;
+  const full = (): boolean => postings.terms >= BATCH_TERMS;
   for (const p of plans) {
     if (!p.st) {
       delete m.files[p.rel];
@@ -159,12 +160,7 @@ export function indexBatch(dir: string, m: Manifest, plans: readonly Planned[], 
     const chunks: Chunk[] = bytes.length > 0 ? chunkFile(bytes, p.fromByte, p.fromLine, mask, scope === 'terminals', block, (ch) => {
       const id = next++;
       c.push(id, ch.byteStart, ch.lineStart, ch.tokens, ch.hash, ch.level, ch.block);
-      for (const [term, v] of ch.terms) {
-        let l = postings.get(term);
-        if (!l) postings.set(term, (l = { ids: [], values: [] }));
-        l.ids.push(id);
-        l.values.push(v);
-      }
+      for (const [term, v] of ch.terms) postings.add(term, id, v);
       ch.terms.clear();
       return full();
     }) : [];
@@ -181,13 +177,7 @@ export function indexBatch(dir: string, m: Manifest, plans: readonly Planned[], 
   }
   if (next > lo) {
     const name = `r-${lo}.run`;
-    const terms = [...postings.keys()].sort();
-    const size = writeRun(path.join(dir, name), lo, next - 1, (w) => {
-      for (const t of terms) {
-        const l = postings.get(t)!;
-        w.add(t, encodePostings(l.ids, l.values), l.ids.length);
-      }
-    });
+    const size = writeRun(path.join(dir, name), lo, next - 1, (w) => postings.forEachSorted((t, raw, df) => w.add(t, raw, df)));
     out.run = { name, lo, hi: next - 1, bytes: size };
     m.runs.push(out.run);
     m.nextChunk = next;
