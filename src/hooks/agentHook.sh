@@ -49,6 +49,32 @@ __ac_unjson() {
   __ac_u=${__ac_u//\\\\/\\}
 }
 
+# The hook's input into __ac_in, at most 8 KB of it (bash reads a pipe a byte at a time: a larger
+# input is an output Node must look at, and goes to it whole); __ac_whole=1 when that is all of it.
+# Ends the hook when the whole input does not hold "$1" (another tool's call).
+__ac_input() {
+  if LC_ALL=C IFS= read -r -d '' -N 8192 __ac_in; then __ac_whole=0; else __ac_whole=1; fi
+  case $__ac_in in *"$1"*) ;; *) [ "$__ac_whole" = 0 ] || exit 0 ;; esac
+}
+
+# The fast path of a shell tool's result: when the input's JSON string field "$1" (what the model
+# reads) is small and holds no secret candidate, command and folder included, it is recorded as it
+# is (JSON string bodies, decoded by the fold) and the hook ends; else this returns, for Node.
+# Needs __ac_r, __ac_agent and __ac_sid.
+__ac_handover() {
+  __ac_settings "$__ac_r"
+  __ac_cmd=
+  __ac_json command && __ac_cmd=$__ac_v
+  __ac_cwd=
+  __ac_json cwd && __ac_cwd=$__ac_v
+  if __ac_json "$1" && __ac_unjson "$__ac_v" && __ac_clean "$__ac_u" "$__ac_cmd" "$__ac_cwd"; then
+    __ac_apid=
+    __ac_start=
+    __ac_record "$__ac_r" json '' "$__ac_v"
+    exit 0
+  fi
+}
+
 case "${1-}:${2-}" in
   claude-code:SessionStart)
     # Only Claude Code gives this file; VS Code's agent running the same hook has none.
@@ -97,22 +123,10 @@ case "${1-}:${2-}" in
     [ "${AI_AGENT-}" = github_copilot_vscode_agent ] && __ac_agent=vscode-copilot
     __ac_sid=unknown
     __ac_json sessionId && __ac_sid=$__ac_v
-    __ac_settings "$__ac_r"
     case $__ac_in in
       *'"textResultForLlm":"Output too large to read at once'*) ;;
-      *)
-        __ac_cmd=
-        __ac_json command && __ac_cmd=$__ac_v
-        __ac_cwd=
-        __ac_json cwd && __ac_cwd=$__ac_v
-        if __ac_json textResultForLlm && __ac_unjson "$__ac_v" && __ac_clean "$__ac_u" "$__ac_cmd" "$__ac_cwd"; then
-          # Handed over as it is, and recorded (JSON string bodies, decoded by the fold).
-          __ac_apid=
-          __ac_start=
-          __ac_record "$__ac_r" json '' "$__ac_v"
-          exit 0
-        fi
-        ;;
+      # Handed over as it is, and recorded.
+      *) __ac_handover textResultForLlm ;;
     esac
     printf '%s' "$__ac_in" | AGENT_CONTEXT_ROOT=$__ac_r AGENT_CONTEXT_AGENT=$__ac_agent AGENT_CONTEXT_SESSION=$__ac_sid "$__ac_node" "$__ac_dir/agent-hook.js" copilot-cli postToolUse
     ;;
@@ -133,28 +147,17 @@ case "${1-}:${2-}" in
   qwen-code:PostToolUse|qwen-code:PostToolUseFailure)
     # Recorded only: what the model reads stays Qwen's own. A small, clean result is recorded here
     # (its JSON string bodies; the fold takes Qwen's framing apart: core/hooks/agentResults.ts); any
-    # other goes to Node, whose stdout goes nowhere. At most 8 KB read by the shell, as for Gemini.
-    if LC_ALL=C IFS= read -r -d '' -N 8192 __ac_in; then __ac_whole=0; else __ac_whole=1; fi
-    case $__ac_in in *'"tool_name":"run_shell_command"'*) ;; *) [ "$__ac_whole" = 0 ] || exit 0 ;; esac
+    # other goes to Node, whose stdout goes nowhere.
+    __ac_input '"tool_name":"run_shell_command"'
     __ac_root_of "${QWEN_PROJECT_DIR:-$PWD}"
     [ -n "$__ac_r" ] || exit 0
     __ac_agent=qwen-code
     __ac_sid=unknown
     __ac_json session_id && __ac_sid=$__ac_v
     if [ "$__ac_whole" = 1 ]; then
-      __ac_settings "$__ac_r"
-      __ac_cmd=
-      __ac_json command && __ac_cmd=$__ac_v
-      __ac_cwd=
-      __ac_json cwd && __ac_cwd=$__ac_v
       __ac_f=llmContent
       [ "$2" = PostToolUseFailure ] && __ac_f=error
-      if __ac_json "$__ac_f" && __ac_unjson "$__ac_v" && __ac_clean "$__ac_u" "$__ac_cmd" "$__ac_cwd"; then
-        __ac_apid=
-        __ac_start=
-        __ac_record "$__ac_r" json '' "$__ac_v"
-        exit 0
-      fi
+      __ac_handover "$__ac_f"
     fi
     { printf '%s' "$__ac_in"; [ "$__ac_whole" = 0 ] && cat; } | AGENT_CONTEXT_ROOT=$__ac_r "$__ac_node" "$__ac_dir/agent-hook.js" qwen-code "$2" >/dev/null
     ;;
@@ -162,8 +165,7 @@ case "${1-}:${2-}" in
     # Recorded only, as for Qwen Code. The shell records a call of one small, clean command (the
     # fold takes Cline's "[Command exited with code N]" apart); several commands, a large output or
     # a secret candidate go to Node. Every other tool ends here.
-    if LC_ALL=C IFS= read -r -d '' -N 8192 __ac_in; then __ac_whole=0; else __ac_whole=1; fi
-    case $__ac_in in *'"name":"run_commands"'*) ;; *) [ "$__ac_whole" = 0 ] || exit 0 ;; esac
+    __ac_input '"name":"run_commands"'
     __ac_root_of "$PWD"
     [ -n "$__ac_r" ] || exit 0
     if [ "$__ac_whole" = 1 ]; then
@@ -200,29 +202,15 @@ case "${1-}:${2-}" in
     AGENT_CONTEXT_ROOT=$__ac_r "$__ac_node" "$__ac_dir/agent-hook.js" gemini SessionStart
     ;;
   gemini:AfterTool)
-    # At most 8 KB read by the shell (bash reads a pipe a byte at a time): a larger input is an
-    # output Node must look at, and goes to it whole.
-    if LC_ALL=C IFS= read -r -d '' -N 8192 __ac_in; then __ac_whole=0; else __ac_whole=1; fi
-    case $__ac_in in *'"tool_name":"run_shell_command"'*) ;; *) [ "$__ac_whole" = 0 ] || exit 0 ;; esac
+    __ac_input '"tool_name":"run_shell_command"'
     __ac_root_of "$PWD"
     [ -n "$__ac_r" ] || exit 0
     __ac_agent=gemini
     __ac_sid=unknown
     __ac_json session_id && __ac_sid=$__ac_v
     if [ "$__ac_whole" = 1 ]; then
-      # The whole input is here: the output (llmContent) may be handed over as it is when it is
-      # small and holds no secret candidate.
-      __ac_settings "$__ac_r"
-      __ac_cmd=
-      __ac_json command && __ac_cmd=$__ac_v
-      __ac_cwd=
-      __ac_json cwd && __ac_cwd=$__ac_v
-      if __ac_json llmContent && __ac_unjson "$__ac_v" && __ac_clean "$__ac_u" "$__ac_cmd" "$__ac_cwd"; then
-        __ac_apid=
-        __ac_start=
-        __ac_record "$__ac_r" json '' "$__ac_v"
-        exit 0
-      fi
+      # The whole input is here: the output (llmContent) may be handed over as it is.
+      __ac_handover llmContent
     fi
     { printf '%s' "$__ac_in"; [ "$__ac_whole" = 0 ] && cat; } | AGENT_CONTEXT_ROOT=$__ac_r AGENT_CONTEXT_SESSION=$__ac_sid "$__ac_node" "$__ac_dir/agent-hook.js" gemini AfterTool
     ;;
