@@ -35,8 +35,6 @@ export interface Planned {
   /** Where indexing starts. */
   fromByte: number;
   fromLine: number;
-  /** The entry as it was when this was planned: the plan holds only if it still is. */
-  base?: { ino: number; size: number; mtimeMs: number };
 }
 
 /** Reads `len` bytes at `at` of an open file. */
@@ -63,24 +61,17 @@ export function chunkStillThere(abs: string, e: FileEntry, i: number): boolean {
  * indexed); undefined when it is indexed as it is.
  */
 export function planFile(rel: string, abs: string, st: fs.Stats | undefined, e: FileEntry | undefined): Planned | undefined {
-  const base = e ? { ino: e.ino, size: e.size, mtimeMs: e.mtimeMs } : undefined;
-  if (!st || !st.isFile()) return e ? { rel, abs, keep: 0, fromByte: 0, fromLine: 1, base } : undefined;
+  if (!st || !st.isFile()) return e ? { rel, abs, keep: 0, fromByte: 0, fromLine: 1 } : undefined;
   if (!e) return { rel, abs, st, keep: 0, fromByte: 0, fromLine: 1 };
   if (st.ino === e.ino && st.size === e.size && st.mtimeMs === e.mtimeMs) return undefined;
   const n = chunkCount(e);
   // Grown with the same inode and its last chunk as indexed: an append (a terminal, a log).
   if (st.ino === e.ino && st.size > e.size && n > 0 && chunkStillThere(abs, e, n - 1)) {
     const last = chunkAt(e, n - 1);
-    return { rel, abs, st, keep: n - 1, fromByte: last.byteStart, fromLine: last.lineStart, base };
+    return { rel, abs, st, keep: n - 1, fromByte: last.byteStart, fromLine: last.lineStart };
   }
-  if (st.ino === e.ino && st.size > e.size && n === 0) return { rel, abs, st, keep: 0, fromByte: 0, fromLine: 1, base };
-  return { rel, abs, st, keep: 0, fromByte: 0, fromLine: 1, base };
-}
-
-/** Whether a plan still holds against the manifest as it is now (another process may have indexed the file meanwhile). */
-export function planHolds(p: Planned, e: FileEntry | undefined): boolean {
-  if (!p.base) return e === undefined;
-  return !!e && e.ino === p.base.ino && e.size === p.base.size && e.mtimeMs === p.base.mtimeMs;
+  if (st.ino === e.ino && st.size > e.size && n === 0) return { rel, abs, st, keep: 0, fromByte: 0, fromLine: 1 };
+  return { rel, abs, st, keep: 0, fromByte: 0, fromLine: 1 };
 }
 
 /** What a batch did. */

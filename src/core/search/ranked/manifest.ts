@@ -5,7 +5,6 @@
  * other processes always see a whole manifest naming only whole runs. A manifest that cannot be
  * read as one is taken for no index: the cache is rebuilt, nothing else depends on it.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cacheFile } from '../../workspace/cacheFiles';
 import type { SearchScope } from './sources';
@@ -83,20 +82,6 @@ export function parseManifest(text: string): Manifest | undefined {
 }
 
 /** The stamp a manifest file is recognised by between two reads (a rename gives a new inode). */
-export interface FileStamp {
-  ino: number;
-  size: number;
-  mtimeMs: number;
-}
-
-export function stampOf(st: fs.Stats | undefined): FileStamp | undefined {
-  return st ? { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs } : undefined;
-}
-
-export function sameStamp(a: FileStamp | undefined, b: FileStamp | undefined): boolean {
-  return !!a && !!b && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
-}
-
 /** A chunk of a file entry, by index. */
 export interface ChunkRef {
   id: number;

@@ -22,7 +22,8 @@ import { writeFileAtomic } from '../../fs/fsAtomic';
 import { FolderWatch } from '../../fs/folderWatch';
 import { BATCH_BYTES, indexBatch, planFile, type Planned } from './indexWriter';
 import { tuning } from '../../processState';
-import { chunkAt, chunkCount, emptyManifest, liveSet, manifestPath, parseManifest, sameStamp, searchDir, stampOf, type FileStamp, type LiveSet, type Manifest, type RunEntry } from './manifest';
+import { chunkAt, chunkCount, emptyManifest, liveSet, manifestPath, parseManifest, searchDir, type LiveSet, type Manifest, type RunEntry } from './manifest';
+import { equalFileKeys, fileKeyOf, sameStamp, type FileKey } from '../../fs/stamps';
 import { mergeRuns, pickMerge } from './runMerge';
 import { RunReader, type Postings } from './runFile';
 import { listFolder, listSearchable, scopeOf, SEARCH_FOLDERS, type FolderStamps, type Listed } from './sources';
@@ -66,7 +67,8 @@ export const SMALL_FILE_BYTES = 256 * 1024;
 
 export class SearchIndex {
   private m: Manifest = emptyManifest();
-  private stamp: FileStamp | undefined;
+  /** The manifest file's key when it was read (stamps.ts): another process's write changes it. */
+  private key: FileKey | undefined;
   private live: LiveSet = liveSet(this.m);
   private readonly readers = new Map<string, RunReader>();
   private listed = false;
@@ -113,8 +115,8 @@ export class SearchIndex {
   load(): void {
     const file = manifestPath(this.agentDir);
     const st = fs.statSync(file, { throwIfNoEntry: false });
-    const stamp = stampOf(st);
-    if (sameStamp(stamp, this.stamp)) return;
+    const key = st ? fileKeyOf(st) : undefined;
+    if (equalFileKeys(key, this.key)) return;
     let m: Manifest | undefined;
     if (st) {
       try {
@@ -124,12 +126,12 @@ export class SearchIndex {
       }
       if (!m) this.opts.log?.(`search index: ${file} could not be read as an index; it is built anew`);
     }
-    this.setManifest(m ?? emptyManifest(), stamp);
+    this.setManifest(m ?? emptyManifest(), key);
   }
 
-  private setManifest(m: Manifest, stamp: FileStamp | undefined): void {
+  private setManifest(m: Manifest, key: FileKey | undefined): void {
     this.m = m;
-    this.stamp = stamp;
+    this.key = key;
     this.live = liveSet(m);
     const names = new Set(m.runs.map((r) => r.name));
     for (const [name, r] of this.readers) {
@@ -144,7 +146,7 @@ export class SearchIndex {
     const out = new Map<string, string>();
     if (!this.listed || this.relistAll) {
       this.folders.clear();
-      const all = listSearchable(this.agentDir, this.folders);
+      const all = listSearchable(this.agentDir, this.folders, this.now());
       for (const rel of this.known.keys()) out.set(rel, path.join(this.agentDir, rel));
       this.known.clear();
       for (const f of all) {
@@ -159,9 +161,9 @@ export class SearchIndex {
       return out;
     }
     // Folders whose time changed: files added, removed or renamed in them.
-    for (const [dirRel, mtime] of [...this.folders]) {
+    for (const [dirRel, kept] of [...this.folders]) {
       const st = fs.lstatSync(path.join(this.agentDir, dirRel), { throwIfNoEntry: false });
-      if (st?.isDirectory() && st.mtimeMs === mtime) continue;
+      if (st?.isDirectory() && sameStamp(kept, st)) continue;
       this.folders.delete(dirRel);
       for (const rel of this.known.keys()) {
         if (rel.startsWith(`${dirRel}/`) && !rel.slice(dirRel.length + 1).includes('/')) {
@@ -172,7 +174,7 @@ export class SearchIndex {
       if (!st?.isDirectory()) continue;
       const found: Listed[] = [];
       const stamps: FolderStamps = new Map();
-      listFolder(this.agentDir, dirRel, stamps, found);
+      listFolder(this.agentDir, dirRel, stamps, found, this.now());
       for (const [d, t] of stamps) if (d === dirRel || !this.folders.has(d)) this.folders.set(d, t);
       for (const f of found) {
         if (!this.known.has(f.rel)) this.known.set(f.rel, f.abs);
@@ -278,7 +280,7 @@ export class SearchIndex {
   private async writeManifest(m: Manifest): Promise<void> {
     const st = await writeFileAtomic(manifestPath(this.agentDir), JSON.stringify(m));
     // The stats of the written file are this content's: the next load() knows it needs no read.
-    this.setManifest(m, stampOf(fs.statSync(manifestPath(this.agentDir), { throwIfNoEntry: false })) ?? stampOf(st));
+    this.setManifest(m, fileKeyOf(fs.statSync(manifestPath(this.agentDir), { throwIfNoEntry: false }) ?? st));
   }
 
   /**

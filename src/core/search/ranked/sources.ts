@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CACHE_DIR } from '../../workspace/cacheFiles';
+import { settledStamp, stampOf, type FolderStamp } from '../../fs/stamps';
 import { LAYOUT } from '../../workspace/agentLayout';
 import { TERMINALS_DIR } from '../../terminal/terminalFormat';
 
@@ -63,26 +64,29 @@ export interface Listed {
   abs: string;
 }
 
-/** Folders found by a listing, with their modification times (a folder whose time is unchanged need not be listed again). */
-export type FolderStamps = Map<string, number>;
+/**
+ * Folders found by a listing, with their stamps (stamps.ts: a folder whose stamp is unchanged need
+ * not be listed again); undefined for a folder not settled when listed (listed again next time).
+ */
+export type FolderStamps = Map<string, FolderStamp | undefined>;
 
 /**
  * Lists the searchable files under `agentDir` (never following symbolic links: a link out of the
- * workspace is not searched). `stamps` receives every folder listed and its mtime.
+ * workspace is not searched). `stamps` receives every folder listed and its stamp, read at `now`.
  */
-export function listSearchable(agentDir: string, stamps: FolderStamps, maxFiles = 1_000_000): Listed[] {
+export function listSearchable(agentDir: string, stamps: FolderStamps, now: number, maxFiles = 1_000_000): Listed[] {
   const out: Listed[] = [];
   for (const f of SEARCH_TOP_FILES) {
     const abs = path.join(agentDir, f);
     const st = fs.lstatSync(abs, { throwIfNoEntry: false });
     if (st?.isFile()) out.push({ rel: f, abs });
   }
-  for (const top of SEARCH_FOLDERS) listFolder(agentDir, top, stamps, out, maxFiles);
+  for (const top of SEARCH_FOLDERS) listFolder(agentDir, top, stamps, out, now, maxFiles);
   return out;
 }
 
 /** Lists one folder (relative to agentDir) and those under it into `out`. */
-export function listFolder(agentDir: string, rel: string, stamps: FolderStamps, out: Listed[], maxFiles = 1_000_000): void {
+export function listFolder(agentDir: string, rel: string, stamps: FolderStamps, out: Listed[], now: number, maxFiles = 1_000_000): void {
   const stack = [rel];
   while (stack.length > 0 && out.length < maxFiles) {
     const dirRel = stack.pop()!;
@@ -91,7 +95,8 @@ export function listFolder(agentDir: string, rel: string, stamps: FolderStamps, 
     try {
       const st = fs.lstatSync(abs);
       if (!st.isDirectory()) continue;
-      stamps.set(dirRel, st.mtimeMs);
+      // Stat before the listing; its stamp stands for the listing only if settled (a file added in the same clock tick would not change it).
+      stamps.set(dirRel, settledStamp(st, now) ? stampOf(st) : undefined);
       entries = fs.readdirSync(abs, { withFileTypes: true });
     } catch {
       continue; // gone or unreadable: nothing of it is searched

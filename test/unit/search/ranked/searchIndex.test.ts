@@ -293,3 +293,43 @@ test('a garbage manifest or a run cut short is rebuilt: the same answers as with
   expect(await ask(idx, 'segmentation fault'));
   idx.dispose();
 });
+
+test('a file added to a folder whose mtime is then set back (a restore, a git checkout) is found by the next search', async () => {
+  const root = workspace({ 'scratch/tool_outputs/a.txt': 'alpha build ok\n' });
+  // A clock 10 s ahead: the folders count as settled when listed, so their stamps are trusted.
+  const ahead = (): number => Date.now() + 10_000;
+  const idx = new SearchIndex(path.join(root, '.agent'), { mask, now: ahead });
+  const dir = path.join(root, '.agent', 'scratch/tool_outputs');
+  const old = new Date(Date.UTC(2026, 0, 1));
+  fs.utimesSync(dir, old, old);
+  await idx.refresh(Infinity);
+  const listed = fs.statSync(dir);
+  // Past the file system's clock tick (a few ms), so the change below gives the folder a new ctime.
+  await new Promise((r) => setTimeout(r, 50));
+  write(root, 'scratch/tool_outputs/b.txt', 'FATAL zebra checksum mismatch in segment 7\n');
+  fs.utimesSync(dir, old, old);
+  const after = fs.statSync(dir);
+  assert.equal(after.mtimeMs, listed.mtimeMs, 'the folder has its old mtime');
+  assert.notEqual(after.ctimeMs, listed.ctimeMs, 'only its ctime tells');
+  const a = await searchIndex(idx, { query: 'zebra checksum mismatch' }, mask, ahead);
+  assert.deepEqual(quoted(a, 'zebra'), ['scratch/tool_outputs/b.txt:1']);
+  idx.dispose();
+});
+
+test('a folder listed before it settled is listed again: a file added in the same clock tick is not missed', async () => {
+  const root = workspace({ 'scratch/tool_outputs/a.txt': 'alpha build ok\n' });
+  // The real clock: the folder was written a moment ago, so its stamp cannot stand for its listing.
+  const idx = indexOf(root);
+  const dir = path.join(root, '.agent', 'scratch/tool_outputs');
+  const now = new Date();
+  fs.utimesSync(dir, now, now);
+  await idx.refresh(Infinity);
+  write(root, 'scratch/tool_outputs/b.txt', 'FATAL zebra checksum mismatch in segment 7\n');
+  // As if the file had come in the listing's clock tick: the folder's mtime as it was (its ctime is
+  // recent either way, so an index that trusted ctime alone would miss nothing here; one that trusted
+  // the unsettled mtime would).
+  fs.utimesSync(dir, now, now);
+  const a = await ask(idx, 'zebra checksum mismatch');
+  assert.deepEqual(quoted(a, 'zebra'), ['scratch/tool_outputs/b.txt:1']);
+  idx.dispose();
+});
