@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { digitTempDir } from '../test/runner/processes.mjs';
 
 const args = process.argv.slice(2);
 const tiers = args.includes('--all') ? ['unit', 'slow'] : args.includes('--slow') ? ['slow'] : ['unit'];
@@ -49,7 +50,7 @@ const concurrency = Math.max(1, os.availableParallelism());
 // Tests make their folders under os.tmpdir() and many do not remove them (a full run left ~600
 // folders, some of 45 MB): each run gets its own temp folder, removed afterwards, so repeated runs
 // never fill the machine's /tmp.
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'agent-context-unit-'));
+const tmp = digitTempDir(os.tmpdir(), 'agent-context-unit-'); // letters could spell a masking keyword (processes.mjs)
 let r;
 try {
   r = spawnSync(process.execPath, ['--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...chosen], { stdio: 'inherit', env: { ...process.env, TMPDIR: tmp } });

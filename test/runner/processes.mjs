@@ -57,11 +57,30 @@ export function markedProcesses() {
 const tempDirs = new Set();
 
 /**
+ * A new private folder `<base>/<prefix><digits>`: mkdtemp's random part is letters and digits, and
+ * letters can spell a keyword of the masking rules' prefilter ("sk", "pat", "key"): a hook then sends
+ * a clean small output through Node instead of its fast path, because the folder it ran in holds a
+ * keyword (src/hooks/fastPath.sh). Tests of the fast path in such a folder failed: the cold CI run at
+ * c034c4c made its temp folder agent-context-tmp-mcsTSK and 6 hook tests failed there.
+ */
+export function digitTempDir(base, prefix) {
+  for (let i = 0; ; i++) {
+    const dir = path.join(base, `${prefix}${process.pid}${Math.floor(Math.random() * 1e9)}`);
+    try {
+      fs.mkdirSync(dir, { mode: 0o700 });
+      return dir;
+    } catch (e) {
+      if (e.code !== 'EEXIST' || i >= 100) throw e;
+    }
+  }
+}
+
+/**
  * Creates a temp dir (os.tmpdir()/agent-context-<name>-XXXX) owned by this runner: removed by
  * removeTempDir, at exit, or by a later runner's sweep if this one dies.
  */
 export function makeTempDir(name) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `agent-context-${name}-`));
+  const dir = digitTempDir(os.tmpdir(), `agent-context-${name}-`);
   fs.writeFileSync(path.join(dir, '.owner'), ownerMarker());
   tempDirs.add(dir);
   return dir;

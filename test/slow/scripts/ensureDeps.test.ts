@@ -52,6 +52,8 @@ function clientDirs(): string[] {
   const text = fs.readFileSync(script, 'utf8');
   const versions = new Map<string, string>();
   for (const m of text.matchAll(/^([A-Z0-9_]+_VERSION)="\$\{\1:-([^}]+)\}"$/gm)) versions.set(m[1], m[2]);
+  // The machine's architecture as the script names it (its `case "$(uname -m)"` line).
+  for (const m of text.matchAll(/^case "\$\(uname -m\)" in aarch64\|arm64\) ([A-Z0-9_]+)=arm64 ;; \*\) \1=x64 ;; esac$/gm)) versions.set(m[1], process.arch === 'arm64' ? 'arm64' : 'x64');
   const list = /^CLIENTS=\(\n([\s\S]*?)\n\)$/m.exec(text);
   assert.ok(list, 'CLIENTS=( ... ) not found in scripts/ensure-deps.sh');
   const dirs = [...list[1].matchAll(/^\s*"(\S+)/gm)].map((m) =>

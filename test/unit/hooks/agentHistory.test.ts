@@ -6,7 +6,6 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { ledgerPath } from '../../../src/core/history/ledger';
 import { foldCommandSpool } from '../../../src/core/terminal/agentCommands/sessionFold';
@@ -14,10 +13,10 @@ import { listTerminals, readTerminalIndex } from '../../../src/core/terminal/ter
 import type { TerminalCommand, TerminalInfo } from '../../../src/core/terminal/terminalFormat';
 import { clineHookText } from '../../../src/core/setup/agents/cline';
 import { agentContextPlugin } from '../../../src/hooks/opencodePlugin';
-import { fakeDist } from './hookDist';
+import { cleanTmp, fakeDist } from './hookDist';
 
 const dist = fakeDist();
-const tmp = (p: string): string => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), p)));
+const tmp = cleanTmp;
 const ram = tmp('ac-hist-ram-');
 const GH = 'ghp' + '_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
 const PATH = `${path.dirname(process.execPath)}:/usr/bin:/bin`;

@@ -7,10 +7,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { sessionStartContext } from '../../../src/core/hooks/sessionStart';
 import { countTokens } from '../../../src/core/output/tokens';
-import { fakeDist } from './hookDist';
+import { cleanTmp, fakeDist } from './hookDist';
 
 const dist = fakeDist();
-const tmp = (p: string): string => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), p)));
+const tmp = cleanTmp;
 const GH = 'ghp' + '_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
 
 function hook(args: string[], input: string, cwd: string, env: Record<string, string> = {}): { stdout: string; status: number | null; ms: number } {

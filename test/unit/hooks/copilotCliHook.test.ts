@@ -3,12 +3,12 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { copilotPlanSession, copilotPlanWrite } from '../../../src/core/hooks/copilotCliHook';
 import { findPlanFiles } from '../../../src/core/plan/planFiles';
+import { cleanTmp } from './hookDist';
 
-const tmp = (p: string): string => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), p)));
+const tmp = cleanTmp;
 
 function setup(): { ws: string; plan: string } {
   const ws = tmp('ac-cp-ws-');

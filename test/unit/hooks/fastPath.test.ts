@@ -5,15 +5,14 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { agentRootOf, cleanForFastPath, FAST_PATH_DEFAULT_BYTES, noSecretKeyword, shellWithFastPath } from '../../../src/core/hooks/fastPathRules';
 import { repoRoot } from '../../repoRoot';
-import { fakeDist } from './hookDist';
+import { cleanTmp, fakeDist } from './hookDist';
 
 const dist = fakeDist();
 const ere = path.join(dist, 'secret-keywords.ere');
-const tmp = (p: string): string => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), p)));
+const tmp = cleanTmp;
 
 /** A script that sources nothing but the built fast path and prints its verdict on $TEXT for $ROOT. */
 const probe = path.join(dist, 'probe.sh');

@@ -3,13 +3,12 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { splitGeminiShellResult } from '../../../src/core/hooks/agentResults';
-import { fakeDist } from './hookDist';
+import { cleanTmp, fakeDist } from './hookDist';
 
 const dist = fakeDist();
-const tmp = (p: string): string => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), p)));
+const tmp = cleanTmp;
 const GH = 'ghp' + '_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
 
 function workspace(): string {

@@ -3,14 +3,13 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { opencodeToolAfter, splitOpencodeShellResult } from '../../../src/core/hooks/opencodeHook';
 import { agentContextPlugin } from '../../../src/hooks/opencodePlugin';
-import { fakeDist } from './hookDist';
+import { cleanTmp, fakeDist } from './hookDist';
 
 const dist = fakeDist();
-const tmp = (p: string): string => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), p)));
+const tmp = cleanTmp;
 const GH = 'ghp' + '_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
 
 function workspace(): string {

@@ -6,16 +6,15 @@ import { describe, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { ledgerPath } from '../../../src/core/history/ledger';
-import { fakeDist } from './hookDist';
+import { cleanTmp, fakeDist } from './hookDist';
 import { mountSmallFs, smallFsAvailable } from '../../faultKit';
 
 const canMount = smallFsAvailable();
 const smallFs = { skip: !canMount.ok && (canMount as { why: string }).why };
 
-const tmp = (p: string): string => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), p)));
+const tmp = cleanTmp;
 
 /**
  * zsh comes with the Debian packages scripts/ensure-deps.sh installs first; `npm test` runs that
