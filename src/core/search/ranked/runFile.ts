@@ -25,7 +25,8 @@ import { sweepStaleTemps, tempName } from '../../fs/fsAtomic';
 
 const MAGIC = Buffer.from('ACSRUN2\n');
 const END = Buffer.from('ACSEND1\n');
-const BLOCK_TERMS = 64;
+/** Terms per dictionary block: 128 deflate better than 64 (the dictionary −8%) and still inflate in well under a millisecond. */
+const BLOCK_TERMS = 128;
 /** Postings read at once when a run is read whole (a merge). */
 const SLAB_BYTES = 1 << 20;
 /** The value most postings have (tf 1, no issue): written as one flag bit of the id delta. */

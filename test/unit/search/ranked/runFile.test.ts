@@ -57,7 +57,7 @@ test('a run of the previous format (ACSRUN1: postings and dictionary unpacked) i
 
 test('a run finds every term it holds, and no other, through its block index', () => {
   const dir = tmp();
-  const words = Array.from({ length: 1000 }, (_, i) => `w${String(i).padStart(4, '0')}`).concat(['错误', 'größe', 'a', 'zzz']);
+  const words = Array.from({ length: 2000 }, (_, i) => `w${String(i).padStart(4, '0')}`).concat(['错误', 'größe', 'a', 'zzz']);
   const r = RunReader.open(sampleRun(dir, 'r-1.run', 1, words));
   try {
     assert.equal(r.trailer.terms, words.length);
@@ -77,7 +77,7 @@ test('a run finds every term it holds, and no other, through its block index', (
 
 test('a prefix gives exactly the terms that start with it, across blocks', () => {
   const dir = tmp();
-  const words = ['time', 'timeout', 'timer', 'timestamp', 'tim', 'tiny', 'tick', ...Array.from({ length: 200 }, (_, i) => `timeline${i}`)];
+  const words = ['time', 'timeout', 'timer', 'timestamp', 'tim', 'tiny', 'tick', ...Array.from({ length: 400 }, (_, i) => `timeline${i}`)];
   const r = RunReader.open(sampleRun(dir, 'r-1.run', 1, words));
   try {
     const got = r.withPrefix('time', 1000).map((e) => e.term);

@@ -294,6 +294,22 @@ test('a garbage manifest or a run cut short is rebuilt: the same answers as with
   idx.dispose();
 });
 
+test('an index of version 4 (its terms held versions and dates whole) is built anew, not searched', async () => {
+  const root = workspace({ 'scratch/a.txt': [...filler(50, 'p'), 'segmentation fault in libfoo 4.2.15'].join('\n') + '\n' });
+  const expect = (a: SearchAnswer): void => assert.deepEqual(quoted(a, 'segmentation'), ['scratch/a.txt:51']);
+  let idx = indexOf(root);
+  expect(await ask(idx, 'segmentation fault'));
+  idx.dispose();
+  const file = manifestPath(path.join(root, '.agent'));
+  const old = JSON.parse(fs.readFileSync(file, 'utf8')) as { v: number };
+  assert.ok(old.v > 4);
+  fs.writeFileSync(file, JSON.stringify({ ...old, v: 4 }));
+  idx = indexOf(root);
+  expect(await ask(idx, 'segmentation fault'));
+  idx.dispose();
+  assert.equal((JSON.parse(fs.readFileSync(file, 'utf8')) as { v: number }).v, old.v, 'rebuilt in the current version');
+});
+
 test('a file added to a folder whose mtime is then set back (a restore, a git checkout) is found by the next search', async () => {
   const root = workspace({ 'scratch/tool_outputs/a.txt': 'alpha build ok\n' });
   // A clock 10 s ahead: the folders count as settled when listed, so their stamps are trusted.

@@ -33,6 +33,20 @@ test('ids, hashes and blobs are not terms: they would be most of a log and answe
   assert.deepEqual(termsOf('deadbeefcafebabe'), ['deadbeefcafebab']);
 });
 
+test('versions, dates and measurements are searched by their parts: each build and log line would add new ones whole', () => {
+  // A joined token starting with a number (a version, a date, a migration's name) gives only its parts.
+  assert.deepEqual(termsOf('typescript@5.9.0-dev.20250305'), ['typescript', '5', '9', '0', 'dev']);
+  assert.deepEqual(termsOf('0009_orders_owner'), ['0009', 'order', 'owner']);
+  assert.deepEqual(termsOf('2026-04-12T10:30'), ['2026', '04', '30']);
+  // A name that starts with a letter stays whole, with a version in it or not.
+  assert.deepEqual(termsOf('graceful-fs-4.2.15.tgz'), ['graceful-fs-4.2.15.tgz', 'grace', 'fs', '4', '2', '15', 'tgz']);
+  assert.deepEqual(termsOf('test_over_23'), ['test_over_23', 'test', 'over', '23']);
+  // A number run into letters: a measurement of 3 digits or more, a timestamp's piece; short ones and hex literals stay.
+  assert.deepEqual(termsOf('took 13890ms, 10ms, reject 2d at 12t10 mask 0x1f'), ['took', '10ms', 'reject', '2d', 'at', 'mask', '0x1f']);
+  // The query goes by the same rule: a version asked for is found by its parts.
+  assert.deepEqual(queryTerms('what changed in 4.2.15'), ['chang', '4', '2', '15']);
+});
+
 test('Chinese, Japanese and Korean runs give overlapping pairs, so a word inside a sentence is found', () => {
   assert.deepEqual(termsOf('编译错误'), ['编译', '译错', '错误']);
   assert.ok(termsOf('ビルドエラーです').includes('エラ'));
