@@ -18,14 +18,14 @@ import { toolError, type ToolContext, type ToolOutcome } from './toolContext';
 export const DEFAULT_SEARCH_TOKENS = 1500;
 const MIN_SEARCH_TOKENS = 100;
 /**
- * Windows shown besides the best one: no more than MAX_SHOWN in all, and only those scoring at least
- * this share of the best; the rest are counted and listed. A question is about one output: a window
- * of the best window's file (its failure report beside the summary line that names it) is shown from
- * SAME_FILE_RATIO, one of another file only when it scores nearly as well (OTHER_FILE_RATIO). Every
- * line an agent loads and does not need costs it (bench row 23, retrieval precision, chose these).
+ * Windows shown besides the best one: no more than MAX_SHOWN in all, only of the best window's file
+ * (a question is about one output: its failure report beside the summary line that names it), and
+ * only those scoring at least SAME_FILE_RATIO of the best; the rest, other files' windows among them,
+ * are counted and listed. Every line an agent loads and does not need costs it (bench row 23,
+ * retrieval precision: another file's window, shown from 90% of the best's score, answered none of its
+ * 46 questions, and cost two of them most of their precision).
  */
 export const SAME_FILE_RATIO = 0.4;
-export const OTHER_FILE_RATIO = 0.9;
 export const MAX_SHOWN = 2;
 /** The read an answer proposes: this many lines before the best window and after it. */
 const READ_BEFORE = 10;
@@ -47,8 +47,8 @@ function windowText(w: SearchWindow, show: (rel: string) => string, word: (term:
 
 /**
  * Which of the ranked windows an answer shows (their indexes): the best one, then up to MAX_SHOWN in
- * all within `budget` tokens and the answer's bytes, each scoring at least SAME_FILE_RATIO of the best
- * when in the best window's file, OTHER_FILE_RATIO otherwise. `sizes` covers the windows considered.
+ * all of the best window's file within `budget` tokens and the answer's bytes, each scoring at least
+ * SAME_FILE_RATIO of the best. `sizes` covers the windows considered.
  */
 export function windowsToShow(windows: readonly Pick<SearchWindow, 'rel' | 'score'>[], sizes: readonly { tokens: number; bytes: number }[], budget: number): number[] {
   const shown: number[] = [];
@@ -58,7 +58,7 @@ export function windowsToShow(windows: readonly Pick<SearchWindow, 'rel' | 'scor
   let bytes = 0;
   for (let i = 0; i < sizes.length && i < windows.length; i++) {
     if (i > 0 && shown.length >= MAX_SHOWN) break;
-    if (i > 0 && windows[i].score < (windows[i].rel === windows[0].rel ? SAME_FILE_RATIO : OTHER_FILE_RATIO) * best) continue;
+    if (i > 0 && (windows[i].rel !== windows[0].rel || windows[i].score < SAME_FILE_RATIO * best)) continue;
     if (i > 0 && (tokens + sizes[i].tokens > budget || bytes + sizes[i].bytes > TOOL_ANSWER_MAX_BYTES - FRAME_BYTES)) break;
     shown.push(i);
     tokens += sizes[i].tokens;

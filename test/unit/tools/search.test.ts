@@ -71,13 +71,14 @@ test('agentContext_search answers with ranked, numbered line windows fenced as d
   assert.doesNotMatch(again.text, /search-implicit.*\.search\.txt:\d+-\d+ \(/);
 });
 
-test('a second window is shown from the best window\'s file at 40% of its score, from another file only at 90%', () => {
+test('a second window is shown only from the best window\'s file, at 40% of its score or more; another file\'s is listed, not shown', () => {
   const size = { tokens: 100, bytes: 400 };
   const sizes = [size, size, size, size];
-  // A summary line names the failing test; its report in the same output scores half as much; a manual page scores 80%.
+  // A summary line names the failing test; its report in the same output scores half as much; a manual page scores 80% or 95%.
   const w = (rel: string, score: number): { rel: string; score: number } => ({ rel, score });
   assert.deepEqual(windowsToShow([w('out.txt', 10), w('man.txt', 8), w('out.txt', 5)], sizes, 1500), [0, 2]);
-  assert.deepEqual(windowsToShow([w('out.txt', 10), w('man.txt', 9.5), w('out.txt', 5)], sizes, 1500), [0, 1]);
+  assert.deepEqual(windowsToShow([w('out.txt', 10), w('man.txt', 9.5), w('out.txt', 5)], sizes, 1500), [0, 2]);
+  assert.deepEqual(windowsToShow([w('out.txt', 10), w('man.txt', 10)], sizes, 1500), [0]);
   assert.deepEqual(windowsToShow([w('out.txt', 10), w('out.txt', 3.9), w('man.txt', 8)], sizes, 1500), [0]);
   // Never more than two, never past the budget (the best one is always shown).
   assert.deepEqual(windowsToShow([w('a', 10), w('a', 9), w('a', 8), w('a', 7)], sizes, 1500), [0, 1]);
