@@ -27,9 +27,13 @@ const MIN_SEARCH_TOKENS = 100;
  */
 export const SAME_FILE_RATIO = 0.4;
 export const MAX_SHOWN = 2;
-/** The read an answer proposes: this many lines before the best window and after it. */
-const READ_BEFORE = 10;
-const READ_AFTER = 20;
+/**
+ * The read an answer proposes: this many lines before the best window and after it. As many before as
+ * after: what the window lacks is as often above it (rustc's error above the summary that matched, a
+ * test's header above its message) as below it (bench row 23: 10 before and 20 after found less).
+ */
+const READ_BEFORE = 15;
+const READ_AFTER = 15;
 
 /** Longest line shown (bytes); the file has the rest. */
 const LINE_BYTES = 300;
