@@ -22,7 +22,7 @@ import { writeFileAtomic } from '../../fs/fsAtomic';
 import { FolderWatch } from '../../fs/folderWatch';
 import { BATCH_BYTES, indexBatch, planFile, type Planned } from './indexWriter';
 import { tuning } from '../../processState';
-import { chunkAt, chunkCount, emptyManifest, liveSet, manifestPath, parseManifest, searchDir, type LiveSet, type Manifest, type RunEntry } from './manifest';
+import { chunkAt, chunkCount, emptyManifest, liveSet, manifestPath, manifestText, parseManifest, searchDir, type LiveSet, type Manifest, type RunEntry } from './manifest';
 import { equalFileKeys, fileKeyOf, sameStamp, type FileKey } from '../../fs/stamps';
 import { mergeRuns, pickMerge } from './runMerge';
 import { RunReader, type Postings } from './runFile';
@@ -278,7 +278,7 @@ export class SearchIndex {
   }
 
   private async writeManifest(m: Manifest): Promise<void> {
-    const st = await writeFileAtomic(manifestPath(this.agentDir), JSON.stringify(m));
+    const st = await writeFileAtomic(manifestPath(this.agentDir), manifestText(m));
     // The stats of the written file are this content's: the next load() knows it needs no read.
     this.setManifest(m, fileKeyOf(fs.statSync(manifestPath(this.agentDir), { throwIfNoEntry: false }) ?? st));
   }
