@@ -7,10 +7,14 @@
 #   __ac_root_of DIR            __ac_r: AGENT_CONTEXT_ROOT, else the nearest folder at or above DIR
 #                               holding .agent/ (empty: none)
 #   __ac_settings ROOT          __ac_small: the bytes a shell may hand over; __ac_fast: 1 unless the
-#                               user has masking rules of their own (then Node always looks)
-#   __ac_clean TEXT [MORE...]   true when TEXT may reach the model as it is: the fast path is on, TEXT
-#                               is at most __ac_small bytes and neither it nor MORE (the command and its
-#                               folder) holds a keyword of the masking rules
+#                               user has masking rules of their own (then Node always looks);
+#                               __ac_okroot: ROOT when Node's masker cleared that very path (below)
+#   __ac_below DIR              __ac_b: the part of DIR the keyword check looks at: what is below
+#                               __ac_okroot (from its "/" on), else DIR whole
+#   __ac_clean TEXT CMD DIR     true when TEXT may reach the model as it is: the fast path is on, TEXT
+#                               is at most __ac_small bytes and neither it, nor the command CMD, nor
+#                               the part of its folder DIR __ac_below gives holds a keyword of the
+#                               masking rules
 #   __ac_nokey TEXT...          true when no TEXT holds a keyword of the masking rules (a command and its
 #                               folder are written to the spool only then; else Node masks them first).
 #                               All in ONE match: the keyword pattern is read and compiled once per call,
@@ -39,20 +43,43 @@ __ac_root_of() {
 __ac_settings() {
   __ac_small=@SMALL_DEFAULT@
   __ac_fast=1
+  __ac_okroot=
+  local conf=$1/.agent/.cache/shell-hook.conf s= f= v=
+  # Line 2 is Node's verdict on the workspace's own path, "1 ROOT" when the masker leaves ROOT as it
+  # is (also with a value written right after it): a keyword in it ("sk" of ~/Desktop, a user "pat")
+  # then costs nothing. It holds for that path only (a moved workspace is checked whole again), and
+  # an older conf has no line 2.
+  if [ -f "$conf" ]; then
+    { read -r s f && IFS= read -r v; } 2>/dev/null <"$conf"
+    [ "$v" = "1 $1" ] && __ac_okroot=$1
+  fi
   if [ -f "$1/.gitleaks.toml" ]; then
     __ac_fast=0
   elif [ -f "$1/.agent/config.yaml" ]; then
     # What config.yaml means for this path (a threshold, the user's own masking rules) is read by
-    # Node, which leaves its answer in shell-hook.conf; stale once config.yaml is newer. Only digits
-    # are taken: the values go into arithmetic, which would run a command substitution written in
-    # the file (a workspace from an archive keeps its file times).
-    local conf=$1/.agent/.cache/shell-hook.conf
-    if [ -f "$conf" ] && [ ! "$1/.agent/config.yaml" -nt "$conf" ] && read -r __ac_small __ac_fast <"$conf" \
-      && [[ $__ac_small =~ ^[0-9]{1,9}$ ]] && [[ $__ac_fast =~ ^[01]$ ]]; then :; else
+    # Node, which leaves its answer in line 1 of the conf; stale once config.yaml is newer. Only
+    # digits are taken: the values go into arithmetic, which would run a command substitution
+    # written in the file (a workspace from an archive keeps its file times).
+    if [ -f "$conf" ] && [ ! "$1/.agent/config.yaml" -nt "$conf" ] \
+      && [[ $s =~ ^[0-9]{1,9}$ ]] && [[ $f =~ ^[01]$ ]]; then
+      __ac_small=$s
+      __ac_fast=$f
+    else
       __ac_small=@SMALL_DEFAULT@
       __ac_fast=0
     fi
   fi
+}
+
+# The one rule of which part of a folder the keyword check sees (core/hooks/fastPathRules.ts
+# folderToCheck is its TypeScript twin; test/unit/hooks/fastPath.test.ts runs both).
+__ac_below() {
+  __ac_b=$1
+  [ -n "${__ac_okroot-}" ] || return 0
+  case $1 in
+    "$__ac_okroot") __ac_b= ;;
+    "$__ac_okroot"/*) __ac_b=${1#"$__ac_okroot"} ;;
+  esac
 }
 
 __ac_clean() {
@@ -66,7 +93,8 @@ __ac_clean() {
     n=${#1}
   fi
   [ "$n" -le "$__ac_small" ] || return 1
-  __ac_nokey "$@"
+  __ac_below "${3-}"
+  __ac_nokey "$1" "${2-}" "$__ac_b"
 }
 
 # True when no TEXT holds a keyword of the masking rules (ASCII lower case, as the keywords are).

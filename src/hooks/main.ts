@@ -3,8 +3,9 @@
  * Started only when the shell side (dist/agent-context-shell.sh, dist/agent-hook.sh) cannot answer
  * alone: a large output, a secret candidate, the user's own masking rules.
  *
- *   node agent-hook.js shell-report <exit> <started>  the captured output on stdin; the agent's `-c`
- *                                                     string in AGENT_CONTEXT_EXEC; prints what the
+ *   node agent-hook.js shell-report <exit> <started>  the captured output on stdin; the command as the
+ *                                                     shell took it from the agent's `-c` string in
+ *                                                     AGENT_CONTEXT_EXEC; prints what the
  *                                                     model reads
  *   node agent-hook.js shell-pipe [<started>]         the same, streaming (no RAM-backed folder)
  *   node agent-hook.js copilot-cli postToolUse        Copilot CLI's hook JSON on stdin (a bash result;
@@ -53,6 +54,19 @@ async function readStdin(): Promise<string> {
 function workspaceRoot(cwd: string): string | undefined {
   const r = process.env.AGENT_CONTEXT_ROOT;
   return r ? path.resolve(r) : agentRootOf(cwd);
+}
+
+/**
+ * Leaves the fast path's settings in shell-hook.conf (line 2: whether the masker clears the
+ * workspace's path) for the shell side: every Node call of a hook does, so the shell's next call
+ * has them (a session start's, before the agent's first command).
+ */
+async function rememberFastPath(root: string): Promise<void> {
+  try {
+    await saveFastPath(root, await hookSettings(root));
+  } catch {
+    // a cache: the shell keeps asking Node
+  }
 }
 
 /** `EPOCHREALTIME` (seconds with a fraction) to milliseconds since the epoch; undefined when unknown. */
@@ -162,6 +176,7 @@ async function main(argv: string[]): Promise<void> {
       const root = workspaceRoot(input.cwd ?? process.cwd());
       if (root && rest[0] === 'sessionStart') {
         process.stdout.write(JSON.stringify(await copilotSessionStart(input, root)));
+        await rememberFastPath(root);
         return;
       }
       if (!root || rest[0] !== 'postToolUse') return;
@@ -171,6 +186,7 @@ async function main(argv: string[]): Promise<void> {
       }
       const out = await copilotPostToolUse(input, root);
       if (out) process.stdout.write(JSON.stringify(out));
+      await rememberFastPath(root);
       return;
     }
     case 'codex':
@@ -186,10 +202,12 @@ async function main(argv: string[]): Promise<void> {
       const root = workspaceRoot(process.cwd());
       if (root && mode === 'qwen-code' && (rest[0] === 'PostToolUse' || rest[0] === 'PostToolUseFailure')) {
         await qwenToolAfter(input as QwenToolHookInput, root);
+        await rememberFastPath(root);
         return;
       }
       if (!root || rest[0] !== 'SessionStart') return;
       process.stdout.write(JSON.stringify(await sessionStartHookOutput(input, root)));
+      await rememberFastPath(root);
       return;
     }
     case 'gemini': {
@@ -197,11 +215,13 @@ async function main(argv: string[]): Promise<void> {
       const root = workspaceRoot(input.cwd ?? process.cwd());
       if (root && rest[0] === 'SessionStart') {
         process.stdout.write(JSON.stringify(await sessionStartHookOutput(input, root)));
+        await rememberFastPath(root);
         return;
       }
       if (!root || rest[0] !== 'AfterTool') return;
       const out = await geminiAfterTool(input, root);
       if (out) process.stdout.write(JSON.stringify(out));
+      await rememberFastPath(root);
       return;
     }
     case 'cline': {
@@ -209,6 +229,7 @@ async function main(argv: string[]): Promise<void> {
       const root = workspaceRoot(process.cwd());
       if (!root || rest[0] !== 'PostToolUse') return;
       await clineToolAfter(input, root, process.cwd());
+      await rememberFastPath(root);
       return;
     }
     case 'opencode': {

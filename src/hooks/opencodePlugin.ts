@@ -15,7 +15,7 @@
  */
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
-import { agentRootOf, cleanForFastPath, noSecretKeyword } from '../core/hooks/fastPathRules';
+import { agentRootOf, cleanForFastPath } from '../core/hooks/fastPathRules';
 import { writeSpoolRecord } from '../core/terminal/agentCommands/commandSpool';
 import { agentDirOf } from '../core/workspace/agentLayout';
 
@@ -87,7 +87,7 @@ export function agentContextPlugin(o: PluginOptions) {
         const ere = path.join(o.dist, 'secret-keywords.ere');
         const command = typeof input.args?.command === 'string' ? input.args.command : '';
         // The command and its folder go to the spool as they are: only when no masking rule could touch them.
-        if (output.metadata?.truncated !== true && cleanForFastPath(root, output.output, ere) && noSecretKeyword(command, ere) && noSecretKeyword(cwd, ere)) {
+        if (output.metadata?.truncated !== true && cleanForFastPath(root, output.output, ere, command, cwd)) {
           // Handed over as it is, and recorded here, in process (no Node start).
           const exit = output.metadata?.exit;
           await writeSpoolRecord(agentDirOf(root), { agent: o.agent ?? 'opencode', session: session ?? 'unknown', pid: process.pid, startedMs, endedMs: Date.now(), exitCode: typeof exit === 'number' ? exit : undefined, cwd, command, enc: 'raw', output: output.output }).catch(() => undefined);

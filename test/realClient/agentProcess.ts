@@ -21,7 +21,9 @@ export function tempDir(prefix: string): string {
 
 /** Copies a fixture under test/fixtures to a fresh folder (without .gitkeep files) and returns it. */
 export function copyFixture(name: string): string {
-  const dir = path.join(tempDir('ws-'), name);
+  // Under a folder whose name holds a keyword of the masking rules ("sk"), as a user's ~/Desktop does:
+  // the hooks' fast path must hold there too (the verdict on the workspace's path in shell-hook.conf).
+  const dir = path.join(tempDir('ws-'), 'Desktop', name);
   fs.cpSync(path.join(repoRoot, 'test/fixtures', name), dir, { recursive: true });
   for (const f of fs.readdirSync(dir, { recursive: true })) {
     if (path.basename(String(f)) === '.gitkeep') fs.rmSync(path.join(dir, String(f)));

@@ -146,6 +146,17 @@ const median = (xs: number[]): number => {
   return s.length ? (s[Math.floor((s.length - 1) / 2)] + s[Math.ceil((s.length - 1) / 2)]) / 2 : NaN;
 };
 
+/**
+ * The workspace lies under a folder holding a keyword of the masking rules (copyFixture: .../Desktop/):
+ * the hook's Node side left its verdict on that path in shell-hook.conf, so the shell's fast path
+ * checks only what is below it (else every small command would start Node).
+ */
+function assertPathCleared(ws: string): void {
+  const conf = path.join(ws, '.agent/.cache/shell-hook.conf');
+  const line = fs.existsSync(conf) ? fs.readFileSync(conf, 'utf8').split('\n')[1] : '(no shell-hook.conf)';
+  assert.match(line ?? '', /^1 \/.*\/Desktop\/workspace$/, `the verdict on the workspace's path: ${line}`);
+}
+
 /** How many trivial calls each timing run makes (the median of them is reported). */
 const TIMED_CALLS = 9;
 
@@ -294,6 +305,7 @@ export function describeShellHook(d: HookDriver): void {
       assert.equal(without.length, TIMED_CALLS);
       const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
       recordMeasure(d.key ?? d.id, 'hookAddedMs', { withHook: median(withHook), without: median(without), added: median(withHook) - median(without), calls: TIMED_CALLS, load });
+      assertPathCleared(ws);
     });
   });
 }
@@ -386,6 +398,7 @@ export function describeRecordingHook(d: RecordingDriver): void {
       assert.equal(without.length, TIMED_CALLS);
       const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
       recordMeasure(d.key ?? d.id, 'hookAddedMs', { withHook: median(withHook), without: median(without), added: median(withHook) - median(without), calls: TIMED_CALLS, load });
+      assertPathCleared(ws);
       if (d.hookMs) {
         // The hook itself as the agent timed it: no model round trip, no second run to compare with.
         const own = d.hookMs(hooked);

@@ -23,7 +23,7 @@ import { userRulesFor } from '../secrets/gitleaks';
 import { maskCommand } from '../tools/run';
 import { newScratchFile, ScratchWriter } from '../tools/scratchOutput';
 import { agentDirOf } from '../workspace/agentLayout';
-import { fastPathFile } from './fastPathRules';
+import { fastPathFile, ROOT_CLEARED } from './fastPathRules';
 import { recordAgentCommand, type AgentCommandFacts } from '../terminal/agentCommands/recordCommand';
 
 /** Settings of the workspace's `.agent/config.yaml` that the hooks honour. */
@@ -42,18 +42,37 @@ export async function hookSettings(root: string): Promise<HookSettings> {
 }
 
 /**
- * The fast path's settings as the shell reads them: `<bytes> <1|0>`: outputs up to that many bytes
- * may be handed over by the shell, and 0 when the user has masking rules of their own (the shell's
- * prefilter only knows the built-in ones, so every output then goes through Node).
+ * Values a folder below the workspace could start with. Were one masked right after the workspace's
+ * path (a folder named `Authorization: Bearer`, say), the path's end would name a secret, and what
+ * is below it must be checked with it.
  */
-export function fastPathLine(s: HookSettings): string {
-  return `${surelyFitsBytes(s.config.offloadThresholdTokens)} ${s.rules && s.rules.rules.length > 0 ? 0 : 1}\n`;
+const BELOW_PROBES = ['/A1b2C3d4E5f6G7h8J9k0L1m2N3p4Q5r6S7t8', '/0123456789abcdef0123456789abcdef01234567', '/x'];
+
+/**
+ * True when the built-in masker leaves the workspace's path as it is, alone and with a value right
+ * after it: the shell's keyword check may then skip it and look only at what is below (the user's
+ * own rules need no case: with any, every output goes through Node).
+ */
+export function rootCleared(root: string): boolean {
+  return !root.includes('\n') && [root, ...BELOW_PROBES.map((p) => root + p)].every((t) => maskSecrets(t).text === t);
+}
+
+/**
+ * The fast path's settings as the shell reads them (src/hooks/fastPath.sh __ac_settings):
+ *   line 1 `<bytes> <1|0>`: outputs up to that many bytes may be handed over by the shell, and 0
+ *     when the user has masking rules of their own (the shell's prefilter only knows the built-in
+ *     ones, so every output then goes through Node);
+ *   line 2 `<1|0> <root>`: 1 when the masker cleared the workspace's path (rootCleared), for that
+ *     path only.
+ */
+export function fastPathLine(s: HookSettings, root: string): string {
+  return `${surelyFitsBytes(s.config.offloadThresholdTokens)} ${s.rules && s.rules.rules.length > 0 ? 0 : 1}\n${rootCleared(root) ? ROOT_CLEARED : '0'} ${root}\n`;
 }
 
 /** Writes the fast path's settings when they changed (errors ignored: the shell then keeps asking Node). */
 export async function saveFastPath(root: string, s: HookSettings): Promise<void> {
   const file = fastPathFile(root);
-  const line = fastPathLine(s);
+  const line = fastPathLine(s, root);
   try {
     if ((await fs.promises.readFile(file, 'utf8').catch(() => '')) === line) {
       // Same answer: touch it, so it is newer than config.yaml again.

@@ -188,6 +188,28 @@ test('Copilot CLI sessionStart: the briefing as additionalContext (its source "n
   assert.equal(hook(['copilot-cli', 'sessionStart'], '{"source":"new"}', tmp('ac-bare-')).stdout, '');
 });
 
+test('Copilot CLI in a workspace under a keyword folder (~/Desktop/proj): its session start clears the path, then small clean results start no Node; a keyword folder below it does', () => {
+  const ws = path.join(tmp('ac-hook-kw-'), 'Desktop', 'proj');
+  fs.mkdirSync(path.join(ws, '.agent'), { recursive: true });
+  const bin = tmp('ac-hook-kw-node-');
+  const log = path.join(bin, 'starts');
+  const wrapper = path.join(bin, 'node');
+  fs.writeFileSync(wrapper, `#!/bin/sh\necho >> '${log}'\nexec '${process.execPath}' "$@"\n`, { mode: 0o755 });
+  const starts = (): number => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').length : 0);
+  const env = { AGENT_CONTEXT_NODE: wrapper };
+  const bash = (cwd: string): string => JSON.stringify({ sessionId: 's', timestamp: 1, cwd, toolName: 'bash', toolArgs: { command: 'make', description: 'd' }, toolResult: { resultType: 'success', textResultForLlm: 'built\n<shellId: 0 completed with exit code 0>' } });
+  assert.equal(hook(['copilot-cli', 'postToolUse'], bash(ws), ws, env).stdout, '');
+  assert.equal(starts(), 1, 'no verdict yet: Node looks');
+  fs.rmSync(path.join(ws, '.agent/.cache'), { recursive: true });
+  hook(['copilot-cli', 'sessionStart'], JSON.stringify({ sessionId: 's', timestamp: 1, cwd: ws, source: 'new', initialPrompt: 'go' }), ws, env);
+  assert.equal(starts(), 2);
+  assert.equal(fs.readFileSync(path.join(ws, '.agent/.cache/shell-hook.conf'), 'utf8').split('\n')[1], `1 ${ws}`);
+  for (const cwd of [ws, path.join(ws, 'src')]) assert.equal(hook(['copilot-cli', 'postToolUse'], bash(cwd), ws, env).stdout, '');
+  assert.equal(starts(), 2, 'small clean results in the workspace and below it: the shell alone');
+  assert.equal(hook(['copilot-cli', 'postToolUse'], bash(path.join(ws, 'api-keys')), ws, env).stdout, '');
+  assert.equal(starts(), 3, 'a keyword below the workspace: Node');
+});
+
 const fileTool = (toolName: string, args: Record<string, string>): string => JSON.stringify({ sessionId: 'sess-1', timestamp: 1, cwd: '/x', toolName, toolArgs: args, toolResult: { resultType: 'success', textResultForLlm: 'Created file' } });
 
 test('Copilot CLI postToolUse: a create, then an edit, of its session plan.md is mirrored into .agent/plans/', () => {

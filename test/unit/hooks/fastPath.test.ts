@@ -6,7 +6,8 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { agentRootOf, cleanForFastPath, FAST_PATH_DEFAULT_BYTES, noSecretKeyword, shellWithFastPath } from '../../../src/core/hooks/fastPathRules';
+import { agentRootOf, cleanForFastPath, FAST_PATH_DEFAULT_BYTES, folderToCheck, noSecretKeyword, shellWithFastPath } from '../../../src/core/hooks/fastPathRules';
+import { hookSettings, rootCleared, saveFastPath } from '../../../src/core/hooks/shellOutput';
 import { repoRoot } from '../../repoRoot';
 import { cleanTmp, fakeDist } from './hookDist';
 
@@ -116,7 +117,8 @@ test('an output with its command and folder: one check (one pattern compile) say
   ];
   const seen = new Set<string>();
   for (const [text, cmd, cwd] of triples) {
-    const ts = cleanForFastPath(root, text, ere) && noSecretKeyword(cmd, ere) && noSecretKeyword(cwd, ere) ? 'yes' : 'no';
+    const ts = cleanForFastPath(root, text, ere, cmd, cwd) ? 'yes' : 'no';
+    assert.equal(ts, cleanForFastPath(root, text, ere) && noSecretKeyword(cmd, ere) && noSecretKeyword(cwd, ere) ? 'yes' : 'no', 'with no verdict on the root, the folder is checked whole');
     for (const shell of ['bash', 'zsh'] as const) {
       const three = shellVerdict(shell, root, text, root, { CMD: cmd, CWD: cwd }).split('|')[5];
       assert.equal(three, ts, `${shell} on ${JSON.stringify([text.slice(0, 30), cmd, cwd])}: ${three}, the plugin's rules ${ts}`);
@@ -124,6 +126,79 @@ test('an output with its command and folder: one check (one pattern compile) say
     seen.add(ts);
   }
   assert.deepEqual([...seen].sort(), ['no', 'yes']);
+});
+
+/** A workspace under a folder whose name holds a keyword of the masking rules ("sk" of Desktop), as many users' are. */
+function keywordWorkspace(name = 'proj'): string {
+  const root = path.join(tmp('ac-fast-kw-'), 'Desktop', name);
+  fs.mkdirSync(path.join(root, '.agent'), { recursive: true });
+  assert.equal(noSecretKeyword(root, ere), false, `${root} should hold a keyword`);
+  return root;
+}
+const writeConf = (root: string, text: string): void => {
+  fs.mkdirSync(path.join(root, '.agent/.cache'), { recursive: true });
+  fs.writeFileSync(path.join(root, '.agent/.cache/shell-hook.conf'), text);
+};
+
+test('a workspace under a keyword folder: with Node\'s verdict on its path in the conf, only the folder below it is checked; bash, zsh and the plugin agree', () => {
+  const root = keywordWorkspace();
+  const seen = new Set<string>();
+  const confs: [string, string | undefined][] = [
+    ['no conf (a fresh workspace)', undefined],
+    ['a conf of an older set-up (one line)', '2000 1\n'],
+    ['the verdict for this path', `2000 1\n1 ${root}\n`],
+    ['the verdict with no newline at its end', `2000 1\n1 ${root}`],
+    ['the masker changed this path', `2000 1\n0 ${root}\n`],
+    ['the verdict for where the workspace was before it moved', `2000 1\n1 ${path.dirname(root)}/old\n`],
+    ['the verdict for a folder above the workspace', `2000 1\n1 ${path.dirname(root)}\n`],
+  ];
+  const folders = [root, path.join(root, 'src/app'), path.join(root, 'api-keys'), `${root}-sk`, path.join(path.dirname(root), 'other')];
+  const expectYes = new Set([`the verdict for this path|${root}`, `the verdict for this path|${path.join(root, 'src/app')}`, `the verdict with no newline at its end|${root}`, `the verdict with no newline at its end|${path.join(root, 'src/app')}`]);
+  for (const [name, conf] of confs) {
+    fs.rmSync(path.join(root, '.agent/.cache'), { recursive: true, force: true });
+    if (conf !== undefined) writeConf(root, conf);
+    for (const cwd of folders) {
+      const ts = cleanForFastPath(root, 'build ok\n', ere, 'npm run build', cwd) ? 'yes' : 'no';
+      assert.equal(ts, expectYes.has(`${name}|${cwd}`) ? 'yes' : 'no', `${name}, folder ${cwd}: the plugin says ${ts}`);
+      for (const shell of ['bash', 'zsh'] as const) {
+        const three = shellVerdict(shell, root, 'build ok\n', root, { CMD: 'npm run build', CWD: cwd }).split('|')[5];
+        assert.equal(three, ts, `${name}, folder ${cwd}: ${shell} says ${three}, the plugin ${ts}`);
+      }
+      seen.add(ts);
+    }
+  }
+  assert.deepEqual([...seen].sort(), ['no', 'yes']);
+  // The verdict clears the folder, never the output or the command.
+  writeConf(root, `2000 1\n1 ${root}\n`);
+  for (const [text, cmd] of [[`token ${'ghp_'}x\n`, 'ls'], ['ok\n', 'echo PASSWORD=x']]) {
+    assert.equal(cleanForFastPath(root, text, ere, cmd, root), false);
+    for (const shell of ['bash', 'zsh'] as const) assert.equal(shellVerdict(shell, root, text, root, { CMD: cmd, CWD: root }).split('|')[5], 'no', shell);
+  }
+});
+
+test('which part of a folder is checked: below the cleared root from its "/" on, else the whole folder (strings compared as they are)', () => {
+  assert.equal(folderToCheck(undefined, '/home/pat/app'), '/home/pat/app');
+  assert.equal(folderToCheck('/home/pat/app', '/home/pat/app'), '');
+  assert.equal(folderToCheck('/home/pat/app', '/home/pat/app/src'), '/src');
+  assert.equal(folderToCheck('/home/pat/app', '/home/pat/apple'), '/home/pat/apple');
+  assert.equal(folderToCheck('/home/pat/app', '/home/pat/APP/src'), '/home/pat/APP/src');
+  assert.equal(folderToCheck('/home/pat/app', '/home/pat'), '/home/pat');
+});
+
+test('Node leaves its verdict on the workspace\'s path in the conf: cleared for a keyword folder, not for a path holding a secret shape or naming one at its end; the shell reads it', async () => {
+  const root = keywordWorkspace();
+  assert.equal(rootCleared(root), true);
+  await saveFastPath(root, await hookSettings(root));
+  assert.equal(fs.readFileSync(path.join(root, '.agent/.cache/shell-hook.conf'), 'utf8'), `${FAST_PATH_DEFAULT_BYTES} 1\n1 ${root}\n`);
+  for (const shell of ['bash', 'zsh'] as const) assert.equal(shellVerdict(shell, root, 'ok\n', root, { CMD: 'ls', CWD: path.join(root, 'src') }).split('|')[5], 'yes', shell);
+  const token = 'ghp' + '_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
+  // The second is cleared alone but names a secret with what follows it ("Bearer /src" would be masked).
+  for (const bad of [keywordWorkspace(token), keywordWorkspace('Authorization: Bearer')]) {
+    assert.equal(rootCleared(bad), false, bad);
+    await saveFastPath(bad, await hookSettings(bad));
+    assert.equal(fs.readFileSync(path.join(bad, '.agent/.cache/shell-hook.conf'), 'utf8').split('\n')[1], `0 ${bad}`);
+    for (const shell of ['bash', 'zsh'] as const) assert.equal(shellVerdict(shell, bad, 'ok\n', bad, { CMD: 'ls', CWD: path.join(bad, 'src') }).split('|')[5], 'no', `${shell} in ${bad}`);
+  }
 });
 
 test('the limit is the offload threshold\'s sure bytes, and each rule case gives the answer a user expects', () => {

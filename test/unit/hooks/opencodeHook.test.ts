@@ -49,6 +49,17 @@ test('plugin: a clean small output, another tool, a folder without .agent/ are l
   assert.equal((await after(tmp('ac-none-'), 'bash', 'x', { output: `token ${GH}\n`, metadata: { exit: 0, truncated: false } }, noNode)).output, `token ${GH}\n`);
 });
 
+test('plugin: in a workspace under a keyword folder (~/Desktop/proj) the first small result goes to the hook program, which clears the path; the next ones stay in process', async () => {
+  const ws = path.join(tmp('ac-opencode-kw-'), 'Desktop', 'proj');
+  fs.mkdirSync(path.join(ws, '.agent'), { recursive: true });
+  const noNode = '/nonexistent/node';
+  const small = { output: 'hi\n', metadata: { exit: 0, truncated: false } };
+  assert.match((await after(ws, 'bash', 'echo hi', small, noNode)).output, /could not process/, 'with no verdict yet the folder\'s "sk" sends it to Node');
+  assert.equal((await after(ws, 'bash', 'echo hi', small)).output, 'hi\n');
+  assert.equal((await after(ws, 'bash', 'echo hi', small, noNode)).output, 'hi\n', 'cleared: no Node');
+  assert.equal((await after(ws, 'bash', 'echo hi', { output: `token ${GH}\n`, metadata: { exit: 0, truncated: false } })).output, 'token [MASKED:github-token]\n');
+});
+
 test('plugin: a secret in a small output is masked through the hook program; the rest of the output is kept', async () => {
   const o = await after(workspace(), 'bash', 'env', { output: `HOME=/h\nGITHUB_TOKEN=${GH}\n`, metadata: { exit: 0, truncated: false } });
   assert.equal(o.output, 'HOME=/h\nGITHUB_TOKEN=[MASKED:github-token]\n');

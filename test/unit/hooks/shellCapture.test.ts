@@ -39,13 +39,13 @@ function workspace(): string {
 }
 
 /** Runs `command` as an agent's shell does, with the capture in front of it. */
-function run(shell: 'bash' | 'zsh', ws: string, command: string, how: 'env-file' | 'bash-env' = 'env-file', env: Record<string, string> = {}): { stdout: string; stderr: string; status: number | null } {
+function run(shell: 'bash' | 'zsh', ws: string, command: string, how: 'env-file' | 'bash-env' = 'env-file', env: Record<string, string> = {}, cwd = ws): { stdout: string; stderr: string; status: number | null } {
   const snippet = path.join(dist, 'agent-context-shell.sh');
   const s = how === 'env-file' ? `. '${snippet}'\n: && eval '${command.replace(/'/g, `'\\''`)}' < /dev/null` : command;
   // stdin /dev/null as the agents give it: a socket on stdin (Node's default pipes) makes bash
   // behave as a remote shell, which reads ~/.bashrc instead of BASH_ENV.
   const r = spawnSync(shell, ['-c', s], {
-    cwd: ws,
+    cwd,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
@@ -253,7 +253,45 @@ describe('shell capture through BASH_ENV (Codex, Gemini CLI, opencode)', () => {
     const r = run('bash', ws, 'echo "id internal-123456 here"', 'bash-env');
     assert.equal(r.stdout, 'id [MASKED:custom] here\n');
     // The fast path's answer is kept for next time: not fast (user rules).
-    assert.match(fs.readFileSync(path.join(ws, '.agent/.cache/shell-hook.conf'), 'utf8'), /^\d+ 0\n$/);
+    assert.equal(fs.readFileSync(path.join(ws, '.agent/.cache/shell-hook.conf'), 'utf8'), `2000 0\n1 ${ws}\n`);
+  });
+
+  test('a workspace under a keyword folder (~/Desktop/proj): Node clears its path once, then small clean commands start no Node, in bash and zsh; a keyword folder below it, a secret, a moved workspace go through Node', () => {
+    // A Node that counts its starts.
+    const bin = tmp('ac-kw-node-');
+    const log = path.join(bin, 'starts');
+    const wrapper = path.join(bin, 'node');
+    fs.writeFileSync(wrapper, `#!/bin/sh\necho >> '${log}'\nexec '${process.execPath}' "$@"\n`, { mode: 0o755 });
+    const starts = (): number => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').length : 0);
+    for (const shell of ['bash', 'zsh'] as const) {
+      const how = shell === 'bash' ? 'bash-env' : 'env-file';
+      const desk = path.join(tmp('ac-kw-'), 'Desktop');
+      const ws = path.join(desk, 'proj');
+      fs.mkdirSync(path.join(ws, '.agent'), { recursive: true });
+      fs.mkdirSync(path.join(ws, 'src'));
+      fs.mkdirSync(path.join(ws, 'api-keys'));
+      fs.rmSync(log, { force: true });
+      const go = (command: string, cwd = ws, root = ws): string => run(shell, root, command, how, { AGENT_CONTEXT_NODE: wrapper }, cwd).stdout;
+      assert.equal(go('echo first'), 'first\n');
+      assert.equal(starts(), 1, `${shell}: no verdict yet, so Node looks (the folder holds "sk")`);
+      assert.equal(fs.readFileSync(path.join(ws, '.agent/.cache/shell-hook.conf'), 'utf8').split('\n')[1], `1 ${ws}`);
+      assert.equal(go('echo second'), 'second\n');
+      assert.equal(go('echo third', path.join(ws, 'src')), 'third\n');
+      assert.equal(starts(), 1, `${shell}: small clean commands in the workspace and below it start no Node`);
+      const spool = path.join(ws, '.agent/terminals/spool');
+      const recs = fs.readdirSync(spool).map((f) => fs.readFileSync(path.join(spool, f), 'utf8'));
+      assert.ok(recs.some((r) => r.includes(`\ncwd ${path.join(ws, 'src')}\n`) && r.includes('\nthird\n')), `${shell}: the shell recorded the command with its folder`);
+      assert.equal(go('echo fourth', path.join(ws, 'api-keys')), 'fourth\n');
+      assert.equal(starts(), 2, `${shell}: a keyword in the folder below the workspace sends the command to Node`);
+      assert.equal(go(`echo "${GH}"`), '[MASKED:github-token]\n');
+      assert.equal(starts(), 3, `${shell}: a secret goes to Node, masked`);
+      const moved = path.join(desk, 'proj-moved');
+      fs.renameSync(ws, moved);
+      assert.equal(go('echo fifth', moved, moved), 'fifth\n');
+      assert.equal(starts(), 4, `${shell}: the verdict was for the old path, so Node looks again`);
+      assert.equal(go('echo sixth', moved, moved), 'sixth\n');
+      assert.equal(starts(), 4, `${shell}: and clears the new path`);
+    }
   });
 
   test('a capture left by a killed shell is removed by the next command that starts Node; the capture Node read is removed', () => {
