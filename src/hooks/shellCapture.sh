@@ -173,7 +173,7 @@ if [ -z "$__ac_ram" ]; then
     __ac_x=$?
     printf '\000agent-context-exit-%s %d\n' "$__ac_end" "$__ac_x"
     exit "$__ac_x"
-  } | AGENT_CONTEXT_ROOT=$__ac_root AGENT_CONTEXT_EXEC=${__ac_s:0:16384} AGENT_CONTEXT_PIPE_END=$__ac_end AGENT_CONTEXT_SESSION=$__ac_sid AGENT_CONTEXT_AGENT_PID=$__ac_apid AGENT_CONTEXT_CWD=$__ac_cwd "$__ac_node" "$__ac_hook" shell-pipe "$__ac_start"
+  } | AGENT_CONTEXT_ROOT=$__ac_root AGENT_CONTEXT_EXEC=${__ac_cmd:0:16384} AGENT_CONTEXT_PIPE_END=$__ac_end AGENT_CONTEXT_SESSION=$__ac_sid AGENT_CONTEXT_AGENT_PID=$__ac_apid AGENT_CONTEXT_CWD=$__ac_cwd "$__ac_node" "$__ac_hook" shell-pipe "$__ac_start"
   # The command's status, read before any other command resets it (bash: PIPESTATUS, zsh: pipestatus).
   __ac_st=${PIPESTATUS[0]:-${pipestatus[1]}}
   exit "$__ac_st"
@@ -243,7 +243,8 @@ if [ -n "$__ac_small_out" ] && __ac_clean "$__ac_out" "$__ac_cmd" "$__ac_cwd"; t
   exit "$__ac_st"
 fi
 # Node removes the capture once it has it open (and sweeps those of shells that are gone).
-# The command text goes to Node in the environment (cut: an environment string has a size limit).
-AGENT_CONTEXT_ROOT=$__ac_root AGENT_CONTEXT_EXEC=${__ac_s:0:16384} AGENT_CONTEXT_CAPTURE_FILE=$__ac_cap AGENT_CONTEXT_SESSION=$__ac_sid AGENT_CONTEXT_AGENT_PID=$__ac_apid AGENT_CONTEXT_CWD=$__ac_cwd "$__ac_node" "$__ac_hook" shell-report "$__ac_st" "$__ac_start" <"$__ac_cap"
+# The command as the fast path records it (__ac_cmd: Claude Code's `eval '…'` word, else the `-c`
+# string) goes to Node in the environment (cut: an environment string has a size limit).
+AGENT_CONTEXT_ROOT=$__ac_root AGENT_CONTEXT_EXEC=${__ac_cmd:0:16384} AGENT_CONTEXT_CAPTURE_FILE=$__ac_cap AGENT_CONTEXT_SESSION=$__ac_sid AGENT_CONTEXT_AGENT_PID=$__ac_apid AGENT_CONTEXT_CWD=$__ac_cwd "$__ac_node" "$__ac_hook" shell-report "$__ac_st" "$__ac_start" <"$__ac_cap"
 [ -e "$__ac_cap" ] && : >"$__ac_cap"
 exit "$__ac_st"

@@ -85,6 +85,15 @@ for (const sh of ['bash', 'zsh'] as const) {
     assert.ok(c.durationMs !== null && c.durationMs >= 0 && c.durationMs < 60_000, `duration ${c.durationMs}`);
   });
 
+  test(`${sh}: a command that goes through Node (a secret, a large output) is recorded as the agent sent it, as the shell's own record has it (not the -c string wrapped around it)`, async () => {
+    const ws = workspace();
+    shell(sh, ws, `echo "token ${GH}"`, { AGENT_CONTEXT_SESSION: 's' });
+    shell(sh, ws, 'seq 1 5000; exit 2', { AGENT_CONTEXT_SESSION: 's' });
+    shell(sh, ws, 'echo small', { AGENT_CONTEXT_SESSION: 's' });
+    const h = await history(ws);
+    assert.deepEqual(h[0].commands.map((c) => c.commandLine), ['echo "token [MASKED:github-token]"', 'seq 1 5000; exit 2', 'echo small']);
+  });
+
   test(`${sh}: without a session id, the agent's process is the session: two commands of one agent share a capture, another agent's process gets its own`, async () => {
     const ws = workspace();
     shell(sh, ws, 'echo one');
