@@ -9,6 +9,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { recordAgentCommand } from '../src/core/terminal/agentCommands/recordCommand';
 import { formatAgentCommand, sessionCaptureName } from '../src/core/terminal/agentCommands/sessionFold';
+import { EMPTY_TALLY, talliedLines } from '../src/core/terminal/indexTally';
+import type { IndexRecord } from '../src/core/terminal/terminalFormat';
 import { SPOOL_DIR, spoolFileName, type SpoolRecord } from '../src/core/terminal/agentCommands/commandSpool';
 import { formatHeader, TERMINALS_DIR } from '../src/core/terminal/terminalFormat';
 import { rng } from './harness';
@@ -124,21 +126,23 @@ export async function generateAgentSessions(agentDir: string, spec: AgentSession
       made.n = n;
       const header = formatHeader({ name: sessionCaptureName(agent, session), n, shell: '/bin/bash', cwd: '/work/app', started: new Date(records[0].startedMs!), shellIntegration: true, agent, session });
       const chunks = [header];
-      const index: string[] = [];
+      const index: IndexRecord[] = [];
       let lineCount = header.split('\n').length - 1;
       records.forEach((rec, j) => {
         const b = formatAgentCommand(rec, j + 1, n, lineCount, spoolFileName(rec.endedMs, 4242));
         chunks.push(b.text);
-        index.push(JSON.stringify(b.record));
+        index.push(b.record);
         lineCount += b.text.split('\n').length - 1;
       });
       // As the fold closes an idle session (sessionFold.ts closeCapture).
       chunks.push(`# terminal closed at ${new Date(lastRec.endedMs + 30 * 60_000).toISOString()} (no command for 30 minutes)\n`);
       const text = chunks.join('');
       fs.writeFileSync(path.join(dir, `${n}.txt`), text);
-      fs.writeFileSync(path.join(dir, `${n}.index.jsonl`), index.join('\n') + '\n');
+      // As the fold writes it: each line with its tally (indexTally.ts).
+      const indexText = talliedLines(EMPTY_TALLY, index).text;
+      fs.writeFileSync(path.join(dir, `${n}.index.jsonl`), indexText);
       out.files += 2;
-      out.bytes += Buffer.byteLength(text) + index.reduce((a, l) => a + l.length + 1, 0);
+      out.bytes += Buffer.byteLength(text) + Buffer.byteLength(indexText);
     }
     out.sessions.push(made);
     out.commands += commands;

@@ -15,6 +15,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { formatCommandFooter, formatCommandHeader, formatHeader, type IndexRecord } from '../src/core/terminal/terminalFormat';
+import { EMPTY_TALLY, talliedLines } from '../src/core/terminal/indexTally';
 import { rng } from './harness';
 import { generateAgentSessions, type AgentSessionsSpec, type GeneratedSessions } from './agentSessionsGen';
 
@@ -264,7 +265,7 @@ export async function generateAgentFolder(root: string, scale: Scale, seed = 15,
     let text = formatHeader({ name: n === 1 ? 'bash' : `bash ${n}`, n, shell: '/bin/bash', cwd: '/work/app', started: started0, shellIntegration: true });
     let lines = text.split('\n').length - 1;
     const chunks: string[] = [text];
-    const index: string[] = [];
+    const index: IndexRecord[] = [];
     let lastExit = 0;
     for (let k = 1; k <= commands; k++) {
       // Terminal n's commands fill its share of the history; live ones run up to now.
@@ -291,7 +292,7 @@ export async function generateAgentFolder(root: string, scale: Scale, seed = 15,
       const lastLine = firstLine + out.length - 1;
       lines = lastLine + 1;
       const base: IndexRecord = { v: 1, command: k, status: 'running', file: `${n}.txt`, commandLine: cmd, cwd: '/work/app', started: started.toISOString(), headerLine, firstLine, lastLine: null, exitCode: null, durationMs: null, secretsMasked: 0 };
-      index.push(JSON.stringify(base), JSON.stringify({ ...base, status: 'done', lastLine, exitCode: exit, durationMs: dur }));
+      index.push(base, { ...base, status: 'done', lastLine, exitCode: exit, durationMs: dur });
       lastExit = exit;
       if (exit) termFailure = { command: k, time: started.getTime() + dur };
     }
@@ -300,7 +301,8 @@ export async function generateAgentFolder(root: string, scale: Scale, seed = 15,
     if (!live) chunks.push(`# terminal closed at ${at((n + 1) / (c.terminals + 2)).toISOString()}\n`);
     text = chunks.join('');
     w.write(path.join(tdir, `${n}.txt`), text);
-    w.write(path.join(tdir, `${n}.index.jsonl`), index.join('\n') + '\n');
+    // As the capture writer writes it: each line with its tally (indexTally.ts).
+    w.write(path.join(tdir, `${n}.index.jsonl`), talliedLines(EMPTY_TALLY, index).text);
   }
 
   // Agents' own shell commands, one capture per session after the integrated terminals (issue 46).

@@ -15,6 +15,7 @@ import { describeFsError, isDiskFull } from '../fs/fsErrors';
 import { EXIT_UNKNOWN } from './commandExit';
 import { formatCommandFooter, formatCommandHeader, formatHeader, oneLine, type IndexRecord } from './terminalFormat';
 import { highestTerminalNumber } from './terminalIndex';
+import { EMPTY_TALLY, talliedLine, talliedLines, type Tally } from './indexTally';
 import { groupDigits } from '../output/humanize';
 import { SETTINGS } from '../settingsTable';
 
@@ -136,6 +137,8 @@ export class CaptureWriter {
   private paused: { since: Date; atLines: number; lostLines: number; timer?: NodeJS.Timeout } | undefined;
   /** The latest record of each command that is not in the index yet (written or dropped in a pause). */
   private readonly unindexed = new Map<number, IndexRecord>();
+  /** The index as written so far (indexTally.ts); advanced only by writes that completed. */
+  private tally: Tally = EMPTY_TALLY;
   /** Commands whose `>>>` line was lost in a pause. */
   private readonly headerLost = new Set<number>();
 
@@ -358,10 +361,11 @@ export class CaptureWriter {
     if (this.current && !this.unindexed.has(this.current.k)) this.current.record = { ...this.current.record, diskFull: true };
     const text = out.join('');
     const size = Buffer.byteLength(text);
-    const indexText = records.map((r) => JSON.stringify(r) + '\n').join('');
+    const index = talliedLines(this.tally, records);
     try {
       await this.writeAll(text, size);
-      if (indexText) await fs.promises.appendFile(this.indexFile, indexText);
+      if (index.text) await fs.promises.appendFile(this.indexFile, index.text);
+      this.tally = index.next;
     } catch (e) {
       await this.fh.truncate(this.diskBytes).catch(() => undefined);
       if (!isDiskFull(e)) throw e;
@@ -434,11 +438,13 @@ export class CaptureWriter {
       return;
     }
     this.records.push(r);
-    const line = JSON.stringify(r) + '\n';
     this.enqueue(async () => {
       // In a pause the record waits: tryResume writes what the index missed, with lines that exist.
       if (this.paused) return;
+      // Tallied here, in the chain's order: the order the lines reach the file.
+      const { line, next } = talliedLine(this.tally, r);
       await fs.promises.appendFile(this.indexFile, line);
+      this.tally = next;
       if (this.unindexed.get(r.command) === r) this.unindexed.delete(r.command);
     });
   }
@@ -461,7 +467,7 @@ export class CaptureWriter {
     this.lines = countLines(headerText);
     this.bytes = Buffer.byteLength(headerText);
     this.headerBytes = this.bytes;
-    const indexText = this.records.map((r) => JSON.stringify(r) + '\n').join('');
+    const index = talliedLines(EMPTY_TALLY, this.records);
     this.enqueue(async () => {
       await this.fh.close();
       await fs.promises.rename(this.file, prev);
@@ -469,7 +475,8 @@ export class CaptureWriter {
       await this.fh.write(headerText);
       this.diskBytes = Buffer.byteLength(headerText);
       this.diskLines = countLines(headerText);
-      await writeFileAtomic(this.indexFile, indexText);
+      await writeFileAtomic(this.indexFile, index.text);
+      this.tally = index.next;
     });
     if (cur) {
       const from = `${this.n}.1.txt`;

@@ -19,6 +19,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../../fs/fsAtomic';
+import { EMPTY_TALLY, endTally, talliedLines } from '../indexTally';
 import { withFileLock } from '../../fs/fileLock';
 import { unwrapAgentResult } from '../../hooks/agentResults';
 import { agentName } from '../../hooks/agentNames';
@@ -336,12 +337,17 @@ async function foldLocked(agentDir: string, spoolDir: string, sessionsFile: stri
       }
     }
     let text = '';
-    const index: string[] = [];
+    const index: IndexRecord[] = [];
+    // The index's tally to continue from (indexTally.ts); undefined: its lines go without one.
+    let tally = s ? await endTally(path.join(dir, `${s.n}.index.jsonl`), s.commands) : undefined;
     const flush = async (): Promise<void> => {
       if (!s || !text) return;
       // The block first, then its index line: a reader never finds an index line ahead of its lines.
       await fs.promises.appendFile(path.join(dir, `${s.n}.txt`), text);
-      await fs.promises.appendFile(path.join(dir, `${s.n}.index.jsonl`), index.join(''));
+      const lines = tally ? talliedLines(tally, index) : { text: index.map((r) => `${JSON.stringify(r)}\n`).join(''), next: undefined };
+      tally = undefined; // known again only once the append is whole
+      await fs.promises.appendFile(path.join(dir, `${s.n}.index.jsonl`), lines.text);
+      tally = lines.next;
       s.bytes += Buffer.byteLength(text);
       text = '';
       index.length = 0;
@@ -359,6 +365,7 @@ async function foldLocked(agentDir: string, spoolDir: string, sessionsFile: stri
       }
       if (!s) {
         s = await openCapture(dir, record);
+        tally = { ...EMPTY_TALLY };
         open.set(key, s);
         outcome.touched.push(s.n);
       }
@@ -368,7 +375,7 @@ async function foldLocked(agentDir: string, spoolDir: string, sessionsFile: stri
       s.lastMs = Math.max(s.lastMs, record.endedMs);
       if (record.pid !== undefined) s.pid = record.pid;
       text += block.text;
-      index.push(`${JSON.stringify(block.record)}\n`);
+      index.push(block.record);
       done.push(name);
       outcome.folded++;
     }

@@ -3,14 +3,17 @@
  * header facts through one open, and the fold of the end of N.index.jsonl only (what settles its
  * last and last finished command: indexBrief.ts settledStart), so a first build at 10,000 terminals
  * opens each file once and decodes the last lines of each index instead of all of them. The bytes
- * before those lines are still read, to be scanned without decoding for a higher command number
- * (earlierCommandsBelow): at bench row 14i's L that is 72 MB, scanned at about 1 GB/s.
+ * before those lines are read, to be scanned without decoding for a higher command number
+ * (earlierCommandsBelow: at bench row 14i's L that is 72 MB, scanned at about 1 GB/s), unless the
+ * last line's tally holds (talliedWhole, indexTally.ts): then the end alone says what the whole
+ * index says, its count and last failure included.
  */
 import * as fs from 'node:fs';
 import type { FoldCheckpoint } from '../../fs/appendFold';
 import type { Entry } from './catalogFile';
 import { fileKeyOf } from '../../fs/stamps';
-import { BRIEF_SPEC, settled, settledStart, type CompactState, type TerminalBrief } from './indexBrief';
+import { BRIEF_SPEC, lineBrief, settled, settledStart, type BriefCommand, type CompactState, type TerminalBrief } from './indexBrief';
+import { claimedTally } from '../indexTally';
 import { previousFileOf, type TerminalInfo } from '../terminalFormat';
 import { notRegularFile, OPEN_FLAGS, readTerminalHeaderInfoFdSync, unreadableTerminal } from '../terminalIndex';
 
@@ -39,6 +42,7 @@ export function foldIndexEnd(fd: number, st: fs.Stats): { cp: FoldCheckpoint<Com
   const start = first + 1;
   const end = got > 0 ? buf.lastIndexOf(10, got - 1) + 1 : 0;
   const state = BRIEF_SPEC.init();
+  let whole: ReturnType<typeof talliedWhole>;
   let lines = 0;
   let from = -1;
   if ((pos === 0 || (first >= 0 && first < got)) && end > start) {
@@ -58,7 +62,10 @@ export function foldIndexEnd(fd: number, st: fs.Stats): { cp: FoldCheckpoint<Com
       }
       if (w === start) break;
     }
-    if (from > 0 && !earlierCommandsBelow(fd, buf, from, base, end)) {
+    // The last line's tally, when it holds, says what the lines before `from` add (the writer's
+    // order among them); else they are scanned for a higher command.
+    if (from > 0) whole = talliedWhole(fd, buf, base, start, end);
+    if (from > 0 && !whole && !earlierCommandsBelow(fd, buf, from, base, end)) {
       // A command as high as those of the end before it (not capture's order: another writer, a
       // concatenation): the end alone cannot say what the whole index says.
       from = -1;
@@ -71,10 +78,49 @@ export function foldIndexEnd(fd: number, st: fs.Stats): { cp: FoldCheckpoint<Com
     lines = end > 0 ? BRIEF_SPEC.lines!(state, buf.toString('utf8', 0, end)) : 0;
     from = 0;
   }
+  if (from > 0 && whole) {
+    // The fold is then the whole one's.
+    state.count = whole.count;
+    state.lastFailed = whole.lastFailed;
+    from = 0;
+  }
   return {
     cp: { v: 1, spec: BRIEF_SPEC.version, dev: st.dev, ino: st.ino, offset: base + end, lines, size: st.size, mtimeMs: st.mtimeMs, tail: buf.toString('base64', Math.max(0, end - FINGERPRINT), end), state },
     from,
   };
+}
+
+/** The longest index line whose tally is followed to it (a record is about 300 bytes; a command line is one line). */
+const TALLIED_LINE_BYTES = 64 * 1024;
+let lineBuf: Buffer | undefined;
+
+/**
+ * What the whole index's fold says of its count and last failure, from the tally of the last line
+ * of buf[start, end) (bytes base + k of the file): undefined unless that line's `at` is where it is,
+ * and the line at its `failedAt` is a failure whose own `at` is `failedAt` (indexTally.ts).
+ */
+function talliedWhole(fd: number, buf: Buffer, base: number, start: number, end: number): { count: number; lastFailed: BriefCommand | null } | undefined {
+  const last = end >= 2 ? buf.lastIndexOf(10, end - 2) + 1 : 0;
+  if (last < start) return undefined;
+  const t = claimedTally(buf.toString('utf8', last, end - 1));
+  if (!t || t[0] !== base + last) return undefined;
+  const [, count, failedAt] = t;
+  if (failedAt < 0) return { count, lastFailed: null };
+  if (failedAt > base + last) return undefined; // beyond the last line: not the writer's
+  let line: string | undefined;
+  if (failedAt >= base + start) {
+    const k = failedAt - base;
+    line = buf.toString('utf8', k, buf.indexOf(10, k));
+  } else {
+    lineBuf ??= Buffer.allocUnsafe(TALLIED_LINE_BYTES);
+    const got = fs.readSync(fd, lineBuf, 0, TALLIED_LINE_BYTES, failedAt);
+    const nl = lineBuf.subarray(0, got).indexOf(10);
+    if (nl < 0) return undefined;
+    line = lineBuf.toString('utf8', 0, nl);
+  }
+  const b = lineBrief(line.endsWith('\r') ? line.slice(0, -1) : line);
+  if (!b?.failed || claimedTally(line)?.[0] !== failedAt) return undefined;
+  return { count, lastFailed: b.brief };
 }
 
 const COMMAND_KEY = Buffer.from('"command"');

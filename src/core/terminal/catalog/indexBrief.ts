@@ -12,6 +12,7 @@
  */
 import type { FoldSpec } from '../../fs/appendFold';
 import type { IndexRecord } from '../terminalFormat';
+import { countAfter, isFailure } from '../indexTally';
 
 /** A command as the catalog keeps it: what ordering and counting across terminals needs. */
 export interface BriefCommand {
@@ -93,7 +94,7 @@ const NUM = String.raw`-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?`;
 const RECORD = new RegExp(
   String.raw`\{"v":1,"command":${NUM},"status":"(?:running|done|continued)","file":${STR},"commandLine":${STR},"cwd":(?:${STR}|null),`
   + String.raw`"started":${STR},"headerLine":${NUM},"firstLine":${NUM},"lastLine":(?:${NUM}|null),"exitCode":(?:${NUM}|null),`
-  + String.raw`"durationMs":(?:${NUM}|null),"secretsMasked":${NUM}(?:,"(?:exitUnknown|outputMissing|diskFull)":(?:${STR}|true))*\}(?=\r?\n)`,
+  + String.raw`"durationMs":(?:${NUM}|null),"secretsMasked":${NUM}(?:,"(?:exitUnknown|outputMissing|diskFull|saved|spool)":(?:${STR}|true)|,"tally":\[${NUM},${NUM},${NUM}\])*\}(?=\r?\n)`,
   'y',
 );
 const COMMAND_AT = '{"v":1,"command":'.length;
@@ -168,7 +169,7 @@ interface Folding {
 
 /** Folds one record into the state, as commandFromRecords decides a command's state (its latest record wins). */
 function step(s: Folding, command: number, done: boolean, failed: boolean, h: Held): void {
-  if (command > s.maxCommand || s.count === 0) s.count++;
+  s.count = countAfter(s.count, s.maxCommand, command);
   s.maxCommand = Math.max(s.maxCommand, command);
   // A held line may be at offset 0: compared with null, never by truthiness.
   if (s.last === null || command > s.lastCommand) {
@@ -204,6 +205,7 @@ function foldText(state: CompactState, text: string): number {
       const cmdEnd = text.indexOf(',', at + COMMAND_AT);
       const command = numberAt(text, at + COMMAND_AT, cmdEnd);
       const done = text.startsWith('done', cmdEnd + 11); // ,"status":"
+      // isFailure, read in place: done, and an exit code that is neither null nor 0.
       let failed = false;
       if (done) {
         const ex = text.indexOf('"exitCode":', cmdEnd) + 11;
@@ -216,7 +218,7 @@ function foldText(state: CompactState, text: string): number {
       let nl = text.indexOf('\n', at);
       if (nl < 0) nl = text.length;
       const r = fromLine(text.slice(at, nl > at && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl));
-      if (r) step(s, r.command, r.status === 'done', r.status === 'done' && r.exitCode !== null && r.exitCode !== undefined && r.exitCode !== 0, new Parsed(r));
+      if (r) step(s, r.command, r.status === 'done', isFailure(r.status, r.exitCode), new Parsed(r));
       at = nl + 1;
     }
   }
@@ -228,6 +230,12 @@ function foldText(state: CompactState, text: string): number {
   state.prevDone = brief(s.prevDone);
   state.lastFailed = brief(s.lastFailed);
   return lines;
+}
+
+/** The brief of one index line (without its `\n`) and whether it is a failure (isFailure); undefined for a line that is no record. */
+export function lineBrief(line: string): { brief: BriefCommand; failed: boolean } | undefined {
+  const r = fromLine(line);
+  return r ? { brief: briefOf(r), failed: isFailure(r.status, r.exitCode) } : undefined;
 }
 
 /** The command of the record on the line of `text` from `at` to `nl` (its `\n`), whether it is done and whether it failed, as foldText reads it; undefined for a line that is no record. */

@@ -36,7 +36,10 @@
  * that needs only each terminal's last commands (the briefing, the listing: `need: 'last'`) folds
  * only the end of each index: the last 4 KB are read, and the lines from settledStart on settle
  * `last` and `lastDone` once a scan of the bytes before them (not decoded) finds no higher command
- * number there (capture's order; anything else is folded whole). The
+ * number there (capture's order; anything else is folded whole). When the last line's tally holds
+ * (indexTally.ts: the lines our writers write carry one), the end says the whole index's count and
+ * last failure too, without that scan: the entry is then whole from the start, whatever the caller
+ * needs (bench row 20). Otherwise the
  * entry keeps where that fold started (`from`); callers that need `lastFailed` or exact counts get
  * those indexes folded whole first (once: the entries then stay whole), and a terminal a caller asks
  * to re-check is folded whole. With `lazyInfo` (the briefing, which names a few terminals) no N.txt is
@@ -609,8 +612,10 @@ async function update(agentDir: string, c: Catalog, force: readonly number[], ne
   const turn = round(c.numbers, c.cursor, tuning.catalogClosedChecksPerCall);
   for (const n of turn.items) toCheck.add(n);
   c.cursor = turn.next;
-  // A terminal checked because a caller read it and found it disagrees is folded whole.
-  let changed = await check(dir, c, toCheck, { tail: need === 'last', lazyInfo: lazyInfo && need === 'last', complete: new Set(force), progress, verified });
+  // A terminal checked because a caller read it and found it disagrees is folded whole. A terminal
+  // the catalog does not know has its index's end folded first, whatever the caller needs: when its
+  // last line's tally holds (indexTally.ts), that fold is the whole one's; the rest are folded whole below.
+  let changed = await check(dir, c, toCheck, { tail: true, lazyInfo: lazyInfo && need === 'last', complete: new Set(force), progress, verified });
   // Checked everything (a first build, a small folder): that was a sweep.
   if (toCheck.size >= len) c.rolling.swept();
   if (need !== 'last' && c.partialLeft) {

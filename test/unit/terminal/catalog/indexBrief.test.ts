@@ -82,6 +82,10 @@ function lines(seed: number, count: number): Buffer[] {
     if (done && rec.exitCode === null && r() < 0.7) rec.exitUnknown = pick(['no status from the shell', 'terminal closed while it ran', 'q"uote\\']);
     if (r() < 0.05) rec.diskFull = true;
     if (r() < 0.05) rec.outputMissing = pick(['all', 'start']);
+    // An agent session's keys, and the tally (indexTally.ts), sometimes not in the writers' form.
+    if (r() < 0.1) rec.saved = pick(['scratch/tool_outputs/a.txt', 'q"uote', 'x\\y']);
+    if (r() < 0.1) rec.spool = pick(['1765000000000-4242-ab.rec', '', 'a,"tally":[1,2,3]']);
+    if (r() < 0.3) rec.tally = r() < 0.9 ? [i * 300, k, r() < 0.5 ? -1 : i * 100] : pick([[1.5, 2, 3], [-2, 1, 1], ['1', 2, 3], [1, 2], {}]);
     let text = JSON.stringify(rec);
     if (rec.started === '\\u0032026-06-01T00:00:00.000Z') text = text.replace('"\\\\u0032026', '"\\u0032026'); // a real escape in the string
     const odd = r();
