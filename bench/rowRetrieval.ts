@@ -1,8 +1,10 @@
 // Row 23: retrieval precision. 46 questions over real recorded outputs (bench/retrieval/), each
 // with its answer's lines marked by hand, asked three ways of one .agent/ tree holding every
 // recording (the questions' outputs and an agent's everyday history around them):
-// - ours: agentContext_search with the question as the query, then, if its answer did not hold
-//   every marked line, the read its answer proposes ("Next: read lines a–b of …");
+// - ours: agentContext_search with the question as the query, then the read its answer proposes
+//   ("Next: read lines a–b of …") whenever it proposes one (an agent cannot tell whether an answer
+//   is complete); beside it, the search alone, and the read only where the answer missed a marked
+//   line (it takes the marks: an upper bound, the path this row measured until 2026-12-07);
 // - ripgrep with the question's keywords (`rg -uu -n -C 2 -i -F -e w1 -e w2 …`: .agent/ is git-ignored in most workspaces), the agent's usual move;
 // - the head and tail an agent's own shell showed of the output that answers (bench/README.md,
 //   "agents at a glance"): Codex (first and last 5 KB), Gemini CLI (first 8,000 and last 32,000
@@ -246,6 +248,10 @@ function shownOutputs(agentDir: string, q: Question): { first: number; lines: st
 export interface RetrievalDetail {
   id: string;
   ours: { precision: number; recall: number; tokens: number; lines: number; read: boolean };
+  /** The search's answer alone. */
+  searchOnly: { precision: number; recall: number; tokens: number };
+  /** The read only where the answer missed a marked line (it takes the marks: an upper bound, not an agent's path). */
+  oracle: { precision: number; recall: number; tokens: number };
   rg: { precision: number; recall: number; tokens: number; lines: number };
   shapes: { precision: number; recall: number; tokens: number }[];
   /** The reference's preview of the output that answers (what agentContext_run, the hooks and agentContext_terminal return). */
@@ -292,22 +298,26 @@ export async function rowRetrieval(workDir: string, rgPath: string | undefined, 
   const rg = rgPath ?? 'rg';
   const details: RetrievalDetail[] = [];
   for (const q of questions) {
-    // Ours: the search, then the read it proposes when the answer was not yet complete.
+    // Ours: the search, then the read its answer proposes, whenever it proposes one: an agent cannot
+    // tell whether the answer it got is complete. Beside it, the search alone and the oracle's path
+    // (the read only when the answer missed a marked line: an upper bound no agent reaches).
     const answer = await invoke.invokeTool('agentContext_search', { query: q.q }, ctx);
     if (answer.isError) throw new Error(`agentContext_search failed on ${q.id}: ${answer.text}`);
-    const loaded = searchLines(answer.text);
-    let tokens = tok.countTokens(answer.text).tokens;
+    const searched = searchLines(answer.text);
+    const searchTokens = tok.countTokens(answer.text).tokens;
+    const loaded = new Set(searched);
+    let tokens = searchTokens;
     let read = false;
-    if (score(loaded, q).recall < 1) {
-      const next = /^Next: read lines (\d+)–(\d+) of \.agent\/(\S+) /m.exec(answer.text);
-      if (next) {
-        read = true;
-        const r = await invoke.invokeTool('agentContext_read', { path: `.agent/${next[3]}`, offset: Number(next[1]), limit: Number(next[2]) - Number(next[1]) + 1 }, ctx);
-        for (const k of readLines(r.text)) loaded.add(k);
-        tokens += tok.countTokens(r.text).tokens;
-      }
+    const next = /^Next: read lines (\d+)–(\d+) of \.agent\/(\S+) /m.exec(answer.text);
+    if (next) {
+      read = true;
+      const r = await invoke.invokeTool('agentContext_read', { path: `.agent/${next[3]}`, offset: Number(next[1]), limit: Number(next[2]) - Number(next[1]) + 1 }, ctx);
+      for (const k of readLines(r.text)) loaded.add(k);
+      tokens += tok.countTokens(r.text).tokens;
     }
     const ours = { ...score(loaded, q), tokens, read };
+    const searchOnly = { ...score(searched, q), tokens: searchTokens };
+    const oracle = searchOnly.recall < 1 ? ours : searchOnly;
     // ripgrep with the question's keywords, over the whole tree (the agent does not know where the answer is).
     const args = ['-uu', '-n', '-C', '2', '-i', '-F', ...keywordsOf(q.q).flatMap((w) => ['-e', w]), '.agent'];
     let out = '';
@@ -343,7 +353,7 @@ export async function rowRetrieval(workDir: string, rgPath: string | undefined, 
       previewText += text;
     }
     const preview = { ...score(previewShown, q), tokens: tok.countTokens(previewText).tokens };
-    details.push({ id: q.id, ours: { precision: ours.precision, recall: ours.recall, tokens: ours.tokens, lines: ours.lines, read }, rg: { precision: rgScore.precision, recall: rgScore.recall, tokens: rgScore.tokens, lines: rgScore.lines }, shapes, preview });
+    details.push({ id: q.id, ours: { precision: ours.precision, recall: ours.recall, tokens: ours.tokens, lines: ours.lines, read }, searchOnly: { precision: searchOnly.precision, recall: searchOnly.recall, tokens: searchOnly.tokens }, oracle: { precision: oracle.precision, recall: oracle.recall, tokens: oracle.tokens }, rg: { precision: rgScore.precision, recall: rgScore.recall, tokens: rgScore.tokens, lines: rgScore.lines }, shapes, preview });
     log(`${q.id}: ours P ${pct(ours.precision)} R ${pct(ours.recall)} ${ours.tokens} tok${read ? ' (+read)' : ''} · rg P ${pct(rgScore.precision)} R ${pct(rgScore.recall)} ${rgScore.tokens} tok`);
   }
   await service.stopSearchWorker();
@@ -357,8 +367,8 @@ export async function rowRetrieval(workDir: string, rgPath: string | undefined, 
   const what = `${questions.length} hand-marked questions over ${tree.files} real recorded outputs (${(tree.bytes / 1024 / 1024).toFixed(1)} MB)`;
   const rows: Row[] = [
     {
-      id: '23a', what: `retrieval precision: agentContext_search with the question, then the read it proposes if needed (${reads} of ${questions.length}); ${what}`,
-      ours: `precision ${pct(P)} at recall ${pct(R)}; tokens per question: mean ${group(mean(oursTok))}, median ${group(median(oursTok))}`,
+      id: '23a', what: `retrieval precision: agentContext_search with the question, then the read its answer proposes whenever it proposes one (${reads} of ${questions.length}); ${what}`,
+      ours: `precision ${pct(P)} at recall ${pct(R)}; tokens per question: mean ${group(mean(oursTok))}, median ${group(median(oursTok))} · the search alone: ${pct(mean(details.map((d) => d.searchOnly.precision)))} / ${pct(mean(details.map((d) => d.searchOnly.recall)))} · reading only where the answer missed a marked line (takes the marks; an upper bound): ${pct(mean(details.map((d) => d.oracle.precision)))} / ${pct(mean(details.map((d) => d.oracle.recall)))}`,
       reference: `ripgrep -n -C 2 -i with the question's keywords: precision ${pct(rgP)}, recall ${pct(rgR)}`,
       ratio: '—', goal: 'precision ≥ 70% at recall ≥ 90% (per-question averages)', met: P >= 0.7 && R >= 0.9,
     },
