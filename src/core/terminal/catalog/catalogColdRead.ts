@@ -108,7 +108,8 @@ function talliedWhole(fd: number, buf: Buffer, base: number, start: number, end:
   if (failedAt < 0) return { count, lastFailed: null };
   if (failedAt > base + last) return undefined; // beyond the last line: not the writer's
   let line: string | undefined;
-  if (failedAt >= base + start) {
+  if (failedAt >= base) {
+    // In what was read (the whole file, for an index of up to SCAN_BLOCK bytes): no read.
     const k = failedAt - base;
     line = buf.toString('utf8', k, buf.indexOf(10, k));
   } else {
