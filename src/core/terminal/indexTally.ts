@@ -48,7 +48,11 @@ export function talliedLine(t: Tally, r: IndexRecord): { line: string; next: Tal
 }
 
 /** The lines of `records` appended after `t` (one text), and the tally after them. */
-export function talliedLines(t: Tally, records: readonly IndexRecord[]): { text: string; next: Tally } {
+export function talliedLines(t: Tally, records: readonly IndexRecord[]): { text: string; next: Tally };
+/** Without a tally to continue from (undefined: the index's end is not as its writer left it), the lines carry none. */
+export function talliedLines(t: Tally | undefined, records: readonly IndexRecord[]): { text: string; next: Tally | undefined };
+export function talliedLines(t: Tally | undefined, records: readonly IndexRecord[]): { text: string; next: Tally | undefined } {
+  if (!t) return { text: records.map((r) => `${JSON.stringify(r)}\n`).join(''), next: undefined };
   let text = '';
   for (const r of records) {
     const x = talliedLine(t, r);

@@ -344,7 +344,7 @@ async function foldLocked(agentDir: string, spoolDir: string, sessionsFile: stri
       if (!s || !text) return;
       // The block first, then its index line: a reader never finds an index line ahead of its lines.
       await fs.promises.appendFile(path.join(dir, `${s.n}.txt`), text);
-      const lines = tally ? talliedLines(tally, index) : { text: index.map((r) => `${JSON.stringify(r)}\n`).join(''), next: undefined };
+      const lines = talliedLines(tally, index);
       tally = undefined; // known again only once the append is whole
       await fs.promises.appendFile(path.join(dir, `${s.n}.index.jsonl`), lines.text);
       tally = lines.next;
