@@ -14,9 +14,10 @@ const KIND = 'agent-context-search';
 /**
  * 4: runs of format ACSRUN2 (packed postings, deflated dictionary); 5: the terms of terms.ts without
  * numbers and versions whole (an index of version 4 still holds them, at 15% of the bytes indexed
- * against 11%); 6: each file's chunks written packed (manifestText). An older index is built anew.
+ * against 11%); 6: each file's chunks written packed (manifestText); 7: numbers of one or two digits
+ * not posted (chunker.ts). An older index is built anew.
  */
-const VERSION = 6;
+const VERSION = 7;
 
 /** Fields per chunk in FileEntry.c: id, first byte, first line, terms counted, hash, highest issue level of its lines, its command's header line in a terminal (0 elsewhere). */
 export const CHUNK_FIELDS = 7;

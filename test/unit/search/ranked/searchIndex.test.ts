@@ -13,6 +13,7 @@ import { rankChunks } from '../../../../src/core/search/ranked/chunkRanking';
 import { CHUNK_FIELDS, manifestPath, searchDir } from '../../../../src/core/search/ranked/manifest';
 import { queryTerms } from '../../../../src/core/search/ranked/terms';
 import type { SearchScope } from '../../../../src/core/search/ranked/sources';
+import { RunReader } from '../../../../src/core/search/ranked/runFile';
 
 /** A workspace whose .agent/ holds `files` (relative to .agent/). */
 function workspace(files: Record<string, string>): string {
@@ -292,6 +293,24 @@ test('a garbage manifest or a run cut short is rebuilt: the same answers as with
   idx = indexOf(root);
   expect(await ask(idx, 'segmentation fault'));
   idx.dispose();
+});
+
+test('numbers of one or two digits are not posted (pieces of every time and date of a log); a query naming one finds its line by its other words', async () => {
+  const root = workspace({ 'scratch/a.txt': [...filler(50, 'p'), 'FATAL checksum mismatch in segment 7 of 12: HTTP 404'].join('\n') + '\n' });
+  const idx = indexOf(root);
+  const a = await ask(idx, 'checksum mismatch in segment 7');
+  assert.deepEqual(quoted(a, 'checksum'), ['scratch/a.txt:51']);
+  idx.dispose();
+  const dir = searchDir(path.join(root, '.agent'));
+  const runs = fs.readdirSync(dir).filter((f) => f.endsWith('.run')).map((f) => RunReader.open(path.join(dir, f)));
+  const posted = (term: string): boolean => runs.some((r) => r.entry(term) !== undefined);
+  try {
+    assert.ok(runs.length > 0);
+    assert.deepEqual(['checksum', 'segment', '404', 'p_7'].map(posted), [true, true, true, true]);
+    assert.deepEqual(['7', '12', '0', '96'].map(posted), [false, false, false, false], 'filler lines hold 0-96 too');
+  } finally {
+    for (const r of runs) r.close();
+  }
 });
 
 test('an index of version 4 (its terms held versions and dates whole) is built anew, not searched', async () => {
