@@ -6,6 +6,7 @@ import { displayLine } from '../output/reference';
 import { countTokensAsync } from '../output/tokens';
 import { TOOL_ANSWER_MAX_BYTES } from '../output/inline';
 import type { SearchWindow } from '../search/ranked/lineRanking';
+import type { WindowRest } from '../search/ranked/windowRest';
 import { searchFolder } from '../search/ranked/searchService';
 import { SEARCH_SCOPES, type SearchScope } from '../search/ranked/sources';
 import { termWords } from '../search/ranked/terms';
@@ -27,13 +28,12 @@ const MIN_SEARCH_TOKENS = 100;
  */
 export const SAME_FILE_RATIO = 0.4;
 export const MAX_SHOWN = 2;
-/**
- * The read an answer proposes: this many lines before the best window and after it. As many before as
- * after: what the window lacks is as often above it (rustc's error above the summary that matched, a
- * test's header above its message) as below it (bench row 23: 10 before and 20 after found less).
- */
-const READ_BEFORE = 15;
-const READ_AFTER = 15;
+/** Why an answer proposes a read (windowRest.ts decides whether and which lines). */
+const REST_WHY: Record<WindowRest['side'], string> = {
+  after: 'it goes on past the window',
+  before: 'its header is above the window',
+  both: 'its header is above the window, and it goes on past it',
+};
 
 /** Longest line shown (bytes); the file has the rest. */
 const LINE_BYTES = 300;
@@ -107,7 +107,8 @@ export async function searchTool(input: Record<string, unknown>, ctx: ToolContex
   const lines = [`${groupDigits(total)} window${total === 1 ? '' : 's'} match ${JSON.stringify(query)} (terms: ${termList}) in ${where}; the best ${shown.length}, ≈${groupDigits(tokens)} tokens:`];
   lines.push(fenceData('Matches', shown.map((i) => texts[i]).join('\n\n')));
   const top = a.windows[0];
-  lines.push(`Next: read lines ${Math.max(1, top.first - READ_BEFORE)}–${top.last + READ_AFTER} of ${show(top.rel)} for what surrounds the best window.`);
+  if (top.rest) lines.push(`Next: read lines ${top.rest.first}–${top.rest.last} of ${show(top.rel)} for the rest of the best window's block (${REST_WHY[top.rest.side]}).`);
+  else lines.push('The best window holds its whole block (it ends where the output\'s block ends): nothing around it is missing.');
   let outputPath: string | undefined;
   if (shown.length < total) {
     const rest = a.windows.filter((_, i) => !shown.includes(i));

@@ -14,6 +14,7 @@ import { chunkHash, chunkTextOf } from './chunker';
 import { chunkAt, chunkCount, type FileEntry } from './manifest';
 import { LEVEL_BOOST, type ChunkRanking } from './chunkRanking';
 import { termsOf } from './terms';
+import { DETAIL_RE, windowRest, type WindowRest } from './windowRest';
 import { readAt } from '../../fs/readAt';
 
 /** Lines of context shown on each side of a matching line. */
@@ -48,6 +49,8 @@ export interface SearchWindow {
   terms: string[];
   /** Highest issue level of its matching lines (2 error, 1 warning). */
   level: 0 | 1 | 2;
+  /** What the window lacks of its block (windowRest.ts); absent when it is complete. */
+  rest?: WindowRest;
 }
 
 interface ReadLine {
@@ -105,11 +108,6 @@ function readChunks(abs: string, e: FileEntry, wanted: Map<number, Wanted>, mask
 }
 
 const indent = (s: string): number => s.length - s.trimStart().length;
-/**
- * A line that carries on the diagnostic above it: indented deeper, or a compiler's, test runner's or
- * runtime's detail line (a code frame's numbered line: rustc's and jest's `12 |`, tsc --pretty's `6   return …`).
- */
-const DETAIL_RE = /^\s*(?:\||-->|::: |= |\^|~|at |\.\.\. \d+ more|Caused by|E {2,}|[+-] |\d+ +\||\d+ {2,}\S|> +\d+ \||help:|note:|symbol:|location:|Expected|Received|left:|right:)/;
 
 /**
  * A stack frame of the runtime or of a library (`at … (node:internal/…)`, `at java.base/…`, `at …
@@ -226,7 +224,7 @@ export function rankWindows(
   // Grow windows around the best lines: a line near a window joins it (up to MAX_WINDOW_LINES). A
   // window scores as its best line, and more for each query term its other lines add: a run of lines
   // that repeat one weak word must not outrank one line with every word.
-  const windows: (SearchWindow & { k0: number; k1: number; best: number })[] = [];
+  const windows: (SearchWindow & { k0: number; k1: number; best: number; km: number })[] = [];
   for (const [id, r] of order) {
     const { rel, k } = at[id];
     const lines = fileLines.get(rel)!;
@@ -247,17 +245,21 @@ export function rankWindows(
         near.level = Math.max(near.level, lvl) as 0 | 1 | 2;
         near.k0 = a;
         near.k1 = b;
+        near.km = Math.max(near.km, k);
         near.first = lines[a].n;
         near.last = lines[b].n;
         continue;
       }
     }
-    windows.push({ rel, first: lines[k0].n, last: lines[k1].n, lines: [], score: r.score, best: r.score, terms: [...r.terms], level: lvl, k0, k1 });
+    windows.push({ rel, first: lines[k0].n, last: lines[k1].n, lines: [], score: r.score, best: r.score, terms: [...r.terms], level: lvl, k0, k1, km: k });
   }
   for (const w of windows) {
-    w.lines = fileLines.get(w.rel)!.slice(w.k0, w.k1 + 1).map((l) => ({ n: l.n, text: l.text }));
+    const lines = fileLines.get(w.rel)!;
+    w.lines = lines.slice(w.k0, w.k1 + 1).map((l) => ({ n: l.n, text: l.text }));
+    const rest = windowRest(lines, w.k0, w.k1, w.km);
+    if (rest) w.rest = rest;
     w.score = w.best * (1 + EXTRA_TERM_BONUS * Math.max(0, w.terms.length - 1));
   }
   windows.sort((a, b) => b.score - a.score);
-  return { windows: windows.map(({ k0: _a, k1: _b, best: _c, ...w }) => w), stale };
+  return { windows: windows.map(({ k0: _a, k1: _b, best: _c, km: _d, ...w }) => w), stale };
 }

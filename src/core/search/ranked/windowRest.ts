@@ -1,0 +1,138 @@
+/*
+ * Is a window of an answer complete, and if not, which lines does it lack? Decided from the output's
+ * own structure around the window, never from what the question wanted: a window is complete when
+ * it runs from its block's first line to the block's natural end (a blank line before a line at the
+ * block's indentation, the next block's header, the end of a terminal command, the end of the file).
+ * It lacks lines when its last line opens a block (a test's failure header, a traceback's first
+ * line, a diff's file header) or its lines go on past its last line (an indented stack, a compiler's
+ * detail lines), or it starts inside an indented block whose header is above it. The read an answer
+ * proposes covers exactly that missing part, at most REST_MAX_LINES on each side.
+ */
+import { issueLevel } from '../../output/reference';
+
+/** Lines a proposed read adds on each side of a window at most. */
+export const REST_MAX_LINES = 30;
+
+/** The part of a file a window lacks: lines `first`–`last`, and why. */
+export interface WindowRest {
+  first: number;
+  last: number;
+  /** Which side: the block goes on below the window, starts above it, or both. */
+  side: 'after' | 'before' | 'both';
+}
+
+interface Line {
+  n: number;
+  text: string;
+}
+
+const indent = (s: string): number => s.length - s.trimStart().length;
+const blank = (s: string): boolean => s.trim() === '';
+/** A terminal capture's command start or end (core/terminal/terminalFormat.ts formatCommandHeader/Footer): no block crosses it. */
+const COMMAND_MARK_RE = /^(?:>>>|<<<) command \d+/;
+/**
+ * A line that opens a block whose body follows it: a test runner's failure header (jest's `●`,
+ * pytest's `____ test ____`, go's `--- FAIL`, mocha's `1) name:`), a traceback's first line (and
+ * Python's line joining two), a diff's file or hunk header, a line ending in a colon.
+ */
+const OPENER_RE = /^\s*(?:● |_{3,} .* _{3,}$|--- FAIL|\d{1,4}\) .*:$|Traceback \(most recent call last\):|The above exception was|During handling of the above exception|diff --git |@@ )|:\s*$/;
+/**
+ * A line that carries on the diagnostic above it: indented deeper, or a compiler's, test runner's or
+ * runtime's detail line (a code frame's numbered line: rustc's and jest's `12 |`, tsc --pretty's `6   return …`).
+ */
+export const DETAIL_RE = /^\s*(?:\||-->|::: |= |\^|~|at |\.\.\. \d+ more|Caused by|E {2,}|[+-] |\d+ +\||\d+ {2,}\S|> +\d+ \||help:|note:|symbol:|location:|Expected|Received|left:|right:)/;
+
+/** A section rule alone on its line or around a title (pytest's `==== FAILURES ====`): a block ends before it. */
+const RULE_RE = /^\s*([=_*-])\1{2,}(?:.*\1{3})?\s*$/;
+
+/** Whether line `t` belongs to the body of a block opened by a header indented `opened` (its first line always does). */
+const bodyOf = (t: string, opened: number, first: boolean): boolean => !RULE_RE.test(t) && (first || indent(t) > opened || (indent(t) === opened && !OPENER_RE.test(t)));
+/** A line joining two blocks (Python's chained tracebacks): the block above it ends on the line before. */
+const JOINER_RE = /^\s*(?:The above exception was|During handling of the above exception)/;
+/** A summary that counts errors reported before it (`could not compile … due to 1 previous error`, clang's `2 errors generated.`). */
+const SUMMARY_RE = /\bprevious errors?\b|\b\d+ errors? generated\b/;
+
+/** A stack frame (`at …`, a Rust backtrace's `  3: name`): the frames below the first ones shown are its callers, not missing. */
+const FRAME_RE = /^\s*(?:at |\d+: \S)/;
+
+/**
+ * The last line of the block that goes on from line `from` (the window's last matching line, or its
+ * opening header): up to the block's end, at most REST_MAX_LINES past `k1`; undefined when the block
+ * ends inside the window (at or before `k1`). `goesOn` tells a line of the block's body.
+ */
+function blockEnd(lines: readonly Line[], from: number, k1: number, goesOn: (t: string, first: boolean) => boolean): number | undefined {
+  let end = from;
+  for (let j = from + 1; j < lines.length && lines[j].n === lines[j - 1].n + 1 && lines[j].n - lines[k1].n <= REST_MAX_LINES; j++) {
+    const t = lines[j].text;
+    if (COMMAND_MARK_RE.test(t)) break;
+    if (blank(t)) {
+      // A blank line inside a block: the block goes on only if a line of its body follows.
+      const next = lines[j + 1];
+      if (next?.n === lines[j].n + 1 && !blank(next.text) && !COMMAND_MARK_RE.test(next.text) && goesOn(next.text, end === from)) continue;
+      break;
+    }
+    if (!goesOn(t, end === from)) break;
+    end = j;
+  }
+  return end > k1 ? end : undefined;
+}
+
+/**
+ * The lines before a window that its block holds: when the window's first line is indented under a
+ * header that opens a block (OPENER_RE) above it, that header and what lies between; none otherwise,
+ * or when no such header is within REST_MAX_LINES.
+ */
+function restBefore(lines: readonly Line[], k0: number, k1: number): number | undefined {
+  let f = k0;
+  while (f < k1 && blank(lines[f].text)) f++;
+  const own = indent(lines[f].text);
+  const consecutive = (j: number): boolean => j >= 0 && lines[j].n === lines[j + 1].n - 1 && lines[k0].n - lines[j].n <= REST_MAX_LINES;
+  if (JOINER_RE.test(lines[f].text)) {
+    // The block above ends on its last line: that line (an exception's message) is what the window lacks.
+    for (let j = k0 - 1; consecutive(j); j--) if (!blank(lines[j].text)) return j;
+    return undefined;
+  }
+  for (let k = f; k <= k1; k++) {
+    if (!SUMMARY_RE.test(lines[k].text)) continue;
+    // A summary of errors reported before it: from the last error line above the window on.
+    for (let j = k0 - 1; consecutive(j); j--) if (issueLevel(lines[j].text) === 2) return restBefore(lines, j, j) ?? j;
+  }
+  if (OPENER_RE.test(lines[f].text)) return undefined;
+  for (let j = k0 - 1; consecutive(j); j--) {
+    const t = lines[j].text;
+    if (COMMAND_MARK_RE.test(t) || RULE_RE.test(t)) return undefined;
+    if (blank(t)) continue;
+    if (indent(t) < own) return OPENER_RE.test(t) ? j : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * What the window `lines[k0..k1]` lacks of its block (see the file's comment), as file lines, or
+ * undefined when it is complete. `km` is the window's last matching line (the lines after it are
+ * context); `lines` are runs of a file's consecutive lines (a gap ends a block).
+ */
+export function windowRest(lines: readonly Line[], k0: number, k1: number, km = k1): WindowRest | undefined {
+  let base = Infinity;
+  let frames = false;
+  for (let k = k0; k <= k1; k++) {
+    if (blank(lines[k].text)) continue;
+    base = Math.min(base, indent(lines[k].text));
+    frames ||= FRAME_RE.test(lines[k].text);
+  }
+  if (base === Infinity) return undefined;
+  // A header from the last matching line on whose body fills the rest of the window: the block it opens may go on.
+  let opener: number | undefined;
+  for (let k = k1; k >= km && opener === undefined; k--) if (OPENER_RE.test(lines[k].text)) opener = k;
+  let after: number | undefined;
+  if (opener !== undefined) {
+    const at = indent(lines[opener].text);
+    after = blockEnd(lines, opener, k1, (t, first) => bodyOf(t, at, first));
+  } else {
+    after = blockEnd(lines, km, k1, (t) => (indent(t) > base || DETAIL_RE.test(t)) && !(frames && FRAME_RE.test(t)));
+  }
+  const before = restBefore(lines, k0, k1);
+  if (after === undefined && before === undefined) return undefined;
+  const side = after !== undefined && before !== undefined ? 'both' : after !== undefined ? 'after' : 'before';
+  return { first: lines[before ?? k1 + 1].n, last: lines[after ?? k0 - 1].n, side };
+}

@@ -1,0 +1,57 @@
+// windowRest: whether a search answer's window lacks part of its block, and which lines, decided on
+// real recorded outputs (bench/retrieval/, bench/corpus/) from the output's structure alone.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { windowRest, REST_MAX_LINES } from '../../../../src/core/search/ranked/windowRest';
+import { repoRoot } from '../../../repoRoot';
+
+/** A recording's lines, numbered from 1. */
+const recording = (rel: string): { n: number; text: string }[] =>
+  fs.readFileSync(path.join(repoRoot, 'bench', rel), 'utf8').split('\n').map((text, i) => ({ n: i + 1, text }));
+/** windowRest of the window of file lines first–last whose last matching line is `matched`. */
+const restOf = (rel: string, first: number, last: number, matched = last) => windowRest(recording(rel), first - 1, last - 1, matched - 1);
+
+test('a window ending on a failure header (pytest\'s ERROR at setup, jest\'s ●) lacks the report below it, up to the next section', () => {
+  const pytest = restOf('retrieval/outputs/pytest-failures.log', 10, 13, 12);
+  assert.deepEqual(pytest, { first: 14, last: 23, side: 'after' });
+  const lines = recording('retrieval/outputs/pytest-failures.log');
+  assert.match(lines[21 - 1].text, /^E +sqlite3\.IntegrityError/, 'the exception is in the read');
+  assert.match(lines[24 - 1].text, /={3,} FAILURES ={3,}/, 'the read stops before the next section');
+  const jest = restOf('retrieval/outputs/jest-failures.log', 37, 45, 44);
+  assert.ok(jest && jest.side === 'after' && jest.first === 46, JSON.stringify(jest));
+  // The assertion and its expected/received values (48, 49) and the code line (53) are in it; no other test's report.
+  assert.ok(jest.last >= 53 && jest.last <= 45 + REST_MAX_LINES, JSON.stringify(jest));
+  const jl = recording('retrieval/outputs/jest-failures.log');
+  for (let n = jest.first; n <= jest.last; n++) assert.doesNotMatch(jl[n - 1].text, /^\s*● |^(?:FAIL|PASS) /, `line ${n} starts another report`);
+});
+
+test('a window inside an indented report lacks only its header above; a chained Python traceback lacks both ends', () => {
+  // jest: the window starts at the timeout message; the test's name is the header two lines up.
+  assert.deepEqual(restOf('retrieval/outputs/jest-failures.log', 23, 26, 24), { first: 22, last: 22, side: 'before' });
+  // "The above exception was the direct cause…": the first exception's message above, the second traceback below to its message.
+  const etl = restOf('corpus/python-traceback.log', 156, 158, 157);
+  assert.deepEqual(etl, { first: 155, last: 170, side: 'both' });
+  const lines = recording('corpus/python-traceback.log');
+  assert.doesNotMatch(lines[170 - 1].text, /^\s/, 'the read ends on the exception\'s own (unindented) line');
+});
+
+test('a summary counting errors reported before it (rustc\'s "due to 1 previous error") lacks the error above it', () => {
+  const rest = restOf('retrieval/outputs/cargo-build-borrow.log', 259, 262);
+  assert.ok(rest && rest.side === 'before', JSON.stringify(rest));
+  assert.match(recording('retrieval/outputs/cargo-build-borrow.log')[rest.first - 1].text, /^error\[E0502\]/);
+  assert.equal(rest.last, 258);
+});
+
+test('complete windows propose nothing: a compiler error with its detail, a summary list, a stack whose rest is callers, a log entry that ends', () => {
+  assert.equal(restOf('retrieval/outputs/go-build-errors.log', 7, 8), undefined);
+  assert.equal(restOf('retrieval/outputs/pytest-failures.log', 79, 84, 82), undefined);
+  assert.equal(restOf('retrieval/outputs/cargo-test-failures.log', 53, 61), undefined);
+  // A migration log: the renamed column's statement, then the next migration's first line as context.
+  assert.equal(restOf('retrieval/outputs/session-migrations.txt', 194, 199, 197), undefined);
+});
+
+test('an indented paragraph that goes on past the window (a help page\'s flag) lacks its next line only', () => {
+  assert.deepEqual(restOf('retrieval/outputs/history/session-docs.txt', 9584, 9586), { first: 9587, last: 9587, side: 'after' });
+});
