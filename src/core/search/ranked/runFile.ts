@@ -411,9 +411,20 @@ export class RunReader {
     return out;
   }
 
-  /** The postings of an entry. */
-  postings(e: DictEntry, out?: Postings): Postings {
-    return decodePostings(this.read(e.at, e.len), out);
+  /**
+   * The postings of entries, in order. Entries that follow one another in the dictionary (the words
+   * a prefix starts: withPrefix) have their postings one after another in the file: read at once, not
+   * one read per word (reads were a third of a query's lookups).
+   */
+  postings(es: readonly DictEntry[]): Postings[] {
+    if (es.length === 0) return [];
+    const from = es[0].at;
+    const last = es[es.length - 1];
+    let sum = 0;
+    for (const e of es) sum += e.len;
+    if (last.at + last.len - from !== sum) return es.map((e) => decodePostings(this.read(e.at, e.len)));
+    const b = this.read(from, sum);
+    return es.map((e) => decodePostings(b.subarray(e.at - from, e.at - from + e.len)));
   }
 
   /**

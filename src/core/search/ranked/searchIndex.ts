@@ -392,12 +392,13 @@ export class SearchIndex {
         continue;
       }
       const entries = q.length >= 3 ? rd.withPrefix(q, PREFIX_MAX) : [rd.entry(q)].filter((e) => e !== undefined);
-      for (const e of entries) {
+      const lists = rd.postings(entries);
+      entries.forEach((e, k) => {
         let f = found.get(e.term);
         if (!f) found.set(e.term, (f = { df: 0, lists: [] }));
         f.df += e.df;
-        f.lists.push(rd.postings(e));
-      }
+        f.lists.push(lists[k]);
+      });
     }
     return { found, broken };
   }

@@ -66,7 +66,7 @@ test('a run finds every term it holds, and no other, through its block index', (
       const e = r.entry(t);
       assert.ok(e, t);
       assert.equal(e.df, 2);
-      assert.equal(r.postings(e).ids.length, 2);
+      assert.equal(r.postings([e])[0].ids.length, 2);
     }
     for (const t of ['w9999', 'b', '', 'w00005', 'zzzz']) assert.equal(r.entry(t), undefined, t);
     assert.deepEqual([...r.entries()].map((e) => e.term), [...words].sort());
@@ -84,6 +84,28 @@ test('a prefix gives exactly the terms that start with it, across blocks', () =>
     assert.deepEqual(got, words.filter((w) => w.startsWith('time')).sort());
     assert.deepEqual(r.withPrefix('tim', 3).map((e) => e.term), ['tim', 'time', 'timeline0']);
     assert.deepEqual(r.withPrefix('zz', 10), []);
+  } finally {
+    r.close();
+  }
+});
+
+test('the postings of a prefix\'s words, read at once across blocks, are each word\'s own; words apart in the dictionary too', () => {
+  const dir = tmp();
+  const words = ['time', 'timeout', 'timer', 'tim', 'tiny', 'tick', ...Array.from({ length: 400 }, (_, i) => `timeline${i}`)];
+  const sorted = [...words].sort();
+  // sampleRun's postings of the i-th term in order.
+  const own = (t: string): { ids: number[]; values: number[] } => {
+    const i = sorted.indexOf(t);
+    return { ids: [1 + (i % 7), 101 + i], values: [(2 << 2) | 0, (1 << 2) | 2] };
+  };
+  const r = RunReader.open(sampleRun(dir, 'r-1.run', 1, words));
+  try {
+    const es = r.withPrefix('time', 1000);
+    assert.ok(es.length > 300);
+    assert.deepEqual(r.postings(es), es.map((e) => own(e.term)));
+    const apart = ['tick', 'timer', 'timeline7'].map((t) => r.entry(t)!);
+    assert.deepEqual(r.postings(apart), ['tick', 'timer', 'timeline7'].map(own));
+    assert.deepEqual(r.postings([]), []);
   } finally {
     r.close();
   }
@@ -117,8 +139,8 @@ test('a merge keeps the live chunks of each term in id order and drops the rest'
   const r = RunReader.open(path.join(dir, merged.name));
   try {
     assert.deepEqual([r.trailer.lo, r.trailer.hi], [1, 20]);
-    assert.deepEqual(r.postings(r.entry('alpha')!), { ids: [1, 5, 12], values: [4, 4, 6] });
-    assert.deepEqual(r.postings(r.entry('beta')!), { ids: [11], values: [4] });
+    assert.deepEqual(r.postings([r.entry('alpha')!])[0], { ids: [1, 5, 12], values: [4, 4, 6] });
+    assert.deepEqual(r.postings([r.entry('beta')!])[0], { ids: [11], values: [4] });
     assert.equal(r.entry('gone'), undefined, 'a term whose chunks all went is dropped');
   } finally {
     r.close();
@@ -173,10 +195,10 @@ test('a merge of runs none of whose chunks died copies their postings, and they 
   const merged = mergeRuns(dir, runs, () => true);
   const r = RunReader.open(path.join(dir, merged.name));
   try {
-    assert.deepEqual(r.postings(r.entry('common')!), { ids: [...ids(1, 50, 1999), ...ids(100_001, 3, 70_000), 300_010], values: [...ids(4, 50, 1), 4, 8, 125, 4] });
+    assert.deepEqual(r.postings([r.entry('common')!])[0], { ids: [...ids(1, 50, 1999), ...ids(100_001, 3, 70_000), 300_010], values: [...ids(4, 50, 1), 4, 8, 125, 4] });
     assert.equal(r.entry('common')!.df, 54);
-    assert.deepEqual(r.postings(r.entry('first')!), { ids: [7], values: [5] });
-    assert.deepEqual(r.postings(r.entry('shared')!), { ids: [200_000, 300_001, 300_002], values: [6, 4, 4] });
+    assert.deepEqual(r.postings([r.entry('first')!])[0], { ids: [7], values: [5] });
+    assert.deepEqual(r.postings([r.entry('shared')!])[0], { ids: [200_000, 300_001, 300_002], values: [6, 4, 4] });
     assert.equal(r.entry('shared')!.df, 3);
   } finally {
     r.close();
