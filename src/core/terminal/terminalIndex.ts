@@ -76,7 +76,14 @@ export function readTerminalHeaderInfoFdSync(fd: number, file: string, n: number
   return headerInfo(file, n, st, readEdgesFd(fd, st.size));
 }
 
-function readEdgesSync(file: string, size: number): { head: string; tail: string } {
+/** What headerInfo reads of a terminal file: its header lines, its last 200 bytes, and whether its head or tail holds the note that shell integration became active. */
+interface Edges {
+  head: string;
+  tail: string;
+  becameActive: boolean;
+}
+
+function readEdgesSync(file: string, size: number): Edges {
   const fd = fs.openSync(file, OPEN_FLAGS);
   try {
     return readEdgesFd(fd, size);
@@ -85,16 +92,31 @@ function readEdgesSync(file: string, size: number): { head: string; tail: string
   }
 }
 
-function readEdgesFd(fd: number, size: number): { head: string; tail: string } {
-  // A file of up to 4 KB (most terminals an agent opened) is one read, its head and tail at once.
-  const headLen = fs.readSync(fd, edges, 0, Math.min(size, 4096), 0);
-  const head = edges.toString('utf8', 0, headLen);
-  if (size <= 4096) return { head, tail: edges.toString('utf8', Math.max(0, headLen - 200), headLen) };
-  const tailLen = fs.readSync(fd, edges, 4096, 200, size - 200);
-  return { head, tail: edges.toString('utf8', 4096, 4096 + tailLen) };
+const BECAME_ACTIVE = Buffer.from('# shell integration became active');
+
+/** Where the header lines of buf[0, len) end: at the first line that does not start with "# " (parseTerminalHeader's rule). */
+function headerEnd(buf: Buffer, len: number): number {
+  let at = 0;
+  while (at + 1 < len && buf[at] === 35 /* # */ && buf[at + 1] === 32) {
+    const nl = buf.indexOf(10, at);
+    if (nl < 0 || nl >= len) return len;
+    at = nl + 1;
+  }
+  return at;
 }
 
-function headerInfo(file: string, n: number, st: fs.Stats, { head, tail }: { head: string; tail: string }): Omit<TerminalInfo, 'previousFile'> {
+function readEdgesFd(fd: number, size: number): Edges {
+  // A file of up to 4 KB (most terminals an agent opened) is one read, its head and tail at once.
+  // Only the header lines become a string (at 10,000 terminals, the rest of 4 KB each was most of a first build's garbage).
+  const headLen = fs.readSync(fd, edges, 0, Math.min(size, 4096), 0);
+  const head = edges.toString('utf8', 0, headerEnd(edges, headLen));
+  const inHead = edges.subarray(0, headLen).indexOf(BECAME_ACTIVE) >= 0;
+  if (size <= 4096) return { head, tail: edges.toString('utf8', Math.max(0, headLen - 200), headLen), becameActive: inHead };
+  const tailLen = fs.readSync(fd, edges, 4096, 200, size - 200);
+  return { head, tail: edges.toString('utf8', 4096, 4096 + tailLen), becameActive: inHead || edges.subarray(4096, 4096 + tailLen).indexOf(BECAME_ACTIVE) >= 0 };
+}
+
+function headerInfo(file: string, n: number, st: fs.Stats, { head, tail, becameActive }: Edges): Omit<TerminalInfo, 'previousFile'> {
   const h = parseTerminalHeader(head);
   return {
     n,
@@ -102,7 +124,7 @@ function headerInfo(file: string, n: number, st: fs.Stats, { head, tail }: { hea
     shell: h['shell'] ?? null,
     cwd: h['cwd'] ?? null,
     started: h['started'] ?? null,
-    shellIntegration: (h['shell integration'] ?? '').startsWith('active') || /# shell integration became active/.test(tail + head),
+    shellIntegration: (h['shell integration'] ?? '').startsWith('active') || becameActive,
     file: `${TERMINALS_DIR}/${path.basename(file)}`,
     closed: /# terminal closed at [^\n]*\n?$/.test(tail),
     sizeBytes: st.size,

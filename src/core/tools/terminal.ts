@@ -85,29 +85,34 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
     // No terminal given: the most recent failure (or command) across all terminals, found in the catalog, then read from that terminal.
     if (which !== 'lastFailed' && which !== 'last') return toolError(`command ${input.command} needs terminal (the N of .agent/terminals/N.txt); without it, use last or lastFailed`);
     const need = which === 'lastFailed' ? 'lastFailed' : 'last';
-    let cat = await terminalCatalog(agentDir, { need });
-    let best: { t: TerminalInfo; endMs: number; command: number } | undefined;
+    // Without an agent filter only the terminal picked is looked at: the others' N.txt are left unread (lazyInfo; `info` reads it).
+    const lazyInfo = only === undefined;
+    const ofScope = (x: CatalogTerminal): boolean => only === undefined || mine(x.info);
+    let cat = await terminalCatalog(agentDir, { need, lazyInfo });
+    let best: { x: CatalogTerminal; endMs: number; command: number } | undefined;
     let found: TerminalCommand | undefined;
     for (let attempt = 0; ; attempt++) {
       if (!cat.ok) return toolError(formatFileError(cat.error));
       best = undefined;
-      for (const { info, brief } of cat.value) {
-        if (!mine(info)) continue;
-        const x = which === 'lastFailed' ? brief.lastFailed : brief.last;
-        if (x && (!best || x.endMs >= best.endMs)) best = { t: info, endMs: x.endMs, command: x.command };
+      for (const x of cat.value) {
+        if (!ofScope(x)) continue;
+        const b = which === 'lastFailed' ? x.brief.lastFailed : x.brief.last;
+        if (b && (!best || b.endMs >= best.endMs)) best = { x, endMs: b.endMs, command: b.command };
       }
-      const sum = best && (await terminalSummary(agentDir, best.t.n));
+      const sum = best && (await terminalSummary(agentDir, best.x.info.n));
       found = sum && (which === 'lastFailed' ? sum.lastFailed : sum.last);
       // The terminal's index says otherwise than the catalog's brief (changed since it was checked): check it now and pick again.
       if (!best || found?.command === best.command || attempt === 2) break;
-      cat = await terminalCatalog(agentDir, { check: [best.t.n], need });
+      cat = await terminalCatalog(agentDir, { check: [best.x.info.n], need, lazyInfo });
     }
-    const count = cat.ok ? cat.value.filter((x) => mine(x.info)).length : 0;
-    if (!best || !found) return { text: `${untrusted}${which === 'lastFailed' ? 'No failed command' : 'No command'} in any of the ${scopeNoun(only, count)}.` };
-    n = best.t.n;
+    if (!best || !found) {
+      const count = cat.ok ? cat.value.filter(ofScope).length : 0;
+      return { text: `${untrusted}${which === 'lastFailed' ? 'No failed command' : 'No command'} in any of the ${scopeNoun(only, count)}.` };
+    }
+    info = best.x.info;
+    n = info.n;
     c = found;
-    shell = best.t.shell;
-    info = best.t;
+    shell = info.shell;
   } else {
     n = input.terminal as number;
     // An agent session's newest commands may still be in the spool (the catalog folds them for the other branches).

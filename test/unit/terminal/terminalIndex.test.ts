@@ -273,3 +273,27 @@ test('an index or terminal file that is a FIFO (or a folder) gives an error nami
   assert.ok(page.ok);
   assert.deepEqual(page.value.terminals.map((t) => t.n), [3, 2, 1]);
 });
+
+test('a terminal\'s header facts: the header lines, the closing note at its end, shell integration said in the header or by a note in its first 4 KB or last 200 bytes', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-header-'));
+  const t = path.join(dir, 'terminals');
+  fs.mkdirSync(t);
+  const header = (n: number, si: string, extra = ''): string => `# Agent Context terminal capture\n# terminal: bash ${n}\n# number: ${n}\n${extra}# shell: /bin/bash\n# cwd: /w\n# started: 2026-12-07T00:00:00.000Z\n# shell integration: ${si}\n# format: per command\n`;
+  const note = '# shell integration became active at 2026-12-07T00:00:01.000Z\n';
+  const filler = (bytes: number): string => 'x'.repeat(79).concat('\n').repeat(Math.ceil(bytes / 80));
+  const files: [string, boolean, boolean][] = [
+    // text, shell integration, closed
+    [header(1, 'active'), true, false],
+    [header(2, 'inactive') + '$ ls\n' + note + 'out\n', true, false],
+    [header(3, 'inactive') + filler(6000) + note + 'y\n', true, false], // the note in the last 200 bytes
+    [header(4, 'inactive') + filler(5000) + note + filler(3000), false, false], // the note past 4 KB and before the last 200 bytes: not read
+    [header(5, 'inactive') + '# a line after the header\n', false, true],
+    [header(6, 'inactive', '# agent: codex\n# session: s-1\n') + '>>> command 1\n' + note.replace('# ', '') + '# terminal closed at 2026-12-07T00:00:02.000Z\n', false, true],
+  ];
+  files.forEach(([text, , closed], i) => fs.writeFileSync(path.join(t, `${i + 1}.txt`), closed ? text.replace(/\n$/, '\n# terminal closed at 2026-12-07T00:00:02.000Z\n') : text));
+  resetProcessState();
+  const l = await listTerminals(dir);
+  assert.ok(l.ok);
+  assert.deepEqual(l.value.map((x) => [x.n, x.name, x.cwd, x.shellIntegration, x.closed, x.agent ?? null]), files.map(([, si, closed], i) => [i + 1, `bash ${i + 1}`, '/w', si, closed, i === 5 ? 'codex' : null]));
+  fs.rmSync(dir, { recursive: true, force: true });
+});

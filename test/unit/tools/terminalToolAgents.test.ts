@@ -15,6 +15,10 @@ import { composeBriefing } from '../../../src/core/briefing/composeBriefing';
 import { DEFAULT_TOOL_CONFIG } from '../../../src/core/config';
 import { nullLogger } from '../../../src/core/log';
 import type { ToolContext } from '../../../src/core/tools/toolContext';
+import fsModule = require('node:fs');
+import { folder } from '../terminal/catalog/catalogFixtures';
+import { resetProcessState } from '../../../src/core/processState';
+import { terminalCatalog } from '../../../src/core/terminal/catalog/terminalCatalog';
 
 const T0 = Date.parse('2026-12-06T09:00:00Z');
 
@@ -94,4 +98,36 @@ test('an agent command with no output is named by its session, as every other an
   await writeSpoolRecord(agentDir, rec({ command: 'git status --short', output: '' }));
   const r = await invokeTool('agentContext_terminal', { terminal: 2, command: 'last' }, ctx);
   assert.match(r.text, /^Codex CLI · session cx-1 \(terminal 2\) command #1: git status --short\nexit 0 .* no output \(\.agent\/terminals\/2\.txt line \d+\)\.$/);
+});
+
+test('lastFailed without an agent, a first call with no .agent/.cache/ at 250 terminals: only the picked terminal\'s N.txt is read, and the answer is a whole read\'s', async () => {
+  const { root, agentDir } = await folder(250);
+  const ctx: ToolContext = { folders: [{ name: 'w', path: root }], config: DEFAULT_TOOL_CONFIG, signal: new AbortController().signal, log: nullLogger, source: 'mcp', trusted: true, allowRun: false };
+  const real = fsModule.openSync;
+  const opened = new Set<string>();
+  const asked = async (input: Record<string, unknown>): Promise<{ text: string; txt: number }> => {
+    opened.clear();
+    (fsModule as { openSync: typeof real }).openSync = ((...a: Parameters<typeof real>) => {
+      if (/[/\\]\d+\.txt$/.test(String(a[0]))) opened.add(String(a[0]));
+      return real(...a);
+    }) as typeof real;
+    try {
+      return { text: (await invokeTool('agentContext_terminal', input, ctx)).text, txt: opened.size };
+    } finally {
+      (fsModule as { openSync: typeof real }).openSync = real;
+    }
+  };
+  for (const input of [{ command: 'lastFailed' }, { command: 'last' }, { command: 'lastFailed', agent: 'terminals' }]) {
+    resetProcessState();
+    fs.rmSync(path.join(agentDir, '.cache'), { recursive: true, force: true });
+    const first = await asked(input);
+    resetProcessState();
+    assert.ok((await terminalCatalog(agentDir)).ok); // every N.txt and index read whole first
+    const whole = await asked(input);
+    assert.equal(first.text, whole.text, JSON.stringify(input));
+    if (input.agent === undefined) assert.ok(first.txt <= 1, `${JSON.stringify(input)}: ${first.txt} N.txt read in the call`);
+    else assert.ok(first.txt >= 250, `${JSON.stringify(input)}: the filter reads every N.txt (${first.txt})`);
+  }
+  resetProcessState();
+  fs.rmSync(root, { recursive: true, force: true });
 });

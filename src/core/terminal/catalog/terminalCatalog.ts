@@ -615,7 +615,9 @@ async function update(agentDir: string, c: Catalog, force: readonly number[], ne
   // A terminal checked because a caller read it and found it disagrees is folded whole. A terminal
   // the catalog does not know has its index's end folded first, whatever the caller needs: when its
   // last line's tally holds (indexTally.ts), that fold is the whole one's; the rest are folded whole below.
-  let changed = await check(dir, c, toCheck, { tail: true, lazyInfo: lazyInfo && need === 'last', complete: new Set(force), progress, verified });
+  // A caller that reads a few terminals' info leaves N.txt unread (lazyInfo), unless it needs every field.
+  const infoLazy = lazyInfo && need !== 'all';
+  let changed = await check(dir, c, toCheck, { tail: true, lazyInfo: infoLazy, complete: new Set(force), progress, verified });
   // Checked everything (a first build, a small folder): that was a sweep.
   if (toCheck.size >= len) c.rolling.swept();
   if (need !== 'last' && c.partialLeft) {
@@ -625,7 +627,7 @@ async function update(agentDir: string, c: Catalog, force: readonly number[], ne
       const e = c.entries.get(n);
       if (e && e.from > 0 && (need === 'all' || e.idx?.state.lastFailed === null)) whole.add(n);
     }
-    if (whole.size) changed += await check(dir, c, whole, { complete: whole });
+    if (whole.size) changed += await check(dir, c, whole, { complete: whole, lazyInfo: infoLazy });
     if (need === 'all') c.partialLeft = false;
   }
   return ok(changed);
@@ -698,7 +700,7 @@ export type Need = 'all' | 'lastFailed' | 'last';
  * index, by number (see the file's header for what is checked and how fresh a closed terminal's
  * brief is). `check`: terminals to check against their files now, whatever their turn (a caller
  * that read one and found it disagrees with its brief); their indexes are folded whole. `need`:
- * which fields of the briefs the caller reads (Need). `lazyInfo` (with need 'last'): the caller
+ * which fields of the briefs the caller reads (Need). `lazyInfo` (with need 'last' or 'lastFailed'): the caller
  * looks at the `info` of a few terminals only; a terminal first seen by this call then has its N.txt
  * read when its `info` is first looked at (the rest are read just after the call). The array is
  * shared: do not change it.
