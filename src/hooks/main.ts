@@ -42,7 +42,7 @@ import { secretPrefilterEre } from '../core/hooks/secretPrefilter';
 import { copilotSessionStart, sessionStartHookOutput } from '../core/hooks/sessionStart';
 import { vscodeAgentPostToolUse, type VscodeHookInput } from '../core/hooks/vscodeAgentHook';
 import { agentRootOf, shellWithFastPath } from '../core/hooks/fastPathRules';
-import { hookSettings, releaseCapture, saveFastPath, shellOutput } from '../core/hooks/shellOutput';
+import { hookSettings, releaseCapture, saveFastPath, shellOutput, type HookSettings } from '../core/hooks/shellOutput';
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -59,11 +59,12 @@ function workspaceRoot(cwd: string): string | undefined {
 /**
  * Leaves the fast path's settings in shell-hook.conf (line 2: whether the masker clears the
  * workspace's path) for the shell side: every Node call of a hook does, so the shell's next call
- * has them (a session start's, before the agent's first command).
+ * has them (a session start's, before the agent's first command). `settings`: the ones the call
+ * itself used, read once per call (config.yaml and the user's masking rules are not read again here).
  */
-async function rememberFastPath(root: string): Promise<void> {
+async function rememberFastPath(root: string, settings: HookSettings): Promise<void> {
   try {
-    await saveFastPath(root, await hookSettings(root));
+    await saveFastPath(root, settings);
   } catch {
     // a cache: the shell keeps asking Node
   }
@@ -175,8 +176,9 @@ async function main(argv: string[]): Promise<void> {
       const input = JSON.parse(await readStdin()) as CopilotPostToolUseInput;
       const root = workspaceRoot(input.cwd ?? process.cwd());
       if (root && rest[0] === 'sessionStart') {
-        process.stdout.write(JSON.stringify(await copilotSessionStart(input, root)));
-        await rememberFastPath(root);
+        const settings = await hookSettings(root);
+        process.stdout.write(JSON.stringify(await copilotSessionStart(input, root, settings)));
+        await rememberFastPath(root, settings);
         return;
       }
       if (!root || rest[0] !== 'postToolUse') return;
@@ -184,9 +186,10 @@ async function main(argv: string[]): Promise<void> {
         await copilotPlanWrite(input, root);
         return;
       }
-      const out = await copilotPostToolUse(input, root);
+      const settings = await hookSettings(root);
+      const out = await copilotPostToolUse(input, root, settings);
       if (out) process.stdout.write(JSON.stringify(out));
-      await rememberFastPath(root);
+      await rememberFastPath(root, settings);
       return;
     }
     case 'codex':
@@ -201,35 +204,40 @@ async function main(argv: string[]): Promise<void> {
       }
       const root = workspaceRoot(process.cwd());
       if (root && mode === 'qwen-code' && (rest[0] === 'PostToolUse' || rest[0] === 'PostToolUseFailure')) {
-        await qwenToolAfter(input as QwenToolHookInput, root);
-        await rememberFastPath(root);
+        const settings = await hookSettings(root);
+        await qwenToolAfter(input as QwenToolHookInput, root, settings);
+        await rememberFastPath(root, settings);
         return;
       }
       if (!root || rest[0] !== 'SessionStart') return;
-      process.stdout.write(JSON.stringify(await sessionStartHookOutput(input, root)));
-      await rememberFastPath(root);
+      const settings = await hookSettings(root);
+      process.stdout.write(JSON.stringify(await sessionStartHookOutput(input, root, settings)));
+      await rememberFastPath(root, settings);
       return;
     }
     case 'gemini': {
       const input = JSON.parse(await readStdin()) as GeminiAfterToolInput;
       const root = workspaceRoot(input.cwd ?? process.cwd());
       if (root && rest[0] === 'SessionStart') {
-        process.stdout.write(JSON.stringify(await sessionStartHookOutput(input, root)));
-        await rememberFastPath(root);
+        const settings = await hookSettings(root);
+        process.stdout.write(JSON.stringify(await sessionStartHookOutput(input, root, settings)));
+        await rememberFastPath(root, settings);
         return;
       }
       if (!root || rest[0] !== 'AfterTool') return;
-      const out = await geminiAfterTool(input, root);
+      const settings = await hookSettings(root);
+      const out = await geminiAfterTool(input, root, settings);
       if (out) process.stdout.write(JSON.stringify(out));
-      await rememberFastPath(root);
+      await rememberFastPath(root, settings);
       return;
     }
     case 'cline': {
       const input = JSON.parse(await readStdin()) as ClineToolHookInput;
       const root = workspaceRoot(process.cwd());
       if (!root || rest[0] !== 'PostToolUse') return;
-      await clineToolAfter(input, root, process.cwd());
-      await rememberFastPath(root);
+      const settings = await hookSettings(root);
+      await clineToolAfter(input, root, process.cwd(), settings);
+      await rememberFastPath(root, settings);
       return;
     }
     case 'opencode': {

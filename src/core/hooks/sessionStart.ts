@@ -20,7 +20,7 @@ import { gatherBriefing } from '../briefing/briefingSources';
 import { countTokens } from '../output/tokens';
 import { agentDirOf } from '../workspace/agentLayout';
 import { maskSecrets } from '../secrets';
-import { hookSettings } from './shellOutput';
+import { hookSettings, type HookSettings } from './shellOutput';
 
 /** Why the session (re)started, as the agents name it. */
 export type SessionSource = 'startup' | 'resume' | 'clear' | 'compact';
@@ -39,18 +39,18 @@ export function sessionSourceOf(input: unknown): SessionSource | undefined {
   return typeof s === 'string' && s in WHEN ? (s as SessionSource) : undefined;
 }
 
-/** Copilot CLI's sessionStart answer. */
-export async function copilotSessionStart(input: unknown, root: string): Promise<object> {
-  return { additionalContext: (await sessionStartContext(root, sessionSourceOf(input))).text };
+/** Copilot CLI's sessionStart answer (`settings`: the workspace's, when the caller has read them). */
+export async function copilotSessionStart(input: unknown, root: string, settings?: HookSettings): Promise<object> {
+  return { additionalContext: (await sessionStartContext(root, sessionSourceOf(input), BRIEFING_MAX_TOKENS, settings)).text };
 }
 
-/** The text to put in front of the model: one line saying why, then the briefing; the whole ≤ maxTokens. */
-export async function sessionStartContext(root: string, source: SessionSource | undefined, maxTokens = BRIEFING_MAX_TOKENS): Promise<{ text: string; tokens: number }> {
+/** The text to put in front of the model: one line saying why, then the briefing; the whole ≤ maxTokens. `settings`: read here when not given. */
+export async function sessionStartContext(root: string, source: SessionSource | undefined, maxTokens = BRIEFING_MAX_TOKENS, settings?: HookSettings): Promise<{ text: string; tokens: number }> {
   const head = `Agent Context put this briefing here ${WHEN[source ?? 'startup']}: the plan's current step and the files that hold the state. Read the paths it names before going on.`;
   const headTokens = countTokens(`${head}\n`).tokens;
   const briefing = composeBriefing(await gatherBriefing(agentDirOf(root)), maxTokens - headTokens);
   // Masked as the tool's answer is (tools/maskToolText.ts): a plan or memory entry may hold a secret.
-  const text = `${head}\n${maskSecrets(briefing.text, (await hookSettings(root)).rules).text}`;
+  const text = `${head}\n${maskSecrets(briefing.text, (settings ?? (await hookSettings(root))).rules).text}`;
   return { text, tokens: countTokens(text).tokens };
 }
 
@@ -58,7 +58,7 @@ export async function sessionStartContext(root: string, source: SessionSource | 
  * The SessionStart answer of Claude Code, Codex and Gemini CLI (the same shape): the briefing as
  * additional context. Gemini CLI puts it in front of the first prompt, in `<hook_context>`.
  */
-export async function sessionStartHookOutput(input: unknown, root: string): Promise<object> {
-  const { text } = await sessionStartContext(root, sessionSourceOf(input));
+export async function sessionStartHookOutput(input: unknown, root: string, settings?: HookSettings): Promise<object> {
+  const { text } = await sessionStartContext(root, sessionSourceOf(input), BRIEFING_MAX_TOKENS, settings);
   return { hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: text } };
 }
