@@ -6,7 +6,6 @@
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { ledgerPath } from '../../src/core/history/ledger';
 import { TOOL_NAMES } from '../../src/core/tools/toolNames';
@@ -15,6 +14,7 @@ import { agentName } from '../../src/core/hooks/agentNames';
 import { listTerminals, readTerminalIndex } from '../../src/core/terminal/terminalIndex';
 import type { TerminalCommand, TerminalInfo } from '../../src/core/terminal/terminalFormat';
 import type { ScriptTurn } from './fakeModel';
+import { hookAddedFigure, hookCostRounds, median, ROUND_CALLS, ROUNDS } from './hookCost';
 import { recordMeasure } from './measure';
 
 /** How one agent CLI is driven. */
@@ -78,7 +78,8 @@ export function describeAgentBasics(d: AgentDriver): void {
       const errors = errorLinesWithNumbers(text, noisy.errorLines);
       recordMeasure(d.key ?? d.id, 'mcpRun', { bytes: r.bytes, errors, isError: r.isError });
       assert.ok(r.bytes <= 2048, `${r.bytes} bytes reached the model:\n${r.text}`);
-      assert.equal(errors, 3, text);
+      // A client that had not listed the tool yet when the model called it answers "unsupported call" (Codex).
+      assert.equal(errors, 3, `${text}\n(the request the call answered ${r.offered ? 'offered' : 'did NOT offer'} ${d.mcpTool('agentContext_run')}; tools offered in each request: ${run.requests.map((q) => q.toolNames.filter((n) => n.includes('agentContext_')).length).join(', ')})`);
       assert.match(text, /exit 1/);
       const saved = /Output saved: (\S+)/.exec(text)![1];
       assert.equal(fs.readFileSync(path.join(ws, saved), 'utf8').split('\n').length - 1, 60_000, 'the full output is on disk');
@@ -141,11 +142,6 @@ function filesHolding(dir: string, needles: readonly string[]): string[] {
   return out;
 }
 
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? (s[Math.floor((s.length - 1) / 2)] + s[Math.ceil((s.length - 1) / 2)]) / 2 : NaN;
-};
-
 /**
  * The workspace lies under a folder holding a keyword of the masking rules (copyFixture: .../Desktop/):
  * the hook's Node side left its verdict on that path in shell-hook.conf, so the shell's fast path
@@ -157,8 +153,8 @@ function assertPathCleared(ws: string): void {
   assert.match(line ?? '', /^1 \/.*\/Desktop\/workspace$/, `the verdict on the workspace's path: ${line}`);
 }
 
-/** How many trivial calls each timing run makes (the median of them is reported). */
-const TIMED_CALLS = 9;
+/** How many trivial calls each scenario session times (its round of the hook's cost: hookCost.ts). */
+const TIMED_CALLS = ROUND_CALLS;
 
 /**
  * The agent's own shell tool with our hook, set up by `mcp.js --setup`: the noisy failing build,
@@ -195,11 +191,12 @@ export function describeShellHook(d: HookDriver): void {
     let noisy: ReturnType<typeof writeNoisyBuild>;
     let hooked: AgentRun & { asked?: string[]; shown?: string[] };
     let plain: AgentRun;
+    let cost: { hook: number[]; none: number[] };
     const shell = (command: string): ScriptTurn => ({ tool: d.shellTool, input: d.shellInput(command) });
     const timed = Array.from({ length: TIMED_CALLS }, (_, i) => shell(`echo timed-${i}`));
 
     before(async function () {
-      this.timeout(600_000);
+      this.timeout(900_000);
       ws = copyFixture('workspace');
       noisy = writeNoisyBuild(ws);
       const home = tempDir('home-');
@@ -225,6 +222,15 @@ export function describeShellHook(d: HookDriver): void {
       const plainWs = copyFixture('workspace');
       writeNoisyBuild(plainWs);
       plain = await d.run({ workspace: plainWs, script: [shell('bash build.sh'), shell(SECRETS.command), ...timed, { text: 'Done.' }] });
+      // The added time: these two sessions' timed calls are the first round; more rounds alternate.
+      const timedOf = (run: AgentRun, off: number): number[] => run.results.filter((r) => r.tool === d.shellTool).slice(off, off + TIMED_CALLS).map((r) => r.ms);
+      cost = await hookCostRounds({
+        shellTool: d.shellTool,
+        shellInput: d.shellInput,
+        hook: (script) => d.runSetUp({ workspace: ws, home, allow: ['bash build.sh', 'echo'], script }),
+        none: (script) => d.run({ workspace: plainWs, script }),
+        first: { hook: timedOf(hooked, 4), none: timedOf(plain, 2) },
+      });
     });
 
     it('the noisy failing build reaches the model as our reference: ≤ 2 KB, every error line with its number, the full output saved', () => {
@@ -297,14 +303,9 @@ export function describeShellHook(d: HookDriver): void {
       recordMeasure(d.key ?? d.id, 'history', { sessions: sessions.length, commands: commands.length, lastFailedBytes: r.bytes });
     });
 
-    it('the hook\'s added time per trivial call (median, reported)', () => {
-      const off = 4; // calls before the timed ones in the hooked script
-      const withHook = hooked.results.filter((r) => r.tool === d.shellTool).slice(off, off + TIMED_CALLS).map((r) => r.ms);
-      const without = plain.results.filter((r) => r.tool === d.shellTool).slice(2).map((r) => r.ms);
-      assert.equal(withHook.length, TIMED_CALLS);
-      assert.equal(without.length, TIMED_CALLS);
-      const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
-      recordMeasure(d.key ?? d.id, 'hookAddedMs', { withHook: median(withHook), without: median(without), added: median(withHook) - median(without), calls: TIMED_CALLS, load });
+    it('the hook\'s added time per trivial call (median of sessions with and without it, interleaved; reported)', () => {
+      assert.deepEqual([cost.hook.length, cost.none.length], [ROUNDS * TIMED_CALLS, ROUNDS * TIMED_CALLS]);
+      recordMeasure(d.key ?? d.id, 'hookAddedMs', hookAddedFigure(cost.hook, cost.none));
       assertPathCleared(ws);
     });
   });
@@ -335,12 +336,13 @@ export function describeRecordingHook(d: RecordingDriver): void {
     let ws: string;
     let hooked: AgentRun;
     let plain: AgentRun;
+    let cost: { hook: number[]; none: number[] };
     const shell = (command: string): ScriptTurn => ({ tool: d.shellTool, input: d.shellInput(command) });
     const timed = Array.from({ length: TIMED_CALLS }, (_, i) => shell(`echo timed-${i}`));
     const same = (t: string): string => (d.sameRun ? d.sameRun(t) : t);
 
     before(async function () {
-      this.timeout(600_000);
+      this.timeout(900_000);
       ws = copyFixture('workspace');
       writeNoisyBuild(ws);
       const home = tempDir('home-');
@@ -353,6 +355,15 @@ export function describeRecordingHook(d: RecordingDriver): void {
       const plainWs = copyFixture('workspace');
       writeNoisyBuild(plainWs);
       plain = await d.run({ workspace: plainWs, script: [shell('echo small-output-stays'), ...timed, shell('bash build.sh fail'), { text: 'Done.' }] });
+      // The added time: these two sessions' timed calls are the first round; more rounds alternate.
+      const timedOf = (run: AgentRun): number[] => run.results.filter((r) => r.tool === d.shellTool).slice(1, 1 + TIMED_CALLS).map((r) => r.ms);
+      cost = await hookCostRounds({
+        shellTool: d.shellTool,
+        shellInput: d.shellInput,
+        hook: (script) => d.runSetUp({ workspace: ws, home, script }),
+        none: (script) => d.run({ workspace: plainWs, script }),
+        first: { hook: timedOf(hooked), none: timedOf(plain) },
+      });
     });
 
     it('every command it ran through its own shell is in the agent-command history, under its name and session; lastFailed finds the failure it just had, with its exit code', async () => {
@@ -391,19 +402,16 @@ export function describeRecordingHook(d: RecordingDriver): void {
       recordMeasure(d.key ?? d.id, 'sameAsWithoutHook', { identical, lostByAgent, of: pairs.length });
     });
 
-    it('the hook\'s added time per trivial call (median, reported)', () => {
-      const withHook = hooked.results.filter((r) => r.tool === d.shellTool).slice(1, 1 + TIMED_CALLS).map((r) => r.ms);
-      const without = plain.results.filter((r) => r.tool === d.shellTool).slice(1, 1 + TIMED_CALLS).map((r) => r.ms);
-      assert.equal(withHook.length, TIMED_CALLS);
-      assert.equal(without.length, TIMED_CALLS);
-      const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
-      recordMeasure(d.key ?? d.id, 'hookAddedMs', { withHook: median(withHook), without: median(without), added: median(withHook) - median(without), calls: TIMED_CALLS, load });
+    it('the hook\'s added time per trivial call (median of sessions with and without it, interleaved; reported)', () => {
+      assert.deepEqual([cost.hook.length, cost.none.length], [ROUNDS * TIMED_CALLS, ROUNDS * TIMED_CALLS]);
+      const figure = hookAddedFigure(cost.hook, cost.none);
+      recordMeasure(d.key ?? d.id, 'hookAddedMs', figure);
       assertPathCleared(ws);
       if (d.hookMs) {
         // The hook itself as the agent timed it: no model round trip, no second run to compare with.
         const own = d.hookMs(hooked);
         assert.ok(own.length >= TIMED_CALLS, `the agent logged ${own.length} hook durations`);
-        recordMeasure(d.key ?? d.id, 'hookOwnMs', { median: median(own), min: Math.min(...own), max: Math.max(...own), calls: own.length, load });
+        recordMeasure(d.key ?? d.id, 'hookOwnMs', { median: median(own), min: Math.min(...own), max: Math.max(...own), calls: own.length, load: figure.load });
       }
     });
   });

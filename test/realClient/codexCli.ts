@@ -51,9 +51,12 @@ export function writeCodexConfig(home: string, url: string, o: { workspace: stri
   }
   if (o.config) tables.push(o.config);
   const file = path.join(codexHome, 'config.toml');
-  // A set-up under test may have written the file already (mcp.js --setup codex): keep what is there.
-  const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
-  fs.writeFileSync(file, `${top.join('\n')}\n${before}\n${tables.join('\n')}\n`);
+  // A set-up under test may have written the file already (mcp.js --setup codex): keep what is there,
+  // less what an earlier session of the same HOME put here (its keys again would be duplicates).
+  const before = (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '').replace(/# >>> test session[^\n]*\n[\s\S]*?# <<< test session\n/g, '');
+  const ours = (lines: string[]): string => `# >>> test session (test/realClient/codexCli.ts)\n${lines.join('\n')}\n# <<< test session\n`;
+  const kept = before.replace(/^\n+|\n+$/g, '');
+  fs.writeFileSync(file, `${ours(top)}${kept ? `${kept}\n` : ''}${ours(tables)}`);
   return codexHome;
 }
 

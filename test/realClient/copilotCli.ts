@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { baseEnv, binFrom, MCP_JS, runAgentProcess, tempDir, type AgentRun } from './agentProcess';
 import { startFakeModel, type ScriptTurn } from './fakeModel';
+import { parseJsonObject } from '../../src/core/setup/agents/configFiles';
 import { anthropicCountTokens, anthropicMessages, chatCompletions } from './protocols';
 import type { HookDriver } from './agentScenarios';
 
@@ -74,8 +75,10 @@ export async function runCopilotSetUp(o: { workspace: string; home: string; scri
   const copilotHome = path.join(o.home, '.copilot');
   fs.mkdirSync(copilotHome, { recursive: true });
   const config = path.join(copilotHome, 'config.json');
-  const before = fs.existsSync(config) ? (JSON.parse(fs.readFileSync(config, 'utf8')) as Record<string, unknown>) : {};
-  fs.writeFileSync(config, JSON.stringify({ ...before, trustedFolders: [o.workspace] }));
+  // After a session Copilot has rewritten the file with a comment at its top (JSON with comments).
+  const read = parseJsonObject(fs.existsSync(config) ? fs.readFileSync(config, 'utf8') : undefined, config, true);
+  if (!read.ok) throw new Error(`${config}: ${read.error.message}`);
+  fs.writeFileSync(config, JSON.stringify({ ...read.value, trustedFolders: [o.workspace] }));
   // Copilot's shell rules name a command, not a prefix of its words: `shell(bash build.sh)` allows
   // nothing (checked), so "bash build.sh" becomes shell(bash), the closest rule a user can write.
   const rule = (a: string): string => `shell(${a.split(' ')[0]})`;

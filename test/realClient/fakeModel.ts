@@ -31,6 +31,8 @@ export interface ToolResult {
   bytes: number;
   /** Milliseconds from the end of the answer that issued the call to the request that carried its result. */
   ms: number;
+  /** Whether the request the call answered offered that tool (a scripted model may call one the client has not listed yet). */
+  offered: boolean;
 }
 
 /** What a request carried, for assertions on the tool list and the conversation. */
@@ -104,7 +106,7 @@ export async function startFakeModel(protocols: readonly Protocol[], script: rea
   const results: ToolResult[] = [];
   const requests: RecordedRequest[] = [];
   const seen = new Set<string>();
-  const issued = new Map<string, { tool: string; input: Record<string, unknown>; at: number }>();
+  const issued = new Map<string, { tool: string; input: Record<string, unknown>; at: number; offered: boolean }>();
   let served = 0;
 
   const server = http.createServer((req, res) => {
@@ -135,7 +137,7 @@ export async function startFakeModel(protocols: readonly Protocol[], script: rea
         if (seen.has(r.callId)) continue;
         seen.add(r.callId);
         const call = issued.get(r.callId);
-        results.push({ tool: call?.tool ?? '?', input: call?.input ?? {}, text: r.text, isError: r.isError, bytes: Buffer.byteLength(r.text, 'utf8'), ms: call ? now - call.at : -1 });
+        results.push({ tool: call?.tool ?? '?', input: call?.input ?? {}, text: r.text, isError: r.isError, bytes: Buffer.byteLength(r.text, 'utf8'), ms: call ? now - call.at : -1, offered: call?.offered ?? false });
       }
       let turn: Turn;
       if (parsed.side) turn = protocol.sideAnswer?.(body, url) ?? { text: 'ok' };
@@ -145,7 +147,7 @@ export async function startFakeModel(protocols: readonly Protocol[], script: rea
       }
       const callId = `call_${++served}_${Math.random().toString(36).slice(2, 8)}`;
       const out = protocol.answer(turn, callId, parsed, body, url);
-      if ('tool' in turn && !parsed.side) issued.set(callId, { ...turn, at: Date.now() });
+      if ('tool' in turn && !parsed.side) issued.set(callId, { ...turn, at: Date.now(), offered: parsed.toolNames.includes(turn.tool) });
       res.writeHead(200, { 'content-type': out.contentType, 'cache-control': 'no-cache' });
       res.end(out.body);
     });
