@@ -370,8 +370,9 @@ async function check(dir: string, c: Catalog, ns: Iterable<number>, opts: CheckO
     if (verified?.has(n) && (entry?.txt || opts.lazyInfo) && !opts.complete?.has(n)) continue;
     const slot: Slot = { n, needInfo: false, needIdx: false };
     const base = `${dir}${path.sep}${n}`;
-    // N.txt not read yet, for a caller that does not need it: only the index is checked.
-    if (entry?.txt || !opts.lazyInfo) {
+    // N.txt not read yet, for a caller that does not need it: only the index is checked. One that
+    // could not be read (no entry) is checked again whatever the caller needs.
+    if (entry?.txt || !opts.lazyInfo || !entry) {
       try {
         const txtSt = fs.statSync(`${base}.txt`, { throwIfNoEntry: false });
         if (!txtSt) {

@@ -320,6 +320,12 @@ test('a terminal file or index that is a FIFO does not stop a first build: the t
       assert.ok(again.ok);
       assert.match(again.value[2].info.error ?? '', /cannot be read/);
       assert.equal(again.value[3].brief.commands, 0);
+      // A caller that leaves N.txt unread still sees the unreadable one as it is (it once threw here).
+      for (const need of ['last', 'lastFailed'] as const) {
+        const lazy = await terminalCatalog(agentDir, { need, lazyInfo: true });
+        assert.ok(lazy.ok);
+        assert.match(lazy.value[2].info.error ?? '', /cannot be read/, need);
+      }
     }
   } finally {
     resetProcessState();
