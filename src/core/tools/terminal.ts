@@ -65,12 +65,13 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
   const which = String(input.command ?? 'last').trim().replace(/^#/, '');
   const only = agentFilter(input.agent);
   if (only === null) return toolError(`agent must be an agent's id (${Object.keys(AGENT_NAMES).join(', ')}) or "terminals" (the integrated terminals), not "${input.agent}"`);
-  const mine = (t: TerminalInfo): boolean => only === undefined || (only === TERMINALS_ONLY ? !t.agent : t.agent === only);
+  // Without a filter every terminal is in scope, and `info` is not looked at (a lazy catalog reads N.txt when it is).
+  const mine = (x: CatalogTerminal): boolean => only === undefined || (only === TERMINALS_ONLY ? !x.info.agent : x.info.agent === only);
   if (input.terminal === undefined && input.command === undefined) {
     // Which terminals there are and how they rank come from the catalog; only the ones shown are read in detail.
     const cat = await terminalCatalog(agentDir, { need: 'last' }); // the listing ranks by the last command
     if (!cat.ok) return toolError(formatFileError(cat.error));
-    const items = only === undefined ? cat.value : cat.value.filter((x) => mine(x.info));
+    const items = only === undefined ? cat.value : cat.value.filter(mine); // the catalog's own array when unfiltered (listingOrder keeps its order by it)
     if (items.length === 0) return { text: `${untrusted}No ${scopeNoun(only, 0).replace(/^0 /, '')} in .agent/terminals/ yet.` };
     const { notes } = await sharedNotes(folder.path, { marks: false }); // notes from the user (src/core/notes/notes.ts); counted, not shown
     return { text: untrusted + (await formatListing(items, notes, show, folder.path, agentDir, TOOL_ANSWER_MAX_BYTES - Buffer.byteLength(untrusted))) };
@@ -87,7 +88,6 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
     const need = which === 'lastFailed' ? 'lastFailed' : 'last';
     // Without an agent filter only the terminal picked is looked at: the others' N.txt are left unread (lazyInfo; `info` reads it).
     const lazyInfo = only === undefined;
-    const ofScope = (x: CatalogTerminal): boolean => only === undefined || mine(x.info);
     let cat = await terminalCatalog(agentDir, { need, lazyInfo });
     let best: { x: CatalogTerminal; endMs: number; command: number } | undefined;
     let found: TerminalCommand | undefined;
@@ -95,7 +95,7 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
       if (!cat.ok) return toolError(formatFileError(cat.error));
       best = undefined;
       for (const x of cat.value) {
-        if (!ofScope(x)) continue;
+        if (!mine(x)) continue;
         const b = which === 'lastFailed' ? x.brief.lastFailed : x.brief.last;
         if (b && (!best || b.endMs >= best.endMs)) best = { x, endMs: b.endMs, command: b.command };
       }
@@ -106,7 +106,7 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
       cat = await terminalCatalog(agentDir, { check: [best.x.info.n], need, lazyInfo });
     }
     if (!best || !found) {
-      const count = cat.ok ? cat.value.filter(ofScope).length : 0;
+      const count = cat.ok ? cat.value.filter(mine).length : 0;
       return { text: `${untrusted}${which === 'lastFailed' ? 'No failed command' : 'No command'} in any of the ${scopeNoun(only, count)}.` };
     }
     info = best.x.info;
