@@ -40,9 +40,14 @@ export function copilotHooksFile(home: string): string {
 /** The events our hook file answers, and the agent-hook.sh branch each runs. */
 export const COPILOT_HOOK_EVENTS = ['postToolUse', 'sessionStart'] as const;
 
-/** One hook entry of ours, as the file holds it. */
+/**
+ * One hook entry of ours, as the file holds it. Sourced (`.`): the runtime runs each hook's `bash`
+ * with `bash --norc --noprofile -c` (Copilot CLI 1.0.102 and the SDK's runtime alike, seen in
+ * /proc), so that bash reads agent-hook.sh in instead of starting a second one for every tool call;
+ * the command line is ours alone, so the script's `exit` ends nothing else.
+ */
 export function copilotHookEntry(paths: SetupPaths, event: string): { type: 'command'; bash: string; timeoutSec: number } {
-  return { type: 'command', bash: hookCommand(paths, 'copilot-cli', event), timeoutSec: 30 };
+  return { type: 'command', bash: hookCommand(paths, 'copilot-cli', event, true), timeoutSec: 30 };
 }
 
 /** The hook file's text. */

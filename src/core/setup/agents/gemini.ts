@@ -40,14 +40,18 @@ const POLICY_HEAD = '# Agent Context (mcp.js --setup gemini; --undo gemini remov
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Array.isArray(v);
 
-/** Our AfterTool entry. */
+/**
+ * Our AfterTool entry. Sourced (`.`): Gemini CLI runs each hook command with `bash -c` on Linux and
+ * macOS (0.61.0's getShellConfiguration), so that bash reads agent-hook.sh in instead of starting a
+ * second one for every shell call; the command line is ours alone, so the script's `exit` ends nothing else.
+ */
 export function geminiHookEntry(paths: SetupPaths): Json {
-  return { matcher: MATCHER, hooks: [{ name: 'agent-context', type: 'command', command: hookCommand(paths, 'gemini', EVENT) }] };
+  return { matcher: MATCHER, hooks: [{ name: 'agent-context', type: 'command', command: hookCommand(paths, 'gemini', EVENT, true) }] };
 }
 
 /** Our SessionStart entry: the briefing in front of the first prompt of a session (startup, resume, /clear). */
 export function geminiSessionStartEntry(paths: SetupPaths): Json {
-  return { hooks: [{ name: 'agent-context-briefing', type: 'command', command: hookCommand(paths, 'gemini', SESSION_START) }] };
+  return { hooks: [{ name: 'agent-context-briefing', type: 'command', command: hookCommand(paths, 'gemini', SESSION_START, true) }] };
 }
 
 /** Each hook event of ours, with its entry. */

@@ -14,7 +14,8 @@ import { vscodeCopilotSetup } from '../../../../src/core/setup/agents/vscodeCopi
 import { setUpAgent, undoAgent } from '../../../../src/core/setup/agents/agentSetup';
 
 const paths = { node: '/usr/bin/node', dist: '/opt/ac' };
-const HOOK = { type: 'command', bash: 'AGENT_CONTEXT_NODE=/usr/bin/node bash /opt/ac/agent-hook.sh copilot-cli postToolUse', timeoutSec: 30 };
+// Read into the `bash -c` the runtime runs each hook with (`.`), not a second bash.
+const HOOK = { type: 'command', bash: 'AGENT_CONTEXT_NODE=/usr/bin/node . /opt/ac/agent-hook.sh copilot-cli postToolUse', timeoutSec: 30 };
 const tmp = (p: string): string => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), p)));
 const read = (f: string): string => fs.readFileSync(f, 'utf8');
 
@@ -92,6 +93,17 @@ describe('Copilot CLI set-up and undo', () => {
     assert.ok(now.startsWith('{\n  // mine\n  "model": "gpt-5",\n  "hooks": {\n    "postToolUse": [{ "type": "command", "bash": "audit.sh" }'), now);
     assert.deepEqual(parse(now).hooks, { postToolUse: [{ type: 'command', bash: 'audit.sh' }] });
     assert.deepEqual(JSON.parse(read(path.join(home, '.copilot/hooks/agent-context.json'))), HOOKS_FILE);
+  });
+
+  test('a hook file of an earlier set-up (a second `bash` per hook) is brought up to the sourced entries, and the undo still knows it', async () => {
+    const root = tmp('cp-root-');
+    const home = tmp('cp-home-');
+    const hooks = path.join(home, '.copilot/hooks/agent-context.json');
+    fs.mkdirSync(path.dirname(hooks), { recursive: true });
+    const old = JSON.parse(JSON.stringify(HOOKS_FILE).replaceAll(' . /opt/ac/', ' bash /opt/ac/'));
+    fs.writeFileSync(hooks, JSON.stringify(old, null, 2));
+    assert.ok((await setUpAgent(copilotCliSetup, root, home, paths)).ok);
+    assert.deepEqual(JSON.parse(read(hooks)), HOOKS_FILE);
   });
 
   test('the user-scope hook file is one for every project: a second project\'s undo leaves it; the first one\'s removes it, saying so', async () => {

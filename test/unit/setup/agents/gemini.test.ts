@@ -11,7 +11,8 @@ import { editGeminiSettings, geminiPlanPolicy, geminiPlanPolicyFile, geminiSetup
 import { setUpAgent, undoAgent } from '../../../../src/core/setup/agents/agentSetup';
 
 const paths = { node: '/usr/bin/node', dist: '/opt/ac' };
-const HOOK = 'AGENT_CONTEXT_NODE=/usr/bin/node bash /opt/ac/agent-hook.sh gemini AfterTool';
+// Read into the `bash -c` Gemini runs each hook command with (`.`), not a second bash.
+const HOOK = 'AGENT_CONTEXT_NODE=/usr/bin/node . /opt/ac/agent-hook.sh gemini AfterTool';
 const tmp = (p: string): string => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), p)));
 
 function edited(text: string | undefined): string {
@@ -45,6 +46,13 @@ describe('Gemini settings edits', () => {
     const u = JSON.parse(undone.value.text!);
     assert.deepEqual(u.hooks.SessionStart, [{ hooks: [{ type: 'command', command: 'echo hi' }] }]);
     assert.deepEqual(u.hooks.AfterTool, []);
+  });
+
+  test('an earlier set-up\'s entries (a second `bash` per hook) are replaced by the sourced ones, not added beside them', () => {
+    const old = JSON.parse(edited(undefined));
+    for (const ev of Object.keys(old.hooks)) old.hooks[ev][0].hooks[0].command = old.hooks[ev][0].hooks[0].command.replace(' . ', ' bash ');
+    const s = JSON.parse(edited(JSON.stringify(old, null, 2)));
+    assert.deepEqual(s.hooks, JSON.parse(edited(undefined)).hooks);
   });
 
   test('keeps comments, other keys and hooks byte for byte; running twice changes nothing', () => {
