@@ -49,11 +49,16 @@ __ac_unjson() {
   __ac_u=${__ac_u//\\\\/\\}
 }
 
-# The hook's input into __ac_in, at most 8 KB of it (bash reads a pipe a byte at a time: a larger
-# input is an output Node must look at, and goes to it whole); __ac_whole=1 when that is all of it.
-# Ends the hook when the whole input does not hold "$1" (another tool's call).
-__ac_input() {
+# The hook's input into __ac_in, at most 8 KB of it, read in blocks (-N: without it bash reads a pipe
+# a byte at a time, ~2 us a byte; a larger input is an output Node must look at, and goes to it
+# whole); __ac_whole=1 when that is all of it.
+__ac_read() {
   if LC_ALL=C IFS= read -r -d '' -N 8192 __ac_in; then __ac_whole=0; else __ac_whole=1; fi
+}
+
+# __ac_read, and the hook ends when the whole input does not hold "$1" (another tool's call).
+__ac_input() {
+  __ac_read
   case $__ac_in in *"$1"*) ;; *) [ "$__ac_whole" = 0 ] || exit 0 ;; esac
 }
 
@@ -102,19 +107,24 @@ case "${1-}:${2-}" in
     AGENT_CONTEXT_ROOT=$__ac_r "$__ac_node" "$__ac_dir/agent-hook.js" copilot-cli sessionStart
     ;;
   copilot-cli:postToolUse)
-    IFS= read -r -d '' __ac_in
+    # Every tool call of the runtime comes here (no matcher): the first 8 KB tell which tool it was
+    # (toolName comes before the tool's arguments and result).
+    __ac_read
     case $__ac_in in
       *'"toolName":"bash"'*) ;;
       # Plan mode's create/edit of $COPILOT_HOME/session-state/<id>/plan.md: mirrored into
       # .agent/plans/ by Node. Any other file tool call ends here, in the shell.
       *'"toolName":"create"'*|*'"toolName":"edit"'*)
+        # Its path may lie past the first 8 KB: the rest is read too (one cat, for a large edit only).
+        [ "$__ac_whole" = 1 ] || { __ac_in+=$(cat; printf x); __ac_in=${__ac_in%x}; }
         case $__ac_in in *[/\\]session-state[/\\]*[/\\]plan.md\"*) ;; *) exit 0 ;; esac
         __ac_root_of "$PWD"
         [ -n "$__ac_r" ] || exit 0
         printf '%s' "$__ac_in" | AGENT_CONTEXT_ROOT=$__ac_r "$__ac_node" "$__ac_dir/agent-hook.js" copilot-cli postToolUse
         exit 0
         ;;
-      *) exit 0 ;;
+      # Any other tool: the rest of a large input is drained, so the runtime's write of it never fails.
+      *) [ "$__ac_whole" = 1 ] || cat >/dev/null; exit 0 ;;
     esac
     __ac_root_of "$PWD"
     [ -n "$__ac_r" ] || exit 0
@@ -123,12 +133,12 @@ case "${1-}:${2-}" in
     [ "${AI_AGENT-}" = github_copilot_vscode_agent ] && __ac_agent=vscode-copilot
     __ac_sid=unknown
     __ac_json sessionId && __ac_sid=$__ac_v
-    case $__ac_in in
-      *'"textResultForLlm":"Output too large to read at once'*) ;;
-      # Handed over as it is, and recorded.
+    case $__ac_whole$__ac_in in
+      0*|*'"textResultForLlm":"Output too large to read at once'*) ;;
+      # The whole input is here: handed over as it is, and recorded.
       *) __ac_handover textResultForLlm ;;
     esac
-    printf '%s' "$__ac_in" | AGENT_CONTEXT_ROOT=$__ac_r AGENT_CONTEXT_AGENT=$__ac_agent AGENT_CONTEXT_SESSION=$__ac_sid "$__ac_node" "$__ac_dir/agent-hook.js" copilot-cli postToolUse
+    { printf '%s' "$__ac_in"; [ "$__ac_whole" = 0 ] && cat; } | AGENT_CONTEXT_ROOT=$__ac_r AGENT_CONTEXT_AGENT=$__ac_agent AGENT_CONTEXT_SESSION=$__ac_sid "$__ac_node" "$__ac_dir/agent-hook.js" copilot-cli postToolUse
     ;;
   codex:SessionStart)
     # Codex's SessionStart (startup, resume, clear, compact): the briefing, as for Claude Code.

@@ -257,6 +257,43 @@ test('Copilot CLI postToolUse: other file tool calls and a view of plan.md end i
   assert.ok(!fs.existsSync(path.join(ws, '.agent/plans')), 'nothing mirrored by the fake node');
 });
 
+/** The hook run as the runtime runs it (its input through a pipe), with the read calls that bash made (Linux's /proc/<pid>/io). */
+function hookReads(args: string[], input: string, cwd: string, env: Record<string, string> = {}): { stdout: string; status: number | null; reads: number } {
+  const script = `trap 'while read -r k v; do [ "$k" = syscr: ] && echo "$v" >&2; done </proc/$$/io' EXIT; . "$0" "$@"`;
+  const r = spawnSync('bash', ['-c', script, path.join(dist, 'agent-hook.sh'), ...args], { cwd, input, encoding: 'utf8', env: { PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin`, HOME: cwd, ...env } });
+  return { stdout: r.stdout, status: r.status, reads: Number(r.stderr.trim().split('\n').pop()) };
+}
+
+test('Copilot CLI postToolUse: a large result of another tool (a 200 KB view) is not read a byte at a time, and ends in the shell', () => {
+  const ws = workspace();
+  const marker = path.join(tmp('ac-marker-'), 'started');
+  const fakeNode = path.join(path.dirname(marker), 'node');
+  fs.writeFileSync(fakeNode, `#!/bin/sh\ntouch '${marker}'\n`, { mode: 0o755 });
+  const big = JSON.stringify({ sessionId: 's', timestamp: 1, cwd: ws, toolName: 'view', toolArgs: { path: path.join(ws, 'big.log') }, toolResult: { resultType: 'success', textResultForLlm: 'fine line\n'.repeat(20_000) } });
+  const r = hookReads(['copilot-cli', 'postToolUse'], big, ws, { AGENT_CONTEXT_NODE: fakeNode });
+  assert.equal(r.status, 0);
+  assert.equal(r.stdout, '');
+  assert.ok(!fs.existsSync(marker), 'no Node start');
+  // Byte by byte it was 200,000 reads (~2 us each: 0.4 s of the runtime's wait on every such call).
+  assert.ok(r.reads < 1000, `${r.reads} read calls`);
+});
+
+test('Copilot CLI postToolUse: inputs over 8 KB still reach Node whole: a 12 KB clean bash result becomes our reference, a large edit of plan.md whose path comes last is mirrored', () => {
+  const ws = workspace();
+  const lines = Array.from({ length: 600 }, (_, i) => (i === 300 ? 'not ok 301 - total is wrong' : `ok ${i + 1} - fine`));
+  const r = hookReads(['copilot-cli', 'postToolUse'], post('bash', `${lines.join('\n')}\n<shellId: 0 completed with exit code 1>`, 'npm test'), ws);
+  const ref = (JSON.parse(r.stdout) as { modifiedResult: { textResultForLlm: string } }).modifiedResult.textResultForLlm;
+  assert.ok(Buffer.byteLength(ref) <= 4096, ref);
+  assert.match(ref, /L301: not ok 301 - total is wrong/);
+  assert.ok(r.reads < 1000, `${r.reads} read calls`);
+  const session = path.join(tmp('ac-copilot-home-'), 'session-state', 'sess-1');
+  fs.mkdirSync(session, { recursive: true });
+  const plan = path.join(session, 'plan.md');
+  fs.writeFileSync(plan, `# Plan\n\n1. ${'long step '.repeat(1500)}\n`);
+  hookReads(['copilot-cli', 'postToolUse'], fileTool('edit', { old_str: 'x'.repeat(10_000), new_str: 'long step', path: plan }), ws);
+  assert.ok(fs.readFileSync(path.join(ws, '.agent/plans/copilot-cli-sess-1.md'), 'utf8').includes('1. long step long step'));
+});
+
 test('a call it has nothing to do with (another agent\'s hook file, any tool) exits 0 without output', () => {
   const ws = workspace();
   for (const args of [['claude-code', 'PreToolUse'], ['vscode', 'PostToolUse'], []]) {
