@@ -55,6 +55,38 @@ function lines(c: TerminalCommand): string {
   return `lines ${c.firstLine}–${c.lastLine}`;
 }
 
+/** A terminal whose brief has a `last` or `lastFailed` command, with that command's end. */
+interface Candidate {
+  x: CatalogTerminal;
+  endMs: number;
+  command: number;
+}
+
+/** The catalog gives the same array while nothing changed: its candidates' order is worked out once per array and question. */
+const recencyOrders = new WeakMap<readonly CatalogTerminal[], Map<'last' | 'lastFailed', Candidate[]>>();
+
+/**
+ * The terminals whose brief has a `which` command, the newest (by its end) first; of two that ended
+ * at the same time, the later in the catalog's order (the higher number) first. The first one in
+ * scope is the answer, so a filter reads the info of the terminals newer than its pick only.
+ */
+function newestFirst(items: readonly CatalogTerminal[], which: 'last' | 'lastFailed'): Candidate[] {
+  let byWhich = recencyOrders.get(items);
+  if (!byWhich) recencyOrders.set(items, (byWhich = new Map()));
+  let list = byWhich.get(which);
+  if (!list) {
+    const at: (Candidate & { i: number })[] = [];
+    items.forEach((x, i) => {
+      const b = which === 'lastFailed' ? x.brief.lastFailed : x.brief.last;
+      if (b) at.push({ x, endMs: b.endMs, command: b.command, i });
+    });
+    at.sort((a, b) => b.endMs - a.endMs || b.i - a.i);
+    list = at.map(({ x, endMs, command }) => ({ x, endMs, command }));
+    byWhich.set(which, list);
+  }
+  return list;
+}
+
 /** agentContext_terminal: lists captured terminals, or references one command's exact line range. */
 export async function terminalTool(input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutcome> {
   const folder = defaultFolder(ctx.folders);
@@ -86,24 +118,19 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
     // No terminal given: the most recent failure (or command) across all terminals, found in the catalog, then read from that terminal.
     if (which !== 'lastFailed' && which !== 'last') return toolError(`command ${input.command} needs terminal (the N of .agent/terminals/N.txt); without it, use last or lastFailed`);
     const need = which === 'lastFailed' ? 'lastFailed' : 'last';
-    // Without an agent filter only the terminal picked is looked at: the others' N.txt are left unread (lazyInfo; `info` reads it).
-    const lazyInfo = only === undefined;
-    let cat = await terminalCatalog(agentDir, { need, lazyInfo });
-    let best: { x: CatalogTerminal; endMs: number; command: number } | undefined;
+    // Only the terminals looked at in newest-first order until one is in scope have their N.txt read
+    // (lazyInfo; `info` reads it): without a filter the newest alone, with one those newer than the pick.
+    let cat = await terminalCatalog(agentDir, { need, lazyInfo: true });
+    let best: Candidate | undefined;
     let found: TerminalCommand | undefined;
     for (let attempt = 0; ; attempt++) {
       if (!cat.ok) return toolError(formatFileError(cat.error));
-      best = undefined;
-      for (const x of cat.value) {
-        if (!mine(x)) continue;
-        const b = which === 'lastFailed' ? x.brief.lastFailed : x.brief.last;
-        if (b && (!best || b.endMs >= best.endMs)) best = { x, endMs: b.endMs, command: b.command };
-      }
+      best = newestFirst(cat.value, need).find((k) => mine(k.x));
       const sum = best && (await terminalSummary(agentDir, best.x.info.n));
       found = sum && (which === 'lastFailed' ? sum.lastFailed : sum.last);
       // The terminal's index says otherwise than the catalog's brief (changed since it was checked): check it now and pick again.
       if (!best || found?.command === best.command || attempt === 2) break;
-      cat = await terminalCatalog(agentDir, { check: [best.x.info.n], need, lazyInfo });
+      cat = await terminalCatalog(agentDir, { check: [best.x.info.n], need, lazyInfo: true });
     }
     if (!best || !found) {
       const count = cat.ok ? cat.value.filter(mine).length : 0;
