@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { recordAgentCommand } from '../src/core/terminal/agentCommands/recordCommand';
 import { formatAgentCommand, sessionCaptureName } from '../src/core/terminal/agentCommands/sessionFold';
-import { EMPTY_TALLY, talliedLines } from '../src/core/terminal/indexTally';
+import { EMPTY_TALLY, talliedClosing, talliedLines } from '../src/core/terminal/indexTally';
 import type { IndexRecord } from '../src/core/terminal/terminalFormat';
 import { SPOOL_DIR, spoolFileName, type SpoolRecord } from '../src/core/terminal/agentCommands/commandSpool';
 import { formatHeader, TERMINALS_DIR } from '../src/core/terminal/terminalFormat';
@@ -134,12 +134,14 @@ export async function generateAgentSessions(agentDir: string, spec: AgentSession
         index.push(b.record);
         lineCount += b.text.split('\n').length - 1;
       });
-      // As the fold closes an idle session (sessionFold.ts closeCapture).
-      chunks.push(`# terminal closed at ${new Date(lastRec.endedMs + 30 * 60_000).toISOString()} (no command for 30 minutes)\n`);
+      // As the fold closes an idle session (sessionFold.ts closeCapture): the index's closing record, then N.txt's note.
+      const closedAt = new Date(lastRec.endedMs + 30 * 60_000).toISOString();
+      chunks.push(`# terminal closed at ${closedAt} (no command for 30 minutes)\n`);
       const text = chunks.join('');
       fs.writeFileSync(path.join(dir, `${n}.txt`), text);
       // As the fold writes it: each line with its tally (indexTally.ts).
-      const indexText = talliedLines(EMPTY_TALLY, index).text;
+      const lines = talliedLines(EMPTY_TALLY, index);
+      const indexText = lines.text + talliedClosing(lines.next, { v: 1, closed: closedAt, agent, session }).line;
       fs.writeFileSync(path.join(dir, `${n}.index.jsonl`), indexText);
       out.files += 2;
       out.bytes += Buffer.byteLength(text) + Buffer.byteLength(indexText);

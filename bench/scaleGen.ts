@@ -15,7 +15,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { formatCommandFooter, formatCommandHeader, formatHeader, type IndexRecord } from '../src/core/terminal/terminalFormat';
-import { EMPTY_TALLY, talliedLines } from '../src/core/terminal/indexTally';
+import { EMPTY_TALLY, talliedClosing, talliedLines } from '../src/core/terminal/indexTally';
 import { rng } from './harness';
 import { generateAgentSessions, type AgentSessionsSpec, type GeneratedSessions } from './agentSessionsGen';
 
@@ -298,11 +298,13 @@ export async function generateAgentFolder(root: string, scale: Scale, seed = 15,
     }
     if (termFailure && termFailure.time >= lastFailure.time) lastFailure = { terminal: n, ...termFailure };
     if (lastExit) failedTerminals.push(n);
-    if (!live) chunks.push(`# terminal closed at ${at((n + 1) / (c.terminals + 2)).toISOString()}\n`);
+    const closedAt = live ? undefined : at((n + 1) / (c.terminals + 2)).toISOString();
+    if (closedAt) chunks.push(`# terminal closed at ${closedAt}\n`);
     text = chunks.join('');
     w.write(path.join(tdir, `${n}.txt`), text);
-    // As the capture writer writes it: each line with its tally (indexTally.ts).
-    w.write(path.join(tdir, `${n}.index.jsonl`), talliedLines(EMPTY_TALLY, index).text);
+    // As the capture writer writes it: each line with its tally (indexTally.ts), and a closed terminal's closing record last.
+    const indexed = talliedLines(EMPTY_TALLY, index);
+    w.write(path.join(tdir, `${n}.index.jsonl`), indexed.text + (closedAt && index.length ? talliedClosing(indexed.next, { v: 1, closed: closedAt }).line : ''));
   }
 
   // Agents' own shell commands, one capture per session after the integrated terminals (issue 46).

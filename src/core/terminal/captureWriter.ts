@@ -15,7 +15,7 @@ import { describeFsError, isDiskFull } from '../fs/fsErrors';
 import { EXIT_UNKNOWN } from './commandExit';
 import { formatCommandFooter, formatCommandHeader, formatHeader, oneLine, type IndexRecord } from './terminalFormat';
 import { highestTerminalNumber } from './terminalIndex';
-import { EMPTY_TALLY, talliedLine, talliedLines, type Tally } from './indexTally';
+import { EMPTY_TALLY, talliedClosing, talliedLine, talliedLines, type Tally } from './indexTally';
 import { groupDigits } from '../output/humanize';
 import { SETTINGS } from '../settingsTable';
 
@@ -265,6 +265,7 @@ export class CaptureWriter {
       await this.chain;
     }
     this.endCommand(undefined, 0, at, undefined, reason);
+    this.closeIndex(at);
     this.note(`terminal closed at ${at.toISOString()}`);
     this.closed = true;
     if (this.paused?.timer) clearTimeout(this.paused.timer);
@@ -446,6 +447,20 @@ export class CaptureWriter {
       await fs.promises.appendFile(this.indexFile, line);
       this.tally = next;
       if (this.unindexed.get(r.command) === r) this.unindexed.delete(r.command);
+    });
+  }
+
+  /**
+   * The index's closing record (terminalFormat.ts ClosingRecord), after its last command's record and
+   * before N.txt's closing note; none for a terminal with no index (no command was indexed), in a
+   * pause (the disk is full) or after a failed write: then N.txt's note alone says it closed.
+   */
+  private closeIndex(at: Date): void {
+    this.enqueue(async () => {
+      if (this.paused || this.failed || this.tally.at === 0 || this.unindexed.size > 0) return;
+      const { line, next } = talliedClosing(this.tally, { v: 1, closed: at.toISOString() });
+      await fs.promises.appendFile(this.indexFile, line);
+      this.tally = next!;
     });
   }
 

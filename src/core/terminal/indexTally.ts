@@ -16,7 +16,7 @@
  * changed (a line added, removed or cut) fails that check and is folded whole, as one without tallies.
  */
 import * as fs from 'node:fs';
-import type { IndexRecord } from './terminalFormat';
+import type { ClosingRecord, IndexRecord } from './terminalFormat';
 
 export interface Tally {
   /** Bytes of the index before the next line. */
@@ -45,6 +45,13 @@ export function talliedLine(t: Tally, r: IndexRecord): { line: string; next: Tal
   const failedAt = isFailure(r.status, r.exitCode) ? t.at : t.failedAt;
   const line = `${JSON.stringify({ ...r, tally: [t.at, count, failedAt] })}\n`;
   return { line, next: { at: t.at + Buffer.byteLength(line), count, maxCommand: Math.max(t.maxCommand, r.command), failedAt } };
+}
+
+/** The closing record's line (terminalFormat.ts ClosingRecord) appended after `t` (no tally without one), and the tally after it: it adds no command and no failure. */
+export function talliedClosing(t: Tally | undefined, c: ClosingRecord): { line: string; next: Tally | undefined } {
+  if (!t) return { line: `${JSON.stringify(c)}\n`, next: undefined };
+  const line = `${JSON.stringify({ ...c, tally: [t.at, t.count, t.failedAt] })}\n`;
+  return { line, next: { ...t, at: t.at + Buffer.byteLength(line) } };
 }
 
 /** The lines of `records` appended after `t` (one text), and the tally after them. */

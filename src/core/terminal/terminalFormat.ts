@@ -11,7 +11,9 @@
  * - `N.1.txt`: the previous generation after rotation (one kept); a new `N.txt` starts with the same
  *   header plus `# continued: earlier output is in N.1.txt`.
  * - `N.index.jsonl`: one IndexRecord per line (see below), appended at each command's start
- *   (status "running") and end ("done"); rewritten on rotation so `file` names stay right.
+ *   (status "running") and end ("done"); rewritten on rotation so `file` names stay right. A closed
+ *   terminal's or agent session's index ends with one ClosingRecord, written just before the
+ *   `# terminal closed` note.
  * docs/terminal-format.md describes the same with examples.
  */
 import type { FileError } from '../result';
@@ -56,6 +58,30 @@ export interface IndexRecord {
   saved?: string;
   /** An agent's own command: the spool record it was folded from (agentCommands/sessionFold.ts), so a fold that is repeated never adds it twice. */
   spool?: string;
+}
+
+/**
+ * The last line of a closed terminal's or agent session's index (`{"v":1,"closed":"<ISO>",...}`, no
+ * `command`): when it closed and, for an agent session, whose commands it holds, so that a reader of
+ * the index's end knows both without opening N.txt (the terminal catalog's first build reads 4 KB
+ * of each index and no N.txt: bench row 20). Written just before N.txt's `# terminal closed` note;
+ * an index without one (written before it existed, a crash between, a full disk) says nothing of
+ * either, and N.txt does. Readers of commands skip it.
+ */
+export interface ClosingRecord {
+  v: 1;
+  closed: string;
+  /** An agent session's capture: the agent's id and session id (as N.txt's `# agent:` and `# session:`). */
+  agent?: string;
+  session?: string;
+}
+
+/** `r` (a parsed index line) when it is a ClosingRecord. */
+export function closingRecordOf(r: unknown): ClosingRecord | undefined {
+  const o = r as Partial<ClosingRecord> & { command?: unknown };
+  if (typeof o !== 'object' || o === null || o.v !== 1 || typeof o.closed !== 'string' || o.command !== undefined) return undefined;
+  if ((o.agent !== undefined && typeof o.agent !== 'string') || (o.session !== undefined && typeof o.session !== 'string')) return undefined;
+  return o as ClosingRecord;
 }
 
 /** A command as tools see it: the final state plus where its output lies (more than one part after a rotation). */
@@ -181,6 +207,7 @@ export function parseTerminalIndex(text: string, file: string): TerminalIndex {
       problems.push({ file, line: i + 1, message: 'not valid JSON; the line was skipped' });
       return;
     }
+    if (closingRecordOf(r)) return; // the terminal closed: no command
     if (typeof r !== 'object' || r === null || typeof r.command !== 'number' || typeof r.file !== 'string' || typeof r.firstLine !== 'number') {
       problems.push({ file, line: i + 1, message: 'not an index record (needs command, file, firstLine); the line was skipped' });
       return;

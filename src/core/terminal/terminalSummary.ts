@@ -7,7 +7,7 @@
 import * as path from 'node:path';
 import { foldFile, type FoldSpec } from '../fs/appendFold';
 import { cacheFile } from '../workspace/cacheFiles';
-import { commandFromRecords, TERMINALS_DIR, type IndexRecord, type TerminalCommand } from './terminalFormat';
+import { closingRecordOf, commandFromRecords, TERMINALS_DIR, type IndexRecord, type TerminalCommand } from './terminalFormat';
 import type { LineOffset } from '../output/reference';
 
 /** How many of the latest commands a summary keeps (the listing shows 3). */
@@ -43,7 +43,7 @@ const SPEC: FoldSpec<State> & { id: string } = {
       r = undefined;
     }
     if (!isRecord(r)) {
-      if (s.problems.length < 20) s.problems.push(lineNo);
+      if (!closingRecordOf(r) && s.problems.length < 20) s.problems.push(lineNo);
       return;
     }
     let entry = s.recent.find((e) => e[0] === r.command);

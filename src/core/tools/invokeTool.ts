@@ -1,3 +1,4 @@
+import { callAnswering } from '../callsAnswering';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { appendLedger, ledgerPath, summarizeInput } from '../history/ledger';
@@ -72,6 +73,16 @@ function coerce(def: ToolDefinition, input: unknown): unknown {
  * Never throws.
  */
 export async function invokeTool(name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolOutcome> {
+  // Work a call leaves for later (callsAnswering.ts) waits for its answer.
+  const answered = callAnswering();
+  try {
+    return await answerCall(name, rawInput, ctx);
+  } finally {
+    answered();
+  }
+}
+
+async function answerCall(name: string, rawInput: unknown, ctx: ToolContext): Promise<ToolOutcome> {
   const def = toolDefinition(name);
   let outcome: ToolOutcome;
   const input = def ? coerce(def, rawInput ?? {}) : rawInput;

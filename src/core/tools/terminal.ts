@@ -4,7 +4,7 @@ import { cutToBytes, formatDuration, formatReference, scanFile } from '../output
 import { formatFileError } from '../result';
 import { type TerminalCommand, type TerminalInfo } from '../terminal/terminalFormat';
 import { listTerminals, readOneTerminal, readTerminalIndex } from '../terminal/terminalIndex';
-import { terminalCatalog, type CatalogTerminal } from '../terminal/catalog/terminalCatalog';
+import { agentOf, isClosed, terminalCatalog, type CatalogTerminal } from '../terminal/catalog/terminalCatalog';
 import { lineOffsetBefore, terminalSummary } from '../terminal/terminalSummary';
 import { EXIT_UNKNOWN, formatExit, noStatusHint, shownCommandLine } from '../terminal/commandExit';
 import { defaultFolder, displayPath } from '../workspace/workspacePaths';
@@ -97,11 +97,12 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
   const which = String(input.command ?? 'last').trim().replace(/^#/, '');
   const only = agentFilter(input.agent);
   if (only === null) return toolError(`agent must be an agent's id (${Object.keys(AGENT_NAMES).join(', ')}) or "terminals" (the integrated terminals), not "${input.agent}"`);
-  // Without a filter every terminal is in scope, and `info` is not looked at (a lazy catalog reads N.txt when it is).
-  const mine = (x: CatalogTerminal): boolean => only === undefined || (only === TERMINALS_ONLY ? !x.info.agent : x.info.agent === only);
+  // Without a filter every terminal is in scope, and `info` is not looked at (a lazy catalog reads N.txt when it is; agentOf reads it only when the index's closing record does not say).
+  const mine = (x: CatalogTerminal): boolean => only === undefined || (only === TERMINALS_ONLY ? !agentOf(x) : agentOf(x) === only);
   if (input.terminal === undefined && input.command === undefined) {
     // Which terminals there are and how they rank come from the catalog; only the ones shown are read in detail.
-    const cat = await terminalCatalog(agentDir, { need: 'last' }); // the listing ranks by the last command
+    // The listing ranks by the last command; N.txt is read for the terminals shown, and for the others only where their index's closing record does not say whether they are closed and whose they are (lazyInfo).
+    const cat = await terminalCatalog(agentDir, { need: 'last', lazyInfo: true });
     if (!cat.ok) return toolError(formatFileError(cat.error));
     const items = only === undefined ? cat.value : cat.value.filter(mine); // the catalog's own array when unfiltered (listingOrder keeps its order by it)
     if (items.length === 0) return { text: `${untrusted}No ${scopeNoun(only, 0).replace(/^0 /, '')} in .agent/terminals/ yet.` };
@@ -126,11 +127,11 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
     for (let attempt = 0; ; attempt++) {
       if (!cat.ok) return toolError(formatFileError(cat.error));
       best = newestFirst(cat.value, need).find((k) => mine(k.x));
-      const sum = best && (await terminalSummary(agentDir, best.x.info.n));
+      const sum = best && (await terminalSummary(agentDir, best.x.n));
       found = sum && (which === 'lastFailed' ? sum.lastFailed : sum.last);
       // The terminal's index says otherwise than the catalog's brief (changed since it was checked): check it now and pick again.
       if (!best || found?.command === best.command || attempt === 2) break;
-      cat = await terminalCatalog(agentDir, { check: [best.x.info.n], need, lazyInfo: true });
+      cat = await terminalCatalog(agentDir, { check: [best.x.n], need, lazyInfo: true });
     }
     if (!best || !found) {
       const count = cat.ok ? cat.value.filter(mine).length : 0;
@@ -253,10 +254,14 @@ export async function terminalTool(input: Record<string, unknown>, ctx: ToolCont
 
 type Noted = Awaited<ReturnType<typeof sharedNotes>>['notes'];
 
-/** Terminals that matter now come first: live ones (newest activity first), then those whose last command failed, then the rest by recency. */
+/**
+ * Terminals that matter now come first: live ones (newest activity first), then those whose last
+ * command failed, then the rest by recency. One whose index's closing record says it is closed is
+ * ranked without its N.txt (a lazy catalog's); if that N.txt cannot be read, its line says so where it is shown.
+ */
 function rank(a: CatalogTerminal): number {
-  if (a.info.error) return -1; // a terminal file that cannot be read: one short line, said first, never cut off by the budget
-  if (!a.info.closed) return 0;
+  if (!a.brief.closed && a.info.error) return -1; // a terminal file that cannot be read: one short line, said first, never cut off by the budget
+  if (!isClosed(a)) return 0;
   const last = a.brief.last;
   if (last && last.status === 'done' && last.exitCode !== null && last.exitCode !== 0) return 1;
   return 2;
@@ -291,16 +296,18 @@ function notesByTerminal(notes: Noted, terminalsRel: string): Map<number, Noted>
 const groupedNotes = new WeakMap<Noted, { terminalsRel: string; by: Map<number, Noted> }>();
 
 /** The catalog gives the same array while nothing changed: its ordering is worked out once (10,000 terminals take milliseconds to sort). */
-const orders = new WeakMap<readonly CatalogTerminal[], { ordered: { t: TerminalInfo }[]; live: number; failing: number }>();
+const orders = new WeakMap<readonly CatalogTerminal[], { ordered: CatalogTerminal[]; live: number; failing: number; sessions: number }>();
 
-function listingOrder(items: readonly CatalogTerminal[]): { ordered: { t: TerminalInfo }[]; live: number; failing: number } {
+function listingOrder(items: readonly CatalogTerminal[]): { ordered: CatalogTerminal[]; live: number; failing: number; sessions: number } {
   let o = orders.get(items);
   if (!o) {
     const recency = (x: CatalogTerminal): number => x.brief.last?.endMs ?? 0;
+    const ranks = new Map(items.map((x) => [x, rank(x)]));
     o = {
-      ordered: [...items].sort((a, b) => rank(a) - rank(b) || recency(b) - recency(a) || b.info.n - a.info.n).map((x) => ({ t: x.info })),
-      live: items.filter((x) => !x.info.closed).length,
-      failing: items.filter((x) => rank(x) === 1).length,
+      ordered: [...items].sort((a, b) => ranks.get(a)! - ranks.get(b)! || recency(b) - recency(a) || b.n - a.n),
+      live: items.filter((x) => !isClosed(x)).length,
+      failing: items.filter((x) => ranks.get(x) === 1).length,
+      sessions: items.filter((x) => agentOf(x)).length,
     };
     orders.set(items, o);
   }
@@ -309,8 +316,7 @@ function listingOrder(items: readonly CatalogTerminal[]): { ordered: { t: Termin
 
 /** The no-argument listing, within `budget` bytes; what does not fit is counted and named. Only the terminals shown are read in detail. */
 async function formatListing(items: readonly CatalogTerminal[], notes: Noted, show: (rel: string) => string, root: string, agentDir: string, budget: number): Promise<string> {
-  const { ordered, live, failing } = listingOrder(items);
-  const sessions = items.filter((x) => x.info.agent).length;
+  const { ordered, live, failing, sessions } = listingOrder(items);
   const what = sessions === 0 ? `${items.length} captured terminal${items.length === 1 ? '' : 's'}` : sessions === items.length ? `${sessions} agent session${sessions === 1 ? '' : 's'} (their own shell commands)` : `${items.length - sessions} captured terminal${items.length - sessions === 1 ? '' : 's'} and ${sessions} agent session${sessions === 1 ? '' : 's'} (their own shell commands)`;
   const head = `${what}, ${live} open, ${failing} closed with a failed last command; open ones first, newest activity first:`;
   const tail = 'Details of one: terminal N with command last, lastFailed or #; without terminal, command lastFailed finds the latest failure anywhere (agent: one agent\'s sessions only).';
@@ -318,7 +324,8 @@ async function formatListing(items: readonly CatalogTerminal[], notes: Noted, sh
   let used = Buffer.byteLength(head) + Buffer.byteLength(tail) + 200;
   let shown = 0;
   const notesOf = notesByTerminal(notes, toPosixRelative(root, agentPath(agentDir, 'terminals')));
-  for (const { t } of ordered) {
+  for (const x of ordered) {
+    const t = x.info; // read here (a lazy catalog's N.txt) for the terminals shown only
     const block: string[] = [];
     if (t.error) {
       block.push(`Terminal ${t.n}: ${show(t.file)} ${t.error}`);
@@ -330,7 +337,7 @@ async function formatListing(items: readonly CatalogTerminal[], notes: Noted, sh
       continue;
     }
     const s = await terminalSummary(agentDir, t.n);
-    block.push(`Terminal ${t.n} "${t.name}" (${show(t.file)}, ${groupDigits(t.sizeBytes)} bytes${t.closed ? ', closed' : ', open'}${t.agent ? `, ${t.agent}'s own commands` : t.shellIntegration ? '' : ', no shell integration: commands not indexed'}): ${groupDigits(s.commands)} command${s.commands === 1 ? '' : 's'}`);
+    block.push(`Terminal ${t.n} "${t.name}" (${show(t.file)}, ${groupDigits(t.sizeBytes)} bytes${isClosed(x) ? ', closed' : ', open'}${t.agent ? `, ${t.agent}'s own commands` : t.shellIntegration ? '' : ', no shell integration: commands not indexed'}): ${groupDigits(s.commands)} command${s.commands === 1 ? '' : 's'}`);
     const recent = s.recent.slice(-RECENT);
     for (const c of recent) {
       const file = toPosixRelative(root, path.join(agentDir, c.file));
@@ -347,7 +354,7 @@ async function formatListing(items: readonly CatalogTerminal[], notes: Noted, sh
     shown++;
   }
   if (shown < ordered.length) {
-    const rest = ordered.slice(shown).map((x) => x.t.n).sort((a, b) => a - b);
+    const rest = ordered.slice(shown).map((x) => x.n).sort((a, b) => a - b);
     const names = rest.length > 30 ? `${rest.slice(0, 30).join(', ')}, …` : rest.join(', ');
     out.push(`… ${rest.length} more terminal${rest.length === 1 ? '' : 's'} not shown (${names}): call with terminal N, or grep ${show('terminals')}/.`);
   }

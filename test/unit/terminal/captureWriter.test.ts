@@ -80,6 +80,12 @@ test('header, command blocks and index line ranges match the file', async () => 
   const idx = await readTerminalIndex(agent, 1);
   assert.ok(idx.ok);
   assert.deepEqual(idx.value.problems, []);
+  // The index ends with the closing record (terminalFormat.ts ClosingRecord), its tally where the line is: 3 commands, the failure on line 4.
+  const indexText = fs.readFileSync(path.join(dir, '1.index.jsonl'), 'utf8');
+  const indexLines = indexText.trimEnd().split('\n');
+  assert.equal(indexLines.length, 7);
+  const failedAt = Buffer.byteLength(indexLines.slice(0, 3).join('\n')) + 1;
+  assert.equal(indexLines[6], `{"v":1,"closed":"2026-01-02T03:05:00.000Z","tally":[${Buffer.byteLength(indexText) - Buffer.byteLength(indexLines[6]) - 1},3,${failedAt}]}`);
   const [i1, i2, i3] = idx.value.commands;
   assert.equal(idx.value.commands.length, 3);
   assert.deepEqual(outputOf(agent, i1), ['b']);
@@ -198,7 +204,7 @@ test('a damaged index line is reported with file and line, the rest is still rea
   assert.ok(idx.ok);
   assert.equal(idx.value.commands.length, 1);
   assert.equal(idx.value.problems.length, 1);
-  assert.equal(idx.value.problems[0].line, 3);
+  assert.equal(idx.value.problems[0].line, 4); // after the command's two records and the closing record
   assert.match(idx.value.problems[0].file, /1\.index\.jsonl$/);
 });
 

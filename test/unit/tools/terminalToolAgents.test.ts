@@ -143,3 +143,59 @@ test('lastFailed and last, a first call with no .agent/.cache/ at 250 terminals 
   resetProcessState();
   fs.rmSync(root, { recursive: true, force: true });
 });
+
+test('the listing, a first call with no .agent/.cache/ at 250 terminals: N.txt is read for the terminals shown and those whose index has no closing record; the answer is a whole read\'s', async () => {
+  const { root, agentDir } = await folder(250);
+  // A session still open (its command a minute ago: idle sessions close after 30 minutes).
+  await writeSpoolRecord(agentDir, rec({ session: 'cx-8', command: 'cargo test', exitCode: 101, output: 'test result: FAILED\n', startedMs: Date.now() - 61_000, endedMs: Date.now() - 60_000 }));
+  const ctx: ToolContext = { folders: [{ name: 'w', path: root }], config: DEFAULT_TOOL_CONFIG, signal: new AbortController().signal, log: nullLogger, source: 'mcp', trusted: true, allowRun: false };
+  const real = fsModule.openSync;
+  const opened = new Set<string>();
+  const asked = async (input: Record<string, unknown>): Promise<{ text: string; txt: number }> => {
+    opened.clear();
+    (fsModule as { openSync: typeof real }).openSync = ((...a: Parameters<typeof real>) => {
+      if (/[/\\]\d+\.txt$/.test(String(a[0]))) opened.add(String(a[0]));
+      return real(...a);
+    }) as typeof real;
+    try {
+      return { text: (await invokeTool('agentContext_terminal', input, ctx)).text, txt: opened.size };
+    } finally {
+      (fsModule as { openSync: typeof real }).openSync = real;
+    }
+  };
+  const dir = path.join(agentDir, 'terminals');
+  const closings = (): number => fs.readdirSync(dir).filter((f) => f.endsWith('.index.jsonl') && /"closed":/.test(fs.readFileSync(path.join(dir, f), 'utf8'))).length;
+  const noCache = (): void => {
+    resetProcessState();
+    fs.rmSync(path.join(agentDir, '.cache'), { recursive: true, force: true });
+  };
+  let open = 0; // open terminals and sessions in the folder (their index has no closing record yet), from the unfiltered listing
+  for (const input of [{}, { agent: 'codex' }, { agent: 'terminals' }]) {
+    noCache();
+    const first = await asked(input);
+    resetProcessState();
+    assert.ok((await terminalCatalog(agentDir)).ok); // every N.txt and index read whole first
+    const whole = await asked(input);
+    assert.equal(first.text, whole.text, JSON.stringify(input));
+    // Read: the terminals shown, and the open ones (in scope or not: whose they are is in N.txt alone).
+    const shown = (first.text.match(/^Terminal \d+ "/gm) ?? []).length;
+    if (!input.agent) open = Number(/, (\d+) open,/.exec(first.text)?.[1]);
+    assert.ok(shown > 0 && open > 0, first.text.slice(0, 200));
+    assert.ok(first.txt <= shown + open, `${JSON.stringify(input)}: ${first.txt} N.txt read for ${shown} shown and ${open} open`);
+  }
+  // Written before closing records (an older Agent Context): every N.txt is read, and the answer is the same.
+  noCache();
+  const withClosing = await asked({});
+  assert.ok(closings() > 200, `${closings()} indexes with a closing record`);
+  for (const f of fs.readdirSync(dir).filter((x) => x.endsWith('.index.jsonl'))) {
+    const text = fs.readFileSync(path.join(dir, f), 'utf8');
+    fs.writeFileSync(path.join(dir, f), text.split('\n').filter((l) => !l.includes('"closed":')).join('\n'));
+  }
+  assert.equal(closings(), 0);
+  noCache();
+  const without = await asked({});
+  assert.equal(without.text, withClosing.text);
+  assert.ok(without.txt >= 250, `${without.txt} N.txt read without closing records`);
+  resetProcessState();
+  fs.rmSync(root, { recursive: true, force: true });
+});

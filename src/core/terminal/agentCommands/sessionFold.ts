@@ -19,7 +19,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../../fs/fsAtomic';
-import { EMPTY_TALLY, endTally, talliedLines } from '../indexTally';
+import { EMPTY_TALLY, endTally, talliedClosing, talliedLines } from '../indexTally';
 import { withFileLock } from '../../fs/fileLock';
 import { unwrapAgentResult } from '../../hooks/agentResults';
 import { agentName } from '../../hooks/agentNames';
@@ -237,9 +237,16 @@ async function openCapture(dir: string, first: SpoolRecord): Promise<OpenSession
   return { agent: first.agent, session: first.session, n, bytes: Buffer.byteLength(text), lines: countLines(text), commands: 0, lastMs: first.endedMs, pid: first.pid, host: HOST };
 }
 
+/** Closes a session's capture: its index's closing record (terminalFormat.ts ClosingRecord, with the agent and session), then N.txt's note. */
 async function closeCapture(dir: string, s: OpenSession, now: number, why: string): Promise<void> {
-  const note = `# terminal closed at ${new Date(now).toISOString()} (${why})\n`;
-  await fs.promises.appendFile(path.join(dir, `${s.n}.txt`), note);
+  const at = new Date(now).toISOString();
+  const indexFile = path.join(dir, `${s.n}.index.jsonl`);
+  // Only an index the fold wrote (one without lines has no commands to close).
+  if (fs.statSync(indexFile, { throwIfNoEntry: false })?.size) {
+    const { line } = talliedClosing(await endTally(indexFile, s.commands), { v: 1, closed: at, agent: s.agent, session: s.session });
+    await fs.promises.appendFile(indexFile, line);
+  }
+  await fs.promises.appendFile(path.join(dir, `${s.n}.txt`), `# terminal closed at ${at} (${why})\n`);
 }
 
 /** Reads the spool's record files in name order (when they ended); sets aside what is not a record. */

@@ -250,9 +250,10 @@ export function readInfoCold(file: string, n: number, previous: ReadonlySet<numb
  * looks at the info of a few terminals only): its `info` is read when first looked at, kept, and
  * given to the entry (`onRead` then runs).
  */
-export function lazyView(file: string, e: Entry, brief: TerminalBrief, previous: ReadonlySet<number>, onRead: () => void): { info: TerminalInfo; brief: TerminalBrief } {
+export function lazyView(file: string, e: Entry, brief: TerminalBrief, previous: ReadonlySet<number>, onRead: () => void): { n: number; info: TerminalInfo; brief: TerminalBrief } {
   // A getter in the literal (one per terminal at a first build: defineProperty on each took longer).
   const view = {
+    n: e.n,
     brief,
     get info(): TerminalInfo {
       let info: TerminalInfo;

@@ -10,7 +10,7 @@ import type { FileKey } from '../../fs/stamps';
 import type { FoldCheckpoint } from '../../fs/appendFold';
 import { cacheFile } from '../../workspace/cacheFiles';
 import { previousFileOf, TERMINALS_DIR, type TerminalInfo } from '../terminalFormat';
-import { BRIEF_SPEC, type BriefCommand, type CompactState, type TerminalBrief } from './indexBrief';
+import { BRIEF_SPEC, type BriefCommand, type ClosingFacts, type CompactState, type TerminalBrief } from './indexBrief';
 
 /** `<agentDir>/.cache/terminal-catalog.json`. */
 export function catalogPath(agentDir: string): string {
@@ -33,7 +33,7 @@ export interface Entry {
    */
   from: number;
   /** What answers show of it, made when first needed (in memory only). */
-  view?: { info: TerminalInfo; brief: TerminalBrief };
+  view?: { n: number; info: TerminalInfo; brief: TerminalBrief };
 }
 
 /** What an entry whose N.txt was not read yet shows (open, so it is checked every call until read). */
@@ -59,10 +59,12 @@ export interface CatalogSnapshot {
 
 const FORMAT = 'agent-context/terminal-catalog';
 // 5: an entry's row keeps N.txt's ctime (an mtime set back no longer hides a rewrite of the header).
-const VERSION = 5;
+// 6: an index row keeps what its closing record says (terminalFormat.ts ClosingRecord).
+const VERSION = 6;
 
 type BriefRow = [command: number, done: 0 | 1, exitCode: number | null, exitUnknown: string | null, endMs: number];
-type IdxRow = [ino: number, offset: number, lines: number, size: number, mtimeMs: number, tail: string, count: number, maxCommand: number, last: BriefRow | null, prevDone: BriefRow | null, lastFailed: BriefRow | null, from: number];
+/** `closing`: the index ends with a closing record: 0 an integrated terminal's, [agent, session] an agent session's; null when it does not. */
+type IdxRow = [ino: number, offset: number, lines: number, size: number, mtimeMs: number, tail: string, count: number, maxCommand: number, last: BriefRow | null, prevDone: BriefRow | null, lastFailed: BriefRow | null, from: number, closing: 0 | [string, string] | null];
 /** `agent`: an agent session's capture, [agent id, session id]; null for an integrated terminal. */
 type EntryRow = [n: number, ino: number, size: number, mtimeMs: number, ctimeMs: number, name: string, shell: string | null, cwd: string | null, started: string | null, flags: number, idx: IdxRow | null, agent: [string, string] | null];
 
@@ -83,6 +85,13 @@ const SHELL_INTEGRATION = 1;
 const CLOSED = 2;
 
 const briefRow = (b: BriefCommand | null): BriefRow | null => (b ? [b.command, b.status === 'done' ? 1 : 0, b.exitCode, b.exitUnknown, b.endMs] : null);
+const closingRow = (c: ClosingFacts | null | undefined): IdxRow[12] => (!c ? null : c.agent === null ? 0 : [c.agent, c.session ?? 'unknown']);
+
+function closingFromRow(r: unknown): ClosingFacts | null | undefined {
+  if (r === null) return null;
+  if (r === 0) return { agent: null, session: null };
+  return Array.isArray(r) && r.length === 2 && typeof r[0] === 'string' && typeof r[1] === 'string' ? { agent: r[0], session: r[1] } : undefined;
+}
 
 /** The file's text for a snapshot (entries on another device than the folder's are left out: read again next time). */
 export function encodeCatalog(s: Omit<CatalogSnapshot, 'listed'>, dev: number): string {
@@ -98,7 +107,7 @@ function bodyOf(s: Omit<CatalogSnapshot, 'listed'>, dev: number): FileBody {
     const x = e.idx;
     rows.push([e.n, e.txt[1], e.txt[2], e.txt[3], e.txt[4], i.name, i.shell, i.cwd, i.started, (i.shellIntegration ? SHELL_INTEGRATION : 0) | (i.closed ? CLOSED : 0),
       // A closed terminal's index is final: its fingerprint (for folding on after an append) is left out, a third of the file.
-      x ? [x.ino, x.offset, x.lines, x.size, x.mtimeMs, i.closed ? '' : x.tail, x.state.count, x.state.maxCommand, briefRow(x.state.last), briefRow(x.state.prevDone), briefRow(x.state.lastFailed), e.from] : null,
+      x ? [x.ino, x.offset, x.lines, x.size, x.mtimeMs, i.closed ? '' : x.tail, x.state.count, x.state.maxCommand, briefRow(x.state.last), briefRow(x.state.prevDone), briefRow(x.state.lastFailed), e.from, closingRow(x.state.closing)] : null,
       i.agent ? [i.agent, i.session ?? 'unknown'] : null]);
   }
   return { format: FORMAT, v: VERSION, spec: BRIEF_SPEC.version, dev, dir: s.dir, numbers: s.numbers, previous: s.previous, indexed: s.indexed, terminals: rows };
@@ -119,7 +128,7 @@ function briefFromRow(r: unknown): BriefCommand | null | undefined {
 
 function idxFromRow(r: unknown, dev: number): { idx: FoldCheckpoint<CompactState> | null; from: number } | undefined {
   if (r === null) return { idx: null, from: 0 };
-  if (!Array.isArray(r) || r.length !== 12) return undefined;
+  if (!Array.isArray(r) || r.length !== 13) return undefined;
   const [ino, offset, lines, size, mtimeMs, tail, count, maxCommand] = r as unknown[];
   const from = r[11] as unknown;
   if (!isNum(ino) || !isNum(offset) || !isNum(lines) || !isNum(size) || !isNum(mtimeMs) || typeof tail !== 'string' || !isNum(count) || !isNum(maxCommand) || !isNum(from)) return undefined;
@@ -127,8 +136,9 @@ function idxFromRow(r: unknown, dev: number): { idx: FoldCheckpoint<CompactState
   const last = briefFromRow(r[8]);
   const prevDone = briefFromRow(r[9]);
   const lastFailed = briefFromRow(r[10]);
-  if (last === undefined || prevDone === undefined || lastFailed === undefined) return undefined;
-  return { idx: { v: 1, spec: BRIEF_SPEC.version, dev, ino, offset, lines, size, mtimeMs, tail, state: { count, maxCommand, last, prevDone, lastFailed } }, from };
+  const closing = closingFromRow(r[12]);
+  if (last === undefined || prevDone === undefined || lastFailed === undefined || closing === undefined) return undefined;
+  return { idx: { v: 1, spec: BRIEF_SPEC.version, dev, ino, offset, lines, size, mtimeMs, tail, state: { count, maxCommand, last, prevDone, lastFailed, closing } }, from };
 }
 
 function entryFromRow(r: unknown, dev: number, previous: ReadonlySet<number>): Entry | undefined {
@@ -198,9 +208,12 @@ export interface Handover {
 }
 
 // An unread entry's row: n, has an index (0/1), the index checkpoint's numbers, `from`, then
-// last, prevDone, lastFailed as [present, command, done, exitCode (NaN: null)]; endMs after each.
+// last, prevDone, lastFailed as [present, command, done, exitCode (NaN: null)]; endMs after each;
+// then the closing record's facts (CLOSING: 0 none, 1 an integrated terminal's, 2 an agent
+// session's, its agent and session among the strings).
 const BRIEF_WIDTH = 5;
-const UNREAD_STRIDE = 10 + 3 * BRIEF_WIDTH;
+const CLOSING = 10 + 3 * BRIEF_WIDTH;
+const UNREAD_STRIDE = CLOSING + 1;
 
 function putBrief(t: Float64Array, at: number, b: BriefCommand | null, strings: (string | null)[]): void {
   if (!b) return; // present stays 0
@@ -242,6 +255,11 @@ export function encodeHandover(s: CatalogSnapshot, dev: number): Handover {
     putBrief(t, at + 10, x.state.last, strings);
     putBrief(t, at + 10 + BRIEF_WIDTH, x.state.prevDone, strings);
     putBrief(t, at + 10 + 2 * BRIEF_WIDTH, x.state.lastFailed, strings);
+    const c = x.state.closing;
+    if (c) {
+      t[at + CLOSING] = c.agent === null ? 1 : 2;
+      if (c.agent !== null) strings.push(c.agent, c.session);
+    }
   });
   return { body: JSON.stringify({ ...bodyOf(s, dev), format: HANDOVER_FORMAT }), unread: t, strings };
 }
@@ -271,7 +289,10 @@ export function decodeHandover(h: unknown): CatalogSnapshot | undefined {
       const last = takeBrief(t, at + 10, strings, k);
       const prevDone = takeBrief(t, at + 10 + BRIEF_WIDTH, strings, k);
       const lastFailed = takeBrief(t, at + 10 + 2 * BRIEF_WIDTH, strings, k);
+      const closingKind = t[at + CLOSING];
+      const closing = closingKind === 2 ? { agent: strings[k.i++], session: strings[k.i++] } : closingKind === 1 ? { agent: null, session: null } : null;
       if (typeof tail !== 'string' || last === undefined || prevDone === undefined || lastFailed === undefined) return undefined;
+      if (closing && closingKind === 2 && (typeof closing.agent !== 'string' || typeof closing.session !== 'string')) return undefined;
       // Plain locals and checks (no arrays per row): this loop runs once per process, unoptimised.
       const ino = t[at + 2];
       const offset = t[at + 3];
@@ -283,7 +304,7 @@ export function decodeHandover(h: unknown): CatalogSnapshot | undefined {
       const from = t[at + 9];
       // As the file's rows are checked (idxFromRow): an entry that cannot be is left out.
       if (!(isFinite(ino + offset + lines + size + mtimeMs + count + maxCommand + from) && offset <= size && from >= 0 && from <= offset)) continue;
-      idx = { v: 1, spec: BRIEF_SPEC.version, dev: body.dev, ino, offset, lines, size, mtimeMs, tail, state: { count, maxCommand, last, prevDone, lastFailed } };
+      idx = { v: 1, spec: BRIEF_SPEC.version, dev: body.dev, ino, offset, lines, size, mtimeMs, tail, state: { count, maxCommand, last, prevDone, lastFailed, closing: closing as ClosingFacts | null } };
     }
     s.entries.push({ n, txt: null, info: standInInfo(n, previous), idx, from: idx ? t[at + 9] : 0 });
   }

@@ -11,7 +11,7 @@
  * other line (another writer's spacing, a torn or foreign line) goes through JSON.parse as before.
  */
 import type { FoldSpec } from '../../fs/appendFold';
-import type { IndexRecord } from '../terminalFormat';
+import { closingRecordOf, type IndexRecord } from '../terminalFormat';
 import { countAfter, isFailure } from '../indexTally';
 
 /** A command as the catalog keeps it: what ordering and counting across terminals needs. */
@@ -39,6 +39,14 @@ export interface TerminalBrief {
    * with `need: 'last'`, whose end holds no failure).
    */
   lastFailed: BriefCommand | null | undefined;
+  /** Present when the index ends with a closing record (terminalFormat.ts ClosingRecord): the terminal is closed, and whose it is, without its N.txt read. */
+  closed?: ClosingFacts;
+}
+
+/** What an index's closing record says: an agent session's agent and session ids, or null for an integrated terminal. */
+export interface ClosingFacts {
+  agent: string | null;
+  session: string | null;
 }
 
 export interface CompactState {
@@ -48,6 +56,8 @@ export interface CompactState {
   /** The highest-numbered finished command below `last`. */
   prevDone: BriefCommand | null;
   lastFailed: BriefCommand | null;
+  /** The index's last line is a closing record (undefined in a state kept from before closing records: none). */
+  closing?: ClosingFacts | null;
 }
 
 /** A record as read (JSON.parse of a line the fast path did not take): made a brief only if it stays in the state. */
@@ -144,8 +154,15 @@ function spanRecord(text: string, at: number): Raw {
   };
 }
 
-/** Any line the fast path did not take: JSON.parse, and the record checks the full readers make. */
-function fromLine(text: string): Raw | undefined {
+/** A closing record as its writers write it (indexTally.ts talliedClosing): one line, its agent and session as JSON strings. */
+const CLOSING_LINE = new RegExp(String.raw`^\{"v":1,"closed":${STR}(?:,"agent":(${STR}),"session":(${STR}))?(?:,"tally":\[${NUM},${NUM},${NUM}\])?\}$`);
+const unquote = (s: string): string => (s.includes('\\') ? (JSON.parse(s) as string) : s.slice(1, -1));
+
+/** Any line the fast path did not take: JSON.parse, and the record checks the full readers make; a closing record as its facts. */
+function parseLine(text: string): Raw | ClosingFacts | undefined {
+  // Every closed terminal's last line: read by the expression, not JSON.parse (12,000 of them at a first build of row 20's L).
+  const m = CLOSING_LINE.exec(text);
+  if (m) return m[1] ? { agent: unquote(m[1]), session: unquote(m[2]) } : { agent: null, session: null };
   if (text.trim() === '') return undefined;
   let r: unknown;
   try {
@@ -153,7 +170,17 @@ function fromLine(text: string): Raw | undefined {
   } catch {
     return undefined;
   }
-  return isRecord(r) ? (r as unknown as Raw) : undefined;
+  if (isRecord(r)) return r as unknown as Raw;
+  const c = closingRecordOf(r);
+  return c ? { agent: c.agent ?? null, session: c.agent ? c.session ?? 'unknown' : null } : undefined;
+}
+
+const isRaw = (x: Raw | ClosingFacts | undefined): x is Raw => x !== undefined && 'command' in x;
+
+/** A record line the fast path did not take (parseLine without the closing records). */
+function fromLine(text: string): Raw | undefined {
+  const r = parseLine(text);
+  return isRaw(r) ? r : undefined;
 }
 
 interface Folding {
@@ -165,10 +192,12 @@ interface Folding {
   prevDone: Held | null;
   prevCommand: number;
   lastFailed: Held | null;
+  closing: ClosingFacts | null;
 }
 
 /** Folds one record into the state, as commandFromRecords decides a command's state (its latest record wins). */
 function step(s: Folding, command: number, done: boolean, failed: boolean, h: Held): void {
+  s.closing = null; // a command after a closing record: not closed after all (another writer's lines)
   s.count = countAfter(s.count, s.maxCommand, command);
   s.maxCommand = Math.max(s.maxCommand, command);
   // A held line may be at offset 0: compared with null, never by truthiness.
@@ -193,7 +222,7 @@ function step(s: Folding, command: number, done: boolean, failed: boolean, h: He
 function foldText(state: CompactState, text: string): number {
   const s: Folding = {
     count: state.count, maxCommand: state.maxCommand, last: state.last, lastCommand: state.last?.command ?? 0, lastDone: state.last?.status === 'done',
-    prevDone: state.prevDone, prevCommand: state.prevDone?.command ?? 0, lastFailed: state.lastFailed,
+    prevDone: state.prevDone, prevCommand: state.prevDone?.command ?? 0, lastFailed: state.lastFailed, closing: state.closing ?? null,
   };
   let lines = 0;
   let at = 0;
@@ -217,8 +246,9 @@ function foldText(state: CompactState, text: string): number {
     } else {
       let nl = text.indexOf('\n', at);
       if (nl < 0) nl = text.length;
-      const r = fromLine(text.slice(at, nl > at && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl));
-      if (r) step(s, r.command, r.status === 'done', isFailure(r.status, r.exitCode), new Parsed(r));
+      const r = parseLine(text.slice(at, nl > at && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl));
+      if (isRaw(r)) step(s, r.command, r.status === 'done', isFailure(r.status, r.exitCode), new Parsed(r));
+      else if (r) s.closing = r;
       at = nl + 1;
     }
   }
@@ -229,6 +259,7 @@ function foldText(state: CompactState, text: string): number {
   state.last = brief(s.last);
   state.prevDone = brief(s.prevDone);
   state.lastFailed = brief(s.lastFailed);
+  state.closing = s.closing;
   return lines;
 }
 
@@ -289,7 +320,7 @@ export function settled(s: CompactState): boolean {
 /** The compact fold of an index: a command's latest record decides its state, as in commandFromRecords. */
 export const BRIEF_SPEC: FoldSpec<CompactState> = {
   version: 1,
-  init: () => ({ count: 0, maxCommand: 0, last: null, prevDone: null, lastFailed: null }),
+  init: () => ({ count: 0, maxCommand: 0, last: null, prevDone: null, lastFailed: null, closing: null }),
   line(s, text) {
     foldText(s, text + '\n');
   },
@@ -302,5 +333,8 @@ export const BRIEF_SPEC: FoldSpec<CompactState> = {
  * is not known: undefined).
  */
 export function briefFrom(s: CompactState, from = 0): TerminalBrief {
-  return { commands: s.count, last: s.last, lastDone: s.last?.status === 'done' ? s.last : s.prevDone, lastFailed: s.lastFailed ?? (from === 0 ? null : undefined) };
+  return {
+    commands: s.count, last: s.last, lastDone: s.last?.status === 'done' ? s.last : s.prevDone, lastFailed: s.lastFailed ?? (from === 0 ? null : undefined),
+    ...(s.closing ? { closed: s.closing } : {}),
+  };
 }

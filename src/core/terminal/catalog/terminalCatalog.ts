@@ -44,7 +44,9 @@
  * those indexes folded whole first (once: the entries then stay whole), and a terminal a caller asks
  * to re-check is folded whole. With `lazyInfo` (the briefing, which names a few terminals) no N.txt is
  * read either: an entry's info is read when first looked at, and the rest INFO_DELAY_MS after the
- * call, before the file is written. At 10,000 terminals this decodes and parses a few lines per
+ * call once no tool call is answering (callsAnswering.ts), before the file is written. The listing
+ * (need 'last', lazyInfo) reads N.txt for the terminals it shows and for those whose index does not
+ * end with a closing record (terminalFormat.ts ClosingRecord: closed, and whose), isClosed and agentOf below. At 10,000 terminals this decodes and parses a few lines per
  * index instead of 276,000, and opens 10,000 fewer files in the call (bench row 14i).
  *
  * The MCP server starts that first build on a worker thread before the rest of it loads, when it
@@ -90,13 +92,29 @@ import { notRegularFile, OPEN_FLAGS, parseTerminalNames, readTerminalHeaderInfo,
 import { settledStamp } from '../../fs/settledStamp';
 import { onProcessReset, processCache, resetProcessState, tuning } from '../../processState';
 import { RollingCheck, round } from '../../rollingCheck';
+import { afterCalls } from '../../callsAnswering';
 
 export type { BriefCommand, TerminalBrief } from './indexBrief';
 
 /** One terminal of the catalog. */
 export interface CatalogTerminal {
+  /** Its number (as info.n; read here, `info` of a lazy catalog reads N.txt when first looked at). */
+  n: number;
   info: TerminalInfo;
   brief: TerminalBrief;
+}
+
+/**
+ * Whether terminal t is closed: its index's closing record says so (terminalFormat.ts ClosingRecord)
+ * without N.txt, else N.txt's `# terminal closed` note (its info, read when looked at).
+ */
+export function isClosed(t: CatalogTerminal): boolean {
+  return t.brief.closed !== undefined || t.info.closed;
+}
+
+/** The agent whose own commands terminal t holds (undefined: an integrated terminal): its index's closing record, else N.txt's header. */
+export function agentOf(t: CatalogTerminal): string | undefined {
+  return t.brief.closed ? t.brief.closed.agent ?? undefined : t.info.agent;
 }
 
 /** Re-read this many terminals in one call and the catalog is written at once; fewer changes are written within WRITE_DELAY_MS. */
@@ -500,7 +518,9 @@ async function check(dir: string, c: Catalog, ns: Iterable<number>, opts: CheckO
       // The fold continues from the catalog's checkpoint when the file was only appended to; it starts over otherwise.
       const file = `${dir}${path.sep}${s.n}.index.jsonl`;
       // Without a fingerprint (the file keeps none for closed terminals) the fold cannot tell an append from a rewrite: it starts over.
-      const prior = !s.whole && old?.idx && (old.idx.offset === 0 || old.idx.tail !== '') ? old.idx : undefined;
+      // So does an index that ended with its closing record: nothing appends to a closed terminal's index, so a change is a rewrite
+      // (one of the same size would keep the fingerprint of its last 64 bytes, the closing record's).
+      const prior = !s.whole && old?.idx && (old.idx.offset === 0 || old.idx.tail !== '') && !old.idx.state.closing ? old.idx : undefined;
       const priorFrom = old?.from ?? 0;
       if (old) old.idx = null; // folded in place: never kept half-updated if the read fails
       try {
@@ -551,13 +571,13 @@ function answer(dir: string, c: Catalog): readonly CatalogTerminal[] {
       if (!e.view) {
         const brief = e.idx ? briefFrom(e.idx.state, e.from) : EMPTY_BRIEF;
         e.view = e.txt
-          ? { info: e.info, brief }
+          ? { n, info: e.info, brief }
           : lazyView(`${dir}${path.sep}${n}.txt`, e, brief, c.previous, () => c.unsaved++); // still checked every call until a check sees it (its index may have changed since)
       }
       out.push(e.view);
     } else {
       const bad = c.unreadable.get(n);
-      if (bad) out.push({ info: { ...bad, previousFile: previousFileOf(n, c.previous) }, brief: EMPTY_BRIEF });
+      if (bad) out.push({ n, info: { ...bad, previousFile: previousFileOf(n, c.previous) }, brief: EMPTY_BRIEF });
       // else: vanished since the listing
     }
   }
@@ -635,13 +655,14 @@ async function update(agentDir: string, c: Catalog, force: readonly number[], ne
 }
 
 /**
- * Reads the N.txt left unread by a `lazyInfo` call, INFO_DELAY_MS later (after that call's answer
- * is out; a call that comes meanwhile and needs them reads them itself), and then writes the
+ * Reads the N.txt left unread by a `lazyInfo` call, INFO_DELAY_MS later and once no tool call is
+ * answering (a call that comes meanwhile and needs them reads them itself), and then writes the
  * catalog. Keeps the process alive until done: the next process then finds whole entries.
  */
 function completeInfoSoon(agentDir: string, c: Catalog): void {
   if (c.infoTimer) return;
-  c.infoTimer = setTimeout(() => void completeInfo(agentDir, c), INFO_DELAY_MS);
+  // Not while a tool call is still answering (its own reads would wait behind these).
+  c.infoTimer = setTimeout(() => void afterCalls().then(() => completeInfo(agentDir, c)), INFO_DELAY_MS);
 }
 
 function completeInfo(agentDir: string, c: Catalog): Promise<void> {

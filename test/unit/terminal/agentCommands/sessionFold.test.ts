@@ -138,7 +138,19 @@ test('a session is closed when its agent is gone or it has been idle; its next c
   list = await listTerminals(agentDir);
   assert.ok(list.ok);
   assert.equal(list.value[0].closed, true);
-  assert.match(fs.readFileSync(path.join(agentDir, list.value[0].file), 'utf8'), /# terminal closed at \S+ \(the agent's process ended\)\n$/);
+  const note = /# terminal closed at (\S+) \(the agent's process ended\)\n$/.exec(fs.readFileSync(path.join(agentDir, list.value[0].file), 'utf8'));
+  assert.ok(note);
+  // The index ends with the closing record: when, and whose commands (terminalFormat.ts ClosingRecord), its tally where the line is.
+  const indexFile = path.join(agentDir, 'terminals', `${list.value[0].n}.index.jsonl`);
+  const indexText = fs.readFileSync(indexFile, 'utf8');
+  const last = indexText.trimEnd().split('\n').at(-1)!;
+  const closing = JSON.parse(last) as Record<string, unknown>;
+  assert.deepEqual({ ...closing, tally: undefined }, { v: 1, closed: note[1], agent: 'codex', session: base({}).session, tally: undefined });
+  assert.deepEqual(closing.tally, [Buffer.byteLength(indexText) - Buffer.byteLength(last) - 1, 1, -1]);
+  const idx = await readTerminalIndex(agentDir, list.value[0].n);
+  assert.ok(idx.ok);
+  assert.equal(idx.value.commands.length, 1);
+  assert.deepEqual(idx.value.problems, []);
   await writeSpoolRecord(agentDir, base({ command: 'again' }));
   await foldCommandSpool(agentDir, { alive: () => true });
   list = await listTerminals(agentDir);

@@ -31,7 +31,7 @@ function isRecord(r: unknown): r is IndexRecord {
 }
 const REFERENCE: FoldSpec<CompactState> = {
   version: 1,
-  init: () => ({ count: 0, maxCommand: 0, last: null, prevDone: null, lastFailed: null }),
+  init: () => ({ count: 0, maxCommand: 0, last: null, prevDone: null, lastFailed: null, closing: null }),
   line(s, text) {
     if (text.trim() === '') return;
     let r: unknown;
@@ -40,7 +40,14 @@ const REFERENCE: FoldSpec<CompactState> = {
     } catch {
       return;
     }
+    // A closing record (no command): the terminal closed, and whose it is; any command after it undoes that.
+    const c = r as { v?: unknown; closed?: unknown; command?: unknown; agent?: unknown; session?: unknown };
+    if (c !== null && typeof c === 'object' && c.v === 1 && typeof c.closed === 'string' && c.command === undefined && (c.agent === undefined || typeof c.agent === 'string') && (c.session === undefined || typeof c.session === 'string')) {
+      s.closing = typeof c.agent === 'string' ? { agent: c.agent, session: typeof c.session === 'string' ? c.session : 'unknown' } : { agent: null, session: null };
+      return;
+    }
     if (!isRecord(r)) return;
+    s.closing = null;
     if (r.command > s.maxCommand || s.count === 0) s.count++;
     s.maxCommand = Math.max(s.maxCommand, r.command);
     const b = briefOf(r);
@@ -94,6 +101,7 @@ function lines(seed: number, count: number): Buffer[] {
     else if (odd < 0.08) text = text.slice(0, Math.floor(r() * text.length)); // torn
     else if (odd < 0.10) text = text.slice(0, Math.floor(r() * text.length)) + JSON.stringify(rec); // torn, then a whole record glued on
     else if (odd < 0.11) text = pick(['', '   ', 'garbage', '[]', 'null', '"x"', '{}', '{"v":1}']);
+    else if (odd < 0.115) text = JSON.stringify(pick([{ v: 1, closed: '2026-06-01T00:00:00.000Z' }, { v: 1, closed: 'x', agent: 'codex', session: 's"1' }, { v: 1, closed: 'x', agent: 'gemini' }, { v: 1, closed: 'x', agent: 7 }, { v: 2, closed: 'x' }, { v: 1, closed: 'x', command: 3 }])); // closing records, and shapes that are not
     else if (odd < 0.12) text = text.replace(/}$/, ',"exitUnknown":"first","exitUnknown":"second"}'); // duplicate keys
     else if (odd < 0.13) text = text.replace('"v":1', '"v":2');
     else if (odd < 0.14) text += ' '; // trailing space

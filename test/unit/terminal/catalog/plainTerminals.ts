@@ -49,7 +49,7 @@ export function plainTerminals(agentDir: string): unknown[] {
       sizeBytes: Buffer.byteLength(text),
     };
     if (header.has('agent')) Object.assign(info, { agent: header.get('agent'), session: header.get('session') ?? 'unknown' });
-    out.push({ info, brief: brief(path.join(dir, `${n}.index.jsonl`)) });
+    out.push({ n, info, brief: brief(path.join(dir, `${n}.index.jsonl`)) });
   }
   return out;
 }
@@ -62,6 +62,8 @@ function brief(file: string): unknown {
     // no index: no commands
   }
   const byNumber = new Map<number, PlainCommand>();
+  // A closing record ({"v":1,"closed":...}, no command) after every command: the terminal closed, and whose it is.
+  let closed: { agent: string | null; session: string | null } | undefined;
   for (const line of text.split('\n')) {
     let r: Record<string, unknown>;
     try {
@@ -69,7 +71,12 @@ function brief(file: string): unknown {
     } catch {
       continue; // a cut or damaged line: not a record
     }
+    if (r?.v === 1 && typeof r.closed === 'string' && r.command === undefined) {
+      closed = typeof r.agent === 'string' ? { agent: r.agent, session: typeof r.session === 'string' ? r.session : 'unknown' } : { agent: null, session: null };
+      continue;
+    }
     if (typeof r?.command !== 'number') continue;
+    closed = undefined;
     const exitCode = typeof r.exitCode === 'number' ? r.exitCode : null;
     const status = r.status === 'done' ? 'done' : 'running';
     byNumber.set(r.command, {
@@ -83,5 +90,5 @@ function brief(file: string): unknown {
   const commands = [...byNumber.values()].sort((a, b) => a.command - b.command);
   const done = commands.filter((c) => c.status === 'done');
   const failed = done.filter((c) => c.exitCode !== null && c.exitCode !== 0);
-  return { commands: commands.length, last: commands.at(-1) ?? null, lastDone: done.at(-1) ?? null, lastFailed: failed.at(-1) ?? null };
+  return { commands: commands.length, last: commands.at(-1) ?? null, lastDone: done.at(-1) ?? null, lastFailed: failed.at(-1) ?? null, ...(closed ? { closed } : {}) };
 }
