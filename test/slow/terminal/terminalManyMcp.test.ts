@@ -119,7 +119,8 @@ test(`${TERMINALS.toLocaleString('en-US')} terminal files over MCP: counts and t
     fs.renameSync(path.join(dir, '41.txt'), path.join(dir, '41.1.txt'));
     fs.writeFileSync(path.join(dir, '41.txt'), formatHeader({ name: 'bash 41', n: 41, shell: '/bin/bash', cwd: '/w', started: new Date(), shellIntegration: true, continued: true }));
     const idx41 = path.join(dir, '41.index.jsonl');
-    const rotated = fs.readFileSync(idx41, 'utf8').split('\n').filter(Boolean).map((l) => JSON.stringify({ ...JSON.parse(l), file: '41.1.txt' })).join('\n') + '\n';
+    // As the capture writer rotates an open terminal's files: its command records, now in 41.1.txt (a closing record, had there been one, is not a command's).
+    const rotated = fs.readFileSync(idx41, 'utf8').split('\n').filter((l) => l && !l.startsWith('{"v":1,"closed":')).map((l) => JSON.stringify({ ...JSON.parse(l), file: '41.1.txt' })).join('\n') + '\n';
     fs.rmSync(idx41);
     fs.writeFileSync(idx41, rotated);
     const fresh = TERMINALS + 1;
