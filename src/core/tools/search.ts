@@ -28,11 +28,14 @@ const MIN_SEARCH_TOKENS = 100;
  */
 export const SAME_FILE_RATIO = 0.4;
 export const MAX_SHOWN = 2;
+/** A question asking for a cause: a list line naming the failed item does not answer it, the item's own report does. */
+const WHY_RE = /\b(?:why|cause[sd]?|reason|wrong)\b/i;
 /** Why an answer proposes a read (windowRest.ts decides whether and which lines). */
 const REST_WHY: Record<WindowRest['side'], string> = {
   after: 'it goes on past the window',
   before: 'its header is above the window',
   both: 'its header is above the window, and it goes on past it',
+  report: 'the window names an item whose own report is there',
 };
 
 /** Longest line shown (bytes); the file has the rest. */
@@ -52,17 +55,23 @@ function windowText(w: SearchWindow, show: (rel: string) => string, word: (term:
 /**
  * Which of the ranked windows an answer shows (their indexes): the best one, then up to MAX_SHOWN in
  * all of the best window's file within `budget` tokens and the answer's bytes, each scoring at least
- * SAME_FILE_RATIO of the best. `sizes` covers the windows considered.
+ * SAME_FILE_RATIO of the best. For a question asking why (`asksWhy`), when the best window's list line
+ * names an item (`✕ name`) and another of those windows quotes that item's own report, the report is
+ * shown alone: it says what the list line says, and why. `sizes` covers the windows considered.
  */
-export function windowsToShow(windows: readonly Pick<SearchWindow, 'rel' | 'score'>[], sizes: readonly { tokens: number; bytes: number }[], budget: number): number[] {
+export function windowsToShow(windows: readonly (Pick<SearchWindow, 'rel' | 'score'> & Partial<Pick<SearchWindow, 'first' | 'last' | 'report'>>)[], sizes: readonly { tokens: number; bytes: number }[], budget: number, asksWhy = false): number[] {
   const shown: number[] = [];
   if (windows.length === 0) return shown;
   const best = windows[0].score;
+  const near = (i: number): boolean => windows[i].rel === windows[0].rel && windows[i].score >= SAME_FILE_RATIO * best;
+  const report = asksWhy ? windows[0].report : undefined;
+  const stand = report ? windows.findIndex((w, i) => i > 0 && i < sizes.length && near(i) && w.first !== undefined && w.last !== undefined && w.first <= report.last && w.last >= report.first) : -1;
+  if (stand > 0) return [stand];
   let tokens = 0;
   let bytes = 0;
   for (let i = 0; i < sizes.length && i < windows.length; i++) {
     if (i > 0 && shown.length >= MAX_SHOWN) break;
-    if (i > 0 && (windows[i].rel !== windows[0].rel || windows[i].score < SAME_FILE_RATIO * best)) continue;
+    if (i > 0 && !near(i)) continue;
     if (i > 0 && (tokens + sizes[i].tokens > budget || bytes + sizes[i].bytes > TOOL_ANSWER_MAX_BYTES - FRAME_BYTES)) break;
     shown.push(i);
     tokens += sizes[i].tokens;
@@ -101,13 +110,20 @@ export async function searchTool(input: Record<string, unknown>, ctx: ToolContex
   const texts = a.windows.map((w) => windowText(w, show, word));
   const counts = await Promise.all(texts.slice(0, 30).map((t) => countTokensAsync(t)));
   const sizes = counts.map((c, i) => ({ tokens: c.tokens, bytes: Buffer.byteLength(texts[i], 'utf8') + 2 }));
-  const shown = windowsToShow(a.windows, sizes, budget);
+  const asksWhy = WHY_RE.test(query);
+  const shown = windowsToShow(a.windows, sizes, budget, asksWhy);
   const tokens = shown.reduce((s, i) => s + sizes[i].tokens, 0);
   const total = a.windows.length;
   const lines = [`${groupDigits(total)} window${total === 1 ? '' : 's'} match ${JSON.stringify(query)} (terms: ${termList}) in ${where}; the best ${shown.length}, ≈${groupDigits(tokens)} tokens:`];
   lines.push(fenceData('Matches', shown.map((i) => texts[i]).join('\n\n')));
-  const top = a.windows[0];
-  if (top.rest) lines.push(`Next: read lines ${top.rest.first}–${top.rest.last} of ${show(top.rel)} for the rest of the best window's block (${REST_WHY[top.rest.side]}).`);
+  // The first window shown leads (a report may stand in for the best window, windowsToShow). A question asking
+  // why is answered by the report of the item the lead's list line names: that is the read proposed, unless a shown window quotes it.
+  const top = a.windows[shown[0]];
+  const report = asksWhy ? top.report : undefined;
+  const quoted = report && shown.some((i) => a.windows[i].rel === top.rel && a.windows[i].first <= report.last && a.windows[i].last >= report.first);
+  if (report && !quoted) lines.push(`Next: read lines ${report.first}–${report.last} of ${show(top.rel)} for the own report of the item the best window names (${REST_WHY.report}).`);
+  else if (top.rest && !quoted) lines.push(`Next: read lines ${top.rest.first}–${top.rest.last} of ${show(top.rel)} for the rest of the best window's block (${REST_WHY[top.rest.side]}).`);
+  else if (quoted) lines.push('The best window names an item whose own report is shown too.');
   else lines.push('The best window holds its whole block (it ends where the output\'s block ends): nothing around it is missing.');
   let outputPath: string | undefined;
   if (shown.length < total) {

@@ -89,6 +89,21 @@ test('a second window is shown only from the best window\'s file, at 40% of its 
   assert.deepEqual(windowsToShow([], [], 1500), []);
 });
 
+test('asked why, a window quoting the report of the item the best window\'s list line names is shown alone in its place; asked which, both are', () => {
+  const size = { tokens: 100, bytes: 400 };
+  const sizes = [size, size, size];
+  const summary = { rel: 'out.txt', score: 10, first: 40, last: 42, report: { first: 7, last: 14, side: 'report' as const } };
+  const report = { rel: 'out.txt', score: 6, first: 10, last: 12 };
+  const other = { rel: 'out.txt', score: 5, first: 20, last: 22 };
+  assert.deepEqual(windowsToShow([summary, other, report], sizes, 1500, true), [2]);
+  assert.deepEqual(windowsToShow([summary, other, report], sizes, 1500, false), [0, 1]);
+  // A report window far below the best (under SAME_FILE_RATIO) or in another file does not stand in.
+  assert.deepEqual(windowsToShow([summary, { ...report, score: 3 }], sizes, 1500, true), [0]);
+  assert.deepEqual(windowsToShow([summary, { ...report, rel: 'b.txt' }], sizes, 1500, true), [0]);
+  // No report named: as before.
+  assert.deepEqual(windowsToShow([{ ...summary, report: undefined }, other], sizes, 1500, true), [0, 1]);
+});
+
 test('a test named in a summary list and in its own failure report: the answer shows the report (real pytest output among an agent\'s real outputs)', async () => {
   // The tree of bench row 23: every recorded output, the pytest run's among them. Its line 81 is the short
   // summary's `FAILED tests/test_cart.py::test_tenoff_never_negative - AssertionError: total...` among other
@@ -109,6 +124,63 @@ test('a test named in a summary list and in its own failure report: the answer s
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
+});
+
+/** A pytest run of an invented project: two failures' reports, then the short summary naming both. */
+const PYTEST_STOCK = [
+  '============================= test session starts ==============================',
+  'collected 12 items',
+  '',
+  'tests/test_stock.py ..F.F.......                                          [100%]',
+  '',
+  '=================================== FAILURES ===================================',
+  '____________________________ test_restock_rounds_up ____________________________',
+  '',
+  '    def test_restock_rounds_up():',
+  '>       assert restock(7, pack=5) == 10',
+  'E       assert 5 == 10',
+  'E        +  where 5 = restock(7, pack=5)',
+  '',
+  'tests/test_stock.py:18: AssertionError',
+  '_________________________ test_reserve_rejects_overdraw _________________________',
+  '',
+  '    def test_reserve_rejects_overdraw():',
+  '        shelf = Shelf(units=3)',
+  '>       shelf.reserve(4)',
+  'E       ValueError: cannot reserve 4 units, 3 on the shelf',
+  '',
+  'stock/shelf.py:22: ValueError',
+  '=========================== short test summary info ============================',
+  'FAILED tests/test_stock.py::test_restock_rounds_up - assert 5 == 10',
+  'FAILED tests/test_stock.py::test_reserve_rejects_overdraw - ValueError: cannot...',
+  '========================= 2 failed, 10 passed in 0.12s =========================',
+].join('\n') + '\n';
+
+test('asked why a test fails, the summary line naming it proposes the test\'s own report, up to the next test\'s header; asked which, the summary answers', async () => {
+  const { ctx } = ws({ 'scratch/tool_outputs/pytest-01.txt': PYTEST_STOCK });
+  const why = await invokeTool('agentContext_search', { query: 'Why does test_restock_rounds_up fail?' }, ctx);
+  const shown = why.text.slice(0, why.text.indexOf('\n```\n'));
+  assert.match(shown, /^L24: FAILED tests\/test_stock\.py::test_restock_rounds_up/m, why.text);
+  // Its report: the header on line 7 to line 14; line 15 heads the next test's report.
+  assert.match(why.text, /^Next: read lines 7–14 of \.agent\/scratch\/tool_outputs\/pytest-01\.txt for the own report of the item the best window names/m, why.text);
+  const which = await invokeTool('agentContext_search', { query: 'Which tests failed?' }, ctx);
+  assert.match(which.text, /^L24: FAILED tests\/test_stock\.py::test_restock_rounds_up/m, which.text);
+  assert.match(which.text, /^L25: FAILED tests\/test_stock\.py::test_reserve_rejects_overdraw/m, which.text);
+});
+
+test('asked why a test fails, a progress line naming it proposes its own report, not the passing tests after it', async () => {
+  // An invented jest run: the failing test is one line of a suite's progress list; its report comes after the list.
+  const progress = ['FAIL src/cart.test.js', '  cart', '    ✓ adds items (2 ms)', '    ✕ applies the coupon twice (5 ms)'];
+  for (let i = 0; i < 12; i++) progress.push(`    ✓ keeps line ${i} (1 ms)`);
+  const text = [...progress, '', '  ● cart › applies the coupon twice', '', '    expect(received).toBe(expected) // Object.is equality', '', '    Expected: 80', '    Received: 90', '',
+    '      at Object.toBe (src/cart.test.js:14:31)', '', 'Tests:       1 failed, 13 passed, 14 total', ''].join('\n');
+  const { ctx } = ws({ 'scratch/tool_outputs/jest-01.txt': text });
+  const r = await invokeTool('agentContext_search', { query: 'Why does the coupon twice test fail?' }, ctx);
+  assert.doesNotMatch(r.text.slice(0, r.text.indexOf('\n```\n')), /✓ keeps line [2-9]/, r.text);
+  const next = /^Next: read lines (\d+)–(\d+) of \.agent\/scratch\/tool_outputs\/jest-01\.txt for the own report of the item the best window names/m.exec(r.text);
+  assert.ok(next, r.text);
+  // The report: its header (line 18) to its stack line (25); the totals after a blank line are not part of it.
+  assert.deepEqual([Number(next[1]), Number(next[2])], [18, 25]);
 });
 
 test('a diagnostic and its code frame after a blank line are one window (real tsc --pretty output)', async () => {

@@ -14,7 +14,7 @@ import { chunkHash, chunkTextOf } from './chunker';
 import { chunkAt, chunkCount, type FileEntry } from './manifest';
 import { LEVEL_BOOST, type ChunkRanking } from './chunkRanking';
 import { termsOf } from './terms';
-import { DETAIL_RE, windowRest, type WindowRest } from './windowRest';
+import { DETAIL_RE, REPORT_HEADER_RE, reportOf, windowRest, type WindowRest } from './windowRest';
 import { readAt } from '../../fs/readAt';
 
 /** Lines of context shown on each side of a matching line. */
@@ -51,6 +51,8 @@ export interface SearchWindow {
   level: 0 | 1 | 2;
   /** What the window lacks of its block (windowRest.ts); absent when it is complete. */
   rest?: WindowRest;
+  /** The own report of an item a list line of the window names (`✕ name` → `● suite › name`; windowRest.ts reportOf); absent when none is found. */
+  report?: WindowRest;
 }
 
 interface ReadLine {
@@ -114,6 +116,8 @@ const indent = (s: string): number => s.length - s.trimStart().length;
  * node_modules/…`): the frames above it, in the program's own code, say where; the window ends there.
  */
 const RUNTIME_FRAME_RE = /^\s*at (?:.*\()?(?:node:|internal\/|java\.|jdk\.|sun\.|.*node_modules\/)/;
+/** A passing test's line (`✓ name`, `ok`, go's `--- PASS`): it never explains a failure above it, so an error's window ends before it. */
+const PASSED_RE = /^\s*(?:[✓✔√] |ok\b|PASS\b|--- PASS)/;
 
 /** Index of the first line of the window around line k (CONTEXT_LINES before it, where they are consecutive). */
 function lowerK(lines: readonly ReadLine[], k: number): number {
@@ -125,13 +129,14 @@ function lowerK(lines: readonly ReadLine[], k: number): number {
 /** Index of the last line of the window around line k: CONTEXT_LINES after it, and after an error the lines that explain it. */
 function upperK(lines: readonly ReadLine[], k: number, level: number): number {
   let j = k;
-  while (j + 1 < lines.length && j - k < CONTEXT_LINES && lines[j + 1].n === lines[j].n + 1) j++;
+  // Context stops before another report's header: it belongs to the next test.
+  while (j + 1 < lines.length && j - k < CONTEXT_LINES && lines[j + 1].n === lines[j].n + 1 && !REPORT_HEADER_RE.test(lines[j + 1].text)) j++;
   if (level < 2) return j;
   const base = indent(lines[k].text);
   const detail = (t: string): boolean => !!t.trim() && (indent(t) > base || DETAIL_RE.test(t));
   while (j + 1 < lines.length && j + 1 - k <= DETAIL_LINES && lines[j + 1].n === lines[j].n + 1) {
     const t = lines[j + 1].text;
-    if (!detail(t) || RUNTIME_FRAME_RE.test(t)) break;
+    if (!detail(t) || RUNTIME_FRAME_RE.test(t) || PASSED_RE.test(t)) break;
     j++;
   }
   return j;
@@ -203,11 +208,11 @@ export function rankWindows(
       return LEVEL_BOOST[levels[id]] * (1 + CHUNK_PRIOR * l.prior) * (1 + DOC_PRIOR * l.docShare);
     },
   });
-  const scored = new Map<number, { score: number; terms: string[] }>();
+  const scored = new Map<number, { score: number; terms: string[]; list?: boolean }>();
   for (const r of results) {
     const { rel, k } = at[r.id as number];
-    const list = inList(fileLines.get(rel)!, k) ? LIST_SHARE : 1;
-    scored.set(r.id as number, { score: r.score * list, terms: terms.filter((t) => r.queryTerms.includes(t)) });
+    const list = inList(fileLines.get(rel)!, k);
+    scored.set(r.id as number, { score: r.score * (list ? LIST_SHARE : 1), terms: terms.filter((t) => r.queryTerms.includes(t)), list });
   }
   if (forFailure && results.length > 0) {
     // The error lines of the best documents answer a "why did it fail" even without the question's words.
@@ -224,7 +229,7 @@ export function rankWindows(
   // Grow windows around the best lines: a line near a window joins it (up to MAX_WINDOW_LINES). A
   // window scores as its best line, and more for each query term its other lines add: a run of lines
   // that repeat one weak word must not outrank one line with every word.
-  const windows: (SearchWindow & { k0: number; k1: number; best: number; km: number })[] = [];
+  const windows: (SearchWindow & { k0: number; k1: number; best: number; km: number; listed: number[] })[] = [];
   for (const [id, r] of order) {
     const { rel, k } = at[id];
     const lines = fileLines.get(rel)!;
@@ -233,7 +238,9 @@ export function rankWindows(
     const k0 = lowerK(lines, k);
     const k1 = upperK(lines, k, lvl);
     // Only a line that matters joins a window: a weak match beside a strong one would stretch it with lines that do not answer.
-    const near = windows.find((w) => w.rel === rel && n >= w.first - JOIN_GAP && n <= w.last + JOIN_GAP && (r.score >= JOIN_SHARE * w.best || (n >= w.first && n <= w.last)));
+    // A report's header below a window starts another test's report: it never joins the window above it.
+    const header = REPORT_HEADER_RE.test(lines[k].text);
+    const near = windows.find((w) => w.rel === rel && n >= w.first - JOIN_GAP && n <= w.last + JOIN_GAP && (r.score >= JOIN_SHARE * w.best || (n >= w.first && n <= w.last)) && !(header && n > w.first));
     if (near) {
       const a = Math.min(near.k0, k0);
       const b = Math.max(near.k1, k1);
@@ -246,20 +253,24 @@ export function rankWindows(
         near.k0 = a;
         near.k1 = b;
         near.km = Math.max(near.km, k);
+        if (r.list) near.listed.push(k);
         near.first = lines[a].n;
         near.last = lines[b].n;
         continue;
       }
     }
-    windows.push({ rel, first: lines[k0].n, last: lines[k1].n, lines: [], score: r.score, best: r.score, terms: [...r.terms], level: lvl, k0, k1, km: k });
+    windows.push({ rel, first: lines[k0].n, last: lines[k1].n, lines: [], score: r.score, best: r.score, terms: [...r.terms], level: lvl, k0, k1, km: k, listed: r.list ? [k] : [] });
   }
   for (const w of windows) {
     const lines = fileLines.get(w.rel)!;
     w.lines = lines.slice(w.k0, w.k1 + 1).map((l) => ({ n: l.n, text: l.text }));
     const rest = windowRest(lines, w.k0, w.k1, w.km);
     if (rest) w.rest = rest;
+    let report: WindowRest | undefined;
+    for (const k of w.listed) if ((report = reportOf(lines, k, w.k0, w.k1))) break;
+    if (report) w.report = report;
     w.score = w.best * (1 + EXTRA_TERM_BONUS * Math.max(0, w.terms.length - 1));
   }
   windows.sort((a, b) => b.score - a.score);
-  return { windows: windows.map(({ k0: _a, k1: _b, best: _c, km: _d, ...w }) => w), stale };
+  return { windows: windows.map(({ k0: _a, k1: _b, best: _c, km: _d, listed: _e, ...w }) => w), stale };
 }

@@ -17,8 +17,8 @@ export const REST_MAX_LINES = 30;
 export interface WindowRest {
   first: number;
   last: number;
-  /** Which side: the block goes on below the window, starts above it, or both. */
-  side: 'after' | 'before' | 'both';
+  /** Which side: the block goes on below the window, starts above it, or both; or elsewhere: the report of the item the window's list line names (reportOf). */
+  side: 'after' | 'before' | 'both' | 'report';
 }
 
 interface Line {
@@ -135,4 +135,58 @@ export function windowRest(lines: readonly Line[], k0: number, k1: number, km = 
   if (after === undefined && before === undefined) return undefined;
   const side = after !== undefined && before !== undefined ? 'both' : after !== undefined ? 'after' : 'before';
   return { first: lines[before ?? k1 + 1].n, last: lines[after ?? k0 - 1].n, side };
+}
+
+/**
+ * The header of one test's own failure report: jest's `● suite › name`, pytest's `____ name ____`, go's
+ * `--- FAIL: name`, mocha's `1) suite`, cargo's `---- name stdout ----`.
+ */
+export const REPORT_HEADER_RE = /^\s*(?:● |_{3,} .* _{3,}$|--- FAIL|\d{1,4}\) |-{4} .+ -{4}$)/;
+/** Words that state an item's status or where its output went, not its name. */
+const STATUS_WORDS = new Set(['fail', 'failed', 'failing', 'failure', 'error', 'errors', 'ok', 'pass', 'passed', 'stdout', 'stderr']);
+/** A duration in parentheses (`(3 ms)`, `(0.41s)`): a run's time, not part of a name. */
+const DURATION_RE = /\(\s*[\d.]+\s*(?:ms|s|sec)?\s*\)/g;
+/** An item's name as words: lower-cased letters and digits, without status words, numbers and durations. */
+function nameWords(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of text.replace(DURATION_RE, ' ').toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)) if (!/^\p{N}/u.test(m[0]) && !STATUS_WORDS.has(m[0])) out.add(m[0]);
+  return out;
+}
+const within = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => a.size >= 2 && [...a].every((w) => b.has(w));
+
+/**
+ * The report of the item that list line `k` names (a test's progress line `✕ drops accents`, a
+ * summary's `FAILED tests/test_cart.py::test_total`), when a report header elsewhere in `lines`
+ * (outside the window k0–k1) names the same item: its header's name and the line's are one within
+ * the other (a header may name the suite and the test on two lines, mocha's `1) suite` then `name:`).
+ * The report runs from its header to the next report header or section rule at its indentation or
+ * less, or the first line indented less than the header after a blank line, at most REST_MAX_LINES
+ * past the header; the nearest such report to the window. Undefined when there is none.
+ */
+export function reportOf(lines: readonly Line[], k: number, k0: number, k1: number): WindowRest | undefined {
+  const item = nameWords(lines[k].text);
+  if (item.size < 2) return undefined;
+  let best: { j: number; d: number } | undefined;
+  for (let j = 0; j < lines.length; j++) {
+    if (j >= k0 && j <= k1) continue;
+    const t = lines[j].text;
+    if (!REPORT_HEADER_RE.test(t)) continue;
+    const head = nameWords(t);
+    const next = lines[j + 1];
+    const two = next && next.n === lines[j].n + 1 && indent(next.text) > indent(t) ? new Set([...head, ...nameWords(next.text)]) : head;
+    if (!(within(head, item) || within(item, head) || within(item, two))) continue;
+    const d = Math.abs(j - k);
+    if (!best || d < best.d) best = { j, d };
+  }
+  if (!best) return undefined;
+  const j = best.j;
+  const at = indent(lines[j].text);
+  let end = j;
+  for (let i = j + 1; i < lines.length && lines[i].n === lines[i - 1].n + 1 && lines[i].n - lines[j].n <= REST_MAX_LINES; i++) {
+    const t = lines[i].text;
+    if (COMMAND_MARK_RE.test(t) || (indent(t) <= at && (REPORT_HEADER_RE.test(t) || RULE_RE.test(t)))) break;
+    if (!blank(t) && indent(t) < at && blank(lines[i - 1].text)) break;
+    if (!blank(t)) end = i;
+  }
+  return { first: lines[j].n, last: lines[end].n, side: 'report' };
 }

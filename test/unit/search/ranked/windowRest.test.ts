@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { windowRest, REST_MAX_LINES } from '../../../../src/core/search/ranked/windowRest';
+import { reportOf, windowRest, REST_MAX_LINES } from '../../../../src/core/search/ranked/windowRest';
 import { repoRoot } from '../../../repoRoot';
 
 /** A recording's lines, numbered from 1. */
@@ -54,4 +54,22 @@ test('complete windows propose nothing: a compiler error with its detail, a summ
 
 test('an indented paragraph that goes on past the window (a help page\'s flag) lacks its next line only', () => {
   assert.deepEqual(restOf('retrieval/outputs/history/session-docs.txt', 9584, 9586), { first: 9587, last: 9587, side: 'after' });
+});
+
+/** Lines of an invented output, numbered from 1. */
+const numbered = (text: string): { n: number; text: string }[] => text.split('\n').map((t, i) => ({ n: i + 1, text: t }));
+
+test('reportOf: a list line naming a test finds that test\'s own report (its header names it, maybe on two lines) and where it ends', () => {
+  // mocha: the progress list names `2) keeps the label`; the report's header is `2) labels` then `keeps the label:`.
+  const mocha = numbered(['  labels', '    ✔ prints the name', '    2) keeps the label', '    ✔ trims', '', '  1 passing', '  1 failing', '',
+    '  2) labels', '       keeps the label:', '', '      AssertionError: expected "a" to equal "b"', '      at Context.<anonymous> (test/labels.js:9:12)', '', '', ''].join('\n'));
+  assert.deepEqual(reportOf(mocha, 2, 1, 3), { first: 9, last: 13, side: 'report' });
+  // cargo: `test tests::splits_pairs ... FAILED` names `---- tests::splits_pairs stdout ----`; its report ends before the next one.
+  const cargo = numbered(['test tests::joins_pairs ... ok', 'test tests::splits_pairs ... FAILED', 'test tests::trims ... ok', '', 'failures:', '',
+    '---- tests::splits_pairs stdout ----', "thread 'tests::splits_pairs' panicked at src/lib.rs:3:5:", 'assertion failed: pairs.len() == 2', '',
+    '---- tests::other stdout ----', 'boom'].join('\n'));
+  assert.deepEqual(reportOf(cargo, 1, 0, 2), { first: 7, last: 9, side: 'report' });
+  // A line whose item no header names, or that names it by one word only, has none.
+  assert.equal(reportOf(cargo, 0, 0, 0), undefined);
+  assert.equal(reportOf(numbered('    ✕ trims\n\n  ● trims\n    boom\n'), 0, 0, 0), undefined);
 });
