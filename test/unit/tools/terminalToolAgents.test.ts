@@ -100,17 +100,12 @@ test('an agent command with no output is named by its session, as every other an
   assert.match(r.text, /^Codex CLI · session cx-1 \(terminal 2\) command #1: git status --short\nexit 0 .* no output \(\.agent\/terminals\/2\.txt line \d+\)\.$/);
 });
 
-test('lastFailed and last, a first call with no .agent/.cache/ at 250 terminals and two agent sessions: only the N.txt of terminals newer than the pick are read, and the answer is a whole read\'s', async () => {
-  const { root, agentDir } = await folder(250);
-  // Codex failed after every integrated terminal's command, Gemini after Codex: a filter on Codex must look past Gemini's session.
-  const after = Date.parse('2026-06-02T12:00:00Z');
-  await writeSpoolRecord(agentDir, rec({ session: 'cx-7', command: 'cargo test', exitCode: 101, output: 'test result: FAILED\n', startedMs: after, endedMs: after + 1000 }));
-  await writeSpoolRecord(agentDir, rec({ agent: 'gemini', session: 'g-7', command: 'pytest -q', exitCode: 1, output: 'FAILED test_x.py::test_y\n', startedMs: after + 60_000, endedMs: after + 61_000 }));
+/** agentContext_terminal in `root` as the MCP server calls it, with how many distinct N.txt the call opened (synchronous opens: the catalog's reads). */
+function askCountingTxt(root: string): (input: Record<string, unknown>) => Promise<{ text: string; txt: number }> {
   const ctx: ToolContext = { folders: [{ name: 'w', path: root }], config: DEFAULT_TOOL_CONFIG, signal: new AbortController().signal, log: nullLogger, source: 'mcp', trusted: true, allowRun: false };
   const real = fsModule.openSync;
-  const opened = new Set<string>();
-  const asked = async (input: Record<string, unknown>): Promise<{ text: string; txt: number }> => {
-    opened.clear();
+  return async (input) => {
+    const opened = new Set<string>();
     (fsModule as { openSync: typeof real }).openSync = ((...a: Parameters<typeof real>) => {
       if (/[/\\]\d+\.txt$/.test(String(a[0]))) opened.add(String(a[0]));
       return real(...a);
@@ -121,6 +116,15 @@ test('lastFailed and last, a first call with no .agent/.cache/ at 250 terminals 
       (fsModule as { openSync: typeof real }).openSync = real;
     }
   };
+}
+
+test('lastFailed and last, a first call with no .agent/.cache/ at 250 terminals and two agent sessions: only the N.txt of terminals newer than the pick are read, and the answer is a whole read\'s', async () => {
+  const { root, agentDir } = await folder(250);
+  // Codex failed after every integrated terminal's command, Gemini after Codex: a filter on Codex must look past Gemini's session.
+  const after = Date.parse('2026-06-02T12:00:00Z');
+  await writeSpoolRecord(agentDir, rec({ session: 'cx-7', command: 'cargo test', exitCode: 101, output: 'test result: FAILED\n', startedMs: after, endedMs: after + 1000 }));
+  await writeSpoolRecord(agentDir, rec({ agent: 'gemini', session: 'g-7', command: 'pytest -q', exitCode: 1, output: 'FAILED test_x.py::test_y\n', startedMs: after + 60_000, endedMs: after + 61_000 }));
+  const asked = askCountingTxt(root);
   // [input, what the answer names, N.txt read at most: the pick and the terminals newer than it that are out of scope]
   const cases: [Record<string, unknown>, RegExp, number][] = [
     [{ command: 'lastFailed' }, /Gemini CLI · session g-7 .*command #1/, 1],
@@ -148,21 +152,7 @@ test('the listing, a first call with no .agent/.cache/ at 250 terminals: N.txt i
   const { root, agentDir } = await folder(250);
   // A session still open (its command a minute ago: idle sessions close after 30 minutes).
   await writeSpoolRecord(agentDir, rec({ session: 'cx-8', command: 'cargo test', exitCode: 101, output: 'test result: FAILED\n', startedMs: Date.now() - 61_000, endedMs: Date.now() - 60_000 }));
-  const ctx: ToolContext = { folders: [{ name: 'w', path: root }], config: DEFAULT_TOOL_CONFIG, signal: new AbortController().signal, log: nullLogger, source: 'mcp', trusted: true, allowRun: false };
-  const real = fsModule.openSync;
-  const opened = new Set<string>();
-  const asked = async (input: Record<string, unknown>): Promise<{ text: string; txt: number }> => {
-    opened.clear();
-    (fsModule as { openSync: typeof real }).openSync = ((...a: Parameters<typeof real>) => {
-      if (/[/\\]\d+\.txt$/.test(String(a[0]))) opened.add(String(a[0]));
-      return real(...a);
-    }) as typeof real;
-    try {
-      return { text: (await invokeTool('agentContext_terminal', input, ctx)).text, txt: opened.size };
-    } finally {
-      (fsModule as { openSync: typeof real }).openSync = real;
-    }
-  };
+  const asked = askCountingTxt(root);
   const dir = path.join(agentDir, 'terminals');
   const closings = (): number => fs.readdirSync(dir).filter((f) => f.endsWith('.index.jsonl') && /"closed":/.test(fs.readFileSync(path.join(dir, f), 'utf8'))).length;
   const noCache = (): void => {
