@@ -127,7 +127,8 @@ function shimText(hook: string, counter: string, log: string, events: readonly s
     '__hc_v=ours',
     '(( __hc_n % 2 )) && __hc_v=doNothing',
     `__hc_log=${q(log)}`,
-    'trap \'echo "$__hc_v $__hc_n $__hc_t0 $EPOCHREALTIME" >>"$__hc_log"\' EXIT',
+    // `times`: this shell's own CPU (user, system) since it started, then its children's (a line of its own).
+    'trap \'{ echo -n "$__hc_v $__hc_n $__hc_t0 $EPOCHREALTIME "; times; } >>"$__hc_log"\' EXIT',
     '[ "$__hc_v" = ours ] || exit 0',
     `. ${q(hook)} "$@"`,
     'exit 0',
@@ -168,6 +169,12 @@ async function recorded(ws: string): Promise<Set<string>> {
 }
 
 const round1 = (x: number): number => Math.round(x * 10) / 10;
+/** Milliseconds of a `times` figure such as 0m0.004s. */
+const cpuMs = (t: string): number => {
+  const m = /^(\d+)m([\d.]+)s$/.exec(t);
+  if (!m) throw new Error(`not a times figure: ${t}`);
+  return (Number(m[1]) * 60 + Number(m[2])) * 1000;
+};
 const stats = (xs: readonly number[]): { median: number; min: number; max: number; n: number } => ({ median: round1(median(xs)), min: round1(Math.min(...xs)), max: round1(Math.max(...xs)), n: xs.length });
 
 async function main(): Promise<void> {
@@ -200,6 +207,8 @@ async function main(): Promise<void> {
     const agentOwn: Record<string, number[]> = {};
     const roundTrip: Record<string, number[]> = { none: [] };
     const agentLogMismatch: string[] = [];
+    // The hook shell's own CPU, bash's start included (the same for both variants of one form).
+    const cpu: Record<string, number[]> = {};
     const push = (to: Record<string, number[]>, key: string, x: number): void => void (to[key] ??= []).push(x);
     const loadBefore = loadNow();
     const started = Date.now();
@@ -213,10 +222,11 @@ async function main(): Promise<void> {
         const cmds = commands(form);
         fs.writeFileSync(counter, `${start}\n`);
         t.clearAgentLog?.(home);
-        const before = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').filter(Boolean).length : 0;
+        const logLines = (): string[][] => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').split('\n').map((l) => l.split(' ')).filter((l) => l[0] === 'ours' || l[0] === 'doNothing') : []);
+        const before = logLines().length;
         const run = await t.hooked(ws, home, script(cmds));
         const shells = run.results.filter((x) => x.tool === t.shellTool);
-        const lines = fs.readFileSync(log, 'utf8').split('\n').filter(Boolean).slice(before).map((l) => l.split(' '));
+        const lines = logLines().slice(before);
         if (shells.length !== cmds.length || lines.length < cmds.length) throw new Error(`round ${r} (${form}): ${shells.length} shell results and ${lines.length} timed hook calls for ${cmds.length} calls; exit ${run.exitCode}; ${run.stderr.slice(-600)}`);
         const own = t.agentMs?.(run) ?? [];
         if (t.agentMs && own.length !== cmds.length) agentLogMismatch.push(`round ${r} (${form}): ${own.length} logged for ${cmds.length} calls`);
@@ -228,6 +238,7 @@ async function main(): Promise<void> {
           if (i === 0) continue; // the session's first call pays its warm-up
           const key = forms.length > 1 ? `${form}.${v}` : v;
           push(inHook, key, (Number(lines[i][3]) - Number(lines[i][2])) * 1000);
+          push(cpu, key, cpuMs(lines[i][4]) + cpuMs(lines[i][5]));
           push(roundTrip, key, shells[i].ms);
           if (own.length === cmds.length) push(agentOwn, key, own[i]);
         }
@@ -251,10 +262,11 @@ async function main(): Promise<void> {
       forms,
       shimIn: files.map((f) => f.replace(tmp, '<tmp>')),
       inHookMs: { ...summary(inHook), ...diffs(inHook) },
+      shellCpuMs: { ...summary(cpu), ...diffs(cpu) },
       agentOwnMs: Object.keys(agentOwn).length ? { ...summary(agentOwn), ...diffs(agentOwn) } : null,
       agentLogMismatch,
       roundTripMs: { ...summary(roundTrip), ...diffs(roundTrip) },
-      perCall: { inHook, agentOwn, roundTrip },
+      perCall: { inHook, cpu, agentOwn, roundTrip },
       loadBefore,
       loadAfter: loadNow(),
       seconds: Math.round((Date.now() - started) / 1000),
