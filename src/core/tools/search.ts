@@ -57,7 +57,8 @@ function windowText(w: SearchWindow, show: (rel: string) => string, word: (term:
  * all of the best window's file within `budget` tokens and the answer's bytes, each scoring at least
  * SAME_FILE_RATIO of the best. For a question asking why (`asksWhy`), when the best window's list line
  * names an item (`✕ name`) and another of those windows quotes that item's own report, the report is
- * shown alone: it says what the list line says, and why. `sizes` covers the windows considered.
+ * shown alone: it says what the list line says, and why; and when the best window quotes a report, a
+ * window whose list line names that item is not shown beside it. `sizes` covers the windows considered.
  */
 export function windowsToShow(windows: readonly (Pick<SearchWindow, 'rel' | 'score'> & Partial<Pick<SearchWindow, 'first' | 'last' | 'report'>>)[], sizes: readonly { tokens: number; bytes: number }[], budget: number, asksWhy = false): number[] {
   const shown: number[] = [];
@@ -67,11 +68,17 @@ export function windowsToShow(windows: readonly (Pick<SearchWindow, 'rel' | 'sco
   const report = asksWhy ? windows[0].report : undefined;
   const stand = report ? windows.findIndex((w, i) => i > 0 && i < sizes.length && near(i) && w.first !== undefined && w.last !== undefined && w.first <= report.last && w.last >= report.first) : -1;
   if (stand > 0) return [stand];
+  // Asked why, a list line naming the item whose report the best window quotes adds nothing to it.
+  const top = windows[0];
+  const namesTop = (i: number): boolean => {
+    const r = windows[i].report;
+    return asksWhy && r !== undefined && top.first !== undefined && top.last !== undefined && r.first <= top.last && r.last >= top.first;
+  };
   let tokens = 0;
   let bytes = 0;
   for (let i = 0; i < sizes.length && i < windows.length; i++) {
     if (i > 0 && shown.length >= MAX_SHOWN) break;
-    if (i > 0 && !near(i)) continue;
+    if (i > 0 && (!near(i) || namesTop(i))) continue;
     if (i > 0 && (tokens + sizes[i].tokens > budget || bytes + sizes[i].bytes > TOOL_ANSWER_MAX_BYTES - FRAME_BYTES)) break;
     shown.push(i);
     tokens += sizes[i].tokens;

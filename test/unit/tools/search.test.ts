@@ -102,6 +102,9 @@ test('asked why, a window quoting the report of the item the best window\'s list
   assert.deepEqual(windowsToShow([summary, { ...report, rel: 'b.txt' }], sizes, 1500, true), [0]);
   // No report named: as before.
   assert.deepEqual(windowsToShow([{ ...summary, report: undefined }, other], sizes, 1500, true), [0, 1]);
+  // The best window quotes the report; the summary naming its item is not shown beside it when asked why.
+  assert.deepEqual(windowsToShow([{ ...report, score: 10 }, { ...summary, score: 9 }, other], sizes, 1500, true), [0, 2]);
+  assert.deepEqual(windowsToShow([{ ...report, score: 10 }, { ...summary, score: 9 }, other], sizes, 1500, false), [0, 1]);
 });
 
 test('a test named in a summary list and in its own failure report: the answer shows the report (real pytest output among an agent\'s real outputs)', async () => {

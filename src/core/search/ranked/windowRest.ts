@@ -153,6 +153,8 @@ function nameWords(text: string): Set<string> {
   return out;
 }
 const within = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => a.size >= 2 && [...a].every((w) => b.has(w));
+/** Snake-case names (`test_save_order`, `fee_at_threshold`): one such name in both lines names one item, whatever words surround it. */
+const identsOf = (text: string): string[] => [...text.toLowerCase().matchAll(/[\p{L}\p{N}]+(?:_[\p{L}\p{N}]+)+/gu)].map((m) => m[0]);
 
 /**
  * The report of the item that list line `k` names (a test's progress line `✕ drops accents`, a
@@ -165,6 +167,7 @@ const within = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean => a.si
  */
 export function reportOf(lines: readonly Line[], k: number, k0: number, k1: number): WindowRest | undefined {
   const item = nameWords(lines[k].text);
+  const named = identsOf(lines[k].text);
   if (item.size < 2) return undefined;
   let best: { j: number; d: number } | undefined;
   for (let j = 0; j < lines.length; j++) {
@@ -174,7 +177,7 @@ export function reportOf(lines: readonly Line[], k: number, k0: number, k1: numb
     const head = nameWords(t);
     const next = lines[j + 1];
     const two = next && next.n === lines[j].n + 1 && indent(next.text) > indent(t) ? new Set([...head, ...nameWords(next.text)]) : head;
-    if (!(within(head, item) || within(item, head) || within(item, two))) continue;
+    if (!(within(head, item) || within(item, head) || within(item, two) || identsOf(t).some((id) => named.includes(id)))) continue;
     const d = Math.abs(j - k);
     if (!best || d < best.d) best = { j, d };
   }

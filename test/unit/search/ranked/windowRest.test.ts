@@ -69,6 +69,12 @@ test('reportOf: a list line naming a test finds that test\'s own report (its hea
     '---- tests::splits_pairs stdout ----', "thread 'tests::splits_pairs' panicked at src/lib.rs:3:5:", 'assertion failed: pairs.len() == 2', '',
     '---- tests::other stdout ----', 'boom'].join('\n'));
   assert.deepEqual(reportOf(cargo, 1, 0, 2), { first: 7, last: 9, side: 'report' });
+  // pytest: a summary's `ERROR tests/test_db.py::test_load_rows - …` names `____ ERROR at setup of test_load_rows ____` by its snake-case name.
+  const pytest = numbered(['____________ ERROR at setup of test_load_rows ____________', '', 'E   KeyError: \'rows\'', '', 'tests/test_db.py:4: KeyError',
+    '=========== short test summary info ===========', 'FAILED tests/test_db.py::test_count - assert 1 == 2', 'ERROR tests/test_db.py::test_load_rows - KeyError: \'rows\'',
+    'FAILED tests/test_db.py::test_sum - assert 0 == 3'].join('\n'));
+  assert.deepEqual(reportOf(pytest, 7, 6, 8), { first: 1, last: 5, side: 'report' });
+  assert.equal(reportOf(pytest, 6, 6, 8), undefined);
   // A line whose item no header names, or that names it by one word only, has none.
   assert.equal(reportOf(cargo, 0, 0, 0), undefined);
   assert.equal(reportOf(numbered('    ✕ trims\n\n  ● trims\n    boom\n'), 0, 0, 0), undefined);
