@@ -80,3 +80,42 @@ test('an answer names a term by the word the query wrote, not by its stem', () =
   assert.equal(words.get(stem('userservice')), 'userservice');
   for (const t of queryTerms('implicit declaration of fee_at_threshold in userService')) assert.ok(words.has(t), t);
 });
+
+test('ASCII text gives the terms the Unicode path gives the same words (the indexing path reads ASCII char by char)', () => {
+  // A non-ASCII word at the end sends a text down the regex path; without it the text is all ASCII.
+  const viaRegex = (text: string): string[] => {
+    const all = termsOf(`${text} é`);
+    assert.equal(all.pop(), 'é');
+    return all;
+  };
+  const samples = [
+    'src/userService.ts(12,5): error TS2345: ERR_INVALID_ARG_TYPE at graceful-fs-4.2.15.tgz',
+    'a. .a x--y a.b.c.d.e.f __init__.py HTTPServer2Go 0x1f 12t10 13890ms test_over_23 -x- _a_',
+    `${'x'.repeat(38)}.yz ${'a'.repeat(41)} ${'b'.repeat(40)}.c ab.${'c'.repeat(45)}`,
+    '',
+    '.',
+    'z',
+  ];
+  // Random texts over the characters that decide a token's bounds.
+  let seed = 7;
+  const rnd = (n: number): number => {
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+    return seed % n;
+  };
+  const alphabet = 'aAbBzZ09fF._-  /:@xYkK';
+  for (let k = 0; k < 3000; k++) {
+    let s = '';
+    const len = rnd(40);
+    for (let i = 0; i < len; i++) s += alphabet[rnd(alphabet.length)];
+    samples.push(s);
+  }
+  for (const s of samples) assert.deepEqual(termsOf(s), viaRegex(s), JSON.stringify(s));
+});
+
+test('the terms of a word stay right after more distinct words than are remembered', () => {
+  const before = termsOf('AssertionError fee_at_threshold failing');
+  // 300,000 distinct words: more than the words remembered (100,000) and than the table holds, so the memory is cleared on the way.
+  for (let k = 0; k < 300_000; k++) termsOf(`w${k.toString(36)}q Failing${k % 97}`);
+  assert.deepEqual(termsOf('AssertionError fee_at_threshold failing'), before);
+  assert.deepEqual(before, ['assertionerror', 'assert', 'error', 'fee_at_threshold', 'fee', 'at', 'threshold', 'fail']);
+});
