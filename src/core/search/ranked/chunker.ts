@@ -7,8 +7,8 @@
  */
 import { createHash } from 'node:crypto';
 import { issueLevel } from '../../output/reference';
-import { forEachTerm } from './terms';
-import { MAX_TF } from './runFile';
+import { forEachTermId, termName } from './terms';
+import { TermTally } from './batchPostings';
 
 export const CHUNK_LINES = 64;
 /**
@@ -38,8 +38,6 @@ export interface Chunk {
   hash: number;
   /** Terms counted (BM25's document length). */
   tokens: number;
-  /** term → min(tf, MAX_TF) << 2 | highest issue level of a line it stood on. */
-  terms: Map<string, number>;
   /** Highest issue level of its lines. */
   level: number;
   /** In a terminal capture, the line of the `>>> command` header its first line belongs to (0: none); elsewhere 0. */
@@ -84,10 +82,11 @@ function startsWithAt(buf: Buffer, what: Buffer, at: number): boolean {
  * end. `mask` masks secrets in a chunk's text (lines kept). In a terminal capture (`terminal`), a
  * command's header starts a chunk (so most chunks hold one command's output) and each chunk names
  * its command's header line; `block` is the header in force at `lineBase`. `each` is given every
- * chunk as it is made; when it answers true the chunking ends there (a batch that is full): the
- * chunks returned cover `buf` up to the last one's `byteEnd`.
+ * chunk as it is made, with its terms (emptied once `each` returns); when it answers true the
+ * chunking ends there (a batch that is full): the chunks returned cover `buf` up to the last one's
+ * `byteEnd`.
  */
-export function chunkFile(buf: Buffer, base: number, lineBase: number, mask: (text: string) => string, terminal = false, block = 0, each?: (c: Chunk) => boolean): Chunk[] {
+export function chunkFile(buf: Buffer, base: number, lineBase: number, mask: (text: string) => string, terminal = false, block = 0, each?: (c: Chunk, terms: TermTally) => boolean): Chunk[] {
   const chunks: Chunk[] = [];
   let start = 0;
   let lineStart = lineBase;
@@ -112,17 +111,22 @@ export function chunkFile(buf: Buffer, base: number, lineBase: number, mask: (te
       if (nl < 0) nl = buf.length;
     }
     const bytes = buf.subarray(start, end);
-    const c: Chunk = { byteStart: base + start, byteEnd: base + end, lineStart, lines, hash: chunkHash(bytes, bytes.length), tokens: 0, terms: new Map(), level: 0, block: first };
-    countTerms(mask(chunkTextOf(buf, start, end)), c);
+    const c: Chunk = { byteStart: base + start, byteEnd: base + end, lineStart, lines, hash: chunkHash(bytes, bytes.length), tokens: 0, level: 0, block: first };
+    countTerms(mask(chunkTextOf(buf, start, end)), c, tally);
     chunks.push(c);
     lineStart += lines;
     start = end;
-    if (each?.(c)) break;
+    const stop = each?.(c, tally);
+    tally.drain();
+    if (stop) break;
   }
   return chunks;
 }
 
-function countTerms(text: string, c: Chunk): void {
+/** The tally of the chunk being counted: one for all (chunkFile runs to its end before another starts). */
+const tally = new TermTally();
+
+function countTerms(text: string, c: Chunk, terms: TermTally): void {
   let at = 0;
   while (at <= text.length) {
     let nl = text.indexOf('\n', at);
@@ -131,15 +135,9 @@ function countTerms(text: string, c: Chunk): void {
     if (line) {
       const level = issueLevel(line.length > 2048 ? line.slice(0, 2048) : line);
       if (level > c.level) c.level = level;
-      forEachTerm(line, (t) => {
+      forEachTermId(line, (id) => {
         c.tokens++;
-        if (!posted(t)) return;
-        const v = c.terms.get(t);
-        if (v === undefined) c.terms.set(t, (1 << 2) | level);
-        else {
-          const tf = Math.min(MAX_TF, (v >> 2) + 1);
-          c.terms.set(t, (tf << 2) | Math.max(v & 3, level));
-        }
+        if (posted(termName(id))) terms.add(id, level);
       });
     }
     at = nl + 1;

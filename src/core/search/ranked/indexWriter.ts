@@ -12,6 +12,7 @@ import { chunkFile, chunkHash, type Chunk } from './chunker';
 import { chunkAt, chunkCount, CHUNK_FIELDS, type FileEntry, type Manifest } from './manifest';
 import { writeRun } from './runFile';
 import { BatchPostings } from './batchPostings';
+import { forgetTermIdsIfMany } from './terms';
 import { isAgentCapture, scopeOf } from './sources';
 import { readAt } from '../../fs/readAt';
 
@@ -97,6 +98,8 @@ export interface BatchOutcome {
  */
 export function indexBatch(dir: string, m: Manifest, plans: readonly Planned[], mask: (text: string) => string, budget = BATCH_BYTES): BatchOutcome {
   const out: BatchOutcome = { done: [], partial: [], failed: [], bytes: 0 };
+  // No term id is held between batches: a long-lived worker's ids are forgotten here when many.
+  forgetTermIdsIfMany();
   const postings = new BatchPostings();
   const lo = m.nextChunk;
   let next = lo;
@@ -148,11 +151,10 @@ export function indexBatch(dir: string, m: Manifest, plans: readonly Planned[], 
     const block = old && p.keep < chunkCount(old) && p.fromByte > 0 ? chunkAt(old, p.keep).block : 0;
     const c = kept;
     // Each chunk's terms go into the postings as it is made, so the batch knows when it is full.
-    const chunks: Chunk[] = bytes.length > 0 ? chunkFile(bytes, p.fromByte, p.fromLine, mask, scope === 'terminals', block, (ch) => {
+    const chunks: Chunk[] = bytes.length > 0 ? chunkFile(bytes, p.fromByte, p.fromLine, mask, scope === 'terminals', block, (ch, terms) => {
       const id = next++;
       c.push(id, ch.byteStart, ch.lineStart, ch.tokens, ch.hash, ch.level, ch.block);
-      for (const [term, v] of ch.terms) postings.add(term, id, v);
-      ch.terms.clear();
+      terms.drain((term, v) => postings.add(term, id, v));
       return full();
     }) : [];
     // Stopped early (the terms filled the batch): indexed to the last chunk's end.

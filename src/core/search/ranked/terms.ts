@@ -55,10 +55,19 @@ function wholeTerm(whole: string): boolean {
   return c < 48 || c > 57;
 }
 
+/** Numbers of more digits are not terms (timestamps, ids). */
+const MAX_NUMBER_DIGITS = 6;
+/**
+ * Numbers of more digits are not remembered in the word table: the numbers of a log are mostly new
+ * (ids, times, counts), and remembered they pushed its words out (row 24's tree: 160,000 distinct
+ * words against the 100,000 it keeps).
+ */
+const MAX_REMEMBERED_DIGITS = 3;
+
 /** True for a token kept out of the index (see the file comment). */
 function dropped(t: string): boolean {
   if (t.length > MAX_TERM) return true;
-  if (/^\d+$/.test(t)) return t.length > 6;
+  if (/^\d+$/.test(t)) return t.length > MAX_NUMBER_DIGITS;
   if (MEASURE_RE.test(t)) return true;
   return t.length >= 12 && /^[0-9a-f]+$/.test(t) && /\d/.test(t);
 }
@@ -93,7 +102,14 @@ const JOINED_RE = /[._-]/;
 /** Calls `emit` with each term of `text`, in order (a term may come more than once); without `humps`, a camelCase word gives only itself (a query's). */
 export function forEachTerm(text: string, emit: (term: string) => void, humps = true): void {
   if (humps && ASCII_RE.test(text)) {
-    asciiTerms(text, emit);
+    asciiTokens(
+      text,
+      (slot) => {
+        const terms = wordValues[slot];
+        for (let k = 0; k < terms.length; k++) emit(terms[k]);
+      },
+      emit,
+    );
     return;
   }
   const re = ASCII_RE.test(text) ? ASCII_TOKEN_RE : TOKEN_RE;
@@ -123,12 +139,15 @@ for (let c = 0; c < 128; c++) {
 }
 
 /**
- * forEachTerm (with humps) of an all-ASCII text, the indexing path: the same tokens as ASCII_TOKEN_RE
- * and the same terms in the same order, read char by char so that a word already seen costs a hash
- * and a compare, not a new string (the regex path's match, slice and Map look-up per word were most
- * of the tokenizer's time, and it was 40% of indexing). A unit test compares it with the regex path.
+ * The tokens of an all-ASCII text for forEachTerm (with humps) and forEachTermId, the indexing path:
+ * the same tokens as ASCII_TOKEN_RE and so the same terms in the same order, read char by char so
+ * that a word already seen costs a hash and a compare, not a new string (the regex path's match,
+ * slice and Map look-up per word were most of the tokenizer's time, and it was 40% of indexing).
+ * Calls `word` with the word table's slot of each word, and of each joined token (its whole term,
+ * if it has one), and `number` with each number of more than MAX_REMEMBERED_DIGITS digits that is a
+ * term (wordAt). A unit test compares it with the regex path.
  */
-function asciiTerms(text: string, emit: (term: string) => void): void {
+function asciiTokens(text: string, word: (slot: number) => void, number: (digits: string) => void): void {
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -139,42 +158,107 @@ function asciiTerms(text: string, emit: (term: string) => void): void {
     const start = i;
     let h = HASH_SEED;
     let c = 0;
+    let letters = false;
     while (i < n && ASCII_CLASS[(c = text.charCodeAt(i))] === 1) {
       h = Math.imul(h ^ c, HASH_PRIME);
+      if (c > 57) letters = true;
       i++;
     }
     if (i + 1 >= n || ASCII_CLASS[text.charCodeAt(i)] !== 2 || ASCII_CLASS[text.charCodeAt(i + 1)] !== 1) {
-      emitTerms(cachedTerms(text, start, i, h), emit, true);
+      wordAt(text, start, i, h, letters, word, number);
       continue;
     }
-    // A joined token: its end first (it is emitted whole before its words), then its words.
+    // A joined token: its end first (its whole term comes before its words), then its words. The
+    // whole term is remembered in the word table too (under its characters as written, which no
+    // word's key can equal: they hold a joining character), unless it starts with a digit (a
+    // version, a date: never a term whole, and nearly always new).
     let end = i;
-    while (end + 1 < n && ASCII_CLASS[text.charCodeAt(end)] === 2 && ASCII_CLASS[text.charCodeAt(end + 1)] === 1) {
-      end += 2;
-      while (end < n && ASCII_CLASS[text.charCodeAt(end)] === 1) end++;
+    let hw = h;
+    while (end + 1 < n && ASCII_CLASS[(c = text.charCodeAt(end))] === 2 && ASCII_CLASS[text.charCodeAt(end + 1)] === 1) {
+      hw = Math.imul(hw ^ c, HASH_PRIME);
+      end++;
+      while (end < n && ASCII_CLASS[(c = text.charCodeAt(end))] === 1) {
+        hw = Math.imul(hw ^ c, HASH_PRIME);
+        end++;
+      }
     }
-    const whole = text.slice(start, end).toLowerCase();
-    if (wholeTerm(whole)) emit(whole);
-    emitTerms(cachedTerms(text, start, i, h), emit, true);
+    const first = text.charCodeAt(start);
+    if (first < 48 || first > 57) word(wordSlot(text, start, end, hw));
+    wordAt(text, start, i, h, letters, word, number);
     while (i < end) {
       i++; // the joining character
       const ws = i;
       h = HASH_SEED;
+      letters = false;
       while (i < end && ASCII_CLASS[(c = text.charCodeAt(i))] === 1) {
         h = Math.imul(h ^ c, HASH_PRIME);
+        if (c > 57) letters = true;
         i++;
       }
-      emitTerms(cachedTerms(text, ws, i, h), emit, true);
+      wordAt(text, ws, i, h, letters, word, number);
     }
   }
 }
 
-function emitTerms(terms: readonly string[], emit: (term: string) => void, humps: boolean): void {
-  if (!humps) {
-    if (terms.length > 0) emit(terms[0]);
+/** A word of asciiTokens: a long number given as its digits (or not at all, past MAX_NUMBER_DIGITS), any other word as its slot. */
+function wordAt(text: string, start: number, end: number, h: number, letters: boolean, word: (slot: number) => void, number: (digits: string) => void): void {
+  const len = end - start;
+  if (letters || len <= MAX_REMEMBERED_DIGITS) word(wordSlot(text, start, end, h));
+  else if (len <= MAX_NUMBER_DIGITS) number(text.slice(start, end));
+}
+
+/**
+ * forEachTerm with each term as its id (termId), the indexing path: a chunk's terms are counted in
+ * arrays by id (chunker.ts, batchPostings.ts), and a word seen before gives its ids without a string
+ * being looked up.
+ */
+export function forEachTermId(text: string, emit: (id: number) => void): void {
+  if (!ASCII_RE.test(text)) {
+    forEachTerm(text, (t) => emit(termId(t)));
     return;
   }
-  for (let k = 0; k < terms.length; k++) emit(terms[k]);
+  asciiTokens(
+    text,
+    (slot) => {
+      let ids = wordIds[slot];
+      if (ids === undefined) ids = wordIds[slot] = wordValues[slot].map(termId);
+      for (let k = 0; k < ids.length; k++) emit(ids[k]);
+    },
+    (digits) => emit(termId(digits)),
+  );
+}
+
+/*
+ * Term ids: a number for each distinct term this thread has indexed, so indexing counts in typed
+ * arrays, not Maps of strings. They are forgotten all at once (forgetTermIdsIfMany) only between
+ * batches, when nothing holds an id.
+ */
+const idOfTerm = new Map<string, number>();
+const termNames: string[] = [];
+const MAX_TERM_IDS = 1 << 19;
+
+/** The id of a term (a new one the first time). */
+export function termId(term: string): number {
+  let id = idOfTerm.get(term);
+  if (id === undefined) {
+    id = termNames.length;
+    idOfTerm.set(term, id);
+    termNames.push(term);
+  }
+  return id;
+}
+
+/** The term of an id termId gave. */
+export function termName(id: number): string {
+  return termNames[id];
+}
+
+/** Forgets every term id once there are MAX_TERM_IDS of them (a long-lived worker's memory); call only when no id is held. */
+export function forgetTermIdsIfMany(): void {
+  if (termNames.length < MAX_TERM_IDS) return;
+  idOfTerm.clear();
+  termNames.length = 0;
+  wordIds.fill(undefined);
 }
 
 function eachWord(text: string, emit: (term: string) => void, humps: boolean): void {
@@ -207,24 +291,27 @@ const HASH_PRIME = 0x01000193;
 const wordKeys: string[] = new Array<string>(WORD_SLOTS).fill('');
 const wordHashes = new Int32Array(WORD_SLOTS);
 const wordValues: (readonly string[])[] = new Array<readonly string[]>(WORD_SLOTS).fill([]);
+/** The term ids of a slot's terms, made when first asked for (forEachTermId). */
+const wordIds: (readonly number[] | undefined)[] = new Array<readonly number[] | undefined>(WORD_SLOTS).fill(undefined);
 let wordCount = 0;
 const NO_TERMS: readonly string[] = [];
 
-/** The terms of `text`'s characters [start, end) (a word), whose FNV-1a hash is `h`. */
-function cachedTerms(text: string, start: number, end: number, h: number): readonly string[] {
+/** The slot of the word table that holds the word `text`'s characters [start, end) (whose FNV-1a hash is `h`) and its terms. */
+function wordSlot(text: string, start: number, end: number, h: number): number {
   const len = end - start;
   let slot = (h ^ (h >>> 15)) & (WORD_SLOTS - 1);
   for (;;) {
     const key = wordKeys[slot];
     if (key.length === 0) break;
-    if (wordHashes[slot] === h && key.length === len && sameChars(key, text, start)) return wordValues[slot];
+    if (wordHashes[slot] === h && key.length === len && sameChars(key, text, start)) return slot;
     slot = (slot + 1) & (WORD_SLOTS - 1);
   }
   const word = start === 0 && end === text.length ? text : text.slice(start, end);
-  const terms = termsOfWord(word);
+  const terms = JOINED_RE.test(word) ? wholeTermOf(word) : termsOfWord(word);
   if (wordCount >= MAX_WORDS) {
     wordKeys.fill('');
     wordValues.fill(NO_TERMS);
+    wordIds.fill(undefined);
     wordCount = 0;
     slot = (h ^ (h >>> 15)) & (WORD_SLOTS - 1);
     while (wordKeys[slot].length !== 0) slot = (slot + 1) & (WORD_SLOTS - 1);
@@ -232,8 +319,9 @@ function cachedTerms(text: string, start: number, end: number, h: number): reado
   wordKeys[slot] = word;
   wordHashes[slot] = h;
   wordValues[slot] = terms;
+  wordIds[slot] = undefined;
   wordCount++;
-  return terms;
+  return slot;
 }
 
 function sameChars(key: string, text: string, at: number): boolean {
@@ -245,7 +333,18 @@ function sameChars(key: string, text: string, at: number): boolean {
 function plainWord(word: string, emit: (term: string) => void, humps: boolean): void {
   let h = HASH_SEED;
   for (let k = 0; k < word.length; k++) h = Math.imul(h ^ word.charCodeAt(k), HASH_PRIME);
-  emitTerms(cachedTerms(word, 0, word.length, h), emit, humps);
+  const terms = wordValues[wordSlot(word, 0, word.length, h)];
+  if (!humps) {
+    if (terms.length > 0) emit(terms[0]);
+    return;
+  }
+  for (let k = 0; k < terms.length; k++) emit(terms[k]);
+}
+
+/** The whole term of a joined token ([] for none), as the word table keeps it. */
+function wholeTermOf(token: string): readonly string[] {
+  const whole = token.toLowerCase();
+  return wholeTerm(whole) ? [whole] : NO_TERMS;
 }
 
 function termsOfWord(word: string): readonly string[] {

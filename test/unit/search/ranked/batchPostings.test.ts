@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { BatchPostings } from '../../../../src/core/search/ranked/batchPostings';
-import { decodePostings, encodePostings } from '../../../../src/core/search/ranked/runFile';
+import { BatchPostings, TermTally } from '../../../../src/core/search/ranked/batchPostings';
+import { decodePostings, encodePostings, MAX_TF } from '../../../../src/core/search/ranked/runFile';
+import { termId } from '../../../../src/core/search/ranked/terms';
 
 test('a batch\'s postings come out per term in sorted order, ids ascending, encoded as runs store them', () => {
   // Chunks in id order, each with some of the words (as chunkFile hands them to indexBatch).
@@ -14,7 +15,7 @@ test('a batch\'s postings come out per term in sorted order, ids ascending, enco
     const inChunk = new Map<string, number>();
     for (let k = rnd(40); k > 0; k--) inChunk.set(words[rnd(words.length)], ((1 + rnd(31)) << 2) | rnd(3));
     for (const [w, v] of inChunk) {
-      batch.add(w, id, v);
+      batch.add(termId(w), id, v);
       let l = want.get(w);
       if (!l) want.set(w, (l = { ids: [], values: [] }));
       l.ids.push(id);
@@ -37,4 +38,21 @@ test('an empty batch writes no term', () => {
   const terms: string[] = [];
   new BatchPostings().forEachSorted((t) => terms.push(t));
   assert.deepEqual(terms, []);
+});
+
+test('a chunk\'s tally counts each term up to MAX_TF with the highest issue level it stood on, and starts empty again', () => {
+  const tally = new TermTally();
+  const [a, b, far] = [termId('tally-a'), termId('tally-b'), 200_000];
+  for (let k = 0; k < 40; k++) tally.add(a, k === 5 ? 2 : 0);
+  tally.add(b, 1);
+  tally.add(far, 0);
+  tally.add(b, 0);
+  const got: [number, number][] = [];
+  tally.drain((id, v) => got.push([id, v]));
+  assert.deepEqual(got, [[a, (MAX_TF << 2) | 2], [b, (2 << 2) | 1], [far, (1 << 2) | 0]]);
+  assert.equal(tally.size, 0);
+  tally.add(b, 0);
+  const again: [number, number][] = [];
+  tally.drain((id, v) => again.push([id, v]));
+  assert.deepEqual(again, [[b, 1 << 2]]);
 });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { queryTerms, stem, termsOf, termWords } from '../../../../src/core/search/ranked/terms';
+import { forEachTermId, queryTerms, stem, termName, termsOf, termWords } from '../../../../src/core/search/ranked/terms';
 
 test('the stemmer joins the forms a question and an output use for one word (Porter)', () => {
   for (const w of ['failed', 'failing', 'fails', 'fail']) assert.equal(stem(w), 'fail', w);
@@ -95,6 +95,8 @@ test('ASCII text gives the terms the Unicode path gives the same words (the inde
     '',
     '.',
     'z',
+    // Numbers: up to 3 digits remembered, 4 to 6 terms but not remembered, 7 and more not terms.
+    '1 22 333 4444 55555 666666 7777777 0009 000123 a1234 1234b 12.3456.7777777 x-123456-y 99999999999',
   ];
   // Random texts over the characters that decide a token's bounds.
   let seed = 7;
@@ -104,12 +106,20 @@ test('ASCII text gives the terms the Unicode path gives the same words (the inde
   };
   const alphabet = 'aAbBzZ09fF._-  /:@xYkK';
   for (let k = 0; k < 3000; k++) {
+    // Every third text with long runs of digits.
+    const chars = k % 3 === 0 ? '0123456789.a -' : alphabet;
     let s = '';
     const len = rnd(40);
-    for (let i = 0; i < len; i++) s += alphabet[rnd(alphabet.length)];
+    for (let i = 0; i < len; i++) s += chars[rnd(chars.length)];
     samples.push(s);
   }
   for (const s of samples) assert.deepEqual(termsOf(s), viaRegex(s), JSON.stringify(s));
+  // The indexing path's ids name the same terms, for ASCII text and other text alike.
+  for (const s of [...samples.slice(0, 500), '编译错误 main.c Größe_x', 'KeyError: größe']) {
+    const named: string[] = [];
+    forEachTermId(s, (id) => named.push(termName(id)));
+    assert.deepEqual(named, termsOf(s), JSON.stringify(s));
+  }
 });
 
 test('the terms of a word stay right after more distinct words than are remembered', () => {
