@@ -102,7 +102,9 @@ test(`${TERMINALS.toLocaleString('en-US')} terminal files over MCP: counts and t
 
     const a = await start();
     await check(a, agentDir, 'a server that builds the catalog');
-    assert.ok(fs.existsSync(catalogPath(agentDir)), 'the catalog was saved');
+    // Saved once the N.txt its first (lazy) calls left unread are read, just after their answers (terminalCatalog.ts completeInfoSoon).
+    for (let waited = 0; !fs.existsSync(catalogPath(agentDir)) && waited < 20_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+    assert.ok(fs.existsSync(catalogPath(agentDir)), 'the catalog was saved within 20 s of the calls');
     await check(await start(), agentDir, 'a new server that finds the catalog');
 
     // Another window's capture while server a runs: a failure newer than any other, in an open terminal. Seen by the next call.
