@@ -23,8 +23,8 @@ describe('Set Up Agent… for VS Code\'s agent: the Copilot harness (VS Code 1.1
       assert.deepEqual(Object.keys(file.hooks).sort(), ['postToolUse', 'sessionStart']);
       const bash = file.hooks.postToolUse[0].bash;
       assert.ok(bash.includes(`AGENT_CONTEXT_NODE=${process.execPath}`), bash);
-      // Read into the runtime's own `bash -c` (`.`), not a second bash.
-      const dist = / \. (\S+)\/agent-hook\.sh copilot-cli postToolUse$/.exec(bash)?.[1];
+      // `bash …/agent-hook.sh`: VS Code's Copilot Chat runs this file's commands with /bin/sh too (copilotRuntime.ts).
+      const dist = /bash (\S+)\/agent-hook\.sh copilot-cli postToolUse$/.exec(bash)?.[1];
       assert.ok(dist && fs.existsSync(path.join(dist, 'agent-hook.js')) && fs.existsSync(path.join(dist, 'mcp.js')), `the hook's scripts are not where it says: ${bash}`);
       assert.ok(!dist.startsWith(vscode.extensions.getExtension('agent-context.agent-context')!.extensionPath), 'the hook points into the extension folder, which an update replaces');
       const server = (JSON.parse(fs.readFileSync(mcp, 'utf8')) as { mcpServers: Record<string, { command: string; args: string[] }> }).mcpServers['agent-context'];

@@ -41,13 +41,15 @@ export function copilotHooksFile(home: string): string {
 export const COPILOT_HOOK_EVENTS = ['postToolUse', 'sessionStart'] as const;
 
 /**
- * One hook entry of ours, as the file holds it. Sourced (`.`): the runtime runs each hook's `bash`
- * with `bash --norc --noprofile -c` (Copilot CLI 1.0.102 and the SDK's runtime alike, seen in
- * /proc), so that bash reads agent-hook.sh in instead of starting a second one for every tool call;
- * the command line is ours alone, so the script's `exit` ends nothing else.
+ * One hook entry of ours, as the file holds it: `bash …/agent-hook.sh`, not read in with `.`. Copilot
+ * CLI and the SDK's runtime run each hook's `bash` with `bash --norc --noprofile -c`, but VS Code's
+ * Copilot Chat reads the same file and runs it with /bin/sh (dash on Debian), which cannot read
+ * agent-hook.sh in ("Bad substitution"): the hook then ended before reading its input, the editor's
+ * write of it failed (EPIPE) and so did every tool call of VS Code's agent (the copilot editor run
+ * of the cold CI at 608d455). A second bash costs ~5 ms of CPU per tool call.
  */
 export function copilotHookEntry(paths: SetupPaths, event: string): { type: 'command'; bash: string; timeoutSec: number } {
-  return { type: 'command', bash: hookCommand(paths, 'copilot-cli', event, true), timeoutSec: 30 };
+  return { type: 'command', bash: hookCommand(paths, 'copilot-cli', event), timeoutSec: 30 };
 }
 
 /** The hook file's text. */

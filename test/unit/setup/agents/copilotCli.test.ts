@@ -12,10 +12,11 @@ import { parse } from 'jsonc-parser';
 import { copilotCliSetup, editCopilotMcp } from '../../../../src/core/setup/agents/copilotCli';
 import { vscodeCopilotSetup } from '../../../../src/core/setup/agents/vscodeCopilot';
 import { setUpAgent, undoAgent } from '../../../../src/core/setup/agents/agentSetup';
+import { fakeDist } from '../../hooks/hookDist';
 
 const paths = { node: '/usr/bin/node', dist: '/opt/ac' };
-// Read into the `bash -c` the runtime runs each hook with (`.`), not a second bash.
-const HOOK = { type: 'command', bash: 'AGENT_CONTEXT_NODE=/usr/bin/node . /opt/ac/agent-hook.sh copilot-cli postToolUse', timeoutSec: 30 };
+// `bash …`, not read in with `.`: VS Code's Copilot Chat runs this file's commands with /bin/sh (copilotRuntime.ts).
+const HOOK = { type: 'command', bash: 'AGENT_CONTEXT_NODE=/usr/bin/node bash /opt/ac/agent-hook.sh copilot-cli postToolUse', timeoutSec: 30 };
 const tmp = (p: string): string => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), p)));
 const read = (f: string): string => fs.readFileSync(f, 'utf8');
 
@@ -95,12 +96,12 @@ describe('Copilot CLI set-up and undo', () => {
     assert.deepEqual(JSON.parse(read(path.join(home, '.copilot/hooks/agent-context.json'))), HOOKS_FILE);
   });
 
-  test('a hook file of an earlier set-up (a second `bash` per hook) is brought up to the sourced entries, and the undo still knows it', async () => {
+  test('a hook file of an earlier set-up (its entries read in with `.`, which /bin/sh cannot run) is brought back to `bash` entries', async () => {
     const root = tmp('cp-root-');
     const home = tmp('cp-home-');
     const hooks = path.join(home, '.copilot/hooks/agent-context.json');
     fs.mkdirSync(path.dirname(hooks), { recursive: true });
-    const old = JSON.parse(JSON.stringify(HOOKS_FILE).replaceAll(' . /opt/ac/', ' bash /opt/ac/'));
+    const old = JSON.parse(JSON.stringify(HOOKS_FILE).replaceAll(' bash /opt/ac/', ' . /opt/ac/'));
     fs.writeFileSync(hooks, JSON.stringify(old, null, 2));
     assert.ok((await setUpAgent(copilotCliSetup, root, home, paths)).ok);
     assert.deepEqual(JSON.parse(read(hooks)), HOOKS_FILE);
@@ -217,4 +218,22 @@ describe('VS Code\'s Copilot harness set-up and undo', () => {
     assert.equal(r.ok, false);
     assert.equal(fs.existsSync(path.join(home, '.copilot/hooks/agent-context.json')), false);
   });
+});
+
+test('the Copilot hook file\'s command runs under /bin/sh (VS Code\'s Copilot Chat) and bash (Copilot CLI) alike: it exits 0 and reads all of a large input', async () => {
+  const dist = fakeDist();
+  const cwd = tmp('cp-sh-');
+  const root = tmp('cp-root-');
+  const home = tmp('cp-home-');
+  assert.ok((await setUpAgent(copilotCliSetup, root, home, { node: process.execPath, dist })).ok);
+  const file = JSON.parse(read(path.join(home, '.copilot/hooks/agent-context.json'))) as { hooks: Record<string, { bash: string }[]> };
+  const command = file.hooks.postToolUse[0].bash;
+  // Another tool's call with a 200 KB result: the hook must read all of it (the editor writes it whole) and end quietly.
+  const input = JSON.stringify({ sessionId: 's', toolName: 'view', toolArgs: { path: '/x' }, toolResult: { resultType: 'success', textResultForLlm: 'x'.repeat(200_000) } });
+  for (const shell of ['/bin/sh', 'bash']) {
+    const r = spawnSync(shell, ['-c', command], { cwd, input, encoding: 'utf8', env: { PATH: `${path.dirname(process.execPath)}:/usr/bin:/bin`, HOME: home } });
+    assert.equal(r.error, undefined, `${shell}: ${r.error?.message}`); // EPIPE: it ended before reading its input
+    assert.equal(r.status, 0, `${shell}: ${r.stderr}`);
+    assert.equal(r.stderr, '', shell);
+  }
 });
