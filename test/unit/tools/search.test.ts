@@ -186,6 +186,28 @@ test('asked why a test fails, a progress line naming it proposes its own report,
   assert.deepEqual([Number(next[1]), Number(next[2])], [18, 25]);
 });
 
+test('asked why a test fails, the last item of a marked progress list (a blank line after it) gives way to its own report', async () => {
+  // An invented mocha run: the failing test ends its suite's list, so only the line above it is a list line.
+  const passing = (suite: string, n: number): string[] => Array.from({ length: n }, (_, i) => `    ✔ ${suite} case ${i + 1}`);
+  const text = [
+    '', '> ledger@1.0.0 test', '> mocha', '', '', '  Ledger',
+    '    ✔ opens an account', '    ✔ records a deposit', '    ✔ keeps the history in order', '    1) rejects a withdrawal over the balance', '',
+    '  Ledger (frozen)', ...passing('frozen', 12), '', '  Ledger (closed)', ...passing('closed', 12), '',
+    '  27 passing (120ms)', '  1 failing', '',
+    '  1) Ledger', '       rejects a withdrawal over the balance:', '',
+    '      AssertionError [ERR_ASSERTION]: Missing expected exception.', '      at Context.<anonymous> (test/ledger.test.js:31:12)',
+    '      at process.processImmediate (node:internal/timers:483:21)', '', '',
+  ].join('\n');
+  const { ctx } = ws({ 'scratch/tool_outputs/mocha-01.txt': text });
+  const r = await invokeTool('agentContext_search', { query: 'Why does the withdrawal over the balance test fail?' }, ctx);
+  // Its report: the header (line 43) to the stack (47-48). The answer leads to the assertion (46), shown or in the read it proposes,
+  // and does not spend lines on the list line naming the test (10) beside it.
+  const shown = r.text.slice(0, r.text.indexOf('\n```\n'));
+  const next = /^Next: read lines (\d+)–(\d+) of \.agent\/scratch\/tool_outputs\/mocha-01\.txt /m.exec(r.text);
+  assert.ok(/^L46: /m.test(shown) || (next && Number(next[1]) <= 46 && Number(next[2]) >= 46), r.text);
+  assert.doesNotMatch(shown, /^L10: /m, r.text);
+});
+
 test('a diagnostic and its code frame after a blank line are one window (real tsc --pretty output)', async () => {
   const { ctx } = ws({ 'scratch/tool_outputs/tsc-01.txt': recording('corpus/tsc-errors-pretty.log') });
   const r = await invokeTool('agentContext_search', { query: 'Where is u.email possibly undefined?' }, ctx);

@@ -142,16 +142,23 @@ function upperK(lines: readonly ReadLine[], k: number, level: number): number {
   return j;
 }
 
+/** A list item's marker: a test runner's `✓`/`✕`/`×`, a bullet, mocha's `3)`, a numbered `3.`. */
+const ITEM_MARK_RE = /^\s*(?:[✓✔√✕✗✘✖×•*-]|\d{1,4}[.)])\s/;
+
 /**
  * Whether line k is an item of a list: a test runner's progress (`✓ keeps digits`), its summary
  * (`FAILED tests/test_cart.py::…`), a help page's table of commands; both its neighbours are lines at
- * its indentation. A list names an item; the same name heading the item's own report (its failure,
- * set off by blank or deeper lines) is the better answer, so a list line scores LIST_SHARE.
+ * its indentation, or, for the first or last item of a marked list (`✔ keeps order` above `1) never
+ * goes below zero`), one neighbour at its indentation is marked as it is. A list names an item; the
+ * same name heading the item's own report (its failure, set off by blank or deeper lines) is the
+ * better answer, so a list line scores LIST_SHARE.
  */
 function inList(lines: readonly ReadLine[], k: number): boolean {
   const at = indent(lines[k].text);
   const same = (j: number): boolean => j >= 0 && j < lines.length && Math.abs(lines[j].n - lines[k].n) === 1 && lines[j].text.trim() !== '' && indent(lines[j].text) === at;
-  return same(k - 1) && same(k + 1);
+  if (same(k - 1) && same(k + 1)) return true;
+  const marked = (j: number): boolean => same(j) && ITEM_MARK_RE.test(lines[j].text);
+  return ITEM_MARK_RE.test(lines[k].text) && (marked(k - 1) || marked(k + 1));
 }
 
 /**
