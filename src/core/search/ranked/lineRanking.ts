@@ -1,19 +1,18 @@
 /*
  * From the best chunks to the best lines: the candidate chunks are read back from their files (and
  * checked against what was indexed: a chunk whose bytes changed is never quoted), their lines
- * ranked by BM25 with MiniSearch (the library's index of a few thousand lines, built per query, with
- * its prefix matching; each query term weighted by its weight in the whole index, each line boosted
+ * ranked by BM25+ as MiniSearch scores them (lineScore.ts: over the lines' term ids, with prefix
+ * matching; each query term weighted by its weight in the whole index, each line boosted
  * for an error or warning and for the rank of its chunk and file), and the best lines grown into
  * windows: a little context before, and after an error the lines that explain it (an indented
  * stack, a compiler's `-->` and `|` lines), merged where they touch.
  */
 import * as fs from 'node:fs';
-import MiniSearch from 'minisearch';
 import { issueLevel } from '../../output/reference';
 import { chunkHash, chunkTextOf } from './chunker';
 import { chunkAt, chunkCount, type FileEntry } from './manifest';
 import { LEVEL_BOOST, type ChunkRanking } from './chunkRanking';
-import { termsOf } from './terms';
+import { scoreLines } from './lineScore';
 import { DETAIL_RE, REPORT_HEADER_RE, reportOf, windowRest, type WindowRest } from './windowRest';
 import { readAt } from '../../fs/readAt';
 
@@ -203,18 +202,14 @@ export function rankWindows(
   }
   if (docs.length === 0) return { windows: [], stale };
   const levels = at.map(({ rel, k }) => issueLevel(fileLines.get(rel)![k].text));
-  const ms = new MiniSearch<{ id: number; t: string }>({ fields: ['t'], tokenize: termsOf, processTerm: (t) => t });
-  ms.addAll(docs);
-  const results = ms.search(terms.join(' '), {
-    tokenize: (s) => s.split(' '),
-    processTerm: (t) => t,
-    prefix: (t) => t.length >= 3,
-    combineWith: 'OR',
-    boostDocument: (id: number) => {
+  const results = scoreLines(
+    docs.map((d) => d.t),
+    terms,
+    (id) => {
       const l = fileLines.get(at[id].rel)![at[id].k];
       return LEVEL_BOOST[levels[id]] * (1 + CHUNK_PRIOR * l.prior) * (1 + DOC_PRIOR * l.docShare);
     },
-  });
+  );
   const scored = new Map<number, { score: number; terms: string[]; list?: boolean }>();
   for (const r of results) {
     const { rel, k } = at[r.id as number];

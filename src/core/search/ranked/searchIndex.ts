@@ -27,6 +27,7 @@ import { equalFileKeys, fileKeyOf, sameStamp, type FileKey } from '../../fs/stam
 import { mergeRuns, pickMerge } from './runMerge';
 import { RunReader, type Postings } from './runFile';
 import { listFolder, listSearchable, scopeOf, SEARCH_FOLDERS, type FolderStamps, type Listed } from './sources';
+import { searchedByPrefix } from './terms';
 
 /** Files stat-checked per refresh beyond those reported changed: all of them in turn, over many refreshes. */
 const ROUND_FILES_WATCHED = 256;
@@ -378,8 +379,8 @@ export class SearchIndex {
   }
 
   /**
-   * The postings of a query term over all runs: of the term itself and, for a term of 3 characters
-   * or more, of the words it starts (up to PREFIX_MAX per run), each with its document frequency.
+   * The postings of a query term over all runs: of the term itself and, for a term searchedByPrefix
+   * allows, of the words it starts (up to PREFIX_MAX per run), each with its document frequency.
    * Runs that cannot be read are named in `broken`.
    */
   lookup(q: string): { found: Map<string, { df: number; lists: Postings[] }>; broken: RunEntry[] } {
@@ -391,7 +392,7 @@ export class SearchIndex {
         broken.push(r);
         continue;
       }
-      const entries = q.length >= 3 ? rd.withPrefix(q, PREFIX_MAX) : [rd.entry(q)].filter((e) => e !== undefined);
+      const entries = searchedByPrefix(q) ? rd.withPrefix(q, PREFIX_MAX) : [rd.entry(q)].filter((e) => e !== undefined);
       const lists = rd.postings(entries);
       entries.forEach((e, k) => {
         let f = found.get(e.term);

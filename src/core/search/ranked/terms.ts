@@ -401,6 +401,14 @@ function wordOf(token: string, term: string): string {
   return term;
 }
 
+/** Query terms of this many characters or more also find the longer terms they start (prefix search). */
+const PREFIX_MIN = 3;
+
+/** Whether a query term also finds the longer terms it starts, in the index and in an answer's lines. */
+export function searchedByPrefix(q: string): boolean {
+  return q.length >= PREFIX_MIN;
+}
+
 /** The terms of a text, in order, with repeats. */
 export function termsOf(text: string): string[] {
   const out: string[] = [];
