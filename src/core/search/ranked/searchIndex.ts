@@ -22,7 +22,7 @@ import { writeFileAtomic } from '../../fs/fsAtomic';
 import { FolderWatch } from '../../fs/folderWatch';
 import { BATCH_BYTES, indexBatch, planFile, type Planned } from './indexWriter';
 import { tuning } from '../../processState';
-import { chunkAt, chunkCount, emptyManifest, liveSet, manifestPath, manifestText, parseManifest, searchDir, type LiveSet, type Manifest, type RunEntry } from './manifest';
+import { chunkAt, chunkCount, copyManifest, emptyManifest, liveSet, manifestPath, manifestText, parseManifest, searchDir, type LiveSet, type Manifest, type RunEntry } from './manifest';
 import { equalFileKeys, fileKeyOf, sameStamp, type FileKey } from '../../fs/stamps';
 import { mergeRuns, pickMerge } from './runMerge';
 import { RunReader, type Postings } from './runFile';
@@ -70,7 +70,8 @@ export class SearchIndex {
   private m: Manifest = emptyManifest();
   /** The manifest file's key when it was read (stamps.ts): another process's write changes it. */
   private key: FileKey | undefined;
-  private live: LiveSet = liveSet(this.m);
+  /** The live chunks of `m`, made when first asked for (a refresh of many batches replaces `m` after each). */
+  private liveOf: LiveSet | undefined;
   private readonly readers = new Map<string, RunReader>();
   private listed = false;
   private readonly known = new Map<string, string>();
@@ -99,6 +100,10 @@ export class SearchIndex {
 
   get totals(): { files: number; chunks: number; bytes: number } {
     return { files: Object.keys(this.m.files).length, chunks: this.live.chunks, bytes: this.live.bytes };
+  }
+
+  private get live(): LiveSet {
+    return (this.liveOf ??= liveSet(this.m));
   }
 
   /** The masking of the next texts indexed (the user's patterns may have changed since the last query). */
@@ -133,7 +138,7 @@ export class SearchIndex {
   private setManifest(m: Manifest, key: FileKey | undefined): void {
     this.m = m;
     this.key = key;
-    this.live = liveSet(m);
+    this.liveOf = undefined;
     const names = new Set(m.runs.map((r) => r.name));
     for (const [name, r] of this.readers) {
       if (names.has(name)) continue;
@@ -252,7 +257,7 @@ export class SearchIndex {
           batch.push(p);
           if (p.st) bytes += p.st.size - p.fromByte;
         }
-        const m = structuredClone(this.m);
+        const m = copyManifest(this.m);
         const out = indexBatch(this.dir, m, batch, this.opts.mask, batchBytes());
         report.indexedBytes += out.bytes;
         report.indexedFiles += out.done.length;
@@ -330,7 +335,7 @@ export class SearchIndex {
         fs.rmSync(path.join(this.dir, merged.name), { force: true });
         return false;
       }
-      const m = structuredClone(this.m);
+      const m = copyManifest(this.m);
       m.runs = [...m.runs.filter((r) => !names.has(r.name)), merged].sort((a, b) => a.lo - b.lo);
       m.retired.push(...group.map((r) => ({ name: r.name, at: this.now() })));
       this.sweepRetired(m);
@@ -357,7 +362,7 @@ export class SearchIndex {
     if (broken.length === 0) return;
     await withFileLock(manifestPath(this.agentDir), async () => {
       this.load();
-      const m = structuredClone(this.m);
+      const m = copyManifest(this.m);
       const names = new Set(broken.map((r) => r.name));
       m.runs = m.runs.filter((r) => !names.has(r.name));
       for (const [rel, e] of Object.entries(m.files)) {
