@@ -78,31 +78,38 @@ function blockEnd(lines: readonly Line[], from: number, k1: number, goesOn: (t: 
 }
 
 /**
- * The lines before a window that its block holds: when the window's first line is indented under a
- * header that opens a block (OPENER_RE) above it, that header and what lies between; none otherwise,
- * or when no such header is within REST_MAX_LINES.
+ * The lines before a window that its block holds (indexes `from`–`to`): when the window's first line
+ * is indented under a header that opens a block (OPENER_RE) above it, that header and what lies
+ * between; when the window holds a summary of errors reported before it, the last of those errors
+ * with its detail lines (not the warnings printed between it and the summary); none otherwise, or
+ * when no such header or error is within REST_MAX_LINES.
  */
-function restBefore(lines: readonly Line[], k0: number, k1: number): number | undefined {
+function restBefore(lines: readonly Line[], k0: number, k1: number): { from: number; to: number } | undefined {
   let f = k0;
   while (f < k1 && blank(lines[f].text)) f++;
   const own = indent(lines[f].text);
   const consecutive = (j: number): boolean => j >= 0 && lines[j].n === lines[j + 1].n - 1 && lines[k0].n - lines[j].n <= REST_MAX_LINES;
   if (JOINER_RE.test(lines[f].text)) {
     // The block above ends on its last line: that line (an exception's message) is what the window lacks.
-    for (let j = k0 - 1; consecutive(j); j--) if (!blank(lines[j].text)) return j;
+    for (let j = k0 - 1; consecutive(j); j--) if (!blank(lines[j].text)) return { from: j, to: k0 - 1 };
     return undefined;
   }
   for (let k = f; k <= k1; k++) {
     if (!SUMMARY_RE.test(lines[k].text)) continue;
-    // A summary of errors reported before it: from the last error line above the window on.
-    for (let j = k0 - 1; consecutive(j); j--) if (issueLevel(lines[j].text) === 2) return restBefore(lines, j, j) ?? j;
+    // A summary of errors reported before it: the last error line above the window (under its own header, if any), and its detail.
+    for (let j = k0 - 1; consecutive(j); j--) {
+      if (issueLevel(lines[j].text) !== 2) continue;
+      const at = indent(lines[j].text);
+      const end = blockEnd(lines, j, j, (t) => indent(t) > at || DETAIL_RE.test(t)) ?? j;
+      return { from: restBefore(lines, j, j)?.from ?? j, to: Math.min(end, k0 - 1) };
+    }
   }
   if (OPENER_RE.test(lines[f].text)) return undefined;
   for (let j = k0 - 1; consecutive(j); j--) {
     const t = lines[j].text;
     if (COMMAND_MARK_RE.test(t) || RULE_RE.test(t)) return undefined;
     if (blank(t)) continue;
-    if (indent(t) < own) return OPENER_RE.test(t) ? j : undefined;
+    if (indent(t) < own) return OPENER_RE.test(t) ? { from: j, to: k0 - 1 } : undefined;
   }
   return undefined;
 }
@@ -134,7 +141,7 @@ export function windowRest(lines: readonly Line[], k0: number, k1: number, km = 
   const before = restBefore(lines, k0, k1);
   if (after === undefined && before === undefined) return undefined;
   const side = after !== undefined && before !== undefined ? 'both' : after !== undefined ? 'after' : 'before';
-  return { first: lines[before ?? k1 + 1].n, last: lines[after ?? k0 - 1].n, side };
+  return { first: lines[before?.from ?? k1 + 1].n, last: lines[after ?? before!.to].n, side };
 }
 
 /**

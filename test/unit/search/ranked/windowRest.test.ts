@@ -37,11 +37,20 @@ test('a window inside an indented report lacks only its header above; a chained 
   assert.doesNotMatch(lines[170 - 1].text, /^\s/, 'the read ends on the exception\'s own (unindented) line');
 });
 
-test('a summary counting errors reported before it (rustc\'s "due to 1 previous error") lacks the error above it', () => {
+test('a summary counting errors reported before it (rustc\'s "due to 1 previous error") lacks the error above it, not the warnings after that', () => {
+  // An invented clang run: its last error with the lines that explain it, then a warning, then the count.
+  const clang = [
+    'src/queue.c:14:9: error: use of undeclared identifier \'head\'', '   14 |   return head->next;', '      |          ^', '',
+    'src/queue.c:30:7: warning: unused variable \'depth\' [-Wunused-variable]', '   30 |   int depth = 0;', '      |       ^', '',
+    '1 warning and 1 error generated.',
+  ].map((text, i) => ({ n: i + 1, text }));
+  assert.deepEqual(windowRest(clang, 8, 8), { first: 1, last: 3, side: 'before' });
+  // The same in a real cargo build:
   const rest = restOf('retrieval/outputs/cargo-build-borrow.log', 259, 262);
   assert.ok(rest && rest.side === 'before', JSON.stringify(rest));
   assert.match(recording('retrieval/outputs/cargo-build-borrow.log')[rest.first - 1].text, /^error\[E0502\]/);
-  assert.equal(rest.last, 258);
+  // The error's code frame ends on line 252; 254-258 are a warning about an unused variable.
+  assert.equal(rest.last, 252);
 });
 
 test('complete windows propose nothing: a compiler error with its detail, a summary list, a stack whose rest is callers, a log entry that ends', () => {
