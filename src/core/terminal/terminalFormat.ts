@@ -76,6 +76,35 @@ export interface ClosingRecord {
   session?: string;
 }
 
+/** What a closing record says that a reader needs (ClosingRecord's fields, or the catalog's brief of them; null: an integrated terminal's). */
+export interface ClosingSays {
+  agent?: string | null;
+  session?: string | null;
+}
+
+/**
+ * The one rule for "is this terminal closed, and whose commands does it hold", for every reader
+ * (the listing, the tool's filters, the Terminals view, the briefing, retention): the index's closing
+ * record says so when there is one, else N.txt's header and closing note. The two disagree only when a
+ * writer was killed between its closing record and N.txt's note (or N.txt was edited): the record,
+ * written first, wins. `header` is asked only when there is no record, so a caller that has the record
+ * need not read N.txt.
+ */
+export function closingState(closing: ClosingSays | undefined, header: () => Pick<TerminalInfo, 'closed' | 'agent' | 'session'>): { closed: boolean; agent?: string; session?: string } {
+  if (closing) return closing.agent ? { closed: true, agent: closing.agent, session: closing.session ?? 'unknown' } : { closed: true };
+  const h = header();
+  return h.agent ? { closed: h.closed, agent: h.agent, session: h.session } : { closed: h.closed };
+}
+
+/** `info` as closingState corrects it with its index's closing record (`info` itself when they agree). */
+export function withClosing<T extends Pick<TerminalInfo, 'closed' | 'agent' | 'session'>>(info: T, closing: ClosingSays | undefined): T {
+  if (!closing) return info;
+  const s = closingState(closing, () => info);
+  if (info.closed && info.agent === s.agent && info.session === s.session) return info;
+  const { agent: _agent, session: _session, ...rest } = info;
+  return { ...rest, ...s } as T;
+}
+
 /** `r` (a parsed index line) when it is a ClosingRecord. */
 export function closingRecordOf(r: unknown): ClosingRecord | undefined {
   const o = r as Partial<ClosingRecord> & { command?: unknown };

@@ -14,8 +14,8 @@ import { moveToTrash, type TrashOptions } from '../fs/trash';
 import { formatBytes, plural } from '../output/humanize';
 import { err, ok, type Result } from '../result';
 import { foldCase, isInside } from '../workspace/relativePaths';
-import { TERMINALS_DIR } from './terminalFormat';
-import { parseTerminalNames, readTerminalHeaderInfo } from './terminalIndex';
+import { TERMINALS_DIR, withClosing } from './terminalFormat';
+import { parseTerminalNames, readClosingRecord, readTerminalHeaderInfo } from './terminalIndex';
 
 const DAY_MS = 24 * 3_600_000;
 
@@ -114,8 +114,11 @@ export async function cleanupTerminals(opts: TerminalRetentionOptions): Promise<
       report.failed.push({ path: txt, message: `cannot read its header: ${(e as Error).message}; left alone` });
       continue;
     }
-    // An agent session without its closing note may still be written by its hook; a terminal
-    // without it is open in some editor unless the caller knows which terminals are open.
+    // Closed or not by the one rule (terminalFormat.ts closingState): the index's closing record
+    // counts when N.txt has no closing note (a writer killed between the two).
+    if (!info.closed && indexed.has(n)) info = withClosing(info, await readClosingRecord(files[1]));
+    // An agent session without either may still be written by its hook; a terminal without them is
+    // open in some editor unless the caller knows which terminals are open.
     if (!info.closed && (info.agent || !opts.openFiles)) {
       report.keptOpen++;
       continue;

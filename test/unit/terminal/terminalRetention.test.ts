@@ -1,7 +1,8 @@
 // Cleanup's retention for terminal captures, on captures the real writer and the real session fold
 // made: closed terminals and ended agent sessions older than the limit go to the trash with their
 // index and previous generation; open terminals, open sessions, recent captures and the highest
-// number stay; the lists and the catalog go on without the removed files.
+// number stay; the lists and the catalog go on without the removed files. A session whose writer was
+// killed between its two closing writes is ended for every reader alike.
 import { after, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -9,8 +10,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { writeSpoolRecord, type SpoolRecord } from '../../../src/core/terminal/agentCommands/commandSpool';
 import { foldCommandSpool } from '../../../src/core/terminal/agentCommands/sessionFold';
+import { groupByAgent } from '../../../src/core/terminal/agentCommands/sessionGroups';
 import { createCaptureWriter } from '../../../src/core/terminal/captureWriter';
-import { terminalCatalog } from '../../../src/core/terminal/catalog/terminalCatalog';
+import { agentOf, isClosed, terminalCatalog } from '../../../src/core/terminal/catalog/terminalCatalog';
 import { openTerminalCapture } from '../../../src/core/terminal/terminalCapture';
 import { listTerminals } from '../../../src/core/terminal/terminalIndex';
 import { cleanupTerminals, describeTerminalCleanup, describeTerminalCleanups, noTerminalCleanup } from '../../../src/core/terminal/terminalRetention';
@@ -147,4 +149,36 @@ test('a multi-root Clean Up names each folder retention in force, not the first 
     'moved 1 closed terminal capture (2.0 KB) older than 7 days to the trash',
   ]);
   assert.deepEqual(describeTerminalCleanups([noTerminalCleanup(true, 30), noTerminalCleanup(true, 7)]), [], 'nothing done, nothing said');
+});
+
+test('an agent session whose writer was killed between its closing record and N.txt\'s note counts as ended everywhere: the catalog, the Terminals view\'s groups, the listing\'s filter and Clean Up', async () => {
+  const agentDir = path.join(tmp('ac-termret-kill-'), '.agent');
+  const dir = path.join(agentDir, 'terminals');
+  // The real fold writes and then closes the session (idle): closing record, then N.txt's note.
+  await writeSpoolRecord(agentDir, rec('killed', NOW - 50 * DAY));
+  await foldCommandSpool(agentDir, { now: NOW - 50 * DAY + 60_000 });
+  await foldCommandSpool(agentDir, { now: NOW - 50 * DAY + 3_600_000 }); // idle: closed
+  await terminal(dir, 'newest, closed');
+  const listed = await listTerminals(agentDir);
+  assert.ok(listed.ok);
+  const s = listed.value.find((t) => t.session === 'killed')!;
+  const txt = path.join(dir, `${s.n}.txt`);
+  const lines = fs.readFileSync(txt, 'utf8').split('\n');
+  assert.match(lines.at(-2)!, /^# terminal closed at /);
+  assert.match(fs.readFileSync(path.join(dir, `${s.n}.index.jsonl`), 'utf8').trimEnd().split('\n').at(-1)!, /^\{"v":1,"closed":/);
+  // A kill between the two writes: the index's closing record is there, N.txt's note is not.
+  fs.writeFileSync(txt, lines.slice(0, -2).join('\n') + '\n');
+  age(dir, s.n, 45);
+
+  const cat = await terminalCatalog(agentDir);
+  assert.ok(cat.ok);
+  const t = cat.value.find((x) => x.n === s.n)!;
+  assert.deepEqual([t.info.closed, t.info.agent, t.info.session, isClosed(t), agentOf(t)], [true, 'codex', 'killed', true, 'codex'], 'the info the view and the briefing read agrees with the listing\'s rule');
+  const { agents } = groupByAgent(cat.value);
+  assert.deepEqual(agents.map((a) => [a.agent, a.sessions.length, a.open]), [['codex', 1, 0]], 'the Terminals view shows it ended');
+
+  const dry = await cleanupTerminals({ agentDir, maxAgeDays: 30, now: NOW, openFiles: [], dryRun: true });
+  assert.ok(dry.ok);
+  assert.deepEqual(dry.value.removed.map((i) => [i.n, i.agent]), [[s.n, 'codex']], 'Clean Up takes it as ended, not as a session its hook may still write');
+  assert.equal(dry.value.keptOpen, 0);
 });

@@ -28,6 +28,7 @@ import { claimTerminalFile } from '../captureWriter';
 import { EXIT_UNKNOWN } from '../commandExit';
 import { renderPipeOutput } from '../screen/terminalRenderer';
 import { formatCommandFooter, formatCommandHeader, formatHeader, oneLine, TERMINALS_DIR, type IndexRecord } from '../terminalFormat';
+import { readClosingRecord } from '../terminalIndex';
 import { parseSpoolRecord, SPOOL_DIR, SPOOL_SUFFIX, type SpoolRecord } from './commandSpool';
 
 /** A session with no command for this long is closed; its next command starts a new capture. */
@@ -237,12 +238,17 @@ async function openCapture(dir: string, first: SpoolRecord): Promise<OpenSession
   return { agent: first.agent, session: first.session, n, bytes: Buffer.byteLength(text), lines: countLines(text), commands: 0, lastMs: first.endedMs, pid: first.pid, host: HOST };
 }
 
-/** Closes a session's capture: its index's closing record (terminalFormat.ts ClosingRecord, with the agent and session), then N.txt's note. */
+/**
+ * Closes a session's capture: its index's closing record (terminalFormat.ts ClosingRecord, with the
+ * agent and session), then N.txt's note. A fold killed between the two left the record: the next
+ * close writes only the note.
+ */
 async function closeCapture(dir: string, s: OpenSession, now: number, why: string): Promise<void> {
   const at = new Date(now).toISOString();
   const indexFile = path.join(dir, `${s.n}.index.jsonl`);
   // Only an index the fold wrote (one without lines has no commands to close).
-  if (fs.statSync(indexFile, { throwIfNoEntry: false })?.size) {
+  const size = (await fs.promises.stat(indexFile).catch(() => undefined))?.size;
+  if (size && !(await readClosingRecord(indexFile))) {
     const { line } = talliedClosing(await endTally(indexFile, s.commands), { v: 1, closed: at, agent: s.agent, session: s.session });
     await fs.promises.appendFile(indexFile, line);
   }

@@ -14,7 +14,7 @@ import type { Entry } from './catalogFile';
 import { fileKeyOf } from '../../fs/stamps';
 import { BRIEF_SPEC, lineBrief, settled, settledStart, type BriefCommand, type CompactState, type TerminalBrief } from './indexBrief';
 import { claimedTally } from '../indexTally';
-import { previousFileOf, type TerminalInfo } from '../terminalFormat';
+import { previousFileOf, withClosing, type TerminalInfo } from '../terminalFormat';
 import { notRegularFile, OPEN_FLAGS, readTerminalHeaderInfoFdSync, unreadableTerminal } from '../terminalIndex';
 
 /** Bytes read of an index's end when only its end is folded (a record is about 300 bytes). */
@@ -269,6 +269,7 @@ export function lazyView(file: string, e: Entry, brief: TerminalBrief, previous:
           info = unreadableTerminal(e.n, previousFileOf(e.n, previous), err);
         }
       }
+      info = withClosing(info, brief.closed);
       Object.defineProperty(view, 'info', { value: info, enumerable: true, writable: false, configurable: false });
       return info;
     },

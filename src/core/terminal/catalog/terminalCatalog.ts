@@ -87,7 +87,7 @@ import { fileKeyOf, sameFileKey } from '../../fs/stamps';
 import { foldIndexEnd, lazyView, readInfoCold } from './catalogColdRead';
 import { stopCatalogWorkers, takeCatalogWorker, VERIFY_WAIT_MS, WAIT_FROM, WORKER_WAIT_MS, type CatalogWorkerRun } from './catalogWorker';
 import { BRIEF_SPEC, briefFrom, type CompactState, type TerminalBrief } from './indexBrief';
-import { previousFileOf, TERMINALS_DIR, type TerminalInfo } from '../terminalFormat';
+import { closingState, previousFileOf, TERMINALS_DIR, withClosing, type TerminalInfo } from '../terminalFormat';
 import { notRegularFile, OPEN_FLAGS, parseTerminalNames, readTerminalHeaderInfo, readTerminalHeaderInfoSync, unreadableTerminal } from '../terminalIndex';
 import { settledStamp } from '../../fs/settledStamp';
 import { onProcessReset, processCache, resetProcessState, tuning } from '../../processState';
@@ -105,16 +105,17 @@ export interface CatalogTerminal {
 }
 
 /**
- * Whether terminal t is closed: its index's closing record says so (terminalFormat.ts ClosingRecord)
- * without N.txt, else N.txt's `# terminal closed` note (its info, read when looked at).
+ * Whether terminal t is closed, by closingState (terminalFormat.ts): its index's closing record says
+ * so without N.txt, else N.txt's `# terminal closed` note (its info, read when looked at). The same as
+ * `t.info.closed`, which the catalog's answer corrects by the same rule, but without reading a lazy N.txt.
  */
 export function isClosed(t: CatalogTerminal): boolean {
-  return t.brief.closed !== undefined || t.info.closed;
+  return closingState(t.brief.closed, () => t.info).closed;
 }
 
-/** The agent whose own commands terminal t holds (undefined: an integrated terminal): its index's closing record, else N.txt's header. */
+/** The agent whose own commands terminal t holds (undefined: an integrated terminal), by closingState; as `t.info.agent` without reading a lazy N.txt. */
 export function agentOf(t: CatalogTerminal): string | undefined {
-  return t.brief.closed ? t.brief.closed.agent ?? undefined : t.info.agent;
+  return closingState(t.brief.closed, () => t.info).agent;
 }
 
 /** Re-read this many terminals in one call and the catalog is written at once; fewer changes are written within WRITE_DELAY_MS. */
@@ -571,7 +572,7 @@ function answer(dir: string, c: Catalog): readonly CatalogTerminal[] {
       if (!e.view) {
         const brief = e.idx ? briefFrom(e.idx.state, e.from) : EMPTY_BRIEF;
         e.view = e.txt
-          ? { n, info: e.info, brief }
+          ? { n, info: withClosing(e.info, brief.closed), brief }
           : lazyView(`${dir}${path.sep}${n}.txt`, e, brief, c.previous, () => c.unsaved++); // still checked every call until a check sees it (its index may have changed since)
       }
       out.push(e.view);

@@ -182,6 +182,31 @@ test('a fold that died after writing (records and sessions.json left behind) nei
   assert.deepEqual(idx.value.commands.map((c) => `${c.command} ${c.commandLine}`), ['1 echo hi', '2 second', '3 third']);
 });
 
+test('a fold killed between the closing record and N.txt\'s note: the next fold writes the note alone, and the capture is closed once', async () => {
+  const agentDir = tmpAgent();
+  await writeSpoolRecord(agentDir, base({ exitCode: 2 }));
+  await foldCommandSpool(agentDir, { alive: () => true });
+  const dir = path.join(agentDir, SPOOL_DIR);
+  const before = fs.readFileSync(path.join(dir, 'sessions.json'), 'utf8');
+  const out = await foldCommandSpool(agentDir, { alive: () => false });
+  assert.equal(out.closed.length, 1);
+  const n = out.closed[0];
+  const txt = path.join(agentDir, 'terminals', `${n}.txt`);
+  const indexFile = path.join(agentDir, 'terminals', `${n}.index.jsonl`);
+  const closedIndex = fs.readFileSync(indexFile, 'utf8');
+  // As the kill leaves it: the index closed, N.txt without its note, sessions.json from before the close.
+  const text = fs.readFileSync(txt, 'utf8');
+  fs.writeFileSync(txt, text.replace(/# terminal closed at [^\n]*\n$/, ''));
+  fs.writeFileSync(path.join(dir, 'sessions.json'), before);
+  const again = await foldCommandSpool(agentDir, { alive: () => false });
+  assert.deepEqual(again.closed, [n]);
+  assert.equal(fs.readFileSync(indexFile, 'utf8'), closedIndex, 'no second closing record');
+  assert.equal(fs.readFileSync(txt, 'utf8').match(/^# terminal closed at /gm)?.length, 1);
+  const idx = await readTerminalIndex(agentDir, n);
+  assert.ok(idx.ok);
+  assert.deepEqual([idx.value.commands.map((c) => c.exitCode), idx.value.problems], [[2], []]);
+});
+
 test('a damaged sessions.json is set aside, not rewritten, and recording goes on', async () => {
   const agentDir = tmpAgent();
   const dir = path.join(agentDir, SPOOL_DIR);
