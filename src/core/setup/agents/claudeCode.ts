@@ -15,7 +15,7 @@
 import * as path from 'node:path';
 import { err, ok, type Result } from '../../result';
 import { keyId, type AgentSetup, type SetupPlan, type SetupRecord } from './agentSetup';
-import { foreignServerMessage, hookCommand, jsonSet, jsonUnset, mcpCommand, missingPrefix, parseJsonObject, readText, serverEntryKind, trackedByGit, type FileEdit, type SetupPaths } from './configFiles';
+import { foreignServerMessage, hookCallPattern, hookCommand, jsonSet, jsonUnset, mcpCommand, missingPrefix, parseJsonObject, readText, serverEntryKind, trackedByGit, type FileEdit, type SetupPaths } from './configFiles';
 import { agentName } from '../../hooks/agentNames';
 import { agentRel } from '../../workspace/layout';
 
@@ -32,7 +32,7 @@ const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Arr
 /** A hook group (`{matcher?, hooks:[{command}]}`) all of whose commands are ours, this set-up's or the earlier one's. */
 function oursGroup(g: unknown): boolean {
   if (!isObject(g) || !Array.isArray(g.hooks) || g.hooks.length === 0) return false;
-  return g.hooks.every((h) => isObject(h) && typeof h.command === 'string' && /(?:claude-hook\.js|agent-hook\.sh claude-code)\b/.test(h.command));
+  return g.hooks.every((h) => isObject(h) && typeof h.command === 'string' && (/claude-hook\.js\b/.test(h.command) || hookCallPattern('claude-code').test(h.command)));
 }
 
 /**
@@ -126,7 +126,7 @@ async function plan(root: string, home: string, paths: SetupPaths | undefined, r
   const userFile = path.join(home, '.claude.json');
   const st = await readText(settingsFile);
   if (!st.ok) return st;
-  if (paths && trackedByGit(root, SETTINGS) && !(st.value ?? '').includes('agent-hook.sh claude-code')) {
+  if (paths && trackedByGit(root, SETTINGS) && !hookCallPattern('claude-code').test(st.value ?? '')) {
     return err({ file: settingsFile, message: `is committed to git, and the set-up writes a machine-specific path into it (the SessionStart hook): untrack it (git rm --cached ${SETTINGS}; Claude Code meant it to stay local), then run the set-up again. Nothing was changed.` });
   }
   const ut = await readText(userFile);

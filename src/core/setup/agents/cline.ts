@@ -26,7 +26,7 @@ import { ok, type Result } from '../../result';
 import { agentName } from '../../hooks/agentNames';
 import type { AgentSetup, SetupPlan, SetupRecord } from './agentSetup';
 import { MCP_SERVER_NAME } from './claudeCode';
-import { hookCommand, planUserMcpServer, readText, type SetupPaths } from './configFiles';
+import { hookCallPattern, hookCommand, planUserMcpServer, readText, type SetupPaths } from './configFiles';
 
 const AGENT = 'cline';
 
@@ -49,7 +49,7 @@ export function clineHookFile(home: string): string {
 
 /** What marks the hook file as ours: its first line, and the entry point named with our agent and event (quoted or not). */
 const HOOK_HEAD = '# Agent Context';
-const HOOK_CALL = /agent-hook\.sh'? cline PostToolUse\b/;
+const HOOK_CALL = hookCallPattern('cline', 'PostToolUse');
 
 /**
  * The hook file's text: Cline runs a file without a #! line or an extension with bash, its payload on

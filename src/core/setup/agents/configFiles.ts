@@ -428,6 +428,15 @@ export function hookCommand(p: SetupPaths, agent: string, event: string, source 
   return `${p.electron ? `${ELECTRON_AS_NODE} ` : ''}AGENT_CONTEXT_NODE=${shWord(p.node)} ${source ? '.' : 'bash'} ${shWord(path.join(p.dist, 'agent-hook.sh'))} ${agent} ${event}`;
 }
 
+/**
+ * What names our hook in a command hookCommand wrote, with any paths, quoted or not (shWord quotes a
+ * path with a space): `agent-hook.sh` then `agent` and, when given, `event` (agent ids and events are
+ * [A-Za-z-]: nothing to escape). Every set-up's "is this entry ours" uses it.
+ */
+export function hookCallPattern(agent: string, event?: string): RegExp {
+  return new RegExp(`agent-hook\\.sh'? ${agent}${event ? ` ${event}` : ''}\\b`);
+}
+
 /** What makes an editor's Electron executable run as plain Node (plain Node ignores it). */
 export const ELECTRON_AS_NODE = 'ELECTRON_RUN_AS_NODE=1';
 
@@ -454,7 +463,7 @@ export function removeHookGroups(text: string | undefined, file: string, hooks: 
 
 /** The check of a hook group of Claude Code's shape all of whose commands are `agent`'s hook (agent-hook.sh <agent> …). */
 export function hookGroupOf(agent: string): (group: unknown) => boolean {
-  const mark = new RegExp(`agent-hook\\.sh ${agent}\\b`); // agent ids are [a-z-]: nothing to escape
+  const mark = hookCallPattern(agent);
   const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
   return (g) => isObject(g) && Array.isArray(g.hooks) && g.hooks.length > 0 && g.hooks.every((h) => isObject(h) && typeof h.command === 'string' && mark.test(h.command));
 }

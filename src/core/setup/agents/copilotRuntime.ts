@@ -25,7 +25,7 @@ import * as path from 'node:path';
 import { err, ok, type Result } from '../../result';
 import type { SetupRecord } from './agentSetup';
 import { MCP_SERVER_NAME } from './claudeCode';
-import { hookCommand, planUserMcpServer, readText, type FileEdit, type SetupPaths } from './configFiles';
+import { hookCallPattern, hookCommand, planUserMcpServer, readText, type FileEdit, type SetupPaths } from './configFiles';
 
 /** The Copilot runtime's home: $COPILOT_HOME, else ~/.copilot. */
 export function copilotHome(home: string): string {
@@ -60,7 +60,7 @@ export function copilotHooksText(paths: SetupPaths): string {
 
 /** A hook entry of ours (any paths): runs agent-hook.sh's copilot-cli branch. */
 export const oursCopilotHook = (h: unknown, event?: string): boolean =>
-  !!h && typeof h === 'object' && typeof (h as { bash?: unknown }).bash === 'string' && new RegExp(`agent-hook\\.sh copilot-cli ${event ?? '\\w+'}\\b`).test((h as { bash: string }).bash);
+  !!h && typeof h === 'object' && typeof (h as { bash?: unknown }).bash === 'string' && hookCallPattern('copilot-cli', event).test((h as { bash: string }).bash);
 
 /** True when the text is a hook file every entry of which is ours. */
 function oursHooksFile(text: string): boolean {

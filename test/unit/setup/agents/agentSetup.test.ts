@@ -118,6 +118,19 @@ describe('every agent\'s set-up: git-exclude and undo', () => {
       assert.ok(!(undone.value.removedFolders ?? []).includes(made[0]));
     });
 
+    test(`${agent.id}: installed under paths with a space (quoted in its commands), the undo still knows its entries and gives every file back`, async () => {
+      const { root, home } = workspace();
+      const before = { root: files(root), home: files(home) };
+      const spaced = { node: '/opt/my tools/node', dist: '/opt/Agent Context/dist' };
+      const r = await setUpAgent(agent, root, home, spaced);
+      assert.ok(r.ok, r.ok ? '' : r.error.message);
+      assert.ok(r.value.changed.length > 0);
+      const undone = await undoAgent(agent, root, home);
+      assert.ok(undone.ok, undone.ok ? '' : undone.error.message);
+      assert.deepEqual(files(root), before.root);
+      assert.deepEqual(files(home), before.home);
+    });
+
     // (A set-up of the user's own files alone adds no exclude line: nothing to test there.)
     if (!agent.userScopeOnly) test(`${agent.id}: exclude lines the user already had are theirs: the set-up adds none, the undo keeps them`, async () => {
       // The lines this agent's set-up adds, learnt in a workspace of its own.
