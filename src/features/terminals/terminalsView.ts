@@ -136,7 +136,7 @@ export class TerminalsTreeProvider implements vscode.TreeDataProvider<TerminalsN
       const failing = group.sessions.find((s) => s.brief.lastFailed);
       let lastFailed: { info: TerminalInfo; cmd: TerminalCommand } | undefined;
       if (failing) {
-        const sum = await terminalSummary(agentDir, failing.info.n);
+        const sum = await terminalSummary(agentDir, failing.n);
         if (sum.lastFailed) lastFailed = { info: failing.info, cmd: sum.lastFailed };
       }
       out.push({ kind: 'agent', agentDir, group, lastFailed, multiRoot });
@@ -162,8 +162,9 @@ export class TerminalsTreeProvider implements vscode.TreeDataProvider<TerminalsN
   /** A page of the integrated terminals of a grouped folder: live ones first, then newest. */
   private async catalogTerminalPage(agentDir: string, terminals: CatalogTerminal[], skip: number, multiRoot: boolean): Promise<TerminalsNode[]> {
     const live = this.manager.liveStates().filter((l) => l.agentDir === agentDir);
-    const isLive = (n: number): boolean => live.some((l) => l.n === n);
-    const ordered = [...terminals].sort((a, b) => Number(isLive(b.info.n)) - Number(isLive(a.info.n)) || b.info.n - a.info.n);
+    const liveNs = new Set(live.map((l) => l.n));
+    // By `n`, not `info`: a lazy catalog reads N.txt for each info looked at, and this sorts every integrated terminal.
+    const ordered = [...terminals].sort((a, b) => Number(liveNs.has(b.n)) - Number(liveNs.has(a.n)) || b.n - a.n);
     const page = ordered.slice(skip, skip + TERMINAL_PAGE);
     const nodes = await Promise.all(
       page.map(async ({ info }): Promise<TerminalsNode> => {

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { agentName } from '../../hooks/agentNames';
-import type { CatalogTerminal } from '../catalog/terminalCatalog';
+import { agentOf, isClosed, type CatalogTerminal } from '../catalog/terminalCatalog';
 import { SPOOL_DIR } from './commandSpool';
 
 /** One agent's sessions. */
@@ -28,12 +28,20 @@ export function lastActivityMs(t: CatalogTerminal): number {
   return t.brief.last?.endMs ?? 0;
 }
 
-/** Splits the catalog into agent groups and the integrated terminals (in the catalog's order). */
-export function groupByAgent(items: readonly CatalogTerminal[]): { agents: AgentGroup[]; terminals: CatalogTerminal[] } {
+type Grouped = { agents: AgentGroup[]; terminals: CatalogTerminal[] };
+
+/** The grouping of each catalog answer: the catalog hands out the same array while nothing changed, and the view is refreshed on every command. */
+const groupedMemo = new WeakMap<readonly CatalogTerminal[], Grouped>();
+
+/** Splits the catalog into agent groups and the integrated terminals (in the catalog's order). Callers do not change what it returns. */
+export function groupByAgent(items: readonly CatalogTerminal[]): Grouped {
+  const known = groupedMemo.get(items);
+  if (known) return known;
   const byAgent = new Map<string, CatalogTerminal[]>();
   const terminals: CatalogTerminal[] = [];
+  // agentOf/isClosed and `n`, never `info` here: a lazy catalog reads N.txt for an info looked at, and this loop sees every terminal (10,000 at a heavy user's).
   for (const t of items) {
-    const a = t.info.agent;
+    const a = agentOf(t);
     if (!a) {
       terminals.push(t);
       continue;
@@ -44,11 +52,13 @@ export function groupByAgent(items: readonly CatalogTerminal[]): { agents: Agent
   }
   const agents: AgentGroup[] = [];
   for (const [agent, list] of byAgent) {
-    const sessions = [...list].sort((a, b) => lastActivityMs(b) - lastActivityMs(a) || b.info.n - a.info.n);
-    agents.push({ agent, label: agentName(agent), sessions, lastMs: lastActivityMs(sessions[0]), open: sessions.filter((s) => !s.info.closed).length });
+    const sessions = [...list].sort((a, b) => lastActivityMs(b) - lastActivityMs(a) || b.n - a.n);
+    agents.push({ agent, label: agentName(agent), sessions, lastMs: lastActivityMs(sessions[0]), open: sessions.filter((s) => !isClosed(s)).length });
   }
   agents.sort((a, b) => b.lastMs - a.lastMs || a.label.localeCompare(b.label));
-  return { agents, terminals };
+  const out = { agents, terminals };
+  groupedMemo.set(items, out);
+  return out;
 }
 
 /** True when some agent's own commands were ever recorded in this `.agent/` folder (one stat). */
