@@ -9,6 +9,7 @@
 import type { FileKey } from '../../fs/stamps';
 import type { FoldCheckpoint } from '../../fs/appendFold';
 import { cacheFile } from '../../workspace/cacheFiles';
+import { tuning } from '../../processState';
 import { previousFileOf, TERMINALS_DIR, type TerminalInfo } from '../terminalFormat';
 import { BRIEF_SPEC, type BriefCommand, type ClosingFacts, type CompactState, type TerminalBrief } from './indexBrief';
 
@@ -93,24 +94,47 @@ function closingFromRow(r: unknown): ClosingFacts | null | undefined {
   return Array.isArray(r) && r.length === 2 && typeof r[0] === 'string' && typeof r[1] === 'string' ? { agent: r[0], session: r[1] } : undefined;
 }
 
-/** The file's text for a snapshot (entries on another device than the folder's are left out: read again next time). */
-export function encodeCatalog(s: Omit<CatalogSnapshot, 'listed'>, dev: number): string {
-  return JSON.stringify(bodyOf(s, dev));
+/**
+ * The file's text for a snapshot (entries on another device than the folder's are left out: read
+ * again next time), made in slices of catalogRowsPerSlice entries (processState.ts) between turns of
+ * the event loop: the extension host saves a catalog of 12,000 terminals (bench row 21) without one
+ * long block (JSON.stringify of the rows stays one step, a small part of it).
+ */
+export async function encodeCatalogSliced(s: Omit<CatalogSnapshot, 'listed'>, dev: number): Promise<string> {
+  const rows: EntryRow[] = [];
+  let i = 0;
+  for (const e of s.entries) {
+    if (++i % tuning.catalogRowsPerSlice === 0) await nextTurn();
+    const r = rowOf(e, dev);
+    if (r) rows.push(r);
+  }
+  return JSON.stringify(bodyWith(s, dev, rows));
 }
+
+const nextTurn = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 function bodyOf(s: Omit<CatalogSnapshot, 'listed'>, dev: number): FileBody {
   const rows: EntryRow[] = [];
   for (const e of s.entries) {
-    // An entry whose N.txt was not read yet is left out: the next process reads that terminal.
-    if (!e.txt || e.txt[0] !== dev || (e.idx && e.idx.dev !== dev)) continue;
-    const i = e.info;
-    const x = e.idx;
-    rows.push([e.n, e.txt[1], e.txt[2], e.txt[3], e.txt[4], i.name, i.shell, i.cwd, i.started, (i.shellIntegration ? SHELL_INTEGRATION : 0) | (i.closed ? CLOSED : 0),
-      // A closed terminal's index is final: its fingerprint (for folding on after an append) is left out, a third of the file.
-      x ? [x.ino, x.offset, x.lines, x.size, x.mtimeMs, i.closed ? '' : x.tail, x.state.count, x.state.maxCommand, briefRow(x.state.last), briefRow(x.state.prevDone), briefRow(x.state.lastFailed), e.from, closingRow(x.state.closing)] : null,
-      i.agent ? [i.agent, i.session ?? 'unknown'] : null]);
+    const r = rowOf(e, dev);
+    if (r) rows.push(r);
   }
+  return bodyWith(s, dev, rows);
+}
+
+function bodyWith(s: Omit<CatalogSnapshot, 'listed'>, dev: number, rows: EntryRow[]): FileBody {
   return { format: FORMAT, v: VERSION, spec: BRIEF_SPEC.version, dev, dir: s.dir, numbers: s.numbers, previous: s.previous, indexed: s.indexed, terminals: rows };
+}
+
+/** An entry's row; undefined for one left out (its N.txt not read yet, so the next process reads that terminal; or on another device). */
+function rowOf(e: Entry, dev: number): EntryRow | undefined {
+  if (!e.txt || e.txt[0] !== dev || (e.idx && e.idx.dev !== dev)) return undefined;
+  const i = e.info;
+  const x = e.idx;
+  return [e.n, e.txt[1], e.txt[2], e.txt[3], e.txt[4], i.name, i.shell, i.cwd, i.started, (i.shellIntegration ? SHELL_INTEGRATION : 0) | (i.closed ? CLOSED : 0),
+    // A closed terminal's index is final: its fingerprint (for folding on after an append) is left out, a third of the file.
+    x ? [x.ino, x.offset, x.lines, x.size, x.mtimeMs, i.closed ? '' : x.tail, x.state.count, x.state.maxCommand, briefRow(x.state.last), briefRow(x.state.prevDone), briefRow(x.state.lastFailed), e.from, closingRow(x.state.closing)] : null,
+    i.agent ? [i.agent, i.session ?? 'unknown'] : null];
 }
 
 const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
@@ -163,30 +187,54 @@ function entryFromRow(r: unknown, dev: number, previous: ReadonlySet<number>): E
 
 /**
  * The snapshot in a file's text; undefined when it is not a catalog this code wrote (garbage, cut
- * short, another format or version). Malformed entries are left out.
+ * short, another format or version). Malformed entries are left out. Its entries are made in slices
+ * of catalogRowsPerSlice (processState.ts) between turns of the event loop (the extension host's
+ * load of 12,000 terminals: JSON.parse stays one step).
  */
-export function decodeCatalog(text: string): CatalogSnapshot | undefined {
+export async function decodeCatalogSliced(text: string): Promise<CatalogSnapshot | undefined> {
   let o: FileBody;
   try {
     o = JSON.parse(text) as FileBody;
   } catch {
     return undefined;
   }
-  return snapshotOf(o, FORMAT);
+  if (!isSnapshot(o, FORMAT)) return undefined;
+  const entries: Entry[] = [];
+  const previous = new Set(listedOf(o) ? o.previous : []);
+  for (let i = 0; i < o.terminals.length; i++) {
+    if (i > 0 && i % tuning.catalogRowsPerSlice === 0) await nextTurn();
+    const e = entryFromRow(o.terminals[i], o.dev, previous);
+    if (e) entries.push(e);
+  }
+  return snapshotWith(o, entries);
+}
+
+/** Whether a checked body's listing is whole (numbers ascending, the lists all numbers). */
+function listedOf(o: FileBody): boolean {
+  return isNumList(o.numbers) && o.numbers.every((n, i) => i === 0 || n > o.numbers[i - 1]) && isNumList(o.previous) && isNumList(o.indexed);
+}
+
+/** Whether a parsed body is a snapshot of `format` this code wrote. */
+function isSnapshot(o: FileBody, format: string): boolean {
+  return typeof o === 'object' && o !== null && o.format === format && o.v === VERSION && o.spec === BRIEF_SPEC.version && isNum(o.dev) && Array.isArray(o.terminals);
 }
 
 /** The snapshot a parsed body holds, if it is one of `format` this code wrote. */
 function snapshotOf(o: FileBody, format: string): CatalogSnapshot | undefined {
-  if (typeof o !== 'object' || o === null || o.format !== format || o.v !== VERSION || o.spec !== BRIEF_SPEC.version || !isNum(o.dev) || !Array.isArray(o.terminals)) return undefined;
-  const listed = isNumList(o.numbers) && o.numbers.every((n, i) => i === 0 || n > o.numbers[i - 1]) && isNumList(o.previous) && isNumList(o.indexed);
-  const dirOk = o.dir === null || (Array.isArray(o.dir) && o.dir.length === 4 && o.dir.every(isNum));
+  if (!isSnapshot(o, format)) return undefined;
   const entries: Entry[] = [];
-  const previous = new Set(listed ? o.previous : []);
+  const previous = new Set(listedOf(o) ? o.previous : []);
   for (const r of o.terminals) {
     const e = entryFromRow(r, o.dev, previous);
     if (e) entries.push(e);
   }
-  // A listing that is not whole is not used: the folder is listed again.
+  return snapshotWith(o, entries);
+}
+
+/** The snapshot of a checked body and its entries; a listing that is not whole is not used (the folder is listed again). */
+function snapshotWith(o: FileBody, entries: Entry[]): CatalogSnapshot {
+  const listed = listedOf(o);
+  const dirOk = o.dir === null || (Array.isArray(o.dir) && o.dir.length === 4 && o.dir.every(isNum));
   return listed && dirOk ? { dir: o.dir, listed: true, numbers: o.numbers, previous: o.previous, indexed: o.indexed, entries } : { dir: null, listed: false, numbers: [], previous: [], indexed: [], entries };
 }
 

@@ -82,7 +82,7 @@ import { writeCacheFile } from '../../fs/fsAtomic';
 import { pool } from '../../fs/pool';
 import { err, ok, type Result } from '../../result';
 import { foldCommandSpool } from '../agentCommands/sessionFold';
-import { catalogPath, decodeCatalog, encodeCatalog, standInInfo, type CatalogSnapshot, type DirSig, type Entry } from './catalogFile';
+import { catalogPath, decodeCatalogSliced, encodeCatalogSliced, standInInfo, type CatalogSnapshot, type DirSig, type Entry } from './catalogFile';
 import { fileKeyOf, sameFileKey } from '../../fs/stamps';
 import { foldIndexEnd, lazyView, readInfoCold } from './catalogColdRead';
 import { stopCatalogWorkers, takeCatalogWorker, VERIFY_WAIT_MS, WAIT_FROM, WORKER_WAIT_MS, type CatalogWorkerRun } from './catalogWorker';
@@ -209,7 +209,7 @@ async function load(agentDir: string, c: Catalog): Promise<void> {
   } catch {
     return; // missing or unreadable: built from the files
   }
-  const s = decodeCatalog(text);
+  const s = await decodeCatalogSliced(text);
   if (!s) return; // garbage, cut short, another format or version: built from the files
   c.writtenOnce = true; // a catalog is there: small changes can wait
   adopt(c, s);
@@ -276,7 +276,7 @@ async function save(agentDir: string, c: Catalog): Promise<void> {
     return; // the folder went away meanwhile (a removed workspace): nothing to keep, and nothing to re-create
   }
   const file = catalogPath(agentDir);
-  const text = encodeCatalog({ dir: c.dir, numbers: c.numbers, previous: [...c.previous], indexed: [...c.indexed], entries: [...c.entries.values()] }, st.dev);
+  const text = await encodeCatalogSliced({ dir: c.dir, numbers: c.numbers, previous: [...c.previous], indexed: [...c.indexed], entries: [...c.entries.values()] }, st.dev);
   c.unsaved = 0;
   c.unsavedClosed = false;
   try {

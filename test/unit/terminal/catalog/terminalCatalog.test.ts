@@ -8,11 +8,14 @@ import * as fs from 'node:fs';
 import fsModule = require('node:fs');
 import * as path from 'node:path';
 import { catalogPath, settleTerminalCatalog } from '../../../../src/core/terminal/catalog/terminalCatalog';
+import { decodeCatalogSliced, encodeCatalogSliced } from '../../../../src/core/terminal/catalog/catalogFile';
 import { appendCommand, catalog, commandsOf, folder, fresh } from './catalogFixtures';
-import { resetProcessState } from '../../../../src/core/processState';
+import { resetProcessState, tune } from '../../../../src/core/processState';
 
 test('the catalog equals a fresh reading of the files, in this process and in a new one, after appends, truncation, deletion and rotation', async () => {
   resetProcessState();
+  // The catalog file is saved and loaded in slices of 7 entries here (1000 in production): every slice boundary is crossed.
+  const restore = tune({ catalogRowsPerSlice: 7 });
   const { root, agentDir } = await folder();
   const dir = path.join(agentDir, 'terminals');
   try {
@@ -61,6 +64,7 @@ test('the catalog equals a fresh reading of the files, in this process and in a 
     fs.writeFileSync(catalogPath(agentDir), before);
     assert.deepEqual(await catalog(agentDir), await fresh(agentDir), 'a new process with a stale catalog file');
   } finally {
+    restore();
     resetProcessState();
     fs.rmSync(root, { recursive: true, force: true });
   }
@@ -162,6 +166,35 @@ test('a terminal file rewritten in place to the same size with its mtime set bac
     const want = await fresh(agentDir);
     assert.deepEqual(await catalog(agentDir), want);
     assert.match(JSON.stringify(want), /"RRR/);
+  } finally {
+    resetProcessState();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('the catalog file loads and saves in slices to the same entries and the same text, whatever the slice size', async () => {
+  resetProcessState();
+  const { root, agentDir } = await folder();
+  try {
+    await catalog(agentDir);
+    await settleTerminalCatalog(agentDir);
+    const text = fs.readFileSync(catalogPath(agentDir), 'utf8');
+    const rows = (JSON.parse(text) as { terminals: unknown[] }).terminals.length;
+    assert.ok(rows >= 30, `a catalog of ${rows} terminals`);
+    const whole = await decodeCatalogSliced(text);
+    assert.ok(whole);
+    assert.equal(whole.entries.length, rows, 'every row an entry');
+    const dev = fs.statSync(path.join(agentDir, 'terminals')).dev;
+    for (const slice of [1, 7, rows - 1, rows + 1]) {
+      const restore = tune({ catalogRowsPerSlice: slice });
+      try {
+        const s = await decodeCatalogSliced(text);
+        assert.deepEqual(s, whole, `loaded in slices of ${slice}`);
+        assert.equal(await encodeCatalogSliced(s!, dev), text, `saved in slices of ${slice}`);
+      } finally {
+        restore();
+      }
+    }
   } finally {
     resetProcessState();
     fs.rmSync(root, { recursive: true, force: true });
