@@ -15,9 +15,16 @@ import { claudeCodeSetup } from '../../../src/core/setup/agents/claudeCode';
 import { featuresSummary } from '../../../src/core/plan/featureList';
 import { addNote } from '../../../src/core/notes/noteFile';
 import { listNotes } from '../../../src/core/notes/notes';
+import { resetProcessState } from '../../../src/core/processState';
+import { stopSearchWorker } from '../../../src/core/search/ranked/searchService';
+import { settleTerminalCatalog } from '../../../src/core/terminal/catalog/terminalCatalog';
 
 const made: string[] = [];
-after(() => {
+after(async () => {
+  // Writers that outlive the calls (the search worker, catalog saves, deferred reads) stop before the folder goes:
+  // one still writing made the removal fail with ENOTEMPTY at load 6-7.
+  resetProcessState();
+  await stopSearchWorker();
   for (const d of made) fs.rmSync(d, { recursive: true, force: true, maxRetries: 5 });
 });
 
@@ -66,6 +73,8 @@ test('every file under .agent/.cache/ after all tools ran is named in the regist
   const setup = await setUpAgent(claudeCodeSetup, root, fs.mkdtempSync(path.join(root, 'home-')), { node: '/usr/bin/node', dist: '/opt/ac' });
   assert.ok(setup.ok);
 
+  // The writes the calls left for later (the terminal catalog's save) are made first: they are cache files too.
+  await settleTerminalCatalog(agentDir);
   const files = cacheContents(agentDir);
   assert.ok(files.length >= 5, `the calls left caches: ${files.join(', ')}`);
   const unnamed = files.filter((f) => !patterns.some((p) => p.re.test(f)));
