@@ -25,7 +25,7 @@ import { rowStatic } from './rowStatic';
 import { checkDimensionLetters, rowDimensions } from './rowDimensions';
 import { HISTORY_TERMINALS_ROW, historyTerminalLevels, rowTerminals } from './rowTerminals';
 import { rowAgentHistory } from './rowAgentHistory';
-import { mergeRows, parseResults, remeasuredLine, rowNumber, withTestRunRows } from './resultsFile';
+import { mergeRows, parseResults, readmeHeaderAfterMerge, remeasuredLine, rowNumber, withTestRunRows } from './resultsFile';
 
 const log = (s: string): void => void process.stderr.write(`[bench] ${s}\n`);
 
@@ -165,7 +165,9 @@ async function main(): Promise<void> {
     const a = text.indexOf('<!-- bench-table:start -->');
     const b = text.indexOf('<!-- bench-table:end -->');
     if (a !== -1 && b > a) {
-      const block = `<!-- bench-table:start -->\n${header.join('\n')}\n\n${table}\n`;
+      // A merge keeps the README's own (annotated) header lines and adds this run's line.
+      const lines = merge ? readmeHeaderAfterMerge(text.slice(a, b), header[header.length - 1]) : header;
+      const block = `<!-- bench-table:start -->\n${lines.join('\n')}\n\n${table}\n`;
       fs.writeFileSync(readme, text.slice(0, a) + block + text.slice(b));
     }
   }

@@ -128,6 +128,16 @@ export function remeasuredLine(fresh: Row[], partial: ReadonlySet<string>, when:
 }
 
 /**
+ * The header lines of bench/README.md's table block after a merged partial run: the block's own lines
+ * as they stand (people annotate its "Re-measured rows" lines there: what the build was, the load,
+ * why a row missed), then this run's line. Taking results.md's un-annotated lines instead stripped
+ * every earlier note at each merge. `block` is the README's text between the table markers.
+ */
+export function readmeHeaderAfterMerge(block: string, line: string): string[] {
+  return [...parseResults(block).header, line];
+}
+
+/**
  * Rows the bench does not measure itself: the test runs do (13: the copilot editor run; 15: the
  * real-client runs, their `measured` lines), and they are written into results.md by hand. A full
  * run keeps them from the previous file instead of dropping them.

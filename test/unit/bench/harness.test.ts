@@ -114,6 +114,27 @@ describe('bench results file', () => {
     assert.deepEqual(parseResults(`${line}\n`).header, [line], 'the line is kept by the next merge');
   });
 
+  it('a merge keeps the README\'s annotated "Re-measured rows" lines as they stand and adds its own', async () => {
+    const { readmeHeaderAfterMerge } = await import('../../../bench/resultsFile.js');
+    const block = [
+      '<!-- bench-table:start -->',
+      '- Date: 2026-12-01T00:00:00Z',
+      '- Commit: abc1234',
+      '- Re-measured rows 21: Date: 2026-12-07T10:36:36Z; Commit: c34a47f (built at c34a47f); five starts, load 0.9 → 3.8: 21a missed',
+      '- Re-measured rows 23: Date: 2026-12-07T11:54:00Z; Commit: 83f4024; P 68.8% R 87.3%',
+      '',
+      '| 21a | x | 1 | — | — | g | 0.1 | met |',
+    ].join('\n');
+    const line = '- Re-measured rows 21: Date: 2026-12-07T12:10:00Z; Commit: 14236ae';
+    assert.deepEqual(readmeHeaderAfterMerge(block, line), [
+      '- Date: 2026-12-01T00:00:00Z',
+      '- Commit: abc1234',
+      '- Re-measured rows 21: Date: 2026-12-07T10:36:36Z; Commit: c34a47f (built at c34a47f); five starts, load 0.9 → 3.8: 21a missed',
+      '- Re-measured rows 23: Date: 2026-12-07T11:54:00Z; Commit: 83f4024; P 68.8% R 87.3%',
+      line,
+    ]);
+  });
+
   it('a full run keeps the rows the test runs measured (13, 15) and drops the rest of the old table', async () => {
     const { parseResults, withTestRunRows } = await import('../../../bench/resultsFile.js');
     const old = [
