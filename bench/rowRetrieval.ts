@@ -165,31 +165,55 @@ export function readLines(text: string): Loaded {
   return out;
 }
 
-/** The file lines of ripgrep's output (`path:n:text` and context `path-n-text`; `--` separators skipped). */
+/** The file and line of one line of ripgrep's output (`path:n:text`, context `path-n-text`); undefined for a `--` separator or a path outside agentPrefix. */
+export function rgLineOf(line: string, agentPrefix: string): { rel: string; n: number } | undefined {
+  if (!line.startsWith(agentPrefix)) return undefined;
+  const m = /^(.+?)[:-](\d+)[:-]/.exec(line.slice(agentPrefix.length));
+  return m ? { rel: m[1], n: Number(m[2]) } : undefined;
+}
+
+/** The file lines of ripgrep's output. */
 export function rgLines(text: string, agentPrefix: string): Loaded {
   const out: Loaded = new Set();
   for (const line of text.split('\n')) {
-    if (!line.startsWith(agentPrefix)) continue;
-    const rest = line.slice(agentPrefix.length);
-    const m = /^(.+?)[:-](\d+)[:-]/.exec(rest);
-    if (m) out.add(key(m[1], Number(m[2])));
+    const at = rgLineOf(line, agentPrefix);
+    if (at) out.add(key(at.rel, at.n));
   }
   return out;
 }
 
 /**
- * Precision and recall of what was loaded for a question: relevant are the loaded lines within
- * CONTEXT_CREDIT lines of a marked line (of the answer or of an alternative place); recall is of the
- * answer, or of the alternative place most of whose lines were loaded.
+ * Precision and recall of what was loaded for a question, fed one loaded line at a time: relevant are
+ * the loaded lines within CONTEXT_CREDIT lines of a marked line (of the answer or of an alternative
+ * place); recall is of the answer, or of the alternative place most of whose lines were loaded. Only
+ * counts and the marked lines found are kept, so ripgrep's output at 1 GB (longer than Node's longest
+ * string) is scored as it streams. Each line is given once (ripgrep prints a line once: its
+ * overlapping contexts are merged).
  */
+export class LoadedScore {
+  private lines = 0;
+  private relevant = 0;
+  private readonly found = new Set<string>();
+  constructor(private readonly q: Pick<Question, 'places'>) {}
+  add(rel: string, n: number): void {
+    this.lines++;
+    if (this.q.places.some((p) => p.file === rel && p.lines.some((g) => Math.abs(g - n) <= CONTEXT_CREDIT))) this.relevant++;
+    if (this.q.places.some((p) => p.file === rel && p.lines.includes(n))) this.found.add(key(rel, n));
+  }
+  result(): { precision: number; recall: number; lines: number } {
+    const recall = Math.max(...this.q.places.map((p) => p.lines.filter((g) => this.found.has(key(p.file, g))).length / p.lines.length));
+    return { precision: this.lines ? this.relevant / this.lines : 0, recall, lines: this.lines };
+  }
+}
+
+/** LoadedScore of a set of loaded lines. */
 export function score(loaded: Loaded, q: Pick<Question, 'places'>): { precision: number; recall: number; lines: number } {
-  let relevant = 0;
+  const s = new LoadedScore(q);
   for (const k of loaded) {
     const [rel, n] = k.split('\0');
-    if (q.places.some((p) => p.file === rel && p.lines.some((g) => Math.abs(g - Number(n)) <= CONTEXT_CREDIT))) relevant++;
+    s.add(rel, Number(n));
   }
-  const recall = Math.max(...q.places.map((p) => p.lines.filter((g) => loaded.has(key(p.file, g))).length / p.lines.length));
-  return { precision: loaded.size ? relevant / loaded.size : 0, recall, lines: loaded.size };
+  return s.result();
 }
 
 /** The question's keywords, as an agent greps them: its words but the question's own, punctuation around them dropped. */

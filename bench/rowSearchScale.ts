@@ -14,14 +14,14 @@
 //   same files as 3-line documents, queried with the question's keywords, the top 4 documents
 //   loaded; index size (their own serialisation), indexing time, query time, precision/recall on
 //   row 23's questions. In memory only, so at row 23's tree and at BENCH_LIB_SCALE of the big tree.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { corpusDir } from './corpusLoader';
 import { loadBuilt, repoRoot, rng, RUNS, stats, type ConfigModule, type InvokeModule, type Row } from './harness';
-import { buildRetrievalTree, keywordsOf, readLines, resolvePlaces, retrievalDir, rgLines, score, searchLines, type Question } from './rowRetrieval';
+import { buildRetrievalTree, keywordsOf, LoadedScore, readLines, resolvePlaces, retrievalDir, rgLineOf, score, searchLines, type Question } from './rowRetrieval';
 
 interface ServiceModule {
   stopSearchWorker(): Promise<void>;
@@ -162,14 +162,50 @@ function rgArgs(q: string): string[] {
   return ['-uu', '-n', '-C', '2', '-i', '-F', ...keywordsOf(q).flatMap((w) => ['-e', w]), '.agent'];
 }
 
-function runRg(rg: string, cwd: string, q: string): string {
-  try {
-    return execFileSync(rg, rgArgs(q), { cwd, encoding: 'utf8', maxBuffer: 1 << 30 });
-  } catch (e) {
-    const ex = e as { status?: number; stdout?: string };
-    if (ex.status !== 1) throw new Error(`${rg} failed: ${(e as Error).message}`);
-    return ex.stdout ?? '';
+/**
+ * Runs ripgrep with the question's keywords and reads its output through a pipe as it comes (at 1 GB a
+ * common keyword prints more than Node's longest string, so the whole output is never one string).
+ * With `scored`, each output line is scored as it streams (row 23's figures); without, the output is
+ * only read (the timed runs: ripgrep stops at its first match when its output is /dev/null, so it is
+ * read, not discarded). Exit 1 (no match) is a result; anything else an error.
+ */
+function rgRun(rg: string, cwd: string, q: string, scored?: LoadedScore): Promise<{ ms: number }> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(rg, rgArgs(q), { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let rest = '';
+    let stderr = '';
+    const take = (line: string): void => {
+      const at = rgLineOf(line, '.agent/');
+      if (at) scored!.add(at.rel, at.n);
+    };
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      if (!scored) return;
+      const text = rest + chunk;
+      const end = text.lastIndexOf('\n');
+      rest = text.slice(end + 1);
+      if (end >= 0) for (const line of text.slice(0, end).split('\n')) take(line);
+    });
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (scored && rest) take(rest);
+      if (code === 0 || code === 1) resolve({ ms: performance.now() - t0 });
+      else reject(new Error(`${rg} exited with ${code}: ${stderr.trim().slice(0, 500)}`));
+    });
+  });
+}
+
+/** Row 23's score of what ripgrep with each question's keywords prints over `cwd`. */
+export async function rgScores(rg: string, cwd: string, qs: Question[]): Promise<{ precision: number; recall: number; lines: number }[]> {
+  const out: { precision: number; recall: number; lines: number }[] = [];
+  for (const q of qs) {
+    const s = new LoadedScore(q);
+    await rgRun(rg, cwd, q.q, s);
+    out.push(s.result());
   }
+  return out;
 }
 
 /** One library behind a common face: documents of 3 lines, the top `k` for a query. */
@@ -355,7 +391,7 @@ export async function rowSearchScale(log: (s: string) => void): Promise<Row[]> {
     const oursSize = duBytes(path.join(smallRoot, '.agent', '.cache', 'search'));
     await service.stopSearchWorker();
     const libs = await measureLibraries(path.join(smallRoot, '.agent'), qs, log);
-    const rgQ = qs.map((q) => score(rgLines(runRg(rg, smallRoot, q.q), '.agent/'), q));
+    const rgQ = await rgScores(rg, smallRoot, qs);
     const what = `row 23's 46 questions over its ${small.files} real outputs (${mb(small.bytes)})`;
     libs.forEach((l, i) => rows.push({
       id: `24${String.fromCharCode(102 + i)}`,
@@ -420,12 +456,10 @@ export async function rowSearchScale(log: (s: string) => void): Promise<Row[]> {
   const rgMs: number[] = [];
   for (const q of rgTimed) {
     for (let run = 0; run < RUNS; run++) {
-      const t0 = performance.now();
-      runRg(rg, tree.root, q.q);
-      rgMs.push(performance.now() - t0);
+      rgMs.push((await rgRun(rg, tree.root, q.q)).ms);
     }
   }
-  const rgQ = qs.map((q) => score(rgLines(runRg(rg, tree.root, q.q), '.agent/'), q));
+  const rgQ = await rgScores(rg, tree.root, qs);
   const rgVersion = execFileSync(rg, ['--version'], { encoding: 'utf8' }).split('\n')[0];
   rows.push({
     id: '24d', what: `warm query, agentContext_search through invokeTool (the worker), row 23's 46 questions × ${RUNS} (${size})`,

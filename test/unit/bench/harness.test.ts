@@ -238,3 +238,25 @@ describe('bench load of other processes (rows that start editors)', () => {
     assert.equal(sampleForeignLoad(60_000, () => undefined).stop(), undefined);
   });
 });
+
+describe('retrieval scoring (rows 23, 24e)', () => {
+  it('scores ripgrep output line by line as a stream does: relevant within 2 lines of a marked line, recall of the best place', async () => {
+    const { LoadedScore, rgLineOf, rgLines, score } = await import('../../../bench/rowRetrieval.js');
+    const q = { places: [{ file: 'terminals/1.txt', lines: [10, 20] }, { file: 'tool_outputs/x.txt', lines: [5] }] };
+    const out = ['.agent/terminals/1.txt-8-a', '.agent/terminals/1.txt-9-b', '.agent/terminals/1.txt:10:error here', '.agent/terminals/1.txt-11-c', '--', '.agent/terminals/2.txt:10:error', 'elsewhere/1.txt:20:x', '.agent/terminals/1.txt:20:error again'];
+    assert.deepEqual(rgLineOf(out[2], '.agent/'), { rel: 'terminals/1.txt', n: 10 });
+    assert.equal(rgLineOf('--', '.agent/'), undefined);
+    assert.equal(rgLineOf(out[6], '.agent/'), undefined);
+    const streamed = new LoadedScore(q);
+    for (const line of out) {
+      const at = rgLineOf(line, '.agent/');
+      if (at) streamed.add(at.rel, at.n);
+    }
+    // Loaded: 1.txt 8, 9, 10, 11, 20 and 2.txt 10; relevant: 1.txt 8 (10-2), 9, 10, 11, 20; both marked lines of the answer found.
+    assert.deepEqual(streamed.result(), { precision: 5 / 6, recall: 1, lines: 6 });
+    assert.deepEqual(score(rgLines(out.join('\n'), '.agent/'), q), streamed.result(), 'the set and the stream agree');
+    const alt = new LoadedScore(q);
+    alt.add('tool_outputs/x.txt', 5);
+    assert.deepEqual(alt.result(), { precision: 1, recall: 1, lines: 1 }, 'an alternative place found whole is full recall');
+  });
+});
