@@ -131,8 +131,9 @@ async function main(): Promise<void> {
   }
   if (merge) {
     // Keep the last full run's other rows; say which rows this run replaced, and when.
-    // Row 17 with BENCH_DIMS measured some dimensions only: its other ids stay as they were.
-    const partial = new Set(want('17') && process.env.BENCH_DIMS ? ['17'] : []);
+    // Row 17 with BENCH_DIMS measured some dimensions only, row 24 with BENCH_LIB_SCALE=0 no library
+    // comparison on the big tree (24i–24k): their other ids stay as they were.
+    const partial = new Set([...(want('17') && process.env.BENCH_DIMS ? ['17'] : []), ...(want('24') && Number(process.env.BENCH_LIB_SCALE) === 0 && process.env.BENCH_LIB_SCALE !== undefined ? ['24'] : [])]);
     const old = parseResults(fs.readFileSync(resultsPath, 'utf8'));
     allRows = mergeRows(old.rows, rows, partial);
     const now = machineDescription(repo);
