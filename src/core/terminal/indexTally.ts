@@ -16,7 +16,7 @@
  * changed (a line added, removed or cut) fails that check and is folded whole, as one without tallies.
  */
 import * as fs from 'node:fs';
-import type { ClosingRecord, IndexRecord } from './terminalFormat';
+import { closingRecordOf, type ClosingRecord, type IndexRecord } from './terminalFormat';
 
 export interface Tally {
   /** Bytes of the index before the next line. */
@@ -85,34 +85,69 @@ export function claimedTally(line: string): [number, number, number] | undefined
 /** The end of an index read to find its last line's tally (a record is about 300 bytes). */
 const END_BYTES = 64 * 1024;
 
-/**
- * The tally to continue an index with (`file`, whose highest command is `maxCommand`): the empty one
- * when the index is missing or empty, the one after its last line when that line's tally says where
- * it is, else undefined (another writer changed it, or it was written before tallies: append lines
- * without one, and readers fold it whole).
- */
-export async function endTally(file: string, maxCommand: number): Promise<Tally | undefined> {
+/** An index's last END_BYTES (`buf`, the bytes from `base` to `size`), read once for its last line. */
+export interface IndexEnd {
+  size: number;
+  base: number;
+  buf: Buffer;
+}
+
+/** The end of an index; 'missing' when there is no file; undefined when it cannot be read whole. */
+export async function readIndexEnd(file: string): Promise<IndexEnd | 'missing' | undefined> {
   let fh: fs.promises.FileHandle;
   try {
     fh = await fs.promises.open(file, 'r');
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? { ...EMPTY_TALLY } : undefined;
+    return (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : undefined;
   }
   try {
     const { size } = await fh.stat();
-    if (size === 0) return { ...EMPTY_TALLY };
     const len = Math.min(size, END_BYTES);
     const buf = Buffer.allocUnsafe(len);
-    const { bytesRead } = await fh.read(buf, 0, len, size - len);
-    if (bytesRead !== len || buf[len - 1] !== 10) return undefined;
-    const start = buf.lastIndexOf(10, len - 2) + 1;
-    if (start === 0 && len < size) return undefined;
-    const t = claimedTally(buf.toString('utf8', start, len - 1));
-    if (!t || t[0] !== size - len + start) return undefined;
-    return { at: size, count: t[1], maxCommand, failedAt: t[2] };
+    const { bytesRead } = len > 0 ? await fh.read(buf, 0, len, size - len) : { bytesRead: 0 };
+    return bytesRead === len ? { size, base: size - len, buf } : undefined;
   } catch {
     return undefined;
   } finally {
     await fh.close().catch(() => undefined);
+  }
+}
+
+/**
+ * The tally to continue an index with (its `end`, whose highest command is `maxCommand`): the empty one
+ * when the index is missing or empty, the one after its last line when that line's tally says where
+ * it is, else undefined (another writer changed it, or it was written before tallies: append lines
+ * without one, and readers fold it whole).
+ */
+export function tallyAfterEnd(end: IndexEnd | 'missing' | undefined, maxCommand: number): Tally | undefined {
+  if (end === 'missing' || end?.size === 0) return { ...EMPTY_TALLY };
+  if (!end) return undefined;
+  const { size, base, buf } = end;
+  const len = buf.length;
+  if (buf[len - 1] !== 10) return undefined;
+  const start = buf.lastIndexOf(10, len - 2) + 1;
+  if (start === 0 && len < size) return undefined;
+  const t = claimedTally(buf.toString('utf8', start, len - 1));
+  if (!t || t[0] !== base + start) return undefined;
+  return { at: size, count: t[1], maxCommand, failedAt: t[2] };
+}
+
+/** tallyAfterEnd of the index `file`. */
+export async function endTally(file: string, maxCommand: number): Promise<Tally | undefined> {
+  return tallyAfterEnd(await readIndexEnd(file), maxCommand);
+}
+
+/**
+ * The closing record (terminalFormat.ts ClosingRecord) an index's last line is; undefined when it ends
+ * otherwise, is missing or could not be read (then N.txt alone says, as for an index written before
+ * closing records).
+ */
+export function closingAtEnd(end: IndexEnd | 'missing' | undefined): ClosingRecord | undefined {
+  if (!end || end === 'missing') return undefined;
+  const text = end.buf.toString('utf8').trimEnd();
+  try {
+    return closingRecordOf(JSON.parse(text.slice(text.lastIndexOf('\n') + 1)));
+  } catch {
+    return undefined;
   }
 }

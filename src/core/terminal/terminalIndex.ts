@@ -10,7 +10,7 @@ import { fsCause } from '../fs/fsErrors';
 import { sameStamp, settledStamp, stampOf, type FolderStamp } from '../fs/settledStamp';
 import { cacheFile } from '../workspace/cacheFiles';
 import { writeCacheFile } from '../fs/fsAtomic';
-import { closingRecordOf, parseTerminalHeader, parseTerminalIndex, previousFileOf, TERMINALS_DIR, type ClosingRecord, type TerminalCommand, type TerminalIndex, type TerminalInfo } from './terminalFormat';
+import { parseTerminalHeader, parseTerminalIndex, previousFileOf, TERMINALS_DIR, type TerminalCommand, type TerminalIndex, type TerminalInfo } from './terminalFormat';
 import { processCache, processSet } from '../processState';
 
 /**
@@ -130,31 +130,6 @@ function headerInfo(file: string, n: number, st: fs.Stats, { head, tail, becameA
     sizeBytes: st.size,
     ...(h['agent'] ? { agent: h['agent'], session: h['session'] ?? 'unknown' } : {}),
   };
-}
-
-/** Bytes read from an index's end for its closing record (one line, far shorter). */
-const CLOSING_TAIL_BYTES = 4096;
-
-/**
- * The closing record (terminalFormat.ts ClosingRecord) that ends a terminal's index, from its last
- * line; undefined when the index ends otherwise, is missing or cannot be read (then N.txt alone says,
- * as for an index written before closing records).
- */
-export async function readClosingRecord(indexFile: string): Promise<ClosingRecord | undefined> {
-  let fh: fs.promises.FileHandle | undefined;
-  try {
-    fh = await fs.promises.open(indexFile, 'r');
-    const st = await fh.stat();
-    const len = Math.min(st.size, CLOSING_TAIL_BYTES);
-    const buf = Buffer.alloc(len);
-    const { bytesRead } = await fh.read(buf, 0, len, st.size - len);
-    const text = buf.toString('utf8', 0, bytesRead).trimEnd();
-    return closingRecordOf(JSON.parse(text.slice(text.lastIndexOf('\n') + 1)));
-  } catch {
-    return undefined;
-  } finally {
-    await fh?.close().catch(() => undefined);
-  }
 }
 
 /** What the lists show for a terminal file that exists but cannot be read. */

@@ -15,7 +15,8 @@ import { formatBytes, plural } from '../output/humanize';
 import { err, ok, type Result } from '../result';
 import { foldCase, isInside } from '../workspace/relativePaths';
 import { TERMINALS_DIR, withClosing } from './terminalFormat';
-import { parseTerminalNames, readClosingRecord, readTerminalHeaderInfo } from './terminalIndex';
+import { closingAtEnd, readIndexEnd } from './indexTally';
+import { parseTerminalNames, readTerminalHeaderInfo } from './terminalIndex';
 
 const DAY_MS = 24 * 3_600_000;
 
@@ -116,7 +117,7 @@ export async function cleanupTerminals(opts: TerminalRetentionOptions): Promise<
     }
     // Closed or not by the one rule (terminalFormat.ts closingState): the index's closing record
     // counts when N.txt has no closing note (a writer killed between the two).
-    if (!info.closed && indexed.has(n)) info = withClosing(info, await readClosingRecord(files[1]));
+    if (!info.closed && indexed.has(n)) info = withClosing(info, closingAtEnd(await readIndexEnd(files[1])));
     // An agent session without either may still be written by its hook; a terminal without them is
     // open in some editor unless the caller knows which terminals are open.
     if (!info.closed && (info.agent || !opts.openFiles)) {

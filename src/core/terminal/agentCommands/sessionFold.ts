@@ -19,7 +19,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../../fs/fsAtomic';
-import { EMPTY_TALLY, endTally, talliedClosing, talliedLines } from '../indexTally';
+import { closingAtEnd, EMPTY_TALLY, endTally, readIndexEnd, talliedClosing, talliedLines, tallyAfterEnd } from '../indexTally';
 import { withFileLock } from '../../fs/fileLock';
 import { unwrapAgentResult } from '../../hooks/agentResults';
 import { agentName } from '../../hooks/agentNames';
@@ -28,7 +28,6 @@ import { claimTerminalFile } from '../captureWriter';
 import { EXIT_UNKNOWN } from '../commandExit';
 import { renderPipeOutput } from '../screen/terminalRenderer';
 import { formatCommandFooter, formatCommandHeader, formatHeader, oneLine, TERMINALS_DIR, type IndexRecord } from '../terminalFormat';
-import { readClosingRecord } from '../terminalIndex';
 import { parseSpoolRecord, SPOOL_DIR, SPOOL_SUFFIX, type SpoolRecord } from './commandSpool';
 
 /** A session with no command for this long is closed; its next command starts a new capture. */
@@ -246,10 +245,10 @@ async function openCapture(dir: string, first: SpoolRecord): Promise<OpenSession
 async function closeCapture(dir: string, s: OpenSession, now: number, why: string): Promise<void> {
   const at = new Date(now).toISOString();
   const indexFile = path.join(dir, `${s.n}.index.jsonl`);
-  // Only an index the fold wrote (one without lines has no commands to close).
-  const size = (await fs.promises.stat(indexFile).catch(() => undefined))?.size;
-  if (size && !(await readClosingRecord(indexFile))) {
-    const { line } = talliedClosing(await endTally(indexFile, s.commands), { v: 1, closed: at, agent: s.agent, session: s.session });
+  // Only an index the fold wrote (one without lines has no commands to close); its end read once, for both.
+  const end = await readIndexEnd(indexFile);
+  if (end && end !== 'missing' && end.size > 0 && !closingAtEnd(end)) {
+    const { line } = talliedClosing(tallyAfterEnd(end, s.commands), { v: 1, closed: at, agent: s.agent, session: s.session });
     await fs.promises.appendFile(indexFile, line);
   }
   await fs.promises.appendFile(path.join(dir, `${s.n}.txt`), `# terminal closed at ${at} (${why})\n`);
