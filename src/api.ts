@@ -36,6 +36,8 @@ export interface AgentContextApi {
    * (the worker failed); undefined before the first. A package missing dist/notes-worker.js shows here.
    */
   notesListedOn(): 'worker' | 'extension host' | undefined;
+  /** How many times a registered view has told VS Code its tree changed (a refresh), since it registered: an idle editor's views stay still. */
+  viewChanges(viewId: string): number;
   /** Time spent inside activate(), in milliseconds (set when activate() returns). */
   activationMs?: number;
   /** This window's workspace storage folder (where other extensions, Copilot Chat among them, keep theirs); unset without a workspace. */
@@ -45,11 +47,15 @@ export interface AgentContextApi {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyProvider = vscode.TreeDataProvider<any>;
 const trees = new Map<string, AnyProvider>();
+const changes = new Map<string, number>();
 
 /** Makes a view's provider available to `treeSnapshot` (every view registers itself: Plan, Scratch, Skills, Terminals, ...). */
 export function registerTreeForTests(viewId: string, provider: AnyProvider): vscode.Disposable {
   trees.set(viewId, provider);
+  changes.set(viewId, 0);
+  const counting = provider.onDidChangeTreeData?.(() => changes.set(viewId, (changes.get(viewId) ?? 0) + 1));
   return new vscode.Disposable(() => {
+    counting?.dispose();
     if (trees.get(viewId) === provider) trees.delete(viewId);
   });
 }
@@ -114,6 +120,10 @@ export const agentContextApi: AgentContextApi = {
     return snapshot(p, undefined, 0);
   },
   views: () => [...trees.keys()],
+  viewChanges(viewId: string): number {
+    if (!trees.has(viewId)) throw new Error(`no tree registered for ${viewId}; registered: ${[...trees.keys()].join(', ') || 'none'}`);
+    return changes.get(viewId) ?? 0;
+  },
   notesListedOn,
   async renderView(viewId: string): Promise<number> {
     const p = trees.get(viewId);

@@ -11,6 +11,13 @@ import type { UserPatterns } from '../core/secrets';
  * feature reads them here, so the `file:` folder filter and each setting's reading live once.
  */
 
+/**
+ * The scope of a setting read for no folder in particular: VS Code's "any resource" (null). Left
+ * undefined, every read of a resource-scoped setting (agentContext.scratch.*, secrets.gitleaksConfig,
+ * files.exclude) logged a warning in the extension's log, several per view refresh.
+ */
+const ANY_FOLDER = null;
+
 /** The open workspace folders on disk, in workspace order (remote and virtual folders are not ours to touch). */
 export function diskFolders(): vscode.WorkspaceFolder[] {
   return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file');
@@ -23,7 +30,7 @@ export function workspaceFolders(): WorkspaceFolderRef[] {
 
 /** The tool settings from `agentContext.*`, and the user's own agent-terminal rules. */
 export function toolConfig(): ToolConfig {
-  const c = vscode.workspace.getConfiguration('agentContext');
+  const c = vscode.workspace.getConfiguration('agentContext', ANY_FOLDER);
   // User settings only, as VS Code's agent itself reads them: a workspace may not widen what runs unasked.
   const rules = vscode.workspace.getConfiguration('chat.tools.terminal').inspect<Record<string, unknown>>('autoApprove')?.globalValue;
   return { ...toolConfigFrom((k) => c.get(k)), ...(rules && typeof rules === 'object' ? { terminalAutoApprove: rules } : {}) };
@@ -31,7 +38,7 @@ export function toolConfig(): ToolConfig {
 
 /** The user's secret-masking settings (agentContext.terminals.secretPatterns, agentContext.secrets.gitleaksConfig). */
 export function secretSettings(): SecretSettings {
-  const c = vscode.workspace.getConfiguration('agentContext');
+  const c = vscode.workspace.getConfiguration('agentContext', ANY_FOLDER);
   return secretSettingsFrom((k) => c.get(k));
 }
 
@@ -42,17 +49,17 @@ export function secretRules(roots: string[]): UserPatterns | undefined {
 
 /** The scratch retention settings (agentContext.scratch.*), of a workspace folder when given (they are resource-scoped). */
 export function retentionSettings(folder?: vscode.Uri): RetentionPolicy {
-  const c = vscode.workspace.getConfiguration('agentContext', folder);
+  const c = vscode.workspace.getConfiguration('agentContext', folder ?? ANY_FOLDER);
   return retentionFrom((k) => c.get(k));
 }
 
 /** One `agentContext.*` setting as the core reads it: the table's default and bounds (core/settingsTable.ts). */
 export function setting<K extends SettingKey>(key: K, folder?: vscode.Uri): SettingValue<K> {
-  return settingValue(key, vscode.workspace.getConfiguration('agentContext', folder).get(key));
+  return settingValue(key, vscode.workspace.getConfiguration('agentContext', folder ?? ANY_FOLDER).get(key));
 }
 
 /** The globs of `files.exclude` that are switched on. */
 export function filesExclude(): string[] {
-  const ex = vscode.workspace.getConfiguration('files').get<Record<string, unknown>>('exclude') ?? {};
+  const ex = vscode.workspace.getConfiguration('files', ANY_FOLDER).get<Record<string, unknown>>('exclude') ?? {};
   return Object.entries(ex).filter(([, v]) => v === true).map(([k]) => k);
 }

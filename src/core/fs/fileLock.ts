@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { createExclusive, mkdirp } from './fsAtomic';
+import { createExclusive, isTempName, mkdirp } from './fsAtomic';
 import { withPath } from './fsErrors';
 
 /** A lock older than this is taken to be left over from a crashed process and is broken. */
@@ -38,6 +38,17 @@ function tryCreate(lock: string): Promise<boolean> {
   return createExclusive(lock, `${process.pid} ${HOST}\n`);
 }
 
+/** The lock withFileLock holds for `file`: `.<name>.lock` beside it. */
+const lockPathOf = (file: string): string => path.join(path.dirname(file), `.${path.basename(file)}.lock`);
+const LOCK_NAME = /^\..+\.lock$/;
+
+/**
+ * Whether `name` (a file name) is one of our work files: a lock (withFileLock) or a temp file
+ * (fsAtomic's tempName, the lock's own included). Never content: what they guard or become reports
+ * its own change.
+ */
+export const isOwnWorkFile = (name: string): boolean => LOCK_NAME.test(name) || isTempName(name);
+
 /**
  * Runs `fn` while holding `<file>.lock`, so read-modify-write cycles on one file from the extension
  * and the MCP server at the same moment never lose an update. The lock holds `<pid> <host>`: a
@@ -45,7 +56,7 @@ function tryCreate(lock: string): Promise<boolean> {
  * 10 s is taken to be stale whoever wrote it; one that cannot be read is given a second.
  */
 export async function withFileLock<T>(file: string, fn: () => Promise<T>): Promise<T> {
-  const lock = path.join(path.dirname(file), `.${path.basename(file)}.lock`);
+  const lock = lockPathOf(file);
   await mkdirp(path.dirname(lock));
   const deadline = Date.now() + WAIT_MS;
   let delay = 5;

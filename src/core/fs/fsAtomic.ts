@@ -59,6 +59,9 @@ export function mkdirpSync(dir: string): void {
 const TEMP_NAME = /^\.?(.+)\.(\d+)(?:-([0-9a-f]{6}))?\.(\d+)\.\d+\.tmp$/;
 const HOST_TAG = createHash('sha1').update(os.hostname()).digest('hex').slice(0, 6);
 
+/** Whether `name` (a file name) is a temp file of ours, of any process (tempName). */
+export const isTempName = (name: string): boolean => TEMP_NAME.test(name);
+
 /** A temp name for `base` (a file name) in this process. */
 export function tempName(base: string, hidden = true): string {
   return `${hidden ? '.' : ''}${base}.${process.pid}-${HOST_TAG}.${Date.now()}.${counter++}.tmp`;

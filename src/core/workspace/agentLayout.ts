@@ -4,6 +4,7 @@ import { AGENT_GITIGNORE } from './agentGitignore';
 import { CACHE_DIR } from './cacheFiles';
 import { AGENT_DIR, agentDirOf, LAYOUT } from './layout';
 import { createExclusive } from '../fs/fsAtomic';
+import { isOwnWorkFile } from '../fs/fileLock';
 import { err, ok, Result } from '../result';
 import { toPosixRelative } from './relativePaths';
 
@@ -160,6 +161,12 @@ const AREA_FOLDERS: readonly [string, ChangeArea][] = [
 export function classifyAgentPath(root: string, file: string, isPlan: (agentDir: string, file: string) => boolean, kind: ChangeKind = 'changed'): ChangeArea[] {
   const rel = toPosixRelative(root, file);
   if (rel === AGENT_DIR) return ['agent'];
+  // Our own lock and temp files (`.plan.yaml.lock`, `.sessions.json.<pid>-<host>.<time>.<n>.tmp`),
+  // wherever they are: the file they guard reports its own change when renamed into place. Taken for
+  // a change, the top-level ones made every view re-read, and the agent-command spool's
+  // (terminals/spool/) refreshed the Terminals view, whose fold took the lock again: a refresh every
+  // half second for as long as the editor ran.
+  if (isOwnWorkFile(path.basename(file))) return [];
   if (SKILL_SOURCES.some((s) => rel.startsWith(`${s}/`) || rel === s || s.startsWith(`${rel}/`))) return ['skills'];
   if (!rel.startsWith(`${AGENT_DIR}/`)) return isPlan(agentDirOf(root), file) ? ['plan'] : [];
   const areas: ChangeArea[] = [];
@@ -170,10 +177,6 @@ export function classifyAgentPath(root: string, file: string, isPlan: (agentDir:
   // must not make every view re-read (the Scratch view re-scanning 100,000 files, say).
   if (rel === `${AGENT_DIR}/${LAYOUT.progress}` || rel === `${AGENT_DIR}/${LAYOUT.features}`) return ['plan'];
   const parts = rel.split('/');
-  // Our own lock and temp files beside the plan and other top-level files (`.plan.yaml.lock`,
-  // `.plan.yaml.<pid>-<host>.<time>.<n>.tmp`): the file they guard reports its own change when
-  // renamed into place; taking them for a change of the whole folder made every view re-read.
-  if (parts.length === 2 && /^\..+\.(?:lock|tmp)$/.test(parts[1])) return [];
   // Our caches (`.agent/.cache/`) are no view's content: the folder appearing when a first cache is
   // written made every view re-read (and redraw mid-render) at the first start on a folder.
   if (parts[1] === CACHE_DIR) return [];

@@ -90,4 +90,21 @@ describe('Terminals view: agents\' own commands', function () {
     assert.equal(text[header], 'error: linker failed');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
+
+  it('stays still once shown: an open agent session (spool/sessions.json) does not make the Terminals view refresh itself', async () => {
+    // The view folds the spool on each refresh; that fold's lock file in .agent/terminals/spool/ was
+    // taken for a change of the folder, so the view refreshed, folded and refreshed again, every half
+    // second, for as long as the editor ran (seen in bench row 21's profiles).
+    agentRuns('gemini', 'gm-idle-1', 'echo idle');
+    await vscode.commands.executeCommand('agentContext.terminals.focus');
+    const gemini = await waitForTree('agentContext.terminals', (nodes) => nodes.find((n) => n.label === 'Gemini CLI'), 'the Terminals view shows Gemini CLI');
+    const gn = Number(/\((\d+)\)$/.exec(gemini.children[0].label)![1]);
+    made.push(path.join(terminalsDir(), `${gn}.txt`), path.join(terminalsDir(), `${gn}.index.jsonl`));
+    assert.ok(fs.existsSync(path.join(agentDir(), 'terminals/spool/sessions.json')), 'the session is open');
+    await new Promise((r) => setTimeout(r, 1500)); // what showing it started has settled
+    const api = await agentApi();
+    const before = api.viewChanges('agentContext.terminals');
+    await new Promise((r) => setTimeout(r, 4000));
+    assert.equal(api.viewChanges('agentContext.terminals') - before, 0, 'the Terminals view refreshed while nothing changed');
+  });
 });

@@ -77,6 +77,13 @@ test('classifyAgentPath routes changes to the views that show them, and ignores 
   assert.deepEqual(classifyAgentPath(root, path.join(root, '.agent/terminals/2.txt'), isPlanPath, 'created'), ['terminals']);
   assert.deepEqual(classifyAgentPath(root, path.join(root, '.agent/terminals/2.txt'), isPlanPath, 'deleted'), ['terminals']);
   assert.deepEqual(c('.agent/terminals'), ['agent']);
+  // Our lock and temp files anywhere under .agent/ are no change (the fold's lock in the agent-command spool refreshed the Terminals view, whose fold took it again).
+  for (const kind of ['created', 'deleted'] as const) {
+    for (const f of ['.agent/terminals/spool/.sessions.json.lock', '.agent/terminals/spool/.sessions.json.lock.123-abcdef.1765000000000.0.tmp', '.agent/terminals/spool/.sessions.json.123-abcdef.1765000000000.4.tmp', '.agent/.plan.yaml.lock', '.agent/memory/.notes.md.77-0a0b0c.1765000000000.2.tmp']) {
+      assert.deepEqual(classifyAgentPath(root, path.join(root, f), isPlanPath, kind), [], `${kind} ${f}`);
+    }
+  }
+  assert.deepEqual(classifyAgentPath(root, path.join(root, '.agent/terminals/spool/01KZ-codex.rec'), isPlanPath, 'created'), ['terminals'], 'a new agent command still refreshes the Terminals view');
   // Lock and temp files of a plan edit do not count as a change of everything.
   assert.deepEqual(c('.agent/.plan.yaml.lock'), []);
   assert.deepEqual(c('.agent/.plan.yaml.1234-a1b2c3.1764633600000.0.tmp'), []);

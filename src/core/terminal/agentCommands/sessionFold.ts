@@ -96,34 +96,67 @@ function processAlive(pid: number): boolean {
 
 const sessionKey = (agent: string, session: string): string => `${agent}\u0000${session}`;
 
-async function loadSessions(file: string, problems: string[]): Promise<Map<string, OpenSession>> {
-  const out = new Map<string, OpenSession>();
-  let text: string;
-  try {
-    text = await fs.promises.readFile(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(`${file}: cannot be read (${(e as Error).message}); open sessions start new captures`);
-    return out;
-  }
+/** The open sessions a sessions.json text names; undefined when it is not a sessions file (damaged or edited). */
+function parseSessions(text: string): Map<string, OpenSession> | undefined {
   let v: { format?: unknown; open?: unknown };
   try {
     v = JSON.parse(text) as typeof v;
   } catch {
-    v = {};
+    return undefined;
   }
-  if (v.format !== SESSIONS_FORMAT || !Array.isArray(v.open)) {
-    // Kept for a look, never rewritten in place: the sessions it named go on in new captures.
-    const aside = `${file}.damaged-${Date.now()}`;
-    await fs.promises.rename(file, aside).catch(() => undefined);
-    problems.push(`${file} was not a sessions file (damaged or edited): moved to ${path.basename(aside)}; open sessions start new captures`);
-    return out;
-  }
+  if (v.format !== SESSIONS_FORMAT || !Array.isArray(v.open)) return undefined;
+  const out = new Map<string, OpenSession>();
   for (const s of v.open as unknown[]) {
     const o = s as Partial<OpenSession>;
     if (typeof o?.agent !== 'string' || typeof o.session !== 'string' || !Number.isInteger(o.n) || !Number.isInteger(o.bytes) || !Number.isInteger(o.lines) || !Number.isInteger(o.commands) || typeof o.lastMs !== 'number') continue;
     out.set(sessionKey(o.agent, o.session), { agent: o.agent, session: o.session, n: o.n!, bytes: o.bytes!, lines: o.lines!, commands: o.commands!, lastMs: o.lastMs, pid: Number.isInteger(o.pid) ? o.pid : undefined, host: typeof o.host === 'string' ? o.host : HOST });
   }
   return out;
+}
+
+/** Read under the lock: a file that is not a sessions file is moved aside (never rewritten in place). */
+async function loadSessions(file: string, problems: string[]): Promise<Map<string, OpenSession>> {
+  let text: string;
+  try {
+    text = await fs.promises.readFile(file, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') problems.push(`${file}: cannot be read (${(e as Error).message}); open sessions start new captures`);
+    return new Map();
+  }
+  const open = parseSessions(text);
+  if (open) return open;
+  // Kept for a look, never rewritten in place: the sessions it named go on in new captures.
+  const aside = `${file}.damaged-${Date.now()}`;
+  await fs.promises.rename(file, aside).catch(() => undefined);
+  problems.push(`${file} was not a sessions file (damaged or edited): moved to ${path.basename(aside)}; open sessions start new captures`);
+  return new Map();
+}
+
+/** Why open session s is closed now: its agent's process (of this machine) is gone, or it has been idle `idleMs`; undefined: it stays open. */
+function closeReason(s: OpenSession, now: number, idleMs: number, alive: (pid: number) => boolean): 'gone' | 'idle' | undefined {
+  if (s.pid !== undefined && s.host === HOST && !alive(s.pid)) return 'gone';
+  return now - s.lastMs >= idleMs ? 'idle' : undefined;
+}
+
+/**
+ * With no record to fold, whether a fold has anything to do: a session to close, or a sessions.json
+ * to set aside. Read without the lock (sessions.json is replaced whole), so the usual answer, nothing,
+ * costs one read and leaves the spool folder untouched: the lock file a fold creates is a change in
+ * `.agent/terminals/`, and the Terminals view, which folds on every refresh, must not refresh itself.
+ */
+async function closingDue(sessionsFile: string, opts: FoldOptions): Promise<boolean> {
+  let text: string;
+  try {
+    text = await fs.promises.readFile(sessionsFile, 'utf8');
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code !== 'ENOENT'; // unreadable: the fold under the lock says so
+  }
+  const open = parseSessions(text);
+  if (!open) return true;
+  const now = opts.now ?? Date.now();
+  const idle = opts.idleMs ?? SESSION_IDLE_MS;
+  const alive = opts.alive ?? processAlive;
+  return [...open.values()].some((s) => closeReason(s, now, idle, alive) !== undefined);
 }
 
 function countLines(s: string): number {
@@ -304,7 +337,7 @@ export async function foldCommandSpool(agentDir: string, opts: FoldOptions = {})
     throw e;
   }
   const sessionsFile = path.join(spoolDir, SESSIONS_FILE);
-  if (names.length === 0 && !fs.existsSync(sessionsFile)) return outcome;
+  if (names.length === 0 && !(await closingDue(sessionsFile, opts))) return outcome;
   for (;;) {
     const before = outcome.folded;
     const more = await withFileLock(sessionsFile, () => foldLocked(agentDir, spoolDir, sessionsFile, opts, outcome));
@@ -401,8 +434,9 @@ async function foldLocked(agentDir: string, spoolDir: string, sessionsFile: stri
   // Sessions whose agent is gone, or that have been idle too long, are closed.
   const idle = opts.idleMs ?? SESSION_IDLE_MS;
   for (const [key, s] of open) {
-    const gone = s.pid !== undefined && s.host === HOST && !alive(s.pid);
-    if (!gone && now - s.lastMs < idle) continue;
+    const why = closeReason(s, now, idle, alive);
+    if (!why) continue;
+    const gone = why === 'gone';
     if (groups.has(key) && !gone) continue;
     try {
       const size = (await fs.promises.stat(path.join(dir, `${s.n}.txt`)).catch(() => undefined))?.size;

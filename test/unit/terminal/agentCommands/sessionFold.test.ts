@@ -219,6 +219,33 @@ test('a damaged sessions.json is set aside, not rewritten, and recording goes on
   assert.equal(fs.readdirSync(dir).filter((f) => f.startsWith('sessions.json.damaged-')).length, 1);
 });
 
+test('with nothing to fold and no session due, a fold leaves .agent/terminals/ untouched; a due session is still closed, a damaged sessions.json still set aside', async () => {
+  // The Terminals view folds on every refresh and refreshes on changes in .agent/terminals/: a lock
+  // file taken there by a fold with nothing to do refreshed it again, every half second, for good.
+  const agentDir = tmpAgent();
+  await writeSpoolRecord(agentDir, base({ pid: 999_999, startedMs: Date.now() - 2000, endedMs: Date.now() - 1000 }));
+  await foldCommandSpool(agentDir, { alive: () => true });
+  const seen: string[] = [];
+  const watchers = [path.join(agentDir, 'terminals'), path.join(agentDir, SPOOL_DIR)].map((d) => fs.watch(d, (e, f) => seen.push(`${e} ${String(f)}`)));
+  try {
+    for (let i = 0; i < 3; i++) {
+      const out = await foldCommandSpool(agentDir, { alive: () => true });
+      assert.deepEqual([out.folded, out.closed, out.problems], [0, [], []]);
+    }
+    await new Promise((r) => setTimeout(r, 300)); // inotify's events come asynchronously
+  } finally {
+    for (const w of watchers) w.close();
+  }
+  assert.deepEqual(seen, [], 'a fold with nothing to do wrote in the terminals folder');
+  const closing = await foldCommandSpool(agentDir, { alive: () => false });
+  assert.equal(closing.closed.length, 1, 'a session whose agent is gone is closed without a new record');
+  const dir = path.join(agentDir, SPOOL_DIR);
+  fs.writeFileSync(path.join(dir, 'sessions.json'), '{"open": [');
+  const aside = await foldCommandSpool(agentDir);
+  assert.match(aside.problems.join('\n'), /sessions\.json was not a sessions file/);
+  assert.equal(fs.readdirSync(dir).filter((f) => f.startsWith('sessions.json.damaged-')).length, 1);
+});
+
 test('several folders at once (hooks of parallel commands, the editor, a server): every command once, numbers unique', async () => {
   const agentDir = tmpAgent();
   const writes: Promise<unknown>[] = [];
