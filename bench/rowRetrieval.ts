@@ -165,11 +165,29 @@ export function readLines(text: string): Loaded {
   return out;
 }
 
-/** The file and line of one line of ripgrep's output (`path:n:text`, context `path-n-text`); undefined for a `--` separator or a path outside agentPrefix. */
+/**
+ * ripgrep's arguments for a question, the agent's usual move (`rg -uu -n -C 2 -i -F -e w1 -e w2 … .agent`),
+ * with `--null`: each path ends in a NUL where ripgrep prints `:` or `-`, so a file named
+ * `rust-backtrace-1-cargo-test-….txt` is not read as line 1 of `rust-backtrace` (it was: ripgrep's
+ * recall was under-counted for every output with `-<digits>-` in its name). What the agent would
+ * read is rgShown of the output.
+ */
+export function rgArgs(question: string): string[] {
+  return ['-uu', '-n', '-C', '2', '-i', '-F', '--null', ...keywordsOf(question).flatMap((w) => ['-e', w]), '.agent'];
+}
+
+/** ripgrep's output as it prints it without `--null` (each path's NUL back to the `:` or `-` after its line number): the text an agent reads. */
+export function rgShown(output: string): string {
+  return output.replace(/\0(\d+)([:-])/g, '$2$1$2');
+}
+
+/** The file and line of one line of ripgrep's output with `--null` (`path\0n:text`, context `path\0n-text`); undefined for a `--` separator or a path outside agentPrefix. */
 export function rgLineOf(line: string, agentPrefix: string): { rel: string; n: number } | undefined {
   if (!line.startsWith(agentPrefix)) return undefined;
-  const m = /^(.+?)[:-](\d+)[:-]/.exec(line.slice(agentPrefix.length));
-  return m ? { rel: m[1], n: Number(m[2]) } : undefined;
+  const end = line.indexOf('\0', agentPrefix.length);
+  if (end < 0) return undefined;
+  const m = /^(\d+)[:-]/.exec(line.slice(end + 1, end + 16));
+  return m ? { rel: line.slice(agentPrefix.length, end), n: Number(m[1]) } : undefined;
 }
 
 /** The file lines of ripgrep's output. */
@@ -342,7 +360,7 @@ export async function rowRetrieval(workDir: string, rgPath: string | undefined, 
     const ours = { ...score(loaded, q), tokens, read };
     const searchOnly = { ...score(searched, q), tokens: searchTokens };
     // ripgrep with the question's keywords, over the whole tree (the agent does not know where the answer is).
-    const args = ['-uu', '-n', '-C', '2', '-i', '-F', ...keywordsOf(q.q).flatMap((w) => ['-e', w]), '.agent'];
+    const args = rgArgs(q.q);
     let out = '';
     try {
       out = execFileSync(rg, args, { cwd: root, encoding: 'utf8', maxBuffer: 1 << 30 });
@@ -351,7 +369,7 @@ export async function rowRetrieval(workDir: string, rgPath: string | undefined, 
       if (ex.status !== 1) throw new Error(`${rg} ${args.join(' ')} failed: ${(e as Error).message}`);
       out = ex.stdout ?? '';
     }
-    const rgScore = { ...score(rgLines(out, '.agent/'), q), tokens: tok.countTokens(out).tokens };
+    const rgScore = { ...score(rgLines(out, '.agent/'), q), tokens: tok.countTokens(rgShown(out)).tokens };
     // The agents' own shells: head and tail of the output that answers.
     const shapes = SHAPES.map((s) => {
       const shown: Loaded = new Set();

@@ -21,7 +21,7 @@ import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { corpusDir } from './corpusLoader';
 import { loadBuilt, repoRoot, rng, RUNS, stats, type ConfigModule, type InvokeModule, type Row } from './harness';
-import { buildRetrievalTree, keywordsOf, LoadedScore, readLines, resolvePlaces, retrievalDir, rgLineOf, score, searchLines, type Question } from './rowRetrieval';
+import { buildRetrievalTree, keywordsOf, LoadedScore, readLines, resolvePlaces, retrievalDir, rgArgs, rgLineOf, score, searchLines, type Question } from './rowRetrieval';
 
 interface ServiceModule {
   stopSearchWorker(): Promise<void>;
@@ -156,10 +156,6 @@ function questionsIn(where: ReadonlyMap<string, string>): Question[] {
   const qs = (JSON.parse(fs.readFileSync(path.join(retrievalDir(), 'questions.json'), 'utf8')) as { questions: Question[] }).questions;
   for (const q of qs) resolvePlaces(q, where);
   return qs;
-}
-
-function rgArgs(q: string): string[] {
-  return ['-uu', '-n', '-C', '2', '-i', '-F', ...keywordsOf(q).flatMap((w) => ['-e', w]), '.agent'];
 }
 
 /**
@@ -343,12 +339,11 @@ async function oursQuality(invoke: InvokeModule, ctx: unknown, qs: Question[]): 
     times.push(performance.now() - t0);
     if (a.isError) throw new Error(`agentContext_search failed on ${q.id}: ${a.text}`);
     const loaded = searchLines(a.text);
-    if (score(loaded, q).recall < 1) {
-      const next = /^Next: read lines (\d+)–(\d+) of \.agent\/(\S+) /m.exec(a.text);
-      if (next) {
-        const r = await invoke.invokeTool('agentContext_read', { path: `.agent/${next[3]}`, offset: Number(next[1]), limit: Number(next[2]) - Number(next[1]) + 1 }, ctx);
-        for (const k of readLines(r.text)) loaded.add(k);
-      }
+    // The read the answer proposes, whenever it proposes one (as row 23a): an agent cannot see the marks.
+    const next = /^Next: read lines (\d+)–(\d+) of \.agent\/(\S+) /m.exec(a.text);
+    if (next) {
+      const r = await invoke.invokeTool('agentContext_read', { path: `.agent/${next[3]}`, offset: Number(next[1]), limit: Number(next[2]) - Number(next[1]) + 1 }, ctx);
+      for (const k of readLines(r.text)) loaded.add(k);
     }
     const s = score(loaded, q);
     P.push(s.precision);

@@ -241,9 +241,10 @@ describe('bench load of other processes (rows that start editors)', () => {
 
 describe('retrieval scoring (rows 23, 24e)', () => {
   it('scores ripgrep output line by line as a stream does: relevant within 2 lines of a marked line, recall of the best place', async () => {
-    const { LoadedScore, rgLineOf, rgLines, score } = await import('../../../bench/rowRetrieval.js');
+    const { LoadedScore, rgLineOf, rgLines, rgShown, score } = await import('../../../bench/rowRetrieval.js');
     const q = { places: [{ file: 'terminals/1.txt', lines: [10, 20] }, { file: 'tool_outputs/x.txt', lines: [5] }] };
-    const out = ['.agent/terminals/1.txt-8-a', '.agent/terminals/1.txt-9-b', '.agent/terminals/1.txt:10:error here', '.agent/terminals/1.txt-11-c', '--', '.agent/terminals/2.txt:10:error', 'elsewhere/1.txt:20:x', '.agent/terminals/1.txt:20:error again'];
+    // ripgrep --null: a NUL ends each path where it prints `:` (a match) or `-` (context).
+    const out = ['.agent/terminals/1.txt\x008-a', '.agent/terminals/1.txt\x009-b', '.agent/terminals/1.txt\x0010:error here', '.agent/terminals/1.txt\x0011-c', '--', '.agent/terminals/2.txt\x0010:error', 'elsewhere/1.txt\x0020:x', '.agent/terminals/1.txt\x0020:error again'];
     assert.deepEqual(rgLineOf(out[2], '.agent/'), { rel: 'terminals/1.txt', n: 10 });
     assert.equal(rgLineOf('--', '.agent/'), undefined);
     assert.equal(rgLineOf(out[6], '.agent/'), undefined);
@@ -255,8 +256,15 @@ describe('retrieval scoring (rows 23, 24e)', () => {
     // Loaded: 1.txt 8, 9, 10, 11, 20 and 2.txt 10; relevant: 1.txt 8 (10-2), 9, 10, 11, 20; both marked lines of the answer found.
     assert.deepEqual(streamed.result(), { precision: 5 / 6, recall: 1, lines: 6 });
     assert.deepEqual(score(rgLines(out.join('\n'), '.agent/'), q), streamed.result(), 'the set and the stream agree');
+    assert.equal(rgShown(out.join('\n')).split('\n')[2], '.agent/terminals/1.txt:10:error here', 'what the agent reads: ripgrep\'s output without --null');
     const alt = new LoadedScore(q);
     alt.add('tool_outputs/x.txt', 5);
     assert.deepEqual(alt.result(), { precision: 1, recall: 1, lines: 1 }, 'an alternative place found whole is full recall');
+  });
+  it('reads the file of a ripgrep line whose name holds -<digits>- (an output saved as `rust-backtrace-1-cargo-test-….txt`)', async () => {
+    const { rgArgs, rgLineOf } = await import('../../../bench/rowRetrieval.js');
+    assert.ok(rgArgs('which tests failed').includes('--null'));
+    assert.deepEqual(rgLineOf('.agent/scratch/tool_outputs/make-k-240-module-c-01J.txt\x00288:src/mod_163.c:2:10: fatal error', '.agent/'), { rel: 'scratch/tool_outputs/make-k-240-module-c-01J.txt', n: 288 });
+    assert.deepEqual(rgLineOf('.agent/scratch/tool_outputs/rust-backtrace-1-cargo-test-01J.txt\x0012-  left: 3', '.agent/'), { rel: 'scratch/tool_outputs/rust-backtrace-1-cargo-test-01J.txt', n: 12 });
   });
 });
