@@ -72,6 +72,9 @@ export function emptyManifest(): Manifest {
   return { kind: KIND, v: VERSION, nextChunk: 1, runs: [], files: {}, retired: [] };
 }
 
+/** Chunk ids stay below this (they index typed arrays, liveSet); an index that reaches it is built anew. */
+export const MAX_CHUNK_ID = 2 ** 31 - 1;
+
 const isNum = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n);
 
 /*
@@ -161,12 +164,14 @@ export function parseManifest(text: string): Manifest | undefined {
   } catch {
     return undefined;
   }
-  if (!m || m.kind !== KIND || m.v !== VERSION || !isNum(m.nextChunk) || !Array.isArray(m.runs) || !m.files || typeof m.files !== 'object' || !Array.isArray(m.retired)) return undefined;
+  if (!m || m.kind !== KIND || m.v !== VERSION || !isNum(m.nextChunk) || m.nextChunk > MAX_CHUNK_ID || !Array.isArray(m.runs) || !m.files || typeof m.files !== 'object' || !Array.isArray(m.retired)) return undefined;
   for (const r of m.runs) if (!r || typeof r.name !== 'string' || !/^r-[0-9a-z-]+\.run$/.test(r.name) || !isNum(r.lo) || !isNum(r.hi) || !isNum(r.bytes)) return undefined;
   for (const e of Object.values(m.files)) {
     if (!e || typeof e.scope !== 'string' || !isNum(e.ino) || !isNum(e.size) || !isNum(e.mtimeMs) || typeof e.c !== 'string') return undefined;
     const c = unpackChunks(e.c);
     if (!c) return undefined;
+    // Ids index the live set's arrays (liveSet): one past nextChunk would be one no writer gave.
+    for (let k = 0; k < c.length; k += CHUNK_FIELDS) if (c[k] >= m.nextChunk) return undefined;
     packed.set(c, e.c);
     e.c = c;
   }
@@ -199,22 +204,30 @@ export function chunkAt(e: FileEntry, i: number): ChunkRef {
   return { id: e.c[k], byteStart: e.c[k + 1], byteEnd: next < e.c.length ? e.c[next + 1] : e.size, lineStart: e.c[k + 2], tokens: e.c[k + 3], hash: e.c[k + 4], level: e.c[k + 5], block: e.c[k + 6] };
 }
 
-/** Where a live chunk is: its file, its index in the file's chunks, and the document it is part of. */
-export interface LiveChunk {
-  rel: string;
-  i: number;
-  e: FileEntry;
-  /** The document: a file, or in a terminal capture one command's block (`<rel>#<header line>`). */
-  doc: string;
-}
-
-/** The live chunks of a manifest by id, and the totals BM25 needs, per chunk and per document. */
+/**
+ * The live chunks of a manifest and the totals BM25 needs, per chunk and per document. Kept in
+ * arrays indexed by chunk id (a query at 1 GB reads about 10^6 postings: a map or an object per
+ * chunk made its ranking 3/4 lookups and garbage).
+ */
 export interface LiveSet {
-  byId: Map<number, LiveChunk>;
+  /** The manifest's files, in one order; a file is named by its index here. */
+  rels: string[];
+  entries: FileEntry[];
+  /** Per chunk id (below `chunkFile.length`): its file's index in `rels`, or -1 when the id is not live. */
+  chunkFile: Int32Array;
+  /** Per chunk id: its index among its file's chunks. */
+  chunkIndex: Int32Array;
+  /** Per chunk id: the terms counted in it. */
+  chunkTokens: Int32Array;
+  /** Per chunk id: its document's index in `docs`. */
+  chunkDoc: Int32Array;
+  /** The documents (docOf), and per document its file's index and the terms counted in it. */
+  docs: string[];
+  docFile: Int32Array;
+  docTokens: Float64Array;
   chunks: number;
   tokens: number;
   bytes: number;
-  docTokens: Map<string, number>;
 }
 
 /** The document a chunk belongs to. */
@@ -222,19 +235,56 @@ export function docOf(rel: string, block: number): string {
   return block > 0 ? `${rel}#${block}` : rel;
 }
 
+/** Whether chunk `id` is live in `live`. */
+export function isLive(live: LiveSet, id: number): boolean {
+  return id >= 0 && id < live.chunkFile.length && live.chunkFile[id] >= 0;
+}
+
 export function liveSet(m: Manifest): LiveSet {
-  const byId = new Map<number, LiveChunk>();
-  const docTokens = new Map<string, number>();
+  const rels = Object.keys(m.files);
+  const entries = rels.map((rel) => m.files[rel]);
+  let top = 0;
+  for (const e of entries) for (let k = 0; k < e.c.length; k += CHUNK_FIELDS) if (e.c[k] >= top) top = e.c[k] + 1;
+  const chunkFile = new Int32Array(top).fill(-1);
+  const chunkIndex = new Int32Array(top);
+  const chunkTokens = new Int32Array(top);
+  const chunkDoc = new Int32Array(top);
+  const docs: string[] = [];
+  const docFile: number[] = [];
+  const docTokens: number[] = [];
+  const docIndex = new Map<string, number>();
+  let chunks = 0;
   let tokens = 0;
   let bytes = 0;
-  for (const [rel, e] of Object.entries(m.files)) {
+  entries.forEach((e, f) => {
+    const rel = rels[f];
+    // A file's chunks come in file order: most follow a chunk of the same block.
+    let lastBlock = -1;
+    let d = -1;
     for (let k = 0, i = 0; k < e.c.length; k += CHUNK_FIELDS, i++) {
-      const doc = docOf(rel, e.c[k + 6]);
-      byId.set(e.c[k], { rel, i, e, doc });
+      const id = e.c[k];
+      const block = e.c[k + 6];
+      if (block !== lastBlock) {
+        const doc = docOf(rel, block);
+        let at = docIndex.get(doc);
+        if (at === undefined) {
+          docIndex.set(doc, (at = docs.length));
+          docs.push(doc);
+          docFile.push(f);
+          docTokens.push(0);
+        }
+        d = at;
+        lastBlock = block;
+      }
+      if (chunkFile[id] < 0) chunks++;
+      chunkFile[id] = f;
+      chunkIndex[id] = i;
+      chunkTokens[id] = e.c[k + 3];
+      chunkDoc[id] = d;
       tokens += e.c[k + 3];
-      docTokens.set(doc, (docTokens.get(doc) ?? 0) + e.c[k + 3]);
+      docTokens[d] += e.c[k + 3];
     }
     bytes += e.size;
-  }
-  return { byId, chunks: byId.size, tokens, bytes, docTokens };
+  });
+  return { rels, entries, chunkFile, chunkIndex, chunkTokens, chunkDoc, docs, docFile: Int32Array.from(docFile), docTokens: Float64Array.from(docTokens), chunks, tokens, bytes };
 }

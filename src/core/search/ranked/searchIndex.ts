@@ -22,10 +22,10 @@ import { writeFileAtomic } from '../../fs/fsAtomic';
 import { FolderWatch } from '../../fs/folderWatch';
 import { BATCH_BYTES, indexBatch, planFile, type Planned } from './indexWriter';
 import { tuning } from '../../processState';
-import { chunkAt, chunkCount, copyManifest, emptyManifest, liveSet, manifestPath, manifestText, parseManifest, searchDir, type LiveSet, type Manifest, type RunEntry } from './manifest';
+import { chunkAt, chunkCount, copyManifest, emptyManifest, isLive, liveSet, manifestPath, manifestText, parseManifest, searchDir, type LiveSet, type Manifest, type RunEntry } from './manifest';
 import { equalFileKeys, fileKeyOf, sameStamp, type FileKey } from '../../fs/stamps';
 import { mergeRuns, pickMerge } from './runMerge';
-import { RunReader, type Postings } from './runFile';
+import { RunReader } from './runFile';
 import { listFolder, listSearchable, scopeOf, SEARCH_FOLDERS, type FolderStamps, type Listed } from './sources';
 import { searchedByPrefix } from './terms';
 
@@ -99,7 +99,7 @@ export class SearchIndex {
   }
 
   get totals(): { files: number; chunks: number; bytes: number } {
-    return { files: Object.keys(this.m.files).length, chunks: this.live.chunks, bytes: this.live.bytes };
+    return { files: this.live.rels.length, chunks: this.live.chunks, bytes: this.live.bytes };
   }
 
   private get live(): LiveSet {
@@ -323,11 +323,11 @@ export class SearchIndex {
     const live = this.live;
     const group = pickMerge(this.m.runs, (r) => {
       let n = 0;
-      for (const id of live.byId.keys()) if (id >= r.lo && id <= r.hi) n++;
+      for (let id = r.lo; id <= r.hi && id < live.chunkFile.length; id++) if (live.chunkFile[id] >= 0) n++;
       return n;
     });
     if (!group) return false;
-    const merged = mergeRuns(this.dir, group, (id) => live.byId.has(id));
+    const merged = mergeRuns(this.dir, group, (id) => isLive(live, id));
     return withFileLock(manifestPath(this.agentDir), async () => {
       this.load();
       const names = new Set(group.map((r) => r.name));
@@ -384,13 +384,13 @@ export class SearchIndex {
   }
 
   /**
-   * The postings of a query term over all runs: of the term itself and, for a term searchedByPrefix
-   * allows, of the words it starts (up to PREFIX_MAX per run), each with its document frequency.
-   * Runs that cannot be read are named in `broken`.
+   * The postings of a query term over all runs, encoded (runFile.ts decodePostingsInto): of the term
+   * itself and, for a term searchedByPrefix allows, of the words it starts (up to PREFIX_MAX per run),
+   * each with its document frequency. Runs that cannot be read are named in `broken`.
    */
-  lookup(q: string): { found: Map<string, { df: number; lists: Postings[] }>; broken: RunEntry[] } {
+  lookup(q: string): { found: Map<string, { df: number; lists: Buffer[] }>; broken: RunEntry[] } {
     const broken: RunEntry[] = [];
-    const found = new Map<string, { df: number; lists: Postings[] }>();
+    const found = new Map<string, { df: number; lists: Buffer[] }>();
     for (const r of this.m.runs) {
       const rd = this.reader(r);
       if (!rd) {
@@ -398,7 +398,7 @@ export class SearchIndex {
         continue;
       }
       const entries = searchedByPrefix(q) ? rd.withPrefix(q, PREFIX_MAX) : [rd.entry(q)].filter((e) => e !== undefined);
-      const lists = rd.postings(entries);
+      const lists = rd.rawPostings(entries);
       entries.forEach((e, k) => {
         let f = found.get(e.term);
         if (!f) found.set(e.term, (f = { df: 0, lists: [] }));

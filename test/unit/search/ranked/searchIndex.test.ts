@@ -368,3 +368,22 @@ test('a folder listed before it settled is listed again: a file added in the sam
   assert.deepEqual(quoted(a, 'zebra'), ['scratch/tool_outputs/b.txt:1']);
   idx.dispose();
 });
+
+test('a query of more than 32 terms: each chunk holds the terms it matched, the 33rd and later too, and the chunk with all of them ranks first', async () => {
+  // Words no filler line has: 'quark' + two letters + 'n', 40 of them (none a stem of another).
+  const words = Array.from({ length: 40 }, (_, i) => `quark${String.fromCharCode(97 + Math.floor(i / 26))}${String.fromCharCode(97 + (i % 26))}n`);
+  // One chunk per file, so the chunks' ids follow one another: a term's mark kept in a neighbour's place would show.
+  const root = workspace({
+    'scratch/all.txt': words.join(' ') + '\n',
+    'scratch/some.txt': words.slice(10, 20).join(' ') + '\n',
+    'scratch/late.txt': words.slice(30).join(' ') + '\n',
+  });
+  const idx = indexOf(root);
+  await idx.refresh(Infinity);
+  const terms = queryTerms(words.join(' '));
+  assert.deepEqual(terms, words);
+  const { chunks } = rankChunks(idx, terms, undefined, 10, false);
+  assert.equal(chunks[0].rel, 'scratch/all.txt');
+  assert.deepEqual(Object.fromEntries(chunks.map((c) => [c.rel, c.matched])), { 'scratch/all.txt': words, 'scratch/some.txt': words.slice(10, 20), 'scratch/late.txt': words.slice(30) });
+  idx.dispose();
+});
