@@ -36,7 +36,17 @@ interface RefreshReport {
   pendingBytes: number;
 }
 interface IndexModule {
-  SearchIndex: new (agentDir: string, opts: { mask: (t: string) => string }) => { refresh(deadline: number): Promise<RefreshReport>; dispose(): void; totals: { files: number; bytes: number } };
+  SearchIndex: new (agentDir: string, opts: { mask: (t: string) => string }) => {
+    refresh(deadline: number): Promise<RefreshReport>;
+    mergeOnce(): Promise<boolean>;
+    dispose(): void;
+    totals: { files: number; bytes: number };
+    manifest: { runs: { name: string }[] };
+  };
+}
+interface ManifestModule {
+  searchDir(agentDir: string): string;
+  manifestPath(agentDir: string): string;
 }
 interface HereModule {
   maskerFor(rules: { roots: readonly string[] }): (t: string) => string;
@@ -415,6 +425,11 @@ export async function rowSearchScale(log: (s: string) => void): Promise<Row[]> {
     log(`indexing run ${run + 1}: ${ms(b.ms)}, ${mb(indexed)} indexed`);
   }
   const indexSize = duBytes(searchDir);
+  const builtRuns = fs.readdirSync(searchDir).filter((f) => f.endsWith('.run')).length;
+  // Then merged as the worker's upkeep merges it between queries (not timed in 24a): the index as it
+  // stays, which the first and warm queries below read.
+  const merged = await mergeIndex(indexMod, tree.agentDir, mask);
+  log(`index as built: ${mb(indexSize)} in ${builtRuns} runs; merged: ${mb(merged.size)} in ${merged.runs} runs (${merged.merges} merges, ${ms(merged.ms)})`);
   const mbps = (indexed / 1024 / 1024) / (med(indexMs) / 1000);
   rows.push({
     id: '24a', what: `search index from nothing (SearchIndex.refresh, masking on; ${size})`,
@@ -422,7 +437,8 @@ export async function rowSearchScale(log: (s: string) => void): Promise<Row[]> {
   });
   rows.push({
     id: '24b', what: `search index size on disk (.agent/.cache/search/) vs bytes indexed (${size})`,
-    ours: `${mb(indexSize)} for ${mb(indexed)} (${pct(indexSize / indexed)})`, reference: '—', ratio: '—', goal: '≤ 10%', met: indexSize / indexed <= 0.1,
+    ours: `${mb(merged.size)} for ${mb(indexed)} (${pct(merged.size / indexed)}) once merged as the worker's upkeep merges it (${merged.runs} runs, the manifest; ${merged.merges} merges in ${ms(merged.ms)} after the build, not counted in 24a); as built, before any merge: ${mb(indexSize)} (${pct(indexSize / indexed)}, ${builtRuns} runs)`,
+    reference: '—', ratio: '—', goal: '≤ 10%', met: merged.size / indexed <= 0.1,
   });
   // First query of a fresh process (the index on disk; every file's state compared with it).
   const firsts: number[] = [];
@@ -504,6 +520,25 @@ async function buildIndex(indexMod: IndexModule, agentDir: string, mask: (t: str
   const out = { ms: performance.now() - t0, bytes: idx.totals.bytes };
   idx.dispose();
   return out;
+}
+
+/**
+ * Merges the built index of `agentDir` as the search worker's upkeep does (mergeOnce until none is
+ * needed); its size is then its runs and manifest (the runs a merge replaced stay on disk for
+ * RETIRE_MS, for readers in other processes, and are not counted).
+ */
+async function mergeIndex(indexMod: IndexModule, agentDir: string, mask: (t: string) => string): Promise<{ ms: number; merges: number; runs: number; size: number }> {
+  const idx = new indexMod.SearchIndex(agentDir, { mask });
+  const t0 = performance.now();
+  let merges = 0;
+  while (await idx.mergeOnce()) merges++;
+  const time = performance.now() - t0;
+  const where = loadBuilt<ManifestModule>('core/search/ranked/manifest', ['searchDir', 'manifestPath']);
+  const files = [...idx.manifest.runs.map((r) => path.join(where.searchDir(agentDir), r.name)), where.manifestPath(agentDir)];
+  const runs = idx.manifest.runs.length;
+  idx.dispose();
+  const size = files.reduce((s, f) => s + fs.statSync(f).size, 0);
+  return { ms: time, merges, runs, size };
 }
 
 /** Where row 23's recordings are in a generated tree (the same names buildRetrievalTree gave them). */
