@@ -53,7 +53,7 @@ interface HereModule {
 }
 
 
-const SPEC = { version: 2, seed: 20261206, terminals: 10_000, toolOutputs: 20_000, terminalBytes: 60 * 1024, toolOutputBytes: 20 * 1024 };
+const SPEC = { version: 3, seed: 20261206, terminals: 10_000, toolOutputs: 20_000, terminalBytes: 60 * 1024, toolOutputBytes: 20 * 1024 };
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
 const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
