@@ -132,10 +132,13 @@ async function loadSessions(file: string, problems: string[]): Promise<Map<strin
   return new Map();
 }
 
-/** Why open session s is closed now: its agent's process (of this machine) is gone, or it has been idle `idleMs`; undefined: it stays open. */
-function closeReason(s: OpenSession, now: number, idleMs: number, alive: (pid: number) => boolean): 'gone' | 'idle' | undefined {
-  if (s.pid !== undefined && s.host === HOST && !alive(s.pid)) return 'gone';
-  return now - s.lastMs >= idleMs ? 'idle' : undefined;
+/** How long a session may go without a command before it is closed. */
+const idleMsOf = (opts: FoldOptions): number => opts.idleMs ?? SESSION_IDLE_MS;
+
+/** Why open session s is closed at `now`: its agent's process (of this machine) is gone, or it has been idle idleMsOf(opts); undefined: it stays open. */
+function closeReason(s: OpenSession, now: number, opts: FoldOptions): 'gone' | 'idle' | undefined {
+  if (s.pid !== undefined && s.host === HOST && !(opts.alive ?? processAlive)(s.pid)) return 'gone';
+  return now - s.lastMs >= idleMsOf(opts) ? 'idle' : undefined;
 }
 
 /**
@@ -154,9 +157,7 @@ async function closingDue(sessionsFile: string, opts: FoldOptions): Promise<bool
   const open = parseSessions(text);
   if (!open) return true;
   const now = opts.now ?? Date.now();
-  const idle = opts.idleMs ?? SESSION_IDLE_MS;
-  const alive = opts.alive ?? processAlive;
-  return [...open.values()].some((s) => closeReason(s, now, idle, alive) !== undefined);
+  return [...open.values()].some((s) => closeReason(s, now, opts) !== undefined);
 }
 
 function countLines(s: string): number {
@@ -348,7 +349,6 @@ export async function foldCommandSpool(agentDir: string, opts: FoldOptions = {})
 /** One pass under the lock; true when records were left for another pass. */
 async function foldLocked(agentDir: string, spoolDir: string, sessionsFile: string, opts: FoldOptions, outcome: FoldOutcome): Promise<boolean> {
   const now = opts.now ?? Date.now();
-  const alive = opts.alive ?? processAlive;
   const maxBytes = opts.maxCaptureBytes ?? MAX_CAPTURE_BYTES;
   const dir = path.join(agentDir, TERMINALS_DIR);
   // Listed again under the lock: another folder may have taken some since.
@@ -432,9 +432,9 @@ async function foldLocked(agentDir: string, spoolDir: string, sessionsFile: stri
     changed = true;
   }
   // Sessions whose agent is gone, or that have been idle too long, are closed.
-  const idle = opts.idleMs ?? SESSION_IDLE_MS;
+  const idle = idleMsOf(opts);
   for (const [key, s] of open) {
-    const why = closeReason(s, now, idle, alive);
+    const why = closeReason(s, now, opts);
     if (!why) continue;
     const gone = why === 'gone';
     if (groups.has(key) && !gone) continue;
