@@ -12,6 +12,8 @@ const DEFAULTS = {
   catalogClosedChecksPerCall: 96,
   /** Terminal catalog: a lazyInfo call leaves N.txt unread only when it meets at least this many terminals it does not know. */
   catalogLazyInfoMin: 200,
+  /** Terminal catalog: a sweep of at least this many terminals stats them on the check worker (fewer cost less than starting one). */
+  catalogSweepOffThreadMin: 1000,
   /** Terminal catalog: entries made or written between turns of the event loop when its file is loaded or saved (catalogFile.ts). */
   catalogRowsPerSlice: 1000,
   /** Agent ranking: the most recently active agents, checked on every call (a listing shows about this many). */

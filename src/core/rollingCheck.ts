@@ -4,7 +4,8 @@
  * may have changed plus a batch in turn (round), and a background sweep checks every item, in slices
  * queued between calls, SWEEP_DELAY_MS after a call when the last sweep is older than SWEEP_EVERY_MS.
  * What a caller may find stale, and for how long, follows from these numbers: its module states
- * the bound.
+ * the bound. A cache whose items can be stat'ed elsewhere (the catalog's terminals, on the check
+ * worker) narrows a sweep to the items found changed there (`narrow`), and checks only those here.
  */
 import { SerialQueue } from './keyedState';
 
@@ -41,11 +42,14 @@ export class RollingCheck<K> {
 
   /**
    * `items`: every item as of now (a sweep checks those; one added meanwhile is checked by the call
-   * that finds it); `checkSlice`: checks a slice of them (run in the queue).
+   * that finds it); `checkSlice`: checks a slice of them (run in the queue); `narrow`: the items of a
+   * sweep that may have changed, found off this thread after the sweep started (undefined: it cannot
+   * tell, and the sweep checks every item here).
    */
   constructor(
     private readonly items: () => readonly K[],
     private readonly checkSlice: (slice: K[]) => Promise<void> | void,
+    private readonly narrow?: (items: readonly K[]) => Promise<readonly K[] | undefined>,
   ) {}
 
   /** Runs `f` after whatever the cache is doing (one call, sweep slice or write at a time). */
@@ -88,9 +92,10 @@ export class RollingCheck<K> {
     return this.sweeping;
   }
 
-  /** Checks every item, SWEEP_SLICE at a time, each slice queued after the calls that came meanwhile. */
+  /** Checks every item (or those `narrow` names), SWEEP_SLICE at a time, each slice queued after the calls that came meanwhile. */
   private async sweep(): Promise<void> {
-    const all = [...this.items()];
+    let all: readonly K[] = [...this.items()];
+    if (this.narrow) all = (await this.narrow(all).catch(() => undefined)) ?? all;
     for (let i = 0; i < all.length; i += SWEEP_SLICE) {
       if (this.dead) return;
       const slice = all.slice(i, i + SWEEP_SLICE);

@@ -12,6 +12,7 @@ import { checkCacheFile, type ActivityCheckDone, type DigestCheckDone } from './
 import { lastActivity } from '../agents/agentActivity';
 import { listingCheckOnWorker, type ListingCheckData } from '../scratch/index/listingCheck';
 import { firstScanHere, type FirstScanData } from '../scratch/index/firstScan';
+import { catalogStampsOnWorker, type CatalogStampsData } from '../terminal/catalog/catalogStamps';
 
 const data = workerData as { agentContextDigestCheck?: unknown; agentDir?: unknown; agentContextActivity?: unknown; ids?: unknown } | undefined;
 if (parentPort && typeof data?.agentContextDigestCheck === 'string' && typeof data.agentDir === 'string') {
@@ -43,4 +44,8 @@ if (parentPort && typeof (data as Partial<ListingCheckData> | undefined)?.agentC
 if (parentPort && typeof (data as Partial<FirstScanData> | undefined)?.agentContextScratchScan === 'string') {
   const port = parentPort;
   void firstScanHere(data as FirstScanData).then((done) => port.postMessage(done));
+}
+if (parentPort && typeof (data as Partial<CatalogStampsData> | undefined)?.agentContextCatalogStamps === 'string' && (data as Partial<CatalogStampsData>).stamps instanceof Float64Array) {
+  // One that throws ends the worker: the caller then checks every terminal itself.
+  parentPort.postMessage(catalogStampsOnWorker(data as CatalogStampsData));
 }

@@ -23,7 +23,9 @@
  * - Closed terminals are never written by capture again, so they are not checked on every call:
  *   catalogClosedChecksPerCall (96, processState.ts) of them per call in turn, and all of them in a sweep that starts
  *   SWEEP_DELAY_MS (rollingCheck.ts) after a process's first call (in slices between calls, so it slows no call by
- *   more than a slice) and again, while calls come, once a minute.
+ *   more than a slice) and again, while calls come, once a minute. With catalogSweepOffThreadMin
+ *   terminals or more, the sweep's stats run on the check worker (catalogStamps.ts), and this thread
+ *   checks only the terminals it names.
  *   A closed terminal's file changed in place by something else (an editor, a script, a truncation,
  *   a file renamed over it) is therefore seen by every call that starts after the next sweep, or
  *   after ceil(terminals / catalogClosedChecksPerCall) calls, whichever comes first; until then that
@@ -92,6 +94,7 @@ import { notRegularFile, OPEN_FLAGS, parseTerminalNames, readTerminalHeaderInfo,
 import { settledStamp } from '../../fs/settledStamp';
 import { onProcessReset, processCache, resetProcessState, tuning } from '../../processState';
 import { RollingCheck, round } from '../../rollingCheck';
+import { entryStamps, staleTerminals, staleTerminalsOffThread } from './catalogStamps';
 import { afterCalls } from '../../callsAnswering';
 
 export type { BriefCommand, TerminalBrief } from './indexBrief';
@@ -704,10 +707,34 @@ function catalogOf(agentDir: string): Catalog {
     made.rolling = new RollingCheck(
       () => made.numbers,
       async (slice) => noteChanges(agentDir, made, await check(dir, made, slice)),
+      (ns) => sweepOffThread(dir, made, ns),
     );
     catalogs.set(key, (c = made));
   }
   return c;
+}
+
+/**
+ * The terminals of a sweep (`ns`) that may have changed: those whose files the check worker found
+ * different from their entries (catalogStamps.ts), with those it cannot judge (no entry, N.txt not
+ * read yet). Undefined, for the sweep to check every terminal here: fewer than
+ * catalogSweepOffThreadMin (a worker costs more than their stats), or no worker answered.
+ */
+async function sweepOffThread(dir: string, c: Catalog, ns: readonly number[]): Promise<number[] | undefined> {
+  if (ns.length < tuning.catalogSweepOffThreadMin) return undefined;
+  // Taken between calls, so no entry is caught halfway through a read.
+  const { stamps, here } = await c.rolling.run(() => {
+    const known: Entry[] = [];
+    const unsure: number[] = [];
+    for (const n of ns) {
+      const e = c.entries.get(n);
+      if (e?.txt) known.push(e);
+      else unsure.push(n);
+    }
+    return { stamps: entryStamps(known), here: unsure };
+  });
+  const stale = await staleTerminalsOffThread(dir, stamps);
+  return stale && [...here, ...stale];
 }
 
 /**
@@ -782,18 +809,5 @@ export async function firstBuildSnapshot(agentDir: string, progress?: Int32Array
  * the build, which then checks only these (catalogWorker.ts).
  */
 export function changedSince(agentDir: string, s: CatalogSnapshot): number[] {
-  const dir = path.join(agentDir, TERMINALS_DIR);
-  const changed: number[] = [];
-  for (const e of s.entries) {
-    const base = `${dir}${path.sep}${e.n}`;
-    try {
-      const txtSt = e.txt ? fs.statSync(`${base}.txt`, { throwIfNoEntry: false }) : undefined;
-      const idxSt = fs.statSync(`${base}.index.jsonl`, { throwIfNoEntry: false });
-      const idxFile = !!idxSt && idxSt.isFile();
-      if ((e.txt && (!txtSt || !sameFileKey(e.txt, txtSt))) || (e.idx ? !idxFile || !sameFold(e.idx, idxSt) : idxFile)) changed.push(e.n);
-    } catch {
-      changed.push(e.n); // cannot even stat it: the check decides
-    }
-  }
-  return changed;
+  return staleTerminals(path.join(agentDir, TERMINALS_DIR), entryStamps(s.entries));
 }

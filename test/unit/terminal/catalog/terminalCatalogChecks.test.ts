@@ -188,3 +188,51 @@ test('the folder\'s listing is trusted by its stat once it is old enough to be, 
     fs.rmSync(root, { recursive: true, force: true });
   }
 }));
+
+test('a sweep of many terminals stats them on the check worker and checks here only those it names; a failing worker leaves the sweep to this thread', () => withTurn(0, async () => {
+  const { root, agentDir } = await folder(40);
+  const dir = path.join(agentDir, 'terminals');
+  const failing = path.join(root, 'fail.js');
+  fs.writeFileSync(failing, 'throw new Error("broken worker");\n');
+  const real = fsModule.statSync;
+  const watched = fsModule as { statSync: typeof real };
+  try {
+    await catalog(agentDir);
+    await settleTerminalCatalog(agentDir);
+    const before = fs.readFileSync(catalogPath(agentDir), 'utf8');
+    for (const [how, tuned] of [
+      ['here, the worker failing', { catalogSweepOffThreadMin: 0, digestCheckScript: failing }],
+      ['here, too few terminals for a worker', { catalogSweepOffThreadMin: 41 }],
+      ['on the worker', { catalogSweepOffThreadMin: 0 }],
+    ] as const) {
+      // A new process loads a catalog written before closed terminals were changed in place (same inodes, the folder unchanged).
+      fs.writeFileSync(catalogPath(agentDir), before);
+      resetProcessState();
+      const restore = tune(tuned);
+      try {
+        const idx9 = path.join(dir, '9.index.jsonl');
+        fs.writeFileSync(idx9, fs.readFileSync(idx9, 'utf8').split('\n')[0] + '\n');
+        appendCommand(agentDir, 11, (await commandsOf(agentDir, 11)) + 1, 9);
+        const txt20 = path.join(dir, '20.txt');
+        fs.writeFileSync(txt20, fs.readFileSync(txt20, 'utf8').replace('/work/app', `/work/ap${how.length % 10}`)); // its header's folder, same size
+        await catalog(agentDir);
+        let stats = 0;
+        watched.statSync = ((...args: Parameters<typeof real>) => {
+          if (String(args[0]).includes(`${path.sep}terminals${path.sep}`)) stats++;
+          return real(...args);
+        }) as typeof real;
+        await settleTerminalCatalog(agentDir);
+        watched.statSync = real;
+        assert.deepEqual(await catalog(agentDir), await fresh(agentDir), `after the sweep ${how}`);
+        if (how === 'on the worker') assert.ok(stats <= 2 * 3, `${stats} stats of terminal files on this thread: the three terminals the worker named`);
+        else assert.ok(stats >= 2 * 37, `${stats} stats of terminal files on this thread: every closed terminal`);
+      } finally {
+        watched.statSync = real;
+        restore();
+      }
+    }
+  } finally {
+    watched.statSync = real;
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}));
