@@ -145,7 +145,7 @@ export const isNumList = (x: unknown): x is number[] => Array.isArray(x) && x.ev
 function briefFromRow(r: unknown): BriefCommand | null | undefined {
   if (r === null) return null;
   if (!Array.isArray(r) || r.length !== 5) return undefined;
-  const [command, done, exitCode, exitUnknown, endMs] = r as unknown[];
+  const command: unknown = r[0], done: unknown = r[1], exitCode: unknown = r[2], exitUnknown: unknown = r[3], endMs: unknown = r[4]; // indexed, as in idxFromRow
   if (!isNum(command) || (done !== 0 && done !== 1) || !(exitCode === null || isNum(exitCode)) || !strOrNull(exitUnknown) || !isNum(endMs)) return undefined;
   return { command, status: done ? 'done' : 'running', exitCode, exitUnknown, endMs };
 }
@@ -153,8 +153,9 @@ function briefFromRow(r: unknown): BriefCommand | null | undefined {
 function idxFromRow(r: unknown, dev: number): { idx: FoldCheckpoint<CompactState> | null; from: number } | undefined {
   if (r === null) return { idx: null, from: 0 };
   if (!Array.isArray(r) || r.length !== 13) return undefined;
-  const [ino, offset, lines, size, mtimeMs, tail, count, maxCommand] = r as unknown[];
-  const from = r[11] as unknown;
+  // Indexed reads, not destructuring: this runs once per row of a file of 12,000 terminals at every
+  // start, mostly unoptimised, where a destructuring's iterator cost several times more (bench row 21a).
+  const ino: unknown = r[0], offset: unknown = r[1], lines: unknown = r[2], size: unknown = r[3], mtimeMs: unknown = r[4], tail: unknown = r[5], count: unknown = r[6], maxCommand: unknown = r[7], from: unknown = r[11];
   if (!isNum(ino) || !isNum(offset) || !isNum(lines) || !isNum(size) || !isNum(mtimeMs) || typeof tail !== 'string' || !isNum(count) || !isNum(maxCommand) || !isNum(from)) return undefined;
   if (offset > size || from < 0 || from > offset) return undefined; // tail '': none kept (a closed terminal), folded from the start if the file changed
   const last = briefFromRow(r[8]);
@@ -167,22 +168,23 @@ function idxFromRow(r: unknown, dev: number): { idx: FoldCheckpoint<CompactState
 
 function entryFromRow(r: unknown, dev: number, previous: ReadonlySet<number>): Entry | undefined {
   if (!Array.isArray(r) || r.length !== 12) return undefined;
-  const [n, ino, size, mtimeMs, ctimeMs, name, shell, cwd, started, flags] = r as unknown[];
-  const agent = r[11] as unknown;
+  // Indexed reads, as in idxFromRow.
+  const n: unknown = r[0], ino: unknown = r[1], size: unknown = r[2], mtimeMs: unknown = r[3], ctimeMs: unknown = r[4], name: unknown = r[5], shell: unknown = r[6], cwd: unknown = r[7], started: unknown = r[8], flags: unknown = r[9], agent: unknown = r[11];
   if (agent !== null && !(Array.isArray(agent) && agent.length === 2 && typeof agent[0] === 'string' && typeof agent[1] === 'string')) return undefined;
   if (!Number.isInteger(n) || (n as number) < 0 || !isNum(ino) || !isNum(size) || !isNum(mtimeMs) || !isNum(ctimeMs) || typeof name !== 'string' || !strOrNull(shell) || !strOrNull(cwd) || !strOrNull(started) || !Number.isInteger(flags)) return undefined;
   const x = idxFromRow(r[10], dev);
   if (x === undefined) return undefined;
   const k = n as number;
   const f = flags as number;
-  return {
-    n: k, txt: [dev, ino, size, mtimeMs, ctimeMs], idx: x.idx, from: x.from,
-    info: {
-      n: k, name, shell, cwd, started, shellIntegration: (f & SHELL_INTEGRATION) !== 0, file: `${TERMINALS_DIR}/${k}.txt`,
-      previousFile: previousFileOf(k, previous), closed: (f & CLOSED) !== 0, sizeBytes: size,
-      ...(agent ? { agent: agent[0] as string, session: agent[1] as string } : {}),
-    },
+  const info: TerminalInfo = {
+    n: k, name, shell, cwd, started, shellIntegration: (f & SHELL_INTEGRATION) !== 0, file: `${TERMINALS_DIR}/${k}.txt`,
+    previousFile: previousFileOf(k, previous), closed: (f & CLOSED) !== 0, sizeBytes: size,
   };
+  if (agent) {
+    info.agent = agent[0] as string;
+    info.session = agent[1] as string;
+  }
+  return { n: k, txt: [dev, ino, size, mtimeMs, ctimeMs], idx: x.idx, from: x.from, info };
 }
 
 /**
