@@ -47,7 +47,10 @@ export function editorAllDimensionLevels(): Level[] {
  * commands beside 10,000 terminal files), the "min" folder as reference.
  */
 export function agentHistoryEditorLevels(): Level[] {
-  return [{ name: 'min', scale: 0.0001 }, ...agentHistoryLevels().map((l) => ({ name: l.label, scale: 'S' as Scale, gen: agentHistoryGen(l) }))];
+  // BENCH_EDITOR_LEVELS=L: the min folder and L only (a quicker look, as for the other editor rows).
+  const only = process.env.BENCH_EDITOR_LEVELS?.split(',').map((s) => s.trim());
+  const levels = agentHistoryLevels().filter((l) => !only || only.includes(l.label));
+  return [{ name: 'min', scale: 0.0001 }, ...levels.map((l) => ({ name: l.label, scale: 'S' as Scale, gen: agentHistoryGen(l) }))];
 }
 
 /** The reference level and the scales, e.g. BENCH_EDITOR_LEVELS=S,L for a quicker look. */
@@ -89,6 +92,9 @@ export function editorSessions(log: (s: string) => void, only?: string[], all: L
         child.on('exit', (code) => resolve(code));
       });
       const sessions = fs.existsSync(spec.out) ? (JSON.parse(fs.readFileSync(spec.out, 'utf8')) as EditorSessionResult[]) : [];
+      // Beside the profiles, for looking into a figure: each session's blocks with Agent Context's share.
+      const profiles = process.env.AGENT_CONTEXT_BENCH_CPUPROF;
+      if (profiles && fs.existsSync(spec.out)) fs.copyFileSync(spec.out, path.join(profiles, 'sessions.json'));
       return { sessions, levels: lv, error: status === 0 ? undefined : `scripts/benchEditor.mjs exited ${status}` };
     } finally {
       fs.rmSync(tmp, { recursive: true, force: true });
