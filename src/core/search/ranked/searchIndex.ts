@@ -44,6 +44,8 @@ export interface RefreshReport {
   pendingFiles: number;
   pendingBytes: number;
   failed: { rel: string; why: string }[];
+  /** Files whose state was compared with the index (a stat each) to plan this refresh. */
+  looked: number;
 }
 
 export interface SearchIndexOptions {
@@ -82,6 +84,8 @@ export class SearchIndex {
   /** Files found changed that a refresh had no time left for, newest first. */
   private backlog: Planned[] = [];
   private orphansSwept = 0;
+  /** Files the last plan() compared with the index. */
+  private looked = 0;
   private watch: FolderWatch | undefined;
   private readonly dir: string;
 
@@ -114,7 +118,15 @@ export class SearchIndex {
   /** A path relative to `.agent/` (POSIX) that changed: looked at by the next refresh. */
   hint(rel: string): void {
     if (scopeOf(rel)) this.dirty.add(rel);
-    else if (SEARCH_FOLDERS.some((f) => rel === f || rel.startsWith(`${f}/`))) this.relistAll = true;
+    else if (SEARCH_FOLDERS.some((f) => rel === f || rel.startsWith(`${f}/`))) {
+      // Not a searchable file: a folder made, moved or removed, or a file not searched (a tool's own
+      // list). Its folder is listed again (its names diffed: relist), not every folder: each answer
+      // of agentContext_search writes such a list, and at 1 GB a relisting of all 30,000 files made
+      // most of the next query's time (row 24d).
+      const parent = rel.slice(0, Math.max(0, rel.lastIndexOf('/')));
+      if (this.folders.has(parent)) this.folders.set(parent, undefined);
+      else this.relistAll = true;
+    }
   }
 
   /** Re-reads the manifest if another process replaced it (or it is gone: an empty index). */
@@ -159,7 +171,7 @@ export class SearchIndex {
         this.known.set(f.rel, f.abs);
         out.set(f.rel, f.abs);
       }
-      for (const rel of Object.keys(this.m.files)) out.set(rel, path.join(this.agentDir, rel));
+      for (const rel in this.m.files) if (!out.has(rel)) out.set(rel, path.join(this.agentDir, rel));
       this.listed = true;
       this.relistAll = false;
       this.startWatch();
@@ -167,26 +179,12 @@ export class SearchIndex {
       return out;
     }
     // Folders whose time changed: files added, removed or renamed in them.
-    for (const [dirRel, kept] of [...this.folders]) {
+    const changed: string[] = [];
+    for (const [dirRel, kept] of this.folders) {
       const st = fs.lstatSync(path.join(this.agentDir, dirRel), { throwIfNoEntry: false });
-      if (st?.isDirectory() && sameStamp(kept, st)) continue;
-      this.folders.delete(dirRel);
-      for (const rel of this.known.keys()) {
-        if (rel.startsWith(`${dirRel}/`) && !rel.slice(dirRel.length + 1).includes('/')) {
-          out.set(rel, this.known.get(rel)!);
-          this.known.delete(rel);
-        }
-      }
-      if (!st?.isDirectory()) continue;
-      const found: Listed[] = [];
-      const stamps: FolderStamps = new Map();
-      listFolder(this.agentDir, dirRel, stamps, found, this.now());
-      for (const [d, t] of stamps) if (d === dirRel || !this.folders.has(d)) this.folders.set(d, t);
-      for (const f of found) {
-        if (!this.known.has(f.rel)) this.known.set(f.rel, f.abs);
-        out.set(f.rel, f.abs);
-      }
+      if (!st?.isDirectory() || !sameStamp(kept, st)) changed.push(dirRel);
     }
+    if (changed.length > 0) this.relist(changed, out);
     for (const rel of this.dirty) out.set(rel, path.join(this.agentDir, rel));
     this.dirty.clear();
     // The safety net: the next files in turn.
@@ -198,6 +196,43 @@ export class SearchIndex {
     }
     this.roundAt = names.length ? (this.roundAt + n) % names.length : 0;
     return out;
+  }
+
+  /**
+   * Lists the folders whose stamp changed again and puts into `out` the names that changed: files new
+   * to the listing or to the manifest, and files gone from it (the listing and the manifest both
+   * diffed). A file whose name stayed is stat-checked only where no watch reports it: a file moved
+   * onto an existing name (an editor's save, writeFileAtomic) changes its folder's listing but not its
+   * names, and in a watched folder its watch names it (a dirty hint) as it names an in-place edit.
+   * (At 1 GB every answer of agentContext_search adds its list of windows to scratch/tool_outputs/,
+   * next to 20,000 outputs: a stat of each of them made most of a warm query's time, row 24d.)
+   */
+  private relist(changed: readonly string[], out: Map<string, string>): void {
+    const watched = new Set(this.watch?.watching ?? []);
+    for (const dirRel of changed) {
+      this.folders.delete(dirRel);
+      const abs = path.join(this.agentDir, dirRel);
+      const found: Listed[] = [];
+      const stamps: FolderStamps = new Map();
+      listFolder(this.agentDir, dirRel, stamps, found, this.now());
+      for (const [d, t] of stamps) if (d === dirRel || !this.folders.has(d)) this.folders.set(d, t);
+      const trustNames = watched.has(path.resolve(abs));
+      const listed = new Set<string>();
+      for (const f of found) {
+        listed.add(f.rel);
+        if (!trustNames || !this.known.has(f.rel) || !this.m.files[f.rel]) out.set(f.rel, f.abs);
+        if (!this.known.has(f.rel)) this.known.set(f.rel, f.abs);
+      }
+      // Gone: the folder's own files (its sub-folders have stamps of their own) known or indexed but not listed now.
+      const prefix = `${dirRel}/`;
+      const own = (rel: string): boolean => rel.startsWith(prefix) && !rel.includes('/', prefix.length) && !listed.has(rel);
+      for (const rel of this.known.keys()) {
+        if (!own(rel)) continue;
+        out.set(rel, this.known.get(rel)!);
+        this.known.delete(rel);
+      }
+      for (const rel in this.m.files) if (own(rel)) out.set(rel, path.join(this.agentDir, rel));
+    }
   }
 
   private startWatch(): void {
@@ -222,7 +257,9 @@ export class SearchIndex {
     this.load();
     const plans = new Map<string, Planned>();
     for (const p of this.backlog) plans.set(p.rel, p);
-    for (const [rel, abs] of this.candidates()) {
+    const candidates = this.candidates();
+    this.looked = candidates.size;
+    for (const [rel, abs] of candidates) {
       const st = fs.lstatSync(abs, { throwIfNoEntry: false });
       const p = planFile(rel, abs, st?.isFile() ? st : undefined, this.m.files[rel]);
       if (p) plans.set(rel, p);
@@ -239,8 +276,8 @@ export class SearchIndex {
    * is left is counted in the report and indexed by later refreshes.
    */
   async refresh(deadline: number): Promise<RefreshReport> {
-    const report: RefreshReport = { indexedBytes: 0, indexedFiles: 0, pendingFiles: 0, pendingBytes: 0, failed: [] };
     let todo = this.plan();
+    const report: RefreshReport = { indexedBytes: 0, indexedFiles: 0, pendingFiles: 0, pendingBytes: 0, failed: [], looked: this.looked };
     this.backlog = todo;
     while (todo.length > 0 && this.now() < deadline) {
       todo = await withFileLock(manifestPath(this.agentDir), async () => {

@@ -14,6 +14,7 @@ import { CHUNK_FIELDS, manifestPath, searchDir } from '../../../../src/core/sear
 import { queryTerms } from '../../../../src/core/search/ranked/terms';
 import type { SearchScope } from '../../../../src/core/search/ranked/sources';
 import { RunReader } from '../../../../src/core/search/ranked/runFile';
+import { queuedEventsHeard } from '../../../../src/core/fs/folderWatch';
 
 /** A workspace whose .agent/ holds `files` (relative to .agent/). */
 function workspace(files: Record<string, string>): string {
@@ -366,6 +367,39 @@ test('a folder listed before it settled is listed again: a file added in the sam
   fs.utimesSync(dir, now, now);
   const a = await ask(idx, 'zebra checksum mismatch');
   assert.deepEqual(quoted(a, 'zebra'), ['scratch/tool_outputs/b.txt:1']);
+  idx.dispose();
+});
+
+test('a search\'s own list added beside 1,000 outputs costs a stat of the names that changed, not of every file; a new, a replaced, an edited and a deleted file are still seen', { skip: process.platform !== 'linux' && 'fs.watch names the files of a folder on Linux only' }, async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 1000; i++) files[`scratch/tool_outputs/out-${i}.txt`] = `build step ${i} finished\n`;
+  files['scratch/tool_outputs/replaced.txt'] = 'the yankee job passed\n';
+  files['scratch/tool_outputs/edited.txt'] = 'the xray job passed\n';
+  files['scratch/tool_outputs/gone.txt'] = 'the whiskey job passed\n';
+  const root = workspace(files);
+  const dir = path.join(root, '.agent', 'scratch/tool_outputs');
+  // A clock 10 s ahead: the folders count as settled when listed, so their stamps are trusted.
+  const ahead = (): number => Date.now() + 10_000;
+  const idx = new SearchIndex(path.join(root, '.agent'), { mask, now: ahead, watch: true });
+  const first = await idx.refresh(Infinity);
+  assert.ok(first.looked >= 1003, `the first refresh looks at every file (${first.looked})`);
+  // What agentContext_search writes after each answer: a list of windows, not searched itself.
+  fs.writeFileSync(path.join(dir, 'search-why-01JX.search.txt'), 'the windows of an earlier answer\n');
+  await queuedEventsHeard();
+  const next = await idx.refresh(Infinity);
+  assert.ok(next.looked < 1000, `a changed listing costs its new names and the round's files, not every file (${next.looked} looked at)`);
+  // A new file, one moved onto an existing name (an editor's save), one edited in place, one deleted.
+  write(root, 'scratch/tool_outputs/new.txt', 'FATAL zebra checksum mismatch in segment 7\n');
+  fs.writeFileSync(path.join(dir, 'replaced.tmp'), 'the yankee job FAILED with quokka\n');
+  fs.renameSync(path.join(dir, 'replaced.tmp'), path.join(dir, 'replaced.txt'));
+  fs.appendFileSync(path.join(dir, 'edited.txt'), 'then the xray job FAILED with narwhal\n');
+  fs.rmSync(path.join(dir, 'gone.txt'));
+  const ask2 = (q: string): Promise<SearchAnswer> => searchIndex(idx, { query: q }, mask, ahead);
+  assert.deepEqual(quoted(await ask2('zebra checksum mismatch'), 'zebra'), ['scratch/tool_outputs/new.txt:1']);
+  assert.deepEqual(quoted(await ask2('yankee quokka'), 'quokka'), ['scratch/tool_outputs/replaced.txt:1']);
+  assert.deepEqual(quoted(await ask2('xray narwhal'), 'narwhal'), ['scratch/tool_outputs/edited.txt:2']);
+  assert.deepEqual(quoted(await ask2('whiskey job'), 'whiskey'), []);
+  assert.equal(idx.manifest.files['scratch/tool_outputs/gone.txt'], undefined);
   idx.dispose();
 });
 
