@@ -194,7 +194,7 @@ export function rankChunks(index: SearchIndex, terms: readonly string[], scopes:
       const mark = ++s.serial;
       let nWord = 0;
       for (const raw of f.lists) {
-        const got = decodePostingsInto(raw, post);
+        const got = decodePostingsInto(raw, post, live.base);
         const pIds = post.ids;
         const pValues = post.values;
         for (let j = 0; j < got; j++) {
@@ -252,7 +252,7 @@ export function rankChunks(index: SearchIndex, terms: readonly string[], scopes:
     const id = named[x];
     const has: string[] = [];
     for (let qi = 0; qi < nTerms; qi++) if (matched[id * words + (qi >> 5)] & (1 << (qi % 32))) has.push(terms[qi]);
-    return { id, rel: live.rels[chunkFile[id]], i: live.chunkIndex[id], doc: live.docs[chunkDoc[id]], score: scores[x], matched: has };
+    return { id: id + live.base, rel: live.rels[chunkFile[id]], i: live.chunkIndex[id], doc: live.docs[chunkDoc[id]], score: scores[x], matched: has };
   });
   // Documents: a saved output's name is the command it was saved for (a terminal block has its command line in its text).
   const docScores = new Float64Array(nDocNamed);

@@ -206,20 +206,24 @@ export function chunkAt(e: FileEntry, i: number): ChunkRef {
 
 /**
  * The live chunks of a manifest and the totals BM25 needs, per chunk and per document. Kept in
- * arrays indexed by chunk id (a query at 1 GB reads about 10^6 postings: a map or an object per
- * chunk made its ranking 3/4 lookups and garbage).
+ * arrays indexed by a chunk's slot, its id less `base` (a query at 1 GB reads about 10^6 postings: a
+ * map or an object per chunk made its ranking 3/4 lookups and garbage). Ids only grow, so the
+ * arrays span the ids from the oldest live chunk on; SearchIndex.compactOnce keeps that span within
+ * SPARSE_SPAN of the live count by indexing the oldest files again.
  */
 export interface LiveSet {
   /** The manifest's files, in one order; a file is named by its index here. */
   rels: string[];
   entries: FileEntry[];
-  /** Per chunk id (below `chunkFile.length`): its file's index in `rels`, or -1 when the id is not live. */
+  /** The lowest live chunk id (0 when none): chunk `id` is at slot `id - base` of the arrays below. */
+  base: number;
+  /** Per slot (below `chunkFile.length`): its chunk's file's index in `rels`, or -1 when the id is not live. */
   chunkFile: Int32Array;
-  /** Per chunk id: its index among its file's chunks. */
+  /** Per slot: its chunk's index among its file's chunks. */
   chunkIndex: Int32Array;
-  /** Per chunk id: the terms counted in it. */
+  /** Per slot: the terms counted in its chunk. */
   chunkTokens: Int32Array;
-  /** Per chunk id: its document's index in `docs`. */
+  /** Per slot: its chunk's document's index in `docs`. */
   chunkDoc: Int32Array;
   /** The documents (docOf), and per document its file's index and the terms counted in it. */
   docs: string[];
@@ -237,18 +241,41 @@ export function docOf(rel: string, block: number): string {
 
 /** Whether chunk `id` is live in `live`. */
 export function isLive(live: LiveSet, id: number): boolean {
-  return id >= 0 && id < live.chunkFile.length && live.chunkFile[id] >= 0;
+  const slot = id - live.base;
+  return slot >= 0 && slot < live.chunkFile.length && live.chunkFile[slot] >= 0;
+}
+
+/**
+ * How far the live set's span of ids may exceed its live chunks before the oldest files are indexed
+ * again (compactOnce): at most SPARSE_SPAN times the live count plus SPARSE_SLACK ids. Each file
+ * indexed again, appended to or deleted leaves ids no chunk uses; without a bound a months-old index
+ * would size its arrays (about 53 bytes per id with the ranking's) by every id it ever gave out.
+ */
+export const SPARSE_SPAN = 3;
+export const SPARSE_SLACK = 1 << 16;
+
+/** Whether a live set's span of ids is past the bound (SPARSE_SPAN). */
+export function tooSparse(live: LiveSet, slack = SPARSE_SLACK): boolean {
+  return live.chunkFile.length > SPARSE_SPAN * live.chunks + slack;
 }
 
 export function liveSet(m: Manifest): LiveSet {
   const rels = Object.keys(m.files);
   const entries = rels.map((rel) => m.files[rel]);
   let top = 0;
-  for (const e of entries) for (let k = 0; k < e.c.length; k += CHUNK_FIELDS) if (e.c[k] >= top) top = e.c[k] + 1;
-  const chunkFile = new Int32Array(top).fill(-1);
-  const chunkIndex = new Int32Array(top);
-  const chunkTokens = new Int32Array(top);
-  const chunkDoc = new Int32Array(top);
+  let base = Infinity;
+  for (const e of entries) {
+    for (let k = 0; k < e.c.length; k += CHUNK_FIELDS) {
+      if (e.c[k] >= top) top = e.c[k] + 1;
+      if (e.c[k] < base) base = e.c[k];
+    }
+  }
+  if (base === Infinity) base = 0;
+  const span = top - base;
+  const chunkFile = new Int32Array(span).fill(-1);
+  const chunkIndex = new Int32Array(span);
+  const chunkTokens = new Int32Array(span);
+  const chunkDoc = new Int32Array(span);
   const docs: string[] = [];
   const docFile: number[] = [];
   const docTokens: number[] = [];
@@ -262,7 +289,6 @@ export function liveSet(m: Manifest): LiveSet {
     let lastBlock = -1;
     let d = -1;
     for (let k = 0, i = 0; k < e.c.length; k += CHUNK_FIELDS, i++) {
-      const id = e.c[k];
       const block = e.c[k + 6];
       if (block !== lastBlock) {
         const doc = docOf(rel, block);
@@ -276,15 +302,16 @@ export function liveSet(m: Manifest): LiveSet {
         d = at;
         lastBlock = block;
       }
-      if (chunkFile[id] < 0) chunks++;
-      chunkFile[id] = f;
-      chunkIndex[id] = i;
-      chunkTokens[id] = e.c[k + 3];
-      chunkDoc[id] = d;
+      const slot = e.c[k] - base;
+      if (chunkFile[slot] < 0) chunks++;
+      chunkFile[slot] = f;
+      chunkIndex[slot] = i;
+      chunkTokens[slot] = e.c[k + 3];
+      chunkDoc[slot] = d;
       tokens += e.c[k + 3];
       docTokens[d] += e.c[k + 3];
     }
     bytes += e.size;
   });
-  return { rels, entries, chunkFile, chunkIndex, chunkTokens, chunkDoc, docs, docFile: Int32Array.from(docFile), docTokens: Float64Array.from(docTokens), chunks, tokens, bytes };
+  return { rels, entries, base, chunkFile, chunkIndex, chunkTokens, chunkDoc, docs, docFile: Int32Array.from(docFile), docTokens: Float64Array.from(docTokens), chunks, tokens, bytes };
 }

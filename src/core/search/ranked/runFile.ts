@@ -154,9 +154,10 @@ export function postingsBuffer(size = 1 << 12): PostingsBuffer {
 
 /**
  * Decodes a postings list into `into` (grown when too small) as decodePostings does, without an
- * array or object per posting; returns the postings' count.
+ * array or object per posting; returns the postings' count. Ids come out less `base` (a live set's
+ * slots, manifest.ts liveSet), and those below it are left out (no live chunk is).
  */
-export function decodePostingsInto(b: Buffer, into: PostingsBuffer): number {
+export function decodePostingsInto(b: Buffer, into: PostingsBuffer, base = 0): number {
   const len = b.length;
   let pos = 0;
   let n = 0;
@@ -189,7 +190,8 @@ export function decodePostingsInto(b: Buffer, into: PostingsBuffer): number {
       }
     }
     prev += Math.floor(x / 2);
-    into.ids[n] = prev;
+    if (prev < base) continue;
+    into.ids[n] = prev - base;
     into.values[n] = value;
     n++;
   }

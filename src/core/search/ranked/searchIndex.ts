@@ -22,7 +22,7 @@ import { writeFileAtomic } from '../../fs/fsAtomic';
 import { FolderWatch } from '../../fs/folderWatch';
 import { BATCH_BYTES, indexBatch, planFile, type Planned } from './indexWriter';
 import { tuning } from '../../processState';
-import { chunkAt, chunkCount, copyManifest, emptyManifest, isLive, liveSet, manifestPath, manifestText, parseManifest, searchDir, type LiveSet, type Manifest, type RunEntry } from './manifest';
+import { chunkAt, chunkCount, copyManifest, emptyManifest, isLive, liveSet, manifestPath, manifestText, parseManifest, searchDir, tooSparse, type LiveSet, type Manifest, type RunEntry } from './manifest';
 import { equalFileKeys, fileKeyOf, sameStamp, type FileKey } from '../../fs/stamps';
 import { mergeRuns, pickMerge } from './runMerge';
 import { RunReader } from './runFile';
@@ -55,6 +55,8 @@ export interface SearchIndexOptions {
   watch?: boolean;
   log?: (message: string) => void;
   now?: () => number;
+  /** Ids the live set may span beyond SPARSE_SPAN times its chunks (default SPARSE_SLACK; tests lower it). */
+  sparseSlack?: number;
 }
 
 /** Words a query term starts, looked up per run at most. */
@@ -360,7 +362,7 @@ export class SearchIndex {
     const live = this.live;
     const group = pickMerge(this.m.runs, (r) => {
       let n = 0;
-      for (let id = r.lo; id <= r.hi && id < live.chunkFile.length; id++) if (live.chunkFile[id] >= 0) n++;
+      for (let id = Math.max(r.lo, live.base); id <= r.hi && id - live.base < live.chunkFile.length; id++) if (isLive(live, id)) n++;
       return n;
     });
     if (!group) return false;
@@ -375,6 +377,45 @@ export class SearchIndex {
       const m = copyManifest(this.m);
       m.runs = [...m.runs.filter((r) => !names.has(r.name)), merged].sort((a, b) => a.lo - b.lo);
       m.retired.push(...group.map((r) => ({ name: r.name, at: this.now() })));
+      this.sweepRetired(m);
+      await this.writeManifest(m);
+      return true;
+    });
+  }
+
+  /**
+   * Indexes the files holding the oldest live chunks again, one batch, when the live set spans too
+   * many ids for its live chunks (manifest.ts tooSparse): they take new ids, and the ids below them
+   * leave the live set's arrays. False when the span is within bound (or nothing could be done).
+   * A step of the worker's upkeep, like mergeOnce; never of a query.
+   */
+  async compactOnce(): Promise<boolean> {
+    this.load();
+    if (!tooSparse(this.live, this.opts.sparseSlack)) return false;
+    return withFileLock(manifestPath(this.agentDir), async () => {
+      this.load();
+      const live = this.live;
+      if (!tooSparse(live, this.opts.sparseSlack)) return false;
+      // Oldest first: a file's chunks are in id order, so its first chunk is its oldest.
+      const oldest = live.entries
+        .map((e, f) => ({ f, first: e.c.length > 0 ? e.c[0] : Infinity }))
+        .filter((x) => x.first < Infinity)
+        .sort((a, b) => a.first - b.first);
+      const batch: Planned[] = [];
+      let bytes = 0;
+      for (const { f } of oldest) {
+        if (bytes >= batchBytes()) break;
+        const rel = live.rels[f];
+        const abs = path.join(this.agentDir, rel);
+        const st = fs.lstatSync(abs, { throwIfNoEntry: false });
+        // Changed meanwhile: indexed as any change is; unchanged: indexed again whole.
+        const p = planFile(rel, abs, st?.isFile() ? st : undefined, this.m.files[rel]) ?? { rel, abs, st, keep: 0, fromByte: 0, fromLine: 1 };
+        batch.push(p);
+        if (p.st) bytes += p.st.size - p.fromByte;
+      }
+      if (batch.length === 0) return false;
+      const m = copyManifest(this.m);
+      indexBatch(this.dir, m, batch, this.opts.mask, batchBytes());
       this.sweepRetired(m);
       await this.writeManifest(m);
       return true;

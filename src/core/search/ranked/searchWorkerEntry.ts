@@ -35,7 +35,7 @@ function upkeepSoon(busy = true): void {
         try {
           const r = await index.refresh(Date.now() + STEP_MS);
           more ||= r.pendingFiles > 0;
-          if (r.pendingFiles === 0 && (await index.mergeOnce())) more = true;
+          if (r.pendingFiles === 0 && ((await index.mergeOnce()) || (await index.compactOnce()))) more = true;
         } catch {
           // a full disk, a lock held too long: the next query or step tries again
         }

@@ -81,7 +81,7 @@ test('the live set: per chunk id its file, place, terms and document; dead ids n
   assert.deepEqual([live.chunks, live.tokens, live.bytes], [6, 10 + 11 + 12 + 13 + 14 + 7, 550]);
   assert.deepEqual(live.docs, ['terminals/3.txt', 'terminals/3.txt#30', 'terminals/3.txt#70', 'scratch/b.txt']);
   assert.deepEqual([...live.docTokens], [21, 25, 14, 7]);
-  const at = (id: number): unknown => (isLive(live, id) ? [live.rels[live.chunkFile[id]], live.chunkIndex[id], live.chunkTokens[id], live.docs[live.chunkDoc[id]]] : 'dead');
+  const at = (id: number): unknown => (isLive(live, id) ? [live.rels[live.chunkFile[id - live.base]], live.chunkIndex[id - live.base], live.chunkTokens[id - live.base], live.docs[live.chunkDoc[id - live.base]]] : 'dead');
   assert.deepEqual([2, 5, 8, 12].map(at), [['scratch/b.txt', 0, 7, 'scratch/b.txt'], ['terminals/3.txt', 0, 10, 'terminals/3.txt'], ['terminals/3.txt', 2, 12, 'terminals/3.txt#30'], ['terminals/3.txt', 4, 14, 'terminals/3.txt#70']]);
   // Ids given out and dropped since (a file indexed again), and ids past every live one.
   assert.deepEqual([0, 1, 3, 7, 10, 19, 20, 1e9].map(at), Array(8).fill('dead'));

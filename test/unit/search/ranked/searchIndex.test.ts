@@ -10,7 +10,7 @@ import { BATCH_TERMS } from '../../../../src/core/search/ranked/indexWriter';
 import { maskerFor } from '../../../../src/core/search/ranked/searchHere';
 import { rankWindows } from '../../../../src/core/search/ranked/lineRanking';
 import { rankChunks } from '../../../../src/core/search/ranked/chunkRanking';
-import { CHUNK_FIELDS, manifestPath, searchDir } from '../../../../src/core/search/ranked/manifest';
+import { CHUNK_FIELDS, manifestPath, searchDir, SPARSE_SPAN } from '../../../../src/core/search/ranked/manifest';
 import { queryTerms } from '../../../../src/core/search/ranked/terms';
 import type { SearchScope } from '../../../../src/core/search/ranked/sources';
 import { RunReader } from '../../../../src/core/search/ranked/runFile';
@@ -400,6 +400,35 @@ test('a search\'s own list added beside 1,000 outputs costs a stat of the names 
   assert.deepEqual(quoted(await ask2('xray narwhal'), 'narwhal'), ['scratch/tool_outputs/edited.txt:2']);
   assert.deepEqual(quoted(await ask2('whiskey job'), 'whiskey'), []);
   assert.equal(idx.manifest.files['scratch/tool_outputs/gone.txt'], undefined);
+  idx.dispose();
+});
+
+test('ids only grow, yet the arrays of a query stay sized by the live chunks: the oldest files are indexed again when the ids spread out, and every answer stays', async () => {
+  const root = workspace({
+    'scratch/old.txt': [...filler(60, 'o'), 'the walrus migration finished cleanly', ...filler(60, 'p')].join('\n') + '\n',
+    'scratch/churn.txt': 'first round\n',
+  });
+  const idx = new SearchIndex(path.join(root, '.agent'), { mask, sparseSlack: 0 });
+  await idx.refresh(Infinity);
+  // A file written anew 40 times (a plan, a status file): each time its chunks take new ids and the old ones die.
+  for (let i = 0; i < 40; i++) {
+    write(root, 'scratch/churn.txt', [...filler(40 + i, `r${i}`), `round ${i} ended with the ${i === 39 ? 'pelican' : 'sparrow'} check`].join('\n') + '\n');
+    await idx.refresh(Infinity);
+  }
+  const before = idx.liveChunks;
+  assert.ok(before.chunkFile.length > SPARSE_SPAN * before.chunks, `the ids spread out: ${before.chunkFile.length} ids for ${before.chunks} live chunks`);
+  let steps = 0;
+  while (await idx.compactOnce()) steps++;
+  const after = idx.liveChunks;
+  assert.ok(steps > 0);
+  assert.ok(after.chunkFile.length <= SPARSE_SPAN * after.chunks, `the arrays span ${after.chunkFile.length} ids for ${after.chunks} live chunks`);
+  assert.deepEqual(quoted(await ask(idx, 'walrus migration'), 'walrus'), ['scratch/old.txt:61']);
+  assert.deepEqual(quoted(await ask(idx, 'pelican check'), 'pelican'), ['scratch/churn.txt:80']);
+  assert.deepEqual(quoted(await ask(idx, 'sparrow check'), 'sparrow'), []);
+  // A fresh process reads the same index the same way.
+  const again = new SearchIndex(path.join(root, '.agent'), { mask });
+  assert.deepEqual(quoted(await ask(again, 'walrus migration'), 'walrus'), ['scratch/old.txt:61']);
+  again.dispose();
   idx.dispose();
 });
 
