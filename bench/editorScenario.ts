@@ -55,10 +55,11 @@ export interface EditorSessionResult {
   activationMs?: number;
   /**
    * cpuMs / blockMs: from Agent Context's activation until quiet; cpuFromProbeMs also counts the
-   * host's start-up before it (from the probe's activation); blockBeforeActivationMs: the longest block before it.
+   * host's start-up before it (from the probe's activation); both without the probe's own timers
+   * (probeTimersMs, taken off cpuMs: WAKEUP_MS per wakeup); blockBeforeActivationMs: the longest block before it.
    */
   /** ownBlockMs: Agent Context's own time in the block where it had the most (BlockRecord.oursMs), 0 when no block over 20 ms held any of it. */
-  startup?: { cpuMs: number; cpuFromProbeMs: number; blockMs: number; ownBlockMs?: number; blocks?: BlockRecord[]; activatedUs?: number; blockBeforeActivationMs: number; rssMB: number; rssAtProbeMB: number; wallMs: number; quiet: boolean };
+  startup?: { cpuMs: number; cpuFromProbeMs: number; probeTimersMs?: number; wakeupMs?: number; blockMs: number; ownBlockMs?: number; blocks?: BlockRecord[]; activatedUs?: number; blockBeforeActivationMs: number; rssMB: number; rssAtProbeMB: number; wallMs: number; quiet: boolean };
   views: Record<string, { wallMs: number[]; cpuMs: number[]; items: number }>;
   events: Record<string, EventSamples>;
   /** The scale study's tool calls over vscode.lm.invokeTool: wall ms per call id, or why it failed. */
@@ -73,6 +74,17 @@ const cpuMs = (u: NodeJS.CpuUsage): number => (u.user + u.system) / 1000;
 // CPU of the extension host's main thread (where every extension's JavaScript runs), without the
 // thread pool and GC helper threads; process-wide on a Node without threadCpuUsage (< 23.9).
 const threadCpu = (process as unknown as { threadCpuUsage?: () => NodeJS.CpuUsage }).threadCpuUsage;
+/**
+ * The thread CPU one wakeup of a timer costs on this machine (ms; scripts/benchEditor.mjs measures it
+ * with the host's Node), and the probe's own wakeups so far (its block monitor's ticks and its quiet
+ * checks' polls): where each costs ~0.25 ms (a VM's timer exits), the monitor alone is ~24 ms of the
+ * host's CPU a second. The start-up CPU and the quiet budget leave that cost out: it is the probe's.
+ */
+const WAKEUP_MS = Math.max(0, Number(process.env.AGENT_CONTEXT_BENCH_WAKEUP_MS ?? 0) || 0);
+let probeWakeups = 0;
+/** The probe's own timers' CPU so far, in ms (WAKEUP_MS per wakeup). */
+const probeTimersMs = (): number => probeWakeups * WAKEUP_MS;
+
 /** Main-thread CPU so far, in ms. */
 export const mainCpu = (): number => cpuMs(threadCpu ? threadCpu.call(process) : process.cpuUsage());
 /** Which clock mainCpu() reads (reported with the figures). */
@@ -93,6 +105,7 @@ export class BlockMonitor {
   private readonly timer: NodeJS.Timeout;
   constructor() {
     this.timer = setInterval(() => {
+      probeWakeups++;
       const wall = performance.now();
       const cpu = mainCpu();
       const gap = wall - this.lastWall;
@@ -191,22 +204,25 @@ function startHeapProfile(level: string): () => Promise<void> {
 }
 
 /**
- * Waits until the host has used less than `budget` ms of CPU in the last second (checked every
- * 100 ms, after at least `minMs`); returns the CPU reading and time at the start of that quiet second.
+ * Waits until the host has used less than `budget` ms of CPU in the last second, the probe's own
+ * timers' share left out (checked every 100 ms, after at least `minMs`); returns the CPU reading
+ * (as read, and the probe's timers' share of it) and time at the start of that quiet second.
  */
-async function waitQuiet(minMs: number, maxMs: number, budget = 30): Promise<{ cpu: number; at: number; quiet: boolean }> {
+async function waitQuiet(minMs: number, maxMs: number, budget = 30): Promise<{ cpu: number; timers: number; at: number; quiet: boolean }> {
   const start = performance.now();
-  const samples: { at: number; cpu: number }[] = [];
+  const samples: { at: number; cpu: number; timers: number }[] = [];
   for (;;) {
     const at = performance.now();
-    samples.push({ at, cpu: mainCpu() });
+    samples.push({ at, cpu: mainCpu(), timers: probeTimersMs() });
     while (samples.length > 1 && at - samples[0].at > 1000) samples.shift();
     if (at - start >= minMs && samples.length >= 10 && at - samples[0].at >= 900) {
-      const used = samples[samples.length - 1].cpu - samples[0].cpu;
-      if (used < budget) return { cpu: samples[0].cpu, at: samples[0].at, quiet: true };
+      const last = samples[samples.length - 1];
+      const used = last.cpu - samples[0].cpu - (last.timers - samples[0].timers);
+      if (used < budget) return { cpu: samples[0].cpu, timers: samples[0].timers, at: samples[0].at, quiet: true };
     }
-    if (at - start > maxMs) return { cpu: samples[samples.length - 1].cpu, at, quiet: false };
+    if (at - start > maxMs) return { ...samples[samples.length - 1], quiet: false };
     await sleep(100);
+    probeWakeups++;
   }
 }
 
@@ -263,10 +279,14 @@ export async function run(probe: ProbeStart, level: string): Promise<EditorSessi
   result.activeBeforeProbe = ext.isActive;
   // Start-up: wait for activation (workspaceContains:.agent), then for the host to go quiet.
   const deadline = performance.now() + 300_000;
-  while (!ext.isActive && performance.now() < deadline) await sleep(20);
+  while (!ext.isActive && performance.now() < deadline) {
+    await sleep(20);
+    probeWakeups++;
+  }
   if (!ext.isActive) throw new Error('Agent Context did not activate within 300 s');
   // From here on, what happens is Agent Context's start-up (and whatever other extensions still do).
   const cpuAtActivation = mainCpu();
+  const timersAtActivation = probeTimersMs();
   const activatedUs = Number(process.hrtime.bigint() / 1000n);
   const blocksBefore = probe.blocks.read().busy;
   probe.blocks.reset();
@@ -282,8 +302,10 @@ export async function run(probe: ProbeStart, level: string): Promise<EditorSessi
   const rssMB = process.memoryUsage().rss / 1048576;
   await stopHeapProfile();
   result.startup = {
-    cpuMs: q.cpu - cpuAtActivation,
-    cpuFromProbeMs: q.cpu - probe.cpu0,
+    cpuMs: q.cpu - cpuAtActivation - (q.timers - timersAtActivation),
+    cpuFromProbeMs: q.cpu - probe.cpu0 - q.timers,
+    probeTimersMs: q.timers - timersAtActivation,
+    wakeupMs: WAKEUP_MS,
     blockMs: blocks.busy,
     ...(profile ? { ownBlockMs: Math.max(0, ...blocks.top.map((b) => b.oursMs ?? 0)) } : {}),
     blocks: blocks.top,

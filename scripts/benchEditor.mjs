@@ -14,7 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { launchBrowser } from '../test/runner/browser.mjs';
 import { editorSettings, installExtensions, prepareProfile, startCodeServer } from '../test/runner/codeServer.mjs';
-import { repoRoot } from '../test/runner/deps.mjs';
+import { ensureDeps, repoRoot } from '../test/runner/deps.mjs';
 import { editorHome, workbenchUrl } from '../test/runner/integration.mjs';
 import { makeTempDir, onEditorCleanup, removeTempDir } from '../test/runner/processes.mjs';
 import { probeVsix } from './benchProbe.mjs';
@@ -22,8 +22,23 @@ import { probeVsix } from './benchProbe.mjs';
 const SCENARIO = path.join(repoRoot, 'out/bench/editorScenario.js');
 const log = (s) => process.stderr.write(`[bench editor] ${s}\n`);
 
+/**
+ * The thread CPU one wakeup of a timer costs on this machine, in ms, with the Node that runs the
+ * extension host: a 10 ms interval with an empty callback for 3 s, its CPU over its ticks. The probe
+ * runs such timers in the host (its block monitor, its quiet check), and on some machines each
+ * wakeup costs ~0.25 ms of system time (~24 ms a second for the monitor alone: a VM's timer exits),
+ * which the scenario takes off its start-up CPU and its quiet budget (bench/editorScenario.ts).
+ */
+function timerWakeupMs() {
+  const node = path.join(ensureDeps(['editor']).NODE24_DIR, 'bin', 'node');
+  const script = 'const c0=process.threadCpuUsage();let n=0;const t=setInterval(()=>n++,10);setTimeout(()=>{clearInterval(t);const c=process.threadCpuUsage(c0);console.log(((c.user+c.system)/1000/Math.max(1,n)).toFixed(4))},3000)';
+  const r = spawnSync(node, ['-e', script], { encoding: 'utf8' });
+  const ms = Number(r.stdout.trim());
+  return r.status === 0 && Number.isFinite(ms) && ms >= 0 ? ms : 0;
+}
+
 /** One editor session on one workspace; returns the scenario's JSON (or { ok: false, error }). */
-async function session(level, workspace, reps, extensionsTemplate, timeoutMs, callsFile) {
+async function session(level, workspace, reps, extensionsTemplate, timeoutMs, callsFile, wakeupMs) {
   const base = makeTempDir(`bench-${level}`);
   const out = path.join(base, 'result.json');
   let server;
@@ -51,6 +66,7 @@ async function session(level, workspace, reps, extensionsTemplate, timeoutMs, ca
         AGENT_CONTEXT_BENCH_OUT: out,
         AGENT_CONTEXT_BENCH_LEVEL: level,
         AGENT_CONTEXT_BENCH_REPS: String(reps),
+        AGENT_CONTEXT_BENCH_WAKEUP_MS: String(wakeupMs),
         // The scale study's tool calls (bench/scaleCalls.ts), measured where views and events are.
         ...(callsFile && reps > 0 ? { AGENT_CONTEXT_BENCH_CALLS: callsFile } : {}),
         // A CPU profile of each session's start-up and view renders (bench/editorScenario.ts), for a closer look.
@@ -85,6 +101,8 @@ async function main() {
   installExtensions(tmplProfile, [probeVsix()]);
   const results = [];
   try {
+    const wakeupMs = timerWakeupMs();
+    log(`a timer's wakeup costs ${(wakeupMs * 1000).toFixed(0)} µs of thread CPU here (the probe's own timers are taken off its figures)`);
     for (let i = 0; i < spec.starts; i++) {
       for (const l of spec.levels) {
         log(`session ${i + 1}/${spec.starts} ${l.name} (load ${os.loadavg().map((x) => x.toFixed(1)).join(' ')})`);
@@ -94,7 +112,7 @@ async function main() {
         }
         const t = Date.now();
         // Views and events are measured (reps times) in the first session of each level; the others measure start-up only.
-        const r = await session(l.name, l.workspace, i === 0 ? spec.reps : 0, tmplProfile.extensionsDir, spec.timeoutMs ?? 15 * 60_000, l.calls);
+        const r = await session(l.name, l.workspace, i === 0 ? spec.reps : 0, tmplProfile.extensionsDir, spec.timeoutMs ?? 15 * 60_000, l.calls, wakeupMs);
         // Each start's own figures in the log (the row keeps only their median and range).
         const start = r.startup ? `: start-up CPU ${r.startup.cpuMs.toFixed(0)} ms, longest block ${r.startup.blockMs.toFixed(0)} ms, RSS ${r.startup.rssMB.toFixed(0)} MB` : '';
         log(`  ${r.ok ? 'done' : `FAILED: ${String(r.error).split('\n')[0]}`} in ${((Date.now() - t) / 1000).toFixed(0)} s${start}`);
