@@ -16,12 +16,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runCheckWorker } from '../../fs/digestCheck';
+import { sameFileKey, type FileKey } from '../../fs/stamps';
 import type { Entry } from './catalogFile';
 
 /** Numbers per entry: n; N.txt's dev, ino, size, mtime, ctime (NaN: not read, so not compared); the index's dev, ino, size, mtime (NaN: no index). */
 export const STAMP_FIELDS = 10;
 
-/** The entries' stamps as stale() reads them. */
+/** The entries' stamps as staleTerminals() reads them. */
 export function entryStamps(entries: readonly Entry[]): Float64Array {
   const s = new Float64Array(entries.length * STAMP_FIELDS).fill(NaN);
   entries.forEach((e, i) => {
@@ -38,6 +39,11 @@ export function entryStamps(entries: readonly Entry[]): Float64Array {
   return s;
 }
 
+/** Whether an index still has the device, inode, size and mtime its fold's checkpoint kept (the catalog's one rule for "this index changed"). */
+export function sameFoldKey(dev: number, ino: number, size: number, mtimeMs: number, st: fs.Stats): boolean {
+  return dev === st.dev && ino === st.ino && size === st.size && mtimeMs === st.mtimeMs;
+}
+
 /** The terminals of `stamps` (entryStamps) whose files in `dir` differ from their stamps, by a stat of each. */
 export function staleTerminals(dir: string, stamps: Float64Array): number[] {
   const stale: number[] = [];
@@ -46,7 +52,7 @@ export function staleTerminals(dir: string, stamps: Float64Array): number[] {
     try {
       if (!Number.isNaN(stamps[o + 1])) {
         const t = fs.statSync(`${base}.txt`, { throwIfNoEntry: false });
-        if (!t || t.dev !== stamps[o + 1] || t.ino !== stamps[o + 2] || t.size !== stamps[o + 3] || t.mtimeMs !== stamps[o + 4] || t.ctimeMs !== stamps[o + 5]) {
+        if (!t || !sameFileKey(stamps.subarray(o + 1, o + 6) as unknown as FileKey, t)) {
           stale.push(stamps[o]);
           continue;
         }
@@ -54,7 +60,7 @@ export function staleTerminals(dir: string, stamps: Float64Array): number[] {
       const x = fs.statSync(`${base}.index.jsonl`, { throwIfNoEntry: false });
       const isIndex = !!x && x.isFile();
       const had = !Number.isNaN(stamps[o + 6]);
-      if (had ? !isIndex || x.dev !== stamps[o + 6] || x.ino !== stamps[o + 7] || x.size !== stamps[o + 8] || x.mtimeMs !== stamps[o + 9] : isIndex) stale.push(stamps[o]);
+      if (had ? !isIndex || !sameFoldKey(stamps[o + 6], stamps[o + 7], stamps[o + 8], stamps[o + 9], x) : isIndex) stale.push(stamps[o]);
     } catch {
       stale.push(stamps[o]); // cannot even stat it: the caller's check decides
     }

@@ -94,7 +94,7 @@ import { notRegularFile, OPEN_FLAGS, parseTerminalNames, readTerminalHeaderInfo,
 import { settledStamp } from '../../fs/settledStamp';
 import { onProcessReset, processCache, resetProcessState, tuning } from '../../processState';
 import { RollingCheck, round } from '../../rollingCheck';
-import { entryStamps, staleTerminals, staleTerminalsOffThread } from './catalogStamps';
+import { entryStamps, sameFoldKey, staleTerminals, staleTerminalsOffThread } from './catalogStamps';
 import { afterCalls } from '../../callsAnswering';
 
 export type { BriefCommand, TerminalBrief } from './indexBrief';
@@ -141,7 +141,7 @@ export { catalogPath };
 
 const sigOf = (st: fs.Stats): DirSig => [st.dev, st.ino, st.mtimeMs, st.ctimeMs];
 const sameSig = (a: DirSig, st: fs.Stats): boolean => a[0] === st.dev && a[1] === st.ino && a[2] === st.mtimeMs && a[3] === st.ctimeMs;
-const sameFold = (cp: FoldCheckpoint<CompactState>, st: fs.Stats): boolean => cp.dev === st.dev && cp.ino === st.ino && cp.size === st.size && cp.mtimeMs === st.mtimeMs;
+const sameFold = (cp: FoldCheckpoint<CompactState>, st: fs.Stats): boolean => sameFoldKey(cp.dev, cp.ino, cp.size, cp.mtimeMs, st);
 
 const EMPTY: CompactState = BRIEF_SPEC.init();
 const EMPTY_BRIEF: TerminalBrief = briefFrom(EMPTY);
