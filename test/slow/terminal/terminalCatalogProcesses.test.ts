@@ -46,8 +46,11 @@ test('two processes refreshing the catalog at once leave a whole catalog that ag
     // Many terminals new to both processes: each writes the catalog at once, again and again.
     const codes = await Promise.all([child(g.agentDir, 10), child(g.agentDir, 20)]);
     assert.deepEqual(codes, [0, 0]);
-    const file = JSON.parse(fs.readFileSync(catalogPath(g.agentDir), 'utf8')) as { format: string; terminals: unknown[] };
+    const lines = fs.readFileSync(catalogPath(g.agentDir), 'utf8').split('\n');
+    const file = JSON.parse(lines[0]) as { format: string; rows: number };
     assert.equal(file.format, 'agent-context/terminal-catalog');
+    assert.equal(lines.pop(), '', 'the file ends with its last row');
+    assert.equal(lines.length - 1, file.rows, 'every row its header counts, no more');
     resetProcessState();
     const r = await terminalCatalog(g.agentDir);
     assert.ok(r.ok);

@@ -78,24 +78,33 @@ test('a corrupt, truncated or foreign catalog file is ignored and rebuilt; an en
     await catalog(agentDir);
     await settleTerminalCatalog(agentDir);
     const good = fs.readFileSync(catalogPath(agentDir), 'utf8');
-    // The file's rows: [n, ino, size, mtimeMs, ctimeMs, name, shell, cwd, started, flags, idx], idx: [ino, offset, lines, size, mtimeMs, tail, count, maxCommand, last, prevDone, lastFailed].
+    // The file: a header line, then a line per row: [n, ino, size, mtimeMs, ctimeMs, name, shell, cwd, started, flags, idx], idx: [ino, offset, lines, size, mtimeMs, tail, count, maxCommand, last, prevDone, lastFailed].
     type Row = [number, number, number, number, number, unknown, unknown, unknown, unknown, number, unknown[]];
-    const parsed = JSON.parse(good) as { terminals: Row[]; v: number };
+    const lines = good.split('\n');
+    assert.equal(lines.pop(), '', 'the file ends with a line end');
+    const parsed = { head: JSON.parse(lines[0]) as { v: number; rows: number }, terminals: lines.slice(1).map((l) => JSON.parse(l) as Row) };
     const forged = (f: (o: typeof parsed) => void): string => {
-      const o = JSON.parse(good) as typeof parsed;
+      const o = { head: { ...parsed.head }, terminals: lines.slice(1).map((l) => JSON.parse(l) as Row) };
       f(o);
-      return JSON.stringify(o);
+      return [o.head, ...o.terminals].map((x) => `${JSON.stringify(x)}\n`).join('');
     };
     assert.equal(parsed.terminals.length, 12);
+    assert.equal(parsed.head.rows, 12);
     const variants: [string, string][] = [
       ['garbage', 'not json {'],
       ['truncated', good.slice(0, Math.floor(good.length / 2))],
+      ['cut at a line end', `${lines.slice(0, 7).join('\n')}\n`],
+      ['a line more than its header says', `${good}${lines[3]}\n`],
+      ['a torn line', good.replace(lines[5], lines[5].slice(0, 20))],
       ['an array', '[]'],
-      ['another version', forged((o) => { o.v = 99; o.terminals[0][10][6] = 12345; })],
+      ['another version', forged((o) => { o.head.v = 99; o.terminals[0][10][6] = 12345; })],
       // Same version, written when the files were longer (since truncated): neither entry part may be believed.
       ['a stale entry', forged((o) => { const t = o.terminals[2]; (t[10][3] as number) += 1000; (t[10][1] as number) += 1000; t[10][6] = 12345; t[2] += 1000; t[5] = 'forged'; })],
       ['a malformed entry', forged((o) => { o.terminals[3][5] = 5; o.terminals[4][10][8] = 5; })],
     ];
+    // A file that is not whole, or not of this version, is not used at all (not even its good rows).
+    assert.equal((await decodeCatalogSliced(good))?.entries.length, 12, 'the good file decodes whole');
+    for (const [what, text] of variants.slice(0, 7)) assert.equal(await decodeCatalogSliced(text), undefined, `${what}: not used`);
     for (const [what, text] of variants) {
       resetProcessState();
       fs.writeFileSync(catalogPath(agentDir), text);
@@ -179,7 +188,7 @@ test('the catalog file loads and saves in slices to the same entries and the sam
     await catalog(agentDir);
     await settleTerminalCatalog(agentDir);
     const text = fs.readFileSync(catalogPath(agentDir), 'utf8');
-    const rows = (JSON.parse(text) as { terminals: unknown[] }).terminals.length;
+    const rows = (JSON.parse(text.slice(0, text.indexOf('\n'))) as { rows: number }).rows;
     assert.ok(rows >= 30, `a catalog of ${rows} terminals`);
     const whole = await decodeCatalogSliced(text);
     assert.ok(whole);

@@ -265,7 +265,8 @@ test('a catalog file left by a first build for the briefing gives later processe
     assert.match(text, new RegExp(`\\(${before.failedLast} of ${before.total}\\):`));
     await settleTerminalCatalog(agentDir, { sweep: false });
     resetProcessState();
-    const file = JSON.parse(fs.readFileSync(catalogPath(agentDir), 'utf8')) as { terminals: [number, ...unknown[]][] };
+    // The file: a header line, then one line per terminal's row.
+    const file = { terminals: fs.readFileSync(catalogPath(agentDir), 'utf8').split('\n').slice(1, -1).map((l) => JSON.parse(l) as [number, ...unknown[]]) };
     const row7 = file.terminals.find((t) => t[0] === 7)!;
     assert.ok((row7[10] as number[])[11] > 0, 'the file holds terminal 7 folded from the end of its index');
     assert.equal(file.terminals.length, before.total, 'every terminal, with its N.txt read after the call');
