@@ -74,6 +74,11 @@ export class FolderWatch {
     return [...this.state].filter(([, s]) => s.watcher).map(([f]) => f);
   }
 
+  /** Whether `folder` (absolute) is watched now: a change of its entries from now on is reported. */
+  isWatching(folder: string): boolean {
+    return this.state.get(path.resolve(folder))?.watcher !== undefined;
+  }
+
   /** Whether every folder given is watched now (none missing, no watch lost). */
   get live(): boolean {
     for (const s of this.state.values()) if (!s.found && !s.watcher) return false;

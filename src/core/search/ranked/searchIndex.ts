@@ -8,6 +8,12 @@
  *   renamed), look at the files a watch or the caller named (an append leaves its folder's time as
  *   it was: the process watches the folders on Linux, and tools name what they wrote), and stat
  *   ROUND_FILES more in turn, a safety net for a change nothing reported;
+ * - a folder watched since before its last listing is not relisted by a query when its time changes:
+ *   its watch names every file made, replaced or removed in it, and those names are looked at. Its
+ *   relisting waits for a refresh that allows it (the worker's upkeep, between queries), at most once
+ *   per WATCHED_RELIST_MS: a safety net for an event the kernel dropped (an inotify queue overflow).
+ *   At 1 GB every answer adds its list of windows beside 20,000 tool outputs, and that relisting was
+ *   most of the next warm query's index time (row 24d);
  * - and whatever a query is about to quote is checked again against the file (rankedWindows.ts).
  *
  * Several processes (the editor and MCP servers) share the index: each refresh indexes under the
@@ -32,6 +38,8 @@ import { searchedByPrefix } from './terms';
 /** Files stat-checked per refresh beyond those reported changed: all of them in turn, over many refreshes. */
 const ROUND_FILES_WATCHED = 256;
 const ROUND_FILES_UNWATCHED = 2048;
+/** A watched folder whose time changed is relisted by a refresh that allows it at most this often (the safety net above). */
+export const WATCHED_RELIST_MS = 30_000;
 /** A run replaced by a merge is deleted this long after (a reader in another process may be about to open it). */
 const RETIRE_MS = 60_000;
 const ORPHAN_MS = 10 * 60_000;
@@ -46,6 +54,8 @@ export interface RefreshReport {
   failed: { rel: string; why: string }[];
   /** Files whose state was compared with the index (a stat each) to plan this refresh. */
   looked: number;
+  /** Searchable names read by the folders listed again for this refresh (0 when none was). */
+  relisted: number;
 }
 
 export interface SearchIndexOptions {
@@ -86,8 +96,18 @@ export class SearchIndex {
   /** Files found changed that a refresh had no time left for, newest first. */
   private backlog: Planned[] = [];
   private orphansSwept = 0;
-  /** Files the last plan() compared with the index. */
+  /**
+   * Folders listed while their watch was live (armed before the listing): every name that changes in
+   * them since is reported, so a changed time alone does not call for a relisting before a query.
+   */
+  private readonly trusted = new Set<string>();
+  /** When the watched folders whose time changed were last relisted (the safety net). */
+  private watchedRelistAt = 0;
+  /** The names of `known`, in turn for the safety net's round (remade when `known` changes). */
+  private knownNames: string[] | undefined;
+  /** Files the last plan() compared with the index; names read by the folders relisted. */
   private looked = 0;
+  private relisted = 0;
   private watch: FolderWatch | undefined;
   private readonly dir: string;
 
@@ -122,9 +142,10 @@ export class SearchIndex {
     if (scopeOf(rel)) this.dirty.add(rel);
     else if (SEARCH_FOLDERS.some((f) => rel === f || rel.startsWith(`${f}/`))) {
       // Not a searchable file: a folder made, moved or removed, or a file not searched (a tool's own
-      // list). Its folder is listed again (its names diffed: relist), not every folder: each answer
-      // of agentContext_search writes such a list, and at 1 GB a relisting of all 30,000 files made
-      // most of the next query's time (row 24d).
+      // list). Its folder is listed again (its names diffed: relist), not every folder; a folder
+      // watched since its listing only by a refresh that allows it (candidates): each answer of
+      // agentContext_search writes such a list, and at 1 GB that relisting was most of the next
+      // query's index time (row 24d).
       const parent = rel.slice(0, Math.max(0, rel.lastIndexOf('/')));
       if (this.folders.has(parent)) this.folders.set(parent, undefined);
       else this.relistAll = true;
@@ -162,13 +183,16 @@ export class SearchIndex {
   }
 
   /** The files whose state must be compared with the index now. */
-  private candidates(): Map<string, string> {
+  private candidates(relistWatched: boolean): Map<string, string> {
     const out = new Map<string, string>();
+    this.relisted = 0;
     if (!this.listed || this.relistAll) {
       this.folders.clear();
       const all = listSearchable(this.agentDir, this.folders, this.now());
       for (const rel of this.known.keys()) out.set(rel, path.join(this.agentDir, rel));
       this.known.clear();
+      this.knownNames = undefined;
+      this.trusted.clear();
       for (const f of all) {
         this.known.set(f.rel, f.abs);
         out.set(f.rel, f.abs);
@@ -180,17 +204,27 @@ export class SearchIndex {
       this.dirty.clear();
       return out;
     }
-    // Folders whose time changed: files added, removed or renamed in them.
+    // Folders whose time changed: files added, removed or renamed in them. A folder watched since its
+    // listing waits for a refresh that may relist it (its watch named what changed); the others are relisted now.
     const changed: string[] = [];
+    const watchedDue = relistWatched && this.now() - this.watchedRelistAt >= WATCHED_RELIST_MS;
+    let watchedChanged = false;
     for (const [dirRel, kept] of this.folders) {
-      const st = fs.lstatSync(path.join(this.agentDir, dirRel), { throwIfNoEntry: false });
-      if (!st?.isDirectory() || !sameStamp(kept, st)) changed.push(dirRel);
+      const abs = path.join(this.agentDir, dirRel);
+      const st = fs.lstatSync(abs, { throwIfNoEntry: false });
+      if (st?.isDirectory() && sameStamp(kept, st)) continue;
+      if (st?.isDirectory() && this.trusted.has(dirRel) && this.watch?.isWatching(abs)) {
+        watchedChanged = true;
+        if (!watchedDue) continue;
+      }
+      changed.push(dirRel);
     }
+    if (watchedChanged && watchedDue) this.watchedRelistAt = this.now();
     if (changed.length > 0) this.relist(changed, out);
     for (const rel of this.dirty) out.set(rel, path.join(this.agentDir, rel));
     this.dirty.clear();
     // The safety net: the next files in turn.
-    const names = [...this.known.keys()];
+    const names = (this.knownNames ??= [...this.known.keys()]);
     const n = Math.min(names.length, this.watch ? ROUND_FILES_WATCHED : ROUND_FILES_UNWATCHED);
     for (let k = 0; k < n; k++) {
       const rel = names[(this.roundAt + k) % names.length];
@@ -210,15 +244,19 @@ export class SearchIndex {
    * next to 20,000 outputs: a stat of each of them made most of a warm query's time, row 24d.)
    */
   private relist(changed: readonly string[], out: Map<string, string>): void {
-    const watched = new Set(this.watch?.watching ?? []);
+    this.knownNames = undefined;
     for (const dirRel of changed) {
       this.folders.delete(dirRel);
       const abs = path.join(this.agentDir, dirRel);
+      // Watched before it is listed: whatever changes after the listing is reported.
+      const trustNames = this.watch?.isWatching(abs) ?? false;
+      if (trustNames) this.trusted.add(dirRel);
+      else this.trusted.delete(dirRel);
       const found: Listed[] = [];
       const stamps: FolderStamps = new Map();
       listFolder(this.agentDir, dirRel, stamps, found, this.now());
+      this.relisted += found.length;
       for (const [d, t] of stamps) if (d === dirRel || !this.folders.has(d)) this.folders.set(d, t);
-      const trustNames = watched.has(path.resolve(abs));
       const listed = new Set<string>();
       for (const f of found) {
         listed.add(f.rel);
@@ -255,14 +293,20 @@ export class SearchIndex {
    * The changes to index, small files before large ones and newest first (deletions first of all): those found now, and those a
    * refresh before ran out of time for (the backlog of a first build).
    */
-  plan(): Planned[] {
+  plan(relistWatched = false): Planned[] {
     this.load();
     const plans = new Map<string, Planned>();
     for (const p of this.backlog) plans.set(p.rel, p);
-    const candidates = this.candidates();
+    const candidates = this.candidates(relistWatched);
     this.looked = candidates.size;
     for (const [rel, abs] of candidates) {
       const st = fs.lstatSync(abs, { throwIfNoEntry: false });
+      // A file a watch or a caller named, new or gone: the safety net's round covers it from now, or no more.
+      if (st?.isFile() ? !this.known.has(rel) : this.known.has(rel)) {
+        if (st?.isFile()) this.known.set(rel, abs);
+        else this.known.delete(rel);
+        this.knownNames = undefined;
+      }
       const p = planFile(rel, abs, st?.isFile() ? st : undefined, this.m.files[rel]);
       if (p) plans.set(rel, p);
       else plans.delete(rel);
@@ -277,9 +321,9 @@ export class SearchIndex {
    * Brings the index up to date, indexing newest first until `deadline` (a time from `now`); what
    * is left is counted in the report and indexed by later refreshes.
    */
-  async refresh(deadline: number): Promise<RefreshReport> {
-    let todo = this.plan();
-    const report: RefreshReport = { indexedBytes: 0, indexedFiles: 0, pendingFiles: 0, pendingBytes: 0, failed: [], looked: this.looked };
+  async refresh(deadline: number, opts: { relistWatched?: boolean } = {}): Promise<RefreshReport> {
+    let todo = this.plan(opts.relistWatched ?? false);
+    const report: RefreshReport = { indexedBytes: 0, indexedFiles: 0, pendingFiles: 0, pendingBytes: 0, failed: [], looked: this.looked, relisted: this.relisted };
     this.backlog = todo;
     while (todo.length > 0 && this.now() < deadline) {
       todo = await withFileLock(manifestPath(this.agentDir), async () => {

@@ -33,7 +33,8 @@ function upkeepSoon(busy = true): void {
       let more = false;
       for (const index of threadIndexes()) {
         try {
-          const r = await index.refresh(Date.now() + STEP_MS);
+          // Between queries: a watched folder whose time changed may be listed again (searchIndex.ts, the safety net).
+          const r = await index.refresh(Date.now() + STEP_MS, { relistWatched: true });
           more ||= r.pendingFiles > 0;
           if (r.pendingFiles === 0 && ((await index.mergeOnce()) || (await index.compactOnce()))) more = true;
         } catch {

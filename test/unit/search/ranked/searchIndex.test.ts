@@ -403,6 +403,40 @@ test('a search\'s own list added beside 1,000 outputs costs a stat of the names 
   idx.dispose();
 });
 
+test('in a folder watched since it was listed, a search\'s own list relists nothing, yet a new or deleted file is seen at once; the upkeep\'s relisting finds a name no event reported yet', { skip: process.platform !== 'linux' && 'fs.watch names the files of a folder on Linux only' }, async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 1000; i++) files[`scratch/tool_outputs/out-${i}.txt`] = `build step ${i} finished\n`;
+  files['scratch/tool_outputs/gone.txt'] = 'the whiskey job passed\n';
+  const root = workspace(files);
+  const dir = path.join(root, '.agent', 'scratch/tool_outputs');
+  const ahead = (): number => Date.now() + 10_000;
+  const idx = new SearchIndex(path.join(root, '.agent'), { mask, now: ahead, watch: true });
+  await idx.refresh(Infinity);
+  // The first listing came before the watch: the next change of the folder lists it again, now watched.
+  fs.writeFileSync(path.join(dir, 'search-a.search.txt'), 'the windows of an earlier answer\n');
+  await queuedEventsHeard();
+  assert.ok((await idx.refresh(Infinity)).relisted >= 1000, 'listed again once, with its watch live');
+  // Each answer's own list from now on: the watch names it, and nothing is listed again.
+  fs.writeFileSync(path.join(dir, 'search-b.search.txt'), 'the windows of another answer\n');
+  await queuedEventsHeard();
+  const next = await idx.refresh(Infinity);
+  assert.equal(next.relisted, 0, 'no relisting for a list the search wrote');
+  assert.ok(next.looked < 1000, `only the round's files are looked at (${next.looked})`);
+  write(root, 'scratch/tool_outputs/new.txt', 'FATAL zebra checksum mismatch in segment 7\n');
+  fs.rmSync(path.join(dir, 'gone.txt'));
+  const ask2 = (q: string): Promise<SearchAnswer> => searchIndex(idx, { query: q }, mask, ahead);
+  assert.deepEqual(quoted(await ask2('zebra checksum mismatch'), 'zebra'), ['scratch/tool_outputs/new.txt:1']);
+  assert.deepEqual(quoted(await ask2('whiskey job'), 'whiskey'), []);
+  assert.equal(idx.manifest.files['scratch/tool_outputs/gone.txt'], undefined);
+  // A file whose event has not been heard (plan() runs before any event is read): a query's refresh
+  // does not list the folder, the upkeep's does.
+  write(root, 'scratch/tool_outputs/late.txt', 'FATAL yak shaving overflow\n');
+  const upkeep = await idx.refresh(Infinity, { relistWatched: true });
+  assert.ok(upkeep.relisted >= 1000, 'the upkeep lists the watched folder whose time changed');
+  assert.ok(idx.manifest.files['scratch/tool_outputs/late.txt'], 'the file no event had named yet is indexed');
+  idx.dispose();
+});
+
 test('ids only grow, yet the arrays of a query stay sized by the live chunks: the oldest files are indexed again when the ids spread out, and every answer stays', async () => {
   const root = workspace({
     'scratch/old.txt': [...filler(60, 'o'), 'the walrus migration finished cleanly', ...filler(60, 'p')].join('\n') + '\n',
