@@ -16,6 +16,7 @@
  */
 import * as os from 'node:os';
 import { plural } from '../core/output/humanize';
+import { yieldNow } from '../core/eventLoop';
 
 /** How long calls in flight at end of input may take to finish before they are cancelled. */
 export const GRACE_MS = 500;
@@ -123,7 +124,7 @@ export class ServerLifetime {
     if (!(await settled(this.calls, this.opts.settleMs ?? SETTLE_MS))) this.opts.log(`${why}: ${plural(this.calls.size, 'call')} did not end within ${this.opts.settleMs ?? SETTLE_MS} ms; exiting anyway`);
     // The protocol layer writes a settled call's answer a few promise steps later (no I/O waits in
     // between, and a pipe write is synchronous on Linux): one turn of the event loop lets it out.
-    await new Promise((r) => setImmediate(r));
+    await yieldNow();
     await Promise.race([this.opts.close().catch(() => undefined), new Promise((r) => setTimeout(r, CLOSE_MS))]);
     this.opts.exit(code);
   }

@@ -51,6 +51,7 @@ import { writeCacheFile } from './fsAtomic';
 import { cacheLines, entryLinePath, entryPath, startDigestCheck } from './digestCheck';
 import { tuning } from '../processState';
 import { round } from '../rollingCheck';
+import { yieldNow } from '../eventLoop';
 
 /** What kind of digest a cache holds, and how to tell a well-formed one. */
 export interface DigestSpec<T> {
@@ -183,7 +184,7 @@ export class FileDigests<T> {
   private async parseEntries(text: string): Promise<void> {
     let n = 0;
     for (const line of cacheLines(text)) {
-      if (++n % LINES_PER_SLICE === 0) await new Promise((r) => setImmediate(r));
+      if (++n % LINES_PER_SLICE === 0) await yieldNow();
       const rel = entryLinePath(line);
       if (rel !== undefined) this.entries.set(entryPath(this.agentDir, this.prefix, rel), line);
     }
@@ -366,7 +367,7 @@ export class FileDigests<T> {
     const values = new Map<string, T>();
     const failed = new Map<string, Error>();
     for (let i = 0; i < files.length; i++) {
-      if (i > 0 && i % STATS_PER_SLICE === 0) await new Promise((r) => setImmediate(r));
+      if (i > 0 && i % STATS_PER_SLICE === 0) await yieldNow();
       const f = files[i];
       if ((stale && !stale.has(f)) || unchanged?.trusted[i] === 1) {
         const known = this.known(f);

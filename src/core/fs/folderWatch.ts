@@ -19,6 +19,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isInside } from '../workspace/relativePaths';
+import { yieldNow } from '../eventLoop';
 
 /**
  * How a path changed, as far as fs.watch tells (`rename` is a create, delete or move: the path's
@@ -41,8 +42,8 @@ const MAX_DEEP = 512;
  * loop's poll phase, which the second of two turns passes through whatever phase this came from.
  */
 export async function queuedEventsHeard(): Promise<void> {
-  await new Promise((r) => setImmediate(r));
-  await new Promise((r) => setImmediate(r));
+  await yieldNow();
+  await yieldNow();
 }
 
 export class FolderWatch {

@@ -1,6 +1,7 @@
 import { type ListedNote } from './noteFile';
 import { byCreated } from './notes';
 import type { FileError } from '../result';
+import { yieldNow } from '../eventLoop';
 
 /**
  * What changed in one folder's notes between two listings, as the index takes it: the notes new or
@@ -148,7 +149,7 @@ export class NoteIndex {
       if (s) this.drop(s, touched);
     }
     for (let i = 0; i < diff.files.length; i++) {
-      if (i > 0 && i % slice === 0) await new Promise((r) => setImmediate(r));
+      if (i > 0 && i % slice === 0) await yieldNow();
       const old = this.byFile.get(diff.files[i]);
       if (old) this.drop(old, touched);
       const t = diff.terminals[i];
@@ -161,7 +162,7 @@ export class NoteIndex {
     }
     let k = 0;
     for (const list of existing) {
-      if (++k % slice === 0) await new Promise((r) => setImmediate(r));
+      if (++k % slice === 0) await yieldNow();
       list.sort(this.order);
     }
     return touched;

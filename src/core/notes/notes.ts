@@ -40,6 +40,7 @@ import { matchNotes } from './noteText';
 import { isInside } from '../workspace/relativePaths';
 import { agentDirOf } from '../workspace/layout';
 import { settledStamp } from '../fs/stamps';
+import { yieldNow } from '../eventLoop';
 
 /** A listing this long after the last look re-checks a round of note files and targets. */
 const REFRESH_MS = 2_000;
@@ -250,7 +251,7 @@ async function update(root: string, snap: NotesSnapshot, marks: boolean): Promis
   let k = 0;
   for (const f of looked) {
     // 10,000 notes at a first listing: the editor's thread gets a turn between slices.
-    if (++k % YIELD_EVERY === 0) await new Promise((r) => setImmediate(r));
+    if (++k % YIELD_EVERY === 0) await yieldNow();
     const e = got.failed.get(f);
     let parsed = got.values.get(f) ?? (e && err<FileError>({ file: `${NOTES_DIR}/${path.basename(f)}`, message: `cannot read it: ${e.message}` }));
     if (!parsed && statOf(f)) {
@@ -285,7 +286,7 @@ async function update(root: string, snap: NotesSnapshot, marks: boolean): Promis
   let n = 0;
   await pool([...need], CONCURRENCY, async ([rel, w]) => {
     // Sync stats in slices: thousands of targets must not block the thread for long.
-    if (++n % 1000 === 0) await new Promise((r) => setImmediate(r));
+    if (++n % 1000 === 0) await yieldNow();
     await factsOf(root, rel, w.lines, w.text, snap.targets);
   });
   // Orphan marks: again for the changed notes, and for every note whose target's facts changed.
@@ -302,7 +303,7 @@ async function update(root: string, snap: NotesSnapshot, marks: boolean): Promis
   };
   k = 0;
   for (const [f, parsed] of changed) {
-    if (++k % YIELD_EVERY === 0) await new Promise((r) => setImmediate(r));
+    if (++k % YIELD_EVERY === 0) await yieldNow();
     show(f, parsed);
   }
   // A pass over every note only when a target's facts changed (or the marks are new).

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ALL_PLAN_FOLDERS, fixedPlanFiles, folderPlanFiles, isFolderPlanPath, planFolderPaths } from './planFiles';
 import { sameStamp, settledStamp, stampOf, type FolderStamp } from '../fs/stamps';
+import { yieldNow } from '../eventLoop';
 
 /** A page of one `.agent/` folder's plans, as the Plan view shows them. */
 export interface PlanPage {
@@ -114,7 +115,7 @@ export class PlanOrder {
     let i = 0;
     for (const f of restat) {
       if (++i % STATS_PER_SLICE === 0) {
-        await new Promise((r) => setImmediate(r));
+        await yieldNow();
         if (gen !== this.generation) return;
       }
       let st: fs.Stats | undefined;

@@ -12,6 +12,7 @@ import { cacheFile } from '../workspace/cacheFiles';
 import { writeCacheFile } from '../fs/fsAtomic';
 import { parseTerminalHeader, parseTerminalIndex, previousFileOf, TERMINALS_DIR, type TerminalCommand, type TerminalIndex, type TerminalInfo } from './terminalFormat';
 import { processCache, processSet } from '../processState';
+import { yieldNow } from '../eventLoop';
 
 /**
  * The last reads of terminal files, keyed on each file's device, inode, size and mtime: a list or
@@ -381,7 +382,7 @@ export async function readTerminalIndexTail(agentDir: string, n: number, opts: {
     const wanted = (): boolean => [...seen].filter((c) => c < before).length > opts.count;
     while (pos > 0 && !wanted()) {
       // Further chunks (a long page, or lines without a command) leave the event loop a turn between reads.
-      if (pos < size) await new Promise((r) => setImmediate(r));
+      if (pos < size) await yieldNow();
       const len = Math.min(chunk, pos);
       pos -= len;
       chunk = Math.min(chunk * 2, 1024 * 1024);

@@ -11,6 +11,7 @@ import { toolError, type ToolContext, type ToolOutcome } from './toolContext';
 import { isInside } from '../workspace/relativePaths';
 import { agentDirOf } from '../workspace/agentLayout';
 import { formatBytes, groupDigits, plural } from '../output/humanize';
+import { yieldNow } from '../eventLoop';
 
 const INLINE_BYTES = 4096;
 
@@ -89,7 +90,7 @@ async function statAll(root: string, rels: string[]): Promise<Found[]> {
   for (let i = 0; i < rels.length; i += 256) {
     // 256 at a time never blocks long.
     statInto(root, rels.slice(i, i + 256), out);
-    if (i + 256 < rels.length) await new Promise((r) => setImmediate(r));
+    if (i + 256 < rels.length) await yieldNow();
   }
   return out;
 }

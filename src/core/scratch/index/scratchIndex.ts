@@ -10,7 +10,8 @@ import { parseSummary, scratchSummaryPath, summaryOf } from './scratchSummary';
 import { applyEventsInSummary, loadSummaryInto, recheckSummary, relistSummary } from './scratchSummaryMode';
 import { itemOf, parentOf, ScratchTree } from './scratchTree';
 import type { FolderStamp } from '../../fs/stamps';
-import { revalidateTree, scanAll, yieldNow, type IndexState } from './scratchWalk';
+import { revalidateTree, scanAll, type IndexState } from './scratchWalk';
+import { yieldNow } from '../../eventLoop';
 
 export { scratchSnapshotPath } from './scratchSnapshot';
 

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { FileError } from '../../result';
 import { differs, filesToRestat, folderKnown, HOT_MS, itemOf, markHot, RESTAT_ALL_MAX, type Item, type ScratchTree } from './scratchTree';
 import { stampOf } from '../../fs/stamps';
+import { yieldNow } from '../../eventLoop';
 
 /*
  * The scratch index's disk side: the first full walk and revalidation, which costs what changed,
@@ -37,7 +38,6 @@ const BATCH = 256;
 /** A folder walked with more files than this drops the global order (rebuilt once when next asked for) instead of inserting each file. */
 const ORDER_BULK = 1000;
 
-export const yieldNow = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 export async function maybeYield(s: IndexState): Promise<void> {
   if (++s.sinceYield >= BATCH) {

@@ -13,6 +13,7 @@ import type { FileKey } from '../../fs/stamps';
 import type { FoldCheckpoint } from '../../fs/appendFold';
 import { cacheFile } from '../../workspace/cacheFiles';
 import { tuning } from '../../processState';
+import { yieldNow } from '../../eventLoop';
 import { previousFileOf, TERMINALS_DIR, type TerminalInfo } from '../terminalFormat';
 import { BRIEF_SPEC, type BriefCommand, type ClosingFacts, type CompactState, type TerminalBrief } from './indexBrief';
 
@@ -121,7 +122,7 @@ export async function encodeCatalogSliced(s: Omit<CatalogSnapshot, 'listed'>, de
   const lines: string[] = [];
   let i = 0;
   for (const e of s.entries) {
-    if (++i % tuning.catalogRowsPerSlice === 0) await nextTurn();
+    if (++i % tuning.catalogRowsPerSlice === 0) await yieldNow();
     const r = rowOf(e, dev);
     if (r) lines.push(JSON.stringify(r));
   }
@@ -129,8 +130,6 @@ export async function encodeCatalogSliced(s: Omit<CatalogSnapshot, 'listed'>, de
   lines.unshift(JSON.stringify(header));
   return `${lines.join('\n')}\n`;
 }
-
-const nextTurn = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 function bodyOf(s: Omit<CatalogSnapshot, 'listed'>, dev: number, format: string): FileBody {
   const rows: EntryRow[] = [];
@@ -227,7 +226,7 @@ export async function decodeCatalogSliced(text: string): Promise<CatalogSnapshot
   const previous = new Set(listedOf(h) ? h.previous : []);
   let at = headEnd + 1;
   for (let i = 0; i < h.rows; i++) {
-    if (i > 0 && i % tuning.catalogRowsPerSlice === 0) await nextTurn();
+    if (i > 0 && i % tuning.catalogRowsPerSlice === 0) await yieldNow();
     const end = text.indexOf('\n', at);
     if (end < 0) return undefined; // cut short
     let row: unknown;

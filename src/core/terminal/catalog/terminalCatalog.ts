@@ -96,6 +96,7 @@ import { onProcessReset, processCache, resetProcessState, tuning } from '../../p
 import { RollingCheck, round } from '../../rollingCheck';
 import { entryStamps, sameFoldKey, staleTerminals, staleTerminalsOffThread } from './catalogStamps';
 import { afterCalls } from '../../callsAnswering';
+import { yieldNow } from '../../eventLoop';
 
 export type { BriefCommand, TerminalBrief } from './indexBrief';
 
@@ -382,7 +383,7 @@ async function check(dir: string, c: Catalog, ns: Iterable<number>, opts: CheckO
   const verified = opts.verified;
   let i = 0;
   for (const n of ns) {
-    if (++i % STATS_PER_SLICE === 0) await new Promise((r) => setImmediate(r));
+    if (++i % STATS_PER_SLICE === 0) await yieldNow();
     const entry = c.entries.get(n);
     if (!entry && !c.unreadable.has(n)) {
       slots.push({ n, needInfo: true, needIdx: true, cold: true });
@@ -555,7 +556,7 @@ async function check(dir: string, c: Catalog, ns: Iterable<number>, opts: CheckO
   let sliceStart = performance.now();
   for (const s of slots) {
     if (performance.now() - sliceStart > SLICE_MS) {
-      await new Promise((r) => setImmediate(r));
+      await yieldNow();
       sliceStart = performance.now();
     }
     await read(s, true);
@@ -571,15 +572,8 @@ function answer(dir: string, c: Catalog): readonly CatalogTerminal[] {
   const out: CatalogTerminal[] = [];
   for (const n of c.numbers) {
     const e = c.entries.get(n);
-    if (e) {
-      if (!e.view) {
-        const brief = e.idx ? briefFrom(e.idx.state, e.from) : EMPTY_BRIEF;
-        e.view = e.txt
-          ? { n, info: withClosing(e.info, brief.closed), brief }
-          : lazyView(`${dir}${path.sep}${n}.txt`, e, brief, c.previous, () => c.unsaved++); // still checked every call until a check sees it (its index may have changed since)
-      }
-      out.push(e.view);
-    } else {
+    if (e) out.push(e.view ?? viewOf(dir, c, e));
+    else {
       const bad = c.unreadable.get(n);
       if (bad) out.push({ n, info: { ...bad, previousFile: previousFileOf(n, c.previous) }, brief: EMPTY_BRIEF });
       // else: vanished since the listing
@@ -589,11 +583,40 @@ function answer(dir: string, c: Catalog): readonly CatalogTerminal[] {
   return out;
 }
 
+/** What answers show of entry e, made once (until the entry is replaced). */
+function viewOf(dir: string, c: Catalog, e: Entry): CatalogTerminal {
+  const brief = e.idx ? briefFrom(e.idx.state, e.from) : EMPTY_BRIEF;
+  e.view = e.txt
+    ? { n: e.n, info: withClosing(e.info, brief.closed), brief }
+    : lazyView(`${dir}${path.sep}${e.n}.txt`, e, brief, c.previous, () => c.unsaved++); // still checked every call until a check sees it (its index may have changed since)
+  return e.view;
+}
+
+/**
+ * Makes the views answer() will hand out, catalogRowsPerSlice entries per turn of the event loop:
+ * a process's first answer at 10,000 terminals makes 10,000 (and their briefs), which in one step
+ * was one long block of the extension host at start-up (bench row 21x). A view depends on its entry
+ * alone, and an entry changed meanwhile is a new object without one, so what answer() hands out is
+ * the same as without this.
+ */
+async function makeViewsSliced(dir: string, c: Catalog): Promise<void> {
+  if (c.answer) return;
+  let made = 0;
+  for (const n of c.numbers) {
+    const e = c.entries.get(n);
+    if (!e || e.view) continue;
+    viewOf(dir, c, e);
+    if (++made % tuning.catalogRowsPerSlice === 0) await yieldNow();
+  }
+}
+
 async function refresh(agentDir: string, c: Catalog, force: readonly number[], need: Need, lazyInfo: boolean): Promise<Result<readonly CatalogTerminal[]>> {
   const r = await update(agentDir, c, force, need, lazyInfo);
   if (!r.ok) return r;
   if (r.value === null) return ok([]);
-  const out = answer(path.join(agentDir, TERMINALS_DIR), c);
+  const dir = path.join(agentDir, TERMINALS_DIR);
+  await makeViewsSliced(dir, c);
+  const out = answer(dir, c);
   noteChanges(agentDir, c, r.value);
   if (c.infoLeft) completeInfoSoon(agentDir, c);
   c.rolling.sweepIfDue();

@@ -200,6 +200,13 @@ test('the catalog file loads and saves in slices to the same entries and the sam
         const s = await decodeCatalogSliced(text);
         assert.deepEqual(s, whole, `loaded in slices of ${slice}`);
         assert.equal(await encodeCatalogSliced(s!, dev), text, `saved in slices of ${slice}`);
+        // A new process's first answer, its views made in slices, while another terminal's index grows between the turns.
+        resetProcessState();
+        const grown = 3 + (slice % 5);
+        const pending = catalog(agentDir);
+        appendCommand(agentDir, grown, (await commandsOf(agentDir, grown)) + 1, 7);
+        await pending;
+        assert.deepEqual(await catalog(agentDir), await fresh(agentDir), `answered in slices of ${slice}, then after a change between turns`);
       } finally {
         restore();
       }
