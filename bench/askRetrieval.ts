@@ -15,7 +15,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadBuilt, type ConfigModule, type InvokeModule } from './harness';
-import { buildRetrievalTree, readLines, resolvePlaces, retrievalDir, score, searchLines, type Question } from './rowRetrieval';
+import { buildRetrievalTree, indexWhole, readLines, resolvePlaces, retrievalDir, retrievalToolContext, score, searchLines, type Question } from './rowRetrieval';
 import { ensureSearchTree } from './rowSearchScale';
 
 interface Figures {
@@ -66,16 +66,9 @@ async function main(): Promise<void> {
   // The answers' overflow lists of an earlier run (never indexed; removed so the tree stays as built).
   const outputs = path.join(root, '.agent', 'scratch', 'tool_outputs');
   for (const f of fs.readdirSync(outputs)) if (f.endsWith('.search.txt')) fs.rmSync(path.join(outputs, f), { force: true });
-  const ctx = {
-    folders: [{ name: 'bench', path: root }], config: config.DEFAULT_TOOL_CONFIG, signal: new AbortController().signal,
-    log: { info() {}, warn() {}, error() {}, debug() {}, trace() {} }, source: 'mcp', trusted: true, allowRun: false,
-  };
+  const ctx = retrievalToolContext(root, config);
   // Indexed whole before the first question (as row 23 does).
-  for (let i = 0; ; i++) {
-    const warm = await invoke.invokeTool('agentContext_search', { query: 'warm up the index' }, ctx);
-    if (!/^Not indexed yet: /m.test(warm.text)) break;
-    if (i >= 600) throw new Error(`${root} is still not indexed after ${i} searches`);
-  }
+  await indexWhole(invoke, ctx, root);
   const figures: Record<string, Figures> = {};
   for (const q of questions) {
     const answer = await invoke.invokeTool('agentContext_search', { query: q.q }, ctx);

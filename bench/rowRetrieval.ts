@@ -54,6 +54,23 @@ const CONTEXT_CREDIT = 2;
 const RG_STOP = new Set('a an and are as at be by can could did do does for from had has have how i in into is it its of on or not the their them then this to was were what when where which who why will with would after about'.split(' '));
 
 /** Where the recordings are, and the tree the questions' `file` paths are in. */
+/** What the bench's tool calls over a retrieval tree at `root` run with (an MCP call of a trusted folder, no commands). */
+export function retrievalToolContext(root: string, config: ConfigModule) {
+  return {
+    folders: [{ name: 'bench', path: root }], config: config.DEFAULT_TOOL_CONFIG, signal: new AbortController().signal,
+    log: { info() {}, warn() {}, error() {}, debug() {}, trace() {} }, source: 'mcp' as const, trusted: true, allowRun: false,
+  };
+}
+
+/** Searches until the index holds the whole tree (a search answers from what it indexed within its time, and says what is not indexed yet). */
+export async function indexWhole(invoke: InvokeModule, ctx: ReturnType<typeof retrievalToolContext>, what: string): Promise<void> {
+  for (let i = 0; ; i++) {
+    const warm = await invoke.invokeTool('agentContext_search', { query: 'warm up the index' }, ctx);
+    if (!/^Not indexed yet: /m.test(warm.text)) return;
+    if (i >= 600) throw new Error(`${what} is still not indexed after ${i} searches: ${warm.text.slice(0, 500)}`);
+  }
+}
+
 export function retrievalDir(): string {
   for (const dir of [path.resolve(__dirname, 'retrieval'), path.resolve(__dirname, '../../bench/retrieval')]) {
     if (fs.existsSync(path.join(dir, 'questions.json'))) return dir;
@@ -326,18 +343,11 @@ export async function rowRetrieval(workDir: string, rgPath: string | undefined, 
       for (const g of p.lines) if (g < 1 || g > n) throw new Error(`bench/retrieval/questions.json: ${q.id}: line ${g} is past the end of ${p.file} (${n} lines)`);
     }
   }
-  const ctx = {
-    folders: [{ name: 'bench', path: root }], config: config.DEFAULT_TOOL_CONFIG, signal: new AbortController().signal,
-    log: { info() {}, warn() {}, error() {}, debug() {}, trace() {} }, source: 'mcp', trusted: true, allowRun: false,
-  };
+  const ctx = retrievalToolContext(root, config);
   // Index once before the questions (an agent's index is kept up to date between its questions): a
   // search answers from what it indexed within its time and says what is not indexed yet, so ask until
   // nothing is left, or the first questions would be scored on part of the tree.
-  for (let i = 0; ; i++) {
-    const warm = await invoke.invokeTool('agentContext_search', { query: 'warm up the index' }, ctx);
-    if (!/^Not indexed yet: /m.test(warm.text)) break;
-    if (i >= 600) throw new Error(`the retrieval tree is still not indexed after ${i} searches: ${warm.text}`);
-  }
+  await indexWhole(invoke, ctx, 'the retrieval tree');
   const rg = rgPath ?? 'rg';
   const details: RetrievalDetail[] = [];
   for (const q of questions) {
