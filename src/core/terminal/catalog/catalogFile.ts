@@ -65,10 +65,10 @@ export interface CatalogSnapshot {
 const FORMAT = 'agent-context/terminal-catalog';
 // 5: an entry's row keeps N.txt's ctime (an mtime set back no longer hides a rewrite of the header).
 // 6: an index row keeps what its closing record says (terminalFormat.ts ClosingRecord).
-// 7: JSON Lines, a header and a line per row. One JSON.parse of every row made a tree of ~15 objects
-//    per terminal that lived until the last slice of entries was made, so the young generation's
-//    scavenges copied it whole while the entries were made: a 120–180 ms pause of the extension
-//    host at start-up with 10,000 terminals (bench row 21x). A row's tree now dies in its slice.
+// 7: JSON Lines, a header and a line per row. One JSON.parse of the whole file was one step of ~50 ms
+//    in the extension host at start-up with 10,000 terminals (bench row 21x), and its tree of every
+//    row (V8 puts the tree of a text over 100 KB straight in the old generation) lived until the
+//    last slice of entries was made. A row is now parsed in its slice, and its tree dies young.
 const VERSION = 7;
 
 type BriefRow = [command: number, done: 0 | 1, exitCode: number | null, exitUnknown: string | null, endMs: number];
@@ -115,8 +115,8 @@ function closingFromRow(r: unknown): ClosingFacts | null | undefined {
 /**
  * The file's text for a snapshot (entries on another device than the folder's are left out: read
  * again next time), made in slices of catalogRowsPerSlice entries (processState.ts) between turns of
- * the event loop: the extension host saves a catalog of 12,000 terminals (bench row 21) without one
- * long block (JSON.stringify of the rows stays one step, a small part of it).
+ * the event loop, each row stringified in its slice: the extension host saves a catalog of 12,000
+ * terminals (bench row 21) without one long block (one JSON.stringify of every row took ~60 ms).
  */
 export async function encodeCatalogSliced(s: Omit<CatalogSnapshot, 'listed'>, dev: number): Promise<string> {
   const lines: string[] = [];

@@ -566,14 +566,23 @@ async function check(dir: string, c: Catalog, ns: Iterable<number>, opts: CheckO
   return changed;
 }
 
-/** The answer: every terminal by number, from the per-terminal views kept since they last changed. */
-function answer(dir: string, c: Catalog): readonly CatalogTerminal[] {
+/**
+ * The answer: every terminal by number, from the per-terminal views kept since they last changed;
+ * made once per change. A process's first answer makes every terminal's view
+ * and brief (10,000 at a heavy user's), catalogRowsPerSlice per turn of the event loop: in one step
+ * that was one long block of the extension host at start-up (bench row 21x). It runs inside
+ * c.rolling (refresh), so no check, sweep or write changes the catalog between those turns.
+ */
+async function answer(dir: string, c: Catalog): Promise<readonly CatalogTerminal[]> {
   if (c.answer) return c.answer;
   const out: CatalogTerminal[] = [];
+  let made = 0;
   for (const n of c.numbers) {
     const e = c.entries.get(n);
-    if (e) out.push(e.view ?? viewOf(dir, c, e));
-    else {
+    if (e) {
+      if (!e.view && ++made % tuning.catalogRowsPerSlice === 0) await yieldNow();
+      out.push(e.view ?? viewOf(dir, c, e));
+    } else {
       const bad = c.unreadable.get(n);
       if (bad) out.push({ n, info: { ...bad, previousFile: previousFileOf(n, c.previous) }, brief: EMPTY_BRIEF });
       // else: vanished since the listing
@@ -583,7 +592,7 @@ function answer(dir: string, c: Catalog): readonly CatalogTerminal[] {
   return out;
 }
 
-/** What answers show of entry e, made once (until the entry is replaced). */
+/** What answers show of entry e, kept on it until it changes (a change makes a new entry or drops its view). */
 function viewOf(dir: string, c: Catalog, e: Entry): CatalogTerminal {
   const brief = e.idx ? briefFrom(e.idx.state, e.from) : EMPTY_BRIEF;
   e.view = e.txt
@@ -592,31 +601,11 @@ function viewOf(dir: string, c: Catalog, e: Entry): CatalogTerminal {
   return e.view;
 }
 
-/**
- * Makes the views answer() will hand out, catalogRowsPerSlice entries per turn of the event loop:
- * a process's first answer at 10,000 terminals makes 10,000 (and their briefs), which in one step
- * was one long block of the extension host at start-up (bench row 21x). A view depends on its entry
- * alone, and an entry changed meanwhile is a new object without one, so what answer() hands out is
- * the same as without this.
- */
-async function makeViewsSliced(dir: string, c: Catalog): Promise<void> {
-  if (c.answer) return;
-  let made = 0;
-  for (const n of c.numbers) {
-    const e = c.entries.get(n);
-    if (!e || e.view) continue;
-    viewOf(dir, c, e);
-    if (++made % tuning.catalogRowsPerSlice === 0) await yieldNow();
-  }
-}
-
 async function refresh(agentDir: string, c: Catalog, force: readonly number[], need: Need, lazyInfo: boolean): Promise<Result<readonly CatalogTerminal[]>> {
   const r = await update(agentDir, c, force, need, lazyInfo);
   if (!r.ok) return r;
   if (r.value === null) return ok([]);
-  const dir = path.join(agentDir, TERMINALS_DIR);
-  await makeViewsSliced(dir, c);
-  const out = answer(dir, c);
+  const out = await answer(path.join(agentDir, TERMINALS_DIR), c);
   noteChanges(agentDir, c, r.value);
   if (c.infoLeft) completeInfoSoon(agentDir, c);
   c.rolling.sweepIfDue();
