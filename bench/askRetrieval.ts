@@ -15,7 +15,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { loadBuilt, type ConfigModule, type InvokeModule } from './harness';
-import { buildRetrievalTree, indexWhole, readLines, resolvePlaces, retrievalDir, retrievalToolContext, score, searchLines, type Question } from './rowRetrieval';
+import { agentPath, buildRetrievalTree, indexWhole, resolvePlaces, retrievalDir, retrievalToolContext, score, type Question } from './rowRetrieval';
 import { ensureSearchTree } from './rowSearchScale';
 
 interface Figures {
@@ -71,23 +71,14 @@ async function main(): Promise<void> {
   await indexWhole(invoke, ctx, root);
   const figures: Record<string, Figures> = {};
   for (const q of questions) {
-    const answer = await invoke.invokeTool('agentContext_search', { query: q.q }, ctx);
-    const loaded = searchLines(answer.text);
-    let tokens = tok.countTokens(answer.text).tokens;
-    let readText = '';
-    const next = /^Next: read lines (\d+)–(\d+) of \.agent\/(\S+) /m.exec(answer.text);
-    if (next) {
-      const r = await invoke.invokeTool('agentContext_read', { path: `.agent/${next[3]}`, offset: Number(next[1]), limit: Number(next[2]) - Number(next[1]) + 1 }, ctx);
-      for (const k of readLines(r.text)) loaded.add(k);
-      tokens += tok.countTokens(r.text).tokens;
-      readText = r.text;
-    }
+    const { answer, loaded, readText } = await agentPath(invoke, ctx, q);
+    const tokens = tok.countTokens(answer).tokens + (readText === undefined ? 0 : tok.countTokens(readText).tokens);
     const s = score(loaded, q);
-    figures[q.id] = { precision: s.precision, recall: s.recall, tokens, read: next !== null };
-    console.log(`${q.id.padEnd(20)} P ${pct(s.precision)} R ${pct(s.recall)} ${String(tokens).padStart(5)}${next ? ' +read' : ''}`);
+    figures[q.id] = { precision: s.precision, recall: s.recall, tokens, read: readText !== undefined };
+    console.log(`${q.id.padEnd(20)} P ${pct(s.precision)} R ${pct(s.recall)} ${String(tokens).padStart(5)}${readText !== undefined ? ' +read' : ''}`);
     if (show.has(q.id)) {
       console.log(`  marked: ${q.places.map((p) => `${p.file}:${p.lines.join(',')}`).join(' | ')}`);
-      console.log([answer.text, readText].filter(Boolean).join('\n').replace(/^/gm, '  | '));
+      console.log([answer, readText ?? ''].filter(Boolean).join('\n').replace(/^/gm, '  | '));
     }
   }
   await service.stopSearchWorker();

@@ -183,6 +183,28 @@ export function readLines(text: string): Loaded {
 }
 
 /**
+ * What an agent loads for question q following our answers (row 23a): the search's answer, then the
+ * read it proposes ("Next: read lines a–b of .agent/…"), whenever it proposes one: an agent cannot
+ * see the marks. `searchMs`: the search call alone.
+ */
+export async function agentPath(invoke: InvokeModule, ctx: unknown, q: Question): Promise<{ answer: string; searchMs: number; searched: Loaded; loaded: Loaded; readText: string | undefined }> {
+  const t0 = performance.now();
+  const a = await invoke.invokeTool('agentContext_search', { query: q.q }, ctx);
+  const searchMs = performance.now() - t0;
+  if (a.isError) throw new Error(`agentContext_search failed on ${q.id}: ${a.text}`);
+  const searched = searchLines(a.text);
+  const loaded = new Set(searched);
+  let readText: string | undefined;
+  const next = /^Next: read lines (\d+)–(\d+) of \.agent\/(\S+) /m.exec(a.text);
+  if (next) {
+    const r = await invoke.invokeTool('agentContext_read', { path: `.agent/${next[3]}`, offset: Number(next[1]), limit: Number(next[2]) - Number(next[1]) + 1 }, ctx);
+    for (const k of readLines(r.text)) loaded.add(k);
+    readText = r.text;
+  }
+  return { answer: a.text, searchMs, searched, loaded, readText };
+}
+
+/**
  * ripgrep's arguments for a question, the agent's usual move (`rg -uu -n -C 2 -i -F -e w1 -e w2 … .agent`),
  * with `--null`: each path ends in a NUL where ripgrep prints `:` or `-`, so a file named
  * `rust-backtrace-1-cargo-test-….txt` is not read as line 1 of `rust-backtrace` (it was: ripgrep's
@@ -353,20 +375,10 @@ export async function rowRetrieval(workDir: string, rgPath: string | undefined, 
   for (const q of questions) {
     // Ours: the search, then the read its answer proposes, whenever it proposes one: an agent cannot
     // tell whether the answer it got is complete. Beside it, the search alone.
-    const answer = await invoke.invokeTool('agentContext_search', { query: q.q }, ctx);
-    if (answer.isError) throw new Error(`agentContext_search failed on ${q.id}: ${answer.text}`);
-    const searched = searchLines(answer.text);
-    const searchTokens = tok.countTokens(answer.text).tokens;
-    const loaded = new Set(searched);
-    let tokens = searchTokens;
-    let read = false;
-    const next = /^Next: read lines (\d+)–(\d+) of \.agent\/(\S+) /m.exec(answer.text);
-    if (next) {
-      read = true;
-      const r = await invoke.invokeTool('agentContext_read', { path: `.agent/${next[3]}`, offset: Number(next[1]), limit: Number(next[2]) - Number(next[1]) + 1 }, ctx);
-      for (const k of readLines(r.text)) loaded.add(k);
-      tokens += tok.countTokens(r.text).tokens;
-    }
+    const { answer, searched, loaded, readText } = await agentPath(invoke, ctx, q);
+    const searchTokens = tok.countTokens(answer).tokens;
+    const tokens = searchTokens + (readText === undefined ? 0 : tok.countTokens(readText).tokens);
+    const read = readText !== undefined;
     const ours = { ...score(loaded, q), tokens, read };
     const searchOnly = { ...score(searched, q), tokens: searchTokens };
     // ripgrep with the question's keywords, over the whole tree (the agent does not know where the answer is).

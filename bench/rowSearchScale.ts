@@ -21,7 +21,7 @@ import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { corpusDir } from './corpusLoader';
 import { loadBuilt, repoRoot, rng, RUNS, stats, type ConfigModule, type InvokeModule, type Row } from './harness';
-import { buildRetrievalTree, keywordsOf, LoadedScore, readLines, resolvePlaces, retrievalDir, rgArgs, rgLineOf, score, searchLines, type Question } from './rowRetrieval';
+import { agentPath, buildRetrievalTree, keywordsOf, LoadedScore, resolvePlaces, retrievalDir, rgArgs, rgLineOf, score, type Question } from './rowRetrieval';
 
 interface ServiceModule {
   stopSearchWorker(): Promise<void>;
@@ -344,17 +344,8 @@ async function oursQuality(invoke: InvokeModule, ctx: unknown, qs: Question[]): 
   const R: number[] = [];
   const times: number[] = [];
   for (const q of qs) {
-    const t0 = performance.now();
-    const a = await invoke.invokeTool('agentContext_search', { query: q.q }, ctx);
-    times.push(performance.now() - t0);
-    if (a.isError) throw new Error(`agentContext_search failed on ${q.id}: ${a.text}`);
-    const loaded = searchLines(a.text);
-    // The read the answer proposes, whenever it proposes one (as row 23a): an agent cannot see the marks.
-    const next = /^Next: read lines (\d+)–(\d+) of \.agent\/(\S+) /m.exec(a.text);
-    if (next) {
-      const r = await invoke.invokeTool('agentContext_read', { path: `.agent/${next[3]}`, offset: Number(next[1]), limit: Number(next[2]) - Number(next[1]) + 1 }, ctx);
-      for (const k of readLines(r.text)) loaded.add(k);
-    }
+    const { searchMs, loaded } = await agentPath(invoke, ctx, q);
+    times.push(searchMs);
     const s = score(loaded, q);
     P.push(s.precision);
     R.push(s.recall);
