@@ -6,6 +6,7 @@ import { BlockScanner, scanFile } from './blockScan';
 import { searchDeps } from './searchDeps';
 import { ALWAYS_IGNORED } from './ignoreRules';
 import type { GrepHit, GrepQuery, GrepReport } from './grepTypes';
+import { yieldNow } from '../eventLoop';
 
 export type { GrepHit, GrepQuery, GrepReport } from './grepTypes';
 
@@ -88,7 +89,7 @@ export async function* builtinGrep(q: GrepQuery): AsyncGenerator<GrepHit> {
     yield* grepFile(file, scanner, q.report);
     // Files are read synchronously (see grepFile): the event loop gets a turn every few milliseconds.
     if (Date.now() - slice >= YIELD_EVERY_MS) {
-      await new Promise((r) => setImmediate(r));
+      await yieldNow();
       slice = Date.now();
     }
   }
