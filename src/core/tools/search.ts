@@ -2,14 +2,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fenceData } from '../output/fence';
 import { formatBytes, groupDigits } from '../output/humanize';
-import { displayLine } from '../output/reference';
+import { displayLine, issueLevel } from '../output/reference';
 import { countTokensAsync } from '../output/tokens';
 import { TOOL_ANSWER_MAX_BYTES } from '../output/inline';
 import type { SearchWindow } from '../search/ranked/lineRanking';
 import type { WindowRest } from '../search/ranked/windowRest';
 import { searchFolder } from '../search/ranked/searchService';
 import { SEARCH_SCOPES, type SearchScope } from '../search/ranked/sources';
-import { termWords } from '../search/ranked/terms';
+import { searchedByPrefix, termsOf, termWords } from '../search/ranked/terms';
 import { agentDirOf } from '../workspace/agentLayout';
 import { defaultFolder, displayPath } from '../workspace/workspacePaths';
 import { newScratchFile, writeScratchText } from './scratchOutput';
@@ -52,35 +52,80 @@ function windowText(w: SearchWindow, show: (rel: string) => string, word: (term:
   return [head, ...w.lines.map((l) => displayLine(l, LINE_BYTES))].join('\n');
 }
 
+/** A window as windowsToShow weighs it (tests give only what a rule needs). */
+type ShowableWindow = Pick<SearchWindow, 'rel' | 'score'> & Partial<Pick<SearchWindow, 'first' | 'last' | 'report' | 'named' | 'lines' | 'terms' | 'level'>>;
+
+const overlaps = (w: ShowableWindow, r: WindowRest): boolean => w.first !== undefined && w.last !== undefined && w.first <= r.last && w.last >= r.first;
+
+/** Whether a line holds one of `terms` (or, for a term searched by prefix, a word it starts), as the ranking matches them. */
+function holdsTerm(text: string, terms: readonly string[]): boolean {
+  return termsOf(text).some((t) => terms.some((q) => t === q || (searchedByPrefix(q) && t.startsWith(q))));
+}
+
+/**
+ * Whether window `w` only repeats lines already shown: every line of it that is not the same text as a
+ * shown line (trimmed) holds neither an error nor a query term. A test runner's closing summary repeats
+ * its failures word for word (node:test's `✖ failing tests:` list under the run: the same `✖ name`,
+ * message and frames), and would be shown for the very lines that ranked the first window.
+ */
+function repeatsShown(w: ShowableWindow, shownText: ReadonlySet<string>): boolean {
+  if (!w.lines) return false;
+  return w.lines.every((l) => {
+    const t = l.text.trim();
+    return t === '' || shownText.has(t) || (issueLevel(l.text) < 2 && !holdsTerm(l.text, w.terms ?? []));
+  });
+}
+
 /**
  * Which of the ranked windows an answer shows (their indexes): the best one, then up to MAX_SHOWN in
  * all of the best window's file within `budget` tokens and the answer's bytes, each scoring at least
  * SAME_FILE_RATIO of the best. For a question asking why (`asksWhy`), when the best window's list line
  * names an item (`✕ name`) and another of those windows quotes that item's own report, the report is
  * shown alone: it says what the list line says, and why; and when the best window quotes a report, a
- * window whose list line names that item is not shown beside it. `sizes` covers the windows considered.
+ * window whose list line names that item is not shown beside it. Not asked why, a window inside the
+ * report of an item the best window's list names is not shown: the list answers which, the report adds
+ * a cause not asked for. A window beside the best one is a second candidate answer, and is not shown
+ * when it is a weaker one: without an error line when the best window has one; holding half the best
+ * window's query terms or fewer, unless it brings the error line the best window lacks while the best
+ * window lacks some of the query's `queryTerms` terms; or only repeating lines shown (repeatsShown).
+ * `sizes` covers the windows considered.
  */
-export function windowsToShow(windows: readonly (Pick<SearchWindow, 'rel' | 'score'> & Partial<Pick<SearchWindow, 'first' | 'last' | 'report'>>)[], sizes: readonly { tokens: number; bytes: number }[], budget: number, asksWhy = false): number[] {
+export function windowsToShow(windows: readonly ShowableWindow[], sizes: readonly { tokens: number; bytes: number }[], budget: number, asksWhy = false, queryTerms = Infinity): number[] {
   const shown: number[] = [];
   if (windows.length === 0) return shown;
   const best = windows[0].score;
   const near = (i: number): boolean => windows[i].rel === windows[0].rel && windows[i].score >= SAME_FILE_RATIO * best;
   const report = asksWhy ? windows[0].report : undefined;
-  const stand = report ? windows.findIndex((w, i) => i > 0 && i < sizes.length && near(i) && w.first !== undefined && w.last !== undefined && w.first <= report.last && w.last >= report.first) : -1;
+  const stand = report ? windows.findIndex((w, i) => i > 0 && i < sizes.length && near(i) && overlaps(w, report)) : -1;
   if (stand > 0) return [stand];
-  // Asked why, a list line naming the item whose report the best window quotes adds nothing to it.
   const top = windows[0];
+  // Asked why, a list line naming the item whose report the best window quotes adds nothing to it.
   const namesTop = (i: number): boolean => {
     const r = windows[i].report;
-    return asksWhy && r !== undefined && top.first !== undefined && top.last !== undefined && r.first <= top.last && r.last >= top.first;
+    return asksWhy && r !== undefined && overlaps(top, r);
   };
+  // Asked which, not why: the best window's list names the items; their reports' lines are a cause not asked for.
+  const inNamedReport = (i: number): boolean => !asksWhy && (top.named ?? []).some((r) => overlaps(windows[i], r));
+  // A window beside the best one is a second candidate answer (weaker): shown only if it is as much of one.
+  const weaker = (i: number): boolean => {
+    const w = windows[i];
+    const level = w.level ?? 0;
+    const topLevel = top.level ?? 0;
+    // The best window holds an error line: one without any ranks below it for its words alone.
+    if (topLevel === 2 && level < 2) return true;
+    if (w.terms === undefined || top.terms === undefined || 2 * w.terms.length > top.terms.length) return false;
+    // Half the best window's terms or fewer: shown only for the error line the best window lacks, when the best window lacks some of the query's terms too.
+    return !(level > topLevel && top.terms.length < queryTerms);
+  };
+  const shownText = new Set<string>();
   let tokens = 0;
   let bytes = 0;
   for (let i = 0; i < sizes.length && i < windows.length; i++) {
     if (i > 0 && shown.length >= MAX_SHOWN) break;
-    if (i > 0 && (!near(i) || namesTop(i))) continue;
+    if (i > 0 && (!near(i) || namesTop(i) || inNamedReport(i) || repeatsShown(windows[i], shownText) || weaker(i))) continue;
     if (i > 0 && (tokens + sizes[i].tokens > budget || bytes + sizes[i].bytes > TOOL_ANSWER_MAX_BYTES - FRAME_BYTES)) break;
     shown.push(i);
+    for (const l of windows[i].lines ?? []) if (l.text.trim()) shownText.add(l.text.trim());
     tokens += sizes[i].tokens;
     bytes += sizes[i].bytes;
   }
@@ -118,7 +163,7 @@ export async function searchTool(input: Record<string, unknown>, ctx: ToolContex
   const counts = await Promise.all(texts.slice(0, 30).map((t) => countTokensAsync(t)));
   const sizes = counts.map((c, i) => ({ tokens: c.tokens, bytes: Buffer.byteLength(texts[i], 'utf8') + 2 }));
   const asksWhy = WHY_RE.test(query);
-  const shown = windowsToShow(a.windows, sizes, budget, asksWhy);
+  const shown = windowsToShow(a.windows, sizes, budget, asksWhy, a.terms.length);
   const tokens = shown.reduce((s, i) => s + sizes[i].tokens, 0);
   const total = a.windows.length;
   const lines = [`${groupDigits(total)} window${total === 1 ? '' : 's'} match ${JSON.stringify(query)} (terms: ${termList}) in ${where}; the best ${shown.length}, ≈${groupDigits(tokens)} tokens:`];

@@ -107,6 +107,70 @@ test('asked why, a window quoting the report of the item the best window\'s list
   assert.deepEqual(windowsToShow([{ ...report, score: 10 }, { ...summary, score: 9 }, other], sizes, 1500, false), [0, 1]);
 });
 
+test('a second window that is a weaker answer than the best is not shown: no error line beside one, half its terms or fewer, only lines already shown', () => {
+  const size = { tokens: 100, bytes: 400 };
+  const sizes = [size, size, size];
+  const line = (n: number, text: string): { n: number; text: string } => ({ n, text });
+  const best = { rel: 'out.txt', score: 10, first: 1, last: 3, level: 2 as const, terms: ['go', 'test', 'time'] };
+  // A window without an error line beside a best one with one: its words alone rank it lower.
+  assert.deepEqual(windowsToShow([best, { rel: 'out.txt', score: 9, first: 20, last: 22, level: 0, terms: ['go', 'test', 'time'] }], sizes, 1500, false, 3), [0]);
+  // An error window with one of the best window's three terms: not shown; with two of them, shown.
+  assert.deepEqual(windowsToShow([best, { rel: 'out.txt', score: 9, first: 20, last: 22, level: 2, terms: ['test'] }], sizes, 1500, false, 3), [0]);
+  assert.deepEqual(windowsToShow([best, { rel: 'out.txt', score: 9, first: 20, last: 22, level: 2, terms: ['go', 'test'] }], sizes, 1500, false, 3), [0, 1]);
+  // The error line the best window lacks, when the best window lacks some of the query's terms: shown, with no term at all
+  // (an app's log line naming the service, then the crash that holds none of the question's words).
+  const info = { rel: 'out.txt', score: 10, first: 1, last: 2, level: 0 as const, terms: ['orders', 'api', 'server'] };
+  const crash = { rel: 'out.txt', score: 4, first: 23, last: 34, level: 2 as const, terms: [] };
+  assert.deepEqual(windowsToShow([info, crash], sizes, 1500, true, 6), [0, 1]);
+  // ... but not when the best window holds every term of the query.
+  assert.deepEqual(windowsToShow([{ ...info, terms: ['jest', 'test', 'exceeded', 'timeout'] }, { ...crash, terms: ['test'] }], sizes, 1500, false, 4), [0]);
+  // A window whose lines repeat shown ones, but for a line with no query term and no error (a runner's closing summary): not shown.
+  const failure = { ...best, terms: ['parseduration', 'reject', '2d'] };
+  const shown = { ...failure, lines: [line(34, '  ✖ accepts days (0.2ms)'), line(35, '    RangeError [Error]: invalid duration: 2d'), line(36, '        at parseDuration (lib.js:7:17)')] };
+  const repeat = { ...failure, score: 7, first: 173, last: 176, lines: [line(173, 'test at test/lib.test.js:18:3'), line(174, '✖ accepts days (0.2ms)'), line(175, '  RangeError [Error]: invalid duration: 2d'), line(176, '      at parseDuration (lib.js:7:17)')] };
+  assert.deepEqual(windowsToShow([shown, repeat], sizes, 1500, true, 3), [0]);
+  // One new line holding a query term or an error makes it a window of its own.
+  const newError = { ...repeat, lines: [...repeat.lines, line(177, 'Error: another failure')] };
+  assert.deepEqual(windowsToShow([shown, newError], sizes, 1500, true, 3), [0, 1]);
+});
+
+test('asked which, not why: a window inside the report of an item the best window\'s list names is not shown; asked why, it is', () => {
+  const size = { tokens: 100, bytes: 400 };
+  const sizes = [size, size, size];
+  const summary = { rel: 'out.txt', score: 10, first: 78, last: 84, named: [{ first: 12, last: 23, side: 'report' as const }, { first: 50, last: 72, side: 'report' as const }] };
+  const inReport = { rel: 'out.txt', score: 8, first: 20, last: 24 };
+  const elsewhere = { rel: 'out.txt', score: 7, first: 100, last: 102 };
+  assert.deepEqual(windowsToShow([summary, inReport, elsewhere], sizes, 1500, false), [0, 2]);
+  assert.deepEqual(windowsToShow([summary, inReport, elsewhere], sizes, 1500, true), [0, 1]);
+});
+
+test('asked which tests failed, the short summary answers alone: not beside it a window of a listed test\'s own report (real pytest output)', async () => {
+  // Lines 79-84: the short summary (`FAILED …` ×3, `ERROR tests/test_db.py::test_save_order - …`); lines 12-23 the setup report
+  // of test_save_order, with `E   sqlite3.IntegrityError: …` on line 21.
+  const { ctx } = ws({ 'scratch/tool_outputs/pytest-01.txt': recording('retrieval/outputs/pytest-failures.log') });
+  const r = await invokeTool('agentContext_search', { query: 'Which pytest tests failed or errored?' }, ctx);
+  const shown = shownWindows(r.text);
+  assert.match(shown[0], /^scratch\/tool_outputs\/pytest-01\.txt:\d+-84$/, r.text);
+  assert.match(r.text, /^L83: ERROR tests\/test_db\.py::test_save_order/m, r.text);
+  assert.doesNotMatch(r.text, /^L21: /m, r.text);
+});
+
+test('a crash\'s window reaches the program\'s own last line above the runtime\'s crash site (real node unhandled rejection)', async () => {
+  // Line 23 `… info  connecting to postgres at 127.0.0.1:5433`, line 24 `node:internal/process/promises:391`, line 25
+  // `triggerUncaughtException(…)`, line 28 `Error: connect ECONNREFUSED 127.0.0.1:5433`.
+  const { ctx } = ws({ 'scratch/tool_outputs/node-server-01.txt': recording('retrieval/outputs/node-unhandled-rejection.log') });
+  const r = await invokeTool('agentContext_search', { query: 'Why did the orders-api server crash on startup?' }, ctx);
+  assert.match(r.text, /^L23: \S+ info {2}connecting to postgres at 127\.0\.0\.1:5433$/m, r.text);
+  assert.match(r.text, /^L28: Error: connect ECONNREFUSED 127\.0\.0\.1:5433$/m, r.text);
+});
+
+test('a runner\'s closing summary repeating the failure shown is not shown beside it (real node --test output)', async () => {
+  // Lines 34-37: `✖ accepts days`, `RangeError [Error]: invalid duration: 2d` and its frames; the summary at the end repeats them.
+  const { ctx } = ws({ 'scratch/tool_outputs/node-test-01.txt': recording('corpus/node-test-failures.log') });
+  const r = await invokeTool('agentContext_search', { query: 'Why does parseDuration reject 2d?' }, ctx);
+  assert.equal((r.text.match(/RangeError \[Error\]: invalid duration: 2d/g) ?? []).length, 1, r.text);
+});
+
 test('a test named in a summary list and in its own failure report: the answer shows the report (real pytest output among an agent\'s real outputs)', async () => {
   // The tree of bench row 23: every recorded output, the pytest run's among them. Its line 81 is the short
   // summary's `FAILED tests/test_cart.py::test_tenoff_never_negative - AssertionError: total...` among other

@@ -52,6 +52,8 @@ export interface SearchWindow {
   rest?: WindowRest;
   /** The own report of an item a list line of the window names (`✕ name` → `● suite › name`; windowRest.ts reportOf); absent when none is found. */
   report?: WindowRest;
+  /** The own reports of every item its list lines name (the first is `report`); absent when none is found. */
+  named?: WindowRest[];
 }
 
 interface ReadLine {
@@ -118,10 +120,18 @@ const RUNTIME_FRAME_RE = /^\s*at (?:.*\()?(?:node:|internal\/|java\.|jdk\.|sun\.
 /** A passing test's line (`✓ name`, `ok`, go's `--- PASS`): it never explains a failure above it, so an error's window ends before it. */
 const PASSED_RE = /^\s*(?:[✓✔√] |ok\b|PASS\b|--- PASS)/;
 
-/** Index of the first line of the window around line k (CONTEXT_LINES before it, where they are consecutive). */
+/**
+ * The line a runtime prints where it takes over from a crashing program (Node's `node:internal/…:391`
+ * site of an unhandled rejection, Python's `Traceback (most recent call last):`): it says nothing of
+ * what the program was doing, the program's own last line above it does.
+ */
+const CRASH_START_RE = /^(?:node:internal\/\S+:\d+|Traceback \(most recent call last\):)\s*$/;
+
+/** Index of the first line of the window around line k (CONTEXT_LINES before it, where they are consecutive; one more above a crash's start). */
 function lowerK(lines: readonly ReadLine[], k: number): number {
   let j = k;
   while (j > 0 && k - j < CONTEXT_LINES && lines[j - 1].n === lines[j].n - 1) j--;
+  if (j > 0 && j < k && CRASH_START_RE.test(lines[j].text) && lines[j - 1].n === lines[j].n - 1) j--;
   return j;
 }
 
@@ -268,9 +278,15 @@ export function rankWindows(
     w.lines = lines.slice(w.k0, w.k1 + 1).map((l) => ({ n: l.n, text: l.text }));
     const rest = windowRest(lines, w.k0, w.k1, w.km);
     if (rest) w.rest = rest;
-    let report: WindowRest | undefined;
-    for (const k of w.listed) if ((report = reportOf(lines, k, w.k0, w.k1))) break;
-    if (report) w.report = report;
+    const named: WindowRest[] = [];
+    for (const k of w.listed) {
+      const r = reportOf(lines, k, w.k0, w.k1);
+      if (r && !named.some((n) => n.first === r.first)) named.push(r);
+    }
+    if (named.length > 0) {
+      w.report = named[0];
+      w.named = named;
+    }
     w.score = w.best * (1 + EXTRA_TERM_BONUS * Math.max(0, w.terms.length - 1));
   }
   windows.sort((a, b) => b.score - a.score);
