@@ -55,3 +55,18 @@ test('our scripts named by file: URL, and a repository path that is not the bund
   assert.equal(url.ours[0].oursMs, 9);
   assert.equal(url.notOurs[0].oursMs, 0);
 });
+
+test('a block that knows its CPU gets our share of that CPU, not of its wall time (time waiting for a core is no one\'s)', () => {
+  // 20 ms of wall time: 10 samples ours, 5 another extension's, 5 GC; the thread ran 8 ms of it.
+  const kinds = [...Array<'ours'>(10).fill('ours'), ...Array<'other'>(5).fill('other'), ...Array<'gc'>(5).fill('gc'), 'idle'] as const;
+  const blocks: ProfiledBlock[] = [
+    { endUs: T0 + 21_000, gapMs: 20.5, busyMs: 8 },
+    { endUs: T0 + 21_000, gapMs: 20.5 },
+  ];
+  ownTimeInBlocks(profile([...kinds], '/ext/dist/extension.js'), blocks, ['/ext/dist/']);
+  // Ours: 10 of 15 JavaScript samples, so 2/3 of the GC too: 10 + 10/3 of 20 samples, times 8 ms.
+  assert.equal(blocks[0].oursMs, Math.round(((8 * (10 + 10 / 3)) / 20) * 10) / 10);
+  assert.ok(blocks[0].oursMs! <= 8, 'never more than the thread\'s CPU in the block');
+  // Without its CPU, the wall-time weights: 10 + 10/3 ms.
+  assert.equal(blocks[1].oursMs, Math.round((10 + 10 / 3) * 10) / 10);
+});
