@@ -96,6 +96,22 @@ export function closingState(closing: ClosingSays | undefined, header: () => Pic
   return h.agent ? { closed: h.closed, agent: h.agent, session: h.session } : { closed: h.closed };
 }
 
+/** Something whose N.txt header facts can be looked at (a catalog terminal: a lazy one reads N.txt then). */
+type HeaderHolder = { readonly info: Pick<TerminalInfo, 'closed' | 'agent'> };
+
+/**
+ * closingState(closing, () => of.info).closed and .agent, field by field, without making its object
+ * or a closure: the catalog's agentOf and isClosed run them over every terminal at every grouping
+ * (10,000 at a heavy user's; the objects were most of that pass's CPU in a profile of bench row 21).
+ * terminalFormat.test.ts checks they agree with closingState in every case.
+ */
+export function closedBy(closing: ClosingSays | undefined, of: HeaderHolder): boolean {
+  return closing ? true : of.info.closed;
+}
+export function agentBy(closing: ClosingSays | undefined, of: HeaderHolder): string | undefined {
+  return (closing ? closing.agent : of.info.agent) || undefined;
+}
+
 /** `info` as closingState corrects it with its index's closing record (`info` itself when they agree). */
 export function withClosing<T extends Pick<TerminalInfo, 'closed' | 'agent' | 'session'>>(info: T, closing: ClosingSays | undefined): T {
   if (!closing) return info;

@@ -89,7 +89,7 @@ import { fileKeyOf, sameFileKey } from '../../fs/stamps';
 import { foldIndexEnd, lazyView, readInfoCold } from './catalogColdRead';
 import { stopCatalogWorkers, takeCatalogWorker, VERIFY_WAIT_MS, WAIT_FROM, WORKER_WAIT_MS, type CatalogWorkerRun } from './catalogWorker';
 import { BRIEF_SPEC, briefFrom, type CompactState, type TerminalBrief } from './indexBrief';
-import { closingState, previousFileOf, TERMINALS_DIR, withClosing, type TerminalInfo } from '../terminalFormat';
+import { agentBy, closedBy, previousFileOf, TERMINALS_DIR, withClosing, type TerminalInfo } from '../terminalFormat';
 import { notRegularFile, OPEN_FLAGS, parseTerminalNames, readTerminalHeaderInfo, readTerminalHeaderInfoSync, unreadableTerminal } from '../terminalIndex';
 import { settledStamp } from '../../fs/settledStamp';
 import { onProcessReset, processCache, resetProcessState, tuning } from '../../processState';
@@ -114,12 +114,12 @@ export interface CatalogTerminal {
  * `t.info.closed`, which the catalog's answer corrects by the same rule, but without reading a lazy N.txt.
  */
 export function isClosed(t: CatalogTerminal): boolean {
-  return closingState(t.brief.closed, () => t.info).closed;
+  return closedBy(t.brief.closed, t);
 }
 
 /** The agent whose own commands terminal t holds (undefined: an integrated terminal), by closingState; as `t.info.agent` without reading a lazy N.txt. */
 export function agentOf(t: CatalogTerminal): string | undefined {
-  return closingState(t.brief.closed, () => t.info).agent;
+  return agentBy(t.brief.closed, t);
 }
 
 /** Re-read this many terminals in one call and the catalog is written at once; fewer changes are written within WRITE_DELAY_MS. */
