@@ -30,6 +30,9 @@ export const SAME_FILE_RATIO = 0.4;
 export const MAX_SHOWN = 2;
 /** A question asking for a cause: a list line naming the failed item does not answer it, the item's own report does. */
 const WHY_RE = /\b(?:why|cause[sd]?|reason|wrong)\b/i;
+/** A question naming which of repeated events it means: the first one, or the latest (`again`, `still`). */
+const FIRST_RE = /\b(?:first|earliest|initially|originally)\b/i;
+const LAST_RE = /\b(?:last|latest|again|still|finally)\b/i;
 /** Why an answer proposes a read (windowRest.ts decides whether and which lines). */
 const REST_WHY: Record<WindowRest['side'], string> = {
   after: 'it goes on past the window',
@@ -74,6 +77,30 @@ function repeatsShown(w: ShowableWindow, shownText: ReadonlySet<string>): boolea
     const t = l.text.trim();
     return t === '' || shownText.has(t) || (issueLevel(l.text) < 2 && !holdsTerm(l.text, w.terms ?? []));
   });
+}
+
+/**
+ * A share of the best window's score from which a window with the same query terms in the same file is
+ * the same event repeated (a command run again): the first of migration 0009's three failures in row
+ * 23's session scored 0.97 of the best of them among all of row 23's outputs, 0.89 in the session alone.
+ */
+const REPEAT_SHARE = 0.8;
+
+/**
+ * The windows with the one that answers a question naming an order (`the first time`, `again`,
+ * `still`) first: among the best window and its repeats (the same file, the same query terms, at least
+ * REPEAT_SHARE of its score), the earliest or the latest in the file. The others keep their order.
+ */
+export function leadByOrder<W extends ShowableWindow>(windows: readonly W[], order: 'first' | 'last'): W[] {
+  const top = windows[0];
+  if (!top || top.first === undefined || top.terms === undefined) return [...windows];
+  const topTerms = top.terms;
+  const same = (w: W): boolean => w.rel === top.rel && w.score >= REPEAT_SHARE * top.score && w.first !== undefined && w.terms !== undefined && w.terms.length === topTerms.length && w.terms.every((t) => topTerms.includes(t));
+  let lead = 0;
+  windows.forEach((w, i) => {
+    if (i > 0 && same(w) && (order === 'first' ? w.first! < windows[lead].first! : w.first! > windows[lead].first!)) lead = i;
+  });
+  return [windows[lead], ...windows.filter((_, i) => i !== lead)];
 }
 
 /**
@@ -158,6 +185,9 @@ export async function searchTool(input: Record<string, unknown>, ctx: ToolContex
   if (a.windows.length === 0) {
     return { text: [`No lines match ${JSON.stringify(query)} (terms: ${termList}) in ${where}: ${groupDigits(a.indexed.files)} files indexed.`, ...notes].join('\n') };
   }
+  // Asked for the first or the latest of an event repeated, its window leads.
+  const order = FIRST_RE.test(query) ? 'first' : LAST_RE.test(query) ? 'last' : undefined;
+  if (order) a.windows = leadByOrder(a.windows, order);
   // The best windows within the budget, none far below the best; the rest counted and listed in a file.
   const texts = a.windows.map((w) => windowText(w, show, word));
   const counts = await Promise.all(texts.slice(0, 30).map((t) => countTokensAsync(t)));

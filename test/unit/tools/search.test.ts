@@ -12,7 +12,7 @@ import { countTokens } from '../../../src/core/output/tokens';
 import { searchWorkerFailure, stopSearchWorker } from '../../../src/core/search/ranked/searchService';
 import { tune } from '../../../src/core/processState';
 import { disposeThreadIndexes } from '../../../src/core/search/ranked/searchHere';
-import { windowsToShow } from '../../../src/core/tools/search';
+import { leadByOrder, windowsToShow } from '../../../src/core/tools/search';
 import { repoRoot } from '../../repoRoot';
 import { buildRetrievalTree } from '../../../bench/rowRetrieval';
 import { slugify } from '../../../src/core/tools/scratchOutput';
@@ -169,6 +169,28 @@ test('a runner\'s closing summary repeating the failure shown is not shown besid
   const { ctx } = ws({ 'scratch/tool_outputs/node-test-01.txt': recording('corpus/node-test-failures.log') });
   const r = await invokeTool('agentContext_search', { query: 'Why does parseDuration reject 2d?' }, ctx);
   assert.equal((r.text.match(/RangeError \[Error\]: invalid duration: 2d/g) ?? []).length, 1, r.text);
+});
+
+test('asked for the first or the latest of a repeated event, its window leads among the best window\'s repeats', () => {
+  const w = (first: number, score: number, terms = ['0009', 'fail', 'migrat'], rel = 't.txt') => ({ rel, first, last: first + 3, score, terms });
+  const ws3 = [w(570, 10), w(201, 9.7), w(530, 9.6), w(396, 5)];
+  assert.deepEqual(leadByOrder(ws3, 'first').map((x) => x.first), [201, 570, 530, 396]);
+  assert.deepEqual(leadByOrder(ws3, 'last').map((x) => x.first), [570, 201, 530, 396]);
+  // Not a repeat: under REPEAT_SHARE of the best's score, other terms, or another file.
+  assert.equal(leadByOrder([w(570, 10), w(201, 7.5)], 'first')[0].first, 570);
+  assert.equal(leadByOrder([w(570, 10), w(201, 9.7, ['0009', 'fail'])], 'first')[0].first, 570);
+  assert.equal(leadByOrder([w(570, 10), w(201, 9.7, undefined, 'u.txt')], 'first')[0].first, 570);
+});
+
+test('asked why a step failed the first time, the answer leads with its first failure and proposes the step\'s line above it (a real session)', async () => {
+  // Migration 0009 fails three times in the session (commands 7, 17, 21: lines 202, 531, 571), each window scoring within a few
+  // percent of the others; the first failure's step is announced on line 199, its statements on 200-201.
+  const { ctx } = ws({ 'terminals/1.txt': recording('retrieval/outputs/session-migrations.txt') });
+  const r = await invokeTool('agentContext_search', { query: 'Why did migration 0009 fail the first time?' }, ctx);
+  assert.match(shownWindows(r.text)[0], /^terminals\/1\.txt:20[0-2]-20\d$/, r.text);
+  assert.match(r.text, /^Next: read lines 199–200 of \.agent\/terminals\/1\.txt /m, r.text);
+  const again = await invokeTool('agentContext_search', { query: 'Why did migration 0009 fail the last time?' }, ctx);
+  assert.match(shownWindows(again.text)[0], /^terminals\/1\.txt:5[67]\d-57\d$/, again.text);
 });
 
 test('a test named in a summary list and in its own failure report: the answer shows the report (real pytest output among an agent\'s real outputs)', async () => {

@@ -42,6 +42,9 @@ const OPENER_RE = /^\s*(?:● |_{3,} .* _{3,}$|--- FAIL|\d{1,4}\) .*:$|Traceback
  */
 export const DETAIL_RE = /^\s*(?:\||-->|::: |= |\^|~|at |\.\.\. \d+ more|Caused by|E {2,}|[+-] |\d+ +\||\d+ {2,}\S|> +\d+ \||help:|note:|symbol:|location:|Expected|Received|left:|right:)/;
 
+/** A step announced before its detail lines, indented under it (`  Applying 0009_orders_owner...`, `Compiling foo …`): the header of the indented block below it. */
+const STEP_RE = /(?:\.\.\.|…)\s*$/;
+
 /** A section rule alone on its line or around a title (pytest's `==== FAILURES ====`): a block ends before it. */
 const RULE_RE = /^\s*([=_*-])\1{2,}(?:.*\1{3})?\s*$/;
 
@@ -109,7 +112,7 @@ function restBefore(lines: readonly Line[], k0: number, k1: number): { from: num
     const t = lines[j].text;
     if (COMMAND_MARK_RE.test(t) || RULE_RE.test(t)) return undefined;
     if (blank(t)) continue;
-    if (indent(t) < own) return OPENER_RE.test(t) ? { from: j, to: k0 - 1 } : undefined;
+    if (indent(t) < own) return OPENER_RE.test(t) || STEP_RE.test(t) ? { from: j, to: k0 - 1 } : undefined;
   }
   return undefined;
 }

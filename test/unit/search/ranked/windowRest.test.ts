@@ -37,6 +37,16 @@ test('a window inside an indented report lacks only its header above; a chained 
   assert.doesNotMatch(lines[170 - 1].text, /^\s/, 'the read ends on the exception\'s own (unindented) line');
 });
 
+test('a window inside the detail lines of an announced step lacks the step\'s line above it (a migration runner\'s `Applying …...`)', () => {
+  // The session's command 7: `  Applying 0009_orders_owner...` (199), its two ALTER statements indented under it (200-201), then
+  // `  FAILED 0009_orders_owner: …` (202). A window from 201 lacks the step's line and the first statement.
+  const lines = recording('retrieval/outputs/session-migrations.txt');
+  assert.match(lines[199 - 1].text, /^ {2}Applying 0009_orders_owner\.\.\.$/);
+  assert.deepEqual(restOf('retrieval/outputs/session-migrations.txt', 201, 204, 202), { first: 199, last: 200, side: 'before' });
+  // Command 17's failure: its step's line (529) is right above the window.
+  assert.deepEqual(restOf('retrieval/outputs/session-migrations.txt', 530, 533, 531), { first: 529, last: 529, side: 'before' });
+});
+
 test('a summary counting errors reported before it (rustc\'s "due to 1 previous error") lacks the error above it, not the warnings after that', () => {
   // An invented clang run: its last error with the lines that explain it, then a warning, then the count.
   const clang = [
