@@ -210,6 +210,28 @@ export async function appendLineAtomic(file: string, line: string): Promise<void
 }
 
 /**
+ * Appends `text` to `file` whole or not at all, for a file one writer at a time appends to (under
+ * its lock): a write cut short (a disk that filled up during it) is cut back off before the error
+ * is thrown, so readers never meet a torn tail and a retry appends the text once. Returns the
+ * file's size before the append (to cut it back to if what goes with it fails).
+ */
+export async function appendWhole(file: string, text: string): Promise<number> {
+  const fh = await fs.promises.open(file, 'a');
+  try {
+    const { size } = await fh.stat();
+    try {
+      await fh.appendFile(text);
+    } catch (e) {
+      await fh.truncate(size).catch(() => undefined);
+      throw withPath(e, file);
+    }
+    return size;
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
  * Whether an open file is empty or ends with a newline. Another process's append may be in flight
  * (its bytes visible in part for a moment): a last byte that is not a newline counts as a torn line
  * only when the file stays that way for a moment.

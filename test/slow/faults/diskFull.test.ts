@@ -304,3 +304,47 @@ test('terminal capture on a full disk: pauses once, marks the loss with [capture
     w.done();
   }
 });
+
+test('an agent command folded on a full disk: nothing torn is left in its capture, the record stays in the spool, and once space returns it is recorded once, whole, at the lines its index names', opts, async () => {
+  const { writeSpoolRecord } = await import('../../../src/core/terminal/agentCommands/commandSpool.js');
+  const { foldCommandSpool } = await import('../../../src/core/terminal/agentCommands/sessionFold.js');
+  const { readTerminalIndex } = await import('../../../src/core/terminal/terminalIndex.js');
+  const w = smallWorkspace(2 * 1024 * 1024);
+  try {
+    const record = (k: number, lines: number, exitCode: number) => ({
+      agent: 'codex', session: 'disk-full', startedMs: Date.now() + k, endedMs: Date.now() + k + 5, exitCode, cwd: '/w', command: `make step-${k}`, enc: 'raw' as const,
+      output: Array.from({ length: lines }, (_, i) => `step ${k} output line ${i}`).join('\n'),
+    });
+    await writeSpoolRecord(w.agentDir, record(1, 10, 0));
+    await foldCommandSpool(w.agentDir);
+    const spool = path.join(w.agentDir, 'terminals', 'spool');
+    const capture = fs.readdirSync(path.join(w.agentDir, 'terminals')).find((f) => /^\d+\.txt$/.test(f))!;
+    const file = path.join(w.agentDir, 'terminals', capture);
+    const before = fs.readFileSync(file, 'utf8');
+    // A 300 KB output spooled, then the disk fills with 64 KB left: its fold's append cannot be whole.
+    await writeSpoolRecord(w.agentDir, record(2, 12_000, 2));
+    const filler = fillDisk(w.root, 64 * 1024);
+    const failed = await foldCommandSpool(w.agentDir).then(() => undefined, (e: Error) => e);
+    assert.ok(failed, 'the fold says it could not write');
+    assert.match(failed.message, /ENOSPC|disk full/);
+    assert.equal(fs.readFileSync(file, 'utf8'), before, 'the capture is as it was: no torn block');
+    assert.equal(fs.readdirSync(spool).filter((f) => f.endsWith('.rec')).length, 1, 'the record waits in the spool');
+    fs.rmSync(filler);
+    await writeSpoolRecord(w.agentDir, record(3, 3, 0));
+    await foldCommandSpool(w.agentDir);
+    assert.deepEqual(fs.readdirSync(spool).filter((f) => f.endsWith('.rec')), []);
+    const text = fs.readFileSync(file, 'utf8');
+    const lines = text.split('\n');
+    assert.equal(text.match(/^>>> command \d+/gm)?.length, 3, 'three commands, each once');
+    const idx = await readTerminalIndex(w.agentDir, Number(capture.replace('.txt', '')));
+    assert.ok(idx.ok);
+    assert.deepEqual(idx.value.problems, []);
+    assert.deepEqual(idx.value.commands.map((c) => [c.command, c.commandLine, c.exitCode]), [[1, 'make step-1', 0], [2, 'make step-2', 2], [3, 'make step-3', 0]]);
+    for (const c of idx.value.commands) assert.match(lines[c.headerLine - 1], new RegExp(`^>>> command ${c.command}[ |]`), `header of ${c.command} at the line its index names`);
+    const two = idx.value.commands[1];
+    assert.equal(lines[two.headerLine], 'step 2 output line 0');
+    assert.ok(lines.includes('step 2 output line 11999'), 'its output whole');
+  } finally {
+    w.done();
+  }
+});

@@ -18,7 +18,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../../fs/fsAtomic';
+import { appendWhole, writeFileAtomic } from '../../fs/fsAtomic';
 import { closingAtEnd, EMPTY_TALLY, endTally, readIndexEnd, talliedClosing, talliedLines, tallyAfterEnd } from '../indexTally';
 import { withFileLock } from '../../fs/fileLock';
 import { unwrapAgentResult } from '../../hooks/agentResults';
@@ -273,8 +273,8 @@ async function openCapture(dir: string, first: SpoolRecord): Promise<OpenSession
 
 /**
  * Closes a session's capture: its index's closing record (terminalFormat.ts ClosingRecord, with the
- * agent and session), then N.txt's note. A fold killed between the two left the record: the next
- * close writes only the note.
+ * agent and session), then N.txt's note, each whole or not at all (a full disk). A fold killed (or
+ * a disk full) between the two left the record: the next close writes only the note.
  */
 async function closeCapture(dir: string, s: OpenSession, now: number, why: string): Promise<void> {
   const at = new Date(now).toISOString();
@@ -283,9 +283,9 @@ async function closeCapture(dir: string, s: OpenSession, now: number, why: strin
   const end = await readIndexEnd(indexFile);
   if (end && end !== 'missing' && end.size > 0 && !closingAtEnd(end)) {
     const { line } = talliedClosing(tallyAfterEnd(end, s.commands), { v: 1, closed: at, agent: s.agent, session: s.session });
-    await fs.promises.appendFile(indexFile, line);
+    await appendWhole(indexFile, line);
   }
-  await fs.promises.appendFile(path.join(dir, `${s.n}.txt`), `# terminal closed at ${at} (${why})\n`);
+  await appendWhole(path.join(dir, `${s.n}.txt`), `# terminal closed at ${at} (${why})\n`);
 }
 
 /** Reads the spool's record files in name order (when they ended); sets aside what is not a record. */
@@ -388,10 +388,17 @@ async function foldLocked(agentDir: string, spoolDir: string, sessionsFile: stri
     const flush = async (): Promise<void> => {
       if (!s || !text) return;
       // The block first, then its index line: a reader never finds an index line ahead of its lines.
-      await fs.promises.appendFile(path.join(dir, `${s.n}.txt`), text);
+      // Each whole or not at all (a full disk): the records stay in the spool for the next fold.
+      const txt = path.join(dir, `${s.n}.txt`);
+      const at = await appendWhole(txt, text);
       const lines = talliedLines(tally, index);
       tally = undefined; // known again only once the append is whole
-      await fs.promises.appendFile(path.join(dir, `${s.n}.index.jsonl`), lines.text);
+      try {
+        await appendWhole(path.join(dir, `${s.n}.index.jsonl`), lines.text);
+      } catch (e) {
+        await fs.promises.truncate(txt, at).catch(() => undefined);
+        throw e;
+      }
       tally = lines.next;
       s.bytes += Buffer.byteLength(text);
       text = '';
