@@ -146,7 +146,7 @@ export function indexBatch(dir: string, m: Manifest, plans: readonly Planned[], 
       continue;
     }
     const old = m.files[p.rel];
-    const kept = old && p.keep > 0 ? old.c.slice(0, p.keep * CHUNK_FIELDS) : [];
+    const kept: number[] = old && p.keep > 0 ? Array.prototype.slice.call(old.c, 0, p.keep * CHUNK_FIELDS) : [];
     // An append goes on from its last chunk, in the command block that chunk was in.
     const block = old && p.keep < chunkCount(old) && p.fromByte > 0 ? chunkAt(old, p.keep).block : 0;
     const c = kept;

@@ -28,7 +28,7 @@ import { writeFileAtomic } from '../../fs/fsAtomic';
 import { FolderWatch } from '../../fs/folderWatch';
 import { BATCH_BYTES, indexBatch, planFile, type Planned } from './indexWriter';
 import { tuning } from '../../processState';
-import { chunkAt, chunkCount, copyManifest, emptyManifest, isLive, liveSet, manifestPath, manifestText, parseManifest, searchDir, tooSparse, type LiveSet, type Manifest, type RunEntry } from './manifest';
+import { chunkAt, chunkCount, copyManifest, emptyManifest, isLive, isRunName, liveSet, manifestBytes, manifestPath, parseManifest, searchDir, tooSparse, type LiveSet, type Manifest, type RunEntry } from './manifest';
 import { equalFileKeys, fileKeyOf, sameStamp, type FileKey } from '../../fs/stamps';
 import { mergeRuns, pickMerge } from './runMerge';
 import { RunReader } from './runFile';
@@ -161,7 +161,7 @@ export class SearchIndex {
     let m: Manifest | undefined;
     if (st) {
       try {
-        m = parseManifest(fs.readFileSync(file, 'utf8'));
+        m = parseManifest(fs.readFileSync(file));
       } catch {
         m = undefined;
       }
@@ -367,7 +367,7 @@ export class SearchIndex {
   }
 
   private async writeManifest(m: Manifest): Promise<void> {
-    const st = await writeFileAtomic(manifestPath(this.agentDir), manifestText(m));
+    const st = await writeFileAtomic(manifestPath(this.agentDir), manifestBytes(m));
     // The stats of the written file are this content's: the next load() knows it needs no read.
     this.setManifest(m, fileKeyOf(fs.statSync(manifestPath(this.agentDir), { throwIfNoEntry: false }) ?? st));
   }
@@ -394,7 +394,7 @@ export class SearchIndex {
       return;
     }
     for (const n of names) {
-      if (!/^r-[0-9a-z-]+\.run$/.test(n) || named.has(n)) continue;
+      if (!isRunName(n) || named.has(n)) continue;
       const st = fs.statSync(path.join(this.dir, n), { throwIfNoEntry: false });
       if (st && Date.now() - st.mtimeMs > ORPHAN_MS) fs.rmSync(path.join(this.dir, n), { force: true });
     }

@@ -10,7 +10,7 @@ import { BATCH_TERMS } from '../../../../src/core/search/ranked/indexWriter';
 import { maskerFor } from '../../../../src/core/search/ranked/searchHere';
 import { rankWindows } from '../../../../src/core/search/ranked/lineRanking';
 import { rankChunks } from '../../../../src/core/search/ranked/chunkRanking';
-import { CHUNK_FIELDS, manifestPath, searchDir, SPARSE_SPAN } from '../../../../src/core/search/ranked/manifest';
+import { CHUNK_FIELDS, manifestBytes, manifestPath, parseManifest, searchDir, SPARSE_SPAN } from '../../../../src/core/search/ranked/manifest';
 import { queryTerms } from '../../../../src/core/search/ranked/terms';
 import type { SearchScope } from '../../../../src/core/search/ranked/sources';
 import { RunReader } from '../../../../src/core/search/ranked/runFile';
@@ -159,11 +159,11 @@ test('a growing file is indexed from its last chunk on: earlier chunks are kept,
   const root = workspace({ 'terminals/3.txt': filler(500, 'k').join('\n') + '\n' });
   const idx = indexOf(root);
   await idx.refresh(Infinity);
-  const before = idx.manifest.files['terminals/3.txt'].c.slice();
+  const before = Array.from(idx.manifest.files['terminals/3.txt'].c);
   fs.appendFileSync(path.join(root, '.agent/terminals/3.txt'), ['npm error code ERESOLVE unable to resolve dependency tree', ...filler(10, 'l')].join('\n') + '\n');
   const a = await ask(idx, 'unable to resolve dependency tree');
   assert.deepEqual(quoted(a, 'ERESOLVE'), ['terminals/3.txt:501']);
-  const after = idx.manifest.files['terminals/3.txt'].c;
+  const after = Array.from(idx.manifest.files['terminals/3.txt'].c);
   // Every chunk but the last one indexed before is the same chunk (same id): only the tail was read.
   const fields = CHUNK_FIELDS;
   assert.deepEqual(after.slice(0, before.length - fields), before.slice(0, before.length - fields));
@@ -321,13 +321,14 @@ test('an index of version 4 (its terms held versions and dates whole) is built a
   expect(await ask(idx, 'segmentation fault'));
   idx.dispose();
   const file = manifestPath(path.join(root, '.agent'));
-  const old = JSON.parse(fs.readFileSync(file, 'utf8')) as { v: number };
-  assert.ok(old.v > 4);
-  fs.writeFileSync(file, JSON.stringify({ ...old, v: 4 }));
+  const old = parseManifest(fs.readFileSync(file));
+  assert.ok(old && old.v > 4);
+  fs.writeFileSync(file, manifestBytes({ ...old, v: 4 as typeof old.v }));
+  assert.equal(parseManifest(fs.readFileSync(file)), undefined, 'another version is not read as this one');
   idx = indexOf(root);
   expect(await ask(idx, 'segmentation fault'));
   idx.dispose();
-  assert.equal((JSON.parse(fs.readFileSync(file, 'utf8')) as { v: number }).v, old.v, 'rebuilt in the current version');
+  assert.equal(parseManifest(fs.readFileSync(file))?.v, old.v, 'rebuilt in the current version');
 });
 
 test('a file added to a folder whose mtime is then set back (a restore, a git checkout) is found by the next search', async () => {

@@ -56,10 +56,10 @@ test('three processes updating one index at once: every file indexed exactly onc
   assert.deepEqual(await Promise.all(tags.map((t) => writer(root, t, count))), ['done', 'done', 'done']);
 
   const agentDir = path.join(root, '.agent');
-  const m = parseManifest(fs.readFileSync(manifestPath(agentDir), 'utf8'));
+  const m = parseManifest(fs.readFileSync(manifestPath(agentDir)));
   assert.ok(m, 'the manifest parses');
   assert.equal(Object.keys(m.files).length, tags.length * count);
-  const ids = Object.values(m.files).flatMap((e) => e.c.filter((_, k) => k % CHUNK_FIELDS === 0));
+  const ids = Object.values(m.files).flatMap((e) => Array.from(e.c).filter((_, k) => k % CHUNK_FIELDS === 0));
   assert.equal(new Set(ids).size, ids.length, 'no chunk id given twice');
   const dir = searchDir(agentDir);
   for (const r of m.runs) assert.ok(fs.existsSync(path.join(dir, r.name)), `${r.name} is named and exists`);
