@@ -26,7 +26,7 @@ import { withFileLock } from '../../fs/fileLock';
 import { toPosixRelative } from '../../workspace/relativePaths';
 import { writeFileAtomic } from '../../fs/fsAtomic';
 import { FolderWatch } from '../../fs/folderWatch';
-import { BATCH_BYTES, indexBatch, planFile, type Planned } from './indexWriter';
+import { BATCH_BYTES, fileStat, indexBatch, planFile, readAhead, type Planned } from './indexWriter';
 import { tuning } from '../../processState';
 import { chunkAt, chunkCount, copyManifest, emptyManifest, isLive, isRunName, liveSet, manifestBytes, manifestPath, parseManifest, searchDir, tooSparse, type LiveSet, type Manifest, type RunEntry } from './manifest';
 import { equalFileKeys, fileKeyOf, sameStamp, type FileKey } from '../../fs/stamps';
@@ -300,14 +300,14 @@ export class SearchIndex {
     const candidates = this.candidates(relistWatched);
     this.looked = candidates.size;
     for (const [rel, abs] of candidates) {
-      const st = fs.lstatSync(abs, { throwIfNoEntry: false });
+      const st = fileStat(abs);
       // A file a watch or a caller named, new or gone: the safety net's round covers it from now, or no more.
-      if (st?.isFile() ? !this.known.has(rel) : this.known.has(rel)) {
-        if (st?.isFile()) this.known.set(rel, abs);
+      if (st ? !this.known.has(rel) : this.known.has(rel)) {
+        if (st) this.known.set(rel, abs);
         else this.known.delete(rel);
         this.knownNames = undefined;
       }
-      const p = planFile(rel, abs, st?.isFile() ? st : undefined, this.m.files[rel]);
+      const p = planFile(rel, abs, st, this.m.files[rel]);
       if (p) plans.set(rel, p);
       else plans.delete(rel);
     }
@@ -334,12 +334,12 @@ export class SearchIndex {
         let k = 0;
         for (; k < todo.length && bytes < batchBytes(); k++) {
           const t = todo[k];
-          const st = fs.lstatSync(t.abs, { throwIfNoEntry: false });
-          const p = planFile(t.rel, t.abs, st?.isFile() ? st : undefined, this.m.files[t.rel]);
+          const p = planFile(t.rel, t.abs, fileStat(t.abs), this.m.files[t.rel]);
           if (!p) continue;
           batch.push(p);
           if (p.st) bytes += p.st.size - p.fromByte;
         }
+        readAhead(todo.slice(k), batchBytes());
         const m = copyManifest(this.m);
         const out = indexBatch(this.dir, m, batch, this.opts.mask, batchBytes());
         report.indexedBytes += out.bytes;
@@ -451,9 +451,9 @@ export class SearchIndex {
         if (bytes >= batchBytes()) break;
         const rel = live.rels[f];
         const abs = path.join(this.agentDir, rel);
-        const st = fs.lstatSync(abs, { throwIfNoEntry: false });
+        const st = fileStat(abs);
         // Changed meanwhile: indexed as any change is; unchanged: indexed again whole.
-        const p = planFile(rel, abs, st?.isFile() ? st : undefined, this.m.files[rel]) ?? { rel, abs, st, keep: 0, fromByte: 0, fromLine: 1 };
+        const p = planFile(rel, abs, st, this.m.files[rel]) ?? { rel, abs, st, keep: 0, fromByte: 0, fromLine: 1 };
         batch.push(p);
         if (p.st) bytes += p.st.size - p.fromByte;
       }
