@@ -193,6 +193,16 @@ test('asked why a step failed the first time, the answer leads with its first fa
   assert.match(shownWindows(again.text)[0], /^terminals\/1\.txt:5[67]\d-57\d$/, again.text);
 });
 
+test('a log whose every line carries the error word as its label (npm\'s `npm error `): only lines that report an error are error lines (real npm output)', async () => {
+  // All 48 lines start `npm error `; lines 6-24 are node-gyp's verbose trace (`npm error gyp verb cli …`, `gyp info …`), line 47
+  // `npm error Build failed with error code: 1`. Ranked as error lines, the trace filled the best window (lines 1-12).
+  const { ctx } = ws({ 'scratch/tool_outputs/npm-01.txt': recording('corpus/npm-install-build-failure.log') });
+  const r = await invokeTool('agentContext_search', { query: 'Why did the node-sass build fail?' }, ctx);
+  const shown = r.text.slice(0, r.text.indexOf('\n```\n', r.text.indexOf('```text')));
+  assert.match(shown, /^L47: npm error Build failed with error code: 1$/m, r.text);
+  assert.doesNotMatch(shown, /^L\d+: npm error gyp (?:verb|info) /m, r.text);
+});
+
 test('a test named in a summary list and in its own failure report: the answer shows the report (real pytest output among an agent\'s real outputs)', async () => {
   // The tree of bench row 23: every recorded output, the pytest run's among them. Its line 81 is the short
   // summary's `FAILED tests/test_cart.py::test_tenoff_never_negative - AssertionError: total...` among other

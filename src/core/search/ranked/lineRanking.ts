@@ -151,6 +151,50 @@ function upperK(lines: readonly ReadLine[], k: number, level: number): number {
   return j;
 }
 
+/** Consecutive lines sharing a prefix from which it is a logger's label (`npm error `, `npm error gyp ERR! `), not the line's own words. */
+const LABEL_RUN = 8;
+
+/** The words (up to and with a space) two lines start with alike. */
+function sharedWords(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const cut = a.lastIndexOf(' ', i - 1);
+  return cut < 0 ? '' : a.slice(0, cut + 1);
+}
+
+/**
+ * How line k reads (issueLevel) without a label it shares with a run of at least LABEL_RUN lines
+ * around it, when that label holds the error word: npm prefixes `npm error ` to every line of a failed
+ * install's log (48 of 48 lines of bench/corpus/npm-install-build-failure.log), its own notes and
+ * node-gyp's verbose trace (`npm error gyp verb cli …`) alike, so the word says nothing of any one
+ * line; the rest of the line does (`npm error gyp ERR! configure error`). The longest label shared with
+ * a neighbour is tried first, then shorter ones, word by word. Indented lines keep their level (a list
+ * of failing tests `    ✕ name` is not a label's run).
+ */
+function levelOf(lines: readonly ReadLine[], k: number): 0 | 1 | 2 {
+  const text = lines[k].text;
+  const level = issueLevel(text);
+  if (level === 0 || !/^\S/.test(text)) return level;
+  const consecutive = (j: number): boolean => j >= 0 && j + 1 < lines.length && lines[j + 1].n === lines[j].n + 1;
+  let label = '';
+  if (consecutive(k)) label = sharedWords(text, lines[k + 1].text);
+  if (consecutive(k - 1)) {
+    const up = sharedWords(text, lines[k - 1].text);
+    if (up.length > label.length) label = up;
+  }
+  while (label) {
+    if (issueLevel(label) < 2) return level;
+    // The run is only walked as far as LABEL_RUN lines: a long log's every line has the label.
+    let a = k;
+    let b = k;
+    while (b - a + 1 < LABEL_RUN && consecutive(a - 1) && lines[a - 1].text.startsWith(label)) a--;
+    while (b - a + 1 < LABEL_RUN && consecutive(b) && lines[b + 1].text.startsWith(label)) b++;
+    if (b - a + 1 >= LABEL_RUN) return issueLevel(text.slice(label.length));
+    label = label.slice(0, label.lastIndexOf(' ', label.length - 2) + 1);
+  }
+  return level;
+}
+
 /** A list item's marker: a test runner's `✓`/`✕`/`×`, a bullet, mocha's `3)`, a numbered `3.`. */
 const ITEM_MARK_RE = /^\s*(?:[✓✔√✕✗✘✖×•*-]|\d{1,4}[.)])\s/;
 
@@ -211,7 +255,7 @@ export function rankWindows(
     });
   }
   if (docs.length === 0) return { windows: [], stale };
-  const levels = at.map(({ rel, k }) => issueLevel(fileLines.get(rel)![k].text));
+  const levels = at.map(({ rel, k }) => levelOf(fileLines.get(rel)!, k));
   const results = scoreLines(
     docs.map((d) => d.t),
     terms,

@@ -152,6 +152,8 @@ export function windowRest(lines: readonly Line[], k0: number, k1: number, km = 
  * `--- FAIL: name`, mocha's `1) suite`, cargo's `---- name stdout ----`.
  */
 export const REPORT_HEADER_RE = /^\s*(?:● |_{3,} .* _{3,}$|--- FAIL|\d{1,4}\) |-{4} .+ -{4}$)/;
+/** pytest's line between two frames of a long traceback (`_ _ _ _ …`). */
+const FRAME_SEPARATOR_RE = /^(?:_ ){5,}_?\s*$/;
 /** Words that state an item's status or where its output went, not its name. */
 const STATUS_WORDS = new Set(['fail', 'failed', 'failing', 'failure', 'error', 'errors', 'ok', 'pass', 'passed', 'stdout', 'stderr']);
 /** A duration in parentheses (`(3 ms)`, `(0.41s)`): a run's time, not part of a name. */
@@ -173,7 +175,8 @@ const identsOf = (text: string): string[] => [...text.toLowerCase().matchAll(/[\
  * the other (a header may name the suite and the test on two lines, mocha's `1) suite` then `name:`).
  * The report runs from its header to the next report header or section rule at its indentation or
  * less, or the first line indented less than the header after a blank line, at most REST_MAX_LINES
- * past the header; the nearest such report to the window. Undefined when there is none.
+ * past the header; the nearest such report to the window; of a report of several frames, only the
+ * last frame, where it raised. Undefined when there is none.
  */
 export function reportOf(lines: readonly Line[], k: number, k0: number, k1: number): WindowRest | undefined {
   const item = nameWords(lines[k].text);
@@ -201,5 +204,9 @@ export function reportOf(lines: readonly Line[], k: number, k0: number, k1: numb
     if (!blank(t) && indent(t) < at && blank(lines[i - 1].text)) break;
     if (!blank(t)) end = i;
   }
-  return { first: lines[j].n, last: lines[end].n, side: 'report' };
+  // A report of several frames (pytest's long traceback, frames apart by `_ _ _ …` lines) raised in its last one: the frames
+  // above it are its callers, the test's own among them, and the header names the test as the list line does.
+  let from = j;
+  for (let i = j + 1; i < end; i++) if (FRAME_SEPARATOR_RE.test(lines[i].text)) from = i + 1;
+  return { first: lines[from].n, last: lines[end].n, side: 'report' };
 }

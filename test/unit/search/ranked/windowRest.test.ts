@@ -78,6 +78,16 @@ test('an indented paragraph that goes on past the window (a help page\'s flag) l
 /** Lines of an invented output, numbered from 1. */
 const numbered = (text: string): { n: number; text: string }[] => text.split('\n').map((t, i) => ({ n: i + 1, text: t }));
 
+test('reportOf: a pytest report of several frames is its last frame, where it raised (real pytest output)', () => {
+  // Line 82 `FAILED tests/test_cart.py::test_shipping_to_japan - KeyError: 'JP'`; its report (header on line 50) holds the test's
+  // frame, `_ _ _ …` on line 59, then Cart.shipping's frame: `>       return rates[country]` (68), `E       KeyError: 'JP'` (70).
+  const lines = recording('retrieval/outputs/pytest-failures.log');
+  assert.match(lines[82 - 1].text, /^FAILED tests\/test_cart\.py::test_shipping_to_japan /);
+  assert.deepEqual(reportOf(lines, 82 - 1, 79 - 1, 84 - 1), { first: 60, last: 72, side: 'report' });
+  // A report of one frame is whole: test_tenoff_never_negative's, header on line 37.
+  assert.equal(reportOf(lines, 81 - 1, 79 - 1, 84 - 1)?.first, 37);
+});
+
 test('reportOf: a list line naming a test finds that test\'s own report (its header names it, maybe on two lines) and where it ends', () => {
   // mocha: the progress list names `2) keeps the label`; the report's header is `2) labels` then `keeps the label:`.
   const mocha = numbered(['  labels', '    ✔ prints the name', '    2) keeps the label', '    ✔ trims', '', '  1 passing', '  1 failing', '',
