@@ -12,6 +12,7 @@ import { scanScratch } from '../../../src/core/scratch/index/inventory';
 import { planRetention, DEFAULT_RETENTION } from '../../../src/core/scratch/retention';
 import { ScratchIndex } from '../../../src/core/scratch/index/scratchIndex';
 import { cleanupCachePath } from '../../../src/core/scratch/cleanupCache';
+import { RACY_MS } from '../../../src/core/fs/stamps';
 
 // Resolved here, so a renamed module fails at once (a path written as a string kept the old name working in a build folder that still held it).
 const MODULES = {
@@ -75,8 +76,10 @@ test('a new process answers the scratch totals and an unchanged dry run without 
     const t = (now - (N - i) * 30_000) / 1000;
     fs.utimesSync(f, t, t);
   }
-  // A folder changed within the last second may change again unseen in the same tick: not relied on.
-  await new Promise((r) => setTimeout(r, 1100));
+  // A folder changed within RACY_MS may change again unseen in the same tick: its stamp is not relied
+  // on, and the second answer below would load every file. (Waiting 1.1 s, from before RACY_MS was
+  // 2 s, failed 2 of 12 runs at load 6-9; RACY_MS + 100 ms, 0 of 12.)
+  await new Promise((r) => setTimeout(r, RACY_MS + 100));
   try {
     // A first process scans for the briefing's totals and writes the snapshot and summary; the
     // next one computes the dry run and stores it.
